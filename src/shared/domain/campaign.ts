@@ -1,0 +1,244 @@
+// Campaign rules shared by the sandbox (which enforces them) and the desk (which checks a draft
+// offline before it is ever sent). Pure TypeScript and zod: no Node, Electron or DOM imports.
+import { z } from 'zod';
+
+/** Account ids are alphabetic (spec 4.1, 4.2). */
+export const accountIdSchema = z
+  .string()
+  .regex(/^[A-Za-z]+$/, 'account id must contain letters only');
+export type AccountId = z.infer<typeof accountIdSchema>;
+
+export const CAMPAIGN_ITEM_TYPES = [
+  'HAS_NO_ITEMS',
+  'HAS_NO_ITEMS_DISPLAY',
+  'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO',
+] as const;
+export type CampaignItemType = (typeof CAMPAIGN_ITEM_TYPES)[number];
+
+/** Values the spec shows. Others may arrive from a real service and are kept (DECISIONS client 7). */
+export const KNOWN_BID_STRATEGIES = ['FIXED', 'MAX_CONVERSIONS'] as const;
+export const KNOWN_SPENDING_LIMIT_MODELS = ['MONTHLY', 'NONE'] as const;
+export const KNOWN_MARKETING_OBJECTIVES = ['LEADS_GENERATION', 'DRIVE_WEBSITE_TRAFFIC'] as const;
+export const KNOWN_CAMPAIGN_STATUSES = [
+  'APPROVED',
+  'PENDING_APPROVAL',
+  'PAUSED',
+  'REJECTED',
+  'TERMINATED',
+] as const;
+
+export const ACCOUNT_FEATURES = ['DISPLAY', 'PERFORMANCE_VIDEO', 'SPENDING_LIMIT_NONE'] as const;
+export type AccountFeature = (typeof ACCOUNT_FEATURES)[number];
+
+const money = z.number().finite();
+
+/**
+ * The body of a create request (spec 4.1). Types are checked here; the cross-field rules are in
+ * `campaignCreateProblems` so that a draft can show every problem at once.
+ */
+export const campaignCreateSchema = z.object({
+  name: z.string(),
+  branding_text: z.string().optional(),
+  tracking_code: z.string().optional(),
+  cpc: money.nullable().optional(),
+  daily_cap: money.nullable().optional(),
+  spending_limit: money.nullable().optional(),
+  spending_limit_model: z.string().optional(),
+  bid_strategy: z.string(),
+  marketing_objective: z.string(),
+  campaign_group_id: z.string().optional(),
+  start_date: z.string().optional(),
+  campaign_item_type: z.string().optional(),
+  daily_ad_delivery_model: z.string().optional(),
+});
+export type CampaignCreate = z.infer<typeof campaignCreateSchema>;
+
+export interface CampaignRuleContext {
+  /** Features of the target account; `undefined` when the desk does not know them (offline check). */
+  features?: readonly string[];
+  /** Account type; creating in a NETWORK account is refused. */
+  accountType?: 'ADVERTISER' | 'NETWORK';
+}
+
+/** One rule violation: `field` names the form field a person must change. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * Every cross-field rule of campaign creation, in the order a person would fix them. The sandbox
+ * answers 400 with the first message; the desk shows them all next to their fields.
+ */
+export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleContext = {}): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const has = (f: string) => ctx.features === undefined || ctx.features.includes(f);
+  if (ctx.accountType === 'NETWORK') {
+    out.push({ field: 'account', message: 'Campaigns can only be created in an advertiser account, not a network' });
+  }
+  if (c.name.trim() === '') out.push({ field: 'name', message: 'name cannot be empty' });
+  else if (c.name.length > 255) out.push({ field: 'name', message: 'name is too long (max 255)' });
+
+  const itemType = c.campaign_item_type ?? 'HAS_NO_ITEMS';
+  if (!(CAMPAIGN_ITEM_TYPES as readonly string[]).includes(itemType)) {
+    out.push({
+      field: 'campaign_item_type',
+      message: `campaign_item_type must be one of ${CAMPAIGN_ITEM_TYPES.join(', ')}`,
+    });
+  } else if (itemType === 'HAS_NO_ITEMS_DISPLAY' && !has('DISPLAY')) {
+    out.push({ field: 'campaign_item_type', message: 'This account is not enabled for display campaigns' });
+  } else if (itemType === 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO' && !has('PERFORMANCE_VIDEO')) {
+    out.push({ field: 'campaign_item_type', message: 'This account is not enabled for performance video campaigns' });
+  }
+  const native = itemType === 'HAS_NO_ITEMS';
+  if (native && (c.branding_text === undefined || c.branding_text.trim() === '')) {
+    out.push({ field: 'branding_text', message: 'branding_text is required for native campaigns' });
+  }
+
+  if (c.bid_strategy === 'FIXED') {
+    if (c.cpc === undefined || c.cpc === null) {
+      out.push({ field: 'cpc', message: 'cpc is required when bid_strategy is FIXED' });
+    } else if (c.cpc <= 0) {
+      out.push({ field: 'cpc', message: 'cpc must be greater than 0' });
+    }
+  } else if (c.bid_strategy === 'MAX_CONVERSIONS') {
+    if (c.cpc !== undefined && c.cpc !== null) {
+      out.push({ field: 'cpc', message: 'cpc must be omitted when bid_strategy is MAX_CONVERSIONS' });
+    }
+  } else {
+    out.push({ field: 'bid_strategy', message: `bid_strategy must be one of ${KNOWN_BID_STRATEGIES.join(', ')}` });
+  }
+
+  if (!(KNOWN_MARKETING_OBJECTIVES as readonly string[]).includes(c.marketing_objective)) {
+    out.push({
+      field: 'marketing_objective',
+      message: `marketing_objective must be one of ${KNOWN_MARKETING_OBJECTIVES.join(', ')}`,
+    });
+  }
+
+  const model = c.spending_limit_model;
+  const hasLimit = c.spending_limit !== undefined && c.spending_limit !== null;
+  if (model === undefined) {
+    if (hasLimit) {
+      out.push({ field: 'spending_limit_model', message: 'spending_limit_model is required with spending_limit' });
+    } else if (c.campaign_group_id === undefined && native) {
+      out.push({
+        field: 'spending_limit_model',
+        message:
+          'spending_limit_model is required unless the campaign belongs to a shared-budget campaign group',
+      });
+    }
+  } else if (model === 'MONTHLY') {
+    if (!hasLimit) out.push({ field: 'spending_limit', message: 'spending_limit is required when spending_limit_model is MONTHLY' });
+    else if ((c.spending_limit as number) <= 0) out.push({ field: 'spending_limit', message: 'spending_limit must be greater than 0' });
+  } else if (model === 'NONE') {
+    if (!has('SPENDING_LIMIT_NONE')) {
+      out.push({ field: 'spending_limit_model', message: 'spending_limit_model NONE is not available for this account' });
+    }
+    if (hasLimit) out.push({ field: 'spending_limit', message: 'spending_limit must be omitted when spending_limit_model is NONE' });
+    if (c.daily_cap === undefined || c.daily_cap === null) {
+      out.push({ field: 'daily_cap', message: 'daily_cap is required when spending_limit_model is NONE' });
+    }
+  } else {
+    out.push({
+      field: 'spending_limit_model',
+      message: `spending_limit_model must be one of ${KNOWN_SPENDING_LIMIT_MODELS.join(', ')}`,
+    });
+  }
+  if (c.daily_cap !== undefined && c.daily_cap !== null && c.daily_cap <= 0) {
+    out.push({ field: 'daily_cap', message: 'daily_cap must be greater than 0' });
+  }
+  if (c.campaign_group_id !== undefined && c.campaign_group_id.trim() === '') {
+    out.push({ field: 'campaign_group_id', message: 'campaign_group_id cannot be empty when sent' });
+  }
+  if (c.start_date !== undefined && (!ISO_DATE_TIME.test(c.start_date) || Number.isNaN(Date.parse(c.start_date)))) {
+    out.push({ field: 'start_date', message: 'start_date must be an ISO 8601 date-time' });
+  }
+  return out;
+}
+
+/**
+ * A campaign as the service returns it, parsed liberally: the id may be a number (create) or a
+ * string (list) and is kept as a string; unknown fields and enum values pass through.
+ */
+export const campaignSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform((v) => String(v)),
+  advertiser_id: z.string().optional(),
+  advertiser_name: z.string().optional(),
+  name: z.string(),
+  branding_text: z.string().nullable().optional(),
+  tracking_code: z.string().nullable().optional(),
+  pricing_model: z.string().nullable().optional(),
+  cpc: z.number().nullable().optional(),
+  safety_rating: z.unknown().optional(),
+  daily_cap: z.number().nullable().optional(),
+  daily_ad_delivery_model: z.string().nullable().optional(),
+  spending_limit: z.number().nullable().optional(),
+  spending_limit_model: z.string().nullable().optional(),
+  bid_strategy: z.string().nullable().optional(),
+  marketing_objective: z.string().nullable().optional(),
+  campaign_group_id: z.string().nullable().optional(),
+  start_date: z.string().nullable().optional(),
+  campaign_item_type: z.string().nullable().optional(),
+  status: z.string().nullable().optional(),
+  spent: z.number().nullable().optional(),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const campaignListEnvelopeSchema = z.looseObject({
+  results: z.array(z.unknown()),
+  metadata: z.looseObject({ total: z.number().int().nonnegative(), count: z.number().int().nonnegative() }),
+});
+
+export const FETCH_LEVELS = ['R', 'RAP'] as const;
+export type FetchLevel = (typeof FETCH_LEVELS)[number];
+
+/** Fields the list endpoint can sort on (primitive and enum fields of 2.1). */
+export const SORTABLE_CAMPAIGN_FIELDS = [
+  'id',
+  'name',
+  'status',
+  'spent',
+  'cpc',
+  'daily_cap',
+  'spending_limit',
+  'start_date',
+  'advertiser_id',
+  'advertiser_name',
+  'branding_text',
+  'pricing_model',
+  'bid_strategy',
+  'marketing_objective',
+  'spending_limit_model',
+  'campaign_item_type',
+  'daily_ad_delivery_model',
+] as const;
+/** Fields that exist but are complex objects and so cannot be sorted. */
+export const UNSORTABLE_CAMPAIGN_FIELDS = ['targeting', 'activity_schedule', 'policy_review', 'tracking_code'] as const;
+export type SortableCampaignField = (typeof SORTABLE_CAMPAIGN_FIELDS)[number];
+
+export interface CampaignListQuery {
+  fetchLevel: FetchLevel;
+  campaignIds?: readonly (string | number)[];
+  page?: number;
+  pageSize?: number;
+  sort?: { field: string; direction: 'asc' | 'desc' };
+}
+
+/** Largest page the sandbox serves; a real service may serve less, so the client reads `count`. */
+export const MAX_PAGE_SIZE = 1000;
+
+/** The query string of a list request, in the spec's form (campaign_ids repeated). */
+export function campaignListSearchParams(q: CampaignListQuery): URLSearchParams {
+  const p = new URLSearchParams();
+  p.set('fetch_level', q.fetchLevel);
+  for (const id of q.campaignIds ?? []) p.append('campaign_ids', String(id));
+  if (q.page !== undefined || q.pageSize !== undefined) {
+    p.set('page', String(q.page ?? 1));
+    p.set('page_size', String(q.pageSize ?? 100));
+  }
+  if (q.sort) p.set('sort', `${q.sort.field},${q.sort.direction}`);
+  return p;
+}

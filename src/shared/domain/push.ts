@@ -1,0 +1,284 @@
+// Push rules shared by the sandbox (which enforces them with the spec's 7.1 messages) and the
+// desk's composer (which shows them before anything is sent).
+import { z } from 'zod';
+import type { FieldProblem } from './campaign';
+
+export const MAX_TITLE_LENGTH = 140;
+export const MAX_TARGET_APPS = 200;
+/** Spec 7.1: the message for a body that is not JSON or has a field of the wrong type. */
+export const MALFORMED_MESSAGE = 'Malformed JSON or type mismatch';
+export const NOT_AUTHORIZED_APP_MESSAGE = 'Not authorized to send notifications for specified application';
+export const RESERVED_ATTRIBUTE = 'is_push_delivery_active';
+
+/** Segment attributes of include/exclude (spec 2.5) and the element type each holds. */
+export const TARGET_ATTRIBUTES = {
+  apps: 'string',
+  countries: 'string',
+  regions: 'string',
+  languages: 'string',
+  os: 'number',
+  browsers: 'number',
+  users: 'string',
+  subscribed_age: 'string',
+} as const;
+export type TargetAttribute = keyof typeof TARGET_ATTRIBUTES | 'user_data';
+
+const idString = z.union([z.string(), z.number().transform((n) => String(n))]);
+
+/** A segment (include or exclude). Unknown keys are kept so the rules can name them. */
+export const segmentSchema = z.looseObject({
+  apps: z.array(idString).optional(),
+  countries: z.array(z.string()).optional(),
+  regions: z.array(z.string()).optional(),
+  languages: z.array(z.string()).optional(),
+  os: z.array(z.number()).optional(),
+  browsers: z.array(z.number()).optional(),
+  users: z.array(z.string()).optional(),
+  subscribed_age: z.array(z.string()).optional(),
+  user_data: z.unknown().optional(),
+});
+export type Segment = z.infer<typeof segmentSchema>;
+
+export const targetSchema = z.looseObject({
+  include: segmentSchema.optional(),
+  exclude: segmentSchema.optional(),
+});
+export type Target = z.infer<typeof targetSchema>;
+
+/** A push event's types (spec 2.4). A value of the wrong type is the spec's "type mismatch". */
+export const pushEventSchema = z.object({
+  title: z.string().optional(),
+  url: z.string().optional(),
+  performer: z.string().optional(),
+  target: targetSchema.optional(),
+  thumbnailUrl: z.string().optional(),
+  icon: z.string().optional(),
+  iconUrl: z.string().optional(),
+  itemDescription: z.string().optional(),
+  executionTime: z.number().int().optional(),
+  userTimeZone: z.number().int().optional(),
+});
+export type PushEvent = z.infer<typeof pushEventSchema>;
+
+export const pushRequestSchema = z.object({ pushEvents: z.array(z.unknown()) });
+
+export type PushMode = 'immediate' | 'scheduled';
+
+export function isValidUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol.length > 1 && u.host !== '' || u.protocol === 'mailto:';
+  } catch {
+    return false;
+  }
+}
+
+export function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+function problemsOfUserData(where: string, v: unknown): FieldProblem[] {
+  const field = `target.${where}.user_data`;
+  if (v === undefined) return [];
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    return [{ field, message: 'user_data must be an object mapping attribute names to arrays of strings' }];
+  }
+  const out: FieldProblem[] = [];
+  for (const [name, values] of Object.entries(v as Record<string, unknown>)) {
+    if (name === RESERVED_ATTRIBUTE) {
+      out.push({ field, message: `${RESERVED_ATTRIBUTE} is reserved for the service and cannot be used for targeting` });
+      continue;
+    }
+    const ok =
+      Array.isArray(values) &&
+      values.length > 0 &&
+      values.every((x) => (typeof x === 'string' && x !== '') || (typeof x === 'number' && Number.isFinite(x)));
+    if (!ok) out.push({ field, message: `user_data attribute ${name} must be a non-empty array of strings` });
+  }
+  return out;
+}
+
+/** Rules 2.5 1-6 for a target. */
+export function targetProblems(target: Target | undefined): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  const apps = target?.include?.apps;
+  if (apps === undefined || apps.length === 0) {
+    out.push({ field: 'target.include.apps', message: 'target.include.apps cannot be empty' });
+  } else if (apps.length > MAX_TARGET_APPS) {
+    out.push({ field: 'target.include.apps', message: `target.include.apps cannot contain more than ${MAX_TARGET_APPS} apps` });
+  }
+  for (const where of ['include', 'exclude'] as const) {
+    const seg = target?.[where];
+    if (!seg) continue;
+    for (const key of Object.keys(seg)) {
+      if (key === RESERVED_ATTRIBUTE) {
+        out.push({ field: `target.${where}`, message: `${RESERVED_ATTRIBUTE} is reserved for the service and cannot be used for targeting` });
+      } else if (key === 'apps' && where === 'exclude') {
+        out.push({ field: 'target.exclude', message: 'Unsupported targeting attribute: apps (apps can only be included)' });
+      } else if (key !== 'user_data' && !(key in TARGET_ATTRIBUTES)) {
+        out.push({ field: `target.${where}`, message: `Unsupported targeting attribute: ${key}` });
+      }
+    }
+    out.push(...problemsOfUserData(where, seg.user_data));
+  }
+  const inc = target?.include;
+  const exc = target?.exclude;
+  if (inc && exc) {
+    for (const key of Object.keys(TARGET_ATTRIBUTES)) {
+      const a = inc[key as keyof Segment];
+      const b = exc[key as keyof Segment];
+      if (Array.isArray(a) && a.length > 0 && Array.isArray(b) && b.length > 0) {
+        out.push({ field: `target.${key}`, message: `Targeting attribute ${key} cannot have values in both include and exclude` });
+      }
+    }
+    const ia = inc.user_data;
+    const ea = exc.user_data;
+    if (ia && ea && typeof ia === 'object' && typeof ea === 'object') {
+      for (const name of Object.keys(ia)) {
+        if (name in ea) {
+          out.push({
+            field: 'target.user_data',
+            message: `user_data attribute ${name} cannot be used in both include and exclude`,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Every rule of one push event (spec 2.4, 2.5, 4.6) in the spec's message wording. `now` is the
+ * service clock in ms: a scheduled push must lie after it, an immediate one must not.
+ */
+export function pushEventProblems(ev: PushEvent, mode: PushMode, now: number): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (ev.title === undefined || ev.title.trim() === '') out.push({ field: 'title', message: 'title cannot be empty' });
+  else if (ev.title.length > MAX_TITLE_LENGTH) out.push({ field: 'title', message: `title is too long (max ${MAX_TITLE_LENGTH})` });
+  if (ev.url === undefined || ev.url.trim() === '') out.push({ field: 'url', message: 'url cannot be empty' });
+  if (ev.performer === undefined || ev.performer.trim() === '') out.push({ field: 'performer', message: 'performer cannot be empty' });
+  if (ev.thumbnailUrl !== undefined && !isValidUrl(ev.thumbnailUrl)) {
+    out.push({ field: 'thumbnailUrl', message: 'thumbnailUrl must be a valid URL' });
+  }
+  const icon = ev.icon ?? ev.iconUrl;
+  if (icon !== undefined && !isHttpUrl(icon)) out.push({ field: 'icon', message: 'iconUrl must be an HTTP/HTTPS URL' });
+  out.push(...userTimeZoneProblems(ev.userTimeZone));
+  out.push(...targetProblems(ev.target));
+  if (mode === 'scheduled') {
+    if (ev.executionTime === undefined) {
+      out.push({ field: 'executionTime', message: 'executionTime is required for scheduled push' });
+    } else if (ev.executionTime <= now) {
+      out.push({ field: 'executionTime', message: 'executionTime must be in the future for scheduled push' });
+    }
+  } else if (ev.executionTime !== undefined && ev.executionTime > now) {
+    out.push({
+      field: 'executionTime',
+      message: 'executionTime must not be in the future for immediate push; send it as a scheduled push',
+    });
+  }
+  return out;
+}
+
+function userTimeZoneProblems(v: number | undefined): FieldProblem[] {
+  return v === undefined || v === 0 || v === 1
+    ? []
+    : [{ field: 'userTimeZone', message: 'userTimeZone must be 0 (UTC) or 1 (local time zone)' }];
+}
+
+/** PATCH /epsilon/task/{taskId} body (spec 4.6): any of these fields, nothing else. */
+export const taskUpdateSchema = z.strictObject({
+  title: z.string().optional(),
+  thumbnailUrl: z.string().optional(),
+  icon: z.string().optional(),
+  userTimeZone: z.number().int().optional(),
+  itemDescription: z.string().optional(),
+  executionTime: z.number().int().optional(),
+  performer: z.string().optional(),
+});
+export type TaskUpdate = z.infer<typeof taskUpdateSchema>;
+
+export function taskUpdateProblems(u: TaskUpdate, now: number): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (Object.keys(u).length === 0) out.push({ field: 'task', message: 'Nothing to update: send at least one field' });
+  if (u.title !== undefined) {
+    if (u.title.trim() === '') out.push({ field: 'title', message: 'title cannot be empty' });
+    else if (u.title.length > MAX_TITLE_LENGTH) out.push({ field: 'title', message: `title is too long (max ${MAX_TITLE_LENGTH})` });
+  }
+  if (u.performer !== undefined && u.performer.trim() === '') out.push({ field: 'performer', message: 'performer cannot be empty' });
+  if (u.thumbnailUrl !== undefined && !isValidUrl(u.thumbnailUrl)) out.push({ field: 'thumbnailUrl', message: 'thumbnailUrl must be a valid URL' });
+  if (u.icon !== undefined && !isHttpUrl(u.icon)) out.push({ field: 'icon', message: 'iconUrl must be an HTTP/HTTPS URL' });
+  out.push(...userTimeZoneProblems(u.userTimeZone));
+  if (u.executionTime !== undefined && u.executionTime <= now) {
+    out.push({ field: 'executionTime', message: 'executionTime must be in the future for scheduled push' });
+  }
+  return out;
+}
+
+/** PATCH /epsilon/container/sw-path body (spec 2.8). */
+export const swPathSchema = z.object({
+  containerId: z.union([z.string(), z.number().transform((n) => String(n))]).optional(),
+  serviceWorkerPath: z.string().optional(),
+  performer: z.string().optional(),
+});
+export type SwPathRequest = z.infer<typeof swPathSchema>;
+
+export function swPathProblems(r: SwPathRequest): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  if (r.containerId === undefined || r.containerId.trim() === '') out.push({ field: 'containerId', message: 'containerId cannot be empty' });
+  if (r.serviceWorkerPath === undefined || r.serviceWorkerPath.trim() === '') {
+    out.push({ field: 'serviceWorkerPath', message: 'serviceWorkerPath cannot be empty' });
+  } else if (!r.serviceWorkerPath.startsWith('/') || r.serviceWorkerPath.startsWith('//')) {
+    out.push({ field: 'serviceWorkerPath', message: 'serviceWorkerPath must be a path relative to the domain root, starting with /' });
+  }
+  if (r.performer === undefined || r.performer.trim() === '') out.push({ field: 'performer', message: 'performer cannot be empty' });
+  return out;
+}
+
+export const TASK_TYPES = ['immediate', 'scheduled'] as const;
+export const KNOWN_TASK_STATUSES = ['active', 'pending', 'completed', 'cancelled', 'failed'] as const;
+
+/** A task record (spec 2.6), parsed liberally: unknown fields and statuses are kept. */
+export const taskSchema = z.looseObject({
+  taskId: z.union([z.number(), z.string()]).transform((v) => String(v)),
+  tagId: z.union([z.number(), z.string()]).transform((v) => String(v)),
+  taskType: z.string(),
+  taskStatus: z.string(),
+  taskUpdateTime: z.number().nullable().optional(),
+  taskUpdateTimeFormatted: z.string().nullable().optional(),
+  executionTime: z.number().nullable().optional(),
+  executionTimeFormatted: z.string().nullable().optional(),
+  method: z.string().nullable().optional(),
+  videoId: z.string().nullable().optional(),
+  forcedItemPolicy: z.string().nullable().optional(),
+  userTimeZone: z.number().nullable().optional(),
+  title: z.string().nullable().optional(),
+  url: z.string().nullable().optional(),
+  thumbnailUrl: z.string().nullable().optional(),
+  iconUrl: z.string().nullable().optional(),
+  performer: z.string().nullable().optional(),
+  itemDescription: z.string().nullable().optional(),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+/**
+ * The task list's wrapper is unspecified (DECISIONS client 5): a bare array, or an object with the
+ * array under `results`, `tasks` or `data`. Returns undefined when none of these fits.
+ */
+export function unwrapTaskList(body: unknown): unknown[] | undefined {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object') {
+    for (const key of ['results', 'tasks', 'data']) {
+      const v = (body as Record<string, unknown>)[key];
+      if (Array.isArray(v)) return v;
+    }
+  }
+  return undefined;
+}
+
+/** Authorized applications map (spec 2.7). */
+export const authAppsSchema = z.record(z.string(), z.string());
