@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs a command inside a private D-Bus session with an unlocked gnome-keyring, so keytar talks to
+# a real Secret Service without touching the user's own keyring. Used by `npm test` and CI.
+# Usage: scripts/with-keyring.sh <command> [args...]
+set -euo pipefail
+if ! command -v dbus-run-session >/dev/null || ! command -v gnome-keyring-daemon >/dev/null; then
+  echo "with-keyring: dbus-run-session or gnome-keyring-daemon missing (run: npm run setup); running without a keyring" >&2
+  exec "$@"
+fi
+base=$(mktemp -d "${TMPDIR:-/tmp}/desk-keyring.XXXXXX")
+mkdir -p "$base/data" "$base/run" "$base/cache" "$base/config"
+chmod 700 "$base/run"
+export XDG_DATA_HOME="$base/data" XDG_RUNTIME_DIR="$base/run" XDG_CACHE_HOME="$base/cache" XDG_CONFIG_HOME="$base/config"
+export DESK_KEYRING_BASE="$base"
+# The password only unlocks this throwaway keyring, which lives and dies with the session.
+exec dbus-run-session -- bash -c 'echo -n test-keyring-pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; "$@"; rc=$?; rm -rf "$DESK_KEYRING_BASE"; exit $rc' with-keyring "$@"
