@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `npm test`: typecheck, lint, every vitest suite (inside a private keyring session) and the UI
+# suite in Chromium. Each step keeps going after a failure so one run shows everything; the last
+# line sums all suites as "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .tmp/results
+rm -f .tmp/results/*.json .tmp/results/*.status
+
+step() { # name, command...
+  local name=$1; shift
+  printf '\n== %s ==\n' "$name"
+  if "$@"; then echo pass > ".tmp/results/$name.status"; else echo fail > ".tmp/results/$name.status"; fi
+}
+
+step typecheck npx tsc --noEmit -p tsconfig.json
+step lint npx eslint --max-warnings 0 src test bench scripts
+step unit scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
+if [ -d test/e2e ] && ls test/e2e/*.test.ts >/dev/null 2>&1; then
+  step e2e-build npx vite build --config vite.renderer.config.ts --logLevel warn
+  step e2e npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile.json=.tmp/results/e2e.json
+fi
+node scripts/summarize-tests.mjs .tmp/results

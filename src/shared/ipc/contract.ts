@@ -1,0 +1,317 @@
+// The one IPC contract: every channel the renderer may call, with its input and output schemas,
+// and every event the core emits. The preload bridge, the main-side registration, the browser-mode
+// HTTP/WebSocket transport and the renderer's typed client are all derived from this table, so a
+// channel name is written exactly once: here.
+import { z } from 'zod';
+import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../domain/campaign';
+import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
+import { deskErrorSchema, type Result } from '../errors';
+
+// ---- Shared DTOs ---------------------------------------------------------------------------
+
+const id = z.string().min(1).max(200);
+const url = z.string().url().max(2000);
+
+export const fieldProblemSchema: z.ZodType<FieldProblem> = z.object({ field: z.string(), message: z.string() });
+
+export const SIGN_IN_FLOWS = ['client_credentials', 'authorization_code'] as const;
+export const CONNECTION_STATES = ['online', 'offline', 'working_offline', 'signing_in', 'failing'] as const;
+
+/** A connection profile as the renderer sees it: never a secret, only whether one is stored. */
+export const profileSchema = z.object({
+  id,
+  name: z.string(),
+  kind: z.enum(['sandbox', 'service']),
+  baseUrl: z.string(),
+  authUrl: z.string(),
+  pushUrl: z.string(),
+  clientId: z.string(),
+  flow: z.enum(SIGN_IN_FLOWS),
+  redirectUri: z.string().nullable(),
+  hasSecret: z.boolean(),
+  signIn: z.object({
+    state: z.enum(['signed_in', 'signed_out', 'signing_in', 'sign_in_required', 'failed']),
+    message: z.string().nullable(),
+  }),
+  connection: z.enum(CONNECTION_STATES),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const accountSchema = z.object({
+  profileId: id,
+  accountId: z.string(),
+  name: z.string(),
+  type: z.enum(['ADVERTISER', 'NETWORK']),
+  networkId: z.string().nullable(),
+  lastSyncedAt: z.number().nullable(),
+  campaignCount: z.number().int(),
+  queued: z.number().int(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+/** A cached campaign row: the spec's fields (snake_case, as the service sends them) plus local marks. */
+export const campaignRowSchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
+  advertiser_id: z.string().nullable(),
+  advertiser_name: z.string().nullable(),
+  name: z.string(),
+  status: z.string().nullable(),
+  spent: z.number().nullable(),
+  cpc: z.number().nullable(),
+  daily_cap: z.number().nullable(),
+  spending_limit: z.number().nullable(),
+  spending_limit_model: z.string().nullable(),
+  bid_strategy: z.string().nullable(),
+  marketing_objective: z.string().nullable(),
+  pricing_model: z.string().nullable(),
+  start_date: z.string().nullable(),
+  campaign_item_type: z.string().nullable(),
+  branding_text: z.string().nullable(),
+  campaign_group_id: z.string().nullable(),
+});
+export type CampaignRow = z.infer<typeof campaignRowSchema>;
+
+export const campaignQuerySchema = z.object({
+  profileId: id,
+  accountId: accountIdSchema,
+  sort: z.object({ field: z.string().max(64), direction: z.enum(['asc', 'desc']) }).optional(),
+  statuses: z.array(z.string().max(64)).max(20).optional(),
+  text: z.string().max(200).optional(),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(1000).default(200),
+});
+
+export const pushDraftPayloadSchema = z.object({
+  mode: z.enum(['immediate', 'scheduled']),
+  event: pushEventSchema,
+});
+export type PushDraftPayload = z.infer<typeof pushDraftPayloadSchema>;
+
+export const draftSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('campaign'),
+    id,
+    profileId: id,
+    accountId: z.string(),
+    payload: campaignCreateSchema.partial(),
+    problems: z.array(fieldProblemSchema),
+    updatedAt: z.number(),
+  }),
+  z.object({
+    kind: z.literal('push'),
+    id,
+    profileId: id,
+    accountId: z.string(),
+    payload: pushDraftPayloadSchema.partial(),
+    problems: z.array(fieldProblemSchema),
+    updatedAt: z.number(),
+  }),
+]);
+export type Draft = z.infer<typeof draftSchema>;
+
+export const OUTBOX_KINDS = ['create_campaign', 'send_push', 'schedule_push', 'update_task', 'cancel_task', 'set_sw_path'] as const;
+export const OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'blocked'] as const;
+
+export const outboxItemSchema = z.object({
+  id: z.string(),
+  profileId: id,
+  accountId: z.string(),
+  kind: z.enum(OUTBOX_KINDS),
+  summary: z.string(),
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number().int(),
+  lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
+  /** For a blocked item: what the person can do (e.g. "Pick a new time and schedule again"). */
+  fix: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  nextAttemptAt: z.number().nullable(),
+});
+export type OutboxItem = z.infer<typeof outboxItemSchema>;
+
+export const appSchema = z.object({
+  profileId: id,
+  appId: z.string(),
+  publisher: z.string(),
+  swPath: z.string().nullable(),
+});
+export type App = z.infer<typeof appSchema>;
+
+export const activitySchema = z.object({
+  id: z.number().int(),
+  at: z.number(),
+  profileId: z.string().nullable(),
+  accountId: z.string().nullable(),
+  level: z.enum(['info', 'warning', 'error']),
+  message: z.string(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+export const rateWindowSchema = z.object({
+  name: z.string(),
+  quota: z.number(),
+  used: z.number(),
+  windowMs: z.number(),
+  resetInMs: z.number(),
+});
+export const rateLimitStateSchema = z.object({
+  profileId: z.string(),
+  accountId: z.string(),
+  group: z.string(),
+  budget: z.enum(['read', 'write']),
+  limited: z.boolean(),
+  windows: z.array(rateWindowSchema),
+  queued: z.number().int(),
+  drainEstimateMs: z.number().nullable(),
+});
+export type RateLimitState = z.infer<typeof rateLimitStateSchema>;
+
+export const syncProgressSchema = z.object({
+  profileId: id,
+  accountId: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  pagesDone: z.number().int(),
+  pagesTotal: z.number().int().nullable(),
+  message: z.string().nullable(),
+});
+export type SyncProgress = z.infer<typeof syncProgressSchema>;
+
+const profileRef = z.object({ profileId: id });
+const accountRef = z.object({ profileId: id, accountId: accountIdSchema });
+const empty = z.object({});
+const ok = z.object({ ok: z.literal(true) });
+
+// ---- Channels --------------------------------------------------------------------------------
+
+export const channels = {
+  'app.info': {
+    input: empty,
+    output: z.object({
+      version: z.string(),
+      transport: z.enum(['electron', 'browser']),
+      secrets: z.object({ kind: z.enum(['keychain', 'memory']), warning: z.string().nullable() }),
+    }),
+  },
+
+  'profiles.list': { input: empty, output: z.array(profileSchema) },
+  'profiles.create': {
+    input: z.object({
+      name: z.string().trim().min(1).max(100),
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: z.string().trim().min(1).max(200),
+      /** Goes into the keychain; it never comes back out of main. */
+      clientSecret: z.string().min(1).max(1000),
+      flow: z.enum(SIGN_IN_FLOWS),
+      redirectUri: url.nullable().default(null),
+    }),
+    output: profileSchema,
+  },
+  'profiles.remove': { input: profileRef, output: ok },
+  'profiles.signIn': { input: profileRef, output: profileSchema },
+  'profiles.setWorkOffline': { input: z.object({ profileId: id, offline: z.boolean() }), output: profileSchema },
+
+  'accounts.list': { input: z.object({ profileId: id.optional() }), output: z.array(accountSchema) },
+  'accounts.add': {
+    input: z.object({ profileId: id, accountId: accountIdSchema, name: z.string().max(200).optional() }),
+    output: accountSchema,
+  },
+  'accounts.remove': { input: accountRef, output: ok },
+
+  'campaigns.query': {
+    input: campaignQuerySchema,
+    output: z.object({ rows: z.array(campaignRowSchema), total: z.number().int(), syncedAt: z.number().nullable() }),
+  },
+  'sync.refresh': { input: accountRef, output: ok },
+  'sync.cancel': { input: accountRef, output: ok },
+
+  'drafts.list': { input: accountRef, output: z.array(draftSchema) },
+  'drafts.save': {
+    input: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('campaign'), id: id.optional(), profileId: id, accountId: accountIdSchema, payload: campaignCreateSchema.partial() }),
+      z.object({ kind: z.literal('push'), id: id.optional(), profileId: id, accountId: accountIdSchema, payload: pushDraftPayloadSchema.partial() }),
+    ]),
+    output: draftSchema,
+  },
+  'drafts.delete': { input: z.object({ id }), output: ok },
+  /** Checks the draft with the shared rules and, if it passes, moves it to the outbox in one transaction. */
+  'drafts.submit': { input: z.object({ id }), output: outboxItemSchema },
+
+  'outbox.list': { input: z.object({ profileId: id.optional(), accountId: z.string().optional() }), output: z.array(outboxItemSchema) },
+  'outbox.retry': { input: z.object({ id }), output: outboxItemSchema },
+  'outbox.discard': { input: z.object({ id }), output: ok },
+
+  'apps.list': { input: profileRef, output: z.array(appSchema) },
+  'apps.setSwPath': {
+    input: z.object({ profileId: id, accountId: accountIdSchema, appId: z.string().regex(/^\d+$/), serviceWorkerPath: z.string().max(500), performer: z.string().max(200) }),
+    output: outboxItemSchema,
+  },
+  'tasks.list': {
+    input: z.object({ profileId: id, appId: z.string().regex(/^\d+$/), taskType: z.enum(['immediate', 'scheduled']).optional() }),
+    output: z.array(taskSchema),
+  },
+  'tasks.refresh': { input: z.object({ profileId: id, appId: z.string().regex(/^\d+$/) }), output: ok },
+  'tasks.update': {
+    input: z.object({ profileId: id, accountId: accountIdSchema, taskId: z.string().regex(/^\d+$/), patch: taskUpdateSchema }),
+    output: outboxItemSchema,
+  },
+  'tasks.cancel': {
+    input: z.object({ profileId: id, accountId: accountIdSchema, taskId: z.string().regex(/^\d+$/) }),
+    output: outboxItemSchema,
+  },
+
+  'ratelimit.state': { input: z.object({ profileId: id.optional() }), output: z.array(rateLimitStateSchema) },
+  'activity.list': { input: z.object({ profileId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) }), output: z.array(activitySchema) },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+// ---- Events (main -> renderer) -----------------------------------------------------------------
+
+export const events = {
+  'sync.progress': syncProgressSchema,
+  'outbox.changed': z.object({ profileId: z.string(), accountId: z.string() }),
+  'connection.changed': z.object({ profileId: z.string(), connection: z.enum(CONNECTION_STATES) }),
+  'ratelimit.changed': z.object({ profileId: z.string() }),
+  'data.changed': z.object({
+    profileId: z.string().nullable(),
+    accountId: z.string().nullable(),
+    what: z.enum(['profiles', 'accounts', 'campaigns', 'drafts', 'apps', 'tasks', 'activity']),
+  }),
+} as const satisfies Record<string, z.ZodType>;
+
+// ---- Derived types -------------------------------------------------------------------------------
+
+export type Channels = typeof channels;
+export type ChannelName = keyof Channels;
+export type ChannelInput<C extends ChannelName> = z.input<Channels[C]['input']>;
+/** What a handler receives: the input after zod applied defaults. */
+export type ChannelArgs<C extends ChannelName> = z.output<Channels[C]['input']>;
+export type ChannelOutput<C extends ChannelName> = z.output<Channels[C]['output']>;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const CHANNEL_NAMES = Object.keys(channels) as ChannelName[];
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isChannelName(x: unknown): x is ChannelName {
+  return typeof x === 'string' && Object.prototype.hasOwnProperty.call(channels, x);
+}
+
+/** Every result crossing the bridge: a value or an error as data. */
+export const resultSchema = <T extends z.ZodType>(value: T) =>
+  z.union([z.object({ ok: z.literal(true), value }), z.object({ ok: z.literal(false), error: deskErrorSchema })]);
+
+/** The main-side implementation of every channel (the core provides it). */
+export type DeskHandlers = { [C in ChannelName]: (args: ChannelArgs<C>) => Promise<ChannelOutput<C>> };
+
+/** Event subscription the core offers to transports. */
+export interface DeskEventSource {
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
+
+/** The API the renderer holds (window.desk in Electron; an HTTP/WebSocket client in browser mode). */
+export interface DeskBridge {
+  invoke<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<Result<ChannelOutput<C>>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+}
