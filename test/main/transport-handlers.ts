@@ -1,0 +1,162 @@
+// A handler table written for the transport tests: it is not the core, only something that
+// records every call and answers with contract-valid values, so a test can prove what reached a
+// handler (and that invalid input never does). The real core is exercised by the e2e suite.
+import type { Account, CampaignRow, DeskEventSource, DeskHandlers, EventName, EventPayload, OutboxItem, Profile } from '../../src/shared/ipc/contract';
+import { DeskError } from '../../src/shared/errors';
+
+export interface RecordedCall {
+  channel: string;
+  args: unknown;
+}
+
+export function sampleProfile(id = 'p1'): Profile {
+  return {
+    id,
+    name: 'Transport test profile',
+    kind: 'sandbox',
+    baseUrl: 'http://127.0.0.1:1',
+    authUrl: 'http://127.0.0.1:1',
+    pushUrl: 'http://127.0.0.1:1',
+    clientId: 'transport-client',
+    flow: 'client_credentials',
+    redirectUri: null,
+    hasSecret: true,
+    signIn: { state: 'signed_in', message: null },
+    connection: 'online',
+  };
+}
+
+function sampleAccount(profileId: string, accountId: string): Account {
+  return { profileId, accountId, name: accountId, type: 'ADVERTISER', networkId: null, lastSyncedAt: null, campaignCount: 0, queued: 0 };
+}
+
+function sampleOutbox(id: string): OutboxItem {
+  return {
+    id,
+    profileId: 'p1',
+    accountId: 'acme',
+    kind: 'create_campaign',
+    summary: 'test item',
+    state: 'queued',
+    attempts: 0,
+    lastError: null,
+    fix: null,
+    createdAt: 0,
+    updatedAt: 0,
+    nextAttemptAt: null,
+  };
+}
+
+export function sampleRow(i: number): CampaignRow {
+  return {
+    id: String(1000 + i),
+    account_id: 'acme',
+    advertiser_id: 'acme',
+    advertiser_name: null,
+    name: `Row ${i}`,
+    status: 'APPROVED',
+    spent: i,
+    cpc: null,
+    daily_cap: null,
+    spending_limit: null,
+    spending_limit_model: null,
+    bid_strategy: null,
+    marketing_objective: null,
+    pricing_model: null,
+    start_date: null,
+    campaign_item_type: null,
+    branding_text: null,
+    campaign_group_id: null,
+  };
+}
+
+export interface TransportTable {
+  handlers: DeskHandlers;
+  calls: RecordedCall[];
+  /** The one piece of state the table keeps: profiles created through it. */
+  profiles: Profile[];
+}
+
+/**
+ * Every handler records its call. `profiles.create` changes state (so a test can show that invalid
+ * input changes nothing); `profiles.remove` throws a DeskError and `activity.list` a plain Error
+ * (so a test can show how each crosses the transport).
+ */
+export function createTransportTable(): TransportTable {
+  const calls: RecordedCall[] = [];
+  const profiles: Profile[] = [];
+  const rec = <T>(channel: string, args: unknown, value: T): Promise<T> => {
+    calls.push({ channel, args });
+    return Promise.resolve(value);
+  };
+  const handlers: DeskHandlers = {
+    'app.info': (a) => rec('app.info', a, { version: '0.0.0-test', transport: 'browser', secrets: { kind: 'memory', warning: null } }),
+    'profiles.list': (a) => rec('profiles.list', a, profiles),
+    'profiles.create': (a) => {
+      const p = { ...sampleProfile(`p${profiles.length + 1}`), name: a.name, clientId: a.clientId };
+      profiles.push(p);
+      // The secret deliberately rides along here: the output schema must strip it before it leaves main.
+      return rec('profiles.create', a, { ...p, clientSecret: a.clientSecret } as Profile);
+    },
+    'profiles.remove': (a) => {
+      calls.push({ channel: 'profiles.remove', args: a });
+      return Promise.reject(new DeskError('not_found', 'That connection no longer exists.', { profileId: a.profileId }));
+    },
+    'profiles.signIn': (a) => rec('profiles.signIn', a, sampleProfile(a.profileId)),
+    'profiles.setWorkOffline': (a) => rec('profiles.setWorkOffline', a, sampleProfile(a.profileId)),
+    'accounts.list': (a) => rec('accounts.list', a, [sampleAccount('p1', 'acme')]),
+    'accounts.add': (a) => rec('accounts.add', a, sampleAccount(a.profileId, a.accountId)),
+    'accounts.remove': (a) => rec('accounts.remove', a, { ok: true as const }),
+    'campaigns.query': (a) => rec('campaigns.query', a, { rows: [sampleRow(a.offset)], total: 1, syncedAt: null }),
+    'sync.refresh': (a) => rec('sync.refresh', a, { ok: true as const }),
+    'sync.cancel': (a) => rec('sync.cancel', a, { ok: true as const }),
+    'drafts.list': (a) => rec('drafts.list', a, []),
+    'drafts.save': (a) =>
+      rec('drafts.save', a, a.kind === 'campaign'
+        ? { kind: 'campaign' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0 }
+        : { kind: 'push' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0 }),
+    'drafts.delete': (a) => rec('drafts.delete', a, { ok: true as const }),
+    'drafts.submit': (a) => rec('drafts.submit', a, sampleOutbox(a.id)),
+    'outbox.list': (a) => rec('outbox.list', a, []),
+    'outbox.retry': (a) => rec('outbox.retry', a, sampleOutbox(a.id)),
+    'outbox.discard': (a) => rec('outbox.discard', a, { ok: true as const }),
+    'apps.list': (a) => rec('apps.list', a, []),
+    'apps.setSwPath': (a) => rec('apps.setSwPath', a, sampleOutbox('o1')),
+    'tasks.list': (a) => rec('tasks.list', a, []),
+    'tasks.refresh': (a) => rec('tasks.refresh', a, { ok: true as const }),
+    'tasks.update': (a) => rec('tasks.update', a, sampleOutbox('o2')),
+    'tasks.cancel': (a) => rec('tasks.cancel', a, sampleOutbox('o3')),
+    'ratelimit.state': (a) => rec('ratelimit.state', a, []),
+    'activity.list': (a) => {
+      calls.push({ channel: 'activity.list', args: a });
+      return Promise.reject(new Error('disk I/O error at /home/someone/secret-token-abc123'));
+    },
+  };
+  return { handlers, calls, profiles };
+}
+
+/** An event source the test drives by hand. */
+export function createManualEvents(): DeskEventSource & { emit<E extends EventName>(event: E, payload: EventPayload<E>): void; emitRaw(event: EventName, payload: unknown): void; listenerCount(): number } {
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  return {
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener as (p: unknown) => void);
+      listeners.set(event, set);
+      return () => {
+        set.delete(listener as (p: unknown) => void);
+      };
+    },
+    emit(event, payload) {
+      for (const l of listeners.get(event) ?? []) l(payload);
+    },
+    emitRaw(event, payload) {
+      for (const l of listeners.get(event) ?? []) l(payload);
+    },
+    listenerCount() {
+      let n = 0;
+      for (const s of listeners.values()) n += s.size;
+      return n;
+    },
+  };
+}
