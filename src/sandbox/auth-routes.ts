@@ -1,0 +1,171 @@
+// The authorization server (spec 4.3-4.5, 5; RFC 6749): the sign-in page of the authorization
+// code flow and the two token endpoints. Error descriptions never repeat a secret, a code or a
+// password back.
+import { authorizeErrorHtml, authorizeFormHtml } from './authorize-page';
+import { AUTH_CODE_TTL_MS, type SandboxCore } from './core';
+import { htmlReply, isFormContent, jsonReply, type Reply, type RequestContext, type Route } from './http';
+import { opaqueToken, secretMatches } from './state';
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+function oauthError(status: number, error: string, description: string, headers?: Record<string, string>): Reply {
+  return jsonReply(status, { error, error_description: description }, { ...NO_STORE, ...headers });
+}
+
+const invalidRequest = (description: string): Reply => oauthError(400, 'invalid_request', description);
+
+type BasicCredentials = { id: string; secret: string } | 'malformed' | undefined;
+
+/** RFC 6749 2.3.1: id and secret are form-encoded, joined by ':', then base64. */
+function basicCredentials(header: string | undefined): BasicCredentials {
+  const m = header === undefined ? null : /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(header);
+  if (m === null) return header !== undefined && /^Basic\b/i.test(header) ? 'malformed' : undefined;
+  const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return 'malformed';
+  try {
+    const unform = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: unform(decoded.slice(0, colon)), secret: unform(decoded.slice(colon + 1)) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+const TOKEN_PARAMS = ['grant_type', 'client_id', 'client_secret', 'code', 'redirect_uri'];
+
+function token(core: SandboxCore, ctx: RequestContext): Reply {
+  if (!isFormContent(ctx.headers)) return invalidRequest('Content-Type must be application/x-www-form-urlencoded');
+  const form = new URLSearchParams(ctx.body.toString('utf8'));
+  for (const key of TOKEN_PARAMS) {
+    if (form.getAll(key).length > 1) return invalidRequest(`Parameter ${key} must not be repeated`);
+  }
+  const basic = basicCredentials(ctx.headers.authorization);
+  const challenge = { 'www-authenticate': 'Basic realm="sandbox"' };
+  if (basic === 'malformed') return oauthError(401, 'invalid_client', 'Malformed HTTP Basic client credentials', challenge);
+  const grant = form.get('grant_type');
+  if (grant === null || grant === '') return invalidRequest('Missing required parameter: grant_type');
+  if (grant !== 'client_credentials' && grant !== 'authorization_code') {
+    return oauthError(400, 'unsupported_grant_type', `grant_type ${grant.slice(0, 50)} is not supported`);
+  }
+  if (basic !== undefined) {
+    if (form.has('client_secret')) return invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both');
+    if (form.has('client_id') && form.get('client_id') !== basic.id) return invalidRequest('client_id does not match the HTTP Basic credentials');
+  }
+  const clientId = basic?.id ?? form.get('client_id') ?? '';
+  const secret = basic?.secret ?? form.get('client_secret') ?? '';
+  if (clientId === '') return invalidRequest('Missing required parameter: client_id');
+  if (secret === '') return invalidRequest('Missing required parameter: client_secret');
+  const code = form.get('code') ?? '';
+  const redirectUri = form.get('redirect_uri') ?? '';
+  if (grant === 'authorization_code') {
+    if (code === '') return invalidRequest('Missing required parameter: code');
+    if (redirectUri === '') return invalidRequest('Missing required parameter: redirect_uri');
+  }
+  const client = core.world.clients.get(clientId);
+  if (client === undefined || !secretMatches(client, secret)) {
+    return oauthError(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', challenge);
+  }
+  const ttlS = core.tokenTtlS;
+  if (grant === 'client_credentials') {
+    const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000);
+    return jsonReply(200, { access_token: access, token_type: 'bearer', expires_in: ttlS }, NO_STORE);
+  }
+  const rec = core.world.codes.get(code);
+  if (rec === undefined || ctx.now >= rec.expiresAt) return oauthError(400, 'invalid_grant', 'Authorization code is invalid or expired');
+  if (rec.used) {
+    // RFC 6749 4.1.2: a code seen twice may have been stolen; what it bought is revoked.
+    for (const t of rec.tokens) core.world.tokens.delete(t);
+    return oauthError(400, 'invalid_grant', 'Authorization code was already used');
+  }
+  if (rec.clientId !== client.id) return oauthError(400, 'invalid_grant', 'Authorization code was issued to another client');
+  if (rec.redirectUri !== redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
+  rec.used = true;
+  const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000);
+  rec.tokens.push(access);
+  return jsonReply(
+    200,
+    { access_token: access, token_type: 'bearer', expires_in: ttlS, refresh_token: opaqueToken() },
+    NO_STORE,
+  );
+}
+
+function redirect(location: string): Reply {
+  return { status: 302, headers: { location, 'cache-control': 'no-store' } };
+}
+
+function redirectWith(redirectUri: string, params: Record<string, string | undefined>): Reply {
+  const u = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.append(k, v);
+  return redirect(u.toString());
+}
+
+const errorPage = (status: number, message: string): Reply => htmlReply(status, authorizeErrorHtml(message));
+
+interface AuthorizeRequest {
+  clientId: string;
+  redirectUri: string;
+  responseType: string;
+  state?: string;
+}
+
+/**
+ * Checks client and redirect_uri first: until both are known good, nothing may redirect (an open
+ * redirector otherwise). After that, problems go back to the client by redirect (RFC 6749 4.1.2.1).
+ */
+function checkAuthorize(core: SandboxCore, p: URLSearchParams): AuthorizeRequest | Reply {
+  for (const key of ['client_id', 'redirect_uri']) {
+    if (p.getAll(key).length > 1) return errorPage(400, `Parameter ${key} must not be repeated`);
+  }
+  const clientId = p.get('client_id') ?? '';
+  const redirectUri = p.get('redirect_uri') ?? '';
+  if (clientId === '') return errorPage(400, 'The request has no client_id');
+  const client = core.world.clients.get(clientId);
+  if (client === undefined) return errorPage(400, 'Unknown client');
+  if (redirectUri === '') return errorPage(400, 'The request has no redirect_uri');
+  if (!client.redirectUris.has(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this client');
+  const state = p.get('state') ?? undefined;
+  for (const key of ['response_type', 'state']) {
+    if (p.getAll(key).length > 1) return redirectWith(redirectUri, { error: 'invalid_request', error_description: `Parameter ${key} must not be repeated`, state });
+  }
+  const responseType = p.get('response_type');
+  if (responseType === null || responseType === '') {
+    return redirectWith(redirectUri, { error: 'invalid_request', error_description: 'response_type is required', state });
+  }
+  if (responseType !== 'code') return redirectWith(redirectUri, { error: 'unsupported_response_type', state });
+  return { clientId, redirectUri, responseType, state };
+}
+
+function authorizePage(core: SandboxCore, ctx: RequestContext): Reply {
+  const r = checkAuthorize(core, ctx.query);
+  if ('status' in r) return r;
+  return htmlReply(200, authorizeFormHtml(r));
+}
+
+function authorizeSubmit(core: SandboxCore, ctx: RequestContext): Reply {
+  if (!isFormContent(ctx.headers)) return errorPage(400, 'The sign-in form must be sent as application/x-www-form-urlencoded');
+  const form = new URLSearchParams(ctx.body.toString('utf8'));
+  const r = checkAuthorize(core, form);
+  if ('status' in r) return r;
+  if (form.get('decision') === 'deny') return redirectWith(r.redirectUri, { error: 'access_denied', state: r.state });
+  const client = core.world.clients.get(r.clientId)!;
+  const username = form.get('username') ?? '';
+  const password = client.users.get(username);
+  if (password === undefined || password !== (form.get('password') ?? '')) {
+    return htmlReply(401, authorizeFormHtml({ ...r, username, error: 'Wrong user name or password' }));
+  }
+  const code = core.world.issueCode(client.id, r.redirectUri, ctx.now, AUTH_CODE_TTL_MS);
+  return redirectWith(r.redirectUri, { code, state: r.state });
+}
+
+export function authRoutes(core: SandboxCore): Route[] {
+  const authorize = {
+    GET: (ctx: RequestContext) => authorizePage(core, ctx),
+    POST: (ctx: RequestContext) => authorizeSubmit(core, ctx),
+  };
+  const tokenEndpoint = { POST: (ctx: RequestContext) => token(core, ctx) };
+  return [
+    { pattern: /^\/authentication\/oauth\/authorize\/?$/, api: 'html', methods: authorize },
+    { pattern: /^\/authentication\/oauth\/token$/, api: 'oauth', methods: tokenEndpoint },
+    { pattern: /^\/core\/oauth\/token$/, api: 'oauth', methods: tokenEndpoint },
+  ];
+}

@@ -1,0 +1,118 @@
+// The campaign API (spec 4.1, 4.2). Checks run in the order the client must be able to rely on:
+// authentication 401, account access 403, rate limit 429, validation 400, success; every response
+// after the rate-limit stage of a limited account carries the rate-limit headers.
+import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
+import { MALFORMED_MESSAGE } from '../shared/domain/push';
+import { authenticate } from './bearer';
+import { isListed, parseListQuery, sortListed, type Listed } from './campaign-query';
+import type { SandboxCore } from './core';
+import { apiError, isJsonContent, jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
+import type { Budget } from './rate-limiter';
+import type { RateLimitGroup } from './rate-tiers';
+import { campaignFromCreate, campaignListItem } from './records';
+import type { AccountRec } from './state';
+
+const err = (status: number, message: string, headers?: Record<string, string>): Reply =>
+  apiError('campaign', status, message, headers);
+
+type Guarded = { account: AccountRec; headers: Record<string, string>; reply?: undefined } | { reply: Reply };
+
+const budgetOf = (method: string): Budget => (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write');
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function guard(core: SandboxCore, ctx: RequestContext, rawAccount: string, group: RateLimitGroup): Guarded {
+  const accountId = decodeSegment(rawAccount);
+  const budget = budgetOf(ctx.method);
+  Object.assign(ctx.log, { account: accountId, group, budget });
+  const auth = authenticate(core, ctx, 'campaign');
+  if (auth.reply) return { reply: auth.reply };
+  if (!/^[A-Za-z]+$/.test(accountId)) return { reply: err(400, 'account_id must contain letters only') };
+  const account = core.world.accounts.get(accountId);
+  if (account === undefined || !auth.client.accounts.has(accountId)) {
+    return { reply: err(403, `Not authorized for account ${accountId}`) };
+  }
+  ctx.log.limited = account.limited;
+  if (!account.limited) return { account, headers: {} };
+  const decision = core.limiter.check(account.id, group, budget, ctx.now);
+  if (!decision.admitted) {
+    return {
+      reply: jsonReply(
+        429,
+        { http_status: 429, message: 'Rate limit exceeded', violated_policies: decision.violated },
+        decision.headers,
+      ),
+    };
+  }
+  return { account, headers: decision.headers };
+}
+
+function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply {
+  const g = guard(core, ctx, rawAccount, 'campaigns');
+  if (g.reply) return g.reply;
+  if (!isJsonContent(ctx.headers)) return err(415, 'Content-Type must be application/json', g.headers);
+  const json = parseJson(ctx.body);
+  const parsed = json.ok ? campaignCreateSchema.safeParse(json.value) : undefined;
+  if (!parsed?.success) return err(400, MALFORMED_MESSAGE, g.headers);
+  const problems = campaignCreateProblems(parsed.data, { features: g.account.features, accountType: g.account.type });
+  if (problems.length > 0) return err(400, problems[0].message, g.headers);
+  const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId++, parsed.data, ctx.now);
+  core.world.pushCampaign(stored);
+  return jsonReply(200, stored.record, g.headers);
+}
+
+function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply {
+  const g = guard(core, ctx, rawAccount, 'campaigns.list');
+  if (g.reply) return g.reply;
+  const q = parseListQuery(ctx.query);
+  if (typeof q === 'string') return err(400, q, g.headers);
+  const owners = core.world.listedAccounts(g.account);
+  const items: Listed[] = [];
+  for (const owner of owners) {
+    for (const campaign of core.world.campaigns.get(owner.id) ?? []) {
+      if (q.ids !== undefined && !q.ids.has(campaign.record.id)) continue;
+      if (isListed(campaign, q.fetchLevel, ctx.now)) items.push({ campaign, owner });
+    }
+  }
+  if (owners.length > 1) items.sort((a, b) => a.campaign.record.id - b.campaign.record.id);
+  if (q.sort) sortListed(items, q.sort.field, q.sort.descending);
+  const total = items.length;
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? total;
+  const slice = q.page === undefined ? items : items.slice((page - 1) * pageSize, page * pageSize);
+  const network = g.account.type === 'NETWORK';
+  return jsonReply(
+    200,
+    {
+      results: slice.map((x) => campaignListItem(x.campaign.record, network ? x.owner.name : undefined)),
+      metadata: { total, count: slice.length, page, page_size: pageSize },
+    },
+    g.headers,
+  );
+}
+
+function options(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply {
+  const g = guard(core, ctx, rawAccount, 'campaigns.list');
+  if (g.reply) return g.reply;
+  return { status: 204, headers: { allow: 'GET, HEAD, POST, OPTIONS', ...g.headers } };
+}
+
+export function campaignRoutes(core: SandboxCore): Route[] {
+  return [
+    {
+      pattern: /^\/core\/api\/1\.0\/([^/]+)\/campaigns\/?$/,
+      api: 'campaign',
+      methods: {
+        POST: (ctx, p) => create(core, ctx, p[0]),
+        GET: (ctx, p) => list(core, ctx, p[0]),
+        OPTIONS: (ctx, p) => options(core, ctx, p[0]),
+      },
+    },
+  ];
+}

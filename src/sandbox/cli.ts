@@ -1,0 +1,66 @@
+// `npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual]`: runs the sandbox until
+// SIGINT or SIGTERM. stdout carries exactly one line, the address, so scripts can wait for it.
+import { SandboxFixturesError, startSandbox, type SandboxOptions } from './index';
+
+const USAGE = 'usage: npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual]';
+
+class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[]): SandboxOptions {
+  const opts: SandboxOptions = {};
+  const seen = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (!['--port', '--fixtures', '--clock'].includes(name)) throw new UsageError(`unknown argument ${arg}`);
+    if (seen.has(name)) throw new UsageError(`${name} given twice`);
+    seen.add(name);
+    if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+    if (name === '--port') {
+      if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0-65535, got ${value}`);
+      opts.port = Number(value);
+    } else if (name === '--fixtures') {
+      opts.fixturesPath = value;
+    } else {
+      if (value !== 'real' && value !== 'manual') throw new UsageError(`--clock must be real or manual, got ${value}`);
+      opts.clock = value;
+    }
+  }
+  return opts;
+}
+
+async function main(): Promise<void> {
+  let opts: SandboxOptions;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`sandbox: ${(e as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  let sandbox;
+  try {
+    sandbox = await startSandbox(opts);
+  } catch (e) {
+    const message = e instanceof SandboxFixturesError ? `bad fixtures file\n${e.message}` : (e as Error).message;
+    process.stderr.write(`sandbox: ${message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`Sandbox listening on ${sandbox.url}\n`);
+  const running = sandbox;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`sandbox: ${signal}, closing\n`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main();

@@ -1,0 +1,116 @@
+// The control API under /_sandbox/ (no authentication; the server only listens on 127.0.0.1):
+// the clock, reset, the request log, faults, and read-only views of state for tests.
+import { z } from 'zod';
+import { ClockModeError } from './clock';
+import type { SandboxCore } from './core';
+import { faultSpecSchema } from './faults';
+import { SandboxFixturesError } from './fixtures';
+import { jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
+
+const fail = (status: number, error: string): Reply => jsonReply(status, { error });
+
+const clockBodySchema = z.union([
+  z.strictObject({ advance_ms: z.number().finite().min(0) }),
+  z.strictObject({ set: z.iso.datetime({ offset: true }) }),
+]);
+
+function issuesText(e: z.ZodError): string {
+  return e.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+}
+
+function bodyOf<T>(ctx: RequestContext, schema: z.ZodType<T>): { value: T; reply?: undefined } | { reply: Reply } {
+  const json = parseJson(ctx.body);
+  if (!json.ok) return { reply: fail(400, 'body must be JSON') };
+  const r = schema.safeParse(json.value);
+  return r.success ? { value: r.data } : { reply: fail(400, issuesText(r.error)) };
+}
+
+function clockState(core: SandboxCore): Reply {
+  const now = core.clock.now();
+  return jsonReply(200, { now, iso: new Date(now).toISOString(), mode: core.clock.mode });
+}
+
+function moveClock(core: SandboxCore, ctx: RequestContext): Reply {
+  if (core.clock.mode === 'real') return fail(409, 'clock is real');
+  const body = bodyOf(ctx, clockBodySchema);
+  if (body.reply) return body.reply;
+  try {
+    if ('advance_ms' in body.value) core.clock.advance(body.value.advance_ms);
+    else core.clock.set(Date.parse(body.value.set));
+  } catch (e) {
+    if (e instanceof ClockModeError) return fail(409, 'clock is real');
+    return fail(400, (e as Error).message);
+  }
+  return jsonReply(200, { now: core.clock.now() });
+}
+
+function reset(core: SandboxCore): Reply {
+  try {
+    core.reset();
+  } catch (e) {
+    if (e instanceof SandboxFixturesError) return fail(400, e.message);
+    throw e;
+  }
+  return jsonReply(200, { ok: true });
+}
+
+function requests(core: SandboxCore, ctx: RequestContext): Reply {
+  const since = ctx.query.get('since');
+  if (since !== null && !/^\d{1,15}$/.test(since)) return fail(400, 'since must be a sequence number');
+  return jsonReply(200, { requests: core.log.since(since === null ? 0 : Number(since)) });
+}
+
+function addFault(core: SandboxCore, ctx: RequestContext): Reply {
+  const body = bodyOf(ctx, faultSpecSchema);
+  if (body.reply) return body.reply;
+  return jsonReply(201, { id: core.faults.add(body.value).id });
+}
+
+function apps(core: SandboxCore): Reply {
+  return jsonReply(200, {
+    apps: [...core.world.apps.values()].map((a) => ({ app_id: a.id, publisher: a.publisher, domain: a.domain, sw_path: a.swPath })),
+  });
+}
+
+function campaigns(core: SandboxCore, ctx: RequestContext): Reply {
+  const account = ctx.query.get('account');
+  if (account !== null && !core.world.accounts.has(account)) return fail(404, 'unknown account');
+  const owners = account === null ? [...core.world.campaigns.keys()] : [account];
+  const out = owners.flatMap((id) => (core.world.campaigns.get(id) ?? []).map((c) => c.record));
+  return jsonReply(200, { campaigns: out.sort((a, b) => a.id - b.id) });
+}
+
+function tasks(core: SandboxCore, ctx: RequestContext): Reply {
+  core.world.settleDueTasks(core.clock.now());
+  const app = ctx.query.get('app');
+  const all = [...core.world.tasks.values()].filter((t) => app === null || t.appId === app);
+  return jsonReply(200, { tasks: all.map((t) => ({ ...t.record, target: t.target ?? null })) });
+}
+
+export function controlRoutes(core: SandboxCore): Route[] {
+  return [
+    { pattern: /^\/_sandbox\/clock$/, api: 'control', methods: { GET: () => clockState(core), POST: (ctx) => moveClock(core, ctx) } },
+    { pattern: /^\/_sandbox\/reset$/, api: 'control', methods: { POST: () => reset(core) } },
+    { pattern: /^\/_sandbox\/requests$/, api: 'control', methods: { GET: (ctx) => requests(core, ctx) } },
+    {
+      pattern: /^\/_sandbox\/faults$/,
+      api: 'control',
+      methods: {
+        GET: () => jsonReply(200, { faults: core.faults.all() }),
+        POST: (ctx) => addFault(core, ctx),
+        DELETE: () => {
+          core.faults.clear();
+          return jsonReply(200, { ok: true });
+        },
+      },
+    },
+    {
+      pattern: /^\/_sandbox\/faults\/(\d{1,9})$/,
+      api: 'control',
+      methods: { DELETE: (_ctx, p) => (core.faults.remove(Number(p[0])) ? jsonReply(200, { ok: true }) : fail(404, 'no such fault')) },
+    },
+    { pattern: /^\/_sandbox\/apps$/, api: 'control', methods: { GET: () => apps(core) } },
+    { pattern: /^\/_sandbox\/state\/campaigns$/, api: 'control', methods: { GET: (ctx) => campaigns(core, ctx) } },
+    { pattern: /^\/_sandbox\/state\/tasks$/, api: 'control', methods: { GET: (ctx) => tasks(core, ctx) } },
+  ];
+}

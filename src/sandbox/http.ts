@@ -1,0 +1,166 @@
+// The HTTP plumbing shared by every route: replies as values (so a fault can swallow one after the
+// request was applied), error bodies in the shape of the API a path belongs to, bounded body
+// reading, and strict content-type and JSON parsing that answer 4xx rather than throwing.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Budget } from './rate-limiter';
+import type { RateLimitGroup } from './rate-tiers';
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** Which API a path belongs to decides the shape of its error bodies (DECISIONS sandbox 5, 10). */
+export type ApiKind = 'campaign' | 'push' | 'oauth' | 'html' | 'control' | 'cdn';
+
+export interface LogInfo {
+  account: string | null;
+  group: RateLimitGroup | null;
+  budget: Budget | null;
+  limited: boolean;
+}
+
+export interface RequestContext {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** Sandbox clock when the request is handled. */
+  now: number;
+  log: LogInfo;
+}
+
+export type Handler = (ctx: RequestContext, params: readonly string[]) => Reply;
+
+export interface Route {
+  pattern: RegExp;
+  api: ApiKind;
+  methods: Partial<Record<string, Handler>>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+}
+
+export function htmlReply(status: number, html: string, headers?: Record<string, string>): Reply {
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      ...headers,
+    },
+    body: html,
+  };
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** An error in the API's own shape; `extra` headers are added (e.g. www-authenticate). */
+export function apiError(api: ApiKind, status: number, message: string, headers?: Record<string, string>): Reply {
+  switch (api) {
+    case 'push':
+      return jsonReply(status, { httpStatus: status, message }, headers);
+    case 'oauth':
+      return jsonReply(status, { error: status >= 500 ? 'server_error' : 'invalid_request', error_description: message }, headers);
+    case 'html':
+      return htmlReply(status, `<!doctype html><title>Error</title><p>${escapeHtml(message)}</p>`, headers);
+    case 'control':
+    case 'cdn':
+      return jsonReply(status, { error: message }, headers);
+    default:
+      return jsonReply(status, { http_status: status, message }, headers);
+  }
+}
+
+/** The API of a path nobody routes, for its 404 body. */
+export function apiOfPath(path: string): ApiKind {
+  if (path.startsWith('/epsilon/') || path === '/epsilon') return 'push';
+  if (path.startsWith('/_sandbox/') || path === '/_sandbox') return 'control';
+  if (path.startsWith('/authentication/oauth/authorize')) return 'html';
+  if (path.startsWith('/authentication/') || path === '/core/oauth/token') return 'oauth';
+  return 'campaign';
+}
+
+function mediaType(headers: IncomingHttpHeaders): string {
+  return (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export function isJsonContent(headers: IncomingHttpHeaders): boolean {
+  const t = mediaType(headers);
+  return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
+}
+
+export function isFormContent(headers: IncomingHttpHeaders): boolean {
+  return mediaType(headers) === 'application/x-www-form-urlencoded';
+}
+
+/** JSON.parse that reports failure as undefined instead of throwing (deep nesting included). */
+export function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+/** Past this we stop draining and drop the connection after answering 413. */
+const DRAIN_LIMIT = 32 * BODY_LIMIT;
+
+export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too_large'; drained: boolean } | { kind: 'aborted' };
+
+const EMPTY = Buffer.alloc(0);
+
+export function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+}
+
+/**
+ * Reads the body up to `limit` bytes. A larger body is drained (not kept) so that the 413 reaches a
+ * client that is still writing; a body far too large stops being drained.
+ */
+export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<BodyResult> {
+  if (!hasBody(req)) return Promise.resolve({ kind: 'ok', body: EMPTY });
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > DRAIN_LIMIT) return Promise.resolve({ kind: 'too_large', drained: false });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (r: BodyResult) => {
+      if (done) return;
+      done = true;
+      resolve(r);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+      else if (size > DRAIN_LIMIT) {
+        req.pause();
+        finish({ kind: 'too_large', drained: false });
+      }
+    });
+    req.on('end', () => finish(size > limit ? { kind: 'too_large', drained: true } : { kind: 'ok', body: Buffer.concat(chunks, size) }));
+    req.on('aborted', () => finish({ kind: 'aborted' }));
+    req.on('error', () => finish({ kind: 'aborted' }));
+  });
+}
+
+export function sendReply(res: ServerResponse, reply: Reply, closeAfter = false): void {
+  const headers: Record<string, string> = { ...reply.headers };
+  const noBody = reply.status === 204 || reply.status === 304;
+  const body = noBody ? '' : (reply.body ?? '');
+  if (!noBody) headers['content-length'] = String(Buffer.byteLength(body));
+  if (closeAfter) headers.connection = 'close';
+  res.writeHead(reply.status, headers);
+  res.end(body);
+}

@@ -1,0 +1,57 @@
+// The sandbox's programmatic API: a faithful local emulator of the service (docs/sandbox.md).
+import { createClock } from './clock';
+import { SandboxCore } from './core';
+import { demoFixtures } from './demo-fixtures';
+import { loadFixturesFile, parseFixtures, type Fixtures } from './fixtures';
+import { startServer } from './server';
+
+export { fixturesSchema, SandboxFixturesError, type Fixtures } from './fixtures';
+export { demoFixtures } from './demo-fixtures';
+export { loadFixturesFile };
+
+export interface SandboxOptions {
+  /** Default 0: a free port. The server binds 127.0.0.1 only. */
+  port?: number;
+  fixtures?: Fixtures;
+  fixturesPath?: string;
+  /** Default real. A manual clock starts at fixtures.now (or the real time) and moves only when told. */
+  clock?: 'real' | 'manual';
+}
+
+export interface RunningSandbox {
+  /** 'http://127.0.0.1:PORT' (no trailing slash): base_url = auth_url = push_url. */
+  url: string;
+  port: number;
+  /** Sandbox clock, ms. */
+  now(): number;
+  /** Manual clock only (throws on a real clock). */
+  advance(ms: number): void;
+  /** Closes the server and all its sockets promptly. */
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  if (opts.fixtures !== undefined && opts.fixturesPath !== undefined) {
+    throw new TypeError('startSandbox: give fixtures or fixturesPath, not both');
+  }
+  const startedAt = Date.now();
+  const fixtures =
+    opts.fixtures !== undefined
+      ? parseFixtures(opts.fixtures, 'fixtures option')
+      : opts.fixturesPath !== undefined
+        ? loadFixturesFile(opts.fixturesPath)
+        : demoFixtures(startedAt);
+  const start = fixtures.now === undefined ? startedAt : Date.parse(fixtures.now);
+  const clock = createClock(opts.clock ?? 'real', start);
+  const core = new SandboxCore(clock, fixtures, opts.fixturesPath);
+  const server = await startServer(core, opts.port ?? 0);
+  const url = `http://127.0.0.1:${server.port}`;
+  core.origin = url;
+  return {
+    url,
+    port: server.port,
+    now: () => clock.now(),
+    advance: (ms: number) => clock.advance(ms),
+    close: () => server.close(),
+  };
+}

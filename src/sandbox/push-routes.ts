@@ -1,0 +1,125 @@
+// The push API's sending side (spec 4.6): authorized apps, immediate and scheduled sends, and the
+// service worker path. A send is all-or-nothing: every event and every app is checked before a
+// single task is created.
+import {
+  MALFORMED_MESSAGE,
+  NOT_AUTHORIZED_APP_MESSAGE,
+  pushEventProblems,
+  pushEventSchema,
+  pushRequestSchema,
+  swPathProblems,
+  swPathSchema,
+  type PushEvent,
+  type PushMode,
+} from '../shared/domain/push';
+import { authenticate } from './bearer';
+import type { SandboxCore } from './core';
+import { apiError, isJsonContent, jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
+import { cdnUrl, iso, type TaskRecord } from './records';
+
+const err = (status: number, message: string): Reply => apiError('push', status, message);
+
+export const NOT_JSON_MESSAGE = 'Content-Type must be application/json';
+
+/** The JSON body of a push request, or the reply that refuses it. */
+export function readJsonBody(ctx: RequestContext): { value: unknown; reply?: undefined } | { reply: Reply } {
+  if (!isJsonContent(ctx.headers)) return { reply: err(415, NOT_JSON_MESSAGE) };
+  const json = parseJson(ctx.body);
+  return json.ok ? { value: json.value } : { reply: err(400, MALFORMED_MESSAGE) };
+}
+
+function authApps(core: SandboxCore, ctx: RequestContext): Reply {
+  const auth = authenticate(core, ctx, 'push');
+  if (auth.reply) return auth.reply;
+  const out: Record<string, string> = {};
+  const ids = [...auth.client.apps].filter((id) => core.world.apps.has(id)).sort((a, b) => Number(a) - Number(b));
+  for (const id of ids) out[id] = core.world.apps.get(id)!.publisher;
+  return jsonReply(200, out);
+}
+
+function taskOf(core: SandboxCore, ev: PushEvent, appId: string, mode: PushMode, now: number): TaskRecord {
+  const executionTime = mode === 'immediate' ? now : ev.executionTime!;
+  const icon = ev.icon ?? ev.iconUrl;
+  const record: TaskRecord = {
+    taskId: core.world.nextTaskId++,
+    tagId: Number(appId),
+    taskType: mode,
+    // DECISIONS sandbox 8: an immediate push is active for no observable time, then completed.
+    taskStatus: mode === 'immediate' ? 'completed' : 'pending',
+    taskUpdateTime: now,
+    taskUpdateTimeFormatted: iso(now),
+    executionTime,
+    executionTimeFormatted: iso(executionTime),
+    method: 'PUSH',
+    videoId: null,
+    forcedItemPolicy: null,
+    userTimeZone: ev.userTimeZone ?? 0,
+    title: ev.title!,
+    url: ev.url!,
+    thumbnailUrl: ev.thumbnailUrl === undefined ? null : cdnUrl(core.cdnBase, ev.thumbnailUrl, 480),
+    iconUrl: icon === undefined ? null : cdnUrl(core.cdnBase, icon, 192),
+    performer: ev.performer!,
+  };
+  if (ev.itemDescription !== undefined) record.itemDescription = ev.itemDescription;
+  return record;
+}
+
+function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
+  const auth = authenticate(core, ctx, 'push');
+  if (auth.reply) return auth.reply;
+  const body = readJsonBody(ctx);
+  if (body.reply) return body.reply;
+  const request = pushRequestSchema.safeParse(body.value);
+  if (!request.success) return err(400, MALFORMED_MESSAGE);
+  if (request.data.pushEvents.length === 0) return err(400, 'pushEvents cannot be empty');
+  const events: PushEvent[] = [];
+  for (const raw of request.data.pushEvents) {
+    const ev = pushEventSchema.safeParse(raw);
+    if (!ev.success) return err(400, MALFORMED_MESSAGE);
+    events.push(ev.data);
+  }
+  for (const ev of events) {
+    const problems = pushEventProblems(ev, mode, ctx.now);
+    if (problems.length > 0) return err(400, problems[0].message);
+  }
+  const appsPerEvent = events.map((ev) => [...new Set(ev.target?.include?.apps ?? [])]);
+  for (const apps of appsPerEvent) {
+    for (const app of apps) {
+      if (!core.world.apps.has(app) || !auth.client.apps.has(app)) return apiError('push', 403, NOT_AUTHORIZED_APP_MESSAGE);
+    }
+  }
+  let created = 0;
+  events.forEach((ev, i) => {
+    for (const app of appsPerEvent[i]) {
+      core.world.pushTask({ appId: app, record: taskOf(core, ev, app, mode, ctx.now), target: ev.target });
+      created++;
+    }
+  });
+  const noun = created === 1 ? 'notification' : 'notifications';
+  return jsonReply(200, `${created} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`);
+}
+
+function swPath(core: SandboxCore, ctx: RequestContext): Reply {
+  const auth = authenticate(core, ctx, 'push');
+  if (auth.reply) return auth.reply;
+  const body = readJsonBody(ctx);
+  if (body.reply) return body.reply;
+  const parsed = swPathSchema.safeParse(body.value);
+  if (!parsed.success) return err(400, MALFORMED_MESSAGE);
+  const problems = swPathProblems(parsed.data);
+  if (problems.length > 0) return err(400, problems[0].message);
+  const app = core.world.apps.get(parsed.data.containerId!);
+  if (app === undefined) return err(404, 'Container not found');
+  if (!auth.client.apps.has(app.id)) return err(400, 'Not authorized to update this container');
+  app.swPath = parsed.data.serviceWorkerPath!;
+  return { status: 204 };
+}
+
+export function pushRoutes(core: SandboxCore): Route[] {
+  return [
+    { pattern: /^\/epsilon\/push\/auth-apps$/, api: 'push', methods: { GET: (ctx) => authApps(core, ctx) } },
+    { pattern: /^\/epsilon\/push$/, api: 'push', methods: { POST: (ctx) => send(core, ctx, 'immediate') } },
+    { pattern: /^\/epsilon\/push\/scheduled$/, api: 'push', methods: { POST: (ctx) => send(core, ctx, 'scheduled') } },
+    { pattern: /^\/epsilon\/container\/sw-path$/, api: 'push', methods: { PATCH: (ctx) => swPath(core, ctx) } },
+  ];
+}

@@ -1,0 +1,37 @@
+// The spec's rate-limit constants (8.1), kept apart so that both the fixtures validator and the
+// limiter read the same table.
+
+export type TierRow = readonly [number, number, number];
+export interface TierQuotas {
+  read: TierRow;
+  write: TierRow;
+}
+
+/** Window names in header order; tier rows list quotas in this same order. */
+export const WINDOW_NAMES = ['second', 'minute', 'hour'] as const;
+export type WindowName = (typeof WINDOW_NAMES)[number];
+
+export const DEFAULT_WINDOWS_S: Readonly<Record<WindowName, number>> = { second: 1, minute: 60, hour: 3600 };
+
+export const SPEC_TIERS: Readonly<Record<string, TierQuotas>> = {
+  '1': { read: [40, 420, 5000], write: [10, 120, 1500] },
+  '2': { read: [20, 120, 1500], write: [10, 60, 600] },
+  '3': { read: [5, 60, 300], write: [2, 12, 120] },
+  '4': { read: [2, 15, 150], write: [1, 8, 80] },
+  '5': { read: [1, 5, 50], write: [1, 2, 20] },
+  '6': { read: [1, 1, 10], write: [1, 1, 5] },
+};
+
+export const RATE_LIMIT_GROUPS = ['campaigns', 'campaigns.list'] as const;
+export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number];
+
+export const DEFAULT_ENDPOINT_TIERS: Readonly<Record<RateLimitGroup, number>> = {
+  campaigns: 2,
+  'campaigns.list': 4,
+};
+
+/**
+ * Spec 8.1.1: accounts created after October 4, 2026 are limited. "After" is read as "from the
+ * next UTC day on", so an account created at any time on 2026-10-04 is not limited.
+ */
+export const LIMITED_FROM_MS = Date.UTC(2026, 9, 5);

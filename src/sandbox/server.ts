@@ -1,0 +1,195 @@
+// The HTTP server: routing, body limits, injected faults, the request log, and prompt shutdown.
+// node:http with keep-alive, one dispatch per request, no per-request scans beyond the route table.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { authRoutes } from './auth-routes';
+import { campaignRoutes } from './campaign-routes';
+import { cdnReply } from './cdn';
+import { controlRoutes } from './control-routes';
+import type { SandboxCore } from './core';
+import {
+  apiError,
+  apiOfPath,
+  BODY_LIMIT,
+  readBody,
+  sendReply,
+  type ApiKind,
+  type Handler,
+  type Reply,
+  type RequestContext,
+  type Route,
+} from './http';
+import { pushRoutes } from './push-routes';
+import { outcomeOf, type Outcome } from './request-log';
+import { taskRoutes } from './task-routes';
+
+type Match =
+  | { handler: Handler; params: string[]; api: ApiKind }
+  | { handler?: undefined; api: ApiKind; allow?: string };
+
+function match(routes: readonly Route[], method: string, path: string): Match {
+  for (const r of routes) {
+    const m = r.pattern.exec(path);
+    if (m === null) continue;
+    const handler = r.methods[method] ?? (method === 'HEAD' ? r.methods.GET : undefined);
+    if (handler) return { handler, params: m.slice(1), api: r.api };
+    const methods = Object.keys(r.methods);
+    if (methods.includes('GET')) methods.push('HEAD');
+    return { api: r.api, allow: methods.join(', ') };
+  }
+  return { api: apiOfPath(path) };
+}
+
+function splitTarget(target: string): { path: string; query: URLSearchParams } {
+  if (!target.startsWith('/')) {
+    // Absolute-form targets (RFC 9112 3.2.2) are rare but legal.
+    try {
+      const u = new URL(target);
+      return { path: u.pathname, query: u.searchParams };
+    } catch {
+      return { path: target, query: new URLSearchParams() };
+    }
+  }
+  const q = target.indexOf('?');
+  return q < 0
+    ? { path: target, query: new URLSearchParams() }
+    : { path: target.slice(0, q), query: new URLSearchParams(target.slice(q + 1)) };
+}
+
+const isControlPath = (path: string): boolean => path.startsWith('/_sandbox/') || path === '/_sandbox';
+const isCdnPath = (path: string): boolean => path === '/_cdn' || path.startsWith('/_cdn/');
+
+export interface SandboxServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(core: SandboxCore, port: number): Promise<SandboxServer> {
+  const routes: Route[] = [...campaignRoutes(core), ...pushRoutes(core), ...taskRoutes(core), ...authRoutes(core), ...controlRoutes(core)];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  function run(m: Match, ctx: RequestContext): Reply {
+    if (!m.handler) {
+      return m.allow === undefined
+        ? apiError(m.api, 404, 'Not found')
+        : apiError(m.api, 405, `Method ${ctx.method} is not allowed here`, { allow: m.allow });
+    }
+    try {
+      return m.handler(ctx, m.params);
+    } catch (e) {
+      // A bug, not bad input: answer like a real server would and say what happened on stderr.
+      console.error('sandbox: internal error on', ctx.method, ctx.path, e);
+      return apiError(m.api, 500, 'Internal server error');
+    }
+  }
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const { path, query } = splitTarget(req.url ?? '/');
+    if (isCdnPath(path)) {
+      sendReply(res, method === 'GET' || method === 'HEAD' ? cdnReply() : apiError('cdn', 405, 'Method not allowed', { allow: 'GET, HEAD' }));
+      return;
+    }
+    const logged = !isControlPath(path);
+    const m = match(routes, method, path);
+    const ctx: RequestContext = {
+      method,
+      path,
+      query,
+      headers: req.headers,
+      body: Buffer.alloc(0),
+      now: core.clock.now(),
+      log: { account: null, group: null, budget: null, limited: false },
+    };
+    const record = (status: number | null, outcome: Outcome) => {
+      if (!logged) return;
+      const { account, group, budget, limited } = ctx.log;
+      core.log.add({ time: ctx.now, method, path, account, group, budget, limited, status, outcome });
+    };
+
+    const body = await readBody(req);
+    if (body.kind === 'aborted') return;
+    if (body.kind === 'too_large') {
+      const reply = apiError(m.api, 413, `Request body is larger than ${BODY_LIMIT} bytes`);
+      record(413, 'client_error');
+      sendReply(res, reply, !body.drained);
+      return;
+    }
+    ctx.body = body.body;
+
+    const fault = logged ? core.faults.take(method, path) : undefined;
+    if (fault?.mode === 'close_before') {
+      ctx.now = core.clock.now();
+      record(null, 'fault_close_before');
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.mode === 'status_500') {
+      ctx.now = core.clock.now();
+      record(500, 'fault_500');
+      sendReply(res, apiError(m.api, 500, 'Internal server error'));
+      return;
+    }
+    if (fault?.mode === 'delay') await sleep(fault.delay_ms ?? 0);
+
+    ctx.now = core.clock.now();
+    const reply = run(m, ctx);
+    if (fault?.mode === 'close_after') {
+      record(reply.status, 'fault_close_after');
+      req.socket.destroy();
+      return;
+    }
+    record(reply.status, outcomeOf(reply.status));
+    sendReply(res, reply);
+  }
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    dispatch(req, res).catch((e: unknown) => {
+      console.error('sandbox: request failed', e);
+      if (!res.headersSent) sendReply(res, apiError(apiOfPath(req.url ?? '/'), 500, 'Internal server error'), true);
+    });
+  };
+
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 20_000, noDelay: true }, onRequest);
+  server.keepAliveTimeout = 10_000;
+  // Answer 413 before the client sends a body it announced as too large.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) {
+      sendReply(res, apiError(apiOfPath(req.url ?? '/'), 413, `Request body is larger than ${BODY_LIMIT} bytes`), true);
+      return;
+    }
+    res.writeContinue();
+    onRequest(req, res);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+
+  return {
+    server,
+    port: bound,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,107 @@
+// Push tasks (spec 4.6, DECISIONS sandbox 7 and 8): listing as a bare array, and updating or
+// cancelling a scheduled task while it is still in the future.
+import {
+  MALFORMED_MESSAGE,
+  NOT_AUTHORIZED_APP_MESSAGE,
+  taskUpdateProblems,
+  taskUpdateSchema,
+} from '../shared/domain/push';
+import { authenticate } from './bearer';
+import type { SandboxCore } from './core';
+import { apiError, jsonReply, type Reply, type RequestContext, type Route } from './http';
+import { readJsonBody } from './push-routes';
+import { cdnUrl, setExecutionTime, setTaskUpdateTime, type StoredTask } from './records';
+import type { ClientRec } from './state';
+
+const err = (status: number, message: string): Reply => apiError('push', status, message);
+
+export const ONLY_FUTURE_MESSAGE = 'Only future scheduled tasks can be updated or deleted';
+const LIST_PARAMS = new Set(['tagId', 'taskType']);
+
+function listTasks(core: SandboxCore, ctx: RequestContext): Reply {
+  const auth = authenticate(core, ctx, 'push');
+  if (auth.reply) return auth.reply;
+  for (const key of new Set(ctx.query.keys())) {
+    if (!LIST_PARAMS.has(key)) return err(400, `Unknown parameter ${key.slice(0, 100)}`);
+    if (ctx.query.getAll(key).length > 1) return err(400, `Parameter ${key} must not be repeated`);
+  }
+  const tagId = ctx.query.get('tagId');
+  if (tagId === null || tagId === '') return err(400, 'tagId is required');
+  if (!/^\d+$/.test(tagId)) return err(400, 'tagId must be an application ID (digits)');
+  const taskType = ctx.query.get('taskType');
+  if (taskType !== null && taskType !== 'immediate' && taskType !== 'scheduled') {
+    return err(400, 'taskType must be immediate or scheduled');
+  }
+  if (!core.world.apps.has(tagId) || !auth.client.apps.has(tagId)) return err(403, NOT_AUTHORIZED_APP_MESSAGE);
+  core.world.settleDueTasks(ctx.now);
+  const tasks = core.world.tasksByApp.get(tagId) ?? [];
+  return jsonReply(
+    200,
+    tasks.filter((t) => taskType === null || t.record.taskType === taskType).map((t) => t.record),
+  );
+}
+
+type Found = { task: StoredTask; client: ClientRec; reply?: undefined } | { reply: Reply };
+
+/** Shared by PATCH and DELETE: 401, then 400 for a bad id, 404 unknown, 403 not granted. */
+function findTask(core: SandboxCore, ctx: RequestContext, rawId: string): Found {
+  const auth = authenticate(core, ctx, 'push');
+  if (auth.reply) return { reply: auth.reply };
+  if (!/^\d{1,15}$/.test(rawId)) return { reply: err(400, 'taskId must be numeric') };
+  const task = core.world.tasks.get(Number(rawId));
+  if (task === undefined) return { reply: err(404, 'Task not found') };
+  if (!auth.client.apps.has(task.appId)) return { reply: err(403, NOT_AUTHORIZED_APP_MESSAGE) };
+  return { task, client: auth.client };
+}
+
+function isFutureScheduled(t: StoredTask, now: number): boolean {
+  return t.record.taskType === 'scheduled' && t.record.taskStatus === 'pending' && t.record.executionTime > now;
+}
+
+function updateTask(core: SandboxCore, ctx: RequestContext, rawId: string): Reply {
+  const found = findTask(core, ctx, rawId);
+  if (found.reply) return found.reply;
+  const body = readJsonBody(ctx);
+  if (body.reply) return body.reply;
+  const parsed = taskUpdateSchema.safeParse(body.value);
+  if (!parsed.success) return err(400, MALFORMED_MESSAGE);
+  core.world.settleDueTasks(ctx.now);
+  const r = found.task.record;
+  if (!isFutureScheduled(found.task, ctx.now)) return err(400, ONLY_FUTURE_MESSAGE);
+  const u = parsed.data;
+  const problems = taskUpdateProblems(u, ctx.now);
+  if (problems.length > 0) return err(400, problems[0].message);
+  if (u.title !== undefined) r.title = u.title;
+  if (u.performer !== undefined) r.performer = u.performer;
+  if (u.itemDescription !== undefined) r.itemDescription = u.itemDescription;
+  if (u.userTimeZone !== undefined) r.userTimeZone = u.userTimeZone;
+  if (u.thumbnailUrl !== undefined) r.thumbnailUrl = cdnUrl(core.cdnBase, u.thumbnailUrl, 480);
+  if (u.icon !== undefined) r.iconUrl = cdnUrl(core.cdnBase, u.icon, 192);
+  if (u.executionTime !== undefined) setExecutionTime(r, u.executionTime);
+  setTaskUpdateTime(r, ctx.now);
+  return jsonReply(200, 'Task updated');
+}
+
+function cancelTask(core: SandboxCore, ctx: RequestContext, rawId: string): Reply {
+  const found = findTask(core, ctx, rawId);
+  if (found.reply) return found.reply;
+  core.world.settleDueTasks(ctx.now);
+  if (!isFutureScheduled(found.task, ctx.now)) return err(400, ONLY_FUTURE_MESSAGE);
+  found.task.record.taskStatus = 'cancelled';
+  setTaskUpdateTime(found.task.record, ctx.now);
+  return jsonReply(200, 'Task cancelled');
+}
+
+export function taskRoutes(core: SandboxCore): Route[] {
+  return [
+    { pattern: /^\/epsilon\/task$/, api: 'push', methods: { GET: (ctx) => listTasks(core, ctx) } },
+    {
+      pattern: /^\/epsilon\/task\/([^/]+)$/,
+      api: 'push',
+      methods: {
+        PATCH: (ctx, p) => updateTask(core, ctx, p[0]),
+        DELETE: (ctx, p) => cancelTask(core, ctx, p[0]),
+      },
+    },
+  ];
+}
