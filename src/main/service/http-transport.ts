@@ -1,0 +1,232 @@
+// One keep-alive undici Pool per origin. The transport's main job besides moving bytes is to tell
+// "certainly not sent" (safe to resend) from "sent, outcome unknown": undici calls
+// onRequestStart right before it writes the request to a connected socket, so any failure
+// before that call left the server untouched, and any failure after it may not have.
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import { ServiceError } from './errors';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD';
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Absolute URL. */
+  url: string | URL;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  /** Overrides the transport's headers timeout for this request. */
+  headersTimeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-case names, as undici delivers them. */
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface TransportOptions {
+  /** Sockets per origin (default 16). */
+  connections?: number;
+  keepAliveTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  /** Larger response bodies fail with kind 'protocol' (default 16 MiB). */
+  maxBodyBytes?: number;
+}
+
+class BodyTooLargeError extends Error {}
+
+const CONNECT_CODES: Record<string, string> = {
+  ECONNREFUSED: 'refused the connection',
+  ENOTFOUND: 'could not be found (check the address and your internet connection)',
+  EAI_AGAIN: 'could not be looked up (check your internet connection)',
+  EHOSTUNREACH: 'cannot be reached from this network',
+  ENETUNREACH: 'cannot be reached: the network is down',
+  UND_ERR_CONNECT_TIMEOUT: 'did not accept a connection in time',
+};
+
+export class HttpTransport {
+  readonly #pools = new Map<string, Pool>();
+  readonly #opts: Required<TransportOptions>;
+  #closed = false;
+
+  constructor(opts: TransportOptions = {}) {
+    this.#opts = {
+      connections: opts.connections ?? 16,
+      keepAliveTimeoutMs: opts.keepAliveTimeoutMs ?? 4_000,
+      connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+      headersTimeoutMs: opts.headersTimeoutMs ?? 30_000,
+      bodyTimeoutMs: opts.bodyTimeoutMs ?? 30_000,
+      maxBodyBytes: opts.maxBodyBytes ?? 16 * 1024 * 1024,
+    };
+  }
+
+  #pool(origin: string): Pool {
+    let p = this.#pools.get(origin);
+    if (!p) {
+      p = new Pool(origin, {
+        connections: this.#opts.connections,
+        pipelining: 1,
+        keepAliveTimeout: this.#opts.keepAliveTimeoutMs,
+        connectTimeout: this.#opts.connectTimeoutMs,
+        headersTimeout: this.#opts.headersTimeoutMs,
+        bodyTimeout: this.#opts.bodyTimeoutMs,
+      });
+      this.#pools.set(origin, p);
+    }
+    return p;
+  }
+
+  send(req: HttpRequest): Promise<HttpResponse> {
+    const url = new URL(req.url);
+    const host = url.host;
+    const max = this.#opts.maxBodyBytes;
+    return new Promise<HttpResponse>((resolve, reject) => {
+      if (this.#closed) {
+        reject(new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The connection to the service was closed' }));
+        return;
+      }
+      let started = false;
+      let answered = false;
+      let settled = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      let status = 0;
+      let headers: HttpResponse['headers'] = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+
+      const finish = (): void => {
+        settled = true;
+        req.signal?.removeEventListener('abort', onAbort);
+      };
+      const fail = (e: ServiceError): void => {
+        if (settled) return;
+        finish();
+        reject(e);
+      };
+      function onAbort(): void {
+        const reason: unknown = req.signal?.reason;
+        const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+        fail(
+          new ServiceError({
+            kind: timedOut ? 'timeout' : 'cancelled',
+            requestWritten: started,
+            message: timedOut
+              ? `The request to ${host} took too long and was stopped${started ? '; it may or may not have been applied' : ''}`
+              : `The request to ${host} was cancelled${started ? '; it may or may not have been applied' : ''}`,
+          }),
+        );
+        controller?.abort(new Error('cancelled'));
+      }
+      if (req.signal?.aborted) {
+        onAbort();
+        return;
+      }
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(ctrl) {
+          controller = ctrl;
+          // Cancelled while queued in the pool: stop before a byte is written.
+          if (settled) ctrl.abort(new Error('cancelled'));
+          else started = true;
+        },
+        onResponseStart(ctrl, statusCode, hdrs) {
+          if (statusCode < 200) return;
+          status = statusCode;
+          headers = hdrs as HttpResponse['headers'];
+          answered = true;
+          const declared = Number(hdrs['content-length']);
+          if (Number.isFinite(declared) && declared > max) ctrl.abort(new BodyTooLargeError());
+        },
+        onResponseData(ctrl, chunk) {
+          size += chunk.length;
+          if (size > max) ctrl.abort(new BodyTooLargeError());
+          else chunks.push(chunk);
+        },
+        onResponseEnd() {
+          if (settled) return;
+          finish();
+          resolve({ status, headers, body: Buffer.concat(chunks) });
+        },
+        onResponseError(_ctrl, err) {
+          fail(classify(err, { started, answered, status, host, max }));
+        },
+      };
+      try {
+        this.#pool(url.origin).dispatch(
+          {
+            origin: url.origin,
+            path: url.pathname + url.search,
+            method: req.method,
+            headers: req.headers,
+            body: req.body,
+            headersTimeout: req.headersTimeoutMs ?? this.#opts.headersTimeoutMs,
+            bodyTimeout: this.#opts.bodyTimeoutMs,
+          },
+          handler,
+        );
+      } catch (err) {
+        fail(
+          new ServiceError({
+            kind: 'protocol',
+            requestWritten: false,
+            message: `The request to ${host} could not be built: ${err instanceof Error ? err.message : 'unknown error'}`,
+          }),
+        );
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+  }
+}
+
+interface Progress {
+  started: boolean;
+  answered: boolean;
+  status: number;
+  host: string;
+  max: number;
+}
+
+function classify(err: Error, p: Progress): ServiceError {
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof BodyTooLargeError) {
+    return new ServiceError({
+      kind: 'protocol',
+      requestWritten: true,
+      status: p.status,
+      message: `The service at ${p.host} sent a response larger than ${p.max} bytes; it was not read`,
+    });
+  }
+  if (!p.started) {
+    const what = typeof code === 'string' ? CONNECT_CODES[code] : undefined;
+    return new ServiceError({
+      kind: 'network',
+      requestWritten: false,
+      message: `The service at ${p.host} ${what ?? 'could not be reached'}. Nothing was sent; check your connection and try again.`,
+    });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ServiceError({
+      kind: 'timeout',
+      requestWritten: true,
+      ...(p.answered ? { status: p.status } : {}),
+      message: `The service at ${p.host} did not answer in time. The request may or may not have been applied; check before sending it again.`,
+    });
+  }
+  return new ServiceError({
+    kind: 'outcome_unknown',
+    requestWritten: true,
+    ...(p.answered ? { status: p.status } : {}),
+    message: `The connection to ${p.host} was lost after the request was sent. It may or may not have been applied; check before sending it again.`,
+  });
+}

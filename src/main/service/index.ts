@@ -1,0 +1,16 @@
+export { ServiceClient, type ServiceClientOptions, type ServiceEndpoints } from './service-client';
+export {
+  ServiceError,
+  SERVICE_ERROR_KINDS,
+  isServiceError,
+  toDeskError,
+  type ServiceErrorKind,
+  type ServiceErrorInit,
+} from './errors';
+export { HttpTransport, type HttpRequest, type HttpResponse, type TransportOptions } from './http-transport';
+export { TokenSet, requestClientCredentialsToken, exchangeAuthorizationCode } from './oauth';
+export { TokenManager, type CredentialSource } from './token-manager';
+export { signInWithBrowser, type SignInOptions, type AuthorizationCodeSession } from './browser-sign-in';
+export type { CampaignPage, ListAllProgress, ListAllOptions } from './campaigns-api';
+export type { TaskType } from './push-api';
+export type { CallOptions } from './request-executor';

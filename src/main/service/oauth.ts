@@ -1,0 +1,150 @@
+// Token requests of both flows (spec 4.4, 4.5). Token values live in TokenSet objects that refuse
+// to serialise or print them, so a log line or an IPC message cannot carry one by accident.
+import { z } from 'zod';
+import type { Clock } from '../ratelimit/clock';
+import { cleanServerMessage, ServiceError } from './errors';
+import type { HttpResponse, HttpTransport } from './http-transport';
+import { errorFromResponse, parseJsonBody } from './response-errors';
+
+const tokenResponseSchema = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.string().optional(),
+  // A number per the spec; a numeric string is accepted from a looser server.
+  expires_in: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).optional(),
+  refresh_token: z.string().min(1).optional(),
+});
+
+const tokenErrorSchema = z.looseObject({ error: z.string(), error_description: z.unknown().optional() });
+
+/** Used when a token answer has no expires_in: the spec's token responses carry 3600. */
+const DEFAULT_LIFETIME_S = 3600;
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+export class TokenSet {
+  readonly #access: string;
+  readonly #refresh: string | undefined;
+  /** Epoch ms after which the service will refuse the access token. */
+  readonly expiresAt: number;
+  readonly lifetimeMs: number;
+
+  constructor(access: string, refresh: string | undefined, issuedAt: number, lifetimeMs: number) {
+    this.#access = access;
+    this.#refresh = refresh;
+    this.lifetimeMs = lifetimeMs;
+    this.expiresAt = issuedAt + lifetimeMs;
+  }
+
+  get accessToken(): string {
+    return this.#access;
+  }
+
+  /** For the keychain only (DECISIONS client 3); the spec does not show how to use it. */
+  get refreshToken(): string | undefined {
+    return this.#refresh;
+  }
+
+  toJSON(): { expiresAt: number; accessToken: string; refreshToken?: string } {
+    return { expiresAt: this.expiresAt, accessToken: '[redacted]', ...(this.#refresh ? { refreshToken: '[redacted]' } : {}) };
+  }
+
+  [INSPECT](): string {
+    return `TokenSet { expiresAt: ${new Date(this.expiresAt).toISOString()}, accessToken: [redacted] }`;
+  }
+}
+
+export interface TokenRequestBase {
+  transport: HttpTransport;
+  clock: Clock;
+  clientId: string;
+  secret: string;
+  signal?: AbortSignal;
+}
+
+/** Spec 4.5: POST {auth_url}/authentication/oauth/token, grant_type client_credentials. */
+export function requestClientCredentialsToken(opts: TokenRequestBase & { authUrl: string }): Promise<TokenSet> {
+  const form = new URLSearchParams({ client_id: opts.clientId, client_secret: opts.secret, grant_type: 'client_credentials' });
+  return tokenRequest(opts, joinUrl(opts.authUrl, '/authentication/oauth/token'), form, 'get an access token');
+}
+
+/** Spec 4.4: POST {base_url}/core/oauth/token, grant_type authorization_code. */
+export function exchangeAuthorizationCode(
+  opts: TokenRequestBase & { baseUrl: string; code: string; redirectUri: string },
+): Promise<TokenSet> {
+  const form = new URLSearchParams({
+    client_id: opts.clientId,
+    client_secret: opts.secret,
+    code: opts.code,
+    redirect_uri: opts.redirectUri,
+    grant_type: 'authorization_code',
+  });
+  return tokenRequest(opts, joinUrl(opts.baseUrl, '/core/oauth/token'), form, 'complete the sign-in', [opts.code]);
+}
+
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}
+
+async function tokenRequest(
+  opts: TokenRequestBase,
+  url: string,
+  form: URLSearchParams,
+  what: string,
+  extraSecrets: string[] = [],
+): Promise<TokenSet> {
+  // The lifetime counts from before the request left, so we never think a token fresher than it is.
+  const issuedAt = opts.clock.now();
+  const res = await opts.transport.send({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: form.toString(),
+    signal: opts.signal,
+  });
+  const secrets = [opts.secret, ...extraSecrets];
+  if (res.status < 200 || res.status >= 300) throw tokenError(res, what, secrets, opts.clock.now());
+  const parsed = tokenResponseSchema.safeParse(parseJsonBody(res.body));
+  if (!parsed.success) {
+    throw new ServiceError({
+      kind: 'protocol',
+      status: res.status,
+      requestWritten: true,
+      message: `The authorization server's answer could not be read, so we could not ${what}.`,
+    });
+  }
+  const lifetimeS = parsed.data.expires_in ?? DEFAULT_LIFETIME_S;
+  return new TokenSet(parsed.data.access_token, parsed.data.refresh_token, issuedAt, lifetimeS * 1000);
+}
+
+/** RFC 6749 5.2 errors, in words a person can act on. */
+function tokenError(res: HttpResponse, what: string, secrets: string[], now: number): ServiceError {
+  const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
+  if (!parsed.success || res.status === 429 || res.status >= 500) {
+    return errorFromResponse(res, { what, secrets, now });
+  }
+  const code = cleanServerMessage(parsed.data.error, secrets) ?? 'error';
+  const detail = cleanServerMessage(parsed.data.error_description, secrets);
+  const said = detail ? `${code}: ${detail}` : code;
+  const base = { status: res.status, requestWritten: true } as const;
+  switch (parsed.data.error) {
+    case 'invalid_client':
+    case 'unauthorized_client':
+      return new ServiceError({
+        ...base,
+        kind: 'unauthorized',
+        reason: 'credentials_rejected',
+        message: `The authorization server refused the client id or secret (${said}). Check the API credentials of this profile.`,
+      });
+    case 'invalid_grant':
+      return new ServiceError({
+        ...base,
+        kind: 'unauthorized',
+        reason: 'sign_in_required',
+        message: `The sign-in could not be completed (${said}). Sign in again.`,
+      });
+    case 'access_denied':
+      return new ServiceError({ ...base, kind: 'forbidden', message: `Access was denied (${said}).` });
+    default:
+      return new ServiceError({ ...base, kind: 'validation', message: `The authorization server refused to ${what} (${said}).` });
+  }
+}

@@ -1,0 +1,139 @@
+// Push operations (spec 4.6). The push API names no account, so its requests draw from one
+// budget per client ('push' group), which starts unlimited and learns limits if headers appear.
+import type { z } from 'zod';
+import {
+  authAppsSchema,
+  pushEventProblems,
+  pushEventSchema,
+  swPathProblems,
+  swPathSchema,
+  taskSchema,
+  taskUpdateProblems,
+  taskUpdateSchema,
+  unwrapTaskList,
+  type TASK_TYPES,
+  type PushEvent,
+  type PushMode,
+  type SwPathRequest,
+  type Task,
+  type TaskUpdate,
+} from '../../shared/domain/push';
+import type { FieldProblem } from '../../shared/domain/campaign';
+import { invalidDraft } from './errors';
+import type { HttpResponse } from './http-transport';
+import type { CallOptions, CallSpec, RequestExecutor } from './request-executor';
+import { parseJsonBody, unreadableAnswer } from './response-errors';
+
+export interface PushContext {
+  exec: RequestExecutor;
+  pushUrl: string;
+  /** The budget key for push requests. */
+  rateAccount: string;
+  /** The service's clock, for "in the future" rules. */
+  now: () => number;
+}
+
+export type TaskType = (typeof TASK_TYPES)[number];
+
+function spec(ctx: PushContext, s: Omit<CallSpec, 'base' | 'rate'>): CallSpec {
+  return { ...s, base: ctx.pushUrl, rate: { account: ctx.rateAccount, group: 'push' } };
+}
+
+const typeProblems = (issues: z.core.$ZodIssue[], prefix: string): FieldProblem[] =>
+  issues.map((i) => ({ field: [prefix, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message }));
+
+/**
+ * Push success bodies are a JSON string with no specified meaning (DECISIONS client 4): it is
+ * returned for display only, and an answer that is not one is returned as its raw text.
+ */
+function acknowledgement(res: HttpResponse): string {
+  const v = parseJsonBody(res.body);
+  return typeof v === 'string' ? v : res.body.toString('utf8').slice(0, 1000);
+}
+
+export async function authApps(ctx: PushContext, opts: CallOptions = {}): Promise<Record<string, string>> {
+  const what = 'list the authorized applications';
+  const res = await ctx.exec.call(spec(ctx, { method: 'GET', path: '/epsilon/push/auth-apps', what }), opts);
+  const parsed = authAppsSchema.safeParse(parseJsonBody(res.body));
+  if (!parsed.success) throw unreadableAnswer(what, res.status);
+  return parsed.data;
+}
+
+export async function sendPush(ctx: PushContext, mode: PushMode, events: PushEvent[], opts: CallOptions = {}): Promise<string> {
+  if (events.length === 0) throw invalidDraft([{ field: 'pushEvents', message: 'send at least one push event' }]);
+  const problems: FieldProblem[] = [];
+  const now = ctx.now();
+  const checked: PushEvent[] = [];
+  events.forEach((ev, i) => {
+    const typed = pushEventSchema.safeParse(ev);
+    if (!typed.success) {
+      problems.push(...typeProblems(typed.error.issues, `pushEvents.${i}`));
+      return;
+    }
+    for (const p of pushEventProblems(typed.data, mode, now)) {
+      problems.push(events.length > 1 ? { field: `pushEvents.${i}.${p.field}`, message: p.message } : p);
+    }
+    checked.push(typed.data);
+  });
+  if (problems.length > 0) throw invalidDraft(problems);
+  const what = mode === 'scheduled' ? 'schedule the push notification' : 'send the push notification';
+  const path = mode === 'scheduled' ? '/epsilon/push/scheduled' : '/epsilon/push';
+  const res = await ctx.exec.call(spec(ctx, { method: 'POST', path, json: { pushEvents: checked }, what }), opts);
+  return acknowledgement(res);
+}
+
+export async function listTasks(ctx: PushContext, tagId: string, taskType?: TaskType, opts: CallOptions = {}): Promise<Task[]> {
+  if (tagId.trim() === '') throw invalidDraft([{ field: 'tagId', message: 'tagId cannot be empty' }]);
+  const query = new URLSearchParams({ tagId });
+  if (taskType !== undefined) query.set('taskType', taskType);
+  const what = `list the tasks of application ${tagId}`;
+  const res = await ctx.exec.call(spec(ctx, { method: 'GET', path: '/epsilon/task', query, what }), opts);
+  // The wrapper is unspecified (DECISIONS client 5).
+  const items = unwrapTaskList(parseJsonBody(res.body));
+  if (!items) throw unreadableAnswer(what, res.status);
+  const tasks: Task[] = [];
+  for (const item of items) {
+    const t = taskSchema.safeParse(item);
+    if (!t.success) throw unreadableAnswer(what, res.status);
+    tasks.push(t.data);
+  }
+  return tasks;
+}
+
+function taskPath(taskId: string | number): string {
+  const id = String(taskId);
+  if (!/^\d+$/.test(id)) throw invalidDraft([{ field: 'taskId', message: 'taskId must be a number' }]);
+  return `/epsilon/task/${id}`;
+}
+
+export async function updateTask(ctx: PushContext, taskId: string | number, update: TaskUpdate, opts: CallOptions = {}): Promise<string> {
+  const path = taskPath(taskId);
+  const typed = taskUpdateSchema.safeParse(update);
+  if (!typed.success) throw invalidDraft(typeProblems(typed.error.issues, ''));
+  const problems = taskUpdateProblems(typed.data, ctx.now());
+  if (problems.length > 0) throw invalidDraft(problems);
+  const res = await ctx.exec.call(spec(ctx, { method: 'PATCH', path, json: typed.data, what: `update task ${String(taskId)}` }), opts);
+  return acknowledgement(res);
+}
+
+export async function deleteTask(ctx: PushContext, taskId: string | number, opts: CallOptions = {}): Promise<string> {
+  const path = taskPath(taskId);
+  const res = await ctx.exec.call(spec(ctx, { method: 'DELETE', path, what: `cancel task ${String(taskId)}` }), opts);
+  return acknowledgement(res);
+}
+
+export async function setSwPath(ctx: PushContext, req: SwPathRequest, opts: CallOptions = {}): Promise<void> {
+  const typed = swPathSchema.safeParse(req);
+  if (!typed.success) throw invalidDraft(typeProblems(typed.error.issues, ''));
+  const problems = swPathProblems(typed.data);
+  if (problems.length > 0) throw invalidDraft(problems);
+  await ctx.exec.call(
+    spec(ctx, {
+      method: 'PATCH',
+      path: '/epsilon/container/sw-path',
+      json: typed.data,
+      what: `set the service worker path of application ${typed.data.containerId ?? ''}`,
+    }),
+    opts,
+  );
+}

@@ -1,0 +1,111 @@
+// One authenticated API call: bearer token, rate-limit scheduling, the one renewal a 401 allows
+// (DECISIONS client 3), and one quiet resend of a read whose connection broke. Writes whose
+// outcome is unknown are never resent here (DECISIONS client 8): the caller reconciles.
+import type { Clock } from '../ratelimit/clock';
+import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
+import { budgetOfMethod, type EndpointGroup } from '../ratelimit/tiers';
+import { ServiceError } from './errors';
+import type { HttpMethod, HttpResponse, HttpTransport } from './http-transport';
+import { joinUrl } from './oauth';
+import { errorFromResponse } from './response-errors';
+import { signInRequired, type TokenManager } from './token-manager';
+
+export interface CallOptions {
+  /** Who waits for the answer (default 'interactive'). */
+  priority?: Priority;
+  signal?: AbortSignal;
+}
+
+export interface CallSpec {
+  method: HttpMethod;
+  /** Absolute base (base_url or push_url) and a path starting with '/'. */
+  base: string;
+  path: string;
+  query?: URLSearchParams;
+  json?: unknown;
+  /** The budget this endpoint draws from, or null when it is not rate limited. */
+  rate: { account: string; group: EndpointGroup } | null;
+  /** For messages: "list the campaigns of acmeshoes". */
+  what: string;
+}
+
+export interface ExecutorDeps {
+  transport: HttpTransport;
+  tokens: TokenManager;
+  scheduler: RateLimitScheduler;
+  clock: Clock;
+}
+
+export class RequestExecutor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  /** Resolves with a 2xx answer; everything else is a ServiceError. */
+  async call(spec: CallSpec, opts: CallOptions = {}): Promise<HttpResponse> {
+    try {
+      return await this.#authorized(spec, opts);
+    } catch (e) {
+      // A read changes nothing, so a read whose connection broke is simply asked again once.
+      if (e instanceof ServiceError && e.kind === 'outcome_unknown' && spec.method === 'GET' && !opts.signal?.aborted) {
+        return this.#authorized(spec, opts);
+      }
+      throw e;
+    }
+  }
+
+  async #authorized(spec: CallSpec, opts: CallOptions): Promise<HttpResponse> {
+    const { tokens } = this.deps;
+    // Fail early (before queueing) when the credentials cannot give a token at all.
+    await tokens.accessToken(opts.signal);
+    let sent = await this.#send(spec, opts);
+    if (sent.res.status === 401) {
+      tokens.invalidate(sent.token);
+      if (!tokens.canRenew) throw signInRequired('The service ended your sign-in. Sign in again to continue.');
+      sent = await this.#send(spec, opts);
+      if (sent.res.status === 401) tokens.invalidate(sent.token);
+    }
+    const { res, token } = sent;
+    if (res.status >= 200 && res.status < 300) return res;
+    throw errorFromResponse(res, { what: spec.what, secrets: [token], now: this.deps.clock.now() });
+  }
+
+  async #send(spec: CallSpec, opts: CallOptions): Promise<{ res: HttpResponse; token: string }> {
+    const { transport, tokens, scheduler } = this.deps;
+    const url = joinUrl(spec.base, spec.path) + (spec.query && [...spec.query].length > 0 ? `?${spec.query.toString()}` : '');
+    const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
+    let token = '';
+    const attempt = async (): Promise<HttpResponse> => {
+      try {
+        // Fetched when the request is admitted, not when it was queued: a long wait in the
+        // queue must not send an expired token.
+        token = await tokens.accessToken(opts.signal);
+      } catch (e) {
+        // The API request itself never left.
+        if (e instanceof ServiceError) throw new ServiceError({ ...e.toJSON(), requestWritten: false });
+        throw e;
+      }
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return transport.send({ method: spec.method, url, headers, body, signal: opts.signal });
+    };
+    try {
+      const res = spec.rate
+        ? await scheduler.run(
+            {
+              account: spec.rate.account,
+              group: spec.rate.group,
+              budget: budgetOfMethod(spec.method),
+              priority: opts.priority,
+              signal: opts.signal,
+            },
+            attempt,
+          )
+        : await attempt();
+      return { res, token };
+    } catch (e) {
+      if (e instanceof QueueCancelledError) {
+        throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `The request to ${spec.what} was cancelled before it was sent.` });
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// Turns a non-2xx answer into a ServiceError a person can act on. The campaign API answers
+// {"http_status", "message"}, the push API {"httpStatus", "message"} (DECISIONS sandbox 5) and a
+// real service may answer neither: every shape is read liberally and nothing is required.
+import { z } from 'zod';
+import { parseRetryAfter } from '../ratelimit/headers';
+import { cleanServerMessage, ServiceError } from './errors';
+import type { HttpResponse } from './http-transport';
+
+const errorBodySchema = z.looseObject({
+  message: z.unknown().optional(),
+  error: z.unknown().optional(),
+  error_description: z.unknown().optional(),
+  violated_policies: z.unknown().optional(),
+});
+
+export function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's own words, if its body has any we can show. */
+export function serverMessage(body: unknown, secrets: readonly (string | undefined)[]): string | undefined {
+  const parsed = errorBodySchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  return (
+    cleanServerMessage(parsed.data.message, secrets) ??
+    cleanServerMessage(parsed.data.error_description, secrets) ??
+    cleanServerMessage(parsed.data.error, secrets)
+  );
+}
+
+function violatedPolicies(body: unknown): string[] | undefined {
+  const parsed = errorBodySchema.safeParse(body);
+  const v = parsed.success ? parsed.data.violated_policies : undefined;
+  if (!Array.isArray(v)) return undefined;
+  return v.filter((x): x is string => typeof x === 'string' && x.length <= 64).slice(0, 16);
+}
+
+export interface ErrorContext {
+  /** What was attempted, for messages: "create a campaign in acmeshoes". */
+  what: string;
+  /** Secrets used by this request, removed from any server text we keep. */
+  secrets: readonly (string | undefined)[];
+  now: number;
+}
+
+export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): ServiceError {
+  const body = parseJsonBody(res.body);
+  const said = serverMessage(body, ctx.secrets);
+  const status = res.status;
+  const base = { status, requestWritten: true } as const;
+  if (status === 400 || status === 422 || status === 409) {
+    return new ServiceError({
+      ...base,
+      kind: 'validation',
+      message: said ? `The service refused to ${ctx.what}: ${said}` : `The service refused to ${ctx.what} as invalid (${status}).`,
+    });
+  }
+  if (status === 401) {
+    return new ServiceError({
+      ...base,
+      kind: 'unauthorized',
+      reason: 'credentials_rejected',
+      message: `The service did not accept our credentials to ${ctx.what}${said ? ` (${said})` : ''}. Check the API credentials of this profile.`,
+    });
+  }
+  if (status === 403) {
+    return new ServiceError({
+      ...base,
+      kind: 'forbidden',
+      message: `Not allowed to ${ctx.what}${said ? `: ${said}` : ''}. Ask the account manager to grant this client access.`,
+    });
+  }
+  if (status === 404) {
+    return new ServiceError({ ...base, kind: 'not_found', message: `Could not ${ctx.what}: ${said ?? 'not found'}.` });
+  }
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], ctx.now);
+    const violated = violatedPolicies(body);
+    const wait = retryAfterMs !== undefined ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : ' Try again later.';
+    return new ServiceError({
+      ...base,
+      kind: 'rate_limited',
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(violated ? { violatedPolicies: violated } : {}),
+      message: `The service's rate limit stopped the request to ${ctx.what}${violated?.length ? ` (${violated.join(', ')} window)` : ''}. Nothing was changed.${wait}`,
+    });
+  }
+  if (status >= 500) {
+    return new ServiceError({
+      ...base,
+      kind: 'server',
+      message: `The service failed to ${ctx.what} (${status}${said ? `: ${said}` : ''}). Try again in a moment.`,
+    });
+  }
+  if (status >= 400) {
+    return new ServiceError({
+      ...base,
+      kind: 'validation',
+      message: `The service refused to ${ctx.what} (${status}${said ? `: ${said}` : ''}).`,
+    });
+  }
+  return new ServiceError({
+    ...base,
+    kind: 'protocol',
+    message: `The service answered the request to ${ctx.what} with an unexpected status ${status}.`,
+  });
+}
+
+/** A 2xx answer whose body we could not read: it was applied, but we do not know the result. */
+export function unreadableAnswer(what: string, status: number): ServiceError {
+  return new ServiceError({
+    kind: 'protocol',
+    status,
+    requestWritten: true,
+    message: `The service accepted the request to ${what} but its answer could not be read. Refresh to see the result.`,
+  });
+}

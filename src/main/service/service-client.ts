@@ -1,0 +1,143 @@
+// The one typed client of the service: every operation of the spec behind one object per set of
+// credentials. Rate limiting, token handling and transport are shared parts; several clients
+// (profiles) can share one transport and one scheduler.
+import { systemClock, type Clock } from '../ratelimit/clock';
+import { RateLimitScheduler, type SchedulerSnapshot } from '../ratelimit/scheduler';
+import type { Campaign, CampaignCreate, CampaignListQuery, CampaignRuleContext } from '../../shared/domain/campaign';
+import type { PushEvent, PushMode, SwPathRequest, Task, TaskUpdate } from '../../shared/domain/push';
+import {
+  createCampaign,
+  listAllCampaigns,
+  listCampaigns,
+  type CampaignPage,
+  type ListAllOptions,
+} from './campaigns-api';
+import { HttpTransport } from './http-transport';
+import * as push from './push-api';
+import { RequestExecutor, type CallOptions } from './request-executor';
+import { TokenManager, type CredentialSource } from './token-manager';
+
+export interface ServiceEndpoints {
+  /** {base_url}: campaign API and the authorization-code token exchange. */
+  baseUrl: string;
+  /** {auth_url}: client-credentials tokens and the authorize page. */
+  authUrl: string;
+  /** {push_url}: push API. */
+  pushUrl: string;
+}
+
+export interface ServiceClientOptions extends ServiceEndpoints {
+  credentials: CredentialSource;
+  /** Shared between clients to reuse connections; created (and closed by close()) if absent. */
+  transport?: HttpTransport;
+  /** Shared between clients of the same accounts; created if absent. */
+  scheduler?: RateLimitScheduler;
+  /** The service's clock; default the system clock. */
+  clock?: Clock;
+  /** Renew client-credentials tokens this long before expiry (default 60 s, capped at 10%). */
+  renewBeforeMs?: number;
+}
+
+export class ServiceClient {
+  readonly #opts: ServiceClientOptions;
+  readonly #transport: HttpTransport;
+  readonly #ownsTransport: boolean;
+  readonly #scheduler: RateLimitScheduler;
+  readonly #ownsScheduler: boolean;
+  readonly #tokens: TokenManager;
+  readonly #exec: RequestExecutor;
+  readonly #push: push.PushContext;
+  readonly #clock: Clock;
+
+  constructor(opts: ServiceClientOptions) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? systemClock;
+    this.#ownsTransport = !opts.transport;
+    this.#transport = opts.transport ?? new HttpTransport();
+    this.#ownsScheduler = !opts.scheduler;
+    this.#scheduler = opts.scheduler ?? new RateLimitScheduler({ clock: this.#clock });
+    this.#tokens = new TokenManager({
+      credentials: opts.credentials,
+      authUrl: opts.authUrl,
+      transport: this.#transport,
+      clock: this.#clock,
+      renewBeforeMs: opts.renewBeforeMs,
+    });
+    this.#exec = new RequestExecutor({ transport: this.#transport, tokens: this.#tokens, scheduler: this.#scheduler, clock: this.#clock });
+    this.#push = {
+      exec: this.#exec,
+      pushUrl: opts.pushUrl,
+      rateAccount: `push:${opts.credentials.clientId}`,
+      now: () => this.#clock.now(),
+    };
+  }
+
+  get scheduler(): RateLimitScheduler {
+    return this.#scheduler;
+  }
+
+  /** Token requests made so far by this client. */
+  get tokenRequests(): number {
+    return this.#tokens.renewals;
+  }
+
+  /** Gets a token now (to check credentials) without calling the API. */
+  async authenticate(signal?: AbortSignal): Promise<void> {
+    await this.#tokens.accessToken(signal);
+  }
+
+  snapshot(): SchedulerSnapshot {
+    return this.#scheduler.snapshot();
+  }
+
+  createCampaign(
+    accountId: string,
+    draft: CampaignCreate,
+    opts?: CallOptions & { rules?: CampaignRuleContext },
+  ): Promise<Campaign> {
+    return createCampaign(this.#exec, this.#opts.baseUrl, accountId, draft, opts);
+  }
+
+  listCampaigns(accountId: string, query: CampaignListQuery, opts?: CallOptions): Promise<CampaignPage> {
+    return listCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
+  }
+
+  listAllCampaigns(
+    accountId: string,
+    query: Parameters<typeof listAllCampaigns>[3],
+    opts?: ListAllOptions,
+  ): Promise<{ campaigns: Campaign[]; total: number }> {
+    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
+  }
+
+  authApps(opts?: CallOptions): Promise<Record<string, string>> {
+    return push.authApps(this.#push, opts);
+  }
+
+  /** Resolves with the service's acknowledgement text, which carries no meaning (DECISIONS client 4). */
+  sendPush(mode: PushMode, events: PushEvent[], opts?: CallOptions): Promise<string> {
+    return push.sendPush(this.#push, mode, events, opts);
+  }
+
+  listTasks(tagId: string, taskType?: push.TaskType, opts?: CallOptions): Promise<Task[]> {
+    return push.listTasks(this.#push, tagId, taskType, opts);
+  }
+
+  updateTask(taskId: string | number, update: TaskUpdate, opts?: CallOptions): Promise<string> {
+    return push.updateTask(this.#push, taskId, update, opts);
+  }
+
+  deleteTask(taskId: string | number, opts?: CallOptions): Promise<string> {
+    return push.deleteTask(this.#push, taskId, opts);
+  }
+
+  setSwPath(req: SwPathRequest, opts?: CallOptions): Promise<void> {
+    return push.setSwPath(this.#push, req, opts);
+  }
+
+  /** Releases what this client created; shared transport and scheduler stay open. */
+  async close(): Promise<void> {
+    if (this.#ownsScheduler) this.#scheduler.close();
+    if (this.#ownsTransport) await this.#transport.close();
+  }
+}
