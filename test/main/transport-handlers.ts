@@ -1,7 +1,7 @@
 // A handler table written for the transport tests: it is not the core, only something that
 // records every call and answers with contract-valid values, so a test can prove what reached a
 // handler (and that invalid input never does). The real core is exercised by the e2e suite.
-import type { Account, CampaignRow, DeskEventSource, DeskHandlers, EventName, EventPayload, OutboxItem, Profile } from '../../src/shared/ipc/contract';
+import type { Account, CampaignRow, ChannelInput, ChannelName, DeskEventSource, DeskHandlers, EventName, EventPayload, OutboxItem, Profile } from '../../src/shared/ipc/contract';
 import { DeskError } from '../../src/shared/errors';
 
 export interface RecordedCall {
@@ -160,3 +160,45 @@ export function createManualEvents(): DeskEventSource & { emit<E extends EventNa
     },
   };
 }
+
+/** One valid input per channel, the starting point the fuzzers mutate. */
+export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
+  'app.info': {},
+  'profiles.list': {},
+  'profiles.create': {
+    name: 'Acme',
+    baseUrl: 'https://api.example.com',
+    authUrl: 'https://api.example.com',
+    pushUrl: 'https://api.example.com',
+    clientId: 'c1',
+    clientSecret: 'fuzz-secret',
+    flow: 'client_credentials',
+  },
+  'profiles.remove': { profileId: 'p1' },
+  'profiles.signIn': { profileId: 'p1' },
+  'profiles.setWorkOffline': { profileId: 'p1', offline: true },
+  'accounts.list': {},
+  'accounts.add': { profileId: 'p1', accountId: 'acme' },
+  'accounts.remove': { profileId: 'p1', accountId: 'acme' },
+  'campaigns.query': { profileId: 'p1', accountId: 'acme', sort: { field: 'name', direction: 'asc' }, statuses: ['APPROVED'], text: 'boots' },
+  'sync.refresh': { profileId: 'p1', accountId: 'acme' },
+  'sync.cancel': { profileId: 'p1', accountId: 'acme' },
+  'drafts.list': { profileId: 'p1', accountId: 'acme' },
+  'drafts.save': { kind: 'campaign', profileId: 'p1', accountId: 'acme', payload: { name: 'Draft' } },
+  'drafts.delete': { id: 'd1' },
+  'drafts.submit': { id: 'd1' },
+  'outbox.list': {},
+  'outbox.retry': { id: 'o1' },
+  'outbox.discard': { id: 'o1' },
+  'apps.list': { profileId: 'p1' },
+  'apps.setSwPath': { profileId: 'p1', accountId: 'acme', appId: '1001', serviceWorkerPath: '/sw.js', performer: 'me' },
+  'tasks.list': { profileId: 'p1', appId: '1001' },
+  'tasks.refresh': { profileId: 'p1', appId: '1001' },
+  'tasks.update': { profileId: 'p1', accountId: 'acme', taskId: '900001', patch: { title: 'New' } },
+  'tasks.cancel': { profileId: 'p1', accountId: 'acme', taskId: '900001' },
+  'ratelimit.state': {},
+  'activity.list': { limit: 10 },
+};
+
+/** Channels whose every field is optional: for them some random objects are valid input. */
+export const ALL_OPTIONAL = new Set<ChannelName>(['app.info', 'profiles.list', 'accounts.list', 'outbox.list', 'ratelimit.state', 'activity.list']);

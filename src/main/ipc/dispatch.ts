@@ -52,7 +52,8 @@ export async function dispatch(
     return invalidInput(`Campaign Desk has no operation named "${printable(channel)}". Update the app if this keeps happening.`);
   }
   const spec = channels[channel];
-  const parsed = spec.input.safeParse(rawInput ?? {});
+  // A call without an argument means "no fields"; null is not an object and is refused like any other.
+  const parsed = spec.input.safeParse(rawInput === undefined ? {} : rawInput);
   if (!parsed.success) {
     const issues = describeIssues(parsed.error.issues);
     const first = issues[0];
