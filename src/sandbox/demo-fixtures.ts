@@ -70,10 +70,10 @@ const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').
 function status(rand: () => number, ageDays: number): string {
   const r = rand();
   if (ageDays < 4 && r < 0.5) return 'PENDING_APPROVAL';
-  if (r < 0.62) return 'APPROVED';
-  if (r < 0.72) return 'PAUSED';
-  if (r < 0.8) return 'PENDING_APPROVAL';
-  if (r < 0.9) return 'REJECTED';
+  if (r < 0.64) return 'APPROVED';
+  if (r < 0.77) return 'PAUSED';
+  if (r < 0.86) return 'PENDING_APPROVAL';
+  if (r < 0.95) return 'REJECTED';
   return 'TERMINATED';
 }
 
