@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/main/ratelimit/clock';
+import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
+import { BudgetModel } from '../../../src/main/ratelimit/window-model';
+import { greedyAdmissions, simulate, SlidingLogServer, type SimRequest, type SimWindow } from './sim';
+
+const windowsArb = fc
+  .uniqueArray(
+    fc.record({ quota: fc.integer({ min: 1, max: 4 }), windowMs: fc.integer({ min: 2, max: 40 }).map((n) => n * 50) }),
+    { minLength: 1, maxLength: 3, selector: (w) => w.windowMs },
+  )
+  .map((ws) => ws.map((w, i): SimWindow => ({ name: `w${i}`, ...w })));
+
+const requestsArb = (accounts: string[]) =>
+  fc.array(
+    fc.record({
+      at: fc.integer({ min: 0, max: 3000 }),
+      account: fc.constantFrom(...accounts),
+      priority: fc.constantFrom('interactive' as const, 'outbox' as const, 'background' as const),
+      latencyIn: fc.integer({ min: 0, max: 40 }),
+      latencyOut: fc.integer({ min: 0, max: 40 }),
+    }),
+    { minLength: 1, maxLength: 25 },
+  );
+
+// The guess before the first answer may be far more generous than the truth.
+const guessArb = fc.array(fc.record({ quota: fc.integer({ min: 1, max: 50 }), windowMs: fc.integer({ min: 50, max: 5000 }) }), {
+  minLength: 1,
+  maxLength: 3,
+});
+
+describe('window model against a fake clock', () => {
+  it('never lets any generated request sequence exceed a quota, whatever the latencies and the initial guess', async () => {
+    await fc.assert(
+      fc.asyncProperty(windowsArb, windowsArb, requestsArb(['a', 'b']), guessArb, async (wa, wb, requests, guess) => {
+        const clock = new ManualClock(1_000_000);
+        // margin 0: the property must hold from the model's logic alone, not from a safety pad.
+        const scheduler = new RateLimitScheduler({
+          clock,
+          marginMs: 0,
+          initialGuess: () => guess.map((g, i) => ({ name: `g${i}`, ...g })),
+        });
+        const servers = new Map([
+          ['a', new SlidingLogServer(wa, false)],
+          ['b', new SlidingLogServer(wb, false)],
+        ]);
+        const outcomes = await simulate(clock, scheduler, servers, requests);
+        expect(outcomes).toHaveLength(requests.length);
+        expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
+        for (const [, server] of servers) {
+          const max = server.maxInWindow();
+          server.windows.forEach((w, i) => expect(max[i]).toBeLessThanOrEqual(w.quota));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('learns requests it did not make from r and is refused at most once (its first probe)', async () => {
+    await fc.assert(
+      fc.asyncProperty(windowsArb, requestsArb(['a']), fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 8 }), async (w, requests, foreign) => {
+        const clock = new ManualClock(1_000_000);
+        const server = new SlidingLogServer(w, true);
+        // Another device used the budget just before we started.
+        for (const ago of foreign.sort((x, y) => y - x)) server.handle(clock.now() - ago);
+        server.rejected = 0;
+        const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
+        const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), requests);
+        expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
+        expect(server.rejected).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('sends at the ceiling: with instant answers, requests are admitted exactly when the windows allow', async () => {
+    await fc.assert(
+      fc.asyncProperty(windowsArb, fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 25 }), async (w, ats) => {
+        const clock = new ManualClock(0);
+        const server = new SlidingLogServer(w, true);
+        const scheduler = new RateLimitScheduler({ clock, marginMs: 0 });
+        const arrivals = [...ats].sort((x, y) => x - y);
+        const requests: SimRequest[] = arrivals.map((at) => ({ at, account: 'a', priority: 'outbox', latencyIn: 0, latencyOut: 0 }));
+        await simulate(clock, scheduler, new Map([['a', server]]), requests);
+        expect(server.rejected).toBe(0);
+        expect(server.admitted).toEqual(greedyAdmissions(arrivals, w));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('BudgetModel', () => {
+  const info = (status: number, ratelimit: string) => ({
+    status,
+    policy: [
+      { name: 'second', quota: 2, windowS: 1 },
+      { name: 'minute', quota: 3, windowS: 60 },
+    ],
+    remaining: ratelimit.split(',').map((e) => {
+      const [name, r, t] = e.trim().split(';');
+      return { name, remaining: Number(r.slice(2)), resetS: Number(t.slice(2)) };
+    }),
+  });
+
+  it('probes a guessed policy with one request at a time until an answer tells the truth', () => {
+    const m = new BudgetModel([{ name: 'second', quota: 100, windowMs: 1000 }], { marginMs: 0 });
+    expect(m.nextAdmitAt(0)).toBe(0);
+    m.admit(1, 0);
+    expect(m.state).toBe('guess');
+    expect(m.nextAdmitAt(0)).toBe(Infinity);
+    m.onResponse(1, 5, info(200, 'second;r=1;t=1, minute;r=2;t=60'));
+    expect(m.state).toBe('learned');
+    expect(m.policies().map((p) => [p.name, p.quota, p.windowMs])).toEqual([
+      ['second', 2, 1000],
+      ['minute', 3, 60000],
+    ]);
+    expect(m.nextAdmitAt(5)).toBe(5);
+  });
+
+  it("treats the server's r as authoritative: adds what it did not send, drops what the server forgot", () => {
+    const m = new BudgetModel('unlimited', { marginMs: 0 });
+    m.admit(1, 0);
+    // Someone else sent 2 requests in this minute: r says only 0 left of 3.
+    m.onResponse(1, 10, info(200, 'second;r=1;t=1, minute;r=0;t=60'));
+    const minute = m.windows(10).find((w) => w.name === 'minute');
+    expect(minute?.used).toBe(3);
+    expect(m.nextAdmitAt(10)).toBe(10 + 60_000);
+    // Later the server says the minute is empty again apart from the new request (a reset).
+    m.admit(2, 60_010);
+    m.onResponse(2, 60_020, info(200, 'second;r=1;t=1, minute;r=2;t=60'));
+    expect(m.windows(60_020).find((w) => w.name === 'minute')?.used).toBe(1);
+  });
+
+  it('forgets a response without headers: the budget is not limited', () => {
+    const m = new BudgetModel([{ name: 'second', quota: 1, windowMs: 1000 }]);
+    m.admit(1, 0);
+    m.onResponse(1, 1, { status: 200, policy: [], remaining: [] });
+    expect(m.state).toBe('unlimited');
+    for (let i = 2; i < 50; i++) m.admit(i, 1);
+    expect(m.nextAdmitAt(1)).toBe(1);
+  });
+
+  it('does not count a request that never left, and counts one whose fate is unknown for a full window', () => {
+    const m = new BudgetModel('unlimited', { marginMs: 0 });
+    m.admit(1, 0);
+    m.onResponse(1, 0, info(200, 'second;r=1;t=1, minute;r=2;t=60'));
+    m.admit(2, 0);
+    m.onNotSent(2);
+    expect(m.windows(0).find((w) => w.name === 'second')?.used).toBe(1);
+    m.admit(3, 0);
+    m.onUnknownOutcome(3, 100);
+    expect(m.windows(100).find((w) => w.name === 'second')?.used).toBe(2);
+    expect(m.nextAdmitAt(100)).toBe(1000);
+  });
+
+  it('estimates the drain time of a queue from the windows', () => {
+    const m = new BudgetModel('unlimited', { marginMs: 0 });
+    m.admit(1, 0);
+    m.onResponse(1, 0, { status: 200, policy: [{ name: 'second', quota: 2, windowS: 1 }], remaining: [{ name: 'second', remaining: 1, resetS: 1 }] });
+    // 1 slot left now, then 2 per second: the 5th more request goes at 2 s.
+    expect(m.drainEstimate(0, 5)).toBe(2000);
+    expect(m.drainEstimate(0, 0)).toBe(0);
+  });
+});
