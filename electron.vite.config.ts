@@ -1,0 +1,35 @@
+// electron-vite: main (CJS, native modules left to node_modules), the sandboxed preload (one CJS
+// file with nothing external but electron, since a sandboxed preload cannot require anything
+// else), and the renderer (same settings as vite.renderer.config.ts).
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import rendererConfig from './vite.renderer.config';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(__dirname, 'out/main'),
+      // better-sqlite3 and keytar are native: they must stay in node_modules, not in the bundle.
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(__dirname, 'out/preload'),
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].js', inlineDynamicImports: true },
+      },
+    },
+  },
+  renderer: {
+    ...rendererConfig,
+    build: {
+      ...rendererConfig.build,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,75 @@
+// The main window: top bar, account tree, tabs with the open account's views, status bar.
+import { useEffect, useState } from 'react';
+import { AccountSwitcher } from './features/shell/account-switcher';
+import { AccountTree } from './features/shell/account-tree';
+import { StatusBar } from './features/shell/status-bar';
+import { Tabs, type Tab } from './features/shell/tabs';
+import { TopBar } from './features/shell/top-bar';
+import { CampaignsView } from './features/campaigns/campaigns-view';
+import { ActivityView } from './features/lists/activity-view';
+import { OutboxView } from './features/lists/outbox-view';
+import { useDeskEvents, useNow } from './lib/use-desk-events';
+import { useCampaigns } from './stores/campaigns-store';
+import { PENDING_STATES, useStatus } from './stores/status-store';
+import { useWorkspace } from './stores/workspace-store';
+
+function ComingSoon({ what }: { what: string }) {
+  return <p className="muted panel-empty">{what} arrives in a later version of this window.</p>;
+}
+
+export function App() {
+  const activityVersion = useDeskEvents();
+  const now = useNow();
+  const [tab, setTab] = useState<Tab>('campaigns');
+  const [switcher, setSwitcher] = useState(false);
+  const selected = useWorkspace((s) => s.selected);
+  const error = useWorkspace((s) => s.error);
+  const loaded = useWorkspace((s) => s.loaded);
+  const outbox = useStatus((s) => s.outbox);
+
+  useEffect(() => useCampaigns.getState().setAccount(selected), [selected]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setSwitcher((o) => !o);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const pending = selected ? outbox.filter((o) => o.profileId === selected.profileId && o.accountId === selected.accountId && PENDING_STATES.has(o.state)).length : 0;
+
+  return (
+    <div className="app">
+      <TopBar onOpenSwitcher={() => setSwitcher(true)} />
+      <AccountTree />
+      <main className="main" aria-label="Account">
+        {error ? (
+          <p className="toolbar-error panel-empty" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {selected ? (
+          <>
+            <Tabs current={tab} onChange={setTab} counts={{ outbox: pending }} />
+            <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
+              {tab === 'campaigns' ? <CampaignsView now={now} /> : null}
+              {tab === 'outbox' ? <OutboxView now={now} /> : null}
+              {tab === 'activity' ? <ActivityView now={now} version={activityVersion} /> : null}
+              {tab === 'drafts' ? <ComingSoon what="The drafts editor" /> : null}
+              {tab === 'push' ? <ComingSoon what="The push composer" /> : null}
+              {tab === 'tasks' ? <ComingSoon what="The task list" /> : null}
+            </section>
+          </>
+        ) : loaded && !error ? (
+          <p className="muted panel-empty">No account yet. Add a connection and an account to begin.</p>
+        ) : null}
+      </main>
+      <StatusBar now={now} />
+      <AccountSwitcher open={switcher} onClose={() => setSwitcher(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+// A grid that keeps only the visible rows in the DOM: a spacer as tall as all rows gives the
+// scrollbar its size, and the rows in view are placed absolutely inside it. Rows have one fixed
+// height, so position and range are plain arithmetic (lib/virtual-range.ts).
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { scrollTopToReveal, visibleRange } from '../lib/virtual-range';
+
+export interface GridColumn<T> {
+  id: string;
+  title: string;
+  width: string;
+  align?: 'left' | 'right';
+  sortable?: boolean;
+  render(row: T): ReactNode;
+}
+
+export interface VirtualGridProps<T> {
+  columns: GridColumn<T>[];
+  rowCount: number;
+  rowHeight: number;
+  getRow(index: number): T | undefined;
+  rowKey(row: T): string;
+  selectedIndex: number | null;
+  onSelect(index: number, row: T): void;
+  onRangeChange(start: number, end: number): void;
+  sort: { field: string; direction: 'asc' | 'desc' } | null;
+  onSort(field: string): void;
+  label: string;
+  testId?: string;
+  empty?: ReactNode;
+}
+
+export function VirtualGrid<T>(props: VirtualGridProps<T>) {
+  const { columns, rowCount, rowHeight, getRow, rowKey, selectedIndex, onSelect, onRangeChange, sort, onSort } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  const frame = useRef(0);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setViewport(el.clientHeight);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const onScroll = useCallback(() => {
+    // One state update per animation frame, however many scroll events arrive.
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      if (scroller.current) setScrollTop(scroller.current.scrollTop);
+    });
+  }, []);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+
+  const header = rowHeight + 2;
+  const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport - header, rowHeight, rowCount });
+  useEffect(() => onRangeChange(start, end), [start, end, onRangeChange]);
+
+  const template = columns.map((c) => c.width).join(' ');
+  const reveal = (index: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    const next = scrollTopToReveal(index, rowHeight, el.scrollTop, el.clientHeight - header);
+    if (next !== el.scrollTop) el.scrollTop = next;
+  };
+
+  const move = (index: number) => {
+    if (rowCount === 0) return;
+    const i = Math.max(0, Math.min(rowCount - 1, index));
+    const row = getRow(i);
+    reveal(i);
+    if (row) onSelect(i, row);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((viewport - header) / rowHeight) - 1);
+    const cur = selectedIndex ?? -1;
+    const keys: Record<string, number> = { ArrowDown: cur + 1, ArrowUp: cur - 1, PageDown: cur + page, PageUp: cur - page, Home: 0, End: rowCount - 1 };
+    if (e.key in keys) {
+      e.preventDefault();
+      move(keys[e.key]);
+    }
+  };
+
+  const rows: ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const row = getRow(i);
+    const selected = i === selectedIndex;
+    rows.push(
+      <div
+        key={row ? rowKey(row) : `loading-${i}`}
+        role="row"
+        aria-rowindex={i + 2}
+        aria-selected={selected}
+        className={`vg-row${selected ? ' is-selected' : ''}${row ? '' : ' is-loading'}`}
+        data-testid={row ? 'grid-row' : 'grid-row-loading'}
+        style={{ top: i * rowHeight, height: rowHeight, gridTemplateColumns: template }}
+        onMouseDown={() => row && onSelect(i, row)}
+      >
+        {columns.map((c) => (
+          <div key={c.id} role="gridcell" className={`vg-cell${c.align === 'right' ? ' is-right' : ''}`} data-col={c.id}>
+            {row ? c.render(row) : ''}
+          </div>
+        ))}
+      </div>,
+    );
+  }
+
+  return (
+    <div
+      ref={scroller}
+      className="vg"
+      role="grid"
+      aria-label={props.label}
+      aria-rowcount={rowCount + 1}
+      aria-multiselectable={false}
+      tabIndex={0}
+      onScroll={onScroll}
+      onKeyDown={onKeyDown}
+      data-testid={props.testId}
+    >
+      <div className="vg-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, height: header }}>
+        {columns.map((c) => {
+          const active = sort?.field === c.id;
+          const ariaSort = active ? (sort?.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+          return (
+            <div key={c.id} role="columnheader" aria-sort={ariaSort} className={`vg-head${c.align === 'right' ? ' is-right' : ''}`}>
+              {c.sortable ? (
+                <button type="button" className="vg-sort" onClick={() => onSort(c.id)} data-testid={`sort-${c.id}`} title={`Sort by ${c.title}`}>
+                  {c.title}
+                  <span className="vg-arrow" aria-hidden="true">
+                    {active ? (sort?.direction === 'asc' ? '\u25B2' : '\u25BC') : ''}
+                  </span>
+                </button>
+              ) : (
+                c.title
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <div className="vg-body" style={{ height: rowCount * rowHeight }}>
+        {rows}
+      </div>
+      {rowCount === 0 && props.empty ? <div className="vg-empty">{props.empty}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+// A dot for a connection's state; the word is always next to it or in its title (never colour alone).
+import type { Profile } from '../../../shared/ipc/contract';
+
+export const CONNECTION_LABEL: Record<Profile['connection'], string> = {
+  online: 'Online',
+  offline: 'Offline',
+  working_offline: 'Working offline',
+  signing_in: 'Signing in',
+  failing: 'Failing',
+};
+
+export function ConnectionDot({ state }: { state: Profile['connection'] }) {
+  return <span className={`dot dot-${state}`} role="img" aria-label={CONNECTION_LABEL[state]} title={CONNECTION_LABEL[state]} />;
+}

@@ -1,0 +1,27 @@
+// The bottom line: how fresh the cache is, what is queued, and the tightest rate-limit window.
+import { formatAge, formatWindow } from '../../lib/format';
+import { useCampaigns } from '../../stores/campaigns-store';
+import { PENDING_STATES, tightestWindow, useStatus } from '../../stores/status-store';
+import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
+
+export function StatusBar({ now }: { now: number }) {
+  const account = useWorkspace(selectedAccount);
+  const syncedAt = useCampaigns((s) => s.syncedAt);
+  const outbox = useStatus((s) => s.outbox);
+  const rateLimits = useStatus((s) => s.rateLimits);
+  if (!account) return <footer className="statusbar" data-testid="status-bar" />;
+  const queued = outbox.filter((o) => o.profileId === account.profileId && o.accountId === account.accountId && PENDING_STATES.has(o.state)).length || account.queued;
+  const tight = tightestWindow(rateLimits, account.profileId, account.accountId);
+  const last = syncedAt ?? account.lastSyncedAt;
+  return (
+    <footer className="statusbar" data-testid="status-bar">
+      <span data-testid="last-synced">Last synced {formatAge(last, now)}</span>
+      <span aria-hidden="true">·</span>
+      <span data-testid="queued-count">{queued === 0 ? 'Nothing queued' : `${queued} queued`}</span>
+      <span aria-hidden="true">·</span>
+      <span data-testid="rate-limit">
+        {tight ? `${tight.group}: ${tight.left}/${tight.quota} per ${formatWindow(tight.windowMs)} left` : 'Not rate limited'}
+      </span>
+    </footer>
+  );
+}

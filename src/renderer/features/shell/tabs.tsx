@@ -1,0 +1,37 @@
+// Tabs per account; the ones holding pending work show a count.
+export const TABS = ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity'] as const;
+export type Tab = (typeof TABS)[number];
+const TITLES: Record<Tab, string> = { campaigns: 'Campaigns', drafts: 'Drafts', push: 'Push', tasks: 'Tasks', outbox: 'Outbox', activity: 'Activity' };
+
+export function Tabs({ current, onChange, counts }: { current: Tab; onChange(t: Tab): void; counts: Partial<Record<Tab, number>> }) {
+  return (
+    <div className="tabs" role="tablist" aria-label="Account views">
+      {TABS.map((t, i) => (
+        <button
+          key={t}
+          type="button"
+          role="tab"
+          id={`tab-${t}`}
+          aria-selected={t === current}
+          aria-controls="tab-panel"
+          tabIndex={t === current ? 0 : -1}
+          className={`tab${t === current ? ' is-active' : ''}`}
+          onClick={() => onChange(t)}
+          onKeyDown={(e) => {
+            const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+            if (step) {
+              e.preventDefault();
+              const next = TABS[(i + step + TABS.length) % TABS.length];
+              onChange(next);
+              document.getElementById(`tab-${next}`)?.focus();
+            }
+          }}
+          data-testid={`tab-${t}`}
+        >
+          {TITLES[t]}
+          {counts[t] ? <span className="count-badge">{counts[t]}</span> : null}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// Always visible: the account switcher, the connection state and sync progress.
+import { call, messageOf } from '../../lib/api';
+import { MOD_KEY } from '../../lib/format';
+import { accountKey, useStatus } from '../../stores/status-store';
+import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
+import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
+import { useState } from 'react';
+
+export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
+  const account = useWorkspace(selectedAccount);
+  const profile = useWorkspace((s) => s.profiles.find((p) => p.id === s.selected?.profileId) ?? null);
+  const info = useWorkspace((s) => s.info);
+  const progress = useStatus((s) => (account ? s.sync[accountKey(account.profileId, account.accountId)] : undefined));
+  const [error, setError] = useState<string | null>(null);
+
+  const refresh = async () => {
+    if (!account) return;
+    setError(null);
+    try {
+      await call('sync.refresh', { profileId: account.profileId, accountId: account.accountId });
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  let syncText = '';
+  if (progress?.state === 'running') syncText = `Sync ${progress.pagesDone}/${progress.pagesTotal ?? '?'} pages`;
+  else if (progress?.state === 'failed') syncText = progress.message ?? 'Sync failed';
+  else if (progress?.state === 'cancelled') syncText = 'Sync cancelled';
+  else if (progress?.state === 'done') syncText = 'Synced';
+
+  return (
+    <header className="topbar">
+      <button type="button" className="switcher-button" onClick={onOpenSwitcher} data-testid="account-switcher-button" aria-keyshortcuts="Control+K Meta+K">
+        <span className="switcher-current">{account ? account.name || account.accountId : 'No account'}</span>
+        <span aria-hidden="true">{'\u25BE'}</span>
+        <kbd>{MOD_KEY}+K</kbd>
+      </button>
+      <div className="topbar-spacer" />
+      {info?.secrets.warning ? <span className="warning" title={info.secrets.warning}>Secrets in memory only</span> : null}
+      {profile ? (
+        <span className="topbar-state" data-testid="connection-state">
+          <ConnectionDot state={profile.connection} /> {CONNECTION_LABEL[profile.connection]}
+        </span>
+      ) : null}
+      <span className="topbar-sync" data-testid="sync-progress" aria-live="polite">
+        {progress?.state === 'running' ? <progress max={progress.pagesTotal ?? undefined} value={progress.pagesDone} /> : null}
+        {syncText}
+      </span>
+      <button type="button" onClick={refresh} disabled={!account || progress?.state === 'running'} data-testid="refresh-button">
+        Refresh
+      </button>
+      {error ? (
+        <span className="toolbar-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+      {info ? <span className="muted topbar-mode">{info.transport === 'browser' ? 'browser mode' : ''}</span> : null}
+    </header>
+  );
+}

@@ -1,0 +1,144 @@
+// The campaigns grid of the open account, read from the local cache page by page: only the pages
+// the grid shows are fetched, so 100,000 cached rows cost what one screen costs. Every change of
+// account, sort, filter or search starts a new generation; answers of an older one are dropped.
+import { create } from 'zustand';
+import type { CampaignRow } from '../../shared/ipc/contract';
+import { call, messageOf } from '../lib/api';
+import { pagesOf } from '../lib/virtual-range';
+import type { AccountRef } from './workspace-store';
+
+export const PAGE_SIZE = 200;
+
+export interface SortSpec {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface CampaignsState {
+  account: AccountRef | null;
+  sort: SortSpec | null;
+  status: string | null;
+  text: string;
+  total: number;
+  syncedAt: number | null;
+  pages: Record<number, CampaignRow[]>;
+  generation: number;
+  loading: boolean;
+  loadedOnce: boolean;
+  error: string | null;
+  selectedId: string | null;
+  selectedRow: CampaignRow | null;
+  setAccount(ref: AccountRef | null): void;
+  toggleSort(field: string): void;
+  setStatus(status: string | null): void;
+  setText(text: string): void;
+  /** The grid shows rows [start, end): fetch the pages it needs. */
+  ensureRange(start: number, end: number): void;
+  /** The cache changed (a sync finished): refetch what is on screen, keeping it visible meanwhile. */
+  refresh(): void;
+  select(row: CampaignRow | null): void;
+}
+
+export function rowAt(pages: Record<number, CampaignRow[]>, index: number): CampaignRow | undefined {
+  return pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
+}
+
+export const useCampaigns = create<CampaignsState>()((set, get) => {
+  const inFlight = new Set<string>();
+  let lastRange = { start: 0, end: PAGE_SIZE };
+
+  async function fetchPage(page: number, generation: number): Promise<void> {
+    const s = get();
+    if (!s.account) return;
+    const key = `${generation}:${page}`;
+    if (inFlight.has(key)) return;
+    inFlight.add(key);
+    set({ loading: true });
+    try {
+      const out = await call('campaigns.query', {
+        profileId: s.account.profileId,
+        accountId: s.account.accountId,
+        ...(s.sort ? { sort: s.sort } : {}),
+        ...(s.status ? { statuses: [s.status] } : {}),
+        ...(s.text.trim() ? { text: s.text.trim() } : {}),
+        offset: page * PAGE_SIZE,
+        limit: PAGE_SIZE,
+      });
+      if (get().generation !== generation) return;
+      const selectedId = get().selectedId;
+      const refreshedSelection = selectedId ? out.rows.find((r) => r.id === selectedId) : undefined;
+      set({
+        pages: { ...get().pages, [page]: out.rows },
+        total: out.total,
+        syncedAt: out.syncedAt,
+        loadedOnce: true,
+        error: null,
+        ...(refreshedSelection ? { selectedRow: refreshedSelection } : {}),
+      });
+    } catch (err) {
+      if (get().generation === generation) set({ error: messageOf(err), loadedOnce: true });
+    } finally {
+      inFlight.delete(key);
+      if (get().generation === generation && inFlight.size === 0) set({ loading: false });
+    }
+  }
+
+  /** A new query: drop the pages, start from the top. */
+  function restart(patch: Partial<CampaignsState>): void {
+    const generation = get().generation + 1;
+    set({ ...patch, generation, pages: {}, total: 0, loading: false, error: null });
+    lastRange = { start: 0, end: PAGE_SIZE };
+    void fetchPage(0, generation);
+  }
+
+  return {
+    account: null,
+    sort: null,
+    status: null,
+    text: '',
+    total: 0,
+    syncedAt: null,
+    pages: {},
+    generation: 0,
+    loading: false,
+    loadedOnce: false,
+    error: null,
+    selectedId: null,
+    selectedRow: null,
+    setAccount(ref) {
+      const cur = get().account;
+      if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
+      restart({ account: ref, selectedId: null, selectedRow: null, loadedOnce: false, syncedAt: null });
+    },
+    toggleSort(field) {
+      const cur = get().sort;
+      const next: SortSpec | null = cur?.field !== field ? { field, direction: 'asc' } : cur.direction === 'asc' ? { field, direction: 'desc' } : null;
+      restart({ sort: next });
+    },
+    setStatus(status) {
+      if (status !== get().status) restart({ status });
+    },
+    setText(text) {
+      if (text !== get().text) restart({ text });
+    },
+    ensureRange(start, end) {
+      lastRange = { start, end };
+      const { pages, generation, total, loadedOnce } = get();
+      const limit = loadedOnce ? Math.min(end, total) : end;
+      for (const p of pagesOf(start, limit, PAGE_SIZE)) if (!pages[p]) void fetchPage(p, generation);
+    },
+    refresh() {
+      const generation = get().generation + 1;
+      const keep = new Set(pagesOf(lastRange.start, Math.max(lastRange.end, 1), PAGE_SIZE));
+      keep.add(0);
+      set({ generation });
+      for (const p of keep) void fetchPage(p, generation);
+      // Pages off screen are stale now; they are fetched again when scrolled to.
+      const pages = get().pages;
+      set({ pages: Object.fromEntries(Object.entries(pages).filter(([k]) => keep.has(Number(k)))) });
+    },
+    select(row) {
+      set({ selectedId: row?.id ?? null, selectedRow: row });
+    },
+  };
+});

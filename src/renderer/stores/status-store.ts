@@ -1,0 +1,67 @@
+// What the top bar and the status bar report: sync progress per account, the rate-limit windows,
+// and the outbox. Fed by core events; reloaded when the core says something changed.
+import { create } from 'zustand';
+import type { OutboxItem, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
+import { call } from '../lib/api';
+
+export interface StatusState {
+  sync: Record<string, SyncProgress>;
+  rateLimits: RateLimitState[];
+  outbox: OutboxItem[];
+  setSync(p: SyncProgress): void;
+  loadRateLimits(): Promise<void>;
+  loadOutbox(): Promise<void>;
+}
+
+export const accountKey = (profileId: string, accountId: string) => `${profileId}/${accountId}`;
+
+export const useStatus = create<StatusState>()((set) => ({
+  sync: {},
+  rateLimits: [],
+  outbox: [],
+  setSync(p) {
+    set((s) => ({ sync: { ...s.sync, [accountKey(p.profileId, p.accountId)]: p } }));
+  },
+  async loadRateLimits() {
+    try {
+      set({ rateLimits: await call('ratelimit.state', {}) });
+    } catch {
+      // The status bar keeps its last picture; the next event tries again.
+    }
+  },
+  async loadOutbox() {
+    try {
+      set({ outbox: await call('outbox.list', {}) });
+    } catch {
+      // as above
+    }
+  },
+}));
+
+export interface TightestWindow {
+  group: string;
+  left: number;
+  quota: number;
+  windowMs: number;
+}
+
+/** The window with the smallest share left among the account's limited budgets, if any. */
+export function tightestWindow(states: RateLimitState[], profileId: string, accountId: string): TightestWindow | null {
+  let best: TightestWindow | null = null;
+  let bestShare = Infinity;
+  for (const s of states) {
+    if (s.profileId !== profileId || s.accountId !== accountId || !s.limited) continue;
+    for (const w of s.windows) {
+      if (w.quota <= 0) continue;
+      const left = Math.max(0, w.quota - w.used);
+      const share = left / w.quota;
+      if (share < bestShare) {
+        bestShare = share;
+        best = { group: s.group, left, quota: w.quota, windowMs: w.windowMs };
+      }
+    }
+  }
+  return best;
+}
+
+export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(['queued', 'sending', 'uncertain', 'blocked', 'failed']);

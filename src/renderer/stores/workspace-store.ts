@@ -1,0 +1,77 @@
+// Connections (profiles), their accounts, and which account is open. The tree and the switcher
+// read from here; the selection drives every tab.
+import { create } from 'zustand';
+import type { Account, ChannelOutput, Profile } from '../../shared/ipc/contract';
+import { call, messageOf } from '../lib/api';
+
+export interface AccountRef {
+  profileId: string;
+  accountId: string;
+}
+
+export interface WorkspaceState {
+  info: ChannelOutput<'app.info'> | null;
+  profiles: Profile[];
+  accounts: Account[];
+  selected: AccountRef | null;
+  loaded: boolean;
+  error: string | null;
+  load(): Promise<void>;
+  select(ref: AccountRef): void;
+  setConnection(profileId: string, connection: Profile['connection']): void;
+}
+
+export const sameAccount = (a: AccountRef | null, b: AccountRef | null) =>
+  a !== null && b !== null && a.profileId === b.profileId && a.accountId === b.accountId;
+
+/** Accounts in tree order: per profile, networks followed by their members, then the rest. */
+export function treeOrder(profiles: Profile[], accounts: Account[]): { profile: Profile; rows: { account: Account; depth: number }[] }[] {
+  return profiles.map((profile) => {
+    const mine = accounts.filter((a) => a.profileId === profile.id);
+    const ids = new Set(mine.map((a) => a.accountId));
+    const rows: { account: Account; depth: number }[] = [];
+    for (const a of mine) {
+      if (a.networkId !== null && ids.has(a.networkId)) continue; // shown under its network
+      rows.push({ account: a, depth: 0 });
+      if (a.type === 'NETWORK') {
+        for (const m of mine.filter((x) => x.networkId === a.accountId)) rows.push({ account: m, depth: 1 });
+      }
+    }
+    return { profile, rows };
+  });
+}
+
+export const useWorkspace = create<WorkspaceState>()((set, get) => ({
+  info: null,
+  profiles: [],
+  accounts: [],
+  selected: null,
+  loaded: false,
+  error: null,
+  async load() {
+    try {
+      const [info, profiles, accounts] = await Promise.all([call('app.info', {}), call('profiles.list', {}), call('accounts.list', {})]);
+      const current = get().selected;
+      const stillThere = current && accounts.some((a) => a.profileId === current.profileId && a.accountId === current.accountId);
+      let selected = stillThere ? current : null;
+      if (!selected) {
+        const first = treeOrder(profiles, accounts).flatMap((g) => g.rows)[0]?.account;
+        selected = first ? { profileId: first.profileId, accountId: first.accountId } : null;
+      }
+      set({ info, profiles, accounts, selected, loaded: true, error: null });
+    } catch (err) {
+      set({ loaded: true, error: messageOf(err) });
+    }
+  },
+  select(ref) {
+    if (!sameAccount(get().selected, ref)) set({ selected: ref });
+  },
+  setConnection(profileId, connection) {
+    set({ profiles: get().profiles.map((p) => (p.id === profileId ? { ...p, connection } : p)) });
+  },
+}));
+
+export function selectedAccount(s: Pick<WorkspaceState, 'accounts' | 'selected'>): Account | null {
+  const sel = s.selected;
+  return sel ? (s.accounts.find((a) => a.profileId === sel.profileId && a.accountId === sel.accountId) ?? null) : null;
+}
