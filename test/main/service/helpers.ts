@@ -1,0 +1,182 @@
+// Shared set-up of the service client tests: a small known world for the sandbox, raw HTTP to its
+// control API, a client wired to it, and a "browser" that fills in the sandbox's real login page.
+import { createServer } from 'node:net';
+import { request } from 'undici';
+import { systemClock, type Clock } from '../../../src/main/ratelimit/clock';
+import { ServiceClient, type ServiceClientOptions } from '../../../src/main/service/service-client';
+import type { Fixtures, RunningSandbox } from '../../../src/sandbox/index';
+
+export const SECRET = 'demo-secret-7f3a9c';
+
+export function worldFixtures(opts: { redirectUri?: string; rateLimits?: Fixtures['rate_limits']; tokenTtlS?: number; now?: string } = {}): Fixtures {
+  return {
+    ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.tokenTtlS ? { token_ttl_s: opts.tokenTtlS } : {}),
+    ...(opts.rateLimits ? { rate_limits: opts.rateLimits } : {}),
+    accounts: [
+      { account_id: 'acmeshoes', name: 'Acme Shoes', type: 'ADVERTISER', created_at: '2026-11-02T10:00:00Z', features: ['DISPLAY', 'SPENDING_LIMIT_NONE'] },
+      { account_id: 'oldtimerltd', name: 'Old Timer Ltd', type: 'ADVERTISER', created_at: '2025-03-01T00:00:00Z', features: [] },
+      { account_id: 'northnet', name: 'North Network', type: 'NETWORK', created_at: '2026-10-10T00:00:00Z', features: [] },
+      { account_id: 'northbikes', name: 'North Bikes', type: 'ADVERTISER', network_id: 'northnet', created_at: '2026-10-12T00:00:00Z', features: ['PERFORMANCE_VIDEO'] },
+      { account_id: 'northboats', name: 'North Boats', type: 'ADVERTISER', network_id: 'northnet', created_at: '2026-10-20T00:00:00Z', features: [] },
+      { account_id: 'strangers', name: 'Strangers Inc', type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z', features: [] },
+      { account_id: 'limitedone', name: 'Limited One', type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z', features: [] },
+      { account_id: 'limitedtwo', name: 'Limited Two', type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z', features: [] },
+    ],
+    clients: [
+      {
+        client_id: 'demo-client',
+        client_secret: SECRET,
+        accounts: ['acmeshoes', 'oldtimerltd', 'northnet', 'limitedone', 'limitedtwo'],
+        apps: ['1001', '1002'],
+        redirect_uris: [opts.redirectUri ?? 'http://127.0.0.1:53682/callback'],
+        users: [{ username: 'manager@example.com', password: 'demo' }],
+      },
+    ],
+    apps: [
+      { app_id: '1001', publisher: 'Acme Daily News', domain: 'https://news.example.com', sw_path: '/sw.js' },
+      { app_id: '1002', publisher: 'North Outdoors Blog', domain: 'https://blog.example.org', sw_path: '/sw.js' },
+      { app_id: '1003', publisher: 'Someone Else Media', domain: 'https://else.example.net', sw_path: '/sw.js' },
+    ],
+    campaigns: [
+      { account_id: 'acmeshoes', id: 4100001, name: 'Winter boots', branding_text: 'Acme Shoes', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
+        bid_strategy: 'FIXED', cpc: 0.42, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC', daily_cap: 150, spent: 1234.56 },
+      { account_id: 'acmeshoes', id: 4100003, name: 'Autumn paused', branding_text: 'Acme Shoes', status: 'PAUSED', created_at: '2026-11-18T08:00:00Z',
+        bid_strategy: 'FIXED', cpc: 0.1, spending_limit: 500, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 10 },
+      { account_id: 'acmeshoes', id: 4100004, name: 'Boots retargeting', branding_text: 'Acme Shoes', status: 'APPROVED', created_at: '2026-11-10T08:00:00Z',
+        bid_strategy: 'MAX_CONVERSIONS', cpc: null, spending_limit: 800, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 50,
+        pricing_model: 'CPM_FUTURE' },
+      { account_id: 'acmeshoes', id: 4100005, name: 'Clogs', branding_text: 'Acme Shoes', status: 'APPROVED', created_at: '2026-11-11T08:00:00Z',
+        bid_strategy: 'FIXED', cpc: 0.3, spending_limit: 900, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 5 },
+      { account_id: 'acmeshoes', id: 4100006, name: 'Derby shoes', branding_text: 'Acme Shoes', status: 'APPROVED', created_at: '2026-11-12T08:00:00Z',
+        bid_strategy: 'FIXED', cpc: 0.9, spending_limit: 700, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 7 },
+      { account_id: 'northbikes', id: 4100002, name: 'Gravel bikes leads', status: 'APPROVED', branding_text: 'North Bikes', created_at: '2026-11-10T08:00:00Z',
+        bid_strategy: 'MAX_CONVERSIONS', cpc: null, spending_limit: 5000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 88.1 },
+      { account_id: 'northboats', id: 4100010, name: 'Kayak season', status: 'APPROVED', branding_text: 'North Boats', created_at: '2026-10-21T08:00:00Z',
+        bid_strategy: 'FIXED', cpc: 0.5, spending_limit: 1000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 300 },
+    ],
+    tasks: [
+      { taskId: 900002, tagId: 1001, taskType: 'immediate', taskStatus: 'completed', executionTime: Date.parse('2026-11-20T09:00:00Z'),
+        title: 'Yesterday', url: 'https://news.example.com/y', performer: 'editor@example.com' },
+    ],
+  };
+}
+
+export interface RawResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  text: string;
+}
+
+export async function raw(sb: { url: string }, method: string, path: string, opts: { json?: unknown; token?: string; form?: Record<string, string> } = {}): Promise<RawResult> {
+  const headers: Record<string, string> = {};
+  let body: string | undefined;
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  if (opts.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.form).toString();
+  }
+  const res = await request(`${sb.url}${path}`, { method: method as 'GET', headers, body });
+  const text = await res.body.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body: parsed, text };
+}
+
+export interface LoggedRequest {
+  seq: number;
+  time: number;
+  method: string;
+  path: string;
+  account: string | null;
+  group: string | null;
+  budget: string | null;
+  limited: boolean;
+  status: number | null;
+  outcome: string;
+}
+
+export async function sandboxRequests(sb: { url: string }): Promise<LoggedRequest[]> {
+  const r = await raw(sb, 'GET', '/_sandbox/requests');
+  return (r.body as { requests: LoggedRequest[] }).requests;
+}
+
+export const isTokenRequest = (r: LoggedRequest) => r.path === '/authentication/oauth/token' || r.path === '/core/oauth/token';
+
+export async function addFault(sb: { url: string }, fault: Record<string, unknown>): Promise<void> {
+  const r = await raw(sb, 'POST', '/_sandbox/faults', { json: fault });
+  if (r.status !== 201) throw new Error(`fault not accepted: ${r.text}`);
+}
+
+/** The sandbox's clock for the client; timers still run on real time. */
+export function clockOf(sb: RunningSandbox): Clock {
+  return { now: () => sb.now(), setTimer: systemClock.setTimer };
+}
+
+export function clientFor(sb: { url: string }, opts: Partial<ServiceClientOptions> = {}): ServiceClient {
+  return new ServiceClient({
+    baseUrl: sb.url,
+    authUrl: sb.url,
+    pushUrl: sb.url,
+    credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(SECRET) },
+    ...opts,
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function hiddenFields(html: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[m[1]] = decode(m[2]);
+  return out;
+}
+
+/**
+ * A person in a browser: opens the authorize URL, submits the sandbox's login form with these
+ * credentials, and follows the redirect to wherever it points (our loopback listener).
+ */
+export function loginAs(
+  username: string,
+  password: string,
+  seen: { callbackStatus?: number; callbackBody?: string; callbackUrl?: string } = {},
+  decision: 'allow' | 'deny' = 'allow',
+) {
+  return async (authorizeUrl: string): Promise<void> => {
+    const page = await request(authorizeUrl);
+    const html = await page.body.text();
+    if (page.statusCode !== 200) throw new Error(`authorize page answered ${page.statusCode}: ${html}`);
+    const form = { ...hiddenFields(html), username, password, decision };
+    const posted = await request(authorizeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+    });
+    await posted.body.text();
+    const location = posted.headers.location;
+    if (posted.statusCode !== 302 || typeof location !== 'string') throw new Error(`login answered ${posted.statusCode}`);
+    seen.callbackUrl = location;
+    const callback = await request(location);
+    seen.callbackStatus = callback.statusCode;
+    seen.callbackBody = await callback.body.text();
+  };
+}
