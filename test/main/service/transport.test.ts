@@ -1,0 +1,131 @@
+// Failures on the wire, made by the sandbox's fault injection: what certainly did nothing, what
+// may have been applied, timeouts, cancellation and oversized answers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../../src/main/service/errors';
+import { HttpTransport } from '../../../src/main/service/http-transport';
+import type { ServiceClient } from '../../../src/main/service/service-client';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { addFault, clientFor, freePort, sandboxRequests, worldFixtures } from './helpers';
+
+let sb: RunningSandbox;
+let client: ServiceClient;
+
+beforeAll(async () => {
+  sb = await startSandbox({ clock: 'real', fixtures: worldFixtures() });
+  client = clientFor(sb);
+  await client.authenticate();
+});
+
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
+
+async function rejection(p: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ServiceError) return e;
+    throw e;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+const draft = (name: string) => ({
+  name,
+  branding_text: 'Old Timer',
+  cpc: 0.2,
+  spending_limit: 900,
+  spending_limit_model: 'MONTHLY',
+  bid_strategy: 'FIXED',
+  marketing_objective: 'LEADS_GENERATION',
+});
+
+const names = async () => (await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' })).campaigns.map((c) => c.name);
+
+describe('outcome of a lost connection', () => {
+  it('marks a create whose connection closed after sending as outcome unknown (here: not applied)', async () => {
+    await addFault(sb, { method: 'POST', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_before' });
+    const e = await rejection(client.createCampaign('oldtimerltd', draft('Lost before')));
+    expect(e).toMatchObject({ kind: 'outcome_unknown', requestWritten: true });
+    expect(e.message).toContain('may or may not have been applied');
+    // Never resent blindly (DECISIONS client 8): the sandbox saw it once, and nothing was created.
+    const seen = (await sandboxRequests(sb)).filter((r) => r.method === 'POST' && r.path.startsWith('/core/api/1.0/oldtimerltd/'));
+    expect(seen.map((r) => r.outcome)).toEqual(['fault_close_before']);
+    expect(await names()).not.toContain('Lost before');
+  });
+
+  it('marks a create that was applied but whose answer was lost the same way (here: applied)', async () => {
+    await addFault(sb, { method: 'POST', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_after' });
+    const e = await rejection(client.createCampaign('oldtimerltd', draft('Lost after')));
+    expect(e).toMatchObject({ kind: 'outcome_unknown', requestWritten: true });
+    expect(await names()).toContain('Lost after');
+  });
+
+  it('asks a read again when its connection broke, without the caller noticing', async () => {
+    await addFault(sb, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_after' });
+    const before = (await sandboxRequests(sb)).length;
+    const page = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' });
+    expect(page.campaigns.length).toBeGreaterThan(0);
+    const lists = (await sandboxRequests(sb)).slice(before).filter((r) => r.method === 'GET');
+    expect(lists.map((r) => r.outcome)).toEqual(['fault_close_after', 'ok']);
+  });
+
+  it('marks a failure before anything was written as network: safe to send again', async () => {
+    const port = await freePort();
+    const offline = clientFor({ url: `http://127.0.0.1:${port}` });
+    const e = await rejection(offline.authenticate());
+    expect(e).toMatchObject({ kind: 'network', requestWritten: false });
+    expect(e.message).toContain('refused the connection');
+    expect(e.message).toContain('Nothing was sent');
+    await offline.close();
+  });
+
+  it('reports a 5xx as a server error', async () => {
+    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'status_500' });
+    const e = await rejection(client.authApps());
+    expect(e).toMatchObject({ kind: 'server', status: 500 });
+  });
+});
+
+describe('timeouts, cancellation and size limits', () => {
+  it('stops waiting for headers after the headers timeout, saying the outcome is unknown', async () => {
+    const transport = new HttpTransport({ headersTimeoutMs: 150 });
+    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'delay', delay_ms: 1000 });
+    const slow = clientFor(sb, { transport });
+    const e = await rejection(slow.authApps());
+    expect(e).toMatchObject({ kind: 'timeout', requestWritten: true });
+    await slow.close();
+    await transport.close();
+  });
+
+  it('cancels a request in flight with its AbortSignal', async () => {
+    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'delay', delay_ms: 2000 });
+    const ctrl = new AbortController();
+    const started = Date.now();
+    const p = client.listTasks('1001', undefined, { signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(), 100);
+    const e = await rejection(p);
+    expect(e).toMatchObject({ kind: 'cancelled', requestWritten: true });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('does not send a request whose signal already fired', async () => {
+    const ctrl = new AbortController();
+    ctrl.abort();
+    const before = (await sandboxRequests(sb)).length;
+    const e = await rejection(client.authApps({ signal: ctrl.signal }));
+    expect(e).toMatchObject({ kind: 'cancelled', requestWritten: false });
+    expect((await sandboxRequests(sb)).length).toBe(before);
+  });
+
+  it('refuses an answer larger than the body cap', async () => {
+    const transport = new HttpTransport({ maxBodyBytes: 200 });
+    const small = clientFor(sb, { transport });
+    const e = await rejection(small.listCampaigns('acmeshoes', { fetchLevel: 'RAP' }));
+    expect(e).toMatchObject({ kind: 'protocol' });
+    expect(e.message).toContain('larger than 200 bytes');
+    await small.close();
+    await transport.close();
+  });
+});
