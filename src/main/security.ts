@@ -1,27 +1,9 @@
 // Electron's security checklist as small functions the shell applies and the tests inspect:
-// locked-down webPreferences, no navigation, no new windows, no webviews, no permissions, and
+// no navigation, no new windows, no webviews, no permissions, and
 // external links only to the system browser after a scheme check.
-import type { Session, WebContents, WebPreferences } from 'electron';
+import type { Session, WebContents } from 'electron';
 
 export { APP_CSP, buildCsp } from './csp';
-
-/** The only webPreferences an app window gets. */
-export function secureWebPreferences(preloadPath: string): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    experimentalFeatures: false,
-    navigateOnDragDrop: false,
-    spellcheck: false,
-  };
-}
 
 const EXTERNAL_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 

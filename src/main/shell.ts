@@ -12,7 +12,7 @@ import { forwardEvents } from './ipc/events';
 import { registerIpc } from './ipc/register';
 import { createSenderCheck } from './ipc/sender';
 import { buildMenuTemplate } from './menu';
-import { hardenSession, hardenWebContents, openExternalSafely, secureWebPreferences } from './security';
+import { hardenSession, hardenWebContents, openExternalSafely } from './security';
 import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState, type WindowState } from './window-state';
 
 /** What the shell needs of the core; createDeskCore (core.ts) satisfies it. */
@@ -106,7 +106,23 @@ export function startShell(deps: ShellDeps): Shell {
       minHeight: 500,
       show: false,
       title: 'Campaign Desk',
-      webPreferences: secureWebPreferences(deps.preloadPath),
+      // Written out here, not built elsewhere, so Electronegativity can check it statically too.
+      webPreferences: {
+        preload: deps.preloadPath,
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        webviewTag: false,
+        experimentalFeatures: false,
+        navigateOnDragDrop: false,
+        spellcheck: false,
+        // Middle-click would otherwise try to open links in a new window (which is denied anyway).
+        disableBlinkFeatures: 'Auxclick',
+      },
     });
     if (state.maximized) w.maximize();
     w.once('ready-to-show', () => w.show());

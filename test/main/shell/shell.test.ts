@@ -91,6 +91,7 @@ describe('shell (mocked electron module): start-up', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
       experimentalFeatures: false,
+      disableBlinkFeatures: 'Auxclick',
       preload: '/app/out/preload/index.js',
     });
     expect(state.enableSandboxCalls).toBe(1);
