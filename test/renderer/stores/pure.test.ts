@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { tightestWindow } from '../../../src/renderer/stores/status-store';
+import { treeOrder } from '../../../src/renderer/stores/workspace-store';
+import type { Account, RateLimitState } from '../../../src/shared/ipc/contract';
+import { sampleProfile } from '../../main/transport-handlers';
+
+const acct = (accountId: string, type: Account['type'] = 'ADVERTISER', networkId: string | null = null): Account => ({
+  profileId: 'p1', accountId, name: accountId, type, networkId, lastSyncedAt: null, campaignCount: 0, queued: 0,
+});
+
+describe('account tree order', () => {
+  it('puts a network before its members, members indented, and members without their network at the top level', () => {
+    const rows = treeOrder([sampleProfile('p1')], [acct('acme'), acct('northbikes', 'ADVERTISER', 'northnet'), acct('northnet', 'NETWORK'), acct('lone', 'ADVERTISER', 'gone')])[0].rows;
+    expect(rows.map((r) => `${r.depth}:${r.account.accountId}`)).toEqual(['0:acme', '0:northnet', '1:northbikes', '0:lone']);
+  });
+});
+
+describe('tightest rate-limit window', () => {
+  const state = (windows: [number, number, number][], limited = true): RateLimitState => ({
+    profileId: 'p1', accountId: 'acme', group: 'campaigns.list', budget: 'read', limited, queued: 0, drainEstimateMs: null,
+    windows: windows.map(([quota, used, windowMs]) => ({ name: String(windowMs), quota, used, windowMs, resetInMs: 0 })),
+  });
+
+  it('picks the window with the smallest share left', () => {
+    expect(tightestWindow([state([[2, 1, 1000], [15, 12, 60_000], [150, 20, 3_600_000]])], 'p1', 'acme')).toEqual({ group: 'campaigns.list', left: 3, quota: 15, windowMs: 60_000 });
+  });
+
+  it('reports nothing for an account that is not limited', () => {
+    expect(tightestWindow([state([[2, 2, 1000]], false)], 'p1', 'acme')).toBeNull();
+  });
+});
