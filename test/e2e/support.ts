@@ -1,0 +1,63 @@
+// Shared by the UI tests: where things are, the built renderer, the Chromium launch settings of
+// FEASIBILITY.md, and a small client of the sandbox used to learn what the demo account holds.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+export const ROOT = resolve(__dirname, '../..');
+export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** scripts/test.sh builds the renderer first; a direct run of this suite builds it if missing. */
+export function ensureRendererBuilt(): void {
+  if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+  });
+  if (r.status !== 0) throw new Error('renderer build failed');
+}
+
+export async function launchChromium(): Promise<Browser> {
+  // Chromium writes its profile under XDG_CONFIG_HOME: keep it out of the home directory.
+  process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'desk-chromium-'));
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/** The Electron binary's path, or why there is none (the package throws without its binary). */
+export function electronBinary(): { path: string | null; reason: string } {
+  try {
+    const path = createRequire(join(ROOT, 'package.json'))('electron') as unknown;
+    if (typeof path === 'string' && existsSync(path)) return { path, reason: '' };
+    return { path: null, reason: 'the electron package points at a binary that does not exist' };
+  } catch {
+    return { path: null, reason: "Electron's binary is not installed on this machine" };
+  }
+}
+
+/** The campaign names the sandbox itself lists for an account (all pages, RAP), as any client would. */
+export async function sandboxCampaignNames(sandboxUrl: string, clientId: string, clientSecret: string, accountId: string): Promise<string[]> {
+  const tokenRes = await fetch(`${sandboxUrl}/authentication/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials' }),
+  });
+  const { access_token } = (await tokenRes.json()) as { access_token: string };
+  const names: string[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${sandboxUrl}/core/api/1.0/${accountId}/campaigns?fetch_level=RAP&page=${page}&page_size=1000`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    if (res.status !== 200) throw new Error(`sandbox list answered ${res.status}`);
+    const body = (await res.json()) as { results: { name: string }[]; metadata: { total: number } };
+    names.push(...body.results.map((c) => c.name));
+    if (body.results.length === 0 || names.length >= body.metadata.total) return names;
+  }
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// The UI suite: a real browser (Debian's Chromium via playwright-core) against browser mode, plus
+// the Electron smoke test where Electron's binary exists. One file at a time: each starts a
+// sandbox, a core and a browser, and the machine has two cores.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    fileParallelism: false,
+    maxWorkers: 1,
+  },
+});
