@@ -22,7 +22,7 @@ let bridge: DeskBridge | null = null;
 
 export function getBridge(): DeskBridge {
   if (bridge) return bridge;
-  const fromPreload = (window as { desk?: DeskBridge }).desk;
+  const fromPreload = window.desk;
   bridge =
     fromPreload ??
     createBrowserBridge({
