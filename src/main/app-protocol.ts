@@ -6,10 +6,11 @@ import { APP_HOST, APP_SCHEME } from './app-origin';
 import { APP_CSP, staticSecurityHeaders } from './csp';
 import { readStaticFile } from './static-files';
 
-/** Must run before the app is ready. No bypassCSP, no service workers. */
+/** Must run before the app is ready. No bypassCSP, no service workers; CORS-enabled so Vite's
+ * `<script type="module" crossorigin>` loads from our own origin (we send no CORS headers to others). */
 export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, bypassCSP: false, allowServiceWorkers: false } },
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, bypassCSP: false, allowServiceWorkers: false } },
   ]);
 }
 
