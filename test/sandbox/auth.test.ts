@@ -229,7 +229,7 @@ describe('authorization code flow', () => {
   });
 
   it('never redirects to an unregistered redirect_uri or for an unknown client', async () => {
-    const cases = [
+    const cases: Record<string, string>[] = [
       { client_id: 'demo-client', redirect_uri: 'https://evil.example/steal', response_type: 'code' },
       { client_id: 'demo-client', redirect_uri: 'http://127.0.0.1:9999/other', response_type: 'code' },
       { client_id: 'nobody', redirect_uri: REDIRECT, response_type: 'code' },

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/sandbox';
+
+// `npm run sandbox` runs `tsx src/sandbox/cli.ts`; spawning tsx directly keeps the exit code and
+// signals ours (npx would swallow SIGTERM and orphan the server).
+const ROOT = join(__dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const dir = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  code: number | null;
+}
+
+function runCli(args: string[], onLine?: (line: string, stop: () => void) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['src/sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.on('data', (d: Buffer) => {
+      const before = stdout;
+      stdout += d.toString();
+      if (onLine && !before.includes('\n') && stdout.includes('\n')) onLine(stdout.split('\n')[0], () => child.kill('SIGTERM'));
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ stdout, stderr, code });
+    });
+  });
+}
+
+describe('sandbox CLI', () => {
+  it('prints exactly one ready line with a free port, serves, and exits 0 on SIGTERM', async () => {
+    let clock: unknown;
+    const run = await runCli(['--port', '0', '--clock', 'manual'], (line, stop) => {
+      const url = /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line)?.[1];
+      expect(url).toBeDefined();
+      call({ url: url! }, 'GET', '/_sandbox/clock').then(
+        (r) => {
+          clock = r.body;
+          stop();
+        },
+        () => stop(),
+      );
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(clock).toMatchObject({ mode: 'manual' });
+  });
+
+  it('exits 0 on SIGINT too, and loads a fixtures file', async () => {
+    const file = join(dir, 'example.json');
+    writeFileSync(file, readFileSync(join(ROOT, 'docs/sandbox-fixtures.example.json')));
+    let now: unknown;
+    const run = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(TSX, ['src/sandbox/cli.ts', '--fixtures', file, '--clock=manual'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        const url = /listening on (\S+)/.exec(stdout)?.[1];
+        if (url) {
+          void call({ url }, 'GET', '/_sandbox/clock').then((r) => {
+            now = (r.body as { iso: string }).iso;
+            child.kill('SIGINT');
+          });
+        }
+      });
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ stdout, stderr: '', code }));
+    });
+    expect(run.code).toBe(0);
+    expect(now).toBe('2026-11-21T09:00:00.000Z');
+  });
+
+  it('exits non-zero naming the file, the JSON path and the problem for a bad fixtures file', async () => {
+    const f = JSON.parse(readFileSync(join(ROOT, 'docs/sandbox-fixtures.example.json'), 'utf8')) as { accounts: { account_id: string }[] };
+    f.accounts[2].account_id = 'north_net';
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ ...f, extra_key: 1 }));
+    const run = await runCli(['--port', '0', '--fixtures', file]);
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`${file}: accounts[2].account_id: account id must contain letters only`);
+    expect(run.stderr).toContain(`${file}: extra_key: unknown key`);
+  });
+
+  it.each([[['--port', 'abc']], [['--bogus']], [['--clock', 'sundial']], [['--port']]])('exits 2 with usage for %j', async (args) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('usage: npm run sandbox');
+    expect(run.stdout).toBe('');
+  });
+});

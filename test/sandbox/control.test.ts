@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import { call, nativeCampaign, startTestSandbox, T0, testFixtures, tokenFor } from '../helpers/sandbox';
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  await call(sb, 'POST', '/_sandbox/reset');
+});
+
+describe('clock', () => {
+  it('starts a manual clock at fixtures.now and reports it', async () => {
+    expect(sb.now()).toBe(T0);
+    expect((await call(sb, 'GET', '/_sandbox/clock')).body).toEqual({ now: T0, iso: '2026-11-21T09:00:00.000Z', mode: 'manual' });
+  });
+
+  it('advances and sets the manual clock through the control API and advance()', async () => {
+    expect((await call(sb, 'POST', '/_sandbox/clock', { json: { advance_ms: 1500 } })).body).toEqual({ now: T0 + 1500 });
+    sb.advance(500);
+    expect(sb.now()).toBe(T0 + 2000);
+    const set = await call(sb, 'POST', '/_sandbox/clock', { json: { set: '2026-12-01T00:00:00Z' } });
+    expect(set.body).toEqual({ now: Date.parse('2026-12-01T00:00:00Z') });
+  });
+
+  it.each([[{ set: '2026-01-01T00:00:00Z' }], [{ advance_ms: -1 }], [{ advance_ms: 1, set: '2027-01-01T00:00:00Z' }], [{ set: 'soon' }], [{}]])(
+    'refuses %j with 400 and leaves the clock alone',
+    async (body) => {
+      const r = await call(sb, 'POST', '/_sandbox/clock', { json: body });
+      expect(r.status).toBe(400);
+      expect(r.body).toEqual({ error: expect.any(String) });
+      expect(sb.now()).toBe(T0);
+    },
+  );
+
+  it('refuses to move a real clock: 409 from the API, a throw from advance()', async () => {
+    const real = await startSandbox({ fixtures: testFixtures() });
+    try {
+      const r = await call(real, 'POST', '/_sandbox/clock', { json: { advance_ms: 1000 } });
+      expect(r.status).toBe(409);
+      expect(r.body).toEqual({ error: 'clock is real' });
+      expect(() => real.advance(1000)).toThrow('clock is real');
+      const state = (await call(real, 'GET', '/_sandbox/clock')).body as { now: number; mode: string };
+      expect(state.mode).toBe('real');
+      expect(Math.abs(state.now - Date.now())).toBeLessThan(5000);
+    } finally {
+      await real.close();
+    }
+  });
+});
+
+describe('reset', () => {
+  it('restores fixtures state, clock, tokens, rate windows and faults', async () => {
+    const token = await tokenFor(sb);
+    await call(sb, 'POST', '/core/api/1.0/acmeshoes/campaigns/', { token, json: nativeCampaign() });
+    await call(sb, 'POST', '/_sandbox/faults', { json: { mode: 'status_500', path_prefix: '/epsilon' } });
+    sb.advance(10_000);
+    expect((await call(sb, 'POST', '/_sandbox/reset')).body).toEqual({ ok: true });
+    expect(sb.now()).toBe(T0);
+    expect((await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns', { token })).status).toBe(401);
+    const fresh = await tokenFor(sb);
+    const again = await call(sb, 'POST', '/core/api/1.0/acmeshoes/campaigns/', { token: fresh, json: nativeCampaign() });
+    expect((again.body as { id: number }).id).toBe(4100013);
+    expect(again.headers.ratelimit).toBe('second;r=9;t=1, minute;r=59;t=60, hour;r=599;t=3600');
+    expect((await call(sb, 'GET', '/_sandbox/faults')).body).toEqual({ faults: [] });
+  });
+
+  it('re-reads a fixtures file, and keeps the world when the file went bad', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-reset-'));
+    const file = join(dir, 'fixtures.json');
+    const f = testFixtures();
+    writeFileSync(file, JSON.stringify(f));
+    const s = await startSandbox({ fixturesPath: file, clock: 'manual' });
+    try {
+      f.apps!.push({ app_id: '1004', publisher: 'Added Later' });
+      writeFileSync(file, JSON.stringify(f));
+      expect((await call(s, 'POST', '/_sandbox/reset')).status).toBe(200);
+      const apps = (await call(s, 'GET', '/_sandbox/apps')).body as { apps: { app_id: string }[] };
+      expect(apps.apps.map((a) => a.app_id)).toContain('1004');
+      writeFileSync(file, '{"accounts": []}');
+      const bad = await call(s, 'POST', '/_sandbox/reset');
+      expect(bad.status).toBe(400);
+      expect((bad.body as { error: string }).error).toContain(file);
+      expect(((await call(s, 'GET', '/_sandbox/apps')).body as { apps: unknown[] }).apps).toHaveLength(4);
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('request log', () => {
+  it('records API requests (not control or CDN ones) with increasing seq and sandbox time', async () => {
+    const token = await tokenFor(sb);
+    sb.advance(42);
+    await call(sb, 'GET', '/core/api/1.0/oldtimerltd/campaigns?fetch_level=R', { token });
+    await call(sb, 'GET', '/_cdn/?src=x&w=480');
+    await call(sb, 'GET', '/epsilon/nope', { token });
+    const log = (await call(sb, 'GET', '/_sandbox/requests')).body as { requests: Record<string, unknown>[] };
+    expect(log.requests.map((e) => [e.method, e.path, e.status, e.outcome])).toEqual([
+      ['POST', '/authentication/oauth/token', 200, 'ok'],
+      ['GET', '/core/api/1.0/oldtimerltd/campaigns', 200, 'ok'],
+      ['GET', '/epsilon/nope', 404, 'client_error'],
+    ]);
+    const [tokenReq, list] = log.requests;
+    expect(list).toEqual({
+      seq: (tokenReq.seq as number) + 1,
+      time: T0 + 42,
+      method: 'GET',
+      path: '/core/api/1.0/oldtimerltd/campaigns',
+      account: 'oldtimerltd',
+      group: 'campaigns.list',
+      budget: 'read',
+      limited: false,
+      status: 200,
+      outcome: 'ok',
+    });
+    const since = (await call(sb, 'GET', `/_sandbox/requests?since=${list.seq as number}`)).body as { requests: { path: string }[] };
+    expect(since.requests.map((e) => e.path)).toEqual(['/epsilon/nope']);
+    expect((await call(sb, 'GET', '/_sandbox/requests?since=x')).status).toBe(400);
+  });
+
+  it('never records secrets or tokens', async () => {
+    const token = await tokenFor(sb);
+    await call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=R`, { token });
+    const text = (await call(sb, 'GET', '/_sandbox/requests')).text;
+    expect(text).not.toContain(token);
+    expect(text).not.toContain('demo-secret');
+  });
+});
+
+describe('state views', () => {
+  it('shows every campaign of an account, TERMINATED included', async () => {
+    const r = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes');
+    const statuses = (r.body as { campaigns: { status: string }[] }).campaigns.map((c) => c.status);
+    expect(statuses).toContain('TERMINATED');
+    expect(statuses).toHaveLength(7);
+    expect((await call(sb, 'GET', '/_sandbox/state/campaigns?account=nobody')).status).toBe(404);
+  });
+
+  it('shows apps with their service worker paths', async () => {
+    expect(((await call(sb, 'GET', '/_sandbox/apps')).body as { apps: unknown[] }).apps[0]).toEqual({
+      app_id: '1001',
+      publisher: 'Acme Daily News',
+      domain: 'https://news.example.com',
+      sw_path: '/sw.js',
+    });
+  });
+});
