@@ -1,0 +1,197 @@
+// Store benchmark: 100,000 campaigns in one account. Full refresh (first load, unchanged, partly
+// changed), screen queries (every sort both ways, status and text filters, first and deep pages)
+// and the longest single synchronous call, which is what freezes the main process.
+// Run: npx tsx bench/store.ts [rows]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SORTABLE_CAMPAIGN_FIELDS, type Campaign } from '../src/shared/domain/campaign';
+import { openStore, type CampaignQuery, type Store } from '../src/main/store';
+import { mulberry32, syntheticCampaigns } from './campaign-data';
+
+export interface QueryGroupStats {
+  group: string;
+  runs: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+export interface StoreBenchResult {
+  rows: number;
+  pageSize: number;
+  firstRefreshMs: number;
+  firstRefreshAllFullMs: number | null;
+  unchangedRefreshMs: number;
+  changedRefreshMs: number;
+  queryGroups: QueryGroupStats[];
+  queryAll: QueryGroupStats;
+  longestSyncCall: { label: string; ms: number };
+}
+
+export interface StoreBenchOptions {
+  rows?: number;
+  pageSize?: number;
+  /** Also time the first refresh with every page committed FULL, to show what cacheTx's NORMAL saves. */
+  compareSynchronous?: boolean;
+  log?: (line: string) => void;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function stats(group: string, times: number[]): QueryGroupStats {
+  const s = [...times].sort((a, b) => a - b);
+  return { group, runs: s.length, p50: percentile(s, 50), p95: percentile(s, 95), max: s[s.length - 1] ?? 0 };
+}
+
+const REF = { profileId: 'bench', accountId: 'acmeads' };
+
+function setup(file: string, cacheCommitSync?: 'FULL' | 'NORMAL'): Store {
+  const store = openStore({ file, cacheCommitSync });
+  store.profiles.create({
+    id: 'bench',
+    name: 'Bench',
+    baseUrl: 'https://api.example.test',
+    authUrl: 'https://auth.example.test',
+    pushUrl: 'https://push.example.test',
+    clientId: 'bench-client',
+    flow: 'client_credentials',
+  });
+  store.accounts.add({ ...REF, type: 'ADVERTISER', name: 'Acme Ads' });
+  return store;
+}
+
+export async function runStoreBench(opts: StoreBenchOptions = {}): Promise<StoreBenchResult> {
+  const rows = opts.rows ?? 100_000;
+  const pageSize = opts.pageSize ?? 1000;
+  const log = opts.log ?? (() => {});
+  const dir = mkdtempSync(join(tmpdir(), 'desk-store-bench-'));
+  let longest = { label: '', ms: 0 };
+  const timed = <T>(label: string, fn: () => T): { value: T; ms: number } => {
+    const t = performance.now();
+    const value = fn();
+    const ms = performance.now() - t;
+    if (ms > longest.ms) longest = { label, ms };
+    return { value, ms };
+  };
+
+  async function refresh(store: Store, data: Campaign[], label: string): Promise<number> {
+    const t = performance.now();
+    const r = store.campaigns.beginRefresh(REF);
+    for (let i = 0; i < data.length; i += pageSize) {
+      timed(`${label}: applyPage`, () => r.applyPage(data.slice(i, i + pageSize)));
+    }
+    // finish() yields between its chunks; each chunk is timed inside as one call would be.
+    const f = performance.now();
+    await r.finish();
+    const finishMs = performance.now() - f;
+    if (finishMs > longest.ms && data.length === 0) longest = { label: `${label}: finish`, ms: finishMs };
+    return performance.now() - t;
+  }
+
+  try {
+    const data = syntheticCampaigns(rows);
+    let firstRefreshAllFullMs: number | null = null;
+    if (opts.compareSynchronous) {
+      const full = setup(join(dir, 'full.db'), 'FULL');
+      firstRefreshAllFullMs = await refresh(full, data, 'first refresh (pages FULL)');
+      full.close();
+      longest = { label: '', ms: 0 };
+      log(`first refresh, pages committed FULL: ${firstRefreshAllFullMs.toFixed(0)} ms`);
+    }
+
+    const store = setup(join(dir, 'store.db'));
+    const firstRefreshMs = await refresh(store, data, 'first refresh');
+    log(`first refresh: ${firstRefreshMs.toFixed(0)} ms`);
+    const unchangedRefreshMs = await refresh(store, data, 'unchanged refresh');
+    log(`unchanged refresh: ${unchangedRefreshMs.toFixed(0)} ms`);
+    // 10% of campaigns changed, 1% gone, 1% new.
+    const rnd = mulberry32(7);
+    const changed = data
+      .filter(() => rnd() >= 0.01)
+      .map((c) => (rnd() < 0.1 ? { ...c, status: 'PAUSED', spent: (c.spent ?? 0) + 1 } : c))
+      .concat(syntheticCampaigns(Math.round(rows / 100), { seed: 9, firstId: 9_000_000 }));
+    const changedRefreshMs = await refresh(store, changed, 'changed refresh');
+    log(`changed refresh: ${changedRefreshMs.toFixed(0)} ms`);
+
+    const total = store.campaigns.count(REF);
+    const deep = Math.max(0, total - 50);
+    const groups = new Map<string, number[]>();
+    const run = (group: string, q: Omit<CampaignQuery, 'profileId' | 'accountId'>) => {
+      for (let k = 0; k < 3; k++) {
+        const { ms } = timed(`query ${group}`, () => store.campaigns.query({ ...REF, limit: 50, ...q }));
+        const list = groups.get(group) ?? [];
+        list.push(ms);
+        groups.set(group, list);
+      }
+    };
+    for (const field of SORTABLE_CAMPAIGN_FIELDS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        run('sort, first page', { sort: { field, direction }, offset: 0 });
+        run('sort, middle page', { sort: { field, direction }, offset: Math.floor(total / 2) });
+        run('sort, last page', { sort: { field, direction }, offset: deep });
+      }
+    }
+    for (const statuses of [['PAUSED'], ['APPROVED', 'REJECTED']]) {
+      for (const field of ['name', 'spent', 'start_date'] as const) {
+        run('status filter, first page', { statuses, sort: { field, direction: 'asc' }, offset: 0 });
+        run('status filter, deep page', { statuses, sort: { field, direction: 'desc' }, offset: 20_000 });
+      }
+    }
+    for (const text of ['spring', 'acme promo', '4012345', 'überraschung', 'no such campaign', 'ca']) {
+      run('text filter', { text, sort: { field: 'name', direction: 'asc' }, offset: 0 });
+      run('text filter', { text, sort: { field: 'spent', direction: 'desc' }, offset: 0 });
+      run('text + status filter', { text, statuses: ['APPROVED'], sort: { field: 'name', direction: 'asc' } });
+    }
+    const queryGroups = [...groups].map(([g, t]) => stats(g, t));
+    const queryAll = stats('all queries', [...groups.values()].flat());
+    store.close();
+    return {
+      rows,
+      pageSize,
+      firstRefreshMs,
+      firstRefreshAllFullMs,
+      unchangedRefreshMs,
+      changedRefreshMs,
+      queryGroups,
+      queryAll,
+      longestSyncCall: longest,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function storeBenchMarkdown(r: StoreBenchResult): string {
+  const f = (n: number) => n.toFixed(n < 10 ? 2 : 0);
+  const lines = [
+    `### Store: ${r.rows.toLocaleString('en')} campaigns in one account (pages of ${r.pageSize})`,
+    '',
+    '| Refresh | ms |',
+    '|---|---:|',
+    `| first load (empty cache), pages committed NORMAL (the app's setting) | ${f(r.firstRefreshMs)} |`,
+    ...(r.firstRefreshAllFullMs === null ? [] : [`| first load, pages committed FULL (comparison) | ${f(r.firstRefreshAllFullMs)} |`]),
+    `| unchanged | ${f(r.unchangedRefreshMs)} |`,
+    `| 10% changed, 1% removed, 1% new | ${f(r.changedRefreshMs)} |`,
+    '',
+    '| Query (limit 50) | runs | p50 ms | p95 ms | max ms |',
+    '|---|---:|---:|---:|---:|',
+    ...[...r.queryGroups, r.queryAll].map((g) => `| ${g.group} | ${g.runs} | ${f(g.p50)} | ${f(g.p95)} | ${f(g.max)} |`),
+    '',
+    `Longest single synchronous call: ${f(r.longestSyncCall.ms)} ms (${r.longestSyncCall.label}).`,
+  ];
+  return lines.join('\n');
+}
+
+if (process.argv[1] && /bench[\\/]store\.ts$/.test(process.argv[1])) {
+  const rows = process.argv[2] ? Number(process.argv[2]) : undefined;
+  runStoreBench({ rows, compareSynchronous: true, log: (l) => console.error(l) })
+    .then((r) => console.log(storeBenchMarkdown(r)))
+    .catch((e) => {
+      console.error(e);
+      process.exitCode = 1;
+    });
+}

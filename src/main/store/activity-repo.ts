@@ -1,0 +1,121 @@
+// The activity log: what the core did, for the person (and for support). Details are JSON; keys
+// that look like credentials are replaced before anything is written, as a last line of defence
+// (callers should never pass secrets in the first place).
+import { z } from 'zod';
+import type { RepoContext } from './context';
+import { parseJsonColumn } from './json';
+
+export interface ActivityEntry {
+  id: number;
+  at: number;
+  profileId: string | null;
+  accountId: string | null;
+  kind: string;
+  message: string;
+  details: unknown;
+}
+
+export interface LogInput {
+  profileId?: string | null;
+  accountId?: string | null;
+  kind: string;
+  message: string;
+  details?: unknown;
+}
+
+const SECRET_KEY = /secret|token|password|passwd|authorization|api[-_]?key|credential|cookie/i;
+export const REDACTED = '[redacted]';
+
+/** A deep copy of `value` with every credential-looking key's value replaced. */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 20) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactSecrets(v, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? REDACTED : redactSecrets(v, depth + 1);
+    return out;
+  }
+  if (typeof value === 'string') return value.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
+  return value;
+}
+
+const inputSchema = z.object({
+  profileId: z.string().nullable().optional(),
+  accountId: z.string().nullable().optional(),
+  kind: z.string().min(1).max(100),
+  message: z.string().max(2000),
+  details: z.unknown().optional(),
+});
+
+const rowSchema = z.object({
+  id: z.number().int(),
+  at: z.number().int(),
+  profile_id: z.string().nullable(),
+  account_id: z.string().nullable(),
+  kind: z.string(),
+  message: z.string(),
+  details: z.string().nullable(),
+});
+
+export interface ActivityRepo {
+  log(input: LogInput): ActivityEntry;
+  /** Newest first. */
+  list(filter?: { profileId?: string; accountId?: string; limit?: number; before?: number }): ActivityEntry[];
+  prune(before: number): number;
+}
+
+export function createActivityRepo(ctx: RepoContext): ActivityRepo {
+  const { db } = ctx;
+  const insert = db.prepare(
+    'INSERT INTO activity (at, profile_id, account_id, kind, message, details) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const getStmt = db.prepare('SELECT * FROM activity WHERE id = ?');
+  const pruneStmt = db.prepare('DELETE FROM activity WHERE at < ?');
+
+  function fromRow(r: unknown): ActivityEntry {
+    const row = rowSchema.parse(r);
+    const details = parseJsonColumn(z.unknown(), row.details);
+    return {
+      id: row.id,
+      at: row.at,
+      profileId: row.profile_id,
+      accountId: row.account_id,
+      kind: row.kind,
+      message: row.message,
+      // A damaged details column is shown as missing rather than hiding the whole entry.
+      details: details.ok ? details.value : null,
+    };
+  }
+
+  return {
+    log(input) {
+      const e = inputSchema.parse(input);
+      const details = e.details === undefined ? null : JSON.stringify(redactSecrets(e.details));
+      const message = redactSecrets(e.message) as string;
+      const id = insert.run(ctx.clock.now(), e.profileId ?? null, e.accountId ?? null, e.kind, message, details).lastInsertRowid;
+      return fromRow(getStmt.get(id));
+    },
+    list(filter = {}) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.profileId !== undefined) {
+        where.push('profile_id = ?');
+        params.push(filter.profileId);
+      }
+      if (filter.accountId !== undefined) {
+        where.push('account_id = ?');
+        params.push(filter.accountId);
+      }
+      if (filter.before !== undefined) {
+        where.push('at < ?');
+        params.push(filter.before);
+      }
+      const limit = Math.min(Math.max(filter.limit ?? 200, 1), 5000);
+      const sql = `SELECT * FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`;
+      return db.prepare(sql).all(...params, limit).map(fromRow);
+    },
+    prune(before) {
+      return pruneStmt.run(before).changes;
+    },
+  };
+}

@@ -1,0 +1,155 @@
+// The campaign list a screen shows: one account, sorted by any sortable column, filtered by status
+// and by text, one page at a time, with the total. Every sort walks an index of (account, column,
+// status) in order, reading only the index until the page is found (see the query-plan test), so a
+// page costs its size plus the entries it skips, never a sort of the account.
+//
+// Empty values sort first ascending and last descending (SQLite's order): that lets one index
+// serve both directions. Ties are broken by status, then id, so paging is stable.
+import { z } from 'zod';
+import { SORTABLE_CAMPAIGN_FIELDS, type Campaign } from '../../shared/domain/campaign';
+import type { AccountsRepo } from './accounts-repo';
+import { normalizeNeedle } from './campaign-columns';
+import type { RowReader } from './campaigns-repo';
+import type { RepoContext } from './context';
+import { StoreError, describeIssues } from './errors';
+
+export const MAX_QUERY_LIMIT = 1000;
+
+export const campaignQuerySchema = z.object({
+  profileId: z.string().min(1),
+  accountId: z.string().min(1),
+  sort: z
+    .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS), direction: z.enum(['asc', 'desc']) })
+    .default({ field: 'name', direction: 'asc' }),
+  /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
+  statuses: z.array(z.string()).max(50).optional(),
+  /** Substring of the id, name or branding text, case-insensitive. */
+  text: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(MAX_QUERY_LIMIT).default(50),
+  offset: z.number().int().min(0).default(0),
+});
+export type CampaignQuery = z.input<typeof campaignQuerySchema>;
+export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema>;
+
+export interface CampaignPage {
+  rows: Campaign[];
+  total: number;
+}
+
+export interface BuiltQuery {
+  /** Fills temp.campaign_text_match with the ids matching the text (run when the needle or data changed). */
+  matchSql: string | null;
+  matchParams: unknown[];
+  /** Keys (id_num, id) of the page's rows, in order. */
+  pageSql: string;
+  pageParams: unknown[];
+  countSql: string;
+  countParams: unknown[];
+}
+
+/** Connection-private scratch table holding the ids that match the current text filter. */
+export const TEXT_MATCH_TABLE_SQL =
+  'CREATE TEMP TABLE IF NOT EXISTS campaign_text_match (id TEXT PRIMARY KEY, id_num INTEGER NOT NULL) WITHOUT ROWID';
+
+/** Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs. */
+export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): BuiltQuery {
+  const dir = q.sort.direction === 'asc' ? 'ASC' : 'DESC';
+  // The field is one of SORTABLE_CAMPAIGN_FIELDS (checked by zod), each a column of its own name;
+  // id is the table's own order (id_num, id).
+  const order =
+    q.sort.field === 'id'
+      ? `id_num ${dir}, id ${dir}`
+      : q.sort.field === 'status'
+        ? `status ${dir}, id_num ${dir}, id ${dir}`
+        : `${q.sort.field} ${dir}, status ${dir}, id_num ${dir}, id ${dir}`;
+  const where = ['account_key = ?'];
+  const params: unknown[] = [accountKey];
+  const statuses = q.statuses ?? [];
+  const marks = statuses.map(() => '?').join(', ');
+  if (statuses.length > 0) {
+    // The unary + keeps the planner on the sort index (status is read from it): with the status
+    // index instead it would fetch every matching row and sort them all for each page.
+    where.push(`+status IN (${marks})`);
+    params.push(...statuses);
+  }
+  const needle = normalizeNeedle(q.text ?? '');
+  let count: { sql: string; params: unknown[] };
+  if (needle === '') {
+    count = {
+      sql: `SELECT count(*) FROM campaigns WHERE account_key = ?${statuses.length > 0 ? ` AND status IN (${marks})` : ''}`,
+      params: [accountKey, ...statuses],
+    };
+  } else {
+    // The sort index is walked as usual, each entry tested against the matching ids (id is part
+    // of every index entry, and the scratch table's key answers the test without a copy).
+    where.push('+id IN (SELECT id FROM temp.campaign_text_match)');
+    count =
+      statuses.length === 0
+        ? { sql: 'SELECT count(*) FROM temp.campaign_text_match', params: [] }
+        : {
+            sql:
+              'SELECT count(*) FROM temp.campaign_text_match m JOIN campaigns c ' +
+              `ON c.account_key = ? AND c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
+            params: [accountKey, ...statuses],
+          };
+  }
+  return {
+    matchSql:
+      needle === ''
+        ? null
+        : 'INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM campaigns WHERE account_key = ? AND instr(search, ?) > 0',
+    matchParams: needle === '' ? [] : [accountKey, needle],
+    pageSql: `SELECT id_num, id FROM campaigns WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    pageParams: [...params, q.limit, q.offset],
+    countSql: count.sql,
+    countParams: count.params,
+  };
+}
+
+export function parseCampaignQuery(input: CampaignQuery): ParsedCampaignQuery {
+  const parsed = campaignQuerySchema.safeParse(input);
+  if (!parsed.success) throw new StoreError('INVALID_INPUT', describeIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+export function createCampaignQuery(
+  ctx: RepoContext,
+  accounts: AccountsRepo,
+  readRow: RowReader,
+): (q: CampaignQuery) => CampaignPage {
+  const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
+  ctx.db.exec(TEXT_MATCH_TABLE_SQL);
+  const clearMatches = ctx.db.prepare('DELETE FROM temp.campaign_text_match');
+  const totalChanges = ctx.db.prepare('SELECT total_changes()').pluck();
+  // What the scratch table holds. total_changes() moves with every write on this connection, so
+  // any change to the data invalidates it; scrolling a filtered list reuses it.
+  let matched: { accountKey: number; needle: string; changes: number } | null = null;
+
+  return (input) => {
+    const q = parseCampaignQuery(input);
+    const accountKey = accounts.keyOf(q);
+    const built = buildCampaignQuery(accountKey, q);
+    if (built.matchSql !== null) {
+      const needle = built.matchParams[1] as string;
+      const changes = totalChanges.get() as number;
+      if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
+        // Only the connection's temp schema is written: no lock on the database file, no fsync.
+        matched = null;
+        clearMatches.run();
+        ctx.db.prepare(built.matchSql).run(...built.matchParams);
+        // Filling the scratch table counted as changes: remember the count after it.
+        matched = { accountKey, needle, changes: totalChanges.get() as number };
+      }
+    }
+    // Statements are prepared per call: there are a few dozen shapes and preparing is
+    // microseconds, cheaper than a cache that grows with every status combination.
+    const total = ctx.db.prepare(built.countSql).pluck().get(...built.countParams) as number;
+    const keys = ctx.db.prepare(built.pageSql).all(...built.pageParams);
+    const rows: Campaign[] = [];
+    for (const k of keys) {
+      const c = readRow(accountKey, q.profileId, keyRow.parse(k));
+      if (c) rows.push(c);
+    }
+    return { rows, total };
+  };
+}

@@ -1,0 +1,40 @@
+// Opens the one database file with the settings every repository relies on.
+import Database from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
+import { latestVersion, readUserVersion, tooNewError, type Migration } from './migrate';
+
+/**
+ * synchronous=FULL is the connection's setting: in WAL mode NORMAL can lose the last commits on
+ * power loss, and an acknowledged outbox row or draft must survive that. The one exception is the
+ * campaign cache refresh (RepoContext.cacheTx), which commits its pages with NORMAL: those rows
+ * can always be fetched again, and a refresh of 100,000 campaigns is 100 commits whose fsyncs
+ * the bench (bench/store.ts) measured at a large share of the refresh time. In WAL mode a NORMAL
+ * commit can be lost on power loss but never corrupts the file, and the next FULL commit syncs
+ * it along with its own data. cacheTx restores FULL in a finally block, so no path can leave the
+ * connection relaxed.
+ */
+export const SYNCHRONOUS = 'FULL' as const;
+export const BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase(file: string, migrations: readonly Migration[]): Db {
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    // Read the version before any pragma that writes (journal_mode): a file from a newer app is
+    // refused without being touched.
+    const found = readUserVersion(db);
+    const known = latestVersion(migrations);
+    if (found > known) throw tooNewError(file, found, known);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${SYNCHRONOUS}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma('temp_store = MEMORY');
+    // The sort indexes of a 100,000-campaign account are ~30 MB; a smaller cache re-reads pages.
+    db.pragma('cache_size = -32000');
+    db.pragma('trusted_schema = OFF');
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

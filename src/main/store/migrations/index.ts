@@ -1,0 +1,6 @@
+// The ordered list of migrations. Append only: never edit or renumber a released step.
+import type { Migration } from '../migrate';
+import { migration001 } from './001-initial';
+import { migration002 } from './002-drafts-outbox';
+
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];

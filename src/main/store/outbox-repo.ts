@@ -1,0 +1,357 @@
+// The durable outbox: every change a person makes is one row, committed with the draft it came
+// from, then drained by the sync engine in order per lane (one account of one profile; push work
+// that names no account uses the profile's own lane).
+//
+// States:  queued -> sending -> sent | failed | uncertain | blocked, or back to queued (retry later)
+//          uncertain -> sent (found on the service) | queued (provably absent) | failed | blocked
+//          blocked -> queued (fixed by the person) | failed;   failed -> queued (retry by hand)
+// The head of a lane is its oldest queued, sending or uncertain item: only the head is claimed,
+// so a lane sends one item at a time, in seq order. Failed and blocked items are parked and do not
+// hold the lane up (a 4xx stops only that item); an uncertain head does, because the next item
+// may depend on whether it happened.
+import { z } from 'zod';
+import type { RepoContext } from './context';
+import { StoreError, describeIssues } from './errors';
+import { parseJsonColumn, toJson, toJsonOrNull } from './json';
+import { ACCOUNT_BOUND_KINDS, OUTBOX_KINDS, outboxPayloadSchemas, type OutboxKind, type OutboxPayload, type OutboxWork } from './outbox-payloads';
+import type { QuarantineRepo } from './quarantine-repo';
+import type { StoredError } from './types';
+
+export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'failed', 'uncertain', 'blocked'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+/** Allowed moves; anything else is a bug in the caller and is refused. */
+export const OUTBOX_TRANSITIONS: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
+  queued: ['sending', 'blocked'],
+  sending: ['sent', 'failed', 'uncertain', 'blocked', 'queued'],
+  uncertain: ['sent', 'queued', 'failed', 'blocked'],
+  blocked: ['queued', 'failed'],
+  failed: ['queued'],
+  sent: [],
+};
+
+export interface OutboxLane {
+  profileId: string;
+  /** null: the profile's lane for push work that belongs to no account. */
+  accountId: string | null;
+}
+
+interface OutboxItemBase<K extends OutboxKind> extends OutboxLane {
+  seq: number;
+  kind: K;
+  payload: OutboxPayload<K>;
+  draftId: string | null;
+  state: OutboxState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: StoredError | null;
+  result: unknown;
+  createdAt: number;
+  updatedAt: number;
+}
+export type OutboxItem = { [K in OutboxKind]: OutboxItemBase<K> }[OutboxKind];
+
+export type EnqueueInput = OutboxWork & {
+  profileId: string;
+  accountId?: string | null;
+  draftId?: string | null;
+  /** Not before this time (ms); default now. */
+  notBefore?: number;
+};
+
+const errorSchema = z.object({ code: z.string().min(1), message: z.string() });
+
+const rowSchema = z.object({
+  seq: z.number().int(),
+  profile_id: z.string(),
+  account_id: z.string().nullable(),
+  kind: z.enum(OUTBOX_KINDS),
+  payload: z.string(),
+  draft_id: z.string().nullable(),
+  state: z.enum(OUTBOX_STATES),
+  attempts: z.number().int(),
+  next_attempt_at: z.number().int(),
+  last_error: z.string().nullable(),
+  result: z.string().nullable(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+
+export interface OutboxRepo {
+  enqueue(input: EnqueueInput): OutboxItem;
+  get(seq: number): OutboxItem | undefined;
+  list(filter?: { profileId?: string; accountId?: string | null; states?: readonly OutboxState[] }): OutboxItem[];
+  /** The lane's current head (oldest queued, sending or uncertain item). */
+  head(lane: OutboxLane): OutboxItem | undefined;
+  /** Lanes whose head is queued and due at `now`, oldest head first. */
+  readyLanes(now: number): OutboxLane[];
+  /** Heads left uncertain: to be resolved by looking on the service before anything is re-sent. */
+  uncertainHeads(): OutboxItem[];
+  /** Earliest time a queued head becomes due, for the engine's timer; null when nothing waits. */
+  nextDueAt(): number | null;
+  /** Claims the lane's head if it is queued and due: it becomes sending and attempts grows by one. */
+  claimNext(lane: OutboxLane, now: number): OutboxItem | undefined;
+  markSent(seq: number, result?: unknown): OutboxItem;
+  markFailed(seq: number, error: StoredError): OutboxItem;
+  markUncertain(seq: number, error: StoredError): OutboxItem;
+  /** Needs the person to fix it (e.g. a scheduled time that has passed); never sent as it is. */
+  markBlocked(seq: number, error: StoredError): OutboxItem;
+  /** sending -> queued after a 5xx, a timeout or a 429: due again at `nextAttemptAt`. */
+  retryLater(seq: number, nextAttemptAt: number, error: StoredError): OutboxItem;
+  /** Back to queued (after a fix, a manual retry, or a resolution that found nothing on the service). */
+  requeue(seq: number, opts?: { work?: OutboxWork; nextAttemptAt?: number }): OutboxItem;
+  /** Deletes an item that is not in flight (a person discarded it). */
+  remove(seq: number): boolean;
+  /** At start-up: items left sending by a crash may or may not have reached the service. */
+  recoverInterrupted(): number;
+  /** Deletes sent items older than `before` (history only). */
+  pruneSent(before: number): number;
+}
+
+function parseWork(kind: OutboxKind, payload: unknown): { ok: true; work: OutboxWork } | { ok: false; reason: string } {
+  const r = outboxPayloadSchemas[kind].safeParse(payload);
+  if (!r.success) return { ok: false, reason: describeIssues(r.error.issues) };
+  return { ok: true, work: { kind, payload: r.data } as OutboxWork };
+}
+
+export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): OutboxRepo {
+  const { db } = ctx;
+  const ACTIVE = "state IN ('queued', 'sending', 'uncertain')";
+  const insert = db.prepare(`INSERT INTO outbox (profile_id, account_id, kind, payload, draft_id, state, attempts,
+      next_attempt_at, created_at, updated_at)
+    VALUES (@profileId, @accountId, @kind, @payload, @draftId, 'queued', 0, @notBefore, @now, @now)`);
+  const getStmt = db.prepare('SELECT * FROM outbox WHERE seq = ?');
+  const headStmt = db.prepare(
+    `SELECT * FROM outbox WHERE profile_id = ? AND account_id IS ? AND ${ACTIVE} ORDER BY seq LIMIT 1`,
+  );
+  const headsSql = `SELECT o.* FROM outbox o JOIN (SELECT min(seq) AS seq FROM outbox WHERE ${ACTIVE}
+      GROUP BY profile_id, account_id) h ON h.seq = o.seq`;
+  const readyStmt = db.prepare(
+    `SELECT profile_id, account_id FROM (${headsSql}) WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY seq`,
+  );
+  const uncertainStmt = db.prepare(`SELECT * FROM (${headsSql}) WHERE state = 'uncertain' ORDER BY seq`);
+  const nextDueStmt = db.prepare(`SELECT min(next_attempt_at) FROM (${headsSql}) WHERE state = 'queued'`).pluck();
+  const claimStmt = db.prepare(
+    "UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE seq = ? AND state = 'queued'",
+  );
+  const recoverStmt = db.prepare(
+    `UPDATE outbox SET state = 'uncertain', updated_at = ?,
+       last_error = json_object('code', 'INTERRUPTED', 'message', 'The app stopped while this was being sent; checking the service before sending again')
+     WHERE state = 'sending'`,
+  );
+  const del = db.prepare("DELETE FROM outbox WHERE seq = ? AND state <> 'sending'");
+  const pruneStmt = db.prepare("DELETE FROM outbox WHERE state = 'sent' AND updated_at < ?");
+
+  /** Row -> item; a row that no longer parses goes to quarantine and yields undefined. */
+  function fromRow(r: unknown): OutboxItem | undefined {
+    const row = rowSchema.safeParse(r);
+    const seq = Number((r as { seq?: unknown }).seq);
+    const profileId = (r as { profile_id?: unknown }).profile_id;
+    let reason: string | undefined;
+    let work: OutboxWork | undefined;
+    let lastError: StoredError | null = null;
+    let result: unknown = null;
+    if (!row.success) reason = describeIssues(row.error.issues);
+    else {
+      const payload = parseJsonColumn(z.unknown(), row.data.payload);
+      const w = payload.ok ? parseWork(row.data.kind, payload.value) : payload;
+      const err = parseJsonColumn(errorSchema.nullable(), row.data.last_error);
+      const res = parseJsonColumn(z.unknown(), row.data.result);
+      if (!w.ok) reason = `payload: ${w.reason}`;
+      else if (!err.ok) reason = `last_error: ${err.reason}`;
+      else if (!res.ok) reason = `result: ${res.reason}`;
+      else {
+        work = w.work;
+        lastError = err.value;
+        result = res.value;
+      }
+    }
+    if (!row.success || reason !== undefined || work === undefined) {
+      quarantine.add(
+        { source: 'outbox', sourceKey: String(seq), profileId: typeof profileId === 'string' ? profileId : null, row: r, reason: reason ?? 'unreadable' },
+        () => db.prepare('DELETE FROM outbox WHERE seq = ?').run(seq),
+      );
+      return undefined;
+    }
+    const d = row.data;
+    return {
+      seq: d.seq,
+      profileId: d.profile_id,
+      accountId: d.account_id,
+      ...work,
+      draftId: d.draft_id,
+      state: d.state,
+      attempts: d.attempts,
+      nextAttemptAt: d.next_attempt_at,
+      lastError,
+      result,
+      createdAt: d.created_at,
+      updatedAt: d.updated_at,
+    } as OutboxItem;
+  }
+
+  function head(lane: OutboxLane): OutboxItem | undefined {
+    // A quarantined head is gone from the table: look again for the next one.
+    for (;;) {
+      const r = headStmt.get(lane.profileId, lane.accountId);
+      if (r === undefined) return undefined;
+      const item = fromRow(r);
+      if (item) return item;
+    }
+  }
+
+  const rowsToItems = (rows: unknown[]): OutboxItem[] =>
+    rows.map(fromRow).filter((i): i is OutboxItem => i !== undefined);
+
+  const get = (seq: number): OutboxItem | undefined => {
+    const r = getStmt.get(seq);
+    return r === undefined ? undefined : fromRow(r);
+  };
+
+  /** Moves seq to `to` if its current state allows it; sets the extra columns given. */
+  function transition(seq: number, to: OutboxState, set: Record<string, unknown> = {}): OutboxItem {
+    return ctx.tx(() => {
+      const from = OUTBOX_STATES.filter((s) => OUTBOX_TRANSITIONS[s].includes(to));
+      const cols = Object.keys(set);
+      const sql =
+        `UPDATE outbox SET state = ?, updated_at = ?${cols.map((c) => `, ${c} = ?`).join('')} ` +
+        `WHERE seq = ? AND state IN (${from.map(() => '?').join(', ')})`;
+      const changes = db.prepare(sql).run(to, ctx.clock.now(), ...Object.values(set), seq, ...from).changes;
+      if (changes === 0) {
+        const current = getStmt.get(seq) as { state?: string } | undefined;
+        if (!current) throw new StoreError('NOT_FOUND', `No outbox item ${seq}`);
+        throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is ${current.state}; it cannot become ${to}`);
+      }
+      const item = get(seq);
+      if (!item) throw new StoreError('NOT_FOUND', `Outbox item ${seq} could not be read back and was quarantined`);
+      return item;
+    });
+  }
+
+  const errorCols = (e: StoredError) => ({ last_error: toJson(errorSchema.parse(e)) });
+
+  return {
+    enqueue(input) {
+      const { profileId, accountId = null, draftId = null, notBefore, ...rest } = input;
+      const w = parseWork(rest.kind, rest.payload);
+      if (!w.ok) throw new StoreError('INVALID_INPUT', `${rest.kind}: ${w.reason}`);
+      if (accountId === null && ACCOUNT_BOUND_KINDS.includes(rest.kind)) {
+        throw new StoreError('INVALID_INPUT', `${rest.kind} must name the account it is for`);
+      }
+      return ctx.tx(() => {
+        const now = ctx.clock.now();
+        let seq: number;
+        try {
+          seq = Number(
+            insert.run({
+              profileId,
+              accountId,
+              kind: w.work.kind,
+              payload: toJson(w.work.payload),
+              draftId,
+              notBefore: notBefore ?? now,
+              now,
+            }).lastInsertRowid,
+          );
+        } catch (e) {
+          if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+            throw new StoreError('NOT_FOUND', 'The outbox item names a profile, account or draft that does not exist');
+          }
+          throw e;
+        }
+        return get(seq) as OutboxItem;
+      });
+    },
+    get,
+    list(filter = {}) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.profileId !== undefined) {
+        where.push('profile_id = ?');
+        params.push(filter.profileId);
+      }
+      if (filter.accountId !== undefined) {
+        where.push('account_id IS ?');
+        params.push(filter.accountId);
+      }
+      if (filter.states && filter.states.length > 0) {
+        const states = filter.states.map((s) => z.enum(OUTBOX_STATES).parse(s));
+        where.push(`state IN (${states.map(() => '?').join(', ')})`);
+        params.push(...states);
+      }
+      const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`;
+      return rowsToItems(db.prepare(sql).all(...params));
+    },
+    head,
+    readyLanes(now) {
+      return (readyStmt.all(now) as { profile_id: string; account_id: string | null }[]).map((r) => ({
+        profileId: r.profile_id,
+        accountId: r.account_id,
+      }));
+    },
+    uncertainHeads() {
+      return rowsToItems(uncertainStmt.all());
+    },
+    nextDueAt() {
+      const v = nextDueStmt.get();
+      return typeof v === 'number' ? v : null;
+    },
+    claimNext(lane, now) {
+      return ctx.tx(() => {
+        const current = head(lane);
+        if (!current || current.state !== 'queued' || current.nextAttemptAt > now) return undefined;
+        claimStmt.run(ctx.clock.now(), current.seq);
+        return get(current.seq);
+      });
+    },
+    markSent(seq, result) {
+      return transition(seq, 'sent', { result: toJsonOrNull(result), last_error: null });
+    },
+    markFailed(seq, error) {
+      return transition(seq, 'failed', errorCols(error));
+    },
+    markUncertain(seq, error) {
+      return transition(seq, 'uncertain', errorCols(error));
+    },
+    markBlocked(seq, error) {
+      return transition(seq, 'blocked', errorCols(error));
+    },
+    retryLater(seq, nextAttemptAt, error) {
+      const current = get(seq);
+      if (current && current.state !== 'sending') {
+        throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is ${current.state}; only an item being sent can be retried later`);
+      }
+      return transition(seq, 'queued', { next_attempt_at: Math.round(nextAttemptAt), ...errorCols(error) });
+    },
+    requeue(seq, opts = {}) {
+      return ctx.tx(() => {
+        const current = get(seq);
+        if (!current) throw new StoreError('NOT_FOUND', `No outbox item ${seq}`);
+        if (current.state === 'sending') {
+          throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is being sent; it cannot be requeued now`);
+        }
+        const set: Record<string, unknown> = { next_attempt_at: Math.round(opts.nextAttemptAt ?? ctx.clock.now()) };
+        if (opts.work) {
+          if (opts.work.kind !== current.kind) throw new StoreError('INVALID_INPUT', 'A fix cannot change the kind of an outbox item');
+          const w = parseWork(opts.work.kind, opts.work.payload);
+          if (!w.ok) throw new StoreError('INVALID_INPUT', `${opts.work.kind}: ${w.reason}`);
+          set.payload = toJson(w.work.payload);
+        }
+        return transition(seq, 'queued', set);
+      });
+    },
+    remove(seq) {
+      const current = getStmt.get(seq) as { state?: string } | undefined;
+      if (current?.state === 'sending') {
+        throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is being sent; it cannot be removed now`);
+      }
+      return del.run(seq).changes > 0;
+    },
+    recoverInterrupted() {
+      return recoverStmt.run(ctx.clock.now()).changes;
+    },
+    pruneSent(before) {
+      return pruneStmt.run(before).changes;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Shared set-up for the store tests: a real SQLite file in a fresh temp dir and a manual clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '../../../src/main/store';
+
+export class ManualClock {
+  constructor(public t = Date.UTC(2026, 9, 10, 12, 0, 0)) {}
+  now = (): number => this.t;
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface TestStore {
+  store: Store;
+  clock: ManualClock;
+  dir: string;
+  file: string;
+  reopen(): Store;
+  cleanup(): void;
+}
+
+export function tempDir(prefix = 'desk-store-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function openTestStore(): TestStore {
+  const dir = tempDir();
+  const file = join(dir, 'desk.db');
+  const clock = new ManualClock();
+  const t: TestStore = {
+    store: openStore({ file, clock }),
+    clock,
+    dir,
+    file,
+    reopen() {
+      t.store.close();
+      t.store = openStore({ file, clock });
+      return t.store;
+    },
+    cleanup() {
+      t.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+export const PROFILE = {
+  id: 'p1',
+  name: 'Agency',
+  baseUrl: 'https://api.example.test',
+  authUrl: 'https://auth.example.test',
+  pushUrl: 'https://push.example.test',
+  clientId: 'client-123',
+  flow: 'client_credentials' as const,
+};
+
+export const ACME = { profileId: 'p1', accountId: 'acmeads' };
+export const GLOBEX = { profileId: 'p1', accountId: 'globexads' };
+
+/** A profile with two advertiser accounts. */
+export function seed(store: Store): void {
+  store.profiles.create(PROFILE);
+  store.accounts.add({ ...ACME, type: 'ADVERTISER', name: 'Acme' });
+  store.accounts.add({ ...GLOBEX, type: 'ADVERTISER', name: 'Globex' });
+}

@@ -1,0 +1,175 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, StoreError } from '../../../src/main/store';
+import { migrate, type Migration } from '../../../src/main/store/migrate';
+import { MIGRATIONS } from '../../../src/main/store/migrations';
+import { ManualClock, tempDir } from './helpers';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function newFile(): string {
+  const d = tempDir('desk-migrate-');
+  dirs.push(d);
+  return join(d, 'desk.db');
+}
+
+/**
+ * Data written with the schema of each earlier version, using that version's SQL (not today's
+ * repositories). Adding migration N+1 without a seeder for version N fails the coverage test below.
+ */
+const SEEDERS: Record<number, (db: Database.Database) => void> = {
+  0: () => {},
+  1: (db) => {
+    db.exec(`
+      INSERT INTO profiles (id, name, base_url, auth_url, push_url, client_id, flow, redirect_uri, created_at, updated_at)
+        VALUES ('p1', 'Agency', 'https://api.example.test', 'https://auth.example.test', 'https://push.example.test',
+                'client-1', 'authorization_code', 'http://127.0.0.1:8765/cb', 1, 1);
+      INSERT INTO accounts (account_key, profile_id, account_id, name, type, added_at, last_synced_at)
+        VALUES (1, 'p1', 'acmeads', 'Acme', 'ADVERTISER', 1, 5);
+      INSERT INTO campaigns (account_key, id_num, id, name, status, spent, present, extra, search)
+        VALUES (1, 42, '42', 'Spring', 'PAUSED', 12.5, ${1 | (1 << 3) | (1 << 18) | (1 << 19)},
+                '{"targeting":{"countries":["DE"]}}', '42' || char(1) || 'spring' || char(1));
+      INSERT INTO apps (profile_id, app_id, publisher, sw_path, refreshed_at) VALUES ('p1', '1001', 'News', '/sw.js', 1);
+      INSERT INTO tasks (profile_id, app_id, task_id, task_type, task_status, raw, refreshed_at)
+        VALUES ('p1', '1001', '77', 'scheduled', 'pending',
+                '{"taskId":77,"tagId":1001,"taskType":"scheduled","taskStatus":"pending","title":"Hi"}', 1);
+      INSERT INTO activity (at, profile_id, account_id, kind, message) VALUES (3, 'p1', 'acmeads', 'sync', 'refreshed');
+    `);
+  },
+};
+
+function schemaOf(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
+      type: string;
+      name: string;
+      sql: string | null;
+    }[]).map((r) => `${r.type} ${r.name}: ${(r.sql ?? '').replace(/\s+/g, ' ')}`);
+  } finally {
+    db.close();
+  }
+}
+
+function sha(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+describe('migrations', () => {
+  it('are numbered 1..N without gaps', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('have a data seeder for every earlier version, so each upgrade path is tested with data', () => {
+    for (let v = 0; v < MIGRATIONS.length; v++) expect(SEEDERS[v], `seeder for version ${v}`).toBeTypeOf('function');
+  });
+
+  it('create the latest schema from an empty file, with every table STRICT and the file in WAL mode', () => {
+    const file = newFile();
+    const store = openStore({ file });
+    expect(store.migration).toEqual({ from: 0, to: MIGRATIONS.length });
+    store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = (db.pragma('table_list') as { schema: string; name: string; type: string; strict: number }[]).filter(
+      (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
+    );
+    expect(tables.map((t) => t.name).sort()).toEqual(
+      ['accounts', 'activity', 'apps', 'campaigns', 'drafts', 'outbox', 'profiles', 'quarantine', 'tasks'].sort(),
+    );
+    for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
+    db.close();
+  });
+
+  for (let from = 0; from < MIGRATIONS.length; from++) {
+    it(`upgrade version ${from} -> ${MIGRATIONS.length} keeps the data and ends with the same schema as a fresh file`, () => {
+      const file = newFile();
+      const db = new Database(file);
+      migrate(db, MIGRATIONS.slice(0, from), file);
+      SEEDERS[from](db);
+      db.close();
+
+      const clock = new ManualClock();
+      const store = openStore({ file, clock });
+      expect(store.migration).toEqual({ from, to: MIGRATIONS.length });
+      if (from >= 1) {
+        expect(store.profiles.get('p1')).toMatchObject({ flow: 'authorization_code', redirectUri: 'http://127.0.0.1:8765/cb' });
+        expect(store.accounts.get({ profileId: 'p1', accountId: 'acmeads' })).toMatchObject({ name: 'Acme', lastSyncedAt: 5 });
+        expect(store.campaigns.get({ profileId: 'p1', accountId: 'acmeads' }, '42')).toEqual({
+          id: '42',
+          name: 'Spring',
+          status: 'PAUSED',
+          spent: 12.5,
+          targeting: { countries: ['DE'] },
+        });
+        expect(store.apps.get('p1', '1001')).toMatchObject({ publisher: 'News', swPath: '/sw.js' });
+        expect(store.tasks.get('p1', '77')).toMatchObject({ taskId: '77', tagId: '1001', title: 'Hi' });
+        expect(store.activity.list({ profileId: 'p1' })).toHaveLength(1);
+      }
+      expect(store.integrityCheck()).toEqual(['ok']);
+      store.close();
+
+      const fresh = newFile();
+      openStore({ file: fresh }).close();
+      expect(schemaOf(file)).toEqual(schemaOf(fresh));
+    });
+  }
+
+  it('refuse a file from a newer app with a message to update, and leave the file untouched', () => {
+    const file = newFile();
+    const db = new Database(file);
+    db.exec('CREATE TABLE future_things (x INTEGER) STRICT');
+    db.pragma(`user_version = ${MIGRATIONS.length + 5}`);
+    db.close();
+    const before = sha(file);
+
+    let error: unknown;
+    try {
+      openStore({ file });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('DB_TOO_NEW');
+    expect((error as StoreError).message).toMatch(/newer version of Campaign Desk/);
+    expect((error as StoreError).message).toMatch(/Update Campaign Desk/);
+    expect(sha(file)).toBe(before);
+    const after = new Database(file, { readonly: true });
+    expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(after.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 5);
+    after.close();
+  });
+
+  it('roll back every step of an upgrade that fails half way: the file stays at its old version', () => {
+    const file = newFile();
+    const db = new Database(file);
+    const steps: Migration[] = [
+      { version: 1, name: 'ok', up: 'CREATE TABLE a (x INTEGER) STRICT' },
+      { version: 2, name: 'broken', up: 'CREATE TABLE b (x INTEGER) STRICT; INSERT INTO nowhere VALUES (1)' },
+    ];
+    expect(() => migrate(db, steps, file)).toThrow(/version 2 \(broken\)/);
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('a', 'b')").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('enforce foreign keys and STRICT column types on the app connection', () => {
+    const file = newFile();
+    const store = openStore({ file });
+    expect(() => store.accounts.add({ profileId: 'nobody', accountId: 'acmeads', type: 'ADVERTISER' })).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND' }),
+    );
+    store.close();
+    const db = new Database(file);
+    expect(() =>
+      db.prepare("INSERT INTO activity (at, kind, message) VALUES ('yesterday', 'x', 'y')").run(),
+    ).toThrow(/cannot store TEXT value in INTEGER column/);
+    db.close();
+  });
+});
