@@ -60,7 +60,7 @@ describe('rate limits over HTTP', () => {
     // Another account is not held up by limitedone's queue.
     const otherStart = Date.now();
     await c.listCampaigns('limitedtwo', { fetchLevel: 'R' });
-    expect(Date.now() - otherStart).toBeLessThan(500);
+    expect(Date.now() - otherStart).toBeLessThan(1_000);
     await Promise.all([...reads, ...writes]);
     const elapsed = Date.now() - started;
 
@@ -73,7 +73,7 @@ describe('rate limits over HTTP', () => {
     // The quotas allow 8 reads in 6 s (2 per second, 5 per 5 s) and 8 writes in 5 s: the
     // scheduler should be close to that, not at the documented Tier 4 pace (2/s, 15/min).
     expect(elapsed).toBeGreaterThanOrEqual(5_500);
-    expect(elapsed).toBeLessThan(7_500);
+    expect(elapsed).toBeLessThan(8_500);
 
     const budget = c.snapshot().budgets.find((b) => b.account === 'limitedone' && b.group === 'campaigns.list');
     expect(budget?.state).toBe('learned');
@@ -105,7 +105,7 @@ describe('rate limits over HTTP', () => {
     const started = Date.now();
     await Promise.all(Array.from({ length: 30 }, () => c.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' })));
     // Under the documented Tier 4 guess this would take 15 s.
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(3_000);
     const log = (await sandboxRequests(s)).filter((r) => r.account === 'oldtimerltd');
     expect(log).toHaveLength(30);
     expect(log.every((r) => r.limited === false && r.status === 200)).toBe(true);
