@@ -57,6 +57,8 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } {
 }
 
 const isControlPath = (path: string): boolean => path.startsWith('/_sandbox/') || path === '/_sandbox';
+const isLoopbackHost = (host: string | undefined): boolean =>
+  host !== undefined && /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(host);
 const isCdnPath = (path: string): boolean => path === '/_cdn' || path.startsWith('/_cdn/');
 
 export interface SandboxServer {
@@ -101,6 +103,11 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
       return;
     }
     const logged = !isControlPath(path);
+    if (!logged && !isLoopbackHost(req.headers.host)) {
+      // A web page could reach 127.0.0.1 through DNS rebinding; it must not reset or steer the sandbox.
+      sendReply(res, apiError('control', 403, 'the control API only answers requests addressed to 127.0.0.1 or localhost'));
+      return;
+    }
     const m = match(routes, method, path);
     const ctx: RequestContext = {
       method,

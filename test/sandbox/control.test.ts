@@ -134,6 +134,14 @@ describe('request log', () => {
   });
 });
 
+describe('control API guard', () => {
+  it('refuses requests addressed to another host name (DNS rebinding)', async () => {
+    const r = await call(sb, 'POST', '/_sandbox/reset', { headers: { host: `rebind.example:${sb.port}` } });
+    expect(r.status).toBe(403);
+    expect((await call(sb, 'GET', '/_sandbox/clock', { headers: { host: `localhost:${sb.port}` } })).status).toBe(200);
+  });
+});
+
 describe('state views', () => {
   it('shows every campaign of an account, TERMINATED included', async () => {
     const r = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes');
