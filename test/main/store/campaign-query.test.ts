@@ -1,0 +1,186 @@
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../../src/shared/domain/campaign';
+import { idSortKey } from '../../../src/main/store/campaign-columns';
+import { buildCampaignQuery, parseCampaignQuery, TEXT_MATCH_TABLE_SQL, type CampaignQuery } from '../../../src/main/store/campaign-query';
+import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
+
+// A data set with the awkward cases: nulls in every nullable sortable column, names that differ
+// only by case, non-ASCII text, ids that are not numbers and ids of different lengths.
+function dataSet(): Campaign[] {
+  const base = syntheticCampaigns(240, { seed: 3, firstId: 100, advertiserNames: true });
+  const odd: Campaign[] = [
+    { id: '9', name: 'apple', status: 'APPROVED', spent: 1 },
+    { id: '10', name: 'Apple', status: 'APPROVED', spent: 1 },
+    { id: '11', name: 'APPLE', status: null, spent: null, cpc: null, branding_text: null },
+    { id: 'ext-7', name: 'Überraschung Café', status: 'ARCHIVED_BY_SERVICE', branding_text: 'ÄÖÜ brand' },
+    { id: 'ext-10', name: 'zeta', advertiser_id: 'ZED', bid_strategy: 'SOMETHING_NEW' },
+    { id: '123456789012', name: 'Big id', start_date: '2026-01-01T00:00:00Z' },
+  ];
+  return [...base, ...odd];
+}
+
+const NOCASE_FIELDS = new Set(['name', 'branding_text', 'advertiser_id', 'advertiser_name']);
+
+/** SQLite's order: NULL first, NOCASE folds ASCII only, then status, then the id key. */
+function referenceSort(rows: Campaign[], field: SortableCampaignField, direction: 'asc' | 'desc'): string[] {
+  const fold = (s: string) => s.replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+  const cmpValue = (a: unknown, b: unknown, nocase: boolean): number => {
+    if (a === null || a === undefined) return b === null || b === undefined ? 0 : -1;
+    if (b === null || b === undefined) return 1;
+    if (typeof a === 'number' && typeof b === 'number') return a - b;
+    const x = nocase ? fold(String(a)) : String(a);
+    const y = nocase ? fold(String(b)) : String(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  const cmpId = (a: Campaign, b: Campaign) => idSortKey(a.id) - idSortKey(b.id) || cmpValue(a.id, b.id, false);
+  const sorted = [...rows].sort((a, b) => {
+    if (field === 'id') return cmpId(a, b);
+    const r = a as Record<string, unknown>;
+    const s = b as Record<string, unknown>;
+    return cmpValue(r[field], s[field], NOCASE_FIELDS.has(field)) || cmpValue(a.status, b.status, false) || cmpId(a, b);
+  });
+  if (direction === 'desc') sorted.reverse();
+  return sorted.map((c) => c.id);
+}
+
+function matchesText(c: Campaign, text: string): boolean {
+  const n = text.trim().toLowerCase();
+  return [c.id, c.name, c.branding_text ?? ''].some((f) => f.toLowerCase().includes(n));
+}
+
+let t: TestStore;
+const data = dataSet();
+
+beforeAll(async () => {
+  t = openTestStore();
+  seed(t.store);
+  const r = t.store.campaigns.beginRefresh(ACME);
+  r.applyPage(data.slice(0, 100));
+  r.applyPage(data.slice(100));
+  await r.finish();
+  // Another account's campaigns must never leak into ACME's lists.
+  const other = t.store.campaigns.beginRefresh(GLOBEX);
+  other.applyPage(syntheticCampaigns(50, { seed: 99, firstId: 100 }));
+  await other.finish();
+});
+afterAll(() => t.cleanup());
+
+const q = (x: Omit<CampaignQuery, 'profileId' | 'accountId'>) => t.store.campaigns.query({ ...ACME, limit: 1000, ...x });
+
+describe('campaign query', () => {
+  for (const field of SORTABLE_CAMPAIGN_FIELDS) {
+    for (const direction of ['asc', 'desc'] as const) {
+      it(`sorts by ${field} ${direction} exactly like SQLite's documented order (nulls first ascending)`, () => {
+        const page = q({ sort: { field, direction } });
+        expect(page.total).toBe(data.length);
+        expect(page.rows.map((c) => c.id)).toEqual(referenceSort(data, field, direction));
+      });
+    }
+  }
+
+  it('returns whole campaigns as received, unknown fields included', () => {
+    const row = q({ text: 'ext-7' }).rows[0];
+    expect(row).toEqual(data.find((c) => c.id === 'ext-7'));
+    const withExtras = q({ sort: { field: 'id', direction: 'asc' }, limit: 1, offset: 10 }).rows[0];
+    expect(withExtras).toHaveProperty('targeting');
+    expect(withExtras).toEqual(data.find((c) => c.id === withExtras.id));
+  });
+
+  it('filters by a set of statuses and counts only those', () => {
+    const page = q({ statuses: ['PAUSED', 'ARCHIVED_BY_SERVICE'], sort: { field: 'spent', direction: 'desc' } });
+    const expected = referenceSort(data.filter((c) => c.status === 'PAUSED' || c.status === 'ARCHIVED_BY_SERVICE'), 'spent', 'desc');
+    expect(page.total).toBe(expected.length);
+    expect(page.rows.map((c) => c.id)).toEqual(expected);
+  });
+
+  it('filters by text in id, name or branding, case-insensitively, including non-ASCII letters', () => {
+    for (const text of ['apple', 'ÜBERRASCHUNG', 'äöü', ' spring ', '12345678', 'ext-', 'no such thing']) {
+      const page = q({ text, sort: { field: 'name', direction: 'asc' } });
+      const expected = referenceSort(data.filter((c) => matchesText(c, text)), 'name', 'asc');
+      expect(page.total, text).toBe(expected.length);
+      expect(page.rows.map((c) => c.id), text).toEqual(expected);
+    }
+  });
+
+  it('does not match across two fields (name end + branding start)', () => {
+    const c = data.find((x) => x.branding_text)!;
+    const across = `${c.name.slice(-2)}${c.branding_text!.slice(0, 2)}`.toLowerCase();
+    const expected = data.filter((x) => matchesText(x, across)).length;
+    expect(q({ text: across }).total).toBe(expected);
+  });
+
+  it('combines text and status filters', () => {
+    const page = q({ text: 'a', statuses: ['APPROVED'], sort: { field: 'start_date', direction: 'asc' } });
+    const expected = referenceSort(data.filter((c) => c.status === 'APPROVED' && matchesText(c, 'a')), 'start_date', 'asc');
+    expect(page.total).toBe(expected.length);
+    expect(page.rows.map((c) => c.id)).toEqual(expected);
+  });
+
+  it('pages with limit and offset: consecutive pages join up to the full list, without repeats', () => {
+    for (const sort of [{ field: 'cpc', direction: 'asc' }, { field: 'status', direction: 'desc' }] as const) {
+      const all: string[] = [];
+      for (let offset = 0; offset < data.length + 7; offset += 7) {
+        const page = q({ sort, limit: 7, offset });
+        expect(page.total).toBe(data.length);
+        all.push(...page.rows.map((c) => c.id));
+      }
+      expect(all).toEqual(referenceSort(data, sort.field, sort.direction));
+    }
+  });
+
+  it('keeps a text-filtered page current after the data changes (no stale match list)', () => {
+    expect(q({ text: 'brand-new-name' }).total).toBe(0);
+    t.store.campaigns.upsert(ACME, { id: '999999', name: 'Brand-New-Name', status: 'APPROVED' });
+    expect(q({ text: 'brand-new-name' }).rows.map((c) => c.id)).toEqual(['999999']);
+  });
+
+  it('refuses an unknown sort field or a page larger than 1000', () => {
+    expect(() => q({ sort: { field: 'targeting' as SortableCampaignField, direction: 'asc' } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
+    expect(() => q({ limit: 1001 })).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+});
+
+describe('campaign query plans', () => {
+  const shapes: Omit<CampaignQuery, 'profileId' | 'accountId' | 'sort'>[] = [
+    {},
+    { statuses: ['PAUSED'] },
+    { statuses: ['PAUSED', 'APPROVED'] },
+    { text: 'spring' },
+    { text: 'spring', statuses: ['APPROVED'] },
+  ];
+
+  function plan(db: Database.Database, sql: string, params: unknown[]): string {
+    return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+  }
+
+  it('walk an index in order for every sort and filter: no full scan, no temp b-tree for sorting', () => {
+    const db = new Database(t.file, { readonly: true });
+    db.exec(TEXT_MATCH_TABLE_SQL);
+    try {
+      for (const field of SORTABLE_CAMPAIGN_FIELDS) {
+        for (const direction of ['asc', 'desc'] as const) {
+          for (const shape of shapes) {
+            const built = buildCampaignQuery(1, parseCampaignQuery({ ...ACME, ...shape, sort: { field, direction } }));
+            const page = plan(db, built.pageSql, built.pageParams);
+            const label = `${field} ${direction} ${JSON.stringify(shape)}: ${page}`;
+            expect(page, label).not.toMatch(/TEMP B-TREE/);
+            expect(page, label).not.toMatch(/SCAN campaigns/);
+            const expectedIndex = field === 'id' ? 'USING PRIMARY KEY' : `USING COVERING INDEX campaigns_by_${field} `;
+            expect(page, label).toContain(`SEARCH campaigns ${expectedIndex}`);
+            const count = plan(db, built.countSql, built.countParams);
+            expect(count, `count ${label}`).not.toMatch(/SCAN campaigns\b|SCAN c\b/);
+            if (built.matchSql) {
+              expect(plan(db, built.matchSql, built.matchParams)).toContain('USING COVERING INDEX campaigns_by_search');
+            }
+          }
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+});

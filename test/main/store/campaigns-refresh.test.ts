@@ -1,0 +1,127 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Campaign } from '../../../src/shared/domain/campaign';
+import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
+
+let t: TestStore;
+beforeEach(() => {
+  t = openTestStore();
+  seed(t.store);
+});
+afterEach(() => t.cleanup());
+
+const ids = (ref = ACME) => t.store.campaigns.query({ ...ref, sort: { field: 'id', direction: 'asc' }, limit: 1000 }).rows.map((c) => c.id);
+
+async function load(campaigns: Campaign[], ref = ACME) {
+  const r = t.store.campaigns.beginRefresh(ref);
+  r.applyPage(campaigns);
+  return r.finish();
+}
+
+describe('campaign cache refresh', () => {
+  it('keeps old rows visible during a refresh and removes the ones not listed only at finish()', async () => {
+    await load(syntheticCampaigns(6, { firstId: 1 }));
+    expect(ids()).toEqual(['1', '2', '3', '4', '5', '6']);
+
+    const fresh = syntheticCampaigns(6, { firstId: 1, seed: 8 }).filter((c) => c.id !== '2' && c.id !== '5');
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(fresh.slice(0, 2));
+    // Mid-refresh: rows of the first page are updated in place, the rest still show.
+    expect(ids()).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(t.store.campaigns.get(ACME, '1')).toEqual(fresh[0]);
+    r.applyPage(fresh.slice(2));
+    expect(ids()).toHaveLength(6);
+    const summary = await r.finish();
+    expect(summary).toMatchObject({ pages: 2, removed: 2 });
+    expect(ids()).toEqual(['1', '3', '4', '6']);
+    expect(t.store.accounts.get(ACME)?.lastSyncedAt).toBe(t.clock.now());
+  });
+
+  it('removes nothing when a refresh is abandoned (cancelled or failed)', async () => {
+    await load(syntheticCampaigns(5, { firstId: 1 }));
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(1, { firstId: 1 }));
+    r.abandon();
+    expect(ids()).toEqual(['1', '2', '3', '4', '5']);
+    expect(() => r.applyPage([])).toThrow(expect.objectContaining({ code: 'REFRESH_SUPERSEDED' }));
+  });
+
+  it('writes nothing for rows that did not change', async () => {
+    const data = syntheticCampaigns(300, { firstId: 1 });
+    const first = await load(data);
+    expect(first).toMatchObject({ written: 300, unchanged: 0 });
+    const changed = data.map((c, i) => (i % 10 === 0 ? { ...c, spent: (c.spent ?? 0) + 1 } : c));
+    const second = await load(changed);
+    expect(second).toMatchObject({ written: 30, unchanged: 270, removed: 0 });
+    expect(t.store.campaigns.get(ACME, '1')?.spent).toBe(changed[0].spent);
+  });
+
+  it('a newer refresh of the same account supersedes an older one still running', async () => {
+    await load(syntheticCampaigns(3, { firstId: 1 }));
+    const older = t.store.campaigns.beginRefresh(ACME);
+    const newer = t.store.campaigns.beginRefresh(ACME);
+    expect(() => older.applyPage([])).toThrow(expect.objectContaining({ code: 'REFRESH_SUPERSEDED' }));
+    newer.applyPage(syntheticCampaigns(3, { firstId: 1 }));
+    await expect(newer.finish()).resolves.toMatchObject({ removed: 0 });
+  });
+
+  it('does not remove a campaign created (upserted) while a refresh that listed before it was running', async () => {
+    await load(syntheticCampaigns(2, { firstId: 1 }));
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(2, { firstId: 1 }));
+    t.store.campaigns.upsert(ACME, { id: 77, name: 'Created just now', status: 'PENDING_APPROVAL' } as unknown as Campaign);
+    await r.finish();
+    expect(ids()).toEqual(['1', '2', '77']);
+    // The numeric id of a create answer is stored as a string (DECISIONS client 2).
+    expect(t.store.campaigns.get(ACME, '77')?.id).toBe('77');
+  });
+
+  it('keeps each account separate: refreshing one never touches another', async () => {
+    await load(syntheticCampaigns(3, { firstId: 1 }), GLOBEX);
+    await load(syntheticCampaigns(4, { firstId: 1 }), ACME);
+    await load([], ACME);
+    expect(ids(ACME)).toEqual([]);
+    expect(ids(GLOBEX)).toEqual(['1', '2', '3']);
+  });
+
+  it('keeps unknown fields and exact values, and tells a missing field from a null one', async () => {
+    const odd = {
+      id: '5',
+      name: 'Odd',
+      cpc: null,
+      safety_rating: { level: 'G', reasons: ['ok'] },
+      spent: 0.1 + 0.2,
+      targeting: { include: { countries: ['DE', 'FR'] } },
+      activity_schedule: null,
+      future_field_2030: [1, 'two', { three: 3 }],
+    } as unknown as Campaign;
+    await load([odd]);
+    const back = t.store.campaigns.get(ACME, '5');
+    expect(back).toEqual(odd);
+    expect(back).not.toHaveProperty('status');
+    expect(back).toHaveProperty('cpc', null);
+  });
+
+  it('survives large refreshes in one account and removes in chunks', async () => {
+    await load(syntheticCampaigns(5000, { firstId: 1 }));
+    expect(t.store.campaigns.count(ACME)).toBe(5000);
+    const summary = await load(syntheticCampaigns(10, { firstId: 1 }));
+    expect(summary.removed).toBe(4990);
+    expect(t.store.campaigns.count(ACME)).toBe(10);
+  });
+
+  it('quarantines a cached row that no longer rebuilds, instead of failing the whole list', async () => {
+    await load(syntheticCampaigns(3, { firstId: 1 }));
+    const raw = new Database(t.file);
+    raw.prepare("UPDATE campaigns SET extra = '{\"name\": 42}' WHERE id = '2'").run();
+    raw.close();
+    const page = t.store.campaigns.query({ ...ACME, sort: { field: 'id', direction: 'asc' } });
+    expect(page.rows.map((c) => c.id)).toEqual(['1', '3']);
+    const q = t.store.quarantine.list('p1');
+    expect(q).toHaveLength(1);
+    expect(q[0]).toMatchObject({ source: 'campaigns', sourceKey: expect.stringContaining('/2') });
+    expect(q[0].reason).toMatch(/name/);
+    expect(t.store.campaigns.count(ACME)).toBe(2);
+  });
+});
