@@ -7,6 +7,7 @@ export type { Account, AccountType, OnlineState, AddAccountInput, AccountPatch }
 export type { CampaignRefresh, PageResult, RefreshSummary } from './campaigns-repo';
 export { MAX_QUERY_LIMIT, type CampaignQuery, type CampaignPage } from './campaign-query';
 export type { App } from './apps-repo';
+export type { TaskInput } from './tasks-repo';
 export type { Draft, DraftKind, DraftState, SaveDraftInput } from './drafts-repo';
 export { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxItem, type OutboxLane, type OutboxState, type EnqueueInput } from './outbox-repo';
 export { OUTBOX_KINDS, outboxPayloadSchemas, type OutboxKind, type OutboxPayload, type OutboxWork } from './outbox-payloads';

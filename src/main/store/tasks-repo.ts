@@ -2,6 +2,9 @@
 // received so unknown fields survive.
 import { z } from 'zod';
 import { taskSchema, type Task } from '../../shared/domain/push';
+
+/** A task record as listed (ids may still be numbers); parsed with the shared schema on the way in. */
+export type TaskInput = z.input<typeof taskSchema>;
 import type { RepoContext } from './context';
 import { StoreError } from './errors';
 import { parseJsonColumn } from './json';
@@ -9,9 +12,9 @@ import type { QuarantineRepo } from './quarantine-repo';
 
 export interface TasksRepo {
   /** Replaces the tasks of one app with a fresh listing, in one transaction. */
-  replaceForApp(profileId: string, appId: string, tasks: readonly Task[]): { inserted: number; updated: number; removed: number };
+  replaceForApp(profileId: string, appId: string, tasks: readonly TaskInput[]): { inserted: number; updated: number; removed: number };
   /** One task learned outside a refresh (after a send, update or cancel). */
-  upsert(profileId: string, task: Task): void;
+  upsert(profileId: string, task: TaskInput): void;
   /** Tasks of an app (or of the whole profile), newest execution first. */
   list(profileId: string, appId?: string): Task[];
   get(profileId: string, taskId: string): Task | undefined;
