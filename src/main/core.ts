@@ -1,0 +1,184 @@
+// The composition root of the main-process core: one SQLite store, the secret store, the service
+// connections and the sync engine (cache refresh and outbox drain), behind the IPC contract's
+// handlers and events. The Electron shell, browser mode and the tests all build the app here.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DeskEventSource, DeskHandlers } from '../shared/ipc/contract';
+import { accountHandlers } from './core/accounts-handlers';
+import type { CoreContext, Level } from './core/context';
+import { defaultSecretStore } from './core/default-secrets';
+import { DEMO_PROFILE_ID, ensureDemoProfile } from './core/demo';
+import { draftHandlers } from './core/drafts-handlers';
+import { translated } from './core/errors';
+import { infoHandlers } from './core/info-handlers';
+import { profileHandlers } from './core/profiles-handlers';
+import { pushHandlers } from './core/push-handlers';
+import type { SecretPort } from './core/secret-port';
+import { RateLimitScheduler } from './ratelimit/scheduler';
+import { HttpTransport } from './service';
+import { openStore } from './store';
+import { createAfterSent } from './sync/after-sent';
+import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from './sync/backoff';
+import { clockFrom } from './sync/clock';
+import { Connections } from './sync/connections';
+import { EventHub, throttleByKey } from './sync/event-hub';
+import { OutboxDrainer } from './sync/outbox-drain';
+import { Refresher } from './sync/refresh';
+import { createSendNotes } from './sync/send-notes';
+
+export type SecretStore = SecretPort;
+
+/** Knobs for tests and benchmarks; the app uses the defaults. */
+export interface SyncTuning {
+  /** How long a request may wait for the answer's headers (default 30 s). */
+  requestTimeoutMs: number;
+  retryBackoff: BackoffPolicy;
+  probeBackoff: BackoffPolicy;
+  /** 5xx answers tolerated per item before it is failed with a Retry button (default 5). */
+  maxServerAttempts: number;
+  /** Campaigns per list page (default 1000, the largest the service serves). */
+  pageSize: number;
+  /** Refresh the demo profile at start-up (default true). */
+  refreshOnStart: boolean;
+}
+
+export interface DeskCoreOptions {
+  dataDir: string;
+  transport: 'electron' | 'browser';
+  version: string;
+  demo?: { url: string };
+  openExternal?: (url: string) => Promise<void>;
+  secrets?: SecretStore;
+  clock?: () => number;
+  tuning?: Partial<SyncTuning>;
+}
+
+export interface DeskCore {
+  handlers: DeskHandlers;
+  events: DeskEventSource;
+  close(): Promise<void>;
+}
+
+export const DATABASE_FILE = 'campaign-desk.sqlite';
+
+export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
+  const now = opts.clock ?? (() => Date.now());
+  const tuning: SyncTuning = {
+    requestTimeoutMs: 30_000,
+    retryBackoff: DEFAULT_RETRY_BACKOFF,
+    probeBackoff: DEFAULT_PROBE_BACKOFF,
+    maxServerAttempts: 5,
+    pageSize: 1000,
+    refreshOnStart: true,
+    ...opts.tuning,
+  };
+  mkdirSync(opts.dataDir, { recursive: true });
+  const store = openStore({ file: join(opts.dataDir, DATABASE_FILE), clock: { now } });
+  let secrets: SecretPort;
+  try {
+    secrets = opts.secrets ?? (await defaultSecretStore());
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const clock = clockFrom(now);
+  const hub = new EventHub();
+  const transport = new HttpTransport({ headersTimeoutMs: tuning.requestTimeoutMs, bodyTimeoutMs: tuning.requestTimeoutMs });
+  const scheduler = new RateLimitScheduler({ clock });
+  const log = (profileId: string | null, accountId: string | null, level: Level, kind: string, message: string) => {
+    try {
+      store.activity.log({ profileId, accountId, kind, message, details: { level } });
+      hub.emit('data.changed', { profileId, accountId, what: 'activity' });
+    } catch {
+      // The log must never break the work it describes (e.g. a profile removed meanwhile).
+    }
+  };
+
+  // Items a crash left "sending" may or may not have reached the service: they are looked for
+  // before anything is sent again.
+  const interrupted = store.outbox.recoverInterrupted();
+  const notes = createSendNotes(join(opts.dataDir, 'outbox-notes'));
+  notes.prune((seq) => {
+    const item = store.outbox.get(seq);
+    return item !== undefined && (item.state === 'queued' || item.state === 'sending' || item.state === 'uncertain');
+  });
+
+  // The engine's parts refer to each other; they are wired through this one context.
+  const ctx = { store, secrets, hub, scheduler, notes, now, info: { version: opts.version, transport: opts.transport }, log } as CoreContext;
+  ctx.connections = new Connections({
+    store,
+    secrets,
+    hub,
+    clock,
+    transport,
+    scheduler,
+    probeBackoff: tuning.probeBackoff,
+    ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+    note: (profileId, level, kind, message) => log(profileId, null, level, kind, message),
+    onOnline: () => ctx.drainer.kick(),
+  });
+  ctx.refresher = new Refresher({
+    store,
+    connections: ctx.connections,
+    hub,
+    pageSize: tuning.pageSize,
+    note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
+  });
+  ctx.drainer = new OutboxDrainer({
+    store,
+    connections: ctx.connections,
+    hub,
+    notes,
+    clock,
+    retryBackoff: tuning.retryBackoff,
+    maxServerAttempts: tuning.maxServerAttempts,
+    note: log,
+    afterSent: createAfterSent(store, hub, ctx.refresher),
+  });
+
+  const rateEvents = throttleByKey(250, (profileId) => hub.emit('ratelimit.changed', { profileId }));
+  const unsubscribe = scheduler.subscribe(() => {
+    for (const p of store.profiles.list()) rateEvents.request(p.id);
+  });
+
+  const handlers = translated({
+    ...infoHandlers(ctx),
+    ...profileHandlers(ctx),
+    ...accountHandlers(ctx),
+    ...draftHandlers(ctx),
+    ...pushHandlers(ctx),
+  }) satisfies DeskHandlers;
+
+  try {
+    if (secrets.kind === 'memory' && secrets.warning) log(null, null, 'warning', 'secrets.memory', secrets.warning);
+    if (interrupted > 0) {
+      log(null, null, 'warning', 'outbox.interrupted', `${interrupted} change(s) were being sent when the app stopped; checking the service before sending them again.`);
+    }
+    if (opts.demo) await ensureDemoProfile(ctx, opts.demo.url);
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  ctx.drainer.kick();
+  if (opts.demo && tuning.refreshOnStart) void ctx.refresher.refreshProfile(DEMO_PROFILE_ID);
+
+  let closing: Promise<void> | undefined;
+  async function closeAll(): Promise<void> {
+    unsubscribe();
+    rateEvents.close();
+    ctx.refresher.close();
+    // Queued requests are cancelled (never sent); requests on the wire finish first.
+    scheduler.close();
+    await ctx.drainer.close();
+    await ctx.connections.close();
+    await transport.close();
+    hub.close();
+    store.close();
+  }
+
+  return {
+    handlers,
+    events: hub,
+    close: () => (closing ??= closeAll()),
+  };
+}

@@ -1,0 +1,26 @@
+// What every handler module gets from the composition root.
+import type { RateLimitScheduler } from '../ratelimit/scheduler';
+import type { Store } from '../store';
+import type { Connections } from '../sync/connections';
+import type { EventHub } from '../sync/event-hub';
+import type { OutboxDrainer } from '../sync/outbox-drain';
+import type { Refresher } from '../sync/refresh';
+import type { SendNotes } from '../sync/send-notes';
+import type { SecretPort } from './secret-port';
+
+export type Level = 'info' | 'warning' | 'error';
+
+export interface CoreContext {
+  store: Store;
+  secrets: SecretPort;
+  hub: EventHub;
+  connections: Connections;
+  refresher: Refresher;
+  drainer: OutboxDrainer;
+  notes: SendNotes;
+  scheduler: RateLimitScheduler;
+  now(): number;
+  info: { version: string; transport: 'electron' | 'browser' };
+  /** The activity log (never given a secret). */
+  log(profileId: string | null, accountId: string | null, level: Level, kind: string, message: string): void;
+}

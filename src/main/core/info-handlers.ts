@@ -1,0 +1,49 @@
+// app.info, ratelimit.state and activity.list: what the status bar and the activity tab show.
+import type { DeskHandlers, RateLimitState } from '../../shared/ipc/contract';
+import type { CoreContext } from './context';
+import { activityDto } from './dto';
+
+type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'activity.list'>;
+
+/** The budgets of a profile: its accounts' (campaign API) and its client's push budget. */
+export function rateLimitStates(ctx: CoreContext, profileId?: string): RateLimitState[] {
+  const snap = ctx.scheduler.snapshot();
+  const out: RateLimitState[] = [];
+  const profiles = profileId === undefined ? ctx.store.profiles.list() : ctx.store.profiles.list().filter((p) => p.id === profileId);
+  for (const p of profiles) {
+    const accounts = new Set(ctx.store.accounts.list(p.id).map((a) => a.accountId));
+    const push = `push:${p.clientId}`;
+    for (const b of snap.budgets) {
+      if (!accounts.has(b.account) && b.account !== push) continue;
+      out.push({
+        profileId: p.id,
+        accountId: b.account === push ? 'push' : b.account,
+        group: b.group,
+        budget: b.budget,
+        limited: b.state !== 'unlimited',
+        windows: b.windows.map((w) => ({ name: w.name, quota: w.quota, used: w.used, windowMs: w.windowMs, resetInMs: w.resetInMs ?? 0 })),
+        queued: b.queued.interactive + b.queued.outbox + b.queued.background,
+        drainEstimateMs: b.drainEstimateMs,
+      });
+    }
+  }
+  return out;
+}
+
+export function infoHandlers(ctx: CoreContext): InfoHandlers {
+  return {
+    async 'app.info'() {
+      return {
+        version: ctx.info.version,
+        transport: ctx.info.transport,
+        secrets: { kind: ctx.secrets.kind, warning: ctx.secrets.warning ?? null },
+      };
+    },
+    async 'ratelimit.state'({ profileId }) {
+      return rateLimitStates(ctx, profileId);
+    },
+    async 'activity.list'({ profileId, limit }) {
+      return ctx.store.activity.list({ ...(profileId === undefined ? {} : { profileId }), limit }).map(activityDto);
+    },
+  };
+}

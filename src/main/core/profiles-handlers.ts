@@ -1,0 +1,73 @@
+// profiles.*: connections to a service, each with its own credentials and sign-in flow. The
+// client secret goes to the secret store and nowhere else.
+import { DeskError } from '../../shared/errors';
+import type { DeskHandlers } from '../../shared/ipc/contract';
+import type { CoreContext } from './context';
+import { profileDto } from './dto';
+
+type ProfileHandlers = Pick<DeskHandlers, 'profiles.list' | 'profiles.create' | 'profiles.remove' | 'profiles.signIn' | 'profiles.setWorkOffline'>;
+
+export async function profileView(ctx: CoreContext, profileId: string) {
+  const p = ctx.store.profiles.get(profileId);
+  if (!p) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+  const secret = await ctx.secrets.get(profileId, 'client_secret').catch(() => null);
+  return profileDto(p, ctx.connections.view(profileId), typeof secret === 'string' && secret.length > 0);
+}
+
+export function profileHandlers(ctx: CoreContext): ProfileHandlers {
+  const { store, connections, hub } = ctx;
+  const changed = () => hub.emit('data.changed', { profileId: null, accountId: null, what: 'profiles' });
+  return {
+    async 'profiles.list'() {
+      return Promise.all(store.profiles.list().map((p) => profileView(ctx, p.id)));
+    },
+
+    async 'profiles.create'(input) {
+      const { clientSecret, ...fields } = input;
+      const p = store.profiles.create(fields);
+      try {
+        await ctx.secrets.set(p.id, 'client_secret', clientSecret);
+      } catch {
+        store.profiles.remove(p.id);
+        throw new DeskError(
+          'keychain_unavailable',
+          'The system keychain refused to store the client secret, so the connection was not added. Unlock your keyring and try again.',
+        );
+      }
+      ctx.log(p.id, null, 'info', 'profile.created', `Connection "${p.name}" added.`);
+      changed();
+      if (p.flow === 'client_credentials') {
+        // Check the credentials now so a wrong secret shows at once; the outcome is in signIn.
+        void connections.signIn(p.id).catch(() => undefined);
+      }
+      return profileView(ctx, p.id);
+    },
+
+    async 'profiles.remove'({ profileId }) {
+      const p = store.profiles.get(profileId);
+      if (!p) return { ok: true };
+      for (const a of store.accounts.list(profileId)) ctx.refresher.cancel(a);
+      await connections.forget(profileId);
+      for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
+      store.profiles.remove(profileId);
+      await ctx.secrets.delete(profileId).catch(() => undefined);
+      ctx.log(null, null, 'info', 'profile.removed', `Connection "${p.name}" removed.`);
+      changed();
+      return { ok: true };
+    },
+
+    async 'profiles.signIn'({ profileId }) {
+      await connections.signIn(profileId);
+      ctx.drainer.kick();
+      return profileView(ctx, profileId);
+    },
+
+    async 'profiles.setWorkOffline'({ profileId, offline }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      connections.setWorkOffline(profileId, offline);
+      if (!offline) ctx.drainer.kick();
+      changed();
+      return profileView(ctx, profileId);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// apps.* and tasks.*: reads come from the cache; every change (sw-path, task update or cancel)
+// is one outbox item, checked with the shared rules before it is queued and again before it is sent.
+import { DeskError } from '../../shared/errors';
+import { swPathProblems, taskUpdateProblems, type Task } from '../../shared/domain/push';
+import type { DeskHandlers } from '../../shared/ipc/contract';
+import type { EnqueueInput, OutboxItem } from '../store';
+import { taskIsFuture } from '../sync/recheck';
+import type { CoreContext } from './context';
+import { appDto, outboxDto } from './dto';
+
+type PushHandlers = Pick<DeskHandlers, 'apps.list' | 'apps.setSwPath' | 'tasks.list' | 'tasks.refresh' | 'tasks.update' | 'tasks.cancel'>;
+
+export function pushHandlers(ctx: CoreContext): PushHandlers {
+  const { store, hub, drainer } = ctx;
+
+  const enqueue = (input: EnqueueInput): OutboxItem => {
+    if (!store.accounts.get({ profileId: input.profileId, accountId: input.accountId ?? '' })) {
+      throw new DeskError('not_found', `Account ${input.accountId ?? ''} is not added to this connection.`);
+    }
+    const item = store.outbox.enqueue(input);
+    ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} queued.`);
+    hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
+    drainer.kick();
+    return item;
+  };
+
+  const futureTask = (profileId: string, taskId: string): Task => {
+    const task = store.tasks.get(profileId, taskId);
+    if (!task) throw new DeskError('not_found', `Task ${taskId} is not in the task list. Refresh the tasks of its application first.`);
+    if (!taskIsFuture(task, ctx.now())) {
+      throw new DeskError('conflict', `Task ${taskId} is no longer a future scheduled task (it is ${task.taskStatus}); it cannot be changed.`);
+    }
+    return task;
+  };
+
+  return {
+    async 'apps.list'({ profileId }) {
+      return store.apps.list(profileId).map(appDto);
+    },
+
+    async 'apps.setSwPath'({ profileId, accountId, appId, serviceWorkerPath, performer }) {
+      const payload = { containerId: appId, serviceWorkerPath, performer };
+      const problems = swPathProblems(payload);
+      if (problems.length > 0) throw new DeskError('validation', problems.map((p) => p.message).join('; '), { problems });
+      return outboxDto(enqueue({ profileId, accountId, kind: 'set_sw_path', payload }));
+    },
+
+    async 'tasks.list'({ profileId, appId, taskType }) {
+      return store.tasks.list(profileId, appId).filter((t) => taskType === undefined || t.taskType === taskType);
+    },
+
+    async 'tasks.refresh'({ profileId, appId }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists.');
+      if (!ctx.connections.canUse(profileId)) {
+        throw new DeskError('offline', 'The service cannot be reached now (or you work offline); showing the last synced tasks.');
+      }
+      await ctx.refresher.refreshTasks(profileId, appId, 'interactive');
+      return { ok: true };
+    },
+
+    async 'tasks.update'({ profileId, accountId, taskId, patch }) {
+      const task = futureTask(profileId, taskId);
+      const problems = taskUpdateProblems(patch, ctx.now());
+      if (problems.length > 0) throw new DeskError('validation', problems.map((p) => p.message).join('; '), { problems });
+      return outboxDto(enqueue({ profileId, accountId, kind: 'update_task', payload: { appId: task.tagId, taskId, update: patch } }));
+    },
+
+    async 'tasks.cancel'({ profileId, accountId, taskId }) {
+      const task = futureTask(profileId, taskId);
+      return outboxDto(enqueue({ profileId, accountId, kind: 'cancel_task', payload: { appId: task.tagId, taskId } }));
+    },
+  };
+}

@@ -1,0 +1,318 @@
+// One service connection per profile: its client (own credentials and sign-in flow; transport
+// and rate-limit scheduler shared, since budgets belong to accounts on the server), whether it
+// can be reached, and whether the person chose to work offline. A profile that goes offline is
+// probed with backoff and reports back when it answers again; other profiles are not affected.
+import type { CONNECTION_STATES } from '../../shared/ipc/contract';
+import { DeskError } from '../../shared/errors';
+import type { Clock, TimerHandle } from '../ratelimit/clock';
+import type { RateLimitScheduler } from '../ratelimit/scheduler';
+import { isServiceError, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
+import type { Profile, Store } from '../store';
+import type { SecretPort } from '../core/secret-port';
+import { backoffDelay, type BackoffPolicy } from './backoff';
+import type { EventHub } from './event-hub';
+
+export type ConnectionState = (typeof CONNECTION_STATES)[number];
+export type SignInState = 'signed_in' | 'signed_out' | 'signing_in' | 'sign_in_required' | 'failed';
+
+export interface ConnectionView {
+  connection: ConnectionState;
+  signIn: { state: SignInState; message: string | null };
+}
+
+export interface ConnectionDeps {
+  store: Store;
+  secrets: SecretPort;
+  hub: EventHub;
+  clock: Clock;
+  transport: HttpTransport;
+  scheduler: RateLimitScheduler;
+  probeBackoff: BackoffPolicy;
+  openExternal?: (url: string) => Promise<void>;
+  /** For the activity log; never given a secret. */
+  note(profileId: string, level: 'info' | 'warning' | 'error', kind: string, message: string): void;
+  /** The profile can be reached again (or the person went back online): resume work. */
+  onOnline(profileId: string): void;
+}
+
+interface Conn {
+  client?: ServiceClient;
+  /** 'online' | 'offline' as last observed; working offline and sign-in problems override it. */
+  reach: 'online' | 'offline';
+  workOffline: boolean;
+  signIn: { state: SignInState; message: string | null };
+  probe?: TimerHandle;
+  probeAttempt: number;
+  lastEmitted?: ConnectionState;
+}
+
+export class Connections {
+  readonly #deps: ConnectionDeps;
+  readonly #conns = new Map<string, Conn>();
+  #closed = false;
+
+  constructor(deps: ConnectionDeps) {
+    this.#deps = deps;
+  }
+
+  #conn(profileId: string): Conn {
+    let c = this.#conns.get(profileId);
+    if (!c) {
+      const accounts = this.#deps.store.accounts.list(profileId);
+      const profile = this.#deps.store.profiles.get(profileId);
+      c = {
+        reach: 'online',
+        // Persisted on the accounts (the store keeps the choice per account): a profile works
+        // offline when every one of its accounts does.
+        workOffline: accounts.length > 0 && accounts.every((a) => a.workOffline),
+        signIn:
+          profile?.flow === 'authorization_code'
+            ? { state: 'sign_in_required', message: 'Sign in with your browser to use this connection.' }
+            : { state: 'signed_out', message: null },
+        probeAttempt: 0,
+      };
+      this.#conns.set(profileId, c);
+    }
+    return c;
+  }
+
+  #profile(profileId: string): Profile {
+    const p = this.#deps.store.profiles.get(profileId);
+    if (!p) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+    return p;
+  }
+
+  view(profileId: string): ConnectionView {
+    const c = this.#conn(profileId);
+    return { connection: this.#state(c), signIn: { ...c.signIn } };
+  }
+
+  #state(c: Conn): ConnectionState {
+    if (c.workOffline) return 'working_offline';
+    if (c.signIn.state === 'signing_in') return 'signing_in';
+    if (c.signIn.state === 'sign_in_required' || c.signIn.state === 'failed') return 'failing';
+    return c.reach;
+  }
+
+  #changed(profileId: string): void {
+    const c = this.#conn(profileId);
+    const s = this.#state(c);
+    if (s === c.lastEmitted) return;
+    const was = c.lastEmitted;
+    c.lastEmitted = s;
+    this.#deps.hub.emit('connection.changed', { profileId, connection: s });
+    if (s === 'online' && was !== undefined) this.#deps.onOnline(profileId);
+  }
+
+  /** Whether anything may be sent or fetched for this profile now. */
+  canUse(profileId: string): boolean {
+    return this.#state(this.#conn(profileId)) === 'online';
+  }
+
+  isWorkingOffline(profileId: string): boolean {
+    return this.#conn(profileId).workOffline;
+  }
+
+  /** The profile's client; throws a DeskError a person can act on when there is none yet. */
+  client(profileId: string): ServiceClient {
+    const c = this.#conn(profileId);
+    if (c.client) return c.client;
+    const p = this.#profile(profileId);
+    if (p.flow === 'authorization_code') {
+      throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
+    }
+    const { secrets, clock, transport, scheduler } = this.#deps;
+    c.client = new ServiceClient({
+      baseUrl: p.baseUrl,
+      authUrl: p.authUrl,
+      pushUrl: p.pushUrl,
+      transport,
+      scheduler,
+      clock,
+      credentials: {
+        flow: 'client_credentials',
+        clientId: p.clientId,
+        getSecret: async () => {
+          const s = await secrets.get(profileId, 'client_secret');
+          if (!s) {
+            throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Remove the connection and add it again with its secret.`);
+          }
+          return s;
+        },
+      },
+    });
+    return c.client;
+  }
+
+  /** Signs in (client credentials: asks for a token; authorization code: the browser flow). */
+  async signIn(profileId: string): Promise<void> {
+    const p = this.#profile(profileId);
+    const c = this.#conn(profileId);
+    c.signIn = { state: 'signing_in', message: null };
+    this.#changed(profileId);
+    try {
+      if (p.flow === 'client_credentials') {
+        await this.client(profileId).authenticate();
+      } else {
+        const { openExternal, secrets, transport, clock, scheduler } = this.#deps;
+        if (!openExternal || !p.redirectUri) {
+          throw new DeskError('unauthorized', 'This connection signs in with a browser, which is not available here.');
+        }
+        const session = await signInWithBrowser({
+          authUrl: p.authUrl,
+          baseUrl: p.baseUrl,
+          clientId: p.clientId,
+          redirectUri: p.redirectUri,
+          openBrowser: openExternal,
+          transport,
+          clock,
+          getSecret: async () => {
+            const s = await secrets.get(profileId, 'client_secret');
+            if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Remove the connection and add it again.`);
+            return s;
+          },
+        });
+        if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
+        await c.client?.close();
+        c.client = new ServiceClient({
+          baseUrl: p.baseUrl,
+          authUrl: p.authUrl,
+          pushUrl: p.pushUrl,
+          transport,
+          scheduler,
+          clock,
+          credentials: { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens },
+        });
+      }
+      c.signIn = { state: 'signed_in', message: null };
+      c.reach = 'online';
+      this.#deps.note(profileId, 'info', 'connection.signed_in', `Signed in to "${p.name}".`);
+    } catch (e) {
+      this.noteFailure(profileId, e, { read: true });
+      if (c.signIn.state === 'signing_in') c.signIn = { state: 'signed_out', message: e instanceof Error ? e.message : null };
+      this.#changed(profileId);
+      throw e;
+    }
+    this.#changed(profileId);
+  }
+
+  /** A call for this profile succeeded: it is reachable and signed in. */
+  noteSuccess(profileId: string): void {
+    const c = this.#conn(profileId);
+    const changed = c.reach !== 'online' || c.signIn.state !== 'signed_in';
+    c.reach = 'online';
+    c.signIn = { state: 'signed_in', message: null };
+    c.probeAttempt = 0;
+    c.probe?.cancel();
+    c.probe = undefined;
+    if (changed) this.#changed(profileId);
+  }
+
+  /**
+   * Learns from a failed call. `read`: the call changes nothing, so a lost answer means the
+   * service cannot be reached (a write's lost answer is the outbox's business, not a state).
+   */
+  noteFailure(profileId: string, e: unknown, opts: { read: boolean }): void {
+    if (!isServiceError(e)) {
+      if (e instanceof DeskError && e.code === 'unauthorized') this.#needsSignIn(profileId, 'sign_in_required', e.message);
+      return;
+    }
+    if (e.kind === 'network' || (opts.read && (e.kind === 'outcome_unknown' || e.kind === 'timeout'))) {
+      this.#goOffline(profileId, e.message);
+    } else if (e.kind === 'unauthorized') {
+      this.#needsSignIn(profileId, e.reason === 'credentials_rejected' ? 'failed' : 'sign_in_required', e.message);
+    }
+  }
+
+  #needsSignIn(profileId: string, state: 'failed' | 'sign_in_required', message: string): void {
+    const c = this.#conn(profileId);
+    if (c.signIn.state === state) return;
+    c.signIn = { state, message };
+    this.#deps.note(profileId, 'warning', 'connection.sign_in', message);
+    this.#changed(profileId);
+  }
+
+  #goOffline(profileId: string, message: string): void {
+    const c = this.#conn(profileId);
+    if (c.reach === 'offline') return;
+    c.reach = 'offline';
+    this.#deps.note(profileId, 'warning', 'connection.offline', `${message} Your changes stay queued and are sent when it is back.`);
+    this.#changed(profileId);
+    this.#scheduleProbe(profileId);
+  }
+
+  #scheduleProbe(profileId: string): void {
+    const c = this.#conn(profileId);
+    if (this.#closed || c.probe || c.reach !== 'offline') return;
+    c.probeAttempt++;
+    const delay = backoffDelay(c.probeAttempt, this.#deps.probeBackoff);
+    c.probe = this.#deps.clock.setTimer(() => {
+      c.probe = undefined;
+      void this.#runProbe(profileId);
+    }, delay);
+  }
+
+  async #runProbe(profileId: string): Promise<void> {
+    const c = this.#conns.get(profileId);
+    if (!c || this.#closed || c.reach !== 'offline') return;
+    if (c.workOffline) {
+      // Nothing may be contacted; look again later in case the person goes back online.
+      this.#scheduleProbe(profileId);
+      return;
+    }
+    try {
+      // auth-apps: cheap, read-only and outside the campaign budgets.
+      await this.client(profileId).authApps({ priority: 'interactive' });
+      this.noteSuccess(profileId);
+    } catch (e) {
+      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
+        this.#scheduleProbe(profileId);
+        return;
+      }
+      // It answered (even if with an error): it is reachable.
+      c.reach = 'online';
+      c.probeAttempt = 0;
+      this.noteFailure(profileId, e, { read: true });
+      this.#changed(profileId);
+    }
+  }
+
+  setWorkOffline(profileId: string, on: boolean): void {
+    const c = this.#conn(profileId);
+    for (const a of this.#deps.store.accounts.list(profileId)) this.#deps.store.accounts.setWorkOffline(a, on);
+    c.workOffline = on;
+    if (!on) {
+      // Going back online: assume reachable; the next call tells.
+      c.reach = 'online';
+      c.probeAttempt = 0;
+    }
+    this.#deps.note(profileId, 'info', 'connection.work_offline', on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.');
+    this.#changed(profileId);
+  }
+
+  /** A new account of a profile that works offline works offline too. */
+  applyWorkOffline(profileId: string, accountId: string): void {
+    if (this.#conn(profileId).workOffline) this.#deps.store.accounts.setWorkOffline({ profileId, accountId }, true);
+  }
+
+  /** The profile was removed or its addresses changed: drop its client. */
+  async forget(profileId: string): Promise<void> {
+    const c = this.#conns.get(profileId);
+    this.#conns.delete(profileId);
+    c?.probe?.cancel();
+    await c?.client?.close();
+  }
+
+  /** The first connection.changed of every known profile, so transports start in sync. */
+  announce(profileId: string): void {
+    this.#changed(profileId);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#conns.values()];
+    this.#conns.clear();
+    for (const c of all) c.probe?.cancel();
+    await Promise.all(all.map((c) => c.client?.close()));
+  }
+}
