@@ -7,7 +7,9 @@ import { scrollTopToReveal, visibleRange } from '../lib/virtual-range';
 export interface GridColumn<T> {
   id: string;
   title: string;
-  width: string;
+  /** Pixels; a growing column takes this as its minimum and shares the spare width. */
+  width: number;
+  grow?: boolean;
   align?: 'left' | 'right';
   sortable?: boolean;
   render(row: T): ReactNode;
@@ -60,7 +62,10 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport - header, rowHeight, rowCount });
   useEffect(() => onRangeChange(start, end), [start, end, onRangeChange]);
 
-  const template = columns.map((c) => c.width).join(' ');
+  // Every row and the header get the same template and the same width, so columns line up
+  // whatever the content of a row; the body is at least as wide as all minimum widths.
+  const template = columns.map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
+  const minWidth = columns.reduce((sum, c) => sum + c.width, 0);
   const reveal = (index: number) => {
     const el = scroller.current;
     if (!el) return;
@@ -123,7 +128,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       onKeyDown={onKeyDown}
       data-testid={props.testId}
     >
-      <div className="vg-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, height: header }}>
+      <div className="vg-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, height: header, minWidth }}>
         {columns.map((c) => {
           const active = sort?.field === c.id;
           const ariaSort = active ? (sort?.direction === 'asc' ? 'ascending' : 'descending') : 'none';
@@ -143,7 +148,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
           );
         })}
       </div>
-      <div className="vg-body" style={{ height: rowCount * rowHeight }}>
+      <div className="vg-body" style={{ height: rowCount * rowHeight, minWidth }}>
         {rows}
       </div>
       {rowCount === 0 && props.empty ? <div className="vg-empty">{props.empty}</div> : null}
