@@ -36,6 +36,8 @@ export interface SyncTuning {
   probeBackoff: BackoffPolicy;
   /** 5xx answers tolerated per item before it is failed with a Retry button (default 5). */
   maxServerAttempts: number;
+  /** Wait after the latest send before looking for an item whose answer was lost (default: the request timeout). */
+  uncertainGraceMs: number;
   /** Campaigns per list page (default 1000, the largest the service serves). */
   pageSize: number;
   /** Refresh the demo profile at start-up (default true). */
@@ -71,6 +73,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     pageSize: 1000,
     refreshOnStart: true,
     ...opts.tuning,
+    uncertainGraceMs: opts.tuning?.uncertainGraceMs ?? opts.tuning?.requestTimeoutMs ?? 30_000,
   };
   mkdirSync(opts.dataDir, { recursive: true });
   const store = openStore({ file: join(opts.dataDir, DATABASE_FILE), clock: { now } });
@@ -132,6 +135,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     clock,
     retryBackoff: tuning.retryBackoff,
     maxServerAttempts: tuning.maxServerAttempts,
+    uncertainGraceMs: tuning.uncertainGraceMs,
     note: log,
     afterSent: createAfterSent(store, hub, ctx.refresher),
   });

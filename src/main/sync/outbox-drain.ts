@@ -36,6 +36,11 @@ export interface DrainDeps {
   retryBackoff: BackoffPolicy;
   /** 5xx answers tolerated per item before it is failed (and offered a retry). */
   maxServerAttempts: number;
+  /**
+   * How long after its latest send an item with a lost answer is first looked for: a server that
+   * was slow to answer may still be applying the request, and looking too early would resend it.
+   */
+  uncertainGraceMs: number;
   note(profileId: string | null, accountId: string | null, level: 'info' | 'warning' | 'error', kind: string, message: string): void;
   /** After a send: update caches (campaign row, task lists, sw-path). Awaited inside the lane. */
   afterSent(item: OutboxItem, result: SendResult): Promise<Record<string, unknown>>;
@@ -145,9 +150,12 @@ export class OutboxDrainer {
     }
     if (item.kind === 'create_campaign' || item.kind === 'send_push') {
       const ref = this.#noteRef(item);
-      if (!notes.get(item.seq, ref)) {
+      const note = notes.get(item.seq, ref);
+      if (!note) {
         const baseline = item.kind === 'create_campaign' ? campaignBaseline(store, item) : taskBaseline(store, item);
-        notes.put({ seq: item.seq, clientRef: ref, firstSentAt: now, baseline });
+        notes.put({ seq: item.seq, clientRef: ref, firstSentAt: now, lastSentAt: now, baseline });
+      } else {
+        notes.put({ ...note, lastSentAt: now });
       }
     }
     this.#changed(item);
@@ -289,6 +297,11 @@ export class OutboxDrainer {
     const note = notes.get(item.seq, this.#noteRef(item));
     // No note: the crash came before the note was written, so before anything was sent.
     if (!note) return requeue();
+    const lookAt = note.lastSentAt + this.#d.uncertainGraceMs;
+    if (lookAt > now) {
+      this.#lookAgainAt.set(item.seq, { at: lookAt, tries: this.#lookAgainAt.get(item.seq)?.tries ?? 0 });
+      return;
+    }
     try {
       const client = connections.client(item.profileId);
       if (item.kind === 'create_campaign') {

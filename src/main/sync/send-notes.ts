@@ -18,6 +18,8 @@ export const sendNoteSchema = z.object({
   clientRef: z.string(),
   /** When the first send started (service clock, ms). */
   firstSentAt: z.number(),
+  /** When the latest send started: a server may still apply a request it took too long to answer. */
+  lastSentAt: z.number(),
   /** Ids (campaign ids, or task ids) that already matched the item's content before that send. */
   baseline: z.array(z.string()).max(10_000),
 });
@@ -56,7 +58,7 @@ export function createSendNotes(dir: string): SendNotes {
       } catch {
         // A torn or foreign file: the rename makes this unlikely; treat it as no note at all is
         // NOT safe (the item may have been sent), so keep an empty baseline instead.
-        return { seq, clientRef, firstSentAt: 0, baseline: [] };
+        return { seq, clientRef, firstSentAt: 0, lastSentAt: 0, baseline: [] };
       }
     },
     put(note) {
