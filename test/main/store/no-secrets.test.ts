@@ -1,0 +1,105 @@
+import Database from 'better-sqlite3';
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import keytar from 'keytar';
+import { createSecretStore } from '../../../src/main/secrets';
+import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { openTestStore } from './helpers';
+
+const CLIENT_SECRET = 'cs-Zq8xTopSecretValue-91';
+const REFRESH_TOKEN = 'rt-RefreshTokenValue-77aa';
+const ACCESS_TOKEN = 'at-AccessTokenValue-55bb';
+const SECRETS = [CLIENT_SECRET, REFRESH_TOKEN, ACCESS_TOKEN];
+const SERVICE = `Campaign Desk no-secrets ${process.pid}-${Date.now()}`;
+
+const t = openTestStore();
+afterAll(async () => {
+  t.cleanup();
+  await keytar.deletePassword(SERVICE, 'p1').catch(() => false);
+});
+
+function everyValue(file: string): { table: string; column: string; value: unknown }[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const out: { table: string; column: string; value: unknown }[] = [];
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+    for (const table of tables) {
+      for (const row of db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]) {
+        for (const [column, value] of Object.entries(row)) out.push({ table, column, value });
+      }
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+describe('no secret reaches the database', () => {
+  it('after a full profile set-up, sync, drafts, outbox and logging, no column and no file byte holds a secret', async () => {
+    const secrets = await createSecretStore({ service: SERVICE });
+    const { store } = t;
+    store.profiles.create({
+      id: 'p1',
+      name: 'Agency',
+      baseUrl: 'https://api.example.test',
+      authUrl: 'https://auth.example.test',
+      pushUrl: 'https://push.example.test',
+      clientId: 'client-123',
+      flow: 'authorization_code',
+      redirectUri: 'http://127.0.0.1:8765/callback',
+    });
+    await secrets.set('p1', 'client_secret', CLIENT_SECRET);
+    await secrets.set('p1', 'refresh_token', REFRESH_TOKEN);
+    store.accounts.add({ profileId: 'p1', accountId: 'acmeads', type: 'ADVERTISER', verifiedAt: 1 });
+    store.accounts.add({ profileId: 'p1', accountId: 'netone', type: 'NETWORK' });
+    const r = store.campaigns.beginRefresh({ profileId: 'p1', accountId: 'acmeads' });
+    r.applyPage(syntheticCampaigns(200));
+    await r.finish();
+    store.apps.replaceAll('p1', { '1001': 'News' });
+    store.tasks.replaceForApp('p1', '1001', [{ taskId: 5, tagId: 1001, taskType: 'immediate', taskStatus: 'completed' }]);
+    const d = store.drafts.save({ profileId: 'p1', accountId: 'acmeads', kind: 'campaign', payload: { name: 'Spring' } });
+    const { item } = store.drafts.submit(d.id, {
+      kind: 'create_campaign',
+      payload: { clientRef: 'r1', body: { name: 'Spring', bid_strategy: 'FIXED', cpc: 1, marketing_objective: 'LEADS_GENERATION' } },
+    });
+    store.outbox.claimNext({ profileId: 'p1', accountId: 'acmeads' }, t.clock.now());
+    store.outbox.markSent(item.seq, { id: '900' });
+    store.activity.log({ profileId: 'p1', kind: 'auth', message: 'Signed in' });
+    // A careless caller: credentials under credential-like keys and a bearer header in the text.
+    store.activity.log({
+      profileId: 'p1',
+      kind: 'http',
+      message: `401 for GET /campaigns with Authorization: Bearer ${ACCESS_TOKEN}`,
+      details: { client_secret: CLIENT_SECRET, refreshToken: REFRESH_TOKEN, headers: { Authorization: `Bearer ${ACCESS_TOKEN}` } },
+    });
+    expect(await secrets.get('p1', 'client_secret')).toBe(CLIENT_SECRET);
+
+    const values = everyValue(t.file);
+    expect(values.length).toBeGreaterThan(1000);
+    for (const { table, column, value } of values) {
+      expect(column, `${table}.${column}`).not.toMatch(/secret|token|password|credential/i);
+      if (typeof value === 'string') for (const s of SECRETS) expect(value, `${table}.${column}`).not.toContain(s);
+    }
+    const bytes = [t.file, `${t.file}-wal`].filter(existsSync).map((f) => readFileSync(f, 'latin1')).join('');
+    for (const s of SECRETS) expect(bytes).not.toContain(s);
+    t.store.close();
+    const after = readFileSync(t.file, 'latin1');
+    for (const s of SECRETS) expect(after).not.toContain(s);
+  });
+
+  it('the schema itself refuses an address with a user name and password in it', () => {
+    const db = new Database(t.file);
+    try {
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO profiles (id, name, base_url, auth_url, push_url, client_id, flow, created_at, updated_at)
+             VALUES ('p2', 'x', 'https://id:pw@api.example.test', 'https://a.test', 'https://a.test', 'c', 'client_credentials', 1, 1)`,
+          )
+          .run(),
+      ).toThrow(/CHECK constraint failed/);
+    } finally {
+      db.close();
+    }
+  });
+});
