@@ -21,7 +21,7 @@ export default defineConfig({
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         external: ['electron'],
-        output: { format: 'cjs', entryFileNames: '[name].js', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].js' },
       },
     },
   },

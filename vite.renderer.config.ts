@@ -16,6 +16,7 @@ const rendererConfig: UserConfig = {
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     target: 'chrome120',
+    minify: true,
     sourcemap: false,
   },
 };

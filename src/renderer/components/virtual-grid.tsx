@@ -73,12 +73,26 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     if (next !== el.scrollTop) el.scrollTop = next;
   };
 
+  // A key can land on a row whose page is not loaded yet (End on 100,000 rows): select it when it arrives.
+  const [pending, setPending] = useState<number | null>(null);
+  useEffect(() => {
+    if (pending === null) return;
+    const row = getRow(pending);
+    if (row) {
+      setPending(null);
+      onSelect(pending, row);
+    }
+  }, [pending, getRow, onSelect]);
+
   const move = (index: number) => {
     if (rowCount === 0) return;
     const i = Math.max(0, Math.min(rowCount - 1, index));
     const row = getRow(i);
     reveal(i);
-    if (row) onSelect(i, row);
+    if (row) {
+      setPending(null);
+      onSelect(i, row);
+    } else setPending(i);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
