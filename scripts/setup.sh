@@ -40,10 +40,12 @@ fi
 # --- Electron binary ---------------------------------------------------------------------------
 if node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
   say "Electron is ready"
+  node scripts/build-electron-native.mjs || true
 elif [ -n "${CI:-}" ] || [ -n "${DESK_SKIP_ELECTRON:-}" ]; then
   say "CI: not downloading Electron; the UI is tested in browser mode with Chromium"
 elif timeout 180 node node_modules/electron/install.js >/dev/null 2>&1 && node -e "require('fs').accessSync(require('electron'))" 2>/dev/null; then
   say "Electron downloaded"
+  node scripts/build-electron-native.mjs || true
 else
   say "Electron's binary could not be downloaded: the desktop window is unavailable here, so 'npm start' will use browser mode"
 fi

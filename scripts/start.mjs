@@ -29,6 +29,8 @@ function run(cmd, args) {
 
 const electron = electronBinary();
 if (electron) {
+  // better-sqlite3 needs an addon built for Electron's ABI beside the Node one (see the script).
+  spawnSync(process.execPath, [join(root, 'scripts', 'build-electron-native.mjs')], { cwd: root, stdio: 'inherit' });
   const build = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (build.status !== 0) process.exit(build.status ?? 1);
   run(electron, ['.', ...process.argv.slice(2)]);
