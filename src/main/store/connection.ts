@@ -2,6 +2,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { latestVersion, readUserVersion, tooNewError, type Migration } from './migrate';
+import { electronNativeBinding } from './native-binding';
 
 /**
  * synchronous=FULL is the connection's setting: in WAL mode NORMAL can lose the last commits on
@@ -17,7 +18,7 @@ export const SYNCHRONOUS = 'FULL' as const;
 export const BUSY_TIMEOUT_MS = 5000;
 
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: electronNativeBinding() });
   try {
     // Read the version before any pragma that writes (journal_mode): a file from a newer app is
     // refused without being touched.
