@@ -2,7 +2,7 @@
 // recording proxy sits between them: it sees every token the core uses (for the leak test) and
 // can be taken down to make the service unreachable (connection refused), as on a train.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ export async function startProxy(target: string): Promise<Proxy> {
   const tokens = new Set<string>();
   const sockets = new Set<Socket>();
   const t = new URL(target);
-  const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const auth = req.headers.authorization;
     if (auth?.startsWith('Bearer ')) tokens.add(auth.slice(7));
     const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {

@@ -102,6 +102,9 @@ describe('outbox drain under faults', () => {
     const item = await submit(env, 'Slow server boots');
     const done = await settled(env, item.id);
     expect(done.state).toBe('sent');
+    // Count only once the slow request has surely landed (its delay is real time).
+    await until(async () => (await posts(env!)).length >= 1, 'the slow request to land');
+    await new Promise((r) => setTimeout(r, 300));
     expect(await named(env, 'Slow server boots')).toHaveLength(1);
     expect(await posts(env)).toHaveLength(1);
   });
