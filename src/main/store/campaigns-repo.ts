@@ -13,7 +13,7 @@ import type { AccountsRepo } from './accounts-repo';
 import { CAMPAIGN_UPDATE_COLUMNS, CAMPAIGN_WRITE_COLUMNS, campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
 import type { RepoContext } from './context';
-import { StoreError } from './errors';
+import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
 import type { AccountRef } from './types';
 
@@ -91,7 +91,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     try {
       const parsed = campaignSchema.safeParse(campaignFromRow(row));
       if (parsed.success) return parsed.data;
-      reason = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      reason = describeIssues(parsed.error.issues);
     } catch {
       reason = 'stored JSON is damaged';
     }

@@ -86,21 +86,23 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
     .pluck();
   const blockedItems = db.prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state = 'blocked'").pluck();
 
+  /** Row -> draft; a row that no longer parses goes to quarantine and yields undefined. */
   function fromRow(r: unknown): Draft | undefined {
-    const row = draftRowSchema.safeParse(r);
-    const id = String((r as { id?: unknown }).id ?? '?');
-    const profileId = typeof (r as { profile_id?: unknown }).profile_id === 'string' ? (r as { profile_id: string }).profile_id : null;
-    const payload = row.success ? parseJsonColumn(draftPayloadSchema, row.data.payload) : undefined;
-    const problems = row.success ? parseJsonColumn(fieldProblemsSchema, row.data.problems) : undefined;
-    if (!row.success || !payload?.ok || !problems?.ok) {
-      const reason = !row.success
-        ? describeIssues(row.error.issues)
-        : !payload?.ok
-          ? `payload: ${payload && !payload.ok ? payload.reason : ''}`
-          : `problems: ${problems && !problems.ok ? problems.reason : ''}`;
-      quarantine.add({ source: 'drafts', sourceKey: id, profileId, row: r, reason }, () => del.run(id));
+    const raw = r as { id?: unknown; profile_id?: unknown };
+    const quarantineIt = (reason: string) => {
+      const id = String(raw.id);
+      quarantine.add(
+        { source: 'drafts', sourceKey: id, profileId: typeof raw.profile_id === 'string' ? raw.profile_id : null, row: r, reason },
+        () => del.run(id),
+      );
       return undefined;
-    }
+    };
+    const row = draftRowSchema.safeParse(r);
+    if (!row.success) return quarantineIt(describeIssues(row.error.issues));
+    const payload = parseJsonColumn(draftPayloadSchema, row.data.payload);
+    if (!payload.ok) return quarantineIt(`payload: ${payload.reason}`);
+    const problems = parseJsonColumn(fieldProblemsSchema, row.data.problems);
+    if (!problems.ok) return quarantineIt(`problems: ${problems.reason}`);
     const d = row.data;
     return {
       id: d.id,
@@ -183,6 +185,9 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
         const d = get(id);
         if (!d) throw new StoreError('NOT_FOUND', `No draft ${id}`);
         checkVersion(d, opts.expectedVersion);
+        if ((d.kind === 'campaign') !== (work.kind === 'create_campaign')) {
+          throw new StoreError('INVALID_INPUT', `A ${d.kind} draft cannot be submitted as ${work.kind}`);
+        }
         if ((activeItems.get(id) as number) > 0) {
           throw new StoreError('CONFLICT', 'This draft has already been submitted and is on its way');
         }

@@ -142,49 +142,40 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
   const del = db.prepare("DELETE FROM outbox WHERE seq = ? AND state <> 'sending'");
   const pruneStmt = db.prepare("DELETE FROM outbox WHERE state = 'sent' AND updated_at < ?");
 
+  const delAny = db.prepare('DELETE FROM outbox WHERE seq = ?');
+
   /** Row -> item; a row that no longer parses goes to quarantine and yields undefined. */
   function fromRow(r: unknown): OutboxItem | undefined {
-    const row = rowSchema.safeParse(r);
-    const seq = Number((r as { seq?: unknown }).seq);
-    const profileId = (r as { profile_id?: unknown }).profile_id;
-    let reason: string | undefined;
-    let work: OutboxWork | undefined;
-    let lastError: StoredError | null = null;
-    let result: unknown = null;
-    if (!row.success) reason = describeIssues(row.error.issues);
-    else {
-      const payload = parseJsonColumn(z.unknown(), row.data.payload);
-      const w = payload.ok ? parseWork(row.data.kind, payload.value) : payload;
-      const err = parseJsonColumn(errorSchema.nullable(), row.data.last_error);
-      const res = parseJsonColumn(z.unknown(), row.data.result);
-      if (!w.ok) reason = `payload: ${w.reason}`;
-      else if (!err.ok) reason = `last_error: ${err.reason}`;
-      else if (!res.ok) reason = `result: ${res.reason}`;
-      else {
-        work = w.work;
-        lastError = err.value;
-        result = res.value;
-      }
-    }
-    if (!row.success || reason !== undefined || work === undefined) {
+    const raw = r as { seq?: unknown; profile_id?: unknown };
+    const quarantineIt = (reason: string) => {
+      const seq = Number(raw.seq);
       quarantine.add(
-        { source: 'outbox', sourceKey: String(seq), profileId: typeof profileId === 'string' ? profileId : null, row: r, reason: reason ?? 'unreadable' },
-        () => db.prepare('DELETE FROM outbox WHERE seq = ?').run(seq),
+        { source: 'outbox', sourceKey: String(seq), profileId: typeof raw.profile_id === 'string' ? raw.profile_id : null, row: r, reason },
+        () => delAny.run(seq),
       );
       return undefined;
-    }
+    };
+    const row = rowSchema.safeParse(r);
+    if (!row.success) return quarantineIt(describeIssues(row.error.issues));
     const d = row.data;
+    const payload = parseJsonColumn(z.unknown(), d.payload);
+    const work = payload.ok ? parseWork(d.kind, payload.value) : payload;
+    if (!work.ok) return quarantineIt(`payload: ${work.reason}`);
+    const lastError = parseJsonColumn(errorSchema.nullable(), d.last_error);
+    if (!lastError.ok) return quarantineIt(`last_error: ${lastError.reason}`);
+    const result = parseJsonColumn(z.unknown(), d.result);
+    if (!result.ok) return quarantineIt(`result: ${result.reason}`);
     return {
       seq: d.seq,
       profileId: d.profile_id,
       accountId: d.account_id,
-      ...work,
+      ...work.work,
       draftId: d.draft_id,
       state: d.state,
       attempts: d.attempts,
       nextAttemptAt: d.next_attempt_at,
-      lastError,
-      result,
+      lastError: lastError.value,
+      result: result.value,
       createdAt: d.created_at,
       updatedAt: d.updated_at,
     } as OutboxItem;

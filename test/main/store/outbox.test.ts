@@ -193,6 +193,9 @@ describe('drafts and the outbox', () => {
 
   it('a failing submit leaves the draft editing and the outbox empty', () => {
     const d = draft();
+    expect(() => t.store.drafts.submit(d.id, { kind: 'cancel_task', payload: { appId: '1', taskId: '2' } })).toThrow(
+      expect.objectContaining({ code: 'INVALID_INPUT' }),
+    );
     expect(() => t.store.drafts.submit(d.id, { kind: 'create_campaign', payload: { clientRef: '', body: {} } } as never)).toThrow(
       expect.objectContaining({ code: 'INVALID_INPUT' }),
     );
