@@ -30,7 +30,11 @@ export interface RefreshSummary extends PageResult {
 
 export interface CampaignRefresh {
   readonly account: AccountRef;
-  /** Writes one page of the listing in one transaction. */
+  /**
+   * Writes one page of the listing in one transaction. The campaigns are those the service
+   * client has already parsed with the shared campaignSchema (not parsed again here: on a
+   * 100,000-row refresh that would be a second full pass).
+   */
   applyPage(campaigns: readonly Campaign[]): PageResult;
   /**
    * After the last page: removes the rows not seen in this refresh (in short transactions,
@@ -162,7 +166,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     },
     upsert(ref, campaign) {
       const accountKey = accounts.keyOf(ref);
-      const parsed = campaignSchema.parse(campaign);
+      const result = campaignSchema.safeParse(campaign);
+      if (!result.success) throw new StoreError('INVALID_INPUT', describeIssues(result.error.issues));
+      const parsed = result.data;
       ctx.tx(() => upsertStmt.run(campaignRowValues(accountKey, parsed)));
       // A refresh that listed before this campaign existed must not remove it at finish().
       active.get(accountKey)?.seen.add(parsed.id);
