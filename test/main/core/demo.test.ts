@@ -1,0 +1,107 @@
+// The demo connection and the cache refresh: what a new user sees at once, read from the cache.
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_PROFILE_ID } from '../../../src/main/core/demo';
+import type { SyncProgress } from '../../../src/shared/ipc/contract';
+import { demoFixtures } from '../../../src/sandbox/index';
+import { control, fault, startEnv, until, type Env } from './env';
+
+const P = DEMO_PROFILE_ID;
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+async function listedNames(e: Env, accountId: string): Promise<string[]> {
+  const tokenRes = await fetch(`${e.sandbox.url}/authentication/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: 'demo-client', client_secret: 'demo-secret', grant_type: 'client_credentials' }),
+  });
+  const { access_token } = (await tokenRes.json()) as { access_token: string };
+  const res = await fetch(`${e.sandbox.url}/core/api/1.0/${accountId}/campaigns?fetch_level=RAP&page=1&page_size=1000`, {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
+  return ((await res.json()) as { results: { name: string }[] }).results.map((c) => c.name);
+}
+
+const progressOf = (e: Env, accountId: string) =>
+  e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId).map((x) => x.payload as SyncProgress);
+
+describe('the demo connection', () => {
+  it('lists exactly the accounts the sandbox grants the demo client, with names and network membership', () => {
+    const f = demoFixtures();
+    const client = f.clients.find((c) => c.client_id === 'demo-client')!;
+    const granted = new Set(client.accounts);
+    const expected = f.accounts
+      .filter((a) => granted.has(a.account_id) || (a.network_id !== undefined && granted.has(a.network_id)))
+      .map((a) => ({ accountId: a.account_id, name: a.name, type: a.type, networkId: a.network_id ?? null }));
+    expect([...DEMO_ACCOUNTS].sort((a, b) => a.accountId.localeCompare(b.accountId))).toEqual(expected.sort((a, b) => a.accountId.localeCompare(b.accountId)));
+  });
+
+  it('is created with its secret in the secret store and its accounts, and shows the cached campaigns the sandbox lists', async () => {
+    env = await startEnv({ tuning: { refreshOnStart: true } });
+    const h = env.core.handlers;
+    const [profile] = await h['profiles.list']({});
+    expect(profile).toMatchObject({ id: P, name: 'Sandbox demo', kind: 'sandbox', clientId: 'demo-client', hasSecret: true, baseUrl: env.sandbox.url });
+    expect(env.secrets.all()).toContain('demo-secret');
+    await until(async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null), 'every demo account to sync');
+    const accounts = await h['accounts.list']({ profileId: P });
+    expect(accounts.map((a) => a.accountId).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.accountId).sort());
+    for (const accountId of ['acmeshoes', 'oldtimerltd', 'northnet', 'northbikes']) {
+      const q = await h['campaigns.query']({ profileId: P, accountId, offset: 0, limit: 1000 });
+      expect(q.rows.map((r) => r.name).sort(), accountId).toEqual((await listedNames(env, accountId)).sort());
+      expect(q.total).toBe(q.rows.length);
+      expect(q.syncedAt).not.toBeNull();
+    }
+    // The network's listing names each campaign's owner; members were filled from it.
+    const net = await h['campaigns.query']({ profileId: P, accountId: 'northnet', offset: 0, limit: 1000 });
+    expect(new Set(net.rows.map((r) => r.advertiser_name))).toEqual(new Set(['North Network', 'North Bikes', 'North Boats']));
+    const apps = await h['apps.list']({ profileId: P });
+    expect(apps.map((a) => a.appId)).toEqual(['1001', '1002', '1004']);
+    expect((await h['tasks.list']({ profileId: P, appId: '1001' })).length).toBeGreaterThan(0);
+  });
+
+  it('follows the sandbox to its new address on the next start and keeps one demo profile', async () => {
+    env = await startEnv();
+    await env.core.close();
+    const other = 'http://127.0.0.1:9';
+    const core = await env.restart({ demo: { url: other } });
+    const profiles = await core.handlers['profiles.list']({});
+    expect(profiles).toHaveLength(1);
+    expect(profiles[0]).toMatchObject({ baseUrl: other, authUrl: other, pushUrl: other });
+  });
+});
+
+describe('cache refresh', () => {
+  it('pages to the end, reporting pages done of total, and applies each page', async () => {
+    env = await startEnv({ tuning: { pageSize: 10 } });
+    await env.core.handlers['sync.refresh']({ profileId: P, accountId: 'suntrailtravel' });
+    await until(() => progressOf(env!, 'suntrailtravel').some((p) => p.state === 'done'), 'the refresh to finish');
+    const total = (await listedNames(env, 'suntrailtravel')).length;
+    const pages = Math.ceil(total / 10);
+    const running = progressOf(env, 'suntrailtravel').filter((p) => p.state === 'running' && p.pagesDone > 0);
+    expect(running.map((p) => p.pagesDone)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    expect(running.every((p) => p.pagesTotal === pages)).toBe(true);
+    const q = await env.core.handlers['campaigns.query']({ profileId: P, accountId: 'suntrailtravel', offset: 0, limit: 1000 });
+    expect(q.total).toBe(total);
+  });
+
+  it('can be cancelled, keeping the last synced data', async () => {
+    env = await startEnv({ tuning: { pageSize: 10 } });
+    const h = env.core.handlers;
+    await h['sync.refresh']({ profileId: P, accountId: 'oldtimerltd' });
+    await until(() => progressOf(env!, 'oldtimerltd').some((p) => p.state === 'done'), 'the first refresh');
+    const before = await h['campaigns.query']({ profileId: P, accountId: 'oldtimerltd', offset: 0, limit: 1000 });
+    // The second page of the next refresh is slow; cancel while it is on its way.
+    await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'delay', delay_ms: 400, count: 5 });
+    await h['sync.refresh']({ profileId: P, accountId: 'oldtimerltd' });
+    await new Promise((r) => setTimeout(r, 100));
+    await h['sync.cancel']({ profileId: P, accountId: 'oldtimerltd' });
+    await until(() => progressOf(env!, 'oldtimerltd').some((p) => p.state === 'cancelled'), 'the cancellation');
+    const after = await h['campaigns.query']({ profileId: P, accountId: 'oldtimerltd', offset: 0, limit: 1000 });
+    expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
+    expect(after.syncedAt).toBe(before.syncedAt);
+    await control(env.sandbox, 'DELETE', '/_sandbox/faults');
+  });
+});
