@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { DeskEventSource, DeskHandlers } from '../shared/ipc/contract';
 import { accountHandlers } from './core/accounts-handlers';
 import type { CoreContext, Level } from './core/context';
-import { defaultSecretStore } from './core/default-secrets';
 import { DEMO_PROFILE_ID, ensureDemoProfile } from './core/demo';
 import { draftHandlers } from './core/drafts-handlers';
 import { translated } from './core/errors';
@@ -15,6 +14,7 @@ import { profileHandlers } from './core/profiles-handlers';
 import { pushHandlers } from './core/push-handlers';
 import type { SecretPort } from './core/secret-port';
 import { RateLimitScheduler } from './ratelimit/scheduler';
+import { createSecretStore } from './secrets';
 import { HttpTransport } from './service';
 import { openStore } from './store';
 import { createAfterSent } from './sync/after-sent';
@@ -62,6 +62,8 @@ export interface DeskCore {
 }
 
 export const DATABASE_FILE = 'campaign-desk.sqlite';
+/** The keychain service name: the app's name. */
+export const SECRET_SERVICE = 'Campaign Desk';
 
 export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   const now = opts.clock ?? (() => Date.now());
@@ -79,7 +81,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   const store = openStore({ file: join(opts.dataDir, DATABASE_FILE), clock: { now } });
   let secrets: SecretPort;
   try {
-    secrets = opts.secrets ?? (await defaultSecretStore());
+    secrets = opts.secrets ?? (await createSecretStore({ service: SECRET_SERVICE }));
   } catch (e) {
     store.close();
     throw e;

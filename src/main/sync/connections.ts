@@ -121,7 +121,7 @@ export class Connections {
     if (p.flow === 'authorization_code') {
       throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
     }
-    const { secrets, clock, transport, scheduler } = this.#deps;
+    const { clock, transport, scheduler } = this.#deps;
     c.client = new ServiceClient({
       baseUrl: p.baseUrl,
       authUrl: p.authUrl,
@@ -132,16 +132,22 @@ export class Connections {
       credentials: {
         flow: 'client_credentials',
         clientId: p.clientId,
-        getSecret: async () => {
-          const s = await secrets.get(profileId, 'client_secret');
-          if (!s) {
-            throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Remove the connection and add it again with its secret.`);
-          }
-          return s;
-        },
+        getSecret: () => this.#secret(p),
       },
     });
     return c.client;
+  }
+
+  /** The profile's client secret; what fails here fails before anything is sent. */
+  async #secret(p: Profile): Promise<string> {
+    let s: string | null | undefined;
+    try {
+      s = await this.#deps.secrets.get(p.id, 'client_secret');
+    } catch {
+      throw new DeskError('keychain_unavailable', `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`);
+    }
+    if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Remove the connection and add it again with its secret.`);
+    return s;
   }
 
   /** Signs in (client credentials: asks for a token; authorization code: the browser flow). */
@@ -166,11 +172,7 @@ export class Connections {
           openBrowser: openExternal,
           transport,
           clock,
-          getSecret: async () => {
-            const s = await secrets.get(profileId, 'client_secret');
-            if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Remove the connection and add it again.`);
-            return s;
-          },
+          getSecret: () => this.#secret(p),
         });
         if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
         await c.client?.close();
@@ -214,7 +216,9 @@ export class Connections {
    */
   noteFailure(profileId: string, e: unknown, opts: { read: boolean }): void {
     if (!isServiceError(e)) {
-      if (e instanceof DeskError && e.code === 'unauthorized') this.#needsSignIn(profileId, 'sign_in_required', e.message);
+      if (e instanceof DeskError && (e.code === 'unauthorized' || e.code === 'keychain_unavailable')) {
+        this.#needsSignIn(profileId, 'sign_in_required', e.message);
+      }
       return;
     }
     if (e.kind === 'network' || (opts.read && (e.kind === 'outcome_unknown' || e.kind === 'timeout'))) {

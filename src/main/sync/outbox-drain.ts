@@ -195,9 +195,10 @@ export class OutboxDrainer {
     const { store, connections, clock } = this.#d;
     const now = clock.now();
     const later = (err: StoredError, at = now + backoffDelay(item.attempts, this.#d.retryBackoff)) => this.#changed(store.outbox.retryLater(item.seq, at, err));
-    if (e instanceof DeskError && e.code === 'unauthorized') {
+    if (e instanceof DeskError) {
+      // Raised before the request left (no client, no secret, keychain locked): nothing was sent.
       connections.noteFailure(item.profileId, e, { read: false });
-      return later({ code: 'SIGN_IN', message: `Waiting for sign-in: ${e.message}` });
+      return later({ code: 'SIGN_IN', message: `Waiting: ${e.message}` });
     }
     if (!isServiceError(e)) return this.#uncertain(item, { code: 'UNKNOWN', message: 'Something went wrong while sending; checking the service before sending again.' });
     const err: ServiceError = e;

@@ -59,9 +59,10 @@ describe('profiles and accounts', () => {
     await until(async () => (await h['campaigns.query']({ profileId: b.id, accountId: 'strangers', offset: 0, limit: 10 })).total === 1, 'B cache');
     expect((await h['accounts.list']({ profileId: a.id })).map((x) => x.accountId)).toEqual(['acmeshoes']);
     await expect(h['campaigns.query']({ profileId: a.id, accountId: 'strangers', offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'not_found' });
-    expect(env.secrets.all().sort()).toEqual(['demo-secret', 'other-secret']);
+    expect([await env.secrets.get(a.id, 'client_secret'), await env.secrets.get(b.id, 'client_secret')]).toEqual(['demo-secret', 'other-secret']);
     await h['profiles.remove']({ profileId: b.id });
-    expect(env.secrets.all()).toEqual(['demo-secret']);
+    expect(await env.secrets.get(b.id, 'client_secret')).toBeNull();
+    expect(await env.secrets.get(a.id, 'client_secret')).toBe('demo-secret');
     expect((await h['profiles.list']({})).map((x) => x.name)).toEqual(['Agency A']);
   });
 

@@ -44,7 +44,7 @@ describe('the demo connection', () => {
     const h = env.core.handlers;
     const [profile] = await h['profiles.list']({});
     expect(profile).toMatchObject({ id: P, name: 'Sandbox demo', kind: 'sandbox', clientId: 'demo-client', hasSecret: true, baseUrl: env.sandbox.url });
-    expect(env.secrets.all()).toContain('demo-secret');
+    expect(await env.secrets.get(P, 'client_secret')).toBe('demo-secret');
     await until(async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null), 'every demo account to sync');
     const accounts = await h['accounts.list']({ profileId: P });
     expect(accounts.map((a) => a.accountId).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.accountId).sort());

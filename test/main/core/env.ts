@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../../src/main/core';
-import type { SecretName, SecretPort } from '../../../src/main/core/secret-port';
+import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
 import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
 
@@ -20,22 +20,9 @@ export const FAST: Partial<SyncTuning> = {
   refreshOnStart: false,
 };
 
-/** The secret store's in-memory mode, for tests that are not about the keychain. */
-export function memorySecrets(): SecretPort & { all(): string[] } {
-  const values = new Map<string, string>();
-  const key = (p: string, n: SecretName) => `${p}\u0000${n}`;
-  return {
-    kind: 'memory',
-    warning: 'Secrets will be kept only until you quit (test).',
-    get: async (p, n) => values.get(key(p, n)) ?? null,
-    set: async (p, n, v) => {
-      values.set(key(p, n), v);
-    },
-    delete: async (p, n) => {
-      for (const name of n ? [n] : (['client_secret', 'refresh_token'] as const)) values.delete(key(p, name));
-    },
-    all: () => [...values.values()],
-  };
+/** The secret store's in-memory mode (what the app uses when no keychain answers). */
+export function memorySecrets(): Promise<SecretStore> {
+  return createSecretStore({ service: 'Campaign Desk (tests)', keytar: () => Promise.reject(new Error('no keychain in these tests')) });
 }
 
 export interface Proxy {
@@ -108,7 +95,7 @@ export interface Env {
   serviceUrl: string;
   proxy?: Proxy;
   dataDir: string;
-  secrets: ReturnType<typeof memorySecrets>;
+  secrets: SecretStore;
   core: DeskCore;
   events: { event: EventName; payload: unknown }[];
   /** A new core on the same data dir (the old one must be closed or abandoned first). */
@@ -130,7 +117,7 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   const proxy = opts.proxy ? await startProxy(sandbox.url) : undefined;
   const serviceUrl = proxy?.url ?? sandbox.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-core-'));
-  const secrets = memorySecrets();
+  const secrets = await memorySecrets();
   const events: Env['events'] = [];
   const make = async (extra: Partial<DeskCoreOptions> = {}) => {
     const core = await createDeskCore({

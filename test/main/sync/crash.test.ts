@@ -38,7 +38,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   dataDir = mkdtempSync(join(tmpdir(), 'desk-crash-'));
   // Queue the 50 edits while working offline, so nothing is sent before the child runs.
-  const core = await createDeskCore({ dataDir, transport: 'browser', version: 'crash-setup', demo: { url: sandbox.url }, secrets: memorySecrets(), tuning: { refreshOnStart: false } });
+  const core = await createDeskCore({ dataDir, transport: 'browser', version: 'crash-setup', demo: { url: sandbox.url }, secrets: await memorySecrets(), tuning: { refreshOnStart: false } });
   const h = core.handlers;
   await h['profiles.setWorkOffline']({ profileId: P, offline: true });
   for (let i = 0; i < 50; i++) {
