@@ -8,6 +8,8 @@ import { TopBar } from './features/shell/top-bar';
 import { CampaignsView } from './features/campaigns/campaigns-view';
 import { ActivityView } from './features/lists/activity-view';
 import { OutboxView } from './features/lists/outbox-view';
+import { DraftsView } from './features/drafts/drafts-view';
+import { useDrafts } from './stores/drafts-store';
 import { useDeskEvents, useNow } from './lib/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
 import { PENDING_STATES, useStatus } from './stores/status-store';
@@ -27,7 +29,11 @@ export function App() {
   const loaded = useWorkspace((s) => s.loaded);
   const outbox = useStatus((s) => s.outbox);
 
-  useEffect(() => useCampaigns.getState().setAccount(selected), [selected]);
+  useEffect(() => {
+    useCampaigns.getState().setAccount(selected);
+    useDrafts.getState().setAccount(selected);
+  }, [selected]);
+  const draftCount = useDrafts((s) => s.drafts.length);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -54,12 +60,12 @@ export function App() {
         ) : null}
         {selected ? (
           <>
-            <Tabs current={tab} onChange={setTab} counts={{ outbox: pending }} />
+            <Tabs current={tab} onChange={setTab} counts={{ outbox: pending, drafts: draftCount }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} /> : null}
               {tab === 'outbox' ? <OutboxView now={now} /> : null}
               {tab === 'activity' ? <ActivityView now={now} version={activityVersion} /> : null}
-              {tab === 'drafts' ? <ComingSoon what="The drafts editor" /> : null}
+              {tab === 'drafts' ? <DraftsView now={now} onOpenPush={() => setTab('push')} /> : null}
               {tab === 'push' ? <ComingSoon what="The push composer" /> : null}
               {tab === 'tasks' ? <ComingSoon what="The task list" /> : null}
             </section>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { onEvent } from './api';
 import { useCampaigns } from '../stores/campaigns-store';
+import { useDrafts } from '../stores/drafts-store';
 import { useStatus } from '../stores/status-store';
 import { useWorkspace } from '../stores/workspace-store';
 
@@ -14,6 +15,10 @@ export function useDeskEvents(): number {
       onEvent('data.changed', (e) => {
         if (e.what === 'profiles' || e.what === 'accounts') void useWorkspace.getState().load();
         if (e.what === 'activity') setActivityVersion((v) => v + 1);
+        if (e.what === 'drafts') {
+          const open = useDrafts.getState().account;
+          if (open && e.profileId === open.profileId && (e.accountId === null || e.accountId === open.accountId)) void useDrafts.getState().load();
+        }
         if (e.what === 'campaigns') {
           const open = useCampaigns.getState().account;
           const forOpen = open && (e.profileId === null || e.profileId === open.profileId) && (e.accountId === null || e.accountId === open.accountId);

@@ -20,7 +20,7 @@ export function OutboxView({ now }: { now: number }) {
       </thead>
       <tbody>
         {items.map((o) => (
-          <tr key={o.id}>
+          <tr key={o.id} data-testid="outbox-item" data-state={o.state}>
             <td>{o.summary}</td>
             <td>
               <span className={`badge outbox-${o.state}`}>{o.state}</span>

@@ -1,0 +1,65 @@
+// A modal dialog: focus moves in on open and back where it was on close, Tab stays inside, Escape
+// closes. Used for confirmations and the connection forms.
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export function Dialog({ title, onClose, children, testId }: { title: string; onClose(): void; children: ReactNode; testId?: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    const first = box.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button');
+    first?.focus();
+    return () => before?.focus?.();
+  }, []);
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      onClose();
+      return;
+    }
+    if (e.key !== 'Tab' || !box.current) return;
+    const items = Array.from(box.current.querySelectorAll<HTMLElement>('input, select, textarea, button, [tabindex="0"]')).filter((el) => !(el as HTMLButtonElement).disabled);
+    if (items.length === 0) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown} data-testid={testId}>
+        <h2 className="dialog-title">{title}</h2>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/** "Are you sure?" with the destructive action named on its button. */
+export function ConfirmDialog(props: { title: string; message: string; confirm: string; onConfirm(): void; onClose(): void }) {
+  return (
+    <Dialog title={props.title} onClose={props.onClose} testId="confirm-dialog">
+      <p>{props.message}</p>
+      <div className="dialog-actions">
+        <button type="button" onClick={props.onClose} data-autofocus title="Escape">
+          Keep it
+        </button>
+        <button
+          type="button"
+          className="danger"
+          onClick={() => {
+            props.onConfirm();
+            props.onClose();
+          }}
+          data-testid="confirm-yes"
+        >
+          {props.confirm}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,104 @@
+// The campaign draft editor: every create field of spec 4.1, the shared rules' problems next to
+// their fields as the person types, autosave state, and Check / Queue to post.
+import { CAMPAIGN_ITEM_TYPES, KNOWN_BID_STRATEGIES, KNOWN_MARKETING_OBJECTIVES } from '../../../shared/domain/campaign';
+import { FormField } from '../../components/form-field';
+import { shortcutLabel } from '../../lib/shortcuts';
+import { useDrafts } from '../../stores/drafts-store';
+import { campaignFormProblems, problemsByField, type BudgetMode, type CampaignForm } from './campaign-form';
+
+const SAVE_TEXT = { saved: 'All changes saved', saving: 'Saving...', unsaved: 'Unsaved changes...', failed: 'Not saved' } as const;
+
+export const DRAFT_KEYS = { queue: 'Mod+Enter', check: 'Alt+Enter', save: 'Mod+S', create: 'Alt+N' } as const;
+
+export function CampaignEditor({ form, accountType }: { form: CampaignForm; accountType?: 'ADVERTISER' | 'NETWORK' }) {
+  const { edit, saveState, saveError, check, submit } = useDrafts();
+  const problems = campaignFormProblems(form, accountType);
+  const by = problemsByField(problems);
+  const text = (field: keyof CampaignForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <input id={`f-${field}`} value={form[field]} onChange={(e) => edit({ [field]: e.target.value })} aria-invalid={by[field] ? true : undefined} data-testid={`input-${field}`} {...props} />
+  );
+  const select = (field: keyof CampaignForm, options: readonly string[], extra: [string, string][] = []) => (
+    <select id={`f-${field}`} value={form[field]} onChange={(e) => edit({ [field]: e.target.value })} data-testid={`input-${field}`}>
+      {!options.includes(form[field]) && !extra.some(([v]) => v === form[field]) ? <option value={form[field]}>{form[field] || '(choose)'}</option> : null}
+      {options.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+      {extra.map(([v, label]) => (
+        <option key={v} value={v}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+
+  return (
+    <section className="editor" aria-label="Campaign draft" data-testid="campaign-editor">
+      <div className="editor-head">
+        <h2 className="details-title">Campaign draft</h2>
+        <span className="tag-local">not posted</span>
+        <span className={`muted save-state save-${saveState}`} data-testid="save-state" aria-live="polite" title={saveError ?? undefined}>
+          {SAVE_TEXT[saveState]}
+          {saveError ? `: ${saveError}` : ''}
+        </span>
+      </div>
+      {by.account ? <p className="form-problem">{by.account.join(' ')}</p> : null}
+      <div className="form">
+        <FormField label="Name" name="name" problems={by.name}>
+          {text('name', { autoFocus: true, maxLength: 300 })}
+        </FormField>
+        <FormField label="Item type" name="campaign_item_type" problems={by.campaign_item_type}>
+          {select('campaign_item_type', CAMPAIGN_ITEM_TYPES)}
+        </FormField>
+        <FormField label="Branding text" name="branding_text" problems={by.branding_text} hint="Required for native campaigns (HAS_NO_ITEMS)">
+          {text('branding_text')}
+        </FormField>
+        <FormField label="Objective" name="marketing_objective" problems={by.marketing_objective}>
+          {select('marketing_objective', KNOWN_MARKETING_OBJECTIVES)}
+        </FormField>
+        <FormField label="Bid strategy" name="bid_strategy" problems={by.bid_strategy}>
+          {select('bid_strategy', KNOWN_BID_STRATEGIES)}
+        </FormField>
+        {form.bid_strategy === 'FIXED' ? (
+          <FormField label="CPC" name="cpc" problems={by.cpc}>
+            {text('cpc', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+          </FormField>
+        ) : null}
+        <FormField label="Budget" name="budget" problems={by.budget}>
+          <select id="f-budget" value={form.budget} onChange={(e) => edit({ budget: e.target.value as BudgetMode })} data-testid="input-budget">
+            {form.budget === '' ? <option value="">(choose)</option> : null}
+            <option value="MONTHLY">Monthly spending limit</option>
+            <option value="NONE">No limit (daily cap)</option>
+            <option value="GROUP">Shared campaign group budget</option>
+          </select>
+        </FormField>
+        {form.budget === 'MONTHLY' ? (
+          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit}>
+            {text('spending_limit', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+          </FormField>
+        ) : null}
+        <FormField label="Daily cap" name="daily_cap" problems={by.daily_cap} hint={form.budget === 'NONE' ? undefined : 'Optional'}>
+          {text('daily_cap', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+        </FormField>
+        <FormField label="Campaign group" name="campaign_group_id" problems={by.campaign_group_id} hint={form.budget === 'GROUP' ? 'The group whose budget this campaign shares' : 'Optional'}>
+          {text('campaign_group_id')}
+        </FormField>
+        <FormField label="Start" name="start_date" problems={by.start_date} hint="Your local time; optional">
+          {text('start_date', { type: 'datetime-local' })}
+        </FormField>
+      </div>
+      <div className="editor-actions">
+        <span className="muted" data-testid="problem-count">
+          {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+        </span>
+        <button type="button" onClick={() => void check()} title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`} data-testid="draft-check">
+          Check <kbd>{shortcutLabel(DRAFT_KEYS.check)}</kbd>
+        </button>
+        <button type="button" className="primary" onClick={() => void submit()} disabled={problems.length > 0} title={`Queue to post (${shortcutLabel(DRAFT_KEYS.queue)})`} data-testid="draft-queue">
+          Queue to post <kbd>{shortcutLabel(DRAFT_KEYS.queue)}</kbd>
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+// The Drafts tab: the account's drafts (campaign and push), each marked "not posted", and the
+// campaign editor of the selected one. A push draft opens in the Push tab's composer.
+import { useEffect, useState } from 'react';
+import type { Draft } from '../../../shared/ipc/contract';
+import { ConfirmDialog } from '../../components/dialog';
+import { formatAge } from '../../lib/format';
+import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
+import { useDrafts } from '../../stores/drafts-store';
+import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
+import { CampaignEditor, DRAFT_KEYS } from './campaign-editor';
+import { campaignDraftTitle } from './campaign-form';
+
+function draftTitle(d: Draft): string {
+  if (d.kind === 'campaign') return campaignDraftTitle(d.payload);
+  return d.payload.event?.title?.trim() ? d.payload.event.title : 'Untitled push';
+}
+
+export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Draft): void }) {
+  const account = useWorkspace(selectedAccount);
+  const s = useDrafts();
+  const [confirmDelete, setConfirmDelete] = useState<Draft | null>(null);
+
+  useEffect(() => {
+    void useDrafts.getState().load();
+  }, []);
+
+  useShortcuts([
+    { keys: 'Mod+N', run: () => void s.newCampaign() },
+    { keys: DRAFT_KEYS.create, run: () => void s.newCampaign() },
+    { keys: DRAFT_KEYS.queue, run: () => s.form && void s.submit() },
+    { keys: DRAFT_KEYS.check, run: () => s.form && void s.check() },
+    { keys: DRAFT_KEYS.save, run: () => void s.flush() },
+  ]);
+
+  const newTitle = `New campaign draft (${shortcutLabel('Mod+N')} or ${shortcutLabel(DRAFT_KEYS.create)})`;
+  return (
+    <div className="drafts">
+      <div className="drafts-list">
+        <div className="toolbar">
+          <button type="button" onClick={() => void s.newCampaign()} title={newTitle} data-testid="new-campaign-draft">
+            New campaign draft <kbd>{shortcutLabel('Mod+N')}</kbd>
+          </button>
+        </div>
+        {s.error ? <p className="toolbar-error panel-empty">{s.error}</p> : null}
+        {s.loaded && s.drafts.length === 0 ? <p className="muted panel-empty">No drafts. Start one with {shortcutLabel('Mod+N')}.</p> : null}
+        <ul className="pick-list" aria-label="Drafts" data-testid="drafts-list">
+          {s.drafts.map((d) => (
+            <li key={d.id} className={`pick-item${d.id === s.selectedId ? ' is-selected' : ''}`}>
+              <button
+                type="button"
+                className="pick-main"
+                aria-current={d.id === s.selectedId ? 'true' : undefined}
+                onClick={() => (d.kind === 'push' ? onOpenPush(d) : void s.select(d.id))}
+                data-testid="draft-item"
+              >
+                <span className="pick-title">
+                  <span className="mark-added" title="Not posted yet">+</span> {draftTitle(d)}
+                </span>
+                <span className="pick-meta muted">
+                  {d.kind === 'campaign' ? 'campaign' : 'push'} · not posted · {formatAge(d.updatedAt, now)}
+                  {d.problems.length > 0 ? <span className="warning"> · {d.problems.length} to fix</span> : null}
+                </span>
+              </button>
+              <button type="button" className="icon-button" onClick={() => setConfirmDelete(d)} title={`Delete draft "${draftTitle(d)}"`} aria-label={`Delete draft ${draftTitle(d)}`}>
+                {'\u00D7'}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div className="drafts-editor">
+        {s.notice ? (
+          <p className={s.notice.bad ? 'form-problem notice' : 'notice notice-ok'} role="status" data-testid="draft-notice">
+            {s.notice.text}
+          </p>
+        ) : null}
+        {s.form ? <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} /> : <p className="muted panel-empty">Select a draft, or start a new one.</p>}
+      </div>
+      {confirmDelete ? (
+        <ConfirmDialog
+          title="Delete draft"
+          message={`Delete "${draftTitle(confirmDelete)}"? It was never posted, so it will be gone.`}
+          confirm="Delete draft"
+          onConfirm={() => void s.remove(confirmDelete.id)}
+          onClose={() => setConfirmDelete(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+// One browser-mode app (built-in sandbox, real core, Chromium) per UI test file, plus the small
+// helpers the screen tests share: the demo client, an unlimited advertiser, the sandbox's state.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
+import { demoFixtures } from '../../src/sandbox/index';
+import { RENDERER_DIR, ensureRendererBuilt, launchChromium } from './support';
+
+export const fixtures = demoFixtures(Date.now());
+export const demoClient = fixtures.clients[0];
+
+/** An advertiser of the demo client outside any network, created before rate limits began. */
+export function unlimitedAdvertiser(skip: string[] = []) {
+  const a = fixtures.accounts.find(
+    (x) =>
+      demoClient.accounts.includes(x.account_id) &&
+      !skip.includes(x.account_id) &&
+      x.type === 'ADVERTISER' &&
+      !x.network_id &&
+      Date.parse(x.created_at) <= Date.parse('2026-10-04T23:59:59Z'),
+  );
+  if (!a) throw new Error('the demo fixtures have no unlimited advertiser for the demo client');
+  return a;
+}
+
+export interface AppSession {
+  mode: BrowserMode;
+  browser: Browser;
+  page: Page;
+  sandboxUrl: string;
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function openApp(): Promise<AppSession> {
+  ensureRendererBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
+  const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined });
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(mode.server.openUrl);
+  return {
+    mode,
+    browser,
+    page,
+    sandboxUrl: mode.demoUrl!,
+    pageErrors,
+    close: async () => {
+      await browser.close();
+      await mode.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function openAccount(page: Page, accountId: string): Promise<void> {
+  const item = page.getByTestId(`account-${accountId}`);
+  await item.waitFor({ timeout: 30_000 });
+  await item.click();
+}
+
+export async function sandboxJson<T>(sandboxUrl: string, path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(`${sandboxUrl}${path}`, init);
+  if (!res.ok) throw new Error(`sandbox ${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}

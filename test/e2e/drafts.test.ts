@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+
+const account = unlimitedAdvertiser();
+let app: AppSession;
+
+beforeAll(async () => {
+  app = await openApp();
+  await openAccount(app.page, account.account_id);
+});
+afterAll(async () => app?.close());
+
+describe('Drafts tab: campaign draft editor', () => {
+  it('shows a rule problem next to its field while typing, and queues the fixed draft until it is live in the grid and on the service', async () => {
+    const { page } = app;
+    const name = `E2E boots ${Date.now()}`;
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('new-campaign-draft').click();
+    await page.getByTestId('input-name').fill(name);
+    await page.getByTestId('input-branding_text').fill('Acme');
+    await page.getByTestId('input-spending_limit').fill('500');
+    // FIXED bidding without a CPC: the shared rule's message appears beside the CPC field.
+    const cpcProblem = page.locator('[data-field="cpc"] [data-testid="problem-cpc"]');
+    await expect.poll(() => cpcProblem.textContent()).toBe('cpc is required when bid_strategy is FIXED');
+    expect(await page.getByTestId('draft-queue').isDisabled()).toBe(true);
+    await page.getByTestId('input-cpc').fill('-1');
+    await expect.poll(() => cpcProblem.textContent()).toBe('cpc must be greater than 0');
+    await page.getByTestId('input-cpc').fill('0.35');
+    await expect.poll(() => cpcProblem.count()).toBe(0);
+    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('Queued to post');
+
+    await page.getByTestId('tab-outbox').click();
+    const row = page.getByTestId('outbox-item').filter({ hasText: name });
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('sent');
+
+    const onService = await sandboxJson<{ campaigns: { name: string; cpc: number; spending_limit: number }[] }>(
+      app.sandboxUrl,
+      `/_sandbox/state/campaigns?account=${account.account_id}`,
+    );
+    const created = onService.campaigns.find((c) => c.name === name);
+    expect(created).toMatchObject({ cpc: 0.35, spending_limit: 500 });
+
+    await page.getByTestId('tab-campaigns').click();
+    await page.getByTestId('campaign-search').fill(name);
+    await expect.poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 }).toEqual([name]);
+    await page.getByTestId('campaign-search').fill('');
+  });
+
+  it('keeps what was typed in a draft across a reload of the window (autosave)', async () => {
+    const { page } = app;
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('new-campaign-draft').click();
+    const name = `Typed then reloaded ${Date.now()}`;
+    await page.getByTestId('input-name').fill(name);
+    // No pause for the autosave: the reload comes right after the last keystroke.
+    await page.reload();
+    await openAccount(page, account.account_id);
+    await page.getByTestId('tab-drafts').click();
+    const item = page.getByTestId('draft-item').filter({ hasText: name });
+    await expect.poll(() => item.count(), { timeout: 15_000 }).toBe(1);
+    await item.click();
+    expect(await page.getByTestId('input-name').inputValue()).toBe(name);
+    expect(app.pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import {
+  campaignFormProblems,
+  formToPayload,
+  NEW_CAMPAIGN_FORM,
+  payloadToForm,
+  problemsByField,
+  type CampaignForm,
+} from '../../../../src/renderer/features/drafts/campaign-form';
+
+const valid: CampaignForm = { ...NEW_CAMPAIGN_FORM, name: 'Boots', branding_text: 'Acme', cpc: '0.4', spending_limit: '100' };
+
+describe('campaign draft form', () => {
+  it('has no problem when every rule of spec 4.1 is met', () => {
+    expect(campaignFormProblems(valid)).toEqual([]);
+  });
+
+  it('leaves hidden fields out of the payload: no cpc without FIXED, no spending_limit without MONTHLY', () => {
+    const p = formToPayload({ ...valid, bid_strategy: 'MAX_CONVERSIONS', budget: 'NONE', daily_cap: '20' });
+    expect(p).not.toHaveProperty('cpc');
+    expect(p).not.toHaveProperty('spending_limit');
+    expect(p).toMatchObject({ spending_limit_model: 'NONE', daily_cap: 20 });
+  });
+
+  it('sends a group budget as no spending_limit_model with the group id, and reads it back as a group budget', () => {
+    const p = formToPayload({ ...valid, budget: 'GROUP', campaign_group_id: 'g7' });
+    expect(p).not.toHaveProperty('spending_limit_model');
+    expect(p.campaign_group_id).toBe('g7');
+    expect(payloadToForm(p).budget).toBe('GROUP');
+    expect(campaignFormProblems({ ...valid, budget: 'GROUP', campaign_group_id: '' }).map((x) => x.field)).toContain('campaign_group_id');
+  });
+
+  it('round-trips a form through the stored payload', () => {
+    const f = { ...valid, start_date: '2030-05-01T09:30', daily_cap: '15' };
+    expect(payloadToForm(formToPayload(f))).toEqual(f);
+  });
+
+  it('puts each shared rule problem on the field a person must change', () => {
+    const by = problemsByField(campaignFormProblems({ ...NEW_CAMPAIGN_FORM }));
+    expect(by.name).toEqual(['name cannot be empty']);
+    expect(by.cpc).toEqual(['cpc is required when bid_strategy is FIXED']);
+    expect(by.branding_text).toEqual(['branding_text is required for native campaigns']);
+    expect(by.spending_limit).toEqual(['spending_limit is required when spending_limit_model is MONTHLY']);
+  });
+
+  it('names the budget select for a missing spending_limit_model, and refuses a network account', () => {
+    const by = problemsByField(campaignFormProblems({ ...valid, budget: '' }, 'NETWORK'));
+    expect(by.budget?.[0]).toMatch(/spending_limit_model is required/);
+    expect(by.account?.[0]).toMatch(/advertiser account/);
+  });
+
+  it('reports a typed number that is not a number instead of silently dropping it', () => {
+    expect(problemsByField(campaignFormProblems({ ...valid, daily_cap: '12abc' })).daily_cap).toEqual(['daily_cap must be a number']);
+  });
+});
