@@ -124,6 +124,7 @@ export function createCampaignQuery(
   // What the scratch table holds. total_changes() moves with every write on this connection, so
   // any change to the data invalidates it; scrolling a filtered list reuses it.
   let matched: { accountKey: number; needle: string; changes: number } | null = null;
+  let lastCount: { key: string; changes: number; total: number } | null = null;
 
   return (input) => {
     const q = parseCampaignQuery(input);
@@ -142,9 +143,26 @@ export function createCampaignQuery(
       }
     }
     // Statements are prepared per call: there are a few dozen shapes and preparing is
-    // microseconds, cheaper than a cache that grows with every status combination.
-    const total = ctx.db.prepare(built.countSql).pluck().get(...built.countParams) as number;
-    const keys = ctx.db.prepare(built.pageSql).all(...built.pageParams);
+    // microseconds, cheaper than a cache that grows with every status combination. The count is
+    // remembered while nothing changes, since scrolling asks for it with every page.
+    const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
+    const changesNow = totalChanges.get() as number;
+    if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
+      const value = ctx.db.prepare(built.countSql).pluck().get(...built.countParams) as number;
+      lastCount = { key: countKey, changes: changesNow, total: value };
+    }
+    const total = lastCount.total;
+    // A page past the middle is read from the other end (same order, reversed), so no page
+    // skips more than half of the list.
+    let keys: unknown[];
+    if (q.offset > total / 2 && q.offset < total) {
+      const limit = Math.min(q.limit, total - q.offset);
+      const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
+      const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit });
+      keys = ctx.db.prepare(back.pageSql).all(...back.pageParams).reverse();
+    } else {
+      keys = ctx.db.prepare(built.pageSql).all(...built.pageParams);
+    }
     const rows: Campaign[] = [];
     for (const k of keys) {
       const c = readRow(accountKey, q.profileId, keyRow.parse(k));
