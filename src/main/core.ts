@@ -120,7 +120,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     probeBackoff: tuning.probeBackoff,
     ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
     note: (profileId, level, kind, message) => log(profileId, null, level, kind, message),
-    onOnline: () => ctx.drainer.kick(),
+    onOnline: (profileId) => ctx.drainer.resume(profileId),
   });
   ctx.refresher = new Refresher({
     store,

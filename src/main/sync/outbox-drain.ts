@@ -46,6 +46,9 @@ export interface DrainDeps {
   afterSent(item: OutboxItem, result: SendResult): Promise<Record<string, unknown>>;
 }
 
+/** Items that wait only for the connection or a sign-in, not for a backoff of their own. */
+const WAITING_FOR_CONNECTION = new Set(['OFFLINE', 'SIGN_IN']);
+
 const laneKey = (l: OutboxLane) => `${l.profileId}\u0000${l.accountId ?? ''}`;
 export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
 
@@ -54,6 +57,8 @@ export class OutboxDrainer {
   readonly #busy = new Map<string, Promise<void>>();
   /** Uncertain items whose look-up failed wait until then (ms) before the next look-up. */
   readonly #lookAgainAt = new Map<number, { at: number; tries: number }>();
+  /** When each profile last came back (online again, or signed in again). */
+  readonly #resumedAt = new Map<string, number>();
   #timer?: TimerHandle;
   #kickQueued = false;
   #closed = false;
@@ -70,6 +75,15 @@ export class OutboxDrainer {
       this.#kickQueued = false;
       this.#pump();
     });
+  }
+
+  /**
+   * The profile can be reached (or is signed in) again: what waited only for that is due at once,
+   * however far its backoff had grown.
+   */
+  resume(profileId: string): void {
+    this.#resumedAt.set(profileId, this.#d.clock.now());
+    this.kick();
   }
 
   /** The person asked to try now: forget any wait on this item and look for work. */
@@ -102,9 +116,11 @@ export class OutboxDrainer {
         if (wait && wait.at > now) next = Math.min(next, wait.at);
         else this.#run(k, () => this.#resolve(head));
       } else if (head.state === 'queued') {
-        if (head.nextAttemptAt > now) next = Math.min(next, head.nextAttemptAt);
+        const resumed = this.#resumedAt.get(head.profileId);
+        const waitedForConnection = WAITING_FOR_CONNECTION.has(head.lastError?.code ?? '') && resumed !== undefined && resumed >= head.updatedAt;
+        if (head.nextAttemptAt > now && !waitedForConnection) next = Math.min(next, head.nextAttemptAt);
         else {
-          const claimed = store.outbox.claimNext(head, now);
+          const claimed = store.outbox.claimNext(head, Math.max(now, head.nextAttemptAt));
           if (claimed) this.#run(k, () => this.#send(claimed));
         }
       }
