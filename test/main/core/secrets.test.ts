@@ -1,0 +1,84 @@
+// After a full session (profiles, sign-in, accounts, refreshes, drafts, sends, a lost answer, a
+// refused secret), neither the client secret nor any token the core used may appear in the
+// database files, the send notes, the activity log, any channel's answer or any event.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChannelName } from '../../../src/shared/ipc/contract';
+import { testFixtures } from '../../helpers/sandbox';
+import { campaignPayload, fault, startEnv, until, type Env } from './env';
+
+const SECRET = 'Leak-Test-Secret-7c1f0e9a';
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+describe('secrets never leak', () => {
+  it('keeps the client secret and every token out of the database, notes, log, answers and events', async () => {
+    const fixtures = testFixtures();
+    fixtures.clients[0].client_secret = SECRET;
+    env = await startEnv({ fixtures, proxy: true, demo: false, tuning: { refreshOnStart: true } });
+    const answers: unknown[] = [];
+    const h = new Proxy(env.core.handlers, {
+      get(target, name: string) {
+        const fn = target[name as ChannelName] as (a: unknown) => Promise<unknown>;
+        return async (args: unknown) => {
+          try {
+            const v = await fn(args);
+            answers.push(v);
+            return v;
+          } catch (e) {
+            answers.push({ error: e instanceof Error ? { name: e.name, message: e.message, details: (e as { details?: unknown }).details } : e });
+            throw e;
+          }
+        };
+      },
+    });
+    const url = env.serviceUrl;
+    const p = await h['profiles.create']({ name: 'Agency', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: SECRET, flow: 'client_credentials', redirectUri: null });
+    await h['profiles.signIn']({ profileId: p.id });
+    await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
+    await h['accounts.add']({ profileId: p.id, accountId: 'northnet' });
+    await h['accounts.add']({ profileId: p.id, accountId: 'strangers' }).catch(() => undefined);
+    await h['sync.refresh']({ profileId: p.id, accountId: 'oldtimerltd' });
+    await fault(env.sandbox, { method: 'POST', path_prefix: '/core/api', mode: 'close_after', count: 1 });
+    const d = await h['drafts.save']({ kind: 'campaign', profileId: p.id, accountId: 'oldtimerltd', payload: campaignPayload('Secretless') });
+    const item = await h['drafts.submit']({ id: d.id });
+    const push = await h['drafts.save']({ kind: 'push', profileId: p.id, accountId: 'oldtimerltd', payload: { mode: 'immediate', event: { title: 'Hi', url: 'https://news.example.com/x', performer: 'me', target: { include: { apps: ['1001'] } } } } });
+    await h['drafts.submit']({ id: push.id });
+    await until(async () => (await h['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox to drain');
+    expect((await h['outbox.list']({})).find((i) => i.id === item.id)?.state).toBe('sent');
+    const wrong = await h['profiles.create']({ name: 'Typo', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: `${SECRET}-typo`, flow: 'client_credentials', redirectUri: null });
+    await h['profiles.signIn']({ profileId: wrong.id }).catch(() => undefined);
+    for (const c of ['profiles.list', 'accounts.list', 'outbox.list', 'activity.list', 'ratelimit.state', 'app.info'] as const) await h[c]({} as never);
+    await h['apps.list']({ profileId: p.id });
+    await h['tasks.list']({ profileId: p.id, appId: '1001' });
+    await h['campaigns.query']({ profileId: p.id, accountId: 'oldtimerltd', offset: 0, limit: 1000 });
+
+    const tokens = [...env.proxy!.tokens];
+    expect(tokens.length).toBeGreaterThan(0);
+    const needles = [SECRET, encodeURIComponent(SECRET), ...tokens];
+    const texts: [string, string][] = [
+      ['answers', JSON.stringify(answers)],
+      ['events', JSON.stringify(env.events)],
+      ['activity', JSON.stringify(await h['activity.list']({ limit: 1000 }))],
+    ];
+    await env.core.close();
+    for (const f of filesUnder(env.dataDir)) texts.push([f, readFileSync(f).toString('latin1')]);
+    expect(texts.some(([n]) => n.endsWith('.sqlite'))).toBe(true);
+    for (const [where, text] of texts) {
+      for (const n of needles) expect(text.includes(n), `${where} holds a secret or token`).toBe(false);
+    }
+    // The secret is where it belongs.
+    expect(await env.secrets.get(p.id, 'client_secret')).toBe(SECRET);
+  });
+});
