@@ -1,0 +1,139 @@
+// Model-based test of the outbox: random sequences of edits, going offline (working offline, or
+// the service unreachable), going online, crash-and-restart, and server faults (500, answers
+// lost before or after the change was applied). After every step no edit is on the service
+// twice; at the end, once online and drained, the service holds exactly the edits of the model.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../core/env';
+
+const P = 'sandbox-demo';
+const ACCOUNTS = ['oldtimerltd', 'suntrailtravel'] as const;
+
+interface Model {
+  names: string[];
+  workOffline: boolean;
+  serviceDown: boolean;
+}
+interface Real {
+  env: Env;
+  run: number;
+}
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+async function onService(r: Real): Promise<string[]> {
+  const all = await Promise.all(ACCOUNTS.map((a) => sandboxCampaigns(r.env.sandbox, a)));
+  return all.flat().map((c) => c.name).filter((n) => n.startsWith(`MB${r.run} `));
+}
+
+async function noDuplicates(m: Model, r: Real): Promise<void> {
+  const names = await onService(r);
+  expect(new Set(names).size, 'an edit is on the service twice').toBe(names.length);
+  for (const n of names) expect(m.names, 'the service holds an edit nobody made').toContain(n);
+}
+
+class Edit implements Cmd {
+  constructor(readonly account: (typeof ACCOUNTS)[number]) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const name = `MB${r.run} edit ${m.names.length}`;
+    const h = r.env.core.handlers;
+    const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: this.account, payload: campaignPayload(name) });
+    await h['drafts.submit']({ id: d.id });
+    m.names.push(name);
+    await noDuplicates(m, r);
+  }
+  toString = () => `edit(${this.account})`;
+}
+
+class WorkOffline implements Cmd {
+  constructor(readonly on: boolean) {}
+  check = (m: Readonly<Model>) => m.workOffline !== this.on;
+  async run(m: Model, r: Real) {
+    await r.env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: this.on });
+    m.workOffline = this.on;
+    await noDuplicates(m, r);
+  }
+  toString = () => `workOffline(${this.on})`;
+}
+
+class ServiceReachable implements Cmd {
+  constructor(readonly up: boolean) {}
+  check = (m: Readonly<Model>) => m.serviceDown === this.up;
+  async run(m: Model, r: Real) {
+    if (this.up) await r.env.proxy!.up();
+    else await r.env.proxy!.down();
+    m.serviceDown = !this.up;
+    await noDuplicates(m, r);
+  }
+  toString = () => (this.up ? 'serviceUp' : 'serviceDown');
+}
+
+class CrashRestart implements Cmd {
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await r.env.core.close();
+    await r.env.restart();
+    await noDuplicates(m, r);
+  }
+  toString = () => 'crashRestart';
+}
+
+class ServerFault implements Cmd {
+  constructor(
+    readonly mode: 'status_500' | 'close_after' | 'close_before',
+    readonly count: number,
+  ) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await fault(r.env.sandbox, { method: 'POST', path_prefix: '/core/api/', mode: this.mode, count: this.count });
+    await noDuplicates(m, r);
+  }
+  toString = () => `fault(${this.mode} x${this.count})`;
+}
+
+class Wait implements Cmd {
+  constructor(readonly ms: number) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await new Promise((res) => setTimeout(res, this.ms));
+    await noDuplicates(m, r);
+  }
+  toString = () => `wait(${this.ms})`;
+}
+
+const commands = [
+  fc.constantFrom(...ACCOUNTS).map((a) => new Edit(a)),
+  fc.constantFrom(...ACCOUNTS).map((a) => new Edit(a)),
+  fc.boolean().map((on) => new WorkOffline(on)),
+  fc.boolean().map((up) => new ServiceReachable(up)),
+  fc.constant(new CrashRestart()),
+  fc.tuple(fc.constantFrom('status_500' as const, 'close_after' as const, 'close_before' as const), fc.integer({ min: 1, max: 2 })).map(([mode, n]) => new ServerFault(mode, n)),
+  fc.integer({ min: 0, max: 60 }).map((ms) => new Wait(ms)),
+];
+
+describe('outbox model', () => {
+  it('after any sequence of edits, outages, restarts and faults, the service holds each edit exactly once', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (cmds) => {
+        run++;
+        const env = await startEnv({ proxy: true, tuning: { maxServerAttempts: 100 } });
+        const real: Real = { env, run };
+        const model: Model = { names: [], workOffline: false, serviceDown: false };
+        try {
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+          // Online again, and everything drains.
+          if (model.serviceDown) await env.proxy!.up();
+          await env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: false });
+          await until(async () => (await env.core.handlers['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox to drain', 15_000);
+          const names = await onService(real);
+          expect([...names].sort()).toEqual([...model.names].sort());
+        } finally {
+          await control(env.sandbox, 'DELETE', '/_sandbox/faults');
+          await env.close();
+        }
+      }),
+      { numRuns: 50 },
+    );
+  }, 90_000);
+});
