@@ -10,14 +10,14 @@ import { ActivityView } from './features/lists/activity-view';
 import { OutboxView } from './features/lists/outbox-view';
 import { DraftsView } from './features/drafts/drafts-view';
 import { useDrafts } from './stores/drafts-store';
+import { PushView } from './features/push/push-view';
+import { usePush } from './stores/push-store';
+import { TasksView } from './features/tasks/tasks-view';
+import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './lib/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
 import { PENDING_STATES, useStatus } from './stores/status-store';
 import { useWorkspace } from './stores/workspace-store';
-
-function ComingSoon({ what }: { what: string }) {
-  return <p className="muted panel-empty">{what} arrives in a later version of this window.</p>;
-}
 
 export function App() {
   const activityVersion = useDeskEvents();
@@ -32,6 +32,8 @@ export function App() {
   useEffect(() => {
     useCampaigns.getState().setAccount(selected);
     useDrafts.getState().setAccount(selected);
+    usePush.getState().setAccount(selected);
+    useTasks.getState().setAccount(selected);
   }, [selected]);
   const draftCount = useDrafts((s) => s.drafts.length);
 
@@ -65,9 +67,12 @@ export function App() {
               {tab === 'campaigns' ? <CampaignsView now={now} /> : null}
               {tab === 'outbox' ? <OutboxView now={now} /> : null}
               {tab === 'activity' ? <ActivityView now={now} version={activityVersion} /> : null}
-              {tab === 'drafts' ? <DraftsView now={now} onOpenPush={() => setTab('push')} /> : null}
-              {tab === 'push' ? <ComingSoon what="The push composer" /> : null}
-              {tab === 'tasks' ? <ComingSoon what="The task list" /> : null}
+              {tab === 'drafts' ? <DraftsView now={now} onOpenPush={(d) => {
+                    usePush.getState().open(d);
+                    setTab('push');
+                  }} /> : null}
+              {tab === 'push' ? <PushView now={now} /> : null}
+              {tab === 'tasks' ? <TasksView now={now} /> : null}
             </section>
           </>
         ) : loaded && !error ? (

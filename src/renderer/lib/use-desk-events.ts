@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import { onEvent } from './api';
 import { useCampaigns } from '../stores/campaigns-store';
 import { useDrafts } from '../stores/drafts-store';
+import { usePush } from '../stores/push-store';
+import { useTasks } from '../stores/tasks-store';
 import { useStatus } from '../stores/status-store';
 import { useWorkspace } from '../stores/workspace-store';
 
@@ -15,6 +17,8 @@ export function useDeskEvents(): number {
       onEvent('data.changed', (e) => {
         if (e.what === 'profiles' || e.what === 'accounts') void useWorkspace.getState().load();
         if (e.what === 'activity') setActivityVersion((v) => v + 1);
+        if (e.what === 'apps') void usePush.getState().loadApps();
+        if (e.what === 'tasks' && (e.profileId === null || e.profileId === useTasks.getState().account?.profileId)) void useTasks.getState().load();
         if (e.what === 'drafts') {
           const open = useDrafts.getState().account;
           if (open && e.profileId === open.profileId && (e.accountId === null || e.accountId === open.accountId)) void useDrafts.getState().load();

@@ -1,0 +1,117 @@
+// The Push tab: the composer on the left, the live preview on the right, the target builder below.
+// Save as draft keeps it (not posted); Queue checks it with the rules and hands it to the outbox.
+import { useEffect } from 'react';
+import { MAX_TITLE_LENGTH } from '../../../shared/domain/push';
+import { FormField } from '../../components/form-field';
+import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
+import { usePush } from '../../stores/push-store';
+import { problemsByField } from '../drafts/campaign-form';
+import { pushFormProblems, titleHint, type PushForm } from './push-form';
+import { PushPreview } from './push-preview';
+import { TargetBuilder } from './target-builder';
+
+const KEYS = { save: 'Mod+S', queue: 'Mod+Enter' } as const;
+
+export function PushView({ now }: { now: number }) {
+  const s = usePush();
+  useEffect(() => {
+    void usePush.getState().loadApps();
+  }, []);
+  // The rules need the time to judge a scheduled push; the view's clock ticks every few seconds.
+  const problems = pushFormProblems(s.form, Math.max(now, Date.now()));
+  const by = problemsByField(problems);
+  const f = s.form;
+  useShortcuts([
+    { keys: KEYS.save, run: () => void s.saveDraft() },
+    { keys: KEYS.queue, run: () => problems.length === 0 && void s.queue() },
+  ]);
+  const text = (field: keyof PushForm & string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <input id={`f-${field}`} value={String(f[field])} onChange={(e) => s.edit({ [field]: e.target.value })} data-testid={`push-${field}`} {...props} />
+  );
+  const hint = titleHint(f.title);
+
+  return (
+    <div className="push" data-testid="push-composer">
+      <div className="push-form">
+        <div className="editor-head">
+          <h2 className="details-title">{s.draftId ? 'Push draft' : 'New push'}</h2>
+          {s.draftId ? <span className="tag-local">not posted</span> : null}
+          <button type="button" className="head-action" onClick={() => s.reset()} title="Start a new push">
+            New
+          </button>
+        </div>
+        <div className="form">
+          <FormField
+            label="Title"
+            name="title"
+            problems={by.title}
+            hint={
+              <span data-testid="title-counter">
+                {f.title.length}/{MAX_TITLE_LENGTH}
+                {hint ? ` · ${hint}` : ''}
+              </span>
+            }
+          >
+            {text('title', { maxLength: MAX_TITLE_LENGTH + 20 })}
+          </FormField>
+          <FormField label="URL" name="url" problems={by.url}>
+            {text('url', { type: 'url', placeholder: 'https://' })}
+          </FormField>
+          <FormField label="Description" name="itemDescription" problems={by.itemDescription}>
+            <textarea id="f-itemDescription" rows={2} value={f.itemDescription} onChange={(e) => s.edit({ itemDescription: e.target.value })} data-testid="push-itemDescription" />
+          </FormField>
+          <FormField label="Thumbnail URL" name="thumbnailUrl" problems={by.thumbnailUrl}>
+            {text('thumbnailUrl', { type: 'url' })}
+          </FormField>
+          <FormField label="Icon URL" name="icon" problems={by.icon}>
+            {text('icon', { type: 'url' })}
+          </FormField>
+          <FormField label="Performer" name="performer" problems={by.performer} hint="Who sends it (recorded by the service)">
+            {text('performer')}
+          </FormField>
+          <FormField label="When" name="executionTime" problems={by.executionTime}>
+            <div className="inline-options" role="radiogroup" aria-label="When">
+              <label>
+                <input type="radio" name="mode" checked={f.mode === 'immediate'} onChange={() => s.edit({ mode: 'immediate' })} data-testid="push-immediate" /> Now
+              </label>
+              <label>
+                <input type="radio" name="mode" checked={f.mode === 'scheduled'} onChange={() => s.edit({ mode: 'scheduled' })} data-testid="push-scheduled" /> Scheduled
+              </label>
+              {f.mode === 'scheduled' ? (
+                <input type="datetime-local" aria-label="Execution time" value={f.executionLocal} onChange={(e) => s.edit({ executionLocal: e.target.value })} data-testid="push-executionTime" />
+              ) : null}
+            </div>
+          </FormField>
+          <FormField label="Time zone" name="userTimeZone" problems={by.userTimeZone} hint="Whose clock the schedule follows">
+            <select id="f-userTimeZone" value={f.userTimeZone} onChange={(e) => s.edit({ userTimeZone: e.target.value === '1' ? 1 : 0 })} data-testid="push-userTimeZone">
+              <option value={0}>UTC</option>
+              <option value={1}>Subscriber's local time</option>
+            </select>
+          </FormField>
+        </div>
+      </div>
+      <PushPreview form={f} />
+      <div className="push-target">
+        {s.appsError ? <p className="form-problem">{s.appsError}</p> : null}
+        <TargetBuilder form={f} apps={s.apps} by={by} onChange={(next) => s.replace(next)} />
+        <div className="editor-actions">
+          {s.notice ? (
+            <span className={s.notice.bad ? 'form-problem' : 'notice-ok'} role="status" data-testid="push-notice">
+              {s.notice.text}
+            </span>
+          ) : (
+            <span className="muted" data-testid="push-problem-count">
+              {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+            </span>
+          )}
+          <button type="button" onClick={() => void s.saveDraft()} disabled={s.busy} title={`Save as draft (${shortcutLabel(KEYS.save)})`} data-testid="push-save">
+            Save as draft <kbd>{shortcutLabel(KEYS.save)}</kbd>
+          </button>
+          <button type="button" className="primary" onClick={() => void s.queue()} disabled={s.busy || problems.length > 0} title={`Queue to send (${shortcutLabel(KEYS.queue)})`} data-testid="push-queue">
+            Queue <kbd>{shortcutLabel(KEYS.queue)}</kbd>
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+// Who receives the push: apps picked from the connection's applications (at most 200), then
+// include / exclude chips per attribute and user_data key -> values. The rules refuse an attribute
+// used on both sides; those problems show on the attribute's row as it happens.
+import { useState } from 'react';
+import { MAX_TARGET_APPS } from '../../../shared/domain/push';
+import type { App } from '../../../shared/ipc/contract';
+import { ChipInput } from '../../components/chip-input';
+import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, type PushForm, type Side } from './push-form';
+
+const LABELS: Record<string, string> = {
+  countries: 'Countries',
+  regions: 'Regions',
+  languages: 'Languages',
+  os: 'OS ids',
+  browsers: 'Browser ids',
+  users: 'Users',
+  subscribed_age: 'Subscribed age',
+};
+
+export function TargetBuilder(props: { form: PushForm; apps: App[]; by: Record<string, string[]>; onChange(f: PushForm): void }) {
+  const { form, apps, by, onChange } = props;
+  const [udKey, setUdKey] = useState('');
+  const [udValues, setUdValues] = useState('');
+  const [udSide, setUdSide] = useState<Side>('include');
+  const toggleApp = (id: string) =>
+    onChange({ ...form, apps: form.apps.includes(id) ? form.apps.filter((a) => a !== id) : form.apps.length >= MAX_TARGET_APPS ? form.apps : [...form.apps, id] });
+
+  return (
+    <section className="target" aria-label="Target" data-testid="target-builder">
+      <h3 className="section-title">Target</h3>
+      <div className={`form-row${by['target.include.apps'] ? ' has-problem' : ''}`}>
+        <span className="form-label">Apps</span>
+        <div className="form-control">
+          <div className="app-picks" role="group" aria-label="Apps">
+            {apps.length === 0 ? <span className="muted">No applications known for this connection yet.</span> : null}
+            {apps.map((a) => (
+              <label key={a.appId} className="app-pick">
+                <input type="checkbox" checked={form.apps.includes(a.appId)} onChange={() => toggleApp(a.appId)} data-testid={`app-${a.appId}`} />
+                {a.publisher} <span className="muted">({a.appId})</span>
+              </label>
+            ))}
+          </div>
+          <span className="form-hint muted">
+            {form.apps.length}/{MAX_TARGET_APPS} apps
+          </span>
+          {(by['target.include.apps'] ?? []).map((m) => (
+            <div key={m} className="form-problem" data-testid="problem-target-apps">
+              {m}
+            </div>
+          ))}
+        </div>
+      </div>
+      <div className="target-grid">
+        <span />
+        <span className="muted target-side">Include</span>
+        <span className="muted target-side">Exclude</span>
+        {CHIP_ATTRIBUTES.map((attr) => (
+          <div key={attr} className={`target-row${by[`target.${attr}`] ? ' has-problem' : ''}`} data-attr={attr}>
+            <span className="form-label">{LABELS[attr]}</span>
+            {(['include', 'exclude'] as const).map((side) => (
+              <ChipInput
+                key={side}
+                label={`${side} ${LABELS[attr]}`}
+                testId={`chips-${side}-${attr}`}
+                values={form[side].chips[attr]}
+                onAdd={(v) => {
+                  const p = chipProblem(attr, v);
+                  if (p === null) onChange(addChip(form, side, attr, v));
+                  return p;
+                }}
+                onRemove={(v) => onChange(removeChip(form, side, attr, v))}
+              />
+            ))}
+            {(by[`target.${attr}`] ?? []).map((m) => (
+              <div key={m} className="form-problem target-problem" data-testid={`problem-target-${attr}`}>
+                {m}
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+      <div className="form-row">
+        <span className="form-label">User data</span>
+        <div className="form-control">
+          {(['include', 'exclude'] as const).flatMap((side) =>
+            Object.entries(form[side].userData).map(([k, vs]) => (
+              <span key={`${side}-${k}`} className="chip">
+                {side} {k} = {vs.join(', ')}
+                <button type="button" className="chip-x" onClick={() => onChange(setUserData(form, side, k, null))} aria-label={`Remove ${side} user data ${k}`}>
+                  {'\u00D7'}
+                </button>
+              </span>
+            )),
+          )}
+          <div className="ud-add">
+            <select aria-label="User data side" value={udSide} onChange={(e) => setUdSide(e.target.value as Side)}>
+              <option value="include">include</option>
+              <option value="exclude">exclude</option>
+            </select>
+            <input aria-label="User data key" placeholder="key" value={udKey} onChange={(e) => setUdKey(e.target.value)} />
+            <input aria-label="User data values" placeholder="values, comma separated" value={udValues} onChange={(e) => setUdValues(e.target.value)} />
+            <button
+              type="button"
+              onClick={() => {
+                const values = udValues.split(',').map((v) => v.trim()).filter(Boolean);
+                if (udKey.trim() === '' || values.length === 0) return;
+                onChange(setUserData(form, udSide, udKey.trim(), values));
+                setUdKey('');
+                setUdValues('');
+              }}
+            >
+              Add
+            </button>
+          </div>
+          {[...(by['target.include.user_data'] ?? []), ...(by['target.exclude.user_data'] ?? []), ...(by['target.user_data'] ?? []), ...(by['target.include'] ?? []), ...(by['target.exclude'] ?? [])].map((m) => (
+            <div key={m} className="form-problem">
+              {m}
+            </div>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+// Which tasks a person may change, and why not otherwise: the service only updates or deletes a
+// future scheduled task (spec 4.6), so the window says so before anything is queued.
+import type { Task, TaskUpdate } from '../../../shared/domain/push';
+import { isoToLocalInput } from '../drafts/campaign-form';
+
+export type Editability = { editable: true } | { editable: false; reason: string };
+
+export function taskEditability(t: Task, now: number): Editability {
+  const status = t.taskStatus.toLowerCase();
+  if (status === 'completed' || status === 'active') return { editable: false, reason: "Already sent: it can't be edited or cancelled" };
+  if (status === 'cancelled') return { editable: false, reason: "Cancelled: it can't be edited or cancelled" };
+  if (status === 'failed') return { editable: false, reason: "Failed on the service: it can't be edited or cancelled" };
+  if (t.taskType !== 'scheduled') return { editable: false, reason: "Sent at once: only scheduled pushes can be edited or cancelled" };
+  if (status !== 'pending') return { editable: false, reason: `Status "${t.taskStatus}": only pending scheduled pushes can be edited or cancelled` };
+  if (typeof t.executionTime !== 'number' || t.executionTime <= now) return { editable: false, reason: "Its time has come: it is being sent and can't be changed" };
+  return { editable: true };
+}
+
+export interface TaskEditForm {
+  title: string;
+  executionLocal: string;
+  thumbnailUrl: string;
+  icon: string;
+  itemDescription: string;
+  performer: string;
+}
+
+export function taskToEditForm(t: Task): TaskEditForm {
+  return {
+    title: t.title ?? '',
+    executionLocal: typeof t.executionTime === 'number' ? isoToLocalInput(new Date(t.executionTime).toISOString()) : '',
+    thumbnailUrl: t.thumbnailUrl ?? '',
+    icon: t.iconUrl ?? '',
+    itemDescription: t.itemDescription ?? '',
+    performer: t.performer ?? '',
+  };
+}
+
+/** Only what changed goes into the PATCH (spec 4.6 takes any subset). */
+export function taskPatch(before: TaskEditForm, after: TaskEditForm): TaskUpdate {
+  const patch: TaskUpdate = {};
+  if (after.title !== before.title) patch.title = after.title;
+  if (after.thumbnailUrl !== before.thumbnailUrl) patch.thumbnailUrl = after.thumbnailUrl;
+  if (after.icon !== before.icon) patch.icon = after.icon;
+  if (after.itemDescription !== before.itemDescription) patch.itemDescription = after.itemDescription;
+  if (after.performer !== before.performer) patch.performer = after.performer;
+  if (after.executionLocal !== before.executionLocal) {
+    const t = new Date(after.executionLocal).getTime();
+    if (!Number.isNaN(t)) patch.executionTime = t;
+  }
+  return patch;
+}
+
+export const STATUS_CLASS: Record<string, string> = {
+  pending: 'status-pending',
+  active: 'status-pending',
+  completed: 'status-ok',
+  cancelled: 'status-muted',
+  failed: 'status-bad',
+};

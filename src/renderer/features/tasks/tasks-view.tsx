@@ -1,0 +1,100 @@
+// The Tasks tab: an application's push tasks (cached, refreshable), in the virtualized grid;
+// the selected task's details, editable only while it is a future scheduled push.
+import { useCallback, useEffect } from 'react';
+import type { Task } from '../../../shared/domain/push';
+import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
+import { usePush } from '../../stores/push-store';
+import { useTasks } from '../../stores/tasks-store';
+import { useWorkspace } from '../../stores/workspace-store';
+import { SwPath } from './sw-path';
+import { TaskDetails } from './task-details';
+import { STATUS_CLASS } from './task-rules';
+
+const fmtTime = (ms: number | null | undefined) => (typeof ms === 'number' ? new Date(ms).toLocaleString() : '\u2013');
+
+const COLUMNS: GridColumn<Task>[] = [
+  { id: 'title', title: 'Title', width: 220, grow: true, render: (t) => <span data-testid="cell-task-title">{t.title ?? ''}</span> },
+  {
+    id: 'status',
+    title: 'Status',
+    width: 110,
+    render: (t) => (
+      <span className={`badge ${STATUS_CLASS[t.taskStatus] ?? 'status-other'}`} data-testid="cell-task-status">
+        {t.taskStatus}
+      </span>
+    ),
+  },
+  { id: 'type', title: 'Type', width: 90, render: (t) => t.taskType },
+  { id: 'when', title: 'Send time', width: 170, render: (t) => fmtTime(t.executionTime) },
+  { id: 'id', title: 'Task', width: 90, align: 'right', render: (t) => t.taskId },
+];
+
+export function TasksView({ now }: { now: number }) {
+  const account = useWorkspace((s) => s.selected);
+  const apps = usePush((s) => s.apps);
+  const s = useTasks();
+  useEffect(() => {
+    void usePush.getState().loadApps();
+  }, []);
+  useEffect(() => {
+    if (!s.appId && apps.length > 0) s.pickApp(apps[0].appId);
+  }, [apps, s]);
+  const getRow = useCallback((i: number) => s.tasks[i], [s.tasks]);
+  const onSelect = useCallback((_i: number, t: Task) => useTasks.getState().select(t.taskId), []);
+  const onRange = useCallback(() => undefined, []);
+  const selectedIndex = s.selectedId ? s.tasks.findIndex((t) => t.taskId === s.selectedId) : -1;
+  const selected = selectedIndex >= 0 ? s.tasks[selectedIndex] : null;
+  const app = apps.find((a) => a.appId === s.appId) ?? null;
+
+  return (
+    <div className="campaigns">
+      <div className="toolbar" role="toolbar" aria-label="Tasks">
+        <label className="field">
+          <span className="field-label">Application</span>
+          <select value={s.appId ?? ''} onChange={(e) => s.pickApp(e.target.value || null)} data-testid="task-app">
+            {apps.length === 0 ? <option value="">No applications</option> : null}
+            {apps.map((a) => (
+              <option key={a.appId} value={a.appId}>
+                {a.publisher} ({a.appId})
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => void s.refresh()} disabled={!s.appId || s.loading} data-testid="tasks-refresh" title="Fetch this application's tasks from the service">
+          Refresh tasks
+        </button>
+        {app && account ? <SwPath key={app.appId} app={app} account={account} /> : null}
+        <span className="toolbar-count muted">{s.tasks.length} tasks</span>
+      </div>
+      {s.notice || s.error ? (
+        <p className={s.notice && !s.notice.bad ? 'notice notice-ok' : 'notice form-problem'} role="status" data-testid="tasks-notice">
+          {s.notice?.text ?? s.error}
+        </p>
+      ) : null}
+      <div className="campaigns-body tasks-body">
+        <VirtualGrid
+          columns={COLUMNS}
+          rowCount={s.tasks.length}
+          rowHeight={28}
+          getRow={getRow}
+          rowKey={(t) => t.taskId}
+          selectedIndex={selectedIndex >= 0 ? selectedIndex : null}
+          onSelect={onSelect}
+          onRangeChange={onRange}
+          sort={null}
+          onSort={() => undefined}
+          label="Tasks"
+          testId="task-grid"
+          empty={<p className="muted">{s.appId ? 'No tasks for this application.' : 'Pick an application.'}</p>}
+        />
+        {selected && account ? (
+          <TaskDetails key={`${selected.taskId}:${selected.taskStatus}:${selected.executionTime}`} task={selected} account={account} now={now} />
+        ) : (
+          <aside className="details">
+            <p className="muted">Select a task to see it, or to change a scheduled one.</p>
+          </aside>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+
+const account = unlimitedAdvertiser();
+let app: AppSession;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** A datetime-local value `ms` from now, in this machine's time zone (as the picker shows it). */
+function localIn(ms: number): string {
+  const d = new Date(Date.now() + ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+beforeAll(async () => {
+  app = await openApp();
+  await openAccount(app.page, account.account_id);
+});
+afterAll(async () => app?.close());
+
+describe('Push composer and Tasks tab', () => {
+  it('refuses an attribute in both include and exclude, live, and shows the preview', async () => {
+    const { page } = app;
+    await page.getByTestId('tab-push').click();
+    await page.getByTestId('push-title').fill('Short');
+    await expect.poll(() => page.getByTestId('title-counter').textContent()).toContain('5/140');
+    expect(await page.getByTestId('title-counter').textContent()).toContain('50-80');
+    expect(await page.getByTestId('preview-title').first().textContent()).toBe('Short');
+    // An http image is not shown in the preview; an https one is.
+    await page.getByTestId('push-icon').fill('http://cdn.example.com/i.png');
+    expect(await page.getByTestId('preview-icon').count()).toBe(0);
+    await page.getByTestId('push-icon').fill('https://cdn.example.com/i.png');
+    await expect.poll(() => page.getByTestId('preview-icon').count()).toBe(1);
+
+    await page.getByTestId('chips-include-countries').locator('input').fill('DE');
+    await page.getByTestId('chips-include-countries').locator('input').press('Enter');
+    await page.getByTestId('chips-exclude-countries').locator('input').fill('FR');
+    await page.getByTestId('chips-exclude-countries').locator('input').press('Enter');
+    await expect.poll(() => page.getByTestId('problem-target-countries').textContent()).toBe(
+      'Targeting attribute countries cannot have values in both include and exclude',
+    );
+    await page.getByRole('button', { name: 'Remove FR from exclude Countries' }).click();
+    await expect.poll(() => page.getByTestId('problem-target-countries').count()).toBe(0);
+  });
+
+  it('queues a scheduled push to app 1001 that appears in Tasks as pending, and cancels it', async () => {
+    const { page } = app;
+    const title = `E2E scheduled ${Date.now()}`;
+    await page.getByTestId('push-title').fill(title);
+    await page.getByTestId('push-url').fill('https://news.example.com/e2e');
+    await page.getByTestId('push-performer').fill('e2e@example.com');
+    await page.getByTestId('push-scheduled').check();
+    await page.getByTestId('push-executionTime').fill(localIn(3 * 3600_000));
+    await page.getByTestId('app-1001').check();
+    await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
+    await page.getByTestId('push-queue').click();
+    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+
+    await page.getByTestId('tab-tasks').click();
+    await page.getByTestId('task-app').selectOption('1001');
+    const row = page.getByTestId('task-grid').getByTestId('grid-row').filter({ hasText: title });
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    expect(await row.getByTestId('cell-task-status').textContent()).toBe('pending');
+
+    await row.click();
+    await page.getByTestId('task-cancel').click();
+    await page.getByTestId('confirm-yes').click();
+    await expect.poll(() => row.getByTestId('cell-task-status').textContent(), { timeout: 30_000 }).toBe('cancelled');
+    const onService = await sandboxJson<{ tasks: { title: string; taskStatus: string }[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001');
+    expect(onService.tasks.find((t) => t.title === title)?.taskStatus).toBe('cancelled');
+    // Now read-only, with the reason.
+    await expect.poll(() => page.getByTestId('task-readonly').textContent()).toContain("can't be edited or cancelled");
+  });
+
+  it('says why a sent task cannot be changed', async () => {
+    const { page } = app;
+    const sent = page.getByTestId('task-grid').getByTestId('grid-row').filter({ hasText: 'completed' }).first();
+    await sent.click();
+    expect(await page.getByTestId('task-readonly').textContent()).toBe("Already sent: it can't be edited or cancelled");
+    expect(await page.getByTestId('task-cancel').count()).toBe(0);
+    expect(app.pageErrors).toEqual([]);
+  });
+});

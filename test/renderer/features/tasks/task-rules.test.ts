@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { taskSchema } from '../../../../src/shared/domain/push';
+import { taskEditability, taskPatch, taskToEditForm } from '../../../../src/renderer/features/tasks/task-rules';
+
+const NOW = 1_900_000_000_000;
+const task = (o: Record<string, unknown>) => taskSchema.parse({ taskId: 1, tagId: 1001, taskType: 'scheduled', taskStatus: 'pending', executionTime: NOW + 60_000, title: 'T', ...o });
+
+describe('task editability', () => {
+  it('allows editing a future scheduled pending task only', () => {
+    expect(taskEditability(task({}), NOW)).toEqual({ editable: true });
+  });
+  it('gives the reason for every other task', () => {
+    expect(taskEditability(task({ taskStatus: 'completed' }), NOW)).toEqual({ editable: false, reason: "Already sent: it can't be edited or cancelled" });
+    expect(taskEditability(task({ taskStatus: 'cancelled' }), NOW).editable).toBe(false);
+    expect(taskEditability(task({ taskType: 'immediate', taskStatus: 'pending' }), NOW).editable).toBe(false);
+    expect(taskEditability(task({ executionTime: NOW - 1 }), NOW)).toMatchObject({ editable: false, reason: expect.stringContaining('time has come') });
+    expect(taskEditability(task({ taskStatus: 'paused_by_ops' }), NOW)).toMatchObject({ reason: expect.stringContaining('paused_by_ops') });
+  });
+});
+
+describe('task patch', () => {
+  it('holds only the fields that changed', () => {
+    const before = taskToEditForm(task({ performer: 'a' }));
+    expect(taskPatch(before, { ...before, title: 'New' })).toEqual({ title: 'New' });
+    expect(taskPatch(before, before)).toEqual({});
+    const moved = taskPatch(before, { ...before, executionLocal: '2031-01-01T10:00' });
+    expect(moved.executionTime).toBe(new Date('2031-01-01T10:00').getTime());
+  });
+});
