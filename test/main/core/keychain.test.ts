@@ -1,0 +1,43 @@
+// With a real keychain (run under scripts/with-keyring.sh, as npm test and CI do): a connection's
+// client secret goes to the keychain, survives a restart of the core there, and is all the core
+// needs to work again. Skipped, saying why, where no Secret Service answers.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSecretStore } from '../../../src/main/secrets';
+import { testFixtures } from '../../helpers/sandbox';
+import { startEnv, until, type Env } from './env';
+
+const SERVICE = `Campaign Desk core test ${process.pid}`;
+const store = await createSecretStore({ service: SERVICE, probeTimeoutMs: 5_000 });
+const reason = store.kind === 'keychain' ? '' : ` (skipped: ${store.warning ?? 'no keychain'})`;
+
+let env: Env | undefined;
+afterAll(async () => {
+  await env?.close();
+});
+
+describe.skipIf(store.kind !== 'keychain')(`the core with a real keychain${reason}`, () => {
+  it('stores the client secret in the keychain only and works again after a restart', async () => {
+    env = await startEnv({ fixtures: testFixtures(), demo: false });
+    await env.core.close();
+    const core = await env.restart({ secrets: store });
+    const p = await core.handlers['profiles.create']({
+      name: 'Keychain',
+      baseUrl: env.sandbox.url,
+      authUrl: env.sandbox.url,
+      pushUrl: env.sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
+    expect(await store.get(p.id, 'client_secret')).toBe('demo-secret');
+    expect((await core.handlers['app.info']({})).secrets).toEqual({ kind: 'keychain', warning: null });
+    await core.close();
+    // A fresh secret store, as after an app restart: the secret comes back from the keychain.
+    const again = await env.restart({ secrets: await createSecretStore({ service: SERVICE }) });
+    await again.handlers['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
+    await until(async () => (await again.handlers['accounts.list']({ profileId: p.id }))[0]?.lastSyncedAt !== null, 'a refresh with the stored secret');
+    await again.handlers['profiles.remove']({ profileId: p.id });
+    expect(await store.get(p.id, 'client_secret')).toBeNull();
+  });
+});
