@@ -64,4 +64,30 @@ describe('Drafts tab: campaign draft editor', () => {
     expect(await page.getByTestId('input-name').inputValue()).toBe(name);
     expect(app.pageErrors).toEqual([]);
   });
+
+  it('shows the server message on an outbox item the service refused, and discards it after confirmation', async () => {
+    const { page } = app;
+    // Valid offline (the desk does not know the account's features); the service refuses display campaigns here.
+    const name = `E2E display ${Date.now()}`;
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('new-campaign-draft').click();
+    await page.getByTestId('input-name').fill(name);
+    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
+    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
+    await page.getByTestId('input-spending_limit').fill('100');
+    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
+    await page.getByTestId('draft-queue').click();
+    await page.getByTestId('tab-outbox').click();
+    const row = page.getByTestId('outbox-item').filter({ hasText: name });
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
+    expect(await row.getByTestId('outbox-detail').textContent()).toContain('This account is not enabled for display campaigns');
+    expect(await page.getByTestId('tab-outbox').textContent()).toMatch(/Outbox\d+/);
+    expect(await row.getByTestId('outbox-retry').count()).toBe(1);
+    await row.getByTestId('outbox-discard').click();
+    await page.keyboard.press('Escape'); // Escape keeps it
+    expect(await row.count()).toBe(1);
+    await row.getByTestId('outbox-discard').click();
+    await page.getByTestId('confirm-yes').click();
+    await expect.poll(() => row.count()).toBe(0);
+  });
 });

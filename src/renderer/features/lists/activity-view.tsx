@@ -1,4 +1,5 @@
-// The Activity tab: what the app did for the open account, newest first.
+// The Activity tab: what the app did for the open account, newest first. Time, account and the
+// message; colour only for warnings and errors.
 import { useEffect, useState } from 'react';
 import type { Activity } from '../../../shared/ipc/contract';
 import { call, messageOf } from '../../lib/api';
@@ -7,6 +8,7 @@ import { useWorkspace } from '../../stores/workspace-store';
 
 export function ActivityView({ now, version }: { now: number; version: number }) {
   const selected = useWorkspace((s) => s.selected);
+  const accounts = useWorkspace((s) => s.accounts);
   const [items, setItems] = useState<Activity[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -21,12 +23,17 @@ export function ActivityView({ now, version }: { now: number; version: number })
   }, [selected, version]);
   if (error) return <p className="toolbar-error panel-empty">{error}</p>;
   if (items.length === 0) return <p className="muted panel-empty">No activity yet.</p>;
+  const nameOf = (id: string | null) => (id === null ? 'Connection' : (accounts.find((a) => a.profileId === selected?.profileId && a.accountId === id)?.name ?? id));
   return (
     <ul className="activity" data-testid="activity-list">
       {items.map((a) => (
-        <li key={a.id} className={`activity-item level-${a.level}`}>
-          <span className="muted activity-at">{formatAge(a.at, now)}</span>
-          <span>{a.message}</span>
+        <li key={a.id} className={`activity-item level-${a.level}`} data-level={a.level}>
+          <time className="muted activity-at" dateTime={new Date(a.at).toISOString()} title={new Date(a.at).toLocaleString()}>
+            {new Date(a.at).toLocaleTimeString()} <span className="activity-age">({formatAge(a.at, now)})</span>
+          </time>
+          <span className="activity-account muted">{nameOf(a.accountId)}</span>
+          {a.level !== 'info' ? <span className="activity-level">{a.level}</span> : null}
+          <span className="activity-message">{a.message}</span>
         </li>
       ))}
     </ul>

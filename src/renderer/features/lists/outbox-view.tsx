@@ -1,36 +1,96 @@
-// The Outbox tab: changes waiting to be sent (or needing attention) for the open account.
+// The Outbox tab: changes waiting to be sent (or needing attention) for the open account, live
+// through outbox.changed. Retry and Discard act on one item; discarding asks first.
+import { useState } from 'react';
+import type { OutboxItem } from '../../../shared/ipc/contract';
+import { ConfirmDialog } from '../../components/dialog';
+import { call, messageOf } from '../../lib/api';
 import { formatAge } from '../../lib/format';
 import { useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
+import { canDiscard, canRetry, formatNextAttempt, OUTBOX_CLASS, OUTBOX_LABEL, outboxDetail } from './outbox-labels';
 
 export function OutboxView({ now }: { now: number }) {
   const account = useWorkspace(selectedAccount);
   const items = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
+  const [discard, setDiscard] = useState<OutboxItem | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const act = async (f: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await f();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+    void useStatus.getState().loadOutbox();
+  };
   if (items.length === 0) return <p className="muted panel-empty">Nothing queued for this account.</p>;
   return (
-    <table className="list" data-testid="outbox-list">
-      <thead>
-        <tr>
-          <th>Change</th>
-          <th>State</th>
-          <th>Attempts</th>
-          <th>Updated</th>
-          <th>What to do</th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((o) => (
-          <tr key={o.id} data-testid="outbox-item" data-state={o.state}>
-            <td>{o.summary}</td>
-            <td>
-              <span className={`badge outbox-${o.state}`}>{o.state}</span>
-            </td>
-            <td>{o.attempts}</td>
-            <td>{formatAge(o.updatedAt, now)}</td>
-            <td>{o.fix ?? o.lastError?.message ?? ''}</td>
+    <div className="outbox">
+      {error ? (
+        <p className="notice form-problem" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <table className="list" data-testid="outbox-list">
+        <thead>
+          <tr>
+            <th>Change</th>
+            <th>State</th>
+            <th>Attempts</th>
+            <th>Next attempt</th>
+            <th>Updated</th>
+            <th>
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {items.map((o) => {
+            const detail = outboxDetail(o);
+            return (
+              <tr key={o.id} data-testid="outbox-item" data-state={o.state}>
+                <td>
+                  <div>{o.summary}</div>
+                  {detail ? (
+                    <div className={o.state === 'failed' || o.state === 'blocked' ? 'form-problem' : 'muted outbox-detail'} data-testid="outbox-detail">
+                      {detail}
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  <span className={`badge ${OUTBOX_CLASS[o.state]}`} data-testid="outbox-state">
+                    {OUTBOX_LABEL[o.state]}
+                  </span>
+                </td>
+                <td>{o.attempts}</td>
+                <td>{formatNextAttempt(o.nextAttemptAt, now)}</td>
+                <td>{formatAge(o.updatedAt, now)}</td>
+                <td className="row-actions">
+                  {canRetry(o) ? (
+                    <button type="button" onClick={() => void act(() => call('outbox.retry', { id: o.id }))} title={o.state === 'queued' ? 'Try to send it now' : 'Put it back in the queue'} data-testid="outbox-retry">
+                      Retry
+                    </button>
+                  ) : null}
+                  {canDiscard(o) ? (
+                    <button type="button" onClick={() => setDiscard(o)} title="Remove it without sending" data-testid="outbox-discard">
+                      Discard...
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {discard ? (
+        <ConfirmDialog
+          title="Discard change"
+          message={`Discard "${discard.summary}"? It will not be sent.`}
+          confirm="Discard"
+          onConfirm={() => void act(() => call('outbox.discard', { id: discard.id }))}
+          onClose={() => setDiscard(null)}
+        />
+      ) : null}
+    </div>
   );
 }
