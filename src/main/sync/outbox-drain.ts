@@ -57,6 +57,8 @@ export class OutboxDrainer {
   readonly #busy = new Map<string, Promise<void>>();
   /** Uncertain items whose look-up failed wait until then (ms) before the next look-up. */
   readonly #lookAgainAt = new Map<number, { at: number; tries: number }>();
+  /** Items the person asked to send now, whatever their retry time. */
+  readonly #forced = new Set<number>();
   /** When each profile last came back (online again, or signed in again). */
   readonly #resumedAt = new Map<string, number>();
   #timer?: TimerHandle;
@@ -89,6 +91,7 @@ export class OutboxDrainer {
   /** The person asked to try now: forget any wait on this item and look for work. */
   retryNow(seq: number): void {
     this.#lookAgainAt.delete(seq);
+    this.#forced.add(seq);
     this.kick();
   }
 
@@ -118,8 +121,9 @@ export class OutboxDrainer {
       } else if (head.state === 'queued') {
         const resumed = this.#resumedAt.get(head.profileId);
         const waitedForConnection = WAITING_FOR_CONNECTION.has(head.lastError?.code ?? '') && resumed !== undefined && resumed >= head.updatedAt;
-        if (head.nextAttemptAt > now && !waitedForConnection) next = Math.min(next, head.nextAttemptAt);
+        if (head.nextAttemptAt > now && !waitedForConnection && !this.#forced.has(head.seq)) next = Math.min(next, head.nextAttemptAt);
         else {
+          this.#forced.delete(head.seq);
           const claimed = store.outbox.claimNext(head, Math.max(now, head.nextAttemptAt));
           if (claimed) this.#run(k, () => this.#send(claimed));
         }

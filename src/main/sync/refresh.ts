@@ -5,7 +5,7 @@
 // of its member accounts (added to the profile when first seen): one listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { isServiceError } from '../service';
-import type { Account, AccountRef, CampaignRefresh, Store } from '../store';
+import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { Connections } from './connections';
 import type { EventHub } from './event-hub';
 
@@ -18,6 +18,8 @@ export interface RefreshDeps {
 }
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
+
+const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
 const keyOf = (r: AccountRef) => `${r.profileId}\u0000${r.accountId}`;
 
@@ -60,6 +62,7 @@ export class Refresher {
     this.#running.set(keyOf(ref), ctl);
     const refreshes = new Map<string, CampaignRefresh>();
     refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
+    const skipped = new Set<string>();
     const pageSize = this.#deps.pageSize ?? MAX_PAGE_SIZE;
     let pagesDone = 0;
     let pagesTotal: number | null = null;
@@ -72,7 +75,7 @@ export class Refresher {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
         pagesTotal = Math.max(1, Math.ceil(p.total / pageSize));
-        this.#applyPage(account, p.campaigns, refreshes);
+        this.#applyPage(account, p.campaigns, refreshes, skipped);
         seen += p.campaigns.length;
         pagesDone++;
         progress('running', pagesDone, pagesTotal, null);
@@ -80,7 +83,13 @@ export class Refresher {
         if (p.campaigns.length === 0 || seen >= p.total || page > pagesTotal + 10) break;
       }
       for (const [accountId, r] of refreshes) {
-        await r.finish();
+        try {
+          await r.finish();
+        } catch (e) {
+          // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
+          if (accountId === ref.accountId || !isSuperseded(e)) throw e;
+          continue;
+        }
         hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
       }
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
@@ -102,7 +111,7 @@ export class Refresher {
     }
   }
 
-  #applyPage(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>): void {
+  #applyPage(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
     const { store, hub } = this.#deps;
     refreshes.get(account.accountId)!.applyPage(campaigns);
     if (account.type !== 'NETWORK') return;
@@ -115,6 +124,7 @@ export class Refresher {
       list.push(c);
     }
     for (const [owner, list] of byOwner) {
+      if (skipped.has(owner)) continue;
       let r = refreshes.get(owner);
       if (!r) {
         const ref = { profileId: account.profileId, accountId: owner };
@@ -129,7 +139,13 @@ export class Refresher {
         r = store.campaigns.beginRefresh(ref);
         refreshes.set(owner, r);
       }
-      r.applyPage(list);
+      try {
+        r.applyPage(list);
+      } catch (e) {
+        if (!isSuperseded(e)) throw e;
+        refreshes.delete(owner);
+        skipped.add(owner);
+      }
     }
   }
 

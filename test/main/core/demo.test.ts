@@ -104,4 +104,19 @@ describe('cache refresh', () => {
     expect(after.syncedAt).toBe(before.syncedAt);
     await control(env.sandbox, 'DELETE', '/_sandbox/faults');
   });
+
+  it("a member refreshed on its own while its network refreshes does not break the network's refresh", async () => {
+    env = await startEnv({ tuning: { pageSize: 10 } });
+    const h = env.core.handlers;
+    // The network's pages are slow, so the member's own refresh starts and ends in between.
+    await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/northnet/campaigns', mode: 'delay', delay_ms: 150, count: 10 });
+    await h['sync.refresh']({ profileId: P, accountId: 'northnet' });
+    await until(() => progressOf(env!, 'northnet').some((p) => p.pagesDone >= 1), 'the first network page');
+    await h['sync.refresh']({ profileId: P, accountId: 'northbikes' });
+    await until(() => progressOf(env!, 'northnet').some((p) => p.state !== 'running'), 'the network refresh to end', 20_000);
+    expect(progressOf(env, 'northnet').at(-1)?.state).toBe('done');
+    await until(() => progressOf(env!, 'northbikes').some((p) => p.state === 'done'), 'the member refresh');
+    const member = await h['campaigns.query']({ profileId: P, accountId: 'northbikes', offset: 0, limit: 1000 });
+    expect(member.rows.map((r) => r.name).sort()).toEqual((await listedNames(env, 'northbikes')).sort());
+  });
 });

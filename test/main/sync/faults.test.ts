@@ -141,4 +141,18 @@ describe('outbox drain under faults', () => {
     const s = (await env.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === stuck.id);
     expect(['queued', 'sending', 'uncertain']).toContain(s?.state);
   });
+
+  it('Retry sends a waiting item now, whatever its backoff', async () => {
+    env = await startEnv({ tuning: { retryBackoff: { baseMs: 60_000, maxMs: 60_000 } } });
+    await fault(env.sandbox, { ...CREATE, mode: 'status_500', count: 1 });
+    const item = await submit(env, 'Impatient boots');
+    const waiting = await until(async () => {
+      const i = (await env!.core.handlers['outbox.list']({ profileId: P })).find((x) => x.id === item.id);
+      return i?.state === 'queued' && i.attempts === 1 ? i : undefined;
+    }, 'the item to wait for its retry');
+    expect(waiting.nextAttemptAt).toBeGreaterThan(Date.now() + 20_000);
+    await env.core.handlers['outbox.retry']({ id: item.id });
+    expect((await settled(env, item.id)).state).toBe('sent');
+    expect(await named(env, 'Impatient boots')).toHaveLength(1);
+  });
 });
