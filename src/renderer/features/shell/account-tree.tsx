@@ -1,21 +1,59 @@
 // The left sidebar: connections and their accounts, a network holding its members, a dot for the
-// connection state and a badge for queued changes.
+// connection state and a badge for queued changes. Per connection: add an account, work offline.
+import { useState } from 'react';
+import type { Profile } from '../../../shared/ipc/contract';
+import { call, messageOf } from '../../lib/api';
 import { treeOrder, useWorkspace } from '../../stores/workspace-store';
-import { ConnectionDot } from './connection-dot';
+import { AddAccountDialog } from '../connections/add-account-dialog';
+import { AddConnectionDialog } from '../connections/add-connection-dialog';
+import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
+
+function WorkOffline({ profile, onError }: { profile: Profile; onError(m: string | null): void }) {
+  const offline = profile.connection === 'working_offline';
+  return (
+    <label className="tree-offline" title="Keep changes local and send nothing until you switch this off">
+      <input
+        type="checkbox"
+        checked={offline}
+        onChange={async (e) => {
+          onError(null);
+          try {
+            const p = await call('profiles.setWorkOffline', { profileId: profile.id, offline: e.target.checked });
+            useWorkspace.getState().setConnection(p.id, p.connection);
+          } catch (err) {
+            onError(messageOf(err));
+          }
+        }}
+        data-testid={`work-offline-${profile.id}`}
+      />
+      Work offline
+    </label>
+  );
+}
 
 export function AccountTree() {
   const { profiles, accounts, selected, select, loaded } = useWorkspace();
   const groups = treeOrder(profiles, accounts);
+  const [adding, setAdding] = useState(false);
+  const [addAccountTo, setAddAccountTo] = useState<Profile | null>(null);
+  const [error, setError] = useState<string | null>(null);
   return (
     <nav className="tree" aria-label="Connections and accounts" data-testid="account-tree">
       <div className="tree-title">Connections</div>
       {loaded && groups.length === 0 ? <p className="muted tree-empty">No connections yet.</p> : null}
       {groups.map(({ profile, rows }) => (
-        <div key={profile.id} className="tree-group">
-          <div className="tree-profile" title={profile.baseUrl}>
+        <div key={profile.id} className="tree-group" data-testid={`connection-${profile.id}`}>
+          <div className="tree-profile" title={`${profile.baseUrl} · ${CONNECTION_LABEL[profile.connection]}`}>
             <ConnectionDot state={profile.connection} />
             <span className="tree-profile-name">{profile.name}</span>
+            <button type="button" className="icon-button tree-profile-add" onClick={() => setAddAccountTo(profile)} title={`Add an account to ${profile.name}`} aria-label={`Add account to ${profile.name}`} data-testid={`add-account-${profile.id}`}>
+              +
+            </button>
           </div>
+          {profile.signIn.state === 'sign_in_required' || profile.signIn.state === 'failed' ? (
+            <p className="tree-note form-problem">{profile.signIn.message ?? 'Sign in again to continue.'}</p>
+          ) : null}
+          <WorkOffline profile={profile} onError={setError} />
           <ul className="tree-list">
             {rows.map(({ account, depth }) => {
               const isSel = selected?.profileId === account.profileId && selected.accountId === account.accountId;
@@ -42,9 +80,12 @@ export function AccountTree() {
           </ul>
         </div>
       ))}
-      <button type="button" className="tree-add" disabled title="Adding connections arrives with the profiles screen">
+      {error ? <p className="tree-note form-problem">{error}</p> : null}
+      <button type="button" className="tree-add" onClick={() => setAdding(true)} data-testid="add-connection">
         + Add connection
       </button>
+      {adding ? <AddConnectionDialog onClose={() => setAdding(false)} /> : null}
+      {addAccountTo ? <AddAccountDialog profile={addAccountTo} onClose={() => setAddAccountTo(null)} /> : null}
     </nav>
   );
 }

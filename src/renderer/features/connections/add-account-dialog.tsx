@@ -1,0 +1,66 @@
+// "Add account" for one connection: the account id (letters only) and an optional display name.
+// The service's answer (e.g. 403 for an account this client does not reach) is shown as it is.
+import { useState } from 'react';
+import type { Profile } from '../../../shared/ipc/contract';
+import { Dialog } from '../../components/dialog';
+import { FormField } from '../../components/form-field';
+import { call, messageOf } from '../../lib/api';
+import { useWorkspace } from '../../stores/workspace-store';
+import { accountIdProblem } from './profile-form';
+
+export function AddAccountDialog({ profile, onClose }: { profile: Profile; onClose(): void }) {
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const problem = accountIdProblem(id);
+  const add = async () => {
+    setTried(true);
+    setError(null);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const a = await call('accounts.add', { profileId: profile.id, accountId: id.trim(), ...(name.trim() ? { name: name.trim() } : {}) });
+      await useWorkspace.getState().load();
+      useWorkspace.getState().select({ profileId: a.profileId, accountId: a.accountId });
+      onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={`Add account to ${profile.name}`} onClose={onClose} testId="add-account-dialog">
+      <form
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
+        <FormField label="Account id" name="accountId" problems={tried && problem ? [problem] : undefined}>
+          <input id="f-accountId" value={id} onChange={(e) => setId(e.target.value)} placeholder="e.g. acmeshoes" data-testid="acct-id" />
+        </FormField>
+        <FormField label="Name" name="accountName" hint="Optional; the service's name is used otherwise">
+          <input id="f-accountName" value={name} onChange={(e) => setName(e.target.value)} data-testid="acct-name" />
+        </FormField>
+        {error ? (
+          <p className="form-problem" role="alert" data-testid="acct-error">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} title="Escape">
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy} data-testid="acct-add">
+            Add account
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

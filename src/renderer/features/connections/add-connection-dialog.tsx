@@ -1,0 +1,135 @@
+// "+ Add connection": the service's addresses, the client id and secret, the sign-in flow. After
+// creation an authorization-code connection offers "Sign in" (the browser opens the service's page).
+import { useState } from 'react';
+import type { Profile } from '../../../shared/ipc/contract';
+import { Dialog } from '../../components/dialog';
+import { FormField } from '../../components/form-field';
+import { call, messageOf } from '../../lib/api';
+import { useWorkspace } from '../../stores/workspace-store';
+import { problemsByField } from '../drafts/campaign-form';
+import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type ProfileForm } from './profile-form';
+
+export function AddConnectionDialog({ onClose }: { onClose(): void }) {
+  const [form, setForm] = useState<ProfileForm>(NEW_PROFILE_FORM);
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<Profile | null>(null);
+  const problems = profileFormProblems(form);
+  // Problems show after the first attempt, then live: no red before a person has typed anything.
+  const by = tried ? problemsByField(problems) : {};
+
+  const create = async () => {
+    setTried(true);
+    setError(null);
+    if (problems.length > 0) return;
+    setBusy(true);
+    try {
+      const p = await call('profiles.create', profileCreateInput(form));
+      setForm({ ...form, clientSecret: '' });
+      setCreated(p);
+      void useWorkspace.getState().load();
+      if (p.flow === 'client_credentials') onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const signIn = async () => {
+    if (!created) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const p = await call('profiles.signIn', { profileId: created.id });
+      setCreated(p);
+      if (p.signIn.state === 'signed_in') onClose();
+      else if (p.signIn.message) setError(p.signIn.message);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const input = (field: keyof ProfileForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <input id={`f-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`conn-${field}`} {...props} />
+  );
+
+  if (created) {
+    return (
+      <Dialog title="Sign in" onClose={onClose} testId="add-connection-dialog">
+        <p>
+          The connection <strong>{created.name}</strong> is saved. It uses your browser to sign in: the service's page opens, and you come back here once you have
+          allowed Campaign Desk.
+        </p>
+        {error ? <p className="form-problem" role="alert">{error}</p> : null}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Later
+          </button>
+          <button type="button" className="primary" onClick={() => void signIn()} disabled={busy} data-testid="conn-sign-in" data-autofocus>
+            Sign in
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <Dialog title="Add connection" onClose={onClose} testId="add-connection-dialog">
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+        noValidate
+      >
+        <FormField label="Name" name="name" problems={by.name}>
+          {input('name', { placeholder: 'e.g. Production' })}
+        </FormField>
+        <FormField label="API address" name="baseUrl" problems={by.baseUrl}>
+          {input('baseUrl', { type: 'url', placeholder: 'https://' })}
+        </FormField>
+        <FormField label="Sign-in address" name="authUrl" problems={by.authUrl}>
+          {input('authUrl', { type: 'url', placeholder: 'https://' })}
+        </FormField>
+        <FormField label="Push address" name="pushUrl" problems={by.pushUrl}>
+          {input('pushUrl', { type: 'url', placeholder: 'https://' })}
+        </FormField>
+        <FormField label="Client id" name="clientId" problems={by.clientId}>
+          {input('clientId', { autoComplete: 'off' })}
+        </FormField>
+        <FormField label="Client secret" name="clientSecret" problems={by.clientSecret} hint="Kept in the system keychain, never shown again">
+          {input('clientSecret', { type: 'password', autoComplete: 'new-password' })}
+        </FormField>
+        <FormField label="Sign-in flow" name="flow">
+          <select id="f-flow" value={form.flow} onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })} data-testid="conn-flow">
+            <option value="client_credentials">Client credentials (no browser)</option>
+            <option value="authorization_code">Authorization code (sign in in the browser)</option>
+          </select>
+        </FormField>
+        {form.flow === 'authorization_code' ? (
+          <FormField label="Redirect URI" name="redirectUri" problems={by.redirectUri}>
+            {input('redirectUri', { type: 'url' })}
+          </FormField>
+        ) : null}
+        {error ? (
+          <p className="form-problem" role="alert" data-testid="conn-error">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} title="Escape">
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy} data-testid="conn-create">
+            Add connection
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+
+const account = unlimitedAdvertiser();
+let app: AppSession;
+
+beforeAll(async () => {
+  app = await openApp();
+  await openAccount(app.page, account.account_id);
+});
+afterAll(async () => app?.close());
+
+describe('Connections: add connection, add account, work offline', () => {
+  it('shows what is wrong with each field of a new connection, and Escape closes the dialog back to its button', async () => {
+    const { page } = app;
+    await page.getByTestId('add-connection').click();
+    const dialog = page.getByTestId('add-connection-dialog');
+    await dialog.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('conn-name');
+    await page.getByTestId('conn-create').click();
+    const problem = (field: string) => dialog.locator(`[data-field="${field}"] [data-testid="problem-${field}"]`).textContent();
+    expect(await problem('name')).toBe('Give the connection a name');
+    expect(await problem('baseUrl')).toBe('API address is required');
+    expect(await problem('clientSecret')).toBe('Client secret is required');
+    await page.getByTestId('conn-baseUrl').fill('ftp://files.example.com');
+    await expect.poll(() => problem('baseUrl')).toBe('API address must start with https:// (or http:// for a local test server)');
+    await page.getByTestId('conn-authUrl').fill('not a url');
+    await expect.poll(() => problem('authUrl')).toBe('Sign-in address is not a valid address (e.g. https://api.example.com)');
+    await page.getByTestId('conn-flow').selectOption('authorization_code');
+    await expect.poll(() => problem('redirectUri')).toBe('Redirect URI is required');
+    // The secret field hides what is typed.
+    expect(await page.getByTestId('conn-clientSecret').getAttribute('type')).toBe('password');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('add-connection');
+  });
+
+  it('creates a client-credentials connection against the sandbox and adds an account to it; a bad account id is refused before asking', async () => {
+    const { page } = app;
+    await page.getByTestId('add-connection').click();
+    await page.getByTestId('conn-name').fill('Second sandbox');
+    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
+    await page.getByTestId('conn-clientId').fill('demo-client');
+    await page.getByTestId('conn-clientSecret').fill('demo-secret');
+    await page.getByTestId('conn-create').click();
+    await expect.poll(() => page.getByTestId('add-connection-dialog').count()).toBe(0);
+    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' });
+    await expect.poll(() => group.count()).toBe(1);
+
+    await group.locator('[data-testid^="add-account-"]').click();
+    await page.getByTestId('acct-id').fill('acme123');
+    await page.getByTestId('acct-add').click();
+    expect(await page.getByTestId('add-account-dialog').getByTestId('problem-accountId').textContent()).toBe('Account ids contain letters only (e.g. acmeshoes)');
+    await page.getByTestId('acct-id').fill(account.account_id);
+    await page.getByTestId('acct-add').click();
+    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => group.getByTestId(`account-${account.account_id}`).count()).toBe(1);
+  });
+
+  it('switches a connection to work offline and back, visible in the top bar', async () => {
+    const { page } = app;
+    await page.getByTestId('connection-sandbox-demo').getByTestId(`account-${account.account_id}`).click();
+    const toggle = page.getByTestId('work-offline-sandbox-demo');
+    await toggle.check();
+    await expect.poll(() => page.getByTestId('connection-state').textContent()).toContain('Working offline');
+    await toggle.uncheck();
+    await expect.poll(() => page.getByTestId('connection-state').textContent(), { timeout: 15_000 }).not.toContain('Working offline');
+    expect(app.pageErrors).toEqual([]);
+  });
+});
