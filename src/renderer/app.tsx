@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { AccountSwitcher } from './features/shell/account-switcher';
 import { AccountTree } from './features/shell/account-tree';
 import { StatusBar } from './features/shell/status-bar';
-import { Tabs, type Tab } from './features/shell/tabs';
+import { TABS, Tabs, type Tab } from './features/shell/tabs';
 import { TopBar } from './features/shell/top-bar';
 import { CampaignsView } from './features/campaigns/campaigns-view';
 import { ActivityView } from './features/lists/activity-view';
@@ -39,6 +39,13 @@ export function App() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // Alt+1..6 picks a tab (the digit row's code, so it works on any keyboard layout).
+      const digit = /^Digit([1-6])$/.exec(e.code);
+      if (digit && e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && !document.querySelector('[role="dialog"]')) {
+        e.preventDefault();
+        setTab(TABS[Number(digit[1]) - 1]);
+        return;
+      }
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setSwitcher((o) => !o);

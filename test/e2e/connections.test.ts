@@ -67,4 +67,16 @@ describe('Connections: add connection, add account, work offline', () => {
     await expect.poll(() => page.getByTestId('connection-state').textContent(), { timeout: 15_000 }).not.toContain('Working offline');
     expect(app.pageErrors).toEqual([]);
   });
+
+  it('reaches every tab from the keyboard (Alt+1..6), with the shortcut in the tab title', async () => {
+    const { page } = app;
+    await page.keyboard.press('Alt+5');
+    await expect.poll(() => page.getByTestId('tab-outbox').getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByTestId('tab-outbox').getAttribute('title')).toBe('Outbox (Alt+5)');
+    await page.keyboard.press('Alt+2');
+    await expect.poll(() => page.getByTestId('tab-drafts').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Alt+n');
+    await expect.poll(() => page.getByTestId('campaign-editor').count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input-name');
+  });
 });

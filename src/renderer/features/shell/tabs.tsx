@@ -27,6 +27,8 @@ export function Tabs({ current, onChange, counts }: { current: Tab; onChange(t: 
             }
           }}
           data-testid={`tab-${t}`}
+          title={`${TITLES[t]} (Alt+${i + 1})`}
+          aria-keyshortcuts={`Alt+${i + 1}`}
         >
           {TITLES[t]}
           {counts[t] ? <span className="count-badge">{counts[t]}</span> : null}
