@@ -54,7 +54,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
                 data-testid="draft-item"
               >
                 <span className="pick-title">
-                  <span className="mark-added" title="Not posted yet">+</span> {draftTitle(d)}
+                  <span className="mark-added" title="Not posted yet">+</span> {d.id === s.selectedId && s.form ? campaignDraftTitle({ name: s.form.name }) : draftTitle(d)}
                 </span>
                 <span className="pick-meta muted">
                   {d.kind === 'campaign' ? 'campaign' : 'push'} · not posted · {formatAge(d.updatedAt, now)}
