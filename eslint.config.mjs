@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS helpers (preloads for child processes) use require by nature.
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Imports go down: shared code runs everywhere, so it may not reach into Node, Electron or a layer above.
     files: ['src/shared/**'],
     rules: {
