@@ -5,6 +5,7 @@ import { request } from 'undici';
 import { systemClock, type Clock } from '../../../src/main/ratelimit/clock';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/main/service/service-client';
 import type { Fixtures, RunningSandbox } from '../../../src/sandbox/index';
+import { call as raw } from '../../helpers/sandbox';
 
 export const SECRET = 'demo-secret-7f3a9c';
 
@@ -62,35 +63,8 @@ export function worldFixtures(opts: { redirectUri?: string; rateLimits?: Fixture
   };
 }
 
-export interface RawResult {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-  text: string;
-}
-
-export async function raw(sb: { url: string }, method: string, path: string, opts: { json?: unknown; token?: string; form?: Record<string, string> } = {}): Promise<RawResult> {
-  const headers: Record<string, string> = {};
-  let body: string | undefined;
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(opts.json);
-  }
-  if (opts.form) {
-    headers['content-type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(opts.form).toString();
-  }
-  const res = await request(`${sb.url}${path}`, { method: method as 'GET', headers, body });
-  const text = await res.body.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.statusCode, headers: res.headers, body: parsed, text };
-}
+/** Raw HTTP against the sandbox, bypassing the client under test: the shared test helper. */
+export { raw };
 
 export interface LoggedRequest {
   seq: number;
