@@ -17,7 +17,7 @@ step typecheck npx tsc --noEmit -p tsconfig.json
 step lint npx eslint --max-warnings 0 src test bench scripts
 step unit scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
 if [ -d test/e2e ] && ls test/e2e/*.test.ts >/dev/null 2>&1; then
-  step e2e-build npx vite build --config vite.renderer.config.ts --logLevel warn
-  step e2e scripts/with-keyring.sh npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile.json=.tmp/results/e2e.json
+  step e2e-build npx vite build --config vite.renderer.config.mts --logLevel warn
+  step e2e scripts/with-keyring.sh npx vitest run --config vitest.e2e.config.mts --reporter=default --reporter=json --outputFile.json=.tmp/results/e2e.json
 fi
 node scripts/summarize-tests.mjs .tmp/results

@@ -14,7 +14,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** scripts/test.sh builds the renderer first; a direct run of this suite builds it if missing. */
 export function ensureRendererBuilt(): void {
   if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.mts', '--logLevel', 'error'], {
     cwd: ROOT,
     stdio: 'inherit',
     env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },

@@ -31,13 +31,13 @@ function parseArgs(argv: string[]): { port?: number; dataDir?: string; help: boo
 function ensureRendererBuilt(): void {
   if (existsSync(join(STATIC_DIR, 'index.html'))) return;
   const vite = join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'error'], {
+  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'vite.renderer.config.mts', '--logLevel', 'error'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
   });
   if (r.status !== 0 || !existsSync(join(STATIC_DIR, 'index.html'))) {
-    throw new Error('Building the page failed (npx vite build --config vite.renderer.config.ts).');
+    throw new Error('Building the page failed (npx vite build --config vite.renderer.config.mts).');
   }
 }
 

@@ -1,25 +1,25 @@
 // electron-vite: main (CJS, native modules left to node_modules), the sandboxed preload (one CJS
 // file with nothing external but electron, since a sandboxed preload cannot require anything
-// else), and the renderer (same settings as vite.renderer.config.ts).
+// else), and the renderer (same settings as vite.renderer.config.mts).
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
-import rendererConfig from './vite.renderer.config';
+import rendererConfig from './vite.renderer.config.mts';
 
 export default defineConfig({
   main: {
     build: {
-      outDir: resolve(__dirname, 'out/main'),
+      outDir: resolve(import.meta.dirname, 'out/main'),
       // better-sqlite3 and keytar are native: they must stay in node_modules, not in the bundle.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
     },
   },
   preload: {
     build: {
-      outDir: resolve(__dirname, 'out/preload'),
+      outDir: resolve(import.meta.dirname, 'out/preload'),
       externalizeDeps: false,
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        input: { index: resolve(import.meta.dirname, 'src/preload/index.ts') },
         external: ['electron'],
         output: { format: 'cjs', entryFileNames: '[name].js' },
       },
@@ -29,7 +29,7 @@ export default defineConfig({
     ...rendererConfig,
     build: {
       ...rendererConfig.build,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },
     },
   },
 });
