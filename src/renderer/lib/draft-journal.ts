@@ -12,6 +12,17 @@ export interface KeyValueStorage {
 }
 
 const PREFIX = 'desk.draft-journal.';
+const LOCAL = 'local-';
+
+/**
+ * A journal key for a draft the core has not created yet (a new push composer before its first
+ * save answers): the edits typed in that window must survive a reload too.
+ */
+export function newLocalDraftId(): string {
+  return `${LOCAL}${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export const isLocalDraftId = (draftId: string): boolean => draftId.startsWith(LOCAL);
 
 export const journalEntrySchema = z.object({
   draftId: z.string().min(1),
@@ -30,8 +41,15 @@ export interface DraftJournal {
   /** Drops the entry if no edit newer than `seq` was written meanwhile. */
   confirm(draftId: string, seq: number): void;
   remove(draftId: string): void;
-  /** Every entry of one account. */
+  /** Every entry of one account whose draft the core created (replayable by id). */
   forAccount(profileId: string, accountId: string): JournalEntry[];
+  /** Entries of one account under a local id: drafts to create, not to update. */
+  unsavedForAccount(profileId: string, accountId: string): JournalEntry[];
+  /**
+   * The core created `localId` as `draftId` with the edit `seq`: drops the local entry, or moves
+   * edits typed while the create was on its way under the new id so they are not lost.
+   */
+  adopt(localId: string, draftId: string, seq: number): void;
 }
 
 export function createDraftJournal(storage: KeyValueStorage | null): DraftJournal {
@@ -62,16 +80,29 @@ export function createDraftJournal(storage: KeyValueStorage | null): DraftJourna
     remove(draftId) {
       safe(() => storage?.removeItem(PREFIX + draftId), undefined);
     },
-    forAccount(profileId, accountId) {
-      if (!storage) return [];
-      const out: JournalEntry[] = [];
-      const keys = safe(() => Array.from({ length: storage.length }, (_, i) => storage.key(i)), [] as (string | null)[]);
-      for (const k of keys) {
-        if (!k?.startsWith(PREFIX)) continue;
-        const e = read(k.slice(PREFIX.length));
-        if (e && e.profileId === profileId && e.accountId === accountId) out.push(e);
-      }
-      return out;
+    forAccount: (profileId, accountId) => entriesOf(profileId, accountId).filter((e) => !isLocalDraftId(e.draftId)),
+    unsavedForAccount: (profileId, accountId) => entriesOf(profileId, accountId).filter((e) => isLocalDraftId(e.draftId)),
+    adopt(localId, draftId, seq) {
+      const cur = read(localId);
+      if (cur && cur.seq > seq) safe(() => storage?.setItem(PREFIX + draftId, JSON.stringify({ ...cur, draftId })), undefined);
+      safe(() => storage?.removeItem(PREFIX + localId), undefined);
     },
   };
+
+  function entriesOf(profileId: string, accountId: string): JournalEntry[] {
+    if (!storage) return [];
+    const out: JournalEntry[] = [];
+    const keys = safe(() => Array.from({ length: storage.length }, (_, i) => storage.key(i)), [] as (string | null)[]);
+    for (const k of keys) {
+      if (!k?.startsWith(PREFIX)) continue;
+      const e = read(k.slice(PREFIX.length));
+      if (e && e.profileId === profileId && e.accountId === accountId) out.push(e);
+    }
+    return out;
+  }
+}
+
+/** The journal over this window's localStorage (none outside a browser, e.g. in unit tests). */
+export function browserDraftJournal(): DraftJournal {
+  return createDraftJournal(typeof window === 'undefined' ? null : window.localStorage);
 }

@@ -1,9 +1,14 @@
 // The push composer's state: the form (kept when switching tabs), the draft it is saved as, and
-// the applications of the open connection that a target can include.
+// the applications of the open connection that a target can include. Like campaign drafts, every
+// edit is journaled at once (lib/draft-journal.ts) and saved to the core after a short pause; the
+// draft is created on the first edit that puts something in the form, so nothing typed is lost.
 import { create } from 'zustand';
 import type { App, Draft } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
+import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../features/push/push-form';
+import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../features/push/push-recovery';
+import { AUTOSAVE_MS, type SaveState } from './drafts-store';
 import type { AccountRef } from './workspace-store';
 
 export interface PushState {
@@ -13,6 +18,8 @@ export interface PushState {
   apps: App[];
   appsError: string | null;
   busy: boolean;
+  saveState: SaveState;
+  saveError: string | null;
   notice: { text: string; bad: boolean } | null;
   setAccount(ref: AccountRef | null): void;
   loadApps(): Promise<void>;
@@ -20,80 +27,208 @@ export interface PushState {
   replace(form: PushForm): void;
   open(d: Draft): void;
   reset(): void;
+  /** Saves pending edits now; resolves to the draft's id once the core has it. */
+  flush(): Promise<string | null>;
   saveDraft(): Promise<string | null>;
   queue(): Promise<boolean>;
 }
 
-export const usePush = create<PushState>()((set, get) => ({
-  account: null,
-  form: newPushForm(),
-  draftId: null,
-  apps: [],
-  appsError: null,
-  busy: false,
-  notice: null,
-  setAccount(ref) {
-    const cur = get().account;
-    if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
-    set({ account: ref, form: newPushForm(), draftId: null, notice: null, apps: cur?.profileId === ref?.profileId ? get().apps : [] });
-    if (ref) void get().loadApps();
-  },
-  async loadApps() {
-    const ref = get().account;
-    if (!ref) return;
-    try {
-      set({ apps: await call('apps.list', { profileId: ref.profileId }), appsError: null });
-    } catch (err) {
-      set({ appsError: messageOf(err) });
+/** One save, taken when it is decided: later edits or a switch of composer cannot change it. */
+interface SaveJob {
+  composer: number;
+  ref: AccountRef;
+  draftId: string | null;
+  localId: string;
+  form: PushForm;
+  seq: number;
+  /** An explicit save: creates the draft even when the form is still blank. */
+  force: boolean;
+}
+
+export const usePush = create<PushState>()((set, get) => {
+  const journal = browserDraftJournal();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let seq = Date.now();
+  /** Which push the composer shows; moves on New, open and account switch so late answers are ignored. */
+  let composer = 0;
+  /** The journal key of the composer's push until the core has created it. */
+  let localId = newLocalDraftId();
+  /** The last edit a save was queued for, so an idle flush does not save again. */
+  let queuedSeq = seq;
+  /** Local ids the core has created, for saves queued before the create answered. */
+  const created = new Map<string, string>();
+  let chain: Promise<unknown> = Promise.resolve();
+
+  const isCurrent = (job: SaveJob) => job.composer === composer;
+
+  function takeJob(force: boolean): SaveJob | null {
+    const s = get();
+    if (!s.account || (!force && queuedSeq === seq)) return null;
+    queuedSeq = seq;
+    return { composer, ref: s.account, draftId: s.draftId, localId, form: s.form, seq, force };
+  }
+
+  async function run(job: SaveJob): Promise<string | null> {
+    const id = job.draftId ?? created.get(job.localId) ?? null;
+    if (!id && !job.force && isBlankPushForm(job.form)) {
+      // Typed and erased before a draft existed: nothing to keep.
+      journal.confirm(job.localId, job.seq);
+      if (isCurrent(job)) set({ saveState: 'saved', saveError: null });
+      return null;
     }
-  },
-  edit(patch) {
-    set({ form: { ...get().form, ...patch }, notice: null });
-  },
-  replace(form) {
-    set({ form, notice: null });
-  },
-  open(d) {
-    if (d.kind !== 'push') return;
-    set({ form: payloadToForm(d.payload), draftId: d.id, notice: null });
-  },
-  reset() {
-    set({ form: newPushForm(), draftId: null, notice: null });
-  },
-  async saveDraft() {
-    const ref = get().account;
-    if (!ref) return null;
-    set({ busy: true });
+    if (isCurrent(job)) set({ saveState: 'saving' });
     try {
       const d = await call('drafts.save', {
         kind: 'push',
-        ...(get().draftId ? { id: get().draftId! } : {}),
-        profileId: ref.profileId,
-        accountId: ref.accountId,
-        payload: formToPayload(get().form),
+        ...(id ? { id } : {}),
+        profileId: job.ref.profileId,
+        accountId: job.ref.accountId,
+        payload: formToPayload(job.form),
       });
-      set({ draftId: d.id, notice: { text: 'Saved as a draft (not posted).', bad: false } });
+      if (id) journal.confirm(id, job.seq);
+      else {
+        created.set(job.localId, d.id);
+        journal.adopt(job.localId, d.id, job.seq);
+      }
+      if (isCurrent(job)) set({ draftId: d.id, saveState: seq === job.seq ? 'saved' : 'unsaved', saveError: null });
       return d.id;
     } catch (err) {
-      set({ notice: { text: messageOf(err), bad: true } });
+      // The journal still holds the edit; the next edit, Save as draft or the next start saves it.
+      if (isCurrent(job)) set({ saveState: 'failed', saveError: messageOf(err) });
       return null;
-    } finally {
-      set({ busy: false });
     }
-  },
-  async queue() {
-    const id = await get().saveDraft();
-    if (!id) return false;
-    set({ busy: true });
-    try {
-      const item = await call('drafts.submit', { id });
-      set({ form: newPushForm(), draftId: null, notice: { text: `Queued: ${item.summary}. Follow it in the Outbox.`, bad: false } });
-      return true;
-    } catch (err) {
-      set({ notice: { text: messageOf(err), bad: true } });
-      return false;
-    } finally {
-      set({ busy: false });
+  }
+
+  function flush(force = false): Promise<string | null> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const job = takeJob(force);
+    const mine = composer;
+    const next = chain.then(() => (job ? run(job) : mine === composer ? get().draftId : null));
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** A new push in the composer: pending edits of the old one are saved first. */
+  function switchComposer(fields: Partial<PushState>): void {
+    void flush();
+    composer += 1;
+    localId = newLocalDraftId();
+    queuedSeq = seq;
+    set({ form: newPushForm(), draftId: null, notice: null, saveState: 'saved', saveError: null, ...fields });
+  }
+
+  function change(form: PushForm): void {
+    const s = get();
+    set({ form, notice: null });
+    if (!s.account) return;
+    seq += 1;
+    journal.write({ draftId: s.draftId ?? localId, kind: 'push', profileId: s.account.profileId, accountId: s.account.accountId, payload: formToPayload(form), seq });
+    set({ saveState: 'unsaved' });
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void flush(), AUTOSAVE_MS);
+  }
+
+  /** Journaled pushes of this account the core never confirmed: back into the composer, or created. */
+  async function recover(ref: AccountRef): Promise<void> {
+    const plan = planPushRecovery([...journal.unsavedForAccount(ref.profileId, ref.accountId), ...journal.forAccount(ref.profileId, ref.accountId)]);
+    for (const e of plan.drop) journal.remove(e.draftId);
+    if (plan.open && get().account === ref && isBlankPushForm(get().form) && !get().draftId) {
+      const { entry, form } = plan.open;
+      const local = isLocalDraftId(entry.draftId);
+      composer += 1;
+      localId = local ? entry.draftId : newLocalDraftId();
+      seq = Math.max(seq, entry.seq) + 1;
+      set({ form, draftId: local ? null : entry.draftId, saveState: 'unsaved', notice: null });
+      void flush(true);
     }
-  },
-}));
+    for (const e of plan.create) {
+      try {
+        const d = await call('drafts.save', { kind: 'push', profileId: ref.profileId, accountId: ref.accountId, payload: e.payload });
+        journal.adopt(e.draftId, d.id, e.seq);
+      } catch {
+        // Kept in the journal for the next start.
+      }
+    }
+  }
+
+  return {
+    account: null,
+    form: newPushForm(),
+    draftId: null,
+    apps: [],
+    appsError: null,
+    busy: false,
+    saveState: 'saved',
+    saveError: null,
+    notice: null,
+    setAccount(ref) {
+      const cur = get().account;
+      if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
+      switchComposer({ account: ref, apps: cur?.profileId === ref?.profileId ? get().apps : [] });
+      if (ref) {
+        void get().loadApps();
+        void recover(ref);
+      }
+    },
+    async loadApps() {
+      const ref = get().account;
+      if (!ref) return;
+      try {
+        set({ apps: await call('apps.list', { profileId: ref.profileId }), appsError: null });
+      } catch (err) {
+        set({ appsError: messageOf(err) });
+      }
+    },
+    edit(patch) {
+      change({ ...get().form, ...patch });
+    },
+    replace(form) {
+      change(form);
+    },
+    open(d) {
+      if (d.kind !== 'push') return;
+      // The push already in the composer: what is typed there is newer than the list's copy.
+      if (d.id === get().draftId) return set({ notice: null });
+      // Edits the core never confirmed are newer than the saved payload.
+      const pending = journal.read(d.id);
+      const journaled = pending && journaledPushForm(pending);
+      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id });
+      if (pending && journaled) {
+        seq = Math.max(seq, pending.seq) + 1;
+        set({ saveState: 'unsaved' });
+        void flush(true);
+      }
+    },
+    reset() {
+      switchComposer({});
+    },
+    flush: () => flush(),
+    async saveDraft() {
+      set({ busy: true });
+      try {
+        const id = await flush(true);
+        set({ notice: id ? { text: 'Saved as a draft (not posted).', bad: false } : { text: get().saveError ?? 'Not saved.', bad: true } });
+        return id;
+      } finally {
+        set({ busy: false });
+      }
+    },
+    async queue() {
+      const id = await get().saveDraft();
+      if (!id) return false;
+      set({ busy: true });
+      try {
+        const item = await call('drafts.submit', { id });
+        journal.remove(id);
+        switchComposer({ notice: { text: `Queued: ${item.summary}. Follow it in the Outbox.`, bad: false } });
+        return true;
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+        return false;
+      } finally {
+        set({ busy: false });
+      }
+    },
+  };
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDraftJournal, type KeyValueStorage } from '../../../src/renderer/lib/draft-journal';
+import { createDraftJournal, isLocalDraftId, newLocalDraftId, type KeyValueStorage } from '../../../src/renderer/lib/draft-journal';
 
 /** The Web Storage interface over a Map: the journal's real contract with localStorage. */
 function memoryStorage(): KeyValueStorage & { map: Map<string, string> } {
@@ -48,5 +48,40 @@ describe('draft journal', () => {
     const j = createDraftJournal(null);
     j.write(entry('d1', 1));
     expect(j.read('d1')).toBeNull();
+  });
+});
+
+describe('draft journal: pushes the core has not created yet', () => {
+  const local = (draftId: string, seq: number, title: string) => ({ draftId, kind: 'push' as const, profileId: 'p1', accountId: 'acme', payload: { event: { title } }, seq });
+
+  it('keeps local entries apart: replay by id never sees them, recovery does', () => {
+    const j = createDraftJournal(memoryStorage());
+    const id = newLocalDraftId();
+    expect(isLocalDraftId(id)).toBe(true);
+    expect(newLocalDraftId()).not.toBe(id);
+    j.write(local(id, 1, 'typed'));
+    j.write(entry('d1', 1));
+    expect(j.forAccount('p1', 'acme').map((e) => e.draftId)).toEqual(['d1']);
+    expect(j.unsavedForAccount('p1', 'acme').map((e) => e.draftId)).toEqual([id]);
+  });
+
+  it('drops the local entry when the create carried its last edit', () => {
+    const j = createDraftJournal(memoryStorage());
+    const id = newLocalDraftId();
+    j.write(local(id, 3, 'Sale'));
+    j.adopt(id, 'd9', 3);
+    expect(j.read(id)).toBeNull();
+    expect(j.read('d9')).toBeNull();
+  });
+
+  it('moves edits typed while the create was on its way under the created id', () => {
+    const j = createDraftJournal(memoryStorage());
+    const id = newLocalDraftId();
+    j.write(local(id, 4, 'Sale today'));
+    j.adopt(id, 'd9', 3); // the create carried edit 3 only
+    expect(j.read(id)).toBeNull();
+    expect(j.read('d9')).toMatchObject({ draftId: 'd9', seq: 4, payload: { event: { title: 'Sale today' } } });
+    j.confirm('d9', 4);
+    expect(j.read('d9')).toBeNull();
   });
 });

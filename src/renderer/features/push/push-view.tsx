@@ -1,5 +1,6 @@
 // The Push tab: the composer on the left, the live preview on the right, the target builder below.
-// Save as draft keeps it (not posted); Queue checks it with the rules and hands it to the outbox.
+// Every edit is kept as a draft (not posted) on its own; Save as draft saves at once and says so.
+// Queue checks it with the rules and hands it to the outbox.
 import { useEffect } from 'react';
 import { MAX_TITLE_LENGTH } from '../../../shared/domain/push';
 import { FormField } from '../../components/form-field';
@@ -11,6 +12,10 @@ import { PushPreview } from './push-preview';
 import { TargetBuilder } from './target-builder';
 
 const KEYS = { save: 'Mod+S', queue: 'Mod+Enter' } as const;
+
+// Quiet on purpose: edits are kept on their own, the state only reassures. "Unsaved" is shown as
+// saving because the journal already holds the edit and the autosave is due in a moment.
+const SAVE_TEXT = { saved: 'Saved', saving: 'Saving\u2026', unsaved: 'Saving\u2026', failed: 'Not saved' } as const;
 
 export function PushView({ now }: { now: number }) {
   const s = usePush();
@@ -36,6 +41,12 @@ export function PushView({ now }: { now: number }) {
         <div className="editor-head">
           <h2 className="details-title">{s.draftId ? 'Push draft' : 'New push'}</h2>
           {s.draftId ? <span className="tag-local">not posted</span> : null}
+          {s.draftId || s.saveState !== 'saved' ? (
+            <span className={`muted save-state save-${s.saveState}`} data-testid="push-save-state" aria-live="polite" title={s.saveError ?? undefined}>
+              {SAVE_TEXT[s.saveState]}
+              {s.saveError ? `: ${s.saveError}` : ''}
+            </span>
+          ) : null}
           <button type="button" className="head-action" onClick={() => s.reset()} title="Start a new push">
             New
           </button>
