@@ -75,23 +75,38 @@ interface Run {
   stderr: string;
 }
 
-function runChild(killAfterMs: number | null): Promise<Run> {
+/**
+ * Runs the child once. `kill` says when to SIGKILL it: `after` ms from spawn (start-up and
+ * recovery), `online` ms after it says the drain has begun, or never (it must drain). Measuring
+ * from the child's own signal keeps the kills inside the drain on a slow, loaded machine too.
+ */
+type Kill = { from: 'spawn' | 'online'; ms: number } | null;
+
+function runChild(kill: Kill): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sandbox.url], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let stderr = '';
     let killed = false;
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    let timer: NodeJS.Timeout | undefined;
+    const killIn = (ms: number) => {
+      timer = setTimeout(() => {
+        killed = true;
+        child.kill('SIGKILL');
+      }, ms);
+    };
+    // A child that never finishes is killed and reported as not drained.
+    const watchdog = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    if (kill?.from === 'spawn') killIn(kill.ms);
+    child.stdout.on('data', (c: Buffer) => {
+      const before = out;
+      out += c.toString();
+      if (kill?.from === 'online' && !before.includes('ONLINE') && out.includes('ONLINE')) killIn(kill.ms);
+    });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer =
-      killAfterMs === null
-        ? setTimeout(() => child.kill('SIGKILL'), 40_000)
-        : setTimeout(() => {
-            killed = true;
-            child.kill('SIGKILL');
-          }, killAfterMs);
     child.on('exit', () => {
       clearTimeout(timer);
+      clearTimeout(watchdog);
       resolve({ drained: out.includes('DRAINED'), killed, stderr });
     });
   });
@@ -117,9 +132,11 @@ describe('outbox crash safety', () => {
     let inFlight = 0;
     let drained = false;
     for (let trial = 0; trial < 60 && !drained; trial++) {
-      // Kill at random moments from start-up to well into the drain; after enough kills, let it finish.
-      const delay = kills < MIN_KILLS ? 400 + Math.floor(random() * 1200) : null;
-      const run = await runChild(delay);
+      // Kill at random moments: one run in five during start-up and recovery, the others during
+      // the drain; after enough kills, let it finish.
+      const kill: Kill =
+        kills >= MIN_KILLS ? null : random() < 0.2 ? { from: 'spawn', ms: Math.floor(random() * 800) } : { from: 'online', ms: Math.floor(random() * 700) };
+      const run = await runChild(kill);
       if (run.stderr.includes('drain-child failed')) throw new Error(`seed ${seed}: ${run.stderr}`);
       if (run.killed && !run.drained) {
         kills++;
