@@ -178,7 +178,7 @@ export function storeBenchMarkdown(r: StoreBenchResult): string {
     '',
     '| Refresh | ms |',
     '|---|---:|',
-    `| first load (empty cache), pages committed NORMAL (the app's setting) | ${f(r.firstRefreshMs)} |`,
+    `| first load (empty cache: bulk load, indexes built at finish), pages committed NORMAL (the app's setting) | ${f(r.firstRefreshMs)} |`,
     ...(r.firstRefreshAllFullMs === null ? [] : [`| first load, pages committed FULL (comparison) | ${f(r.firstRefreshAllFullMs)} |`]),
     `| unchanged | ${f(r.unchangedRefreshMs)} |`,
     `| 10% changed, 1% removed, 1% new | ${f(r.changedRefreshMs)} |`,

@@ -34,9 +34,8 @@ export const CAMPAIGN_FIELDS: readonly (readonly [keyof Campaign & string, Colum
 ];
 const KNOWN = new Set<string>(CAMPAIGN_FIELDS.map(([f]) => f));
 
-/** Columns written for a campaign, in the order of campaignRowValues. */
+/** Columns written for a campaign, in the order of campaignRowValues (the table is the account). */
 export const CAMPAIGN_WRITE_COLUMNS = [
-  'account_key',
   'id_num',
   ...CAMPAIGN_FIELDS.map(([f]) => f),
   'present',
@@ -45,7 +44,7 @@ export const CAMPAIGN_WRITE_COLUMNS = [
 ] as const;
 
 /** Columns an update may change (the key stays). */
-export const CAMPAIGN_UPDATE_COLUMNS = CAMPAIGN_WRITE_COLUMNS.filter((c) => !['account_key', 'id_num', 'id'].includes(c));
+export const CAMPAIGN_UPDATE_COLUMNS = CAMPAIGN_WRITE_COLUMNS.filter((c) => !['id_num', 'id'].includes(c));
 
 /**
  * Sort key of an id: its numeric value when it is a plain integer (ids arrive as digits, and
@@ -77,8 +76,8 @@ function fits(type: ColumnType, v: unknown): boolean {
 }
 
 /** Positional values for CAMPAIGN_WRITE_COLUMNS. */
-export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
-  const values: unknown[] = [accountKey, idSortKey(c.id)];
+export function campaignRowValues(c: Campaign): unknown[] {
+  const values: unknown[] = [idSortKey(c.id)];
   let present = 0;
   let extra: Record<string, unknown> | null = null;
   const record = c as Record<string, unknown>;

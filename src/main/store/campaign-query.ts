@@ -1,7 +1,9 @@
 // The campaign list a screen shows: one account, sorted by any sortable column, filtered by status
-// and by text, one page at a time, with the total. Every sort walks an index of (account, column,
-// status) in order, reading only the index until the page is found (see the query-plan test), so a
-// page costs its size plus the entries it skips, never a sort of the account.
+// and by text, one page at a time, with the total. Every sort walks an index of (column, status) of
+// the account's own table in order, reading only the index until the page is found (see the
+// query-plan test), so a page costs its size plus the entries it skips, never a sort of the
+// account. While a first load is still building those indexes (campaigns-repo.ts) the same SQL
+// scans and sorts instead: slower, but correct.
 //
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
 // serve both directions. Ties are broken by status, then id, so paging is stable.
@@ -9,6 +11,7 @@ import { z } from 'zod';
 import { SORTABLE_CAMPAIGN_FIELDS, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
+import { campaignTableName } from './campaign-tables';
 import type { RowReader } from './campaigns-repo';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
@@ -62,8 +65,9 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
       : q.sort.field === 'status'
         ? `status ${dir}, id_num ${dir}, id ${dir}`
         : `${q.sort.field} ${dir}, status ${dir}, id_num ${dir}, id ${dir}`;
-  const where = ['account_key = ?'];
-  const params: unknown[] = [accountKey];
+  const t = campaignTableName(accountKey);
+  const where: string[] = [];
+  const params: unknown[] = [];
   const statuses = q.statuses ?? [];
   const marks = statuses.map(() => '?').join(', ');
   if (statuses.length > 0) {
@@ -76,8 +80,8 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
   let count: { sql: string; params: unknown[] };
   if (needle === '') {
     count = {
-      sql: `SELECT count(*) FROM campaigns WHERE account_key = ?${statuses.length > 0 ? ` AND status IN (${marks})` : ''}`,
-      params: [accountKey, ...statuses],
+      sql: `SELECT count(*) FROM ${t}${statuses.length > 0 ? ` WHERE status IN (${marks})` : ''}`,
+      params: [...statuses],
     };
   } else {
     // The sort index is walked as usual, each entry tested against the matching ids (id is part
@@ -88,18 +92,18 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
         ? { sql: 'SELECT count(*) FROM temp.campaign_text_match', params: [] }
         : {
             sql:
-              'SELECT count(*) FROM temp.campaign_text_match m JOIN campaigns c ' +
-              `ON c.account_key = ? AND c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
-            params: [accountKey, ...statuses],
+              `SELECT count(*) FROM temp.campaign_text_match m JOIN ${t} c ` +
+              `ON c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
+            params: [...statuses],
           };
   }
   return {
     matchSql:
       needle === ''
         ? null
-        : 'INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM campaigns WHERE account_key = ? AND instr(search, ?) > 0',
-    matchParams: needle === '' ? [] : [accountKey, needle],
-    pageSql: `SELECT id_num, id FROM campaigns WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE instr(search, ?) > 0`,
+    matchParams: needle === '' ? [] : [needle],
+    pageSql: `SELECT id_num, id FROM ${t}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`,
     pageParams: [...params, q.limit, q.offset],
     countSql: count.sql,
     countParams: count.params,
@@ -131,7 +135,7 @@ export function createCampaignQuery(
     const accountKey = accounts.keyOf(q);
     const built = buildCampaignQuery(accountKey, q);
     if (built.matchSql !== null) {
-      const needle = built.matchParams[1] as string;
+      const needle = built.matchParams[0] as string;
       const changes = totalChanges.get() as number;
       if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
         // Only the connection's temp schema is written: no lock on the database file, no fsync.

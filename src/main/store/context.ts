@@ -1,5 +1,6 @@
 // What every repository gets: the connection, the clock and one way to run a transaction.
 import type { Database } from 'better-sqlite3';
+import { createCampaignTables, type CampaignTables } from './campaign-tables';
 import type { Clock } from './types';
 
 export interface RepoContext {
@@ -13,6 +14,8 @@ export interface RepoContext {
    * commit (an outbox or draft write) syncs it along with its own data.
    */
   cacheTx<T>(fn: () => T): T;
+  /** The per-account campaign tables (created with an account, dropped with it). */
+  campaignTables: CampaignTables;
 }
 
 export function createContext(db: Database, clock: Clock, cacheSync: 'NORMAL' | 'FULL' = 'NORMAL'): RepoContext {
@@ -33,6 +36,7 @@ export function createContext(db: Database, clock: Clock, cacheSync: 'NORMAL' | 
     db,
     clock,
     tx,
+    campaignTables: createCampaignTables(db),
     cacheTx<T>(fn: () => T): T {
       // Inside someone else's transaction the outer commit decides; do not touch the setting.
       if (db.inTransaction) return fn();

@@ -113,6 +113,7 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
   const listStmt = ctx.db.prepare('SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id');
   const del = ctx.db.prepare('DELETE FROM profiles WHERE id = ?');
   const delQuarantine = ctx.db.prepare('DELETE FROM quarantine WHERE profile_id = ?');
+  const accountKeys = ctx.db.prepare('SELECT account_key FROM accounts WHERE profile_id = ?').pluck();
 
   const get = (id: string): Profile | undefined => {
     const r = getStmt.get(id);
@@ -155,6 +156,8 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
     remove(id) {
       return ctx.tx(() => {
         delQuarantine.run(id);
+        // The accounts go by cascade; their campaign tables are not referenced by a key.
+        for (const key of accountKeys.all(id) as number[]) ctx.campaignTables.drop(key);
         return del.run(id).changes > 0;
       });
     },

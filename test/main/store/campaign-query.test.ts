@@ -159,6 +159,9 @@ describe('campaign query plans', () => {
 
   it('walk an index in order for every sort and filter: no full scan, no temp b-tree for sorting', () => {
     const db = new Database(t.file, { readonly: true });
+    // ACME's table (key 1) is complete: its first load, a bulk load, has built every index.
+    const indexes = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns_1'").pluck();
+    expect(indexes.get()).toBe(17);
     db.exec(TEXT_MATCH_TABLE_SQL);
     try {
       for (const field of SORTABLE_CAMPAIGN_FIELDS) {
@@ -168,13 +171,15 @@ describe('campaign query plans', () => {
             const page = plan(db, built.pageSql, built.pageParams);
             const label = `${field} ${direction} ${JSON.stringify(shape)}: ${page}`;
             expect(page, label).not.toMatch(/TEMP B-TREE/);
-            expect(page, label).not.toMatch(/SCAN campaigns/);
-            const expectedIndex = field === 'id' ? 'USING PRIMARY KEY' : `USING COVERING INDEX campaigns_by_${field} `;
-            expect(page, label).toContain(`SEARCH campaigns ${expectedIndex}`);
+            // The account is the whole table, so walking an index from its start shows as SCAN;
+            // in index order (no temp b-tree) it stops once the page is found.
+            if (field === 'id') expect(page, label).not.toMatch(/campaigns_1 USING (COVERING )?INDEX/);
+            else expect(page, label).toMatch(new RegExp(`^(SCAN|SEARCH) campaigns_1 USING COVERING INDEX campaigns_1_by_${field}\\b`));
             const count = plan(db, built.countSql, built.countParams);
-            expect(count, `count ${label}`).not.toMatch(/SCAN campaigns\b|SCAN c\b/);
+            // Counting the whole account reads a narrow index; it never reads the rows themselves.
+            expect(count, `count ${label}`).not.toMatch(/SCAN (campaigns_1|c)( \||$)/);
             if (built.matchSql) {
-              expect(plan(db, built.matchSql, built.matchParams)).toContain('USING COVERING INDEX campaigns_by_search');
+              expect(plan(db, built.matchSql, built.matchParams)).toContain('USING COVERING INDEX campaigns_1_by_search');
             }
           }
         }

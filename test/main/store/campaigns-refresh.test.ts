@@ -13,6 +13,19 @@ afterEach(() => t.cleanup());
 
 const ids = (ref = ACME) => t.store.campaigns.query({ ...ref, sort: { field: 'id', direction: 'asc' }, limit: 1000 }).rows.map((c) => c.id);
 
+function schemaCount(sql: string, ...params: unknown[]): number {
+  const raw = new Database(t.file, { readonly: true });
+  try {
+    return raw.prepare(sql).pluck().get(...params) as number;
+  } finally {
+    raw.close();
+  }
+}
+const indexCount = (key: number) =>
+  schemaCount("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?", `campaigns_${key}`);
+const tableExists = (key: number) =>
+  schemaCount("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", `campaigns_${key}`) === 1;
+
 async function load(campaigns: Campaign[], ref = ACME) {
   const r = t.store.campaigns.beginRefresh(ref);
   r.applyPage(campaigns);
@@ -111,10 +124,71 @@ describe('campaign cache refresh', () => {
     expect(t.store.campaigns.count(ACME)).toBe(10);
   });
 
+  it('loads an empty account in bulk: no secondary index while pages arrive, every index after finish()', async () => {
+    const data = syntheticCampaigns(500, { firstId: 1 });
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(data.slice(0, 250));
+    expect(indexCount(1)).toBe(0);
+    // Queries still answer (by scanning) while the first load runs.
+    expect(t.store.campaigns.query({ ...ACME, sort: { field: 'spent', direction: 'desc' }, text: '1', limit: 5 }).total).toBeGreaterThan(0);
+    r.applyPage(data.slice(200)); // overlapping pages, as offset paging can deliver them
+    const summary = await r.finish();
+    expect(summary).toMatchObject({ pages: 2, removed: 0 });
+    expect(indexCount(1)).toBe(17);
+    expect(t.store.campaigns.count(ACME)).toBe(500);
+    expect(ids()).toEqual(data.map((c) => c.id).slice(0, 500).sort((a, b) => Number(a) - Number(b)).slice(0, 500));
+  });
+
+  it('builds the indexes in the background when a first load is abandoned, keeping its rows', async () => {
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(40, { firstId: 1 }));
+    r.abandon();
+    await t.store.campaigns.indexBuilds();
+    expect(indexCount(1)).toBe(17);
+    expect(t.store.campaigns.count(ACME)).toBe(40);
+  });
+
+  it('after a first load that never finished (crash): the next open builds the indexes, the next refresh completes the load', async () => {
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(30, { firstId: 1 }));
+    t.reopen(); // no finish(), no abandon(): as after a crash
+    expect(indexCount(1)).toBe(0);
+    await t.store.campaigns.indexBuilds();
+    expect(indexCount(1)).toBe(17);
+
+    expect(t.store.campaigns.count(ACME)).toBe(30);
+
+    // Interrupted, and a refresh starts before the background build: it continues the bulk load
+    // (the build stands back), removes what the service no longer lists and builds the indexes.
+    const globexKey = t.store.accounts.keyOf(GLOBEX);
+    t.store.campaigns.beginRefresh(GLOBEX).applyPage(syntheticCampaigns(30, { firstId: 1 }));
+    t.reopen();
+    const next = t.store.campaigns.beginRefresh(GLOBEX);
+    next.applyPage(syntheticCampaigns(10, { firstId: 1 }));
+    await t.store.campaigns.indexBuilds();
+    expect(indexCount(globexKey)).toBe(0);
+    expect(await next.finish()).toMatchObject({ removed: 20 });
+    expect(indexCount(globexKey)).toBe(17);
+    expect(ids(GLOBEX)).toHaveLength(10);
+  });
+
+  it('drops the account\'s table with the account and with its profile; a reused key starts empty', async () => {
+    await load(syntheticCampaigns(20, { firstId: 1 }), GLOBEX);
+    const globexKey = t.store.accounts.keyOf(GLOBEX);
+    expect(t.store.accounts.remove(GLOBEX)).toBe(true);
+    expect(tableExists(globexKey)).toBe(false);
+    t.store.accounts.add({ ...GLOBEX, type: 'ADVERTISER' });
+    expect(t.store.campaigns.count(GLOBEX)).toBe(0);
+    await load(syntheticCampaigns(5, { firstId: 1 }), GLOBEX);
+    const keys = [t.store.accounts.keyOf(ACME), t.store.accounts.keyOf(GLOBEX)];
+    t.store.profiles.remove('p1');
+    for (const k of keys) expect(tableExists(k)).toBe(false);
+  });
+
   it('quarantines a cached row that no longer rebuilds, instead of failing the whole list', async () => {
     await load(syntheticCampaigns(3, { firstId: 1 }));
     const raw = new Database(t.file);
-    raw.prepare("UPDATE campaigns SET extra = '{\"name\": 42}' WHERE id = '2'").run();
+    raw.prepare("UPDATE campaigns_1 SET extra = '{\"name\": 42}' WHERE id = '2'").run();
     raw.close();
     const page = t.store.campaigns.query({ ...ACME, sort: { field: 'id', direction: 'asc' } });
     expect(page.rows.map((c) => c.id)).toEqual(['1', '3']);

@@ -41,6 +41,15 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
       INSERT INTO activity (at, profile_id, account_id, kind, message) VALUES (3, 'p1', 'acmeads', 'sync', 'refreshed');
     `);
   },
+  // Version 2 kept version 1's tables as they were and added drafts and the outbox.
+  2: (db) => {
+    SEEDERS[1](db);
+    db.exec(`
+      INSERT INTO accounts (account_key, profile_id, account_id, name, type, added_at) VALUES (2, 'p1', 'emptyads', 'Empty', 'ADVERTISER', 1);
+      INSERT INTO drafts (id, profile_id, account_id, kind, payload, created_at, updated_at)
+        VALUES ('d1', 'p1', 'acmeads', 'campaign', '{"name":"Draft"}', 1, 1);
+    `);
+  },
 };
 
 function schemaOf(file: string): string[] {
@@ -81,7 +90,7 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['accounts', 'activity', 'apps', 'campaigns', 'drafts', 'outbox', 'profiles', 'quarantine', 'tasks'].sort(),
+      ['accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'tasks'].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();
@@ -111,13 +120,27 @@ describe('migrations', () => {
         expect(store.apps.get('p1', '1001')).toMatchObject({ publisher: 'News', swPath: '/sw.js' });
         expect(store.tasks.get('p1', '77')).toMatchObject({ taskId: '77', tagId: '1001', title: 'Hi' });
         expect(store.activity.list({ profileId: 'p1' })).toHaveLength(1);
+        expect(store.campaigns.count({ profileId: 'p1', accountId: 'acmeads' })).toBe(1);
+      }
+      if (from >= 2) {
+        expect(store.drafts.get('d1')).toMatchObject({ payload: { name: 'Draft' } });
+        expect(store.campaigns.count({ profileId: 'p1', accountId: 'emptyads' })).toBe(0);
       }
       expect(store.integrityCheck()).toEqual(['ok']);
       store.close();
 
+      // The same accounts added by today's app: their campaign tables must match the upgraded ones.
       const fresh = newFile();
-      openStore({ file: fresh }).close();
+      const freshStore = openStore({ file: fresh });
+      if (from >= 1) {
+        freshStore.profiles.create({ id: 'p1', name: 'Agency', baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test',
+          pushUrl: 'https://push.example.test', clientId: 'client-1', flow: 'client_credentials' });
+        freshStore.accounts.add({ profileId: 'p1', accountId: 'acmeads', type: 'ADVERTISER' });
+        if (from >= 2) freshStore.accounts.add({ profileId: 'p1', accountId: 'emptyads', type: 'ADVERTISER' });
+      }
+      freshStore.close();
       expect(schemaOf(file)).toEqual(schemaOf(fresh));
+      expect(schemaOf(file).some((line) => line.startsWith('table campaigns '))).toBe(false);
     });
   }
 
