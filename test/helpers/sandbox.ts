@@ -1,5 +1,6 @@
 // Helpers for tests that talk to a real sandbox over real HTTP (undici on 127.0.0.1).
 import { request } from 'undici';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../src/sandbox/index';
 
 export interface HttpResult {
@@ -178,4 +179,22 @@ export function pushEvent(overrides: Record<string, unknown> = {}): Record<strin
     target: { include: { apps: ['1001'] } },
     ...overrides,
   };
+}
+
+/**
+ * The usual life of a sandbox in a test file: started once, closed at the end, and before every
+ * test reset to its fixtures and handed to `ready` with a fresh demo-client token, so tests never
+ * see each other's data, tokens or rate-limit windows.
+ */
+export function sandboxPerFile(ready: (sb: RunningSandbox, token: string) => void, fixtures: () => Fixtures = testFixtures): void {
+  let sb: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sb = await startTestSandbox(fixtures());
+  });
+  afterAll(() => sb?.close());
+  beforeEach(async () => {
+    if (!sb) throw new Error('the sandbox did not start');
+    await call(sb, 'POST', '/_sandbox/reset');
+    ready(sb, await tokenFor(sb));
+  });
 }

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index';
-import { call, nativeCampaign, startTestSandbox, T0, tokenFor } from '../helpers/sandbox';
+import { call, nativeCampaign, T0, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 // oldtimerltd is not rate limited, so these tests can create freely.
 const create = (body: unknown, account = 'oldtimerltd', extra: { headers?: Record<string, string>; raw?: string } = {}) =>

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index';
-import { call, DAY, startTestSandbox, testFixtures, tokenFor } from '../helpers/sandbox';
+import { call, DAY, testFixtures, tokenFor, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  // Generous list quotas: this file is about what is listed, rate limits have their own file.
-  const f = testFixtures();
-  f.rate_limits = { tiers: { '4': { read: [1000, 10000, 100000], write: [1000, 10000, 100000] } } };
-  sb = await startTestSandbox(f);
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+// Generous list quotas: this file is about what is listed, rate limits have their own file.
+sandboxPerFile(
+  (s, t) => ((sb = s), (token = t)),
+  () => ({ ...testFixtures(), rate_limits: { tiers: { '4': { read: [1000, 10000, 100000], write: [1000, 10000, 100000] } } } }),
+);
 
 interface Envelope {
   results: Record<string, unknown>[];

@@ -1,18 +1,11 @@
 import { request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index';
-import { call, nativeCampaign, pushEvent, startTestSandbox, tokenFor } from '../helpers/sandbox';
+import { call, nativeCampaign, pushEvent, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const fault = async (spec: Record<string, unknown>) => {
   const r = await call(sb, 'POST', '/_sandbox/faults', { json: spec });

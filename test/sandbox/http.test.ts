@@ -1,19 +1,12 @@
 import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index';
-import { call, nativeCampaign, startTestSandbox, tokenFor } from '../helpers/sandbox';
+import { call, nativeCampaign, startTestSandbox, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const MiB = 1024 * 1024;
 

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index';
-import { call, pushEvent, startTestSandbox, T0, tokenFor } from '../helpers/sandbox';
+import { call, pushEvent, T0, tokenFor, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const send = (events: unknown[], path = '/epsilon/push') => call(sb, 'POST', path, { token, json: { pushEvents: events } });
 const tasksOf = async (app: string) => {

@@ -1,17 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixtures, RunningSandbox } from '../../src/sandbox/index';
-import { call, nativeCampaign, startTestSandbox, testFixtures, tokenFor } from '../helpers/sandbox';
+import { call, nativeCampaign, startTestSandbox, testFixtures, tokenFor, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const listOf = (account: string, t = token) => call(sb, 'GET', `/core/api/1.0/${account}/campaigns?fetch_level=R`, { token: t });
 const createIn = (account: string, body: unknown = nativeCampaign()) =>

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index';
-import { call, DAY, startTestSandbox, T0, tokenFor } from '../helpers/sandbox';
+import { call, DAY, T0, tokenFor, sandboxPerFile } from '../helpers/sandbox';
 
 // Fixture tasks: 900001 pending scheduled for T0 + 1 day on app 1001, 900002 completed immediate
 // on 1001, 900003 pending scheduled on 1003 (not granted to demo-client).
@@ -8,14 +8,7 @@ const AT_900001 = T0 + DAY;
 
 let sb: RunningSandbox;
 let token: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  await call(sb, 'POST', '/_sandbox/reset');
-  token = await tokenFor(sb);
-});
+sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const list = (query: string) => call(sb, 'GET', `/epsilon/task${query}`, { token });
 const patch = (id: string | number, body: unknown) => call(sb, 'PATCH', `/epsilon/task/${id}`, { token, json: body });
