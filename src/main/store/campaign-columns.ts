@@ -75,31 +75,77 @@ function fits(type: ColumnType, v: unknown): boolean {
   return true;
 }
 
-/** Positional values for CAMPAIGN_WRITE_COLUMNS. */
+const FIELD_NAMES = CAMPAIGN_FIELDS.map(([f]) => f);
+const FIELD_TYPES = CAMPAIGN_FIELDS.map(([, t]) => t);
+const FIELD_COUNT = CAMPAIGN_FIELDS.length;
+const ROW_WIDTH = CAMPAIGN_WRITE_COLUMNS.length;
+
+interface RowBuild {
+  values: unknown[];
+  extra: Record<string, unknown> | null;
+}
+
+/** Stores field `i` of CAMPAIGN_FIELDS; returns its bit of `present` (0 when absent). */
+function put(b: RowBuild, i: number, v: unknown): number {
+  if (v === undefined) {
+    b.values[i + 1] = null;
+    return 0;
+  }
+  const type = FIELD_TYPES[i];
+  if (!fits(type, v)) {
+    // A value of an unexpected type is kept verbatim in extra (it wins when rebuilding).
+    b.values[i + 1] = null;
+    (b.extra ??= {})[FIELD_NAMES[i]] = v;
+  } else b.values[i + 1] = type === 'json' && v !== null ? JSON.stringify(v) : v;
+  return 1 << i;
+}
+
+/**
+ * Positional values for CAMPAIGN_WRITE_COLUMNS. This runs for every row of every refresh (100,000
+ * times for a large account). The fields are read by name, one explicit read each, in the order of
+ * CAMPAIGN_FIELDS (a test checks the order): a loop reading `record[field]` from the list was four
+ * times slower, and the unknown-field pass is skipped when the object has no other keys.
+ */
 export function campaignRowValues(c: Campaign): unknown[] {
-  const values: unknown[] = [idSortKey(c.id)];
-  let present = 0;
-  let extra: Record<string, unknown> | null = null;
+  const b: RowBuild = { values: new Array(ROW_WIDTH), extra: null };
+  const present =
+    put(b, 0, c.id) |
+    put(b, 1, c.advertiser_id) |
+    put(b, 2, c.advertiser_name) |
+    put(b, 3, c.name) |
+    put(b, 4, c.branding_text) |
+    put(b, 5, c.tracking_code) |
+    put(b, 6, c.pricing_model) |
+    put(b, 7, c.cpc) |
+    put(b, 8, c.safety_rating) |
+    put(b, 9, c.daily_cap) |
+    put(b, 10, c.daily_ad_delivery_model) |
+    put(b, 11, c.spending_limit) |
+    put(b, 12, c.spending_limit_model) |
+    put(b, 13, c.bid_strategy) |
+    put(b, 14, c.marketing_objective) |
+    put(b, 15, c.campaign_group_id) |
+    put(b, 16, c.start_date) |
+    put(b, 17, c.campaign_item_type) |
+    put(b, 18, c.status) |
+    put(b, 19, c.spent);
+  let known = 0;
+  for (let bits = present; bits !== 0; bits &= bits - 1) known++;
   const record = c as Record<string, unknown>;
-  for (let i = 0; i < CAMPAIGN_FIELDS.length; i++) {
-    const [field, type] = CAMPAIGN_FIELDS[i];
-    const v = record[field];
-    if (v === undefined) {
-      values.push(null);
-      continue;
-    }
-    present |= 1 << i;
-    if (!fits(type, v)) {
-      // A value of an unexpected type is kept verbatim in extra (it wins when rebuilding).
-      values.push(null);
-      (extra ??= {})[field] = v;
-    } else values.push(type === 'json' && v !== null ? JSON.stringify(v) : v);
-  }
+  let keys = 0;
   for (const key in record) {
-    if (!KNOWN.has(key) && record[key] !== undefined) (extra ??= {})[key] = record[key];
+    if (record[key] !== undefined && ++keys > known) break;
   }
-  values.push(present, extra === null ? null : JSON.stringify(extra), searchText(c));
-  return values;
+  if (keys > known) {
+    for (const key in record) {
+      if (!KNOWN.has(key) && record[key] !== undefined) (b.extra ??= {})[key] = record[key];
+    }
+  }
+  b.values[0] = idSortKey(c.id);
+  b.values[FIELD_COUNT + 1] = present;
+  b.values[FIELD_COUNT + 2] = b.extra === null ? null : JSON.stringify(b.extra);
+  b.values[FIELD_COUNT + 3] = searchText(c);
+  return b.values;
 }
 
 /** The object as the service sent it, from a row holding CAMPAIGN_FIELDS, present and extra. */

@@ -20,6 +20,7 @@
 // refresh of the account continues as a bulk load.
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
+import type { Statement } from 'better-sqlite3';
 import { CAMPAIGN_UPDATE_COLUMNS, CAMPAIGN_WRITE_COLUMNS, campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
 import { campaignTableName, type CampaignIndex } from './campaign-tables';
@@ -93,16 +94,26 @@ function prepareFor(ctx: RepoContext, accountKey: number) {
   const t = campaignTableName(accountKey);
   const cols = CAMPAIGN_WRITE_COLUMNS;
   const marks = cols.map(() => '?').join(', ');
+  const updates = new Map<number, Statement>();
   return {
-    // Unchanged rows match the WHERE of DO UPDATE as false: nothing is written for them, which
-    // keeps an unchanged refresh to index look-ups.
-    upsert: db.prepare(
-      `INSERT INTO ${t} (${cols.join(', ')}) VALUES (${marks})
-       ON CONFLICT (id_num, id) DO UPDATE SET
-         (${CAMPAIGN_UPDATE_COLUMNS.join(', ')}) = (${CAMPAIGN_UPDATE_COLUMNS.map((c) => `excluded.${c}`).join(', ')})
-       WHERE (${CAMPAIGN_UPDATE_COLUMNS.map((c) => `${t}.${c}`).join(', ')})
-         IS NOT (${CAMPAIGN_UPDATE_COLUMNS.map((c) => `excluded.${c}`).join(', ')})`,
-    ),
+    /** The stored values of CAMPAIGN_UPDATE_COLUMNS, positionally. */
+    current: db.prepare(`SELECT ${CAMPAIGN_UPDATE_COLUMNS.join(', ')} FROM ${t} WHERE id_num = ? AND id = ?`).raw(),
+    insert: db.prepare(`INSERT INTO ${t} (${cols.join(', ')}) VALUES (${marks})`),
+    /**
+     * An UPDATE of exactly the columns in `mask` (bit k = CAMPAIGN_UPDATE_COLUMNS[k]). SQLite
+     * rewrites only the indexes that contain a column named in SET, so a campaign whose spent
+     * changed touches the spent index alone instead of all of them; on a refresh where half the
+     * campaigns' spent moved that is several times faster (bench/store.ts).
+     */
+    update(mask: number): Statement {
+      let stmt = updates.get(mask);
+      if (!stmt) {
+        const set = CAMPAIGN_UPDATE_COLUMNS.filter((_, k) => (mask & (1 << k)) !== 0).map((c) => `${c} = ?`);
+        stmt = db.prepare(`UPDATE ${t} SET ${set.join(', ')} WHERE id_num = ? AND id = ?`);
+        updates.set(mask, stmt);
+      }
+      return stmt;
+    },
     // Bulk pages: REPLACE because a listing paged by offset can repeat a row on the next page.
     replace: db.prepare(`INSERT OR REPLACE INTO ${t} (${cols.join(', ')}) VALUES (${marks})`),
     keysAfter: db.prepare<[number, string, number], { id_num: number; id: string }>(
@@ -115,6 +126,32 @@ function prepareFor(ctx: RepoContext, accountKey: number) {
   };
 }
 type TableStatements = ReturnType<typeof prepareFor>;
+
+/**
+ * Writes one row (positional CAMPAIGN_WRITE_COLUMNS values) into a table that has its indexes:
+ * inserted when new, updated in the columns that differ, left alone when equal. Returns 1 when
+ * something was written. Values are spread into run(): better-sqlite3 binds separate arguments
+ * several times faster than one array argument.
+ */
+function writeRow(s: TableStatements, values: unknown[]): number {
+  const stored = s.current.get(values[0], values[1]) as unknown[] | undefined;
+  if (stored === undefined) {
+    s.insert.run(...values);
+    return 1;
+  }
+  let mask = 0;
+  const changed: unknown[] = [];
+  for (let k = 0; k < stored.length; k++) {
+    const v = values[k + 2];
+    if (stored[k] !== v) {
+      mask |= 1 << k;
+      changed.push(v);
+    }
+  }
+  if (mask === 0) return 0;
+  s.update(mask).run(...changed, values[0], values[1]);
+  return 1;
+}
 
 export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo): CampaignsRepo {
   const { db, campaignTables: tables } = ctx;
@@ -225,9 +262,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         applyPage(campaigns) {
           check();
           let written = 0;
-          const write = bulk ? s.replace : s.upsert;
           ctx.cacheTx(() => {
-            for (const c of campaigns) written += write.run(campaignRowValues(c)).changes;
+            if (bulk) for (const c of campaigns) written += s.replace.run(...campaignRowValues(c)).changes > 0 ? 1 : 0;
+            else for (const c of campaigns) written += writeRow(s, campaignRowValues(c));
           });
           for (const c of campaigns) state.seen.add(c.id);
           const page = { written, unchanged: campaigns.length - written };
@@ -281,7 +318,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       if (!result.success) throw new StoreError('INVALID_INPUT', describeIssues(result.error.issues));
       const parsed = result.data;
       const s = stmts(accountKey);
-      ctx.tx(() => s.upsert.run(campaignRowValues(parsed)));
+      ctx.tx(() => writeRow(s, campaignRowValues(parsed)));
       // A refresh that listed before this campaign existed must not remove it at finish().
       active.get(accountKey)?.seen.add(parsed.id);
     },

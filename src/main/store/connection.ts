@@ -16,6 +16,14 @@ import { electronNativeBinding } from './native-binding';
  */
 export const SYNCHRONOUS = 'FULL' as const;
 export const BUSY_TIMEOUT_MS = 5000;
+/**
+ * Page size of a new file. The campaign cache is written in large sorted runs (a first load of
+ * 100,000 rows, then one CREATE INDEX per sort column): with 16 KiB pages those write a quarter
+ * of the pages and b-tree splits of 4 KiB ones, and bench/store.ts's first load ran about 25%
+ * faster on the development VM. It only applies to a file that has no tables yet; an older file
+ * keeps its size (everything works with either).
+ */
+export const NEW_FILE_PAGE_SIZE = 16384;
 
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: electronNativeBinding() });
@@ -25,6 +33,9 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     const found = readUserVersion(db);
     const known = latestVersion(migrations);
     if (found > known) throw tooNewError(file, found, known);
+    if (found === 0 && db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() === 0) {
+      db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
+    }
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${SYNCHRONOUS}`);
     db.pragma('foreign_keys = ON');

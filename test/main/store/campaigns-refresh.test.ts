@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/shared/domain/campaign';
 import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { CAMPAIGN_FIELDS, CAMPAIGN_WRITE_COLUMNS, campaignRowValues } from '../../../src/main/store/campaign-columns';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -96,6 +97,42 @@ describe('campaign cache refresh', () => {
     await load([], ACME);
     expect(ids(ACME)).toEqual([]);
     expect(ids(GLOBEX)).toEqual(['1', '2', '3']);
+  });
+
+  it('rewrites exactly what changed: a vanished field, a new null, a changed unknown field, a new status and spent', async () => {
+    const data = syntheticCampaigns(50, { firstId: 1 });
+    await load(data);
+    const before = data[7] as Record<string, unknown>;
+    const { branding_text: _gone, ...rest } = before;
+    const after = { ...rest, cpc: null, status: 'ARCHIVED', spent: 1e9, targeting: { countries: ['JP'] } } as unknown as Campaign;
+    const next = data.map((c, i) => (i === 7 ? after : c));
+    expect(await load(next)).toMatchObject({ written: 1, unchanged: 49, removed: 0 });
+    const back = t.store.campaigns.get(ACME, after.id);
+    expect(back).toEqual(after);
+    expect(back).not.toHaveProperty('branding_text');
+    // The sort indexes follow the new values.
+    const top = t.store.campaigns.query({ ...ACME, sort: { field: 'spent', direction: 'desc' }, limit: 1 });
+    expect(top.rows[0].id).toBe(after.id);
+    const archived = t.store.campaigns.query({ ...ACME, statuses: ['ARCHIVED'] });
+    expect(archived.rows.map((c) => c.id)).toEqual([after.id]);
+    // A refresh that brings the old object back restores it, missing field included.
+    await load(data);
+    expect(t.store.campaigns.get(ACME, after.id)).toEqual(before);
+  });
+
+  it('stores each known field in its own column, in the order the present bits and the indexes assume', () => {
+    const sample: Record<string, unknown> = {};
+    CAMPAIGN_FIELDS.forEach(([field, type], i) => {
+      sample[field] = type === 'real' ? i + 0.5 : type === 'json' ? { n: i } : `v${i}`;
+    });
+    const values = campaignRowValues(sample as unknown as Campaign);
+    expect(values).toHaveLength(CAMPAIGN_WRITE_COLUMNS.length);
+    CAMPAIGN_FIELDS.forEach(([field], i) => {
+      expect(CAMPAIGN_WRITE_COLUMNS[i + 1]).toBe(field);
+      expect(values[i + 1]).toEqual(typeof sample[field] === 'object' ? JSON.stringify(sample[field]) : sample[field]);
+    });
+    expect(values[CAMPAIGN_FIELDS.length + 1]).toBe(2 ** CAMPAIGN_FIELDS.length - 1);
+    expect(values[CAMPAIGN_FIELDS.length + 2]).toBeNull();
   });
 
   it('keeps unknown fields and exact values, and tells a missing field from a null one', async () => {

@@ -4,6 +4,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, StoreError } from '../../../src/main/store';
+import { NEW_FILE_PAGE_SIZE } from '../../../src/main/store/connection';
 import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { ManualClock, tempDir } from './helpers';
@@ -86,6 +87,7 @@ describe('migrations', () => {
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('page_size', { simple: true })).toBe(NEW_FILE_PAGE_SIZE);
     const tables = (db.pragma('table_list') as { schema: string; name: string; type: string; strict: number }[]).filter(
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
@@ -128,6 +130,10 @@ describe('migrations', () => {
       }
       expect(store.integrityCheck()).toEqual(['ok']);
       store.close();
+      // An existing file keeps the page size it was made with (only a new file gets 16 KiB).
+      const reopened = new Database(file, { readonly: true });
+      expect(reopened.pragma('page_size', { simple: true })).toBe(from === 0 ? NEW_FILE_PAGE_SIZE : 4096);
+      reopened.close();
 
       // The same accounts added by today's app: their campaign tables must match the upgraded ones.
       const fresh = newFile();
