@@ -24,7 +24,7 @@ import { Connections } from './sync/connections';
 import { EventHub, throttleByKey } from './sync/event-hub';
 import { OutboxDrainer } from './sync/outbox-drain';
 import { Refresher } from './sync/refresh';
-import { createSendNotes } from './sync/send-notes';
+import { importLegacySendNotes } from './sync/send-notes';
 
 export type SecretStore = SecretPort;
 
@@ -102,11 +102,13 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   // Items a crash left "sending" may or may not have reached the service: they are looked for
   // before anything is sent again.
   const interrupted = store.outbox.recoverInterrupted();
-  const notes = createSendNotes(join(opts.dataDir, 'outbox-notes'));
-  notes.prune((seq) => {
+  const notes = store.sendNotes;
+  const inFlight = (seq: number) => {
     const item = store.outbox.get(seq);
-    return item !== undefined && (item.state === 'queued' || item.state === 'sending' || item.state === 'uncertain');
-  });
+    return item !== undefined && (item.state === 'queued' || item.state === 'sending' || item.state === 'uncertain') ? item : undefined;
+  };
+  importLegacySendNotes(opts.dataDir, notes, inFlight);
+  notes.prune((seq) => inFlight(seq) !== undefined);
 
   // The engine's parts refer to each other; they are wired through this one context.
   const ctx = { store, secrets, hub, scheduler, notes, now, info: { version: opts.version, transport: opts.transport }, log } as CoreContext;

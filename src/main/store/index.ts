@@ -13,3 +13,4 @@ export { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxItem, type OutboxLane, ty
 export { OUTBOX_KINDS, outboxPayloadSchemas, type OutboxKind, type OutboxPayload, type OutboxWork } from './outbox-payloads';
 export type { ActivityEntry, LogInput } from './activity-repo';
 export type { QuarantinedRow } from './quarantine-repo';
+export { sendNoteSchema, type SendNote, type SendNotesRepo } from './send-notes-repo';

@@ -13,6 +13,7 @@ import { MIGRATIONS } from './migrations';
 import { createOutboxRepo, type OutboxRepo } from './outbox-repo';
 import { createProfilesRepo, type ProfilesRepo } from './profiles-repo';
 import { createQuarantineRepo, type QuarantineRepo } from './quarantine-repo';
+import { createSendNotesRepo, type SendNotesRepo } from './send-notes-repo';
 import { createTasksRepo, type TasksRepo } from './tasks-repo';
 import { systemClock, type Clock } from './types';
 
@@ -40,6 +41,8 @@ export interface Store {
   readonly outbox: OutboxRepo;
   readonly activity: ActivityRepo;
   readonly quarantine: QuarantineRepo;
+  /** What was recorded about outbox items before they were sent (see send-notes-repo.ts). */
+  readonly sendNotes: SendNotesRepo;
   /** Runs fn (synchronous) in one transaction; nested calls become savepoints. */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] when the file is sound. */
@@ -72,6 +75,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     outbox,
     activity: createActivityRepo(ctx),
     quarantine,
+    sendNotes: createSendNotesRepo(ctx),
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: () => {

@@ -25,7 +25,7 @@ import type { Connections } from './connections';
 import type { EventHub } from './event-hub';
 import { recheck } from './recheck';
 import { findPushTasks, listAllForMatch, performItem, pickCampaign, type SendResult } from './send-item';
-import type { SendNotes } from './send-notes';
+import { sendNoteRef, type SendNotes } from './send-notes';
 
 export interface DrainDeps {
   store: Store;
@@ -150,10 +150,6 @@ export class OutboxDrainer {
     this.#d.hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
   }
 
-  #noteRef(item: OutboxItem): string {
-    return item.kind === 'create_campaign' ? item.payload.clientRef : `${item.kind}:${item.createdAt}`;
-  }
-
   async #send(item: OutboxItem): Promise<void> {
     const { store, connections, clock, notes } = this.#d;
     const now = clock.now();
@@ -169,7 +165,7 @@ export class OutboxDrainer {
       return;
     }
     if (item.kind === 'create_campaign' || item.kind === 'send_push') {
-      const ref = this.#noteRef(item);
+      const ref = sendNoteRef(item);
       const note = notes.get(item.seq, ref);
       if (!note) {
         const baseline = item.kind === 'create_campaign' ? campaignBaseline(store, item) : taskBaseline(store, item);
@@ -295,7 +291,7 @@ export class OutboxDrainer {
     item: Extract<OutboxItem, { kind: 'send_push' }>,
     listTasks?: (appId: string) => Promise<Task[]>,
   ): Promise<{ found: string[]; expected: number } | undefined> {
-    const note = this.#d.notes.get(item.seq, this.#noteRef(item));
+    const note = this.#d.notes.get(item.seq, sendNoteRef(item));
     if (!note) return undefined;
     const excluded = new Set([...note.baseline, ...claimedTaskIds(this.#d.store, item)]);
     const fromService = (appId: string) =>
@@ -315,7 +311,7 @@ export class OutboxDrainer {
       this.#changed(store.outbox.requeue(item.seq, { nextAttemptAt: at }));
     };
     if (isIdempotent(item)) return requeue();
-    const note = notes.get(item.seq, this.#noteRef(item));
+    const note = notes.get(item.seq, sendNoteRef(item));
     // No note: the crash came before the note was written, so before anything was sent.
     if (!note) return requeue();
     const lookAt = note.lastSentAt + this.#d.uncertainGraceMs;

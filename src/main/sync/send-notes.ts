@@ -1,86 +1,55 @@
-// What the engine must remember about a create or push BEFORE it is sent, so that after a lost
-// answer or a crash it can tell its own campaign or task from one that already looked the same:
-// the ids that matched the item's content just before the first send (the baseline) and when
-// that send started. A note is written and fsynced before the request leaves; so an item that
-// has no note was provably never sent, and an item that has one is looked for before any resend.
-//
-// Why files beside the database and not a column: the store's outbox payload schemas are closed
-// (extra keys are stripped) and a row cannot be edited while it is being sent. One small file per
-// in-flight item, written atomically (temp file, fsync, rename, fsync of the folder), gives the
-// same durability; it is removed when the item settles.
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+// Send notes live in the database (store/send-notes-repo.ts, migration 4). Versions before that
+// kept them as one small JSON file per in-flight item in `<dataDir>/outbox-notes/`. On start-up
+// such files are moved into the database once, so an item that was in flight across the upgrade
+// is still looked for before it is sent again; then the folder is removed.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { sendNoteSchema, type OutboxItem, type SendNotesRepo } from '../store';
 
-export const sendNoteSchema = z.object({
-  seq: z.number().int(),
-  /** The payload's clientRef: guards against a note outliving its row (a replaced database). */
-  clientRef: z.string(),
-  /** When the first send started (service clock, ms). */
-  firstSentAt: z.number(),
-  /** When the latest send started: a server may still apply a request it took too long to answer. */
-  lastSentAt: z.number(),
-  /** Ids (campaign ids, or task ids) that already matched the item's content before that send. */
-  baseline: z.array(z.string()).max(10_000),
-});
-export type SendNote = z.infer<typeof sendNoteSchema>;
+export type SendNotes = SendNotesRepo;
 
-export interface SendNotes {
-  get(seq: number, clientRef: string): SendNote | undefined;
-  put(note: SendNote): void;
-  remove(seq: number): void;
-  /** Drops notes of items that no longer exist. */
-  prune(alive: (seq: number) => boolean): void;
+export const LEGACY_NOTES_FOLDER = 'outbox-notes';
+
+/** What ties a note to its item: the create's clientRef, or the kind and time of any other item. */
+export function sendNoteRef(item: OutboxItem): string {
+  return item.kind === 'create_campaign' ? item.payload.clientRef : `${item.kind}:${item.createdAt}`;
 }
 
-export function createSendNotes(dir: string): SendNotes {
-  mkdirSync(dir, { recursive: true });
-  const file = (seq: number) => join(dir, `${seq}.json`);
-  const syncDir = () => {
-    const fd = openSync(dir, 'r');
+/**
+ * Moves notes of items still in flight (`alive`) from the old folder into `notes`; returns how
+ * many were moved. A note the database already holds wins. A file that does not parse is, for an
+ * item in flight, kept as an empty baseline: that item may have been sent, so it is looked for.
+ */
+export function importLegacySendNotes(
+  dataDir: string,
+  notes: SendNotes,
+  alive: (seq: number) => OutboxItem | undefined,
+): number {
+  const dir = join(dataDir, LEGACY_NOTES_FOLDER);
+  if (!existsSync(dir)) return 0;
+  let moved = 0;
+  for (const name of readdirSync(dir)) {
+    const m = /^(\d+)\.json$/.exec(name);
+    if (!m) continue;
+    const seq = Number(m[1]);
+    const item = alive(seq);
+    if (!item) continue;
+    const clientRef = sendNoteRef(item);
+    if (notes.get(seq, clientRef)) continue;
+    let note = { seq, clientRef, firstSentAt: 0, lastSentAt: 0, baseline: [] as string[] };
     try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const parsed = sendNoteSchema.safeParse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+      if (parsed.success) {
+        if (parsed.data.seq !== seq || parsed.data.clientRef !== clientRef) continue;
+        note = parsed.data;
+      }
+    } catch {
+      // Unreadable: keep the empty baseline above.
     }
-  };
-  return {
-    get(seq, clientRef) {
-      let text: string;
-      try {
-        text = readFileSync(file(seq), 'utf8');
-      } catch {
-        return undefined;
-      }
-      try {
-        const note = sendNoteSchema.parse(JSON.parse(text));
-        return note.seq === seq && note.clientRef === clientRef ? note : undefined;
-      } catch {
-        // A torn or foreign file: the rename makes this unlikely; treat it as no note at all is
-        // NOT safe (the item may have been sent), so keep an empty baseline instead.
-        return { seq, clientRef, firstSentAt: 0, lastSentAt: 0, baseline: [] };
-      }
-    },
-    put(note) {
-      const tmp = `${file(note.seq)}.tmp`;
-      const fd = openSync(tmp, 'w');
-      try {
-        writeSync(fd, JSON.stringify(sendNoteSchema.parse(note)));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, file(note.seq));
-      syncDir();
-    },
-    remove(seq) {
-      rmSync(file(seq), { force: true });
-    },
-    prune(alive) {
-      for (const name of readdirSync(dir)) {
-        const m = /^(\d+)\.json(\.tmp)?$/.exec(name);
-        if (m && (m[2] !== undefined || !alive(Number(m[1])))) rmSync(join(dir, name), { force: true });
-      }
-    },
-  };
+    notes.put(note);
+    moved++;
+  }
+  // Only after every note is committed: a crash before this line imports them again next time.
+  rmSync(dir, { recursive: true, force: true });
+  return moved;
 }

@@ -7,6 +7,7 @@ import { openStore, StoreError } from '../../../src/main/store';
 import { NEW_FILE_PAGE_SIZE } from '../../../src/main/store/connection';
 import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
+import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from '../../../src/main/store/migrations/003-campaigns-per-account';
 import { ManualClock, tempDir } from './helpers';
 
 const dirs: string[] = [];
@@ -23,33 +24,49 @@ function newFile(): string {
  * Data written with the schema of each earlier version, using that version's SQL (not today's
  * repositories). Adding migration N+1 without a seeder for version N fails the coverage test below.
  */
-const SEEDERS: Record<number, (db: Database.Database) => void> = {
-  0: () => {},
-  1: (db) => {
-    db.exec(`
+/** Campaign 42 of account 1, as the values of (id_num, id, name, status, spent, present, extra, search). */
+const CAMPAIGN_42 = `42, '42', 'Spring', 'PAUSED', 12.5, ${1 | (1 << 3) | (1 << 18) | (1 << 19)},
+  '{"targeting":{"countries":["DE"]}}', '42' || char(1) || 'spring' || char(1)`;
+
+const SQL_V2_ADDED = `
+  INSERT INTO accounts (account_key, profile_id, account_id, name, type, added_at) VALUES (2, 'p1', 'emptyads', 'Empty', 'ADVERTISER', 1);
+  INSERT INTO drafts (id, profile_id, account_id, kind, payload, created_at, updated_at)
+    VALUES ('d1', 'p1', 'acmeads', 'campaign', '{"name":"Draft"}', 1, 1);
+`;
+
+const SQL_V1 = `
       INSERT INTO profiles (id, name, base_url, auth_url, push_url, client_id, flow, redirect_uri, created_at, updated_at)
         VALUES ('p1', 'Agency', 'https://api.example.test', 'https://auth.example.test', 'https://push.example.test',
                 'client-1', 'authorization_code', 'http://127.0.0.1:8765/cb', 1, 1);
       INSERT INTO accounts (account_key, profile_id, account_id, name, type, added_at, last_synced_at)
         VALUES (1, 'p1', 'acmeads', 'Acme', 'ADVERTISER', 1, 5);
       INSERT INTO campaigns (account_key, id_num, id, name, status, spent, present, extra, search)
-        VALUES (1, 42, '42', 'Spring', 'PAUSED', 12.5, ${1 | (1 << 3) | (1 << 18) | (1 << 19)},
-                '{"targeting":{"countries":["DE"]}}', '42' || char(1) || 'spring' || char(1));
+        VALUES (1, ${CAMPAIGN_42});
       INSERT INTO apps (profile_id, app_id, publisher, sw_path, refreshed_at) VALUES ('p1', '1001', 'News', '/sw.js', 1);
       INSERT INTO tasks (profile_id, app_id, task_id, task_type, task_status, raw, refreshed_at)
         VALUES ('p1', '1001', '77', 'scheduled', 'pending',
                 '{"taskId":77,"tagId":1001,"taskType":"scheduled","taskStatus":"pending","title":"Hi"}', 1);
       INSERT INTO activity (at, profile_id, account_id, kind, message) VALUES (3, 'p1', 'acmeads', 'sync', 'refreshed');
-    `);
-  },
+    `;
+
+const SEEDERS: Record<number, (db: Database.Database) => void> = {
+  0: () => {},
+  1: (db) => db.exec(SQL_V1),
   // Version 2 kept version 1's tables as they were and added drafts and the outbox.
   2: (db) => {
     SEEDERS[1](db);
-    db.exec(`
-      INSERT INTO accounts (account_key, profile_id, account_id, name, type, added_at) VALUES (2, 'p1', 'emptyads', 'Empty', 'ADVERTISER', 1);
-      INSERT INTO drafts (id, profile_id, account_id, kind, payload, created_at, updated_at)
-        VALUES ('d1', 'p1', 'acmeads', 'campaign', '{"name":"Draft"}', 1, 1);
-    `);
+    db.exec(SQL_V2_ADDED);
+  },
+  // Version 3 moved campaigns into one table per account, made from its frozen template.
+  3: (db) => {
+    db.exec(SQL_V1.replace(/INSERT INTO campaigns [^;]*;/, ''));
+    db.exec(SQL_V2_ADDED);
+    for (const key of [1, 2]) {
+      const t = `campaigns_${key}`;
+      db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', t));
+      for (const [suffix, cols] of CAMPAIGN_INDEX_TEMPLATES_V3) db.exec(`CREATE INDEX ${t}_by_${suffix} ON ${t}(${cols})`);
+    }
+    db.exec(`INSERT INTO campaigns_1 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42})`);
   },
 };
 
@@ -92,7 +109,7 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'tasks'].sort(),
+      ['accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'tasks'].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();

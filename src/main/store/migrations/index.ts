@@ -3,5 +3,6 @@ import type { Migration } from '../migrate';
 import { migration001 } from './001-initial';
 import { migration002 } from './002-drafts-outbox';
 import { migration003 } from './003-campaigns-per-account';
+import { migration004 } from './004-send-notes';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];

@@ -1,0 +1,83 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OutboxWork } from '../../../src/main/store';
+import { importLegacySendNotes, LEGACY_NOTES_FOLDER, sendNoteRef } from '../../../src/main/sync/send-notes';
+import { ACME, openTestStore, seed, type TestStore } from './helpers';
+
+let t: TestStore;
+beforeEach(() => {
+  t = openTestStore();
+  seed(t.store);
+});
+afterEach(() => t.cleanup());
+
+const create = (name: string): OutboxWork => ({
+  kind: 'create_campaign',
+  payload: {
+    clientRef: `ref-${name}`,
+    body: { name, branding_text: 'Acme', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', spending_limit: 100, spending_limit_model: 'MONTHLY' },
+  },
+});
+
+describe('send notes (what is known about an item before it is sent)', () => {
+  it('are stored in the database with their item, survive a reopen and count only for the item they were written for', () => {
+    const item = t.store.outbox.enqueue({ ...ACME, ...create('a') });
+    const note = { seq: item.seq, clientRef: 'ref-a', firstSentAt: 10, lastSentAt: 20, baseline: ['7', '9'] };
+    t.store.sendNotes.put(note);
+    t.reopen();
+    expect(t.store.sendNotes.get(item.seq, 'ref-a')).toEqual(note);
+    // Another item that reused the number (a replaced database) does not inherit it.
+    expect(t.store.sendNotes.get(item.seq, 'ref-other')).toBeUndefined();
+    t.store.sendNotes.put({ ...note, lastSentAt: 30 });
+    expect(t.store.sendNotes.get(item.seq, 'ref-a')?.lastSentAt).toBe(30);
+  });
+
+  it('go away with their outbox item, and prune keeps only those of items still in flight', () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => t.store.outbox.enqueue({ ...ACME, ...create(n) }));
+    for (const item of [a, b, c]) {
+      t.store.sendNotes.put({ seq: item.seq, clientRef: sendNoteRef(item), firstSentAt: 1, lastSentAt: 1, baseline: [] });
+    }
+    t.store.outbox.remove(a.seq);
+    expect(t.store.sendNotes.get(a.seq, 'ref-a')).toBeUndefined();
+    t.store.sendNotes.prune((seq) => seq !== b.seq);
+    expect(t.store.sendNotes.get(b.seq, 'ref-b')).toBeUndefined();
+    expect(t.store.sendNotes.get(c.seq, 'ref-c')).toBeDefined();
+  });
+
+  it('refuse a note for an item that does not exist', () => {
+    expect(() => t.store.sendNotes.put({ seq: 999, clientRef: 'x', firstSentAt: 1, lastSentAt: 1, baseline: [] })).toThrow();
+  });
+
+  it('treat an unreadable baseline as empty, so the item is still looked for rather than resent blindly', () => {
+    const item = t.store.outbox.enqueue({ ...ACME, ...create('a') });
+    t.store.sendNotes.put({ seq: item.seq, clientRef: 'ref-a', firstSentAt: 1, lastSentAt: 2, baseline: ['1'] });
+    t.store.close();
+    const raw = new Database(t.file);
+    raw.prepare("UPDATE send_notes SET baseline = '[1, 2]' WHERE seq = ?").run(item.seq);
+    raw.close();
+    t.reopen();
+    expect(t.store.sendNotes.get(item.seq, 'ref-a')).toMatchObject({ lastSentAt: 2, baseline: [] });
+  });
+
+  it('written as files by earlier versions are moved into the database once, for items still in flight only', () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => t.store.outbox.enqueue({ ...ACME, ...create(n) }));
+    const dir = join(t.dir, LEGACY_NOTES_FOLDER);
+    mkdirSync(dir);
+    writeFileSync(join(dir, `${a.seq}.json`), JSON.stringify({ seq: a.seq, clientRef: 'ref-a', firstSentAt: 5, lastSentAt: 6, baseline: ['41'] }));
+    writeFileSync(join(dir, `${b.seq}.json`), '{"seq": torn');
+    writeFileSync(join(dir, `${c.seq}.json`), JSON.stringify({ seq: c.seq, clientRef: 'ref-c', firstSentAt: 1, lastSentAt: 1, baseline: [] }));
+    writeFileSync(join(dir, '9999.json'), JSON.stringify({ seq: 9999, clientRef: 'gone', firstSentAt: 1, lastSentAt: 1, baseline: [] }));
+    const alive = (seq: number) => (seq === c.seq ? undefined : t.store.outbox.get(seq));
+
+    expect(importLegacySendNotes(t.dir, t.store.sendNotes, alive)).toBe(2);
+    expect(t.store.sendNotes.get(a.seq, 'ref-a')).toEqual({ seq: a.seq, clientRef: 'ref-a', firstSentAt: 5, lastSentAt: 6, baseline: ['41'] });
+    // A torn file of an item in flight: it may have been sent, so it is kept with an empty baseline.
+    expect(t.store.sendNotes.get(b.seq, 'ref-b')).toMatchObject({ baseline: [] });
+    expect(t.store.sendNotes.get(c.seq, 'ref-c')).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+    // Nothing left to move the next time.
+    expect(importLegacySendNotes(t.dir, t.store.sendNotes, alive)).toBe(0);
+  });
+});
