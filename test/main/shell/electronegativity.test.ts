@@ -65,12 +65,15 @@ function scan(input: string, name: string): Promise<Finding[]> {
         cwd: ROOT,
         // Generous: on a loaded 2-core CI machine the parse of src/ alone can take a while.
         timeout: 150_000,
-        env: { ...process.env, LANG: 'en', NO_COLOR: '1', NODE_OPTIONS: `--require ${join(__dirname, 'offline-dns.cjs')}` },
+        env: { ...process.env, LANG: 'en', NO_COLOR: '1', NODE_OPTIONS: `--require ${join(__dirname, 'offline-dns.cjs')} --require ${join(__dirname, 'serial-writes.cjs')}` },
       },
       (err) => {
         if (err) return reject(err);
         const lines = readFileSync(out, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
-        expect(lines[0]).toMatch(/^issue, severity/);
+        // A damaged file must fail the test with its content, not hang it on a parse error.
+        if (!/^issue, severity/.test(lines[0] ?? '') || lines.slice(1).some((l) => parseCsvLine(l).length < 8)) {
+          return reject(new Error(`Electronegativity wrote an unreadable report:\n${lines.join('\n')}`));
+        }
         resolvePromise(
           lines.slice(1).map((l) => {
             const [id, severity, confidence, file, location, sample] = parseCsvLine(l);
