@@ -11,15 +11,17 @@
 //
 // A first load (the account's table is empty) is a bulk load instead: the table's secondary
 // indexes are dropped, pages are appended without them, and finish() builds the indexes again,
-// one CREATE INDEX per step with the event loop turning in between. Inserting into 17 indexes
-// page by page rewrites their leaf pages all over the file (about 11 s for 100,000 rows on the
-// development VM); one sorted build per index is a fraction of that. Until the indexes exist,
+// one CREATE INDEX at a time on a worker thread (index-builder.ts), so the event loop keeps
+// turning. Inserting into 17 indexes page by page rewrites their leaf pages all over the file
+// (about 11 s for 100,000 rows on the development VM); one sorted build per index is a fraction
+// of that. Until the indexes exist,
 // queries of that account scan its table, which is acceptable while it is being filled. A bulk
 // load that never reaches finish() (cancelled, crashed) leaves a table with missing indexes: the
 // repository builds them in the background when it notices (abandon(), next open), and the next
 // refresh of the account continues as a bulk load.
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
+import { BUILD_CACHE_KIB, BUILD_THREADS, createIndexBuilder } from './index-builder';
 import type { Statement } from 'better-sqlite3';
 import { CAMPAIGN_UPDATE_COLUMNS, CAMPAIGN_WRITE_COLUMNS, campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
@@ -67,17 +69,12 @@ export interface CampaignsRepo {
   query(q: CampaignQuery): CampaignPage;
   /** Resolves once no background index build (after a cancelled or crashed first load) is running. */
   indexBuilds(): Promise<void>;
+  /** Stops the index worker (the store is closing). */
+  stopIndexWorker(): Promise<void>;
 }
 
 /** Keys read, and rows deleted, per step of finish(): keeps each synchronous call short. */
 const FINISH_CHUNK = 2000;
-
-/**
- * While an index is built: SQLite's sorter may use a helper thread, and a larger page cache keeps
- * the sort in memory (KiB, negative as PRAGMA cache_size takes it).
- */
-const BUILD_THREADS = 2;
-const BUILD_CACHE_KIB = 128_000;
 
 interface ActiveRefresh {
   seen: Set<string>;
@@ -174,20 +171,27 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     return s;
   };
 
-  const buildIndex = (ix: CampaignIndex) => {
+  /** The old way, kept as the fallback: the build on this connection, blocking the event loop. */
+  const buildHere = (sql: string) => {
     const threads = db.pragma('threads', { simple: true }) as number;
     const cache = db.pragma('cache_size', { simple: true }) as number;
     db.pragma(`threads = ${BUILD_THREADS}`);
     db.pragma(`cache_size = -${BUILD_CACHE_KIB}`);
     try {
-      ctx.cacheTx(() => db.exec(ix.sql));
+      ctx.cacheTx(() => db.exec(sql));
     } finally {
       db.pragma(`threads = ${threads}`);
       db.pragma(`cache_size = ${cache}`);
     }
   };
+  // An in-memory database cannot be opened by a second connection: its builds stay here.
+  const builder = db.memory ? null : createIndexBuilder(db.name, buildHere);
+  const buildIndex = async (ix: CampaignIndex): Promise<void> => {
+    if (builder) await builder.build(ix.sql);
+    else buildHere(ix.sql);
+  };
 
-  /** Builds the missing indexes of a table left by an unfinished bulk load, one per event-loop turn. */
+  /** Builds the missing indexes of a table left by an unfinished bulk load, one at a time. */
   const buildInBackground = (accountKey: number) => {
     if (building.has(accountKey)) return;
     const run = (async () => {
@@ -197,7 +201,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         if (!db.open || active.get(accountKey)?.bulk) return;
         const missing = tables.missingIndexes(accountKey);
         if (missing.length === 0) return;
-        buildIndex(missing[0]);
+        await buildIndex(missing[0]);
       }
     })()
       // A failure leaves the table usable (queries scan); the next open or refresh tries again.
@@ -293,7 +297,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           }
           if (bulk) {
             for (const ix of tables.missingIndexes(accountKey)) {
-              buildIndex(ix);
+              await buildIndex(ix);
+              // Matters when a build ran on this thread (the fallback): let the event loop turn.
               await yieldToEventLoop();
               check();
             }
@@ -331,6 +336,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     query,
     async indexBuilds() {
       while (building.size > 0) await Promise.all([...building.values()]);
+    },
+    async stopIndexWorker() {
+      await builder?.close();
     },
   };
 }

@@ -63,12 +63,13 @@ export function openStore(opts: OpenStoreOptions): Store {
   const quarantine = createQuarantineRepo(ctx);
   const accounts = createAccountsRepo(ctx);
   const outbox = createOutboxRepo(ctx, quarantine);
+  const campaigns = createCampaignsRepo(ctx, accounts, quarantine);
   return {
     file: opts.file,
     migration,
     profiles: createProfilesRepo(ctx),
     accounts,
-    campaigns: createCampaignsRepo(ctx, accounts, quarantine),
+    campaigns,
     apps: createAppsRepo(ctx),
     tasks: createTasksRepo(ctx, quarantine),
     drafts: createDraftsRepo(ctx, outbox, quarantine),
@@ -79,6 +80,8 @@ export function openStore(opts: OpenStoreOptions): Store {
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: () => {
+      // The index worker has its own connection; stopping it does not wait for the main one.
+      void campaigns.stopIndexWorker();
       if (db.open) db.close();
     },
   };
