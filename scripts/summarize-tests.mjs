@@ -16,7 +16,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.status')).sort())
   if (existsSync(json)) {
     const r = JSON.parse(readFileSync(json, 'utf8'));
     const p = r.numPassedTests ?? 0;
-    const f = (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0) - failedSuitesWithFailedTests(r);
+    const f = failures(r);
     const s = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
     const broken = status === 'fail' && f === 0 ? 1 : 0; // the runner failed without a failing test
     passed += p;
@@ -32,11 +32,13 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.status')).sort())
   }
 }
 
-// A suite that failed because of its failing tests is already counted through them.
-function failedSuitesWithFailedTests(r) {
-  return (r.testResults ?? []).filter(
-    (t) => t.status === 'failed' && (t.assertionResults ?? []).some((a) => a.status === 'failed'),
-  ).length;
+// Failed tests, plus each file that failed without a failing test (it did not load, or a hook
+// threw). vitest's numFailedTestSuites also counts describe blocks, so it is not used.
+function failures(r) {
+  const files = r.testResults ?? [];
+  const failedTests = files.reduce((n, t) => n + (t.assertionResults ?? []).filter((a) => a.status === 'failed').length, 0);
+  const brokenFiles = files.filter((t) => t.status === 'failed' && !(t.assertionResults ?? []).some((a) => a.status === 'failed')).length;
+  return failedTests + brokenFiles;
 }
 
 console.log('\n== Summary ==');

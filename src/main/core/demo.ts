@@ -52,7 +52,6 @@ export async function ensureDemoProfile(ctx: CoreContext, url: string): Promise<
     const current = store.accounts.get(ref);
     if (!current) {
       store.accounts.add({ ...ref, name: a.name, type: a.type, networkId: a.networkId });
-      ctx.connections.applyWorkOffline(DEMO_PROFILE_ID, a.accountId);
     } else if (current.name !== a.name || current.type !== a.type || current.networkId !== a.networkId) {
       store.accounts.update(ref, { name: a.name, type: a.type, networkId: a.networkId });
     }

@@ -18,8 +18,6 @@ export interface Account extends AccountRef {
   type: AccountType;
   networkId: string | null;
   onlineState: OnlineState;
-  /** The person chose "work offline": the core must not contact the service for this account. */
-  workOffline: boolean;
   lastError: StoredError | null;
   verifiedAt: number | null;
   lastSyncedAt: number | null;
@@ -45,7 +43,6 @@ const accountRowSchema = z.object({
   type: z.enum(ACCOUNT_TYPES),
   network_id: z.string().nullable(),
   online_state: z.enum(ONLINE_STATES),
-  work_offline: z.union([z.literal(0), z.literal(1)]),
   last_error: z.string().nullable(),
   verified_at: z.number().int().nullable(),
   last_synced_at: z.number().int().nullable(),
@@ -62,7 +59,6 @@ function fromRow(r: unknown): Account {
     type: row.type,
     networkId: row.network_id,
     onlineState: row.online_state,
-    workOffline: row.work_offline === 1,
     // A damaged error note is not worth quarantining an account for: show no error instead.
     lastError: err.ok ? err.value : null,
     verifiedAt: row.verified_at,
@@ -78,7 +74,6 @@ export interface AccountsRepo {
   list(profileId: string): Account[];
   listAll(): Account[];
   setOnlineState(ref: AccountRef, state: OnlineState, error?: StoredError | null): void;
-  setWorkOffline(ref: AccountRef, on: boolean): void;
   markSynced(ref: AccountRef, at: number): void;
   /**
    * Removes the account and its caches. Refused while it has outbox items not yet sent, unless
@@ -100,7 +95,6 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
   const setOnline = ctx.db.prepare(
     'UPDATE accounts SET online_state = ?, last_error = ? WHERE profile_id = ? AND account_id = ?',
   );
-  const setOffline = ctx.db.prepare('UPDATE accounts SET work_offline = ? WHERE profile_id = ? AND account_id = ?');
   const setSynced = ctx.db.prepare('UPDATE accounts SET last_synced_at = ? WHERE profile_id = ? AND account_id = ?');
   const keyStmt = ctx.db.prepare('SELECT account_key FROM accounts WHERE profile_id = ? AND account_id = ?').pluck();
   const pending = ctx.db
@@ -174,9 +168,6 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
     },
     setOnlineState(ref, state, error = null) {
       mustChange(setOnline.run(state, toJsonOrNull(error), ref.profileId, ref.accountId).changes, ref);
-    },
-    setWorkOffline(ref, on) {
-      mustChange(setOffline.run(on ? 1 : 0, ref.profileId, ref.accountId).changes, ref);
     },
     markSynced(ref, at) {
       mustChange(setSynced.run(at, ref.profileId, ref.accountId).changes, ref);

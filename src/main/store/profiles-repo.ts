@@ -55,6 +55,8 @@ export interface Profile {
   clientId: string;
   flow: SignInFlow;
   redirectUri: string | null;
+  /** The person chose "work offline": nothing of this profile is sent or refreshed. */
+  workOffline: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -68,6 +70,7 @@ const profileRowSchema = z.object({
   client_id: z.string(),
   flow: z.enum(SIGN_IN_FLOWS),
   redirect_uri: z.string().nullable(),
+  work_offline: z.union([z.literal(0), z.literal(1)]),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });
@@ -83,6 +86,7 @@ function fromRow(r: unknown): Profile {
     clientId: row.client_id,
     flow: row.flow,
     redirectUri: row.redirect_uri,
+    workOffline: row.work_offline === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -99,6 +103,7 @@ export interface ProfilesRepo {
   update(id: string, patch: ProfilePatch): Profile;
   get(id: string): Profile | undefined;
   list(): Profile[];
+  setWorkOffline(id: string, on: boolean): void;
   /** Removes the profile with its accounts, caches, drafts, outbox and log. Secrets are the caller's. */
   remove(id: string): boolean;
 }
@@ -112,6 +117,7 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
   const getStmt = ctx.db.prepare('SELECT * FROM profiles WHERE id = ?');
   const listStmt = ctx.db.prepare('SELECT * FROM profiles ORDER BY name COLLATE NOCASE, id');
   const del = ctx.db.prepare('DELETE FROM profiles WHERE id = ?');
+  const setOffline = ctx.db.prepare('UPDATE profiles SET work_offline = ? WHERE id = ?');
   const delQuarantine = ctx.db.prepare('DELETE FROM quarantine WHERE profile_id = ?');
   const accountKeys = ctx.db.prepare('SELECT account_key FROM accounts WHERE profile_id = ?').pluck();
 
@@ -152,6 +158,9 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
     get,
     list() {
       return listStmt.all().map(fromRow);
+    },
+    setWorkOffline(id, on) {
+      if (ctx.tx(() => setOffline.run(on ? 1 : 0, id)).changes === 0) throw new StoreError('NOT_FOUND', `No profile ${id}`);
     },
     remove(id) {
       return ctx.tx(() => {

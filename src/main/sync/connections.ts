@@ -58,13 +58,11 @@ export class Connections {
   #conn(profileId: string): Conn {
     let c = this.#conns.get(profileId);
     if (!c) {
-      const accounts = this.#deps.store.accounts.list(profileId);
       const profile = this.#deps.store.profiles.get(profileId);
       c = {
         reach: 'online',
-        // Persisted on the accounts (the store keeps the choice per account): a profile works
-        // offline when every one of its accounts does.
-        workOffline: accounts.length > 0 && accounts.every((a) => a.workOffline),
+        // Persisted with the profile, so the choice survives a restart.
+        workOffline: profile?.workOffline ?? false,
         signIn:
           profile?.flow === 'authorization_code'
             ? { state: 'sign_in_required', message: 'Sign in with your browser to use this connection.' }
@@ -283,7 +281,7 @@ export class Connections {
 
   setWorkOffline(profileId: string, on: boolean): void {
     const c = this.#conn(profileId);
-    for (const a of this.#deps.store.accounts.list(profileId)) this.#deps.store.accounts.setWorkOffline(a, on);
+    this.#deps.store.profiles.setWorkOffline(profileId, on);
     c.workOffline = on;
     if (!on) {
       // Going back online: assume reachable; the next call tells.
@@ -292,11 +290,6 @@ export class Connections {
     }
     this.#deps.note(profileId, 'info', 'connection.work_offline', on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.');
     this.#changed(profileId);
-  }
-
-  /** A new account of a profile that works offline works offline too. */
-  applyWorkOffline(profileId: string, accountId: string): void {
-    if (this.#conn(profileId).workOffline) this.#deps.store.accounts.setWorkOffline({ profileId, accountId }, true);
   }
 
   /** The profile was removed or its addresses changed: drop its client. */

@@ -131,7 +131,6 @@ export class Refresher {
         const known = store.accounts.get(ref);
         if (!known) {
           store.accounts.add({ ...ref, name: list[0].advertiser_name ?? null, type: 'ADVERTISER', networkId: account.accountId });
-          if (account.workOffline) store.accounts.setWorkOffline(ref, true);
           hub.emit('data.changed', { profileId: account.profileId, accountId: null, what: 'accounts' });
         } else if (known.networkId !== account.accountId) {
           continue; // listed under two networks? keep the member's own view as it is

@@ -81,6 +81,22 @@ describe('offline', () => {
     await core.handlers['profiles.setWorkOffline']({ profileId: P, offline: false });
     await until(async () => (await item(env!, queued.id))?.state === 'sent', 'the queue to go out');
   });
+
+  it('a connection without accounts keeps working offline across a restart', async () => {
+    env = await startEnv();
+    const bare: Profile = await env.core.handlers['profiles.create']({
+      name: 'No accounts yet', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url,
+      clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null,
+    });
+    await env.core.handlers['profiles.setWorkOffline']({ profileId: bare.id, offline: true });
+    await env.core.close();
+    const core = await env.restart();
+    expect((await profile(env, bare.id)).connection).toBe('working_offline');
+    // Adding an account needs the service: refused while working offline, with a reason.
+    await expect(core.handlers['accounts.add']({ profileId: bare.id, accountId: 'oldtimerltd' })).rejects.toMatchObject({ code: 'offline' });
+    await core.handlers['profiles.setWorkOffline']({ profileId: bare.id, offline: false });
+    expect((await profile(env, bare.id)).connection).not.toBe('working_offline');
+  });
 });
 
 describe('browser sign-in', () => {

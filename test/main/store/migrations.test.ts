@@ -68,6 +68,16 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
     }
     db.exec(`INSERT INTO campaigns_1 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42})`);
   },
+  // Version 4 added the send notes; the work-offline choice was still kept on every account.
+  4: (db) => {
+    SEEDERS[3](db);
+    db.exec(`
+      UPDATE accounts SET work_offline = 1 WHERE profile_id = 'p1';
+      INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at)
+        VALUES (7, 'p1', 'acmeads', 'create_campaign', '{"clientRef":"r7","body":{"name":"Seven"}}', 'uncertain', 0, 1, 1);
+      INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
+    `);
+  },
 };
 
 function schemaOf(file: string): string[] {
@@ -140,6 +150,10 @@ describe('migrations', () => {
         expect(store.tasks.get('p1', '77')).toMatchObject({ taskId: '77', tagId: '1001', title: 'Hi' });
         expect(store.activity.list({ profileId: 'p1' })).toHaveLength(1);
         expect(store.campaigns.count({ profileId: 'p1', accountId: 'acmeads' })).toBe(1);
+      }
+      if (from >= 1) expect(store.profiles.get('p1')?.workOffline).toBe(from >= 4);
+      if (from >= 4) {
+        expect(store.sendNotes.get(7, 'r7')).toEqual({ seq: 7, clientRef: 'r7', firstSentAt: 10, lastSentAt: 11, baseline: ['40'] });
       }
       if (from >= 2) {
         expect(store.drafts.get('d1')).toMatchObject({ payload: { name: 'Draft' } });

@@ -61,16 +61,19 @@ describe('accounts', () => {
     expect(t.store.accounts.list('p1').map((a) => a.accountId)).toEqual(['acmeads', 'globexads', 'netone']);
   });
 
-  it('records online state, the last error and the work-offline choice', () => {
+  it('records online state and the last error per account, and the work-offline choice per profile', () => {
     t.store.accounts.setOnlineState(ACME, 'offline', { code: 'NETWORK', message: 'ECONNREFUSED' });
-    t.store.accounts.setWorkOffline(ACME, true);
-    expect(t.store.accounts.get(ACME)).toMatchObject({
-      onlineState: 'offline',
-      workOffline: true,
-      lastError: { code: 'NETWORK', message: 'ECONNREFUSED' },
-    });
+    expect(t.store.accounts.get(ACME)).toMatchObject({ onlineState: 'offline', lastError: { code: 'NETWORK', message: 'ECONNREFUSED' } });
     t.store.accounts.setOnlineState(ACME, 'online');
     expect(t.store.accounts.get(ACME)?.lastError).toBeNull();
+
+    expect(t.store.profiles.get('p1')?.workOffline).toBe(false);
+    t.store.profiles.setWorkOffline('p1', true);
+    // A profile keeps the choice with or without accounts, across a restart.
+    for (const a of t.store.accounts.list('p1')) t.store.accounts.remove(a, { discardPending: true });
+    t.reopen();
+    expect(t.store.profiles.get('p1')?.workOffline).toBe(true);
+    expect(() => t.store.profiles.setWorkOffline('nobody', true)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
 
   it('refuses to remove an account with changes not yet sent unless told to discard them', () => {

@@ -4,5 +4,6 @@ import { migration001 } from './001-initial';
 import { migration002 } from './002-drafts-outbox';
 import { migration003 } from './003-campaigns-per-account';
 import { migration004 } from './004-send-notes';
+import { migration005 } from './005-profile-work-offline';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];

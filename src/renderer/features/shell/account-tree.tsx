@@ -9,19 +9,26 @@ import { AddConnectionDialog } from '../connections/add-connection-dialog';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
 
 function WorkOffline({ profile, onError }: { profile: Profile; onError(m: string | null): void }) {
-  const offline = profile.connection === 'working_offline';
+  // The box follows the click at once; the connection state catches up when main answers, and a
+  // refused change puts the box back.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const offline = asked ?? profile.connection === 'working_offline';
   return (
     <label className="tree-offline" title="Keep changes local and send nothing until you switch this off">
       <input
         type="checkbox"
         checked={offline}
         onChange={async (e) => {
+          const on = e.target.checked;
           onError(null);
+          setAsked(on);
           try {
-            const p = await call('profiles.setWorkOffline', { profileId: profile.id, offline: e.target.checked });
+            const p = await call('profiles.setWorkOffline', { profileId: profile.id, offline: on });
             useWorkspace.getState().setConnection(p.id, p.connection);
           } catch (err) {
             onError(messageOf(err));
+          } finally {
+            setAsked(null);
           }
         }}
         data-testid={`work-offline-${profile.id}`}
