@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, type Store } from '../../../src/main/store';
+import { openStore, type OutboxWork, type Store } from '../../../src/main/store';
 
 export class ManualClock {
   constructor(public t = Date.UTC(2026, 9, 10, 12, 0, 0)) {}
@@ -66,3 +66,12 @@ export function seed(store: Store): void {
   store.accounts.add({ ...ACME, type: 'ADVERTISER', name: 'Acme' });
   store.accounts.add({ ...GLOBEX, type: 'ADVERTISER', name: 'Globex' });
 }
+
+/** A campaign create for the outbox, told apart by its name (clientRef `ref-<name>`). */
+export const createWork = (name: string): OutboxWork => ({
+  kind: 'create_campaign',
+  payload: {
+    clientRef: `ref-${name}`,
+    body: { name, branding_text: 'Acme', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', spending_limit: 100, spending_limit_model: 'MONTHLY' },
+  },
+});

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxItem, type OutboxState, type OutboxWork } from '../../../src/main/store';
-import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
+import { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxItem, type OutboxState } from '../../../src/main/store';
+import { ACME, createWork as create, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
 beforeEach(() => {
@@ -10,13 +10,6 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const create = (name: string): OutboxWork => ({
-  kind: 'create_campaign',
-  payload: {
-    clientRef: `ref-${name}`,
-    body: { name, branding_text: 'Acme', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', spending_limit: 100, spending_limit_model: 'MONTHLY' },
-  },
-});
 const names = (items: (OutboxItem | undefined)[]) =>
   items.map((i) => (i?.kind === 'create_campaign' ? i.payload.body.name : i?.kind));
 const err = { code: 'HTTP_400', message: 'name cannot be empty' };

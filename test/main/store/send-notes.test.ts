@@ -2,9 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutboxWork } from '../../../src/main/store';
 import { importLegacySendNotes, LEGACY_NOTES_FOLDER, sendNoteRef } from '../../../src/main/sync/send-notes';
-import { ACME, openTestStore, seed, type TestStore } from './helpers';
+import { ACME, createWork as create, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
 beforeEach(() => {
@@ -13,13 +12,6 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const create = (name: string): OutboxWork => ({
-  kind: 'create_campaign',
-  payload: {
-    clientRef: `ref-${name}`,
-    body: { name, branding_text: 'Acme', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', spending_limit: 100, spending_limit_model: 'MONTHLY' },
-  },
-});
 
 describe('send notes (what is known about an item before it is sent)', () => {
   it('are stored in the database with their item, survive a reopen and count only for the item they were written for', () => {
