@@ -11,7 +11,7 @@
 //
 // A first load (the account's table is empty) is a bulk load instead: the table's secondary
 // indexes are dropped, pages are appended without them, and finish() builds the indexes again,
-// one CREATE INDEX at a time on a worker thread (index-builder.ts), so the event loop keeps
+// one CREATE INDEX at a time on a worker thread (store-worker.ts), so the event loop keeps
 // turning. Inserting into 17 indexes page by page rewrites their leaf pages all over the file
 // (about 11 s for 100,000 rows on the development VM); one sorted build per index is a fraction
 // of that. Until the indexes exist,
@@ -21,14 +21,15 @@
 // refresh of the account continues as a bulk load.
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
-import { BUILD_CACHE_KIB, BUILD_THREADS, createIndexBuilder } from './index-builder';
 import type { Statement } from 'better-sqlite3';
 import { CAMPAIGN_UPDATE_COLUMNS, CAMPAIGN_WRITE_COLUMNS, campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
 import { campaignTableName, type CampaignIndex } from './campaign-tables';
+import { createCheckpointHold } from './checkpoint-hold';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
+import { BUILD_CACHE_KIB, BUILD_THREADS } from './store-worker';
 import type { AccountRef } from './types';
 
 export interface PageResult {
@@ -67,10 +68,11 @@ export interface CampaignsRepo {
   get(ref: AccountRef, id: string): Campaign | undefined;
   count(ref: AccountRef): number;
   query(q: CampaignQuery): CampaignPage;
-  /** Resolves once no background index build (after a cancelled or crashed first load) is running. */
+  /**
+   * Resolves once no background index build (after a cancelled or crashed first load) is running
+   * and the worker has copied what bulk loads wrote into the database file.
+   */
   indexBuilds(): Promise<void>;
-  /** Stops the index worker (the store is closing). */
-  stopIndexWorker(): Promise<void>;
 }
 
 /** Keys read, and rows deleted, per step of finish(): keeps each synchronous call short. */
@@ -80,6 +82,8 @@ interface ActiveRefresh {
   seen: Set<string>;
   /** Writing without secondary indexes; finish() builds them. */
   bulk: boolean;
+  /** A bulk load holds the main connection's checkpoints until it ends (checkpoint-hold.ts). */
+  holdsCheckpoints: boolean;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -184,16 +188,21 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       db.pragma(`cache_size = ${cache}`);
     }
   };
-  // An in-memory database cannot be opened by a second connection: its builds stay here.
-  const builder = db.memory ? null : createIndexBuilder(db.name, buildHere);
+  const checkpoints = createCheckpointHold(db, ctx.worker);
+  const letGo = (state: ActiveRefresh | undefined) => {
+    if (!state?.holdsCheckpoints) return;
+    state.holdsCheckpoints = false;
+    checkpoints.release();
+  };
   const buildIndex = async (ix: CampaignIndex): Promise<void> => {
-    if (builder) await builder.build(ix.sql);
+    if (ctx.worker) await ctx.worker.build(ix.sql, () => buildHere(ix.sql));
     else buildHere(ix.sql);
   };
 
   /** Builds the missing indexes of a table left by an unfinished bulk load, one at a time. */
   const buildInBackground = (accountKey: number) => {
     if (building.has(accountKey)) return;
+    checkpoints.hold();
     const run = (async () => {
       for (;;) {
         await yieldToEventLoop();
@@ -206,7 +215,10 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     })()
       // A failure leaves the table usable (queries scan); the next open or refresh tries again.
       .catch(() => {})
-      .finally(() => building.delete(accountKey));
+      .finally(() => {
+        building.delete(accountKey);
+        checkpoints.release();
+      });
     building.set(accountKey, run);
   };
 
@@ -249,9 +261,13 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       // continues it (REPLACE keeps what that one wrote, finish() removes what is no longer listed).
       const empty = s.any.get() === undefined;
       const bulk = empty || tables.missingIndexes(accountKey).length > 0;
-      if (bulk) ctx.cacheTx(() => tables.dropIndexes(accountKey));
-      const state: ActiveRefresh = { seen: new Set(), bulk };
+      if (bulk) {
+        ctx.cacheTx(() => tables.dropIndexes(accountKey));
+        checkpoints.hold();
+      }
+      const state: ActiveRefresh = { seen: new Set(), bulk, holdsCheckpoints: bulk };
       // A newer refresh of the same account supersedes an older one still running.
+      letGo(active.get(accountKey));
       active.set(accountKey, state);
       const totals: RefreshSummary = { written: 0, unchanged: 0, pages: 0, removed: 0 };
       let done = false;
@@ -278,44 +294,53 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           return page;
         },
         async finish() {
-          check();
-          let after = { id_num: -2, id: '' };
-          // Started empty: every row was written by this refresh or by upsert(), all of them seen.
-          for (;;) {
-            if (empty) break;
-            const keys = s.keysAfter.all(after.id_num, after.id, FINISH_CHUNK);
-            if (keys.length === 0) break;
-            after = keys[keys.length - 1];
-            const stale = keys.filter((k) => !state.seen.has(k.id));
-            if (stale.length > 0) {
-              ctx.cacheTx(() => {
-                for (const k of stale) totals.removed += s.deleteKey.run(k.id_num, k.id).changes;
-              });
-            }
-            await yieldToEventLoop();
-            check();
+          try {
+            return await finishSteps();
+          } finally {
+            letGo(state);
           }
-          if (bulk) {
-            for (const ix of tables.missingIndexes(accountKey)) {
-              await buildIndex(ix);
-              // Matters when a build ran on this thread (the fallback): let the event loop turn.
-              await yieldToEventLoop();
-              check();
-            }
-          }
-          accounts.markSynced(ref, ctx.clock.now());
-          done = true;
-          active.delete(accountKey);
-          return { ...totals };
         },
         abandon() {
           done = true;
-          if (active.get(accountKey) !== state) return;
+          if (active.get(accountKey) !== state) return letGo(state);
           active.delete(accountKey);
-          // The rows stay (a cancel removes nothing); their indexes are built in the background.
+          // The rows stay (a cancel removes nothing); their indexes are built in the background
+          // (which holds checkpoints itself before this refresh lets go).
           if (bulk) buildInBackground(accountKey);
+          letGo(state);
         },
       };
+      async function finishSteps(): Promise<RefreshSummary> {
+        check();
+        let after = { id_num: -2, id: '' };
+        // Started empty: every row was written by this refresh or by upsert(), all of them seen.
+        for (;;) {
+          if (empty) break;
+          const keys = s.keysAfter.all(after.id_num, after.id, FINISH_CHUNK);
+          if (keys.length === 0) break;
+          after = keys[keys.length - 1];
+          const stale = keys.filter((k) => !state.seen.has(k.id));
+          if (stale.length > 0) {
+            ctx.cacheTx(() => {
+              for (const k of stale) totals.removed += s.deleteKey.run(k.id_num, k.id).changes;
+            });
+          }
+          await yieldToEventLoop();
+          check();
+        }
+        if (bulk) {
+          for (const ix of tables.missingIndexes(accountKey)) {
+            await buildIndex(ix);
+            // Matters when a build ran on this thread (the fallback): let the event loop turn.
+            await yieldToEventLoop();
+            check();
+          }
+        }
+        accounts.markSynced(ref, ctx.clock.now());
+        done = true;
+        active.delete(accountKey);
+        return { ...totals };
+      }
     },
     upsert(ref, campaign) {
       const accountKey = accounts.keyOf(ref);
@@ -336,9 +361,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     query,
     async indexBuilds() {
       while (building.size > 0) await Promise.all([...building.values()]);
-    },
-    async stopIndexWorker() {
-      await builder?.close();
+      await checkpoints.settled();
     },
   };
 }

@@ -25,6 +25,9 @@ export const BUSY_TIMEOUT_MS = 5000;
  */
 export const NEW_FILE_PAGE_SIZE = 16384;
 
+/** Size the -wal file is cut back to when the log starts over (see checkpoints.ts). */
+export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+
 export function openDatabase(file: string, migrations: readonly Migration[]): Db {
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: electronNativeBinding() });
   try {
@@ -44,6 +47,9 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     // The sort indexes of a 100,000-campaign account are ~30 MB; a smaller cache re-reads pages.
     db.pragma('cache_size = -32000');
     db.pragma('trusted_schema = OFF');
+    // Once the worker has copied a large log (a first load writes ~100 MB), the next commit starts
+    // the log over and cuts the file back to this size instead of keeping all of it on disk.
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     return db;
   } catch (e) {
     db.close();

@@ -1,6 +1,7 @@
 // What every repository gets: the connection, the clock and one way to run a transaction.
 import type { Database } from 'better-sqlite3';
 import { createCampaignTables, type CampaignTables } from './campaign-tables';
+import type { StoreWorker } from './store-worker';
 import type { Clock } from './types';
 
 export interface RepoContext {
@@ -16,9 +17,18 @@ export interface RepoContext {
   cacheTx<T>(fn: () => T): T;
   /** The per-account campaign tables (created with an account, dropped with it). */
   campaignTables: CampaignTables;
+  /** The worker-thread connection for index builds and checkpoints; null for an in-memory file. */
+  worker: StoreWorker | null;
 }
 
-export function createContext(db: Database, clock: Clock, cacheSync: 'NORMAL' | 'FULL' = 'NORMAL'): RepoContext {
+export interface ContextOptions {
+  cacheSync?: 'NORMAL' | 'FULL';
+  /** The second connection on a worker thread, when the file can have one (store-worker.ts). */
+  worker?: StoreWorker | null;
+}
+
+export function createContext(db: Database, clock: Clock, opts: ContextOptions = {}): RepoContext {
+  const cacheSync = opts.cacheSync ?? 'NORMAL';
   const tx = <T>(fn: () => T): T => {
     // IMMEDIATE takes the write lock up front, so a second process (the crash tests' child, a
     // second app instance) waits on busy_timeout instead of failing on lock upgrade.
@@ -37,6 +47,7 @@ export function createContext(db: Database, clock: Clock, cacheSync: 'NORMAL' | 
     clock,
     tx,
     campaignTables: createCampaignTables(db),
+    worker: opts.worker ?? null,
     cacheTx<T>(fn: () => T): T {
       // Inside someone else's transaction the outer commit decides; do not touch the setting.
       if (db.inTransaction) return fn();

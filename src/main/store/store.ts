@@ -14,6 +14,7 @@ import { createOutboxRepo, type OutboxRepo } from './outbox-repo';
 import { createProfilesRepo, type ProfilesRepo } from './profiles-repo';
 import { createQuarantineRepo, type QuarantineRepo } from './quarantine-repo';
 import { createSendNotesRepo, type SendNotesRepo } from './send-notes-repo';
+import { createStoreWorker } from './store-worker';
 import { createTasksRepo, type TasksRepo } from './tasks-repo';
 import { systemClock, type Clock } from './types';
 
@@ -59,7 +60,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     db.close();
     throw e;
   }
-  const ctx = createContext(db, opts.clock ?? systemClock, opts.cacheCommitSync);
+  // An in-memory database cannot be opened by a second connection: it has no worker.
+  const worker = db.memory ? null : createStoreWorker(opts.file);
+  const ctx = createContext(db, opts.clock ?? systemClock, { cacheSync: opts.cacheCommitSync, worker });
   const quarantine = createQuarantineRepo(ctx);
   const accounts = createAccountsRepo(ctx);
   const outbox = createOutboxRepo(ctx, quarantine);
@@ -80,8 +83,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: () => {
-      // The index worker has its own connection; stopping it does not wait for the main one.
-      void campaigns.stopIndexWorker();
+      // The worker has its own connection; stopping it does not wait for the main one. Closing
+      // the last connection copies what the log still holds into the file (SQLite does that).
+      void worker?.close();
       if (db.open) db.close();
     },
   };

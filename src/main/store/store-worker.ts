@@ -1,24 +1,37 @@
-// Builds campaign-table indexes on a worker thread with its own connection to the database file,
-// so the main process's event loop keeps turning while SQLite sorts: one CREATE INDEX over 100,000
-// rows takes 100-300 ms on the development VM, and a first load builds 17 of them. In WAL mode the
-// main connection keeps reading while the worker writes; a write of the main connection that
-// coincides waits for the one index being built (busy_timeout), as it would for any other writer.
+// A second connection to the database file on a worker thread, for the slow writes the main
+// process's event loop must not wait for:
+// - index builds: one CREATE INDEX over 100,000 rows takes 100-300 ms on the development VM, and a
+//   first load of a large account builds 17 of them (campaigns-repo.ts);
+// - checkpoints: copying the write-ahead log into the file and syncing it, after a first load
+//   (checkpoint-hold.ts), which writes about 50 MB of log.
+// In WAL mode the main connection keeps reading and writing while the worker works; a write that
+// coincides with an index build waits for it (busy_timeout), as it would for any other writer. A
+// checkpoint never blocks the main connection's readers or writers (PASSIVE).
 //
 // The worker's code is a string run with `eval`, not a file: nothing has to be bundled or located
 // beside the Electron build. It gets the driver's resolved path and the same native binding the
-// main connection uses. When a worker cannot be started or fails, the build runs on the calling
-// thread instead (the old behaviour): slower to the eye, never wrong.
+// main connection uses. When a worker cannot be started or fails, a build runs on the calling
+// thread instead (the old behaviour, slower to the eye, never wrong) and checkpoint() reports that
+// the main connection has to do its own.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS } from './connection';
 import { electronNativeBinding } from './native-binding';
 
-export interface IndexBuilder {
-  /** Runs one CREATE INDEX statement; resolves when it is committed. Builds run one at a time. */
-  build(sql: string): Promise<void>;
-  /** Stops the worker; builds not yet started are rejected. */
+export interface StoreWorker {
+  /**
+   * Runs one CREATE INDEX statement; resolves when it is committed. Jobs run one at a time, in
+   * order. When the worker cannot do it, `onThisThread` runs it on the caller's connection.
+   */
+  build(sql: string, onThisThread: () => void): Promise<void>;
+  /**
+   * Copies the write-ahead log into the database file (PRAGMA wal_checkpoint(PASSIVE)) on the
+   * worker, after the jobs queued before it. Resolves false when no worker can run.
+   */
+  checkpoint(): Promise<boolean>;
+  /** Stops the worker; jobs not yet started are rejected. */
   close(): Promise<void>;
-  /** True once builds go to a worker thread (false before the first build and after a fallback). */
+  /** True once jobs go to a worker thread (false before the first job and after a fallback). */
   readonly offThread: boolean;
 }
 
@@ -38,7 +51,8 @@ db.pragma('threads = ' + workerData.threads);
 db.pragma('cache_size = -' + workerData.cacheKib);
 parentPort.on('message', (msg) => {
   try {
-    db.exec(msg.sql);
+    if (msg.sql === null) db.pragma('wal_checkpoint(PASSIVE)');
+    else db.exec(msg.sql);
     parentPort.postMessage({ id: msg.id, ok: true });
   } catch (e) {
     parentPort.postMessage({ id: msg.id, ok: false, message: String(e && e.message) });
@@ -52,11 +66,8 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-/**
- * `onThisThread` runs a statement on the caller's connection: the fallback, and what tests use to
- * compare. Only CREATE INDEX statements are sent here (campaign-tables.ts makes them).
- */
-export function createIndexBuilder(file: string, onThisThread: (sql: string) => void): IndexBuilder {
+/** `file` is the database file the main connection has open; the worker starts with its first job. */
+export function createStoreWorker(file: string): StoreWorker {
   let worker: Worker | null = null;
   let ready: Promise<boolean> | null = null;
   let failed = false;
@@ -92,7 +103,7 @@ export function createIndexBuilder(file: string, onThisThread: (sql: string) => 
           if (!p) return;
           pending.delete(msg.id as number);
           if (msg.ok) p.resolve();
-          else p.reject(new Error(msg.message ?? 'index build failed'));
+          else p.reject(new Error(msg.message ?? 'the store worker could not run the statement'));
         });
         const broken = (reason: Error) => {
           failed = true;
@@ -101,7 +112,7 @@ export function createIndexBuilder(file: string, onThisThread: (sql: string) => 
           failAll(reason);
         };
         w.on('error', broken);
-        w.on('exit', () => broken(new Error('the index worker stopped')));
+        w.on('exit', () => broken(new Error('the store worker stopped')));
         worker = w;
       } catch {
         failed = true;
@@ -111,36 +122,44 @@ export function createIndexBuilder(file: string, onThisThread: (sql: string) => 
     return ready;
   };
 
-  // One build at a time, in order: each waits for the previous one to settle.
-  let chain: Promise<void> = Promise.resolve();
+  // One job at a time, in order: each waits for the previous one to settle. `sql` null is a
+  // checkpoint, which only the worker does; it resolves false when the worker is not there.
+  let chain: Promise<unknown> = Promise.resolve();
+  const enqueue = (sql: string | null, onThisThread?: () => void): Promise<boolean> => {
+    const run = async (): Promise<boolean> => {
+      if (closed) throw new Error('the store is closed');
+      if (!failed && (await start()) && worker) {
+        const id = nextId++;
+        const w = worker;
+        try {
+          await new Promise<void>((resolve, reject) => {
+            pending.set(id, { resolve, reject });
+            w.postMessage({ id, sql });
+          });
+          return true;
+        } catch (e) {
+          if (closed) throw e;
+          // A job the worker could not do (it stopped, or the file was busy for longer than
+          // busy_timeout) is done here instead.
+        }
+      }
+      onThisThread?.();
+      return false;
+    };
+    const result = chain.then(run);
+    chain = result.catch(() => {});
+    return result;
+  };
 
-  const builder: IndexBuilder = {
+  const storeWorker: StoreWorker = {
     get offThread() {
       return worker !== null && !failed;
     },
-    build(sql) {
-      const run = async () => {
-        if (closed) throw new Error('the store is closed');
-        if (!failed && (await start()) && worker) {
-          const id = nextId++;
-          const w = worker;
-          try {
-            await new Promise<void>((resolve, reject) => {
-              pending.set(id, { resolve, reject });
-              w.postMessage({ id, sql });
-            });
-            return;
-          } catch (e) {
-            if (closed) throw e;
-            // A build the worker could not do (it stopped, or the file was busy for longer than
-            // busy_timeout) is done here instead.
-          }
-        }
-        onThisThread(sql);
-      };
-      const result = chain.then(run);
-      chain = result.catch(() => {});
-      return result;
+    async build(sql, onThisThread) {
+      await enqueue(sql, onThisThread);
+    },
+    checkpoint() {
+      return enqueue(null);
     },
     async close() {
       closed = true;
@@ -153,5 +172,5 @@ export function createIndexBuilder(file: string, onThisThread: (sql: string) => 
       }
     },
   };
-  return builder;
+  return storeWorker;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticCampaigns } from '../../../bench/campaign-data';
-import { createIndexBuilder } from '../../../src/main/store/index-builder';
+import { createStoreWorker } from '../../../src/main/store/store-worker';
 import { ACME, openTestStore, seed, tempDir, type TestStore } from './helpers';
 
 const cleanups: (() => void)[] = [];
@@ -34,8 +34,8 @@ describe('index builds off the main thread', () => {
   it('builds on a worker thread with its own connection, and the main connection sees the index at once', async () => {
     const { db, file } = scratchDb();
     const here: string[] = [];
-    const builder = createIndexBuilder(file, (sql) => here.push(sql));
-    await builder.build('CREATE INDEX t_by_b ON t(b)');
+    const builder = createStoreWorker(file);
+    await builder.build('CREATE INDEX t_by_b ON t(b)', () => here.push('t_by_b'));
     expect(builder.offThread).toBe(true);
     expect(here).toEqual([]);
     expect(hasIndex(db, 't_by_b')).toBe(true);
@@ -48,18 +48,20 @@ describe('index builds off the main thread', () => {
   it('runs a build the worker could not do on the calling thread, and reports a real error', async () => {
     const { db, file } = scratchDb();
     const here: string[] = [];
-    const builder = createIndexBuilder(file, (sql) => {
+    const onThisThread = (sql: string) => () => {
       here.push(sql);
       db.exec(sql);
-    });
-    await expect(builder.build('CREATE INDEX nope_by_x ON no_such_table(x)')).rejects.toThrow(/no such table/);
-    expect(here).toEqual(['CREATE INDEX nope_by_x ON no_such_table(x)']);
+    };
+    const builder = createStoreWorker(file);
+    const bad = 'CREATE INDEX nope_by_x ON no_such_table(x)';
+    await expect(builder.build(bad, onThisThread(bad))).rejects.toThrow(/no such table/);
+    expect(here).toEqual([bad]);
     // The next build still goes to the worker.
-    await builder.build('CREATE INDEX t_by_a ON t(a)');
+    await builder.build('CREATE INDEX t_by_a ON t(a)', onThisThread('t_by_a'));
     expect(here).toHaveLength(1);
     expect(hasIndex(db, 't_by_a')).toBe(true);
     await builder.close();
-    await expect(builder.build('CREATE INDEX t_by_ab ON t(a, b)')).rejects.toThrow(/closed/);
+    await expect(builder.build('CREATE INDEX t_by_ab ON t(a, b)', onThisThread('t_by_ab'))).rejects.toThrow(/closed/);
     expect(hasIndex(db, 't_by_ab')).toBe(false);
   });
 });

@@ -1,0 +1,83 @@
+// During a first load the main connection leaves checkpoints to the store worker
+// (checkpoint-hold.ts). "The database file alone" is read by copying it without its -wal file:
+// what a checkpoint copied into it is there, what is still only in the log is not.
+import Database from 'better-sqlite3';
+import { copyFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
+
+/** Campaign rows of every account table as the database file alone holds them. */
+function rowsInFileAlone(t: TestStore): number {
+  const copy = join(t.dir, `alone-${Math.random().toString(36).slice(2)}.db`);
+  copyFileSync(t.file, copy);
+  const db = new Database(copy, { readonly: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'campaigns_[0-9]*'").pluck().all() as string[];
+    return tables.reduce((n, table) => n + (db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number), 0);
+  } finally {
+    db.close();
+    rmSync(copy, { force: true });
+  }
+}
+
+/** 3,000 commits of one campaign each: over 3,000 log pages, three times SQLite's automatic checkpoint threshold. */
+const ONE_PER_PAGE = 3000;
+
+describe('checkpoints of a first load', () => {
+  let t: TestStore;
+  afterEach(() => t.cleanup());
+
+  it('the main connection copies nothing into the file while a first load writes; the worker copies it all after finish()', async () => {
+    t = openTestStore();
+    seed(t.store);
+    const sizeBefore = statSync(t.file).size;
+    const r = t.store.campaigns.beginRefresh(ACME);
+    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 1 })) r.applyPage([c]);
+    expect(statSync(`${t.file}-wal`).size).toBeGreaterThan(1000 * 4096);
+    expect(statSync(t.file).size).toBe(sizeBefore);
+    expect(rowsInFileAlone(t)).toBe(0);
+    await r.finish();
+    await t.store.campaigns.indexBuilds();
+    expect(rowsInFileAlone(t)).toBe(ONE_PER_PAGE);
+    expect(t.store.integrityCheck()).toEqual(['ok']);
+  });
+
+  it('after the first load, commits checkpoint as SQLite does by default (a refresh in place keeps the log short)', async () => {
+    t = openTestStore();
+    seed(t.store);
+    const first = t.store.campaigns.beginRefresh(ACME);
+    first.applyPage(syntheticCampaigns(10, { firstId: 1 }));
+    await first.finish();
+    await t.store.campaigns.indexBuilds();
+    // The account has rows: this refresh updates in place, with automatic checkpoints.
+    const r = t.store.campaigns.beginRefresh(ACME);
+    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 1 })) r.applyPage([c]);
+    expect(rowsInFileAlone(t)).toBeGreaterThan(10);
+    await r.finish();
+  });
+
+  it('a cancelled first load lets go too: its background index builds end with the log copied', async () => {
+    t = openTestStore();
+    seed(t.store);
+    const a = t.store.campaigns.beginRefresh(ACME);
+    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 1 })) a.applyPage([c]);
+    // A second account's first load overlaps and ends first (its index builds on the worker may
+    // checkpoint there): the main connection's checkpoints stay off while the first one goes on.
+    const b = t.store.campaigns.beginRefresh(GLOBEX);
+    b.applyPage(syntheticCampaigns(5, { firstId: 900_000 }));
+    await b.finish();
+    const sizeAfterB = statSync(t.file).size;
+    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 50_000 })) a.applyPage([c]);
+    expect(statSync(t.file).size).toBe(sizeAfterB);
+    a.abandon();
+    await t.store.campaigns.indexBuilds();
+    expect(rowsInFileAlone(t)).toBe(2 * ONE_PER_PAGE + 5);
+    // And commits checkpoint by themselves again.
+    const c = t.store.campaigns.beginRefresh(ACME);
+    for (const x of syntheticCampaigns(ONE_PER_PAGE, { firstId: 100_000 })) c.applyPage([x]);
+    expect(rowsInFileAlone(t)).toBeGreaterThan(2 * ONE_PER_PAGE + 5);
+    c.abandon();
+  });
+});
