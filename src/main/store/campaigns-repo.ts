@@ -161,6 +161,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   const building = new Map<number, Promise<void>>();
   tables.onDrop((key) => {
     statements.delete(key);
+    // A first load of a removed account ends here, whether or not its caller finishes it.
+    letGo(active.get(key));
     active.delete(key);
   });
 

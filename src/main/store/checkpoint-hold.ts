@@ -25,12 +25,12 @@ export interface CheckpointHold {
 
 export function createCheckpointHold(db: Database, worker: StoreWorker | null): CheckpointHold {
   let holds = 0;
-  let automatic = 0;
+  // Read once: while a hold is being let go, the connection's current value is still 0.
+  const automatic = db.pragma('wal_autocheckpoint', { simple: true }) as number;
   let copying: Promise<void> = Promise.resolve();
   return {
     hold() {
       if (!worker || holds++ > 0) return;
-      automatic = db.pragma('wal_autocheckpoint', { simple: true }) as number;
       db.pragma('wal_autocheckpoint = 0');
     },
     release() {

@@ -80,4 +80,21 @@ describe('checkpoints of a first load', () => {
     expect(rowsInFileAlone(t)).toBeGreaterThan(2 * ONE_PER_PAGE + 5);
     c.abandon();
   });
+
+  it('removing an account in the middle of its first load gives checkpoints back to the main connection', async () => {
+    t = openTestStore();
+    seed(t.store);
+    const a = t.store.campaigns.beginRefresh(ACME);
+    for (const c of syntheticCampaigns(100, { firstId: 1 })) a.applyPage([c]);
+    expect(t.store.accounts.remove(ACME)).toBe(true);
+    const b = t.store.campaigns.beginRefresh(GLOBEX);
+    b.applyPage(syntheticCampaigns(10, { firstId: 900_000 }));
+    await b.finish();
+    await t.store.campaigns.indexBuilds();
+    // GLOBEX has rows now: this refresh updates in place, and its commits checkpoint.
+    const c = t.store.campaigns.beginRefresh(GLOBEX);
+    for (const x of syntheticCampaigns(ONE_PER_PAGE, { firstId: 900_000 })) c.applyPage([x]);
+    expect(rowsInFileAlone(t)).toBeGreaterThan(10);
+    await c.finish();
+  });
 });
