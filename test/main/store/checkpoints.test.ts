@@ -5,8 +5,10 @@ import Database from 'better-sqlite3';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCheckpointHold } from '../../../src/main/store/checkpoint-hold';
+import { createStoreWorker } from '../../../src/main/store/store-worker';
 import { syntheticCampaigns } from '../../../bench/campaign-data';
-import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
+import { ACME, GLOBEX, openTestStore, seed, tempDir, type TestStore } from './helpers';
 
 /** Campaign rows of every account table as the database file alone holds them. */
 function rowsInFileAlone(t: TestStore): number {
@@ -96,5 +98,28 @@ describe('checkpoints of a first load', () => {
     for (const x of syntheticCampaigns(ONE_PER_PAGE, { firstId: 900_000 })) c.applyPage([x]);
     expect(rowsInFileAlone(t)).toBeGreaterThan(10);
     await c.finish();
+  });
+});
+
+describe('without a working store worker', () => {
+  it('the main connection keeps checkpointing as SQLite does by default', async () => {
+    const dir = tempDir('desk-ckpt-');
+    const db = new Database(join(dir, 'x.db'));
+    try {
+      db.pragma('journal_mode = WAL');
+      // A worker for a file in a folder that does not exist cannot open its connection.
+      const worker = createStoreWorker(join(dir, 'missing', 'x.db'));
+      const hold = createCheckpointHold(db, worker);
+      hold.hold();
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      hold.release();
+      await hold.settled();
+      expect(worker.offThread).toBe(false);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      await worker.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
