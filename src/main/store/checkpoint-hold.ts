@@ -30,7 +30,8 @@ export function createCheckpointHold(db: Database, worker: StoreWorker | null): 
   let copying: Promise<void> = Promise.resolve();
   return {
     hold() {
-      if (!worker || holds++ > 0) return;
+      // A closed store has nothing to hold (a refresh abandoned after close() still calls this).
+      if (!worker || !db.open || holds++ > 0) return;
       db.pragma('wal_autocheckpoint = 0');
     },
     release() {

@@ -99,6 +99,16 @@ describe('checkpoints of a first load', () => {
     expect(rowsInFileAlone(t)).toBeGreaterThan(10);
     await c.finish();
   });
+  it('a first load whose store was closed under it fails its finish() and is abandoned quietly', async () => {
+    t = openTestStore();
+    seed(t.store);
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(5, { firstId: 1 }));
+    t.store.close();
+    // What a sync run does when the app quits in the middle of a refresh.
+    await expect(r.finish()).rejects.toThrow(/not open/);
+    expect(() => r.abandon()).not.toThrow();
+  });
 });
 
 describe('without a working store worker', () => {
