@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckpointHold } from '../../../src/main/store/checkpoint-hold';
 import { createStoreWorker } from '../../../src/main/store/store-worker';
 import { syntheticCampaigns } from '../../../bench/campaign-data';
+import type { CampaignRefresh } from '../../../src/main/store/campaigns-repo';
+import type { AccountRef } from '../../../src/main/store/types';
 import { ACME, GLOBEX, openTestStore, seed, tempDir, type TestStore } from './helpers';
 
 /** Campaign rows of every account table as the database file alone holds them. */
@@ -27,6 +29,19 @@ function rowsInFileAlone(t: TestStore): number {
 /** 3,000 commits of one campaign each: over 3,000 log pages, three times SQLite's automatic checkpoint threshold. */
 const ONE_PER_PAGE = 3000;
 
+/** Applies `n` campaigns from `firstId` on, one page (one commit) each. */
+function onePerPage(r: CampaignRefresh, n: number, firstId: number): void {
+  for (const c of syntheticCampaigns(n, { firstId })) r.applyPage([c]);
+}
+
+/** A whole refresh of `n` campaigns in one page, then what runs after it in the background. */
+async function loadAll(t: TestStore, ref: AccountRef, n: number, firstId: number): Promise<void> {
+  const r = t.store.campaigns.beginRefresh(ref);
+  r.applyPage(syntheticCampaigns(n, { firstId }));
+  await r.finish();
+  await t.store.campaigns.indexBuilds();
+}
+
 describe('checkpoints of a first load', () => {
   let t: TestStore;
   afterEach(() => t.cleanup());
@@ -36,7 +51,7 @@ describe('checkpoints of a first load', () => {
     seed(t.store);
     const sizeBefore = statSync(t.file).size;
     const r = t.store.campaigns.beginRefresh(ACME);
-    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 1 })) r.applyPage([c]);
+    onePerPage(r, ONE_PER_PAGE, 1);
     expect(statSync(`${t.file}-wal`).size).toBeGreaterThan(1000 * 4096);
     expect(statSync(t.file).size).toBe(sizeBefore);
     expect(rowsInFileAlone(t)).toBe(0);
@@ -49,13 +64,10 @@ describe('checkpoints of a first load', () => {
   it('after the first load, commits checkpoint as SQLite does by default (a refresh in place keeps the log short)', async () => {
     t = openTestStore();
     seed(t.store);
-    const first = t.store.campaigns.beginRefresh(ACME);
-    first.applyPage(syntheticCampaigns(10, { firstId: 1 }));
-    await first.finish();
-    await t.store.campaigns.indexBuilds();
+    await loadAll(t, ACME, 10, 1);
     // The account has rows: this refresh updates in place, with automatic checkpoints.
     const r = t.store.campaigns.beginRefresh(ACME);
-    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 1 })) r.applyPage([c]);
+    onePerPage(r, ONE_PER_PAGE, 1);
     expect(rowsInFileAlone(t)).toBeGreaterThan(10);
     await r.finish();
   });
@@ -64,21 +76,21 @@ describe('checkpoints of a first load', () => {
     t = openTestStore();
     seed(t.store);
     const a = t.store.campaigns.beginRefresh(ACME);
-    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 1 })) a.applyPage([c]);
+    onePerPage(a, ONE_PER_PAGE, 1);
     // A second account's first load overlaps and ends first (its index builds on the worker may
     // checkpoint there): the main connection's checkpoints stay off while the first one goes on.
     const b = t.store.campaigns.beginRefresh(GLOBEX);
     b.applyPage(syntheticCampaigns(5, { firstId: 900_000 }));
     await b.finish();
     const sizeAfterB = statSync(t.file).size;
-    for (const c of syntheticCampaigns(ONE_PER_PAGE, { firstId: 50_000 })) a.applyPage([c]);
+    onePerPage(a, ONE_PER_PAGE, 50_000);
     expect(statSync(t.file).size).toBe(sizeAfterB);
     a.abandon();
     await t.store.campaigns.indexBuilds();
     expect(rowsInFileAlone(t)).toBe(2 * ONE_PER_PAGE + 5);
     // And commits checkpoint by themselves again.
     const c = t.store.campaigns.beginRefresh(ACME);
-    for (const x of syntheticCampaigns(ONE_PER_PAGE, { firstId: 100_000 })) c.applyPage([x]);
+    onePerPage(c, ONE_PER_PAGE, 100_000);
     expect(rowsInFileAlone(t)).toBeGreaterThan(2 * ONE_PER_PAGE + 5);
     c.abandon();
   });
@@ -87,18 +99,16 @@ describe('checkpoints of a first load', () => {
     t = openTestStore();
     seed(t.store);
     const a = t.store.campaigns.beginRefresh(ACME);
-    for (const c of syntheticCampaigns(100, { firstId: 1 })) a.applyPage([c]);
+    onePerPage(a, 100, 1);
     expect(t.store.accounts.remove(ACME)).toBe(true);
-    const b = t.store.campaigns.beginRefresh(GLOBEX);
-    b.applyPage(syntheticCampaigns(10, { firstId: 900_000 }));
-    await b.finish();
-    await t.store.campaigns.indexBuilds();
+    await loadAll(t, GLOBEX, 10, 900_000);
     // GLOBEX has rows now: this refresh updates in place, and its commits checkpoint.
     const c = t.store.campaigns.beginRefresh(GLOBEX);
-    for (const x of syntheticCampaigns(ONE_PER_PAGE, { firstId: 900_000 })) c.applyPage([x]);
+    onePerPage(c, ONE_PER_PAGE, 900_000);
     expect(rowsInFileAlone(t)).toBeGreaterThan(10);
     await c.finish();
   });
+
   it('a first load whose store was closed under it fails its finish() and is abandoned quietly', async () => {
     t = openTestStore();
     seed(t.store);
