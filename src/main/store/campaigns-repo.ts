@@ -54,9 +54,11 @@ export interface CampaignRefresh {
   /**
    * After the last page: removes the rows not seen in this refresh (in short transactions,
    * yielding to the event loop between them), builds the indexes of a bulk load (one per step)
-   * and records the sync time.
+   * and records the sync time. `onIndexing` hears how many of a bulk load's indexes are built
+   * (first with 0, then after each): on 100,000 rows that phase takes seconds, after the last
+   * page, and the user should see it move.
    */
-  finish(): Promise<RefreshSummary>;
+  finish(onIndexing?: (done: number, total: number) => void): Promise<RefreshSummary>;
   /** Cancelled or failed: keeps every row as it is. */
   abandon(): void;
 }
@@ -295,9 +297,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           totals.pages++;
           return page;
         },
-        async finish() {
+        async finish(onIndexing) {
           try {
-            return await finishSteps();
+            return await finishSteps(onIndexing);
           } finally {
             letGo(state);
           }
@@ -312,7 +314,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           letGo(state);
         },
       };
-      async function finishSteps(): Promise<RefreshSummary> {
+      async function finishSteps(onIndexing?: (done: number, total: number) => void): Promise<RefreshSummary> {
         check();
         let after = { id_num: -2, id: '' };
         // Started empty: every row was written by this refresh or by upsert(), all of them seen.
@@ -331,11 +333,15 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           check();
         }
         if (bulk) {
-          for (const ix of tables.missingIndexes(accountKey)) {
+          const missing = tables.missingIndexes(accountKey);
+          let built = 0;
+          if (missing.length > 0) onIndexing?.(built, missing.length);
+          for (const ix of missing) {
             await buildIndex(ix);
             // Matters when a build ran on this thread (the fallback): let the event loop turn.
             await yieldToEventLoop();
             check();
+            onIndexing?.(++built, missing.length);
           }
         }
         accounts.markSynced(ref, ctx.clock.now());

@@ -4,6 +4,7 @@
 // cancelled. A network's listing names the owner of each campaign, so it also fills the caches
 // of its member accounts (added to the profile when first seen): one listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
+import type { SyncProgress } from '../../shared/ipc/contract';
 import { isServiceError } from '../service';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { Connections } from './connections';
@@ -48,8 +49,13 @@ export class Refresher {
   /** Refreshes one account; a newer call for the same account supersedes an older one. */
   async refreshAccount(ref: AccountRef): Promise<RefreshOutcome> {
     const { store, connections, hub } = this.#deps;
-    const progress = (state: 'running' | 'done' | 'cancelled' | 'failed', pagesDone: number, pagesTotal: number | null, message: string | null) =>
-      hub.emit('sync.progress', { profileId: ref.profileId, accountId: ref.accountId, state, pagesDone, pagesTotal, message });
+    const progress = (
+      state: 'running' | 'done' | 'cancelled' | 'failed',
+      pagesDone: number,
+      pagesTotal: number | null,
+      message: string | null,
+      indexing: SyncProgress['indexing'] = null,
+    ) => hub.emit('sync.progress', { profileId: ref.profileId, accountId: ref.accountId, state, pagesDone, pagesTotal, message, indexing });
     if (this.#closed) return 'skipped';
     const account = store.accounts.get(ref);
     if (!account) return 'skipped';
@@ -84,7 +90,8 @@ export class Refresher {
       }
       for (const [accountId, r] of refreshes) {
         try {
-          await r.finish();
+          // A first load's sort indexes take seconds after the last page on 100,000 rows.
+          await r.finish((done, total) => progress('running', pagesDone, pagesTotal, null, { done, total }));
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;

@@ -174,6 +174,11 @@ export const syncProgressSchema = z.object({
   pagesDone: z.number().int(),
   pagesTotal: z.number().int().nullable(),
   message: z.string().nullable(),
+  /**
+   * After the last page of a first load: the sort indexes built so far of how many. Absent or
+   * null while pages are fetched and when nothing is being indexed.
+   */
+  indexing: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }).nullable().optional(),
 });
 export type SyncProgress = z.infer<typeof syncProgressSchema>;
 

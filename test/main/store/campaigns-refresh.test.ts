@@ -176,6 +176,20 @@ describe('campaign cache refresh', () => {
     expect(ids()).toEqual(data.map((c) => c.id).slice(0, 500).sort((a, b) => Number(a) - Number(b)).slice(0, 500));
   });
 
+  it('reports each index of a first load as it is built, each one already in the file when reported; a later refresh reports none', async () => {
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(300, { firstId: 1 }));
+    const heard: string[] = [];
+    await r.finish((done, total) => heard.push(`${done}/${total}:${indexCount(1)}`));
+    expect(heard).toEqual(Array.from({ length: 18 }, (_, i) => `${i}/17:${i}`));
+
+    const later: string[] = [];
+    const again = t.store.campaigns.beginRefresh(ACME);
+    again.applyPage(syntheticCampaigns(300, { firstId: 1, seed: 7 }));
+    await again.finish((done, total) => later.push(`${done}/${total}`));
+    expect(later).toEqual([]);
+  });
+
   it('builds the indexes in the background when a first load is abandoned, keeping its rows', async () => {
     const r = t.store.campaigns.beginRefresh(ACME);
     r.applyPage(syntheticCampaigns(40, { firstId: 1 }));

@@ -1,7 +1,7 @@
 // Always visible: the account switcher, the connection state and sync progress.
 import { call, messageOf } from '../../lib/api';
 import { MOD_KEY } from '../../lib/format';
-import { accountKey, useStatus } from '../../stores/status-store';
+import { accountKey, syncLabel, useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
 import { useState } from 'react';
@@ -23,11 +23,7 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
     }
   };
 
-  let syncText = '';
-  if (progress?.state === 'running') syncText = `Sync ${progress.pagesDone}/${progress.pagesTotal ?? '?'} pages`;
-  else if (progress?.state === 'failed') syncText = progress.message ?? 'Sync failed';
-  else if (progress?.state === 'cancelled') syncText = 'Sync cancelled';
-  else if (progress?.state === 'done') syncText = 'Synced';
+  const sync = syncLabel(progress);
 
   return (
     <header className="topbar">
@@ -44,8 +40,8 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
         </span>
       ) : null}
       <span className="topbar-sync" data-testid="sync-progress" aria-live="polite">
-        {progress?.state === 'running' ? <progress max={progress.pagesTotal ?? undefined} value={progress.pagesDone} /> : null}
-        {syncText}
+        {sync.bar ? <progress max={sync.bar.max} value={sync.bar.value} /> : null}
+        {sync.text}
       </span>
       <button type="button" onClick={refresh} disabled={!account || progress?.state === 'running'} data-testid="refresh-button">
         Refresh
