@@ -20,6 +20,14 @@ export interface RefreshDeps {
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
 
+/**
+ * While a refresh runs, the open list is told at most this often that more rows are cached: a
+ * first load of a large account takes minutes at the service's list limit, and its campaigns
+ * should appear as their pages land, not all at the end. Each notice makes the window re-query
+ * what it shows, so they are spaced.
+ */
+export const LIVE_LIST_INTERVAL_MS = 1000;
+
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
 const keyOf = (r: AccountRef) => `${r.profileId}\u0000${r.accountId}`;
@@ -72,6 +80,7 @@ export class Refresher {
     const pageSize = this.#deps.pageSize ?? MAX_PAGE_SIZE;
     let pagesDone = 0;
     let pagesTotal: number | null = null;
+    let lastLiveNotice = -Infinity;
     progress('running', 0, null, null);
     try {
       const client = connections.client(ref.profileId);
@@ -85,6 +94,10 @@ export class Refresher {
         seen += p.campaigns.length;
         pagesDone++;
         progress('running', pagesDone, pagesTotal, null);
+        if (performance.now() - lastLiveNotice >= LIVE_LIST_INTERVAL_MS) {
+          lastLiveNotice = performance.now();
+          for (const accountId of refreshes.keys()) hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
+        }
         // A page shorter than asked is not the end on its own (a real service may cap page_size).
         if (p.campaigns.length === 0 || seen >= p.total || page > pagesTotal + 10) break;
       }

@@ -94,6 +94,27 @@ describe('cache refresh', () => {
     expect(q.total).toBe(total);
   });
 
+  it('tells the open list about the rows cached so far while a slow refresh is still running, at most once a second', async () => {
+    env = await startEnv({ tuning: { pageSize: 10 } });
+    // Every page after the first is slow, as at the service's list limit.
+    await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/suntrailtravel/campaigns', mode: 'delay', delay_ms: 700, count: 3 });
+    const changed = () =>
+      env!.events.filter((x) => x.event === 'data.changed' && (x.payload as { accountId: string | null; what: string }).accountId === 'suntrailtravel' && (x.payload as { what: string }).what === 'campaigns').length;
+    await env.core.handlers['sync.refresh']({ profileId: P, accountId: 'suntrailtravel' });
+    await until(() => changed() > 0, 'the first notice');
+    expect(progressOf(env, 'suntrailtravel').some((p) => p.state === 'done')).toBe(false);
+    // What the list reads at that notice: the first page, cached, while the rest is on its way.
+    const partial = await env.core.handlers['campaigns.query']({ profileId: P, accountId: 'suntrailtravel', offset: 0, limit: 1000 });
+    expect(partial.total).toBeGreaterThanOrEqual(10);
+    expect(partial.total).toBeLessThan((await listedNames(env, 'suntrailtravel')).length);
+    await until(() => progressOf(env!, 'suntrailtravel').some((p) => p.state === 'done'), 'the refresh to finish', 20_000);
+    // Pages ~0.7 s apart: one notice per page would be 3+; spaced a second apart, then the final one.
+    const pages = progressOf(env, 'suntrailtravel').filter((p) => p.state === 'running' && p.pagesDone > 0 && !p.indexing).length;
+    expect(changed()).toBeLessThan(pages + 1);
+    expect(changed()).toBeGreaterThanOrEqual(2);
+    await control(env.sandbox, 'DELETE', '/_sandbox/faults');
+  });
+
   it('can be cancelled, keeping the last synced data', async () => {
     env = await startEnv({ tuning: { pageSize: 10 } });
     const h = env.core.handlers;

@@ -5,6 +5,7 @@ import type { CampaignRow } from '../../../shared/ipc/contract';
 import { VirtualGrid } from '../../components/virtual-grid';
 import { formatCount } from '../../lib/format';
 import { PAGE_SIZE, rowAt, useCampaigns } from '../../stores/campaigns-store';
+import { accountKey, useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { campaignColumns } from './campaign-columns';
 import { CampaignDetails } from './campaign-details';
@@ -36,6 +37,10 @@ export function CampaignsView({ now }: { now: number }) {
 
   const columns = campaignColumns(account?.type === 'NETWORK');
   const filtered = s.status !== null || s.text.trim() !== '';
+  const syncing = useStatus((st) => (account ? st.sync[accountKey(account.profileId, account.accountId)]?.state === 'running' : false));
+  let emptyText = 'No campaigns cached for this account yet. They appear after the first sync.';
+  if (filtered) emptyText = 'No campaign matches these filters.';
+  else if (syncing) emptyText = 'Fetching this account\'s campaigns: they appear here as each page is cached.';
 
   return (
     <div className="campaigns">
@@ -86,7 +91,9 @@ export function CampaignsView({ now }: { now: number }) {
           testId="campaign-grid"
           empty={
             s.loadedOnce ? (
-              <p className="muted">{filtered ? 'No campaign matches these filters.' : 'No campaigns cached for this account yet. They appear after the first sync.'}</p>
+              <p className="muted" data-testid="campaigns-empty">
+                {emptyText}
+              </p>
             ) : null
           }
         />
