@@ -84,6 +84,26 @@ describe('browser mode in Chromium against the built-in sandbox', () => {
     expect(desc).toEqual([...desc].sort((a, b) => b - a));
   });
 
+  it('sorts from anywhere in a header cell, not only its title: the empty right part of the wide Name header', async () => {
+    const header = page.getByRole('columnheader', { name: /^Name/ });
+    const box = (await header.boundingBox())!;
+    // Where the title's letters end: the click lands well to the right of them.
+    const titleRight = await header.evaluate((el) => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const range = document.createRange();
+      range.selectNodeContents(walker.nextNode()!);
+      return range.getBoundingClientRect().right;
+    });
+    const x = box.width - 12;
+    expect(box.x + x).toBeGreaterThan(titleRight + 40);
+    await header.click({ position: { x, y: box.height / 2 } });
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    const names = await gridNames();
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })));
+    await header.click({ position: { x, y: box.height / 2 } });
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
+  });
+
   it('filters by status and by debounced text search', async () => {
     await page.getByTestId('status-filter').selectOption('APPROVED');
     await expect.poll(async () => {
