@@ -96,7 +96,10 @@ export class Refresher {
         progress('running', pagesDone, pagesTotal, null);
         if (performance.now() - lastLiveNotice >= LIVE_LIST_INTERVAL_MS) {
           lastLiveNotice = performance.now();
-          for (const accountId of refreshes.keys()) hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
+          // One notice however many member accounts a network's pages touched (null: any account
+          // of the profile), since each makes the window re-read its list and its account tree.
+          const accountId = refreshes.size > 1 ? null : ref.accountId;
+          hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
         }
         // A page shorter than asked is not the end on its own (a real service may cap page_size).
         if (p.campaigns.length === 0 || seen >= p.total || page > pagesTotal + 10) break;

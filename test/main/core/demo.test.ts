@@ -115,6 +115,23 @@ describe('cache refresh', () => {
     await control(env.sandbox, 'DELETE', '/_sandbox/faults');
   });
 
+  it("a network's refresh sends one notice for all the member lists its pages fill, not one per member", async () => {
+    env = await startEnv({ tuning: { pageSize: 10 } });
+    await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/northnet/campaigns', mode: 'delay', delay_ms: 300, count: 10 });
+    await env.core.handlers['sync.refresh']({ profileId: P, accountId: 'northnet' });
+    await until(() => progressOf(env!, 'northnet').some((p) => p.state === 'done'), 'the network refresh', 20_000);
+    const doneAt = env.events.findIndex((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === 'northnet' && (x.payload as SyncProgress).state === 'done');
+    const lastPageAt = env.events.findLastIndex((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === 'northnet' && !(x.payload as SyncProgress).indexing && (x.payload as SyncProgress).state === 'running');
+    const live = env.events.slice(0, lastPageAt + 1).filter((x) => x.event === 'data.changed' && (x.payload as { what: string }).what === 'campaigns');
+    expect(live.length).toBeGreaterThan(0);
+    expect(live.every((x) => (x.payload as { accountId: string | null }).accountId === null)).toBe(true);
+    expect(doneAt).toBeGreaterThan(lastPageAt);
+    // The members' lists hold their campaigns once it is done.
+    const bikes = await env.core.handlers['campaigns.query']({ profileId: P, accountId: 'northbikes', offset: 0, limit: 1000 });
+    expect(bikes.rows.map((r) => r.name).sort()).toEqual((await listedNames(env, 'northbikes')).sort());
+    await control(env.sandbox, 'DELETE', '/_sandbox/faults');
+  });
+
   it('can be cancelled, keeping the last synced data', async () => {
     env = await startEnv({ tuning: { pageSize: 10 } });
     const h = env.core.handlers;
