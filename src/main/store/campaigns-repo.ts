@@ -268,6 +268,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       if (bulk) {
         ctx.cacheTx(() => tables.dropIndexes(accountKey));
         checkpoints.hold();
+        // The indexes are built on the worker after the last page: have it ready by then.
+        ctx.worker?.warm();
       }
       const state: ActiveRefresh = { seen: new Set(), bulk, holdsCheckpoints: bulk };
       // A newer refresh of the same account supersedes an older one still running.

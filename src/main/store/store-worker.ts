@@ -29,6 +29,11 @@ export interface StoreWorker {
    * worker, after the jobs queued before it. Resolves false when no worker can run.
    */
   checkpoint(): Promise<boolean>;
+  /**
+   * Starts the thread now if it is not running, so that the first job does not wait for it
+   * (about 50 ms on the development VM: a thread, the driver, a connection).
+   */
+  warm(): void;
   /** Stops the worker; jobs not yet started are rejected. */
   close(): Promise<void>;
   /** True once jobs go to a worker thread (false before the first job and after a fallback). */
@@ -160,6 +165,9 @@ export function createStoreWorker(file: string): StoreWorker {
     },
     checkpoint() {
       return enqueue(null);
+    },
+    warm() {
+      if (!closed && !failed) void start();
     },
     async close() {
       closed = true;

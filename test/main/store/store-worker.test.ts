@@ -45,6 +45,19 @@ describe('index builds off the main thread', () => {
     await builder.close();
   });
 
+  it('starts its thread on warm(), before any job, and never again once closed', async () => {
+    const { db, file } = scratchDb();
+    const builder = createStoreWorker(file);
+    expect(builder.offThread).toBe(false);
+    builder.warm();
+    expect(builder.offThread).toBe(true);
+    await builder.build('CREATE INDEX t_by_b ON t(b)', () => db.exec('SELECT 1 FROM no_such_table'));
+    expect(hasIndex(db, 't_by_b')).toBe(true);
+    await builder.close();
+    builder.warm();
+    expect(builder.offThread).toBe(false);
+  });
+
   it('runs a build the worker could not do on the calling thread, and reports a real error', async () => {
     const { db, file } = scratchDb();
     const here: string[] = [];
