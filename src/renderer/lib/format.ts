@@ -22,6 +22,12 @@ export function formatDate(v: string | null | undefined): string {
   return Number.isNaN(t) ? v : new Date(t).toLocaleDateString();
 }
 
+/** A moment in the user's locale, to the minute ("Nov 23, 2026, 8:27 AM"): fits a grid column. */
+export function formatDateTime(ms: number | null | undefined): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return DASH;
+  return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 /** "just now", "5 min ago", "3 h ago", "2 days ago". */
 export function formatAge(at: number | null | undefined, now: number): string {
   if (at === null || at === undefined) return 'never';

@@ -3,14 +3,13 @@
 import { useCallback, useEffect } from 'react';
 import type { Task } from '../../../shared/domain/push';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
+import { formatDateTime } from '../../lib/format';
 import { usePush } from '../../stores/push-store';
 import { useTasks } from '../../stores/tasks-store';
 import { useWorkspace } from '../../stores/workspace-store';
 import { SwPath } from './sw-path';
 import { TaskDetails } from './task-details';
 import { STATUS_CLASS } from './task-rules';
-
-const fmtTime = (ms: number | null | undefined) => (typeof ms === 'number' ? new Date(ms).toLocaleString() : '\u2013');
 
 const COLUMNS: GridColumn<Task>[] = [
   { id: 'title', title: 'Title', width: 220, grow: true, render: (t) => <span data-testid="cell-task-title">{t.title ?? ''}</span> },
@@ -25,7 +24,7 @@ const COLUMNS: GridColumn<Task>[] = [
     ),
   },
   { id: 'type', title: 'Type', width: 90, render: (t) => t.taskType },
-  { id: 'when', title: 'Send time', width: 170, render: (t) => fmtTime(t.executionTime) },
+  { id: 'when', title: 'Send time', width: 170, render: (t) => <span title={typeof t.executionTime === 'number' ? new Date(t.executionTime).toLocaleString() : undefined}>{formatDateTime(t.executionTime)}</span> },
   { id: 'id', title: 'Task', width: 90, align: 'right', render: (t) => t.taskId },
 ];
 
@@ -85,7 +84,15 @@ export function TasksView({ now }: { now: number }) {
           onSort={() => undefined}
           label="Tasks"
           testId="task-grid"
-          empty={<p className="muted">{s.appId ? 'No tasks for this application.' : 'Pick an application.'}</p>}
+          empty={
+            <p className="muted" data-testid="tasks-empty">
+              {s.appId
+                ? 'No tasks for this application.'
+                : apps.length === 0
+                  ? 'This connection has no applications: its client id is not granted any (ask the service to add them).'
+                  : 'Pick an application.'}
+            </p>
+          }
         />
         {selected && account ? (
           <TaskDetails key={`${selected.taskId}:${selected.taskStatus}:${selected.executionTime}`} task={selected} account={account} now={now} />
