@@ -31,13 +31,18 @@ export interface AppSession {
   page: Page;
   sandboxUrl: string;
   pageErrors: string[];
+  /** Addresses the app asked the system browser to open (sign-in pages), in order. */
+  opened: string[];
   close(): Promise<void>;
 }
 
 export async function openApp(): Promise<AppSession> {
   ensureRendererBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
-  const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined });
+  const opened: string[] = [];
+  // The "system browser" is the test itself: it opens each recorded address in a page of its own.
+  const openExternal = async (url: string) => void opened.push(url);
+  const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal });
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const pageErrors: string[] = [];
@@ -49,6 +54,7 @@ export async function openApp(): Promise<AppSession> {
     page,
     sandboxUrl: mode.demoUrl!,
     pageErrors,
+    opened,
     close: async () => {
       await browser.close();
       await mode.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { demoClient, openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -65,6 +65,42 @@ describe('Connections: add connection, add account, work offline', () => {
     await expect.poll(() => page.getByTestId('connection-state').textContent()).toContain('Working offline');
     await toggle.uncheck();
     await expect.poll(() => page.getByTestId('connection-state').textContent(), { timeout: 15_000 }).not.toContain('Working offline');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('signs a browser connection in from the sidebar after "Later": waits for the browser, can be cancelled, and completes on the service\'s page', async () => {
+    const { page } = app;
+    await page.getByTestId('add-connection').click();
+    await page.getByTestId('conn-name').fill('Browser sign-in');
+    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
+    await page.getByTestId('conn-flow').selectOption('authorization_code');
+    await page.getByTestId('conn-clientId').fill(demoClient.client_id);
+    await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
+    await page.getByTestId('conn-redirectUri').fill(demoClient.redirect_uris![0]);
+    await page.getByTestId('conn-create').click();
+    await page.getByTestId('conn-sign-in').waitFor();
+    await page.getByRole('button', { name: 'Later' }).click();
+
+    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Browser sign-in' });
+    const signIn = group.locator('[data-testid^="sign-in-"]').filter({ hasText: 'Sign in with browser' });
+    await signIn.click();
+    await group.locator('[data-testid^="sign-in-waiting-"]').waitFor();
+    await expect.poll(() => app.opened.length).toBe(1);
+    await group.locator('[data-testid^="sign-in-cancel-"]').click();
+    await expect.poll(() => group.textContent()).toContain('The sign-in was cancelled.');
+
+    await signIn.click();
+    await expect.poll(() => app.opened.length).toBe(2);
+    // The "system browser": a page of its own on the service's sign-in page.
+    const login = await app.browser.newPage();
+    await login.goto(app.opened[1]);
+    await login.getByLabel(/user/i).fill(demoClient.users![0].username);
+    await login.getByLabel(/password/i).fill(demoClient.users![0].password);
+    await login.getByRole('button', { name: /authorize/i }).click();
+    await expect.poll(() => login.locator('h1').textContent()).toBe('Signed in');
+    await login.close();
+    await expect.poll(() => group.locator('[data-testid^="sign-in-"]').count(), { timeout: 15_000 }).toBe(0);
+    expect(await group.locator('.tree-profile').getAttribute('title')).toContain('Online');
     expect(app.pageErrors).toEqual([]);
   });
 

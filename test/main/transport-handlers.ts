@@ -103,6 +103,7 @@ export function createTransportTable(): TransportTable {
       return Promise.reject(new DeskError('not_found', 'That connection no longer exists.', { profileId: a.profileId }));
     },
     'profiles.signIn': (a) => rec('profiles.signIn', a, sampleProfile(a.profileId)),
+    'profiles.cancelSignIn': (a) => rec('profiles.cancelSignIn', a, sampleProfile(a.profileId)),
     'profiles.setWorkOffline': (a) => rec('profiles.setWorkOffline', a, sampleProfile(a.profileId)),
     'accounts.list': (a) => rec('accounts.list', a, [sampleAccount('p1', 'acme')]),
     'accounts.add': (a) => rec('accounts.add', a, sampleAccount(a.profileId, a.accountId)),
@@ -176,6 +177,7 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   },
   'profiles.remove': { profileId: 'p1' },
   'profiles.signIn': { profileId: 'p1' },
+  'profiles.cancelSignIn': { profileId: 'p1' },
   'profiles.setWorkOffline': { profileId: 'p1', offline: true },
   'accounts.list': {},
   'accounts.add': { profileId: 'p1', accountId: 'acme' },

@@ -14,6 +14,8 @@ export interface BrowserModeOptions {
   /** false: no built-in sandbox and no demo connection. */
   demo?: boolean;
   log?: (message: string) => void;
+  /** How a sign-in page is opened outside the app (default: the platform's opener). */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 export interface BrowserMode {
@@ -39,7 +41,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       transport: 'browser',
       version: opts.version,
       ...(demo ? { demo: { url: demo.url } } : {}),
-      openExternal: (url: string) => openExternalFromNode(url),
+      openExternal: opts.openExternal ?? ((url: string) => openExternalFromNode(url)),
     });
   } catch (err) {
     await demo?.close();

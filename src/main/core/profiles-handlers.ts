@@ -5,7 +5,10 @@ import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { CoreContext } from './context';
 import { profileDto } from './dto';
 
-type ProfileHandlers = Pick<DeskHandlers, 'profiles.list' | 'profiles.create' | 'profiles.remove' | 'profiles.signIn' | 'profiles.setWorkOffline'>;
+type ProfileHandlers = Pick<
+  DeskHandlers,
+  'profiles.list' | 'profiles.create' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline'
+>;
 
 export async function profileView(ctx: CoreContext, profileId: string) {
   const p = ctx.store.profiles.get(profileId);
@@ -59,6 +62,12 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     async 'profiles.signIn'({ profileId }) {
       await connections.signIn(profileId);
       ctx.drainer.kick();
+      return profileView(ctx, profileId);
+    },
+
+    async 'profiles.cancelSignIn'({ profileId }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      connections.cancelSignIn(profileId);
       return profileView(ctx, profileId);
     },
 

@@ -46,10 +46,19 @@ interface Conn {
   lastEmitted?: ConnectionState;
 }
 
+/** Why a browser sign-in was aborted when a newer one took its place (not the person's Cancel). */
+const SUPERSEDED = 'superseded by a newer sign-in';
+
 export class Connections {
   readonly #deps: ConnectionDeps;
   readonly #conns = new Map<string, Conn>();
   #closed = false;
+  /**
+   * The browser sign-in waiting for its callback, if any. One at a time: each listens on its
+   * redirect port, so a second one (the person clicked Sign in again, or signs in to another
+   * connection) replaces the first instead of failing on a port the app itself holds.
+   */
+  #browserSignIn: { profileId: string; abort: AbortController; done: Promise<unknown> } | null = null;
 
   constructor(deps: ConnectionDeps) {
     this.#deps = deps;
@@ -154,6 +163,7 @@ export class Connections {
     const c = this.#conn(profileId);
     c.signIn = { state: 'signing_in', message: null };
     this.#changed(profileId);
+    let abort: AbortController | undefined;
     try {
       if (p.flow === 'client_credentials') {
         await this.client(profileId).authenticate();
@@ -162,7 +172,13 @@ export class Connections {
         if (!openExternal || !p.redirectUri) {
           throw new DeskError('unauthorized', 'This connection signs in with a browser, which is not available here.');
         }
-        const session = await signInWithBrowser({
+        const previous = this.#browserSignIn;
+        if (previous) {
+          previous.abort.abort(SUPERSEDED);
+          await previous.done.catch(() => undefined);
+        }
+        abort = new AbortController();
+        const run = signInWithBrowser({
           authUrl: p.authUrl,
           baseUrl: p.baseUrl,
           clientId: p.clientId,
@@ -171,7 +187,16 @@ export class Connections {
           transport,
           clock,
           getSecret: () => this.#secret(p),
+          signal: abort.signal,
         });
+        const entry = { profileId, abort, done: run };
+        this.#browserSignIn = entry;
+        let session: Awaited<typeof run>;
+        try {
+          session = await run;
+        } finally {
+          if (this.#browserSignIn === entry) this.#browserSignIn = null;
+        }
         if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
         await c.client?.close();
         c.client = new ServiceClient({
@@ -188,15 +213,29 @@ export class Connections {
       c.reach = 'online';
       this.#deps.note(profileId, 'info', 'connection.signed_in', `Signed in to "${p.name}".`);
     } catch (e) {
+      // Replaced by a newer sign-in: that one owns the state now.
+      if (abort?.signal.reason === SUPERSEDED) throw e;
       this.noteFailure(profileId, e, { read: true });
-      if (c.signIn.state === 'signing_in') c.signIn = { state: 'signed_out', message: e instanceof Error ? e.message : null };
+      if (c.signIn.state === 'signing_in') {
+        const message = e instanceof Error ? e.message : null;
+        // A browser connection cannot do anything until it signs in: keep asking for it.
+        c.signIn = p.flow === 'authorization_code' ? { state: 'sign_in_required', message: message ?? 'Sign in with your browser to use this connection.' } : { state: 'signed_out', message };
+      }
       this.#changed(profileId);
       throw e;
     }
     this.#changed(profileId);
   }
 
-  /** A call for this profile succeeded: it is reachable and signed in. */
+  /** Stops this profile's browser sign-in if one is waiting; its signIn() then rejects. */
+  cancelSignIn(profileId: string): boolean {
+    const current = this.#browserSignIn;
+    if (current?.profileId !== profileId) return false;
+    current.abort.abort();
+    return true;
+  }
+
+    /** A call for this profile succeeded: it is reachable and signed in. */
   noteSuccess(profileId: string): void {
     const c = this.#conn(profileId);
     const changed = c.reach !== 'online' || c.signIn.state !== 'signed_in';
@@ -294,6 +333,7 @@ export class Connections {
 
   /** The profile was removed or its addresses changed: drop its client. */
   async forget(profileId: string): Promise<void> {
+    this.cancelSignIn(profileId);
     const c = this.#conns.get(profileId);
     this.#conns.delete(profileId);
     c?.probe?.cancel();
@@ -307,6 +347,8 @@ export class Connections {
 
   async close(): Promise<void> {
     this.#closed = true;
+    // The sign-in's loopback listener must not outlive the app.
+    this.#browserSignIn?.abort.abort();
     const all = [...this.#conns.values()];
     this.#conns.clear();
     for (const c of all) c.probe?.cancel();

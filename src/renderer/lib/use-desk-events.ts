@@ -33,7 +33,11 @@ export function useDeskEvents(): number {
         }
       }),
       onEvent('sync.progress', (p) => useStatus.getState().setSync(p)),
-      onEvent('connection.changed', (c) => useWorkspace.getState().setConnection(c.profileId, c.connection)),
+      onEvent('connection.changed', (c) => {
+        useWorkspace.getState().setConnection(c.profileId, c.connection);
+        // The sign-in state and its reason travel with the profile: read it again.
+        void useWorkspace.getState().load();
+      }),
       onEvent('ratelimit.changed', () => void useStatus.getState().loadRateLimits()),
       onEvent('outbox.changed', () => {
         void useStatus.getState().loadOutbox();

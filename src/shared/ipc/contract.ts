@@ -216,6 +216,8 @@ export const channels = {
   },
   'profiles.remove': { input: profileRef, output: ok },
   'profiles.signIn': { input: profileRef, output: profileSchema },
+  /** Stops the connection's browser sign-in that is waiting for the person; its signIn call then fails. */
+  'profiles.cancelSignIn': { input: profileRef, output: profileSchema },
   'profiles.setWorkOffline': { input: z.object({ profileId: id, offline: z.boolean() }), output: profileSchema },
 
   'accounts.list': { input: z.object({ profileId: id.optional() }), output: z.array(accountSchema) },

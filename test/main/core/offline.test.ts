@@ -100,6 +100,46 @@ describe('offline', () => {
 });
 
 describe('browser sign-in', () => {
+  it('a second Sign in replaces one still waiting for the browser (no "port in use"), and Cancel stops one and asks again', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    const fixtures = testFixtures();
+    fixtures.clients[0].redirect_uris = [redirectUri];
+    env = await startEnv({ fixtures, demo: false });
+    await env.core.close();
+    const opened: string[] = [];
+    let completeInBrowser = false;
+    const core = await env.restart({
+      openExternal: async (url) => {
+        opened.push(url);
+        if (completeInBrowser) await loginAs('manager@example.com', 'demo')(url);
+      },
+    });
+    const h = core.handlers;
+    const p = await h['profiles.create']({ name: 'Browser', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'authorization_code', redirectUri });
+
+    // The person clicks Sign in, does nothing in the browser, then cancels.
+    const outcome = (call: Promise<unknown>) => call.then(() => 'completed', (e: Error) => e.message);
+    const first = outcome(h['profiles.signIn']({ profileId: p.id }));
+    await until(() => opened.length === 1, 'the sign-in page to open');
+    expect((await profile(env, p.id)).signIn.state).toBe('signing_in');
+    const afterCancel = await h['profiles.cancelSignIn']({ profileId: p.id });
+    expect(await first).toBe('The sign-in was cancelled.');
+    expect((await profile(env, p.id)).signIn).toEqual({ state: 'sign_in_required', message: 'The sign-in was cancelled.' });
+    expect(afterCancel.id).toBe(p.id);
+
+    // Clicks Sign in, leaves it waiting, clicks Sign in again and completes that one.
+    const waiting = outcome(h['profiles.signIn']({ profileId: p.id }));
+    await until(() => opened.length === 2, 'the second sign-in page');
+    completeInBrowser = true;
+    const signedIn = await h['profiles.signIn']({ profileId: p.id });
+    expect(signedIn).toMatchObject({ connection: 'online', signIn: { state: 'signed_in' } });
+    expect(await waiting).toBe('The sign-in was cancelled.');
+    // The replaced one did not overwrite the state of the one that completed.
+    expect((await profile(env, p.id)).signIn.state).toBe('signed_in');
+    await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
+  });
+
   it('signs in with the browser, and when the session ends changes wait (not failed) until the next sign-in', async () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;

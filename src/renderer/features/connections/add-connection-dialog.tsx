@@ -64,11 +64,21 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
           The connection <strong>{created.name}</strong> is saved. It uses your browser to sign in: the service's page opens, and you come back here once you have
           allowed Campaign Desk.
         </p>
+        {busy ? (
+          <p className="muted" role="status" data-testid="conn-sign-in-waiting">
+            Sign in on the page that opened in your browser, then come back here. No page? Cancel and try again.
+          </p>
+        ) : null}
         {error ? <p className="form-problem" role="alert">{error}</p> : null}
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Later
           </button>
+          {busy ? (
+            <button type="button" onClick={() => void call('profiles.cancelSignIn', { profileId: created.id }).catch(() => undefined)} data-testid="conn-sign-in-cancel">
+              Cancel sign-in
+            </button>
+          ) : null}
           <button type="button" className="primary" onClick={() => void signIn()} disabled={busy} data-testid="conn-sign-in" data-autofocus>
             Sign in
           </button>

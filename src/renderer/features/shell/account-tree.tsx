@@ -7,6 +7,7 @@ import { treeOrder, useWorkspace } from '../../stores/workspace-store';
 import { AddAccountDialog } from '../connections/add-account-dialog';
 import { AddConnectionDialog } from '../connections/add-connection-dialog';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
+import { SignInNote } from './sign-in-note';
 
 function WorkOffline({ profile, onError }: { profile: Profile; onError(m: string | null): void }) {
   // The box follows the click at once; the connection state catches up when main answers, and a
@@ -57,9 +58,7 @@ export function AccountTree() {
               +
             </button>
           </div>
-          {profile.signIn.state === 'sign_in_required' || profile.signIn.state === 'failed' ? (
-            <p className="tree-note form-problem">{profile.signIn.message ?? 'Sign in again to continue.'}</p>
-          ) : null}
+          <SignInNote profile={profile} onError={setError} />
           <WorkOffline profile={profile} onError={setError} />
           <ul className="tree-list">
             {rows.map(({ account, depth }) => {
