@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -101,6 +101,64 @@ describe('Connections: add connection, add account, work offline', () => {
     await login.close();
     await expect.poll(() => group.locator('[data-testid^="sign-in-"]').count(), { timeout: 15_000 }).toBe(0);
     expect(await group.locator('.tree-profile').getAttribute('title')).toContain('Online');
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('stops a running refresh from the top bar, keeping what was cached', async () => {
+    const { page } = app;
+    await page.getByTestId('connection-sandbox-demo').getByTestId(`account-${account.account_id}`).click();
+    const before = await page.getByTestId('campaign-count').textContent();
+    // The service answers this account's list slowly, so the refresh is still running when stopped.
+    await sandboxJson(app.sandboxUrl, '/_sandbox/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'GET', path_prefix: `/core/api/1.0/${account.account_id}/campaigns`, mode: 'delay', delay_ms: 5000, count: 1 }),
+    });
+    await page.getByTestId('refresh-button').click();
+    await page.getByTestId('cancel-sync-button').click();
+    await expect.poll(() => page.getByTestId('sync-progress').textContent()).toBe('Sync cancelled');
+    expect(await page.getByTestId('campaign-count').textContent()).toBe(before);
+    await page.getByTestId('refresh-button').waitFor();
+    await sandboxJson(app.sandboxUrl, '/_sandbox/faults', { method: 'DELETE' });
+  });
+
+  it('removes an account, then its whole connection, after saying what goes with them', async () => {
+    const { page } = app;
+    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' });
+    const row = group.getByTestId(`account-${account.account_id}`);
+    await row.click();
+    await row.hover();
+    await group.getByTestId(`remove-account-${account.account_id}`).click();
+    const dialog = page.getByTestId('remove-account-dialog');
+    expect(await dialog.textContent()).toContain('Nothing changes on the service');
+    // Keeping it changes nothing.
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    expect(await row.count()).toBe(1);
+    await group.getByTestId(`remove-account-${account.account_id}`).click();
+    await page.getByTestId('remove-account-confirm').click();
+    await expect.poll(() => row.count()).toBe(0);
+    // The same account under the demo connection is untouched.
+    expect(await page.getByTestId('connection-sandbox-demo').getByTestId(`account-${account.account_id}`).count()).toBe(1);
+
+    await group.locator('.tree-profile').hover();
+    await group.locator('[data-testid^="remove-connection-"]').click();
+    const confirm = page.getByTestId('remove-connection-dialog');
+    expect(await confirm.textContent()).toContain('0 accounts');
+    expect(await confirm.textContent()).toContain('removed from the system keychain');
+    await page.getByTestId('remove-connection-confirm').click();
+    await expect.poll(() => group.count()).toBe(0);
+
+    // A network's members stay, and are named; the demo says it comes back. Kept here.
+    const network = page.getByTestId('connection-sandbox-demo').getByTestId('account-northnet');
+    await network.hover();
+    await page.getByTestId('connection-sandbox-demo').getByTestId('remove-account-northnet').click();
+    const text = await page.getByTestId('remove-account-dialog').textContent();
+    expect(text).toContain('North Bikes');
+    expect(text).toContain('North Boats');
+    expect(text).toContain('sets itself up again');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('remove-account-dialog').count()).toBe(0);
+    expect(await network.count()).toBe(1);
     expect(app.pageErrors).toEqual([]);
   });
 

@@ -1,11 +1,12 @@
 // The left sidebar: connections and their accounts, a network holding its members, a dot for the
 // connection state and a badge for queued changes. Per connection: add an account, work offline.
 import { useState } from 'react';
-import type { Profile } from '../../../shared/ipc/contract';
+import type { Account, Profile } from '../../../shared/ipc/contract';
 import { call, messageOf } from '../../lib/api';
 import { treeOrder, useWorkspace } from '../../stores/workspace-store';
 import { AddAccountDialog } from '../connections/add-account-dialog';
 import { AddConnectionDialog } from '../connections/add-connection-dialog';
+import { RemoveAccountDialog, RemoveConnectionDialog } from '../connections/remove-dialogs';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
 import { SignInNote } from './sign-in-note';
 
@@ -44,6 +45,7 @@ export function AccountTree() {
   const groups = treeOrder(profiles, accounts);
   const [adding, setAdding] = useState(false);
   const [addAccountTo, setAddAccountTo] = useState<Profile | null>(null);
+  const [removing, setRemoving] = useState<{ profile: Profile } | { account: Account } | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
     <nav className="tree" aria-label="Connections and accounts" data-testid="account-tree">
@@ -57,6 +59,16 @@ export function AccountTree() {
             <button type="button" className="icon-button tree-profile-add" onClick={() => setAddAccountTo(profile)} title={`Add an account to ${profile.name}`} aria-label={`Add account to ${profile.name}`} data-testid={`add-account-${profile.id}`}>
               +
             </button>
+            <button
+              type="button"
+              className="icon-button tree-remove"
+              onClick={() => setRemoving({ profile })}
+              title={`Remove the connection ${profile.name}...`}
+              aria-label={`Remove connection ${profile.name}`}
+              data-testid={`remove-connection-${profile.id}`}
+            >
+              {'\u00D7'}
+            </button>
           </div>
           <SignInNote profile={profile} onError={setError} />
           <WorkOffline profile={profile} onError={setError} />
@@ -64,7 +76,7 @@ export function AccountTree() {
             {rows.map(({ account, depth }) => {
               const isSel = selected?.profileId === account.profileId && selected.accountId === account.accountId;
               return (
-                <li key={account.accountId}>
+                <li key={account.accountId} className={`tree-row${isSel ? ' is-selected' : ''}`}>
                   <button
                     type="button"
                     className={`tree-item depth-${depth}${isSel ? ' is-selected' : ''}`}
@@ -80,6 +92,16 @@ export function AccountTree() {
                       </span>
                     ) : null}
                   </button>
+                  <button
+                    type="button"
+                    className="icon-button tree-remove"
+                    onClick={() => setRemoving({ account })}
+                    title={`Remove ${account.name || account.accountId}...`}
+                    aria-label={`Remove account ${account.name || account.accountId}`}
+                    data-testid={`remove-account-${account.accountId}`}
+                  >
+                    {'\u00D7'}
+                  </button>
                 </li>
               );
             })}
@@ -92,6 +114,16 @@ export function AccountTree() {
       </button>
       {adding ? <AddConnectionDialog onClose={() => setAdding(false)} /> : null}
       {addAccountTo ? <AddAccountDialog profile={addAccountTo} onClose={() => setAddAccountTo(null)} /> : null}
+      {removing && 'account' in removing ? (
+        <RemoveAccountDialog
+          account={removing.account}
+          members={accounts.filter((a) => a.profileId === removing.account.profileId && a.networkId === removing.account.accountId)}
+          onClose={() => setRemoving(null)}
+        />
+      ) : null}
+      {removing && 'profile' in removing ? (
+        <RemoveConnectionDialog profile={removing.profile} accounts={accounts.filter((a) => a.profileId === removing.profile.id)} onClose={() => setRemoving(null)} />
+      ) : null}
     </nav>
   );
 }

@@ -23,6 +23,15 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
     }
   };
 
+  const cancel = async () => {
+    if (!account) return;
+    try {
+      await call('sync.cancel', { profileId: account.profileId, accountId: account.accountId });
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
   const sync = syncLabel(progress);
 
   return (
@@ -43,9 +52,15 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
         {sync.bar ? <progress max={sync.bar.max} value={sync.bar.value} /> : null}
         {sync.text}
       </span>
-      <button type="button" onClick={refresh} disabled={!account || progress?.state === 'running'} data-testid="refresh-button">
-        Refresh
-      </button>
+      {progress?.state === 'running' ? (
+        <button type="button" onClick={cancel} data-testid="cancel-sync-button" title="Stop this refresh; what is cached so far stays">
+          Stop sync
+        </button>
+      ) : (
+        <button type="button" onClick={refresh} disabled={!account} data-testid="refresh-button">
+          Refresh
+        </button>
+      )}
       {error ? (
         <span className="toolbar-error" role="alert">
           {error}
