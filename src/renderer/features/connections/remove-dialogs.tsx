@@ -29,16 +29,25 @@ function useRemove(run: () => Promise<unknown>, onClose: () => void) {
   return { busy, error, remove };
 }
 
-function Actions({ busy, onClose, onRemove, label, testId }: { busy: boolean; onClose(): void; onRemove(): void; label: string; testId: string }) {
+/** Why the removal was refused, if it was, then the two choices. */
+function Actions(props: { busy: boolean; error: string | null; onClose(): void; onRemove(): void; label: string; testId: string }) {
+  const { busy, error, onClose, onRemove, label, testId } = props;
   return (
-    <div className="dialog-actions">
-      <button type="button" onClick={onClose} title="Escape" data-autofocus>
-        Keep it
-      </button>
-      <button type="button" className="danger" onClick={onRemove} disabled={busy} data-testid={testId}>
-        {label}
-      </button>
-    </div>
+    <>
+      {error ? (
+        <p className="form-problem" role="alert" data-testid="remove-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose} title="Escape" data-autofocus>
+          Keep it
+        </button>
+        <button type="button" className="danger" onClick={onRemove} disabled={busy} data-testid={testId}>
+          {label}
+        </button>
+      </div>
+    </>
   );
 }
 
@@ -68,12 +77,7 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
           Outbox first.
         </p>
       ) : null}
-      {error ? (
-        <p className="form-problem" role="alert" data-testid="remove-error">
-          {error}
-        </p>
-      ) : null}
-      <Actions busy={busy} onClose={onClose} onRemove={() => void remove()} label="Remove account" testId="remove-account-confirm" />
+      <Actions busy={busy} error={error} onClose={onClose} onRemove={() => void remove()} label="Remove account" testId="remove-account-confirm" />
     </Dialog>
   );
 }
@@ -93,12 +97,7 @@ export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile
           {plural(queued, 'change')} waiting in the Outbox will never be sent.
         </p>
       ) : null}
-      {error ? (
-        <p className="form-problem" role="alert" data-testid="remove-error">
-          {error}
-        </p>
-      ) : null}
-      <Actions busy={busy} onClose={onClose} onRemove={() => void remove()} label="Remove connection" testId="remove-connection-confirm" />
+      <Actions busy={busy} error={error} onClose={onClose} onRemove={() => void remove()} label="Remove connection" testId="remove-connection-confirm" />
     </Dialog>
   );
 }
