@@ -2,19 +2,22 @@
 // and by text, one page at a time, with the total. Every sort walks an index of (column, status) of
 // the account's own table in order, reading only the index until the page is found (see the
 // query-plan test), so a page costs its size plus the entries it skips, never a sort of the
-// account. While a first load is still building those indexes (campaigns-repo.ts) the same SQL
-// scans and sorts instead: slower, but correct.
+// account. Right after a first load, while those indexes are still being built, pages come from
+// the load's in-memory sort orders instead (sort-orders.ts), in the same order; an account whose
+// indexes are missing otherwise (a load interrupted by a crash) runs the same SQL, which then
+// scans and sorts: slower, but correct.
 //
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
 // serve both directions. Ties are broken by status, then id, so paging is stable.
 import { z } from 'zod';
-import { SORTABLE_CAMPAIGN_FIELDS, type Campaign } from '../../shared/domain/campaign';
+import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
 import { campaignTableName } from './campaign-tables';
 import type { RowReader } from './campaigns-repo';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
+import { keyRankSql, type SortOrders } from './sort-orders';
 
 export const MAX_QUERY_LIMIT = 1000;
 
@@ -54,17 +57,21 @@ export interface BuiltQuery {
 export const TEXT_MATCH_TABLE_SQL =
   'CREATE TEMP TABLE IF NOT EXISTS campaign_text_match (id TEXT PRIMARY KEY, id_num INTEGER NOT NULL) WITHOUT ROWID';
 
-/** Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs. */
-export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): BuiltQuery {
-  const dir = q.sort.direction === 'asc' ? 'ASC' : 'DESC';
+/** The ORDER BY terms of a sort (the one definition of a list's order, which sort-orders.ts matches). */
+export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' | 'desc'): string {
+  const dir = direction === 'asc' ? 'ASC' : 'DESC';
   // The field is one of SORTABLE_CAMPAIGN_FIELDS (checked by zod), each a column of its own name;
   // id is the table's own order (id_num, id).
-  const order =
-    q.sort.field === 'id'
-      ? `id_num ${dir}, id ${dir}`
-      : q.sort.field === 'status'
-        ? `status ${dir}, id_num ${dir}, id ${dir}`
-        : `${q.sort.field} ${dir}, status ${dir}, id_num ${dir}, id ${dir}`;
+  return field === 'id'
+    ? `id_num ${dir}, id ${dir}`
+    : field === 'status'
+      ? `status ${dir}, id_num ${dir}, id ${dir}`
+      : `${field} ${dir}, status ${dir}, id_num ${dir}, id ${dir}`;
+}
+
+/** Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs. */
+export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): BuiltQuery {
+  const order = campaignOrderBy(q.sort.field, q.sort.direction);
   const t = campaignTableName(accountKey);
   const where: string[] = [];
   const params: unknown[] = [];
@@ -120,6 +127,7 @@ export function createCampaignQuery(
   ctx: RepoContext,
   accounts: AccountsRepo,
   readRow: RowReader,
+  memoryOrders: (accountKey: number) => SortOrders | undefined = () => undefined,
 ): (q: CampaignQuery) => CampaignPage {
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   ctx.db.exec(TEXT_MATCH_TABLE_SQL);
@@ -133,6 +141,26 @@ export function createCampaignQuery(
   return (input) => {
     const q = parseCampaignQuery(input);
     const accountKey = accounts.keyOf(q);
+    const readRows = (keys: readonly { id_num: number; id: string }[]): Campaign[] => {
+      const rows: Campaign[] = [];
+      for (const k of keys) {
+        const c = readRow(accountKey, q.profileId, k);
+        if (c) rows.push(c);
+      }
+      return rows;
+    };
+    const memory = memoryOrders(accountKey);
+    if (memory) {
+      const { keys, total } = memory.page({
+        field: q.sort.field,
+        direction: q.sort.direction,
+        statuses: q.statuses ?? [],
+        needle: normalizeNeedle(q.text ?? ''),
+        limit: q.limit,
+        offset: q.offset,
+      }, (needle) => ctx.db.prepare(`SELECT key_rank FROM (${keyRankSql(accountKey, 'search')}) WHERE instr(search, ?) > 0`).pluck().all(needle) as number[]);
+      return { rows: readRows(keys), total };
+    }
     const built = buildCampaignQuery(accountKey, q);
     if (built.matchSql !== null) {
       const needle = built.matchParams[0] as string;
@@ -167,11 +195,6 @@ export function createCampaignQuery(
     } else {
       keys = ctx.db.prepare(built.pageSql).all(...built.pageParams);
     }
-    const rows: Campaign[] = [];
-    for (const k of keys) {
-      const c = readRow(accountKey, q.profileId, keyRow.parse(k));
-      if (c) rows.push(c);
-    }
-    return { rows, total };
+    return { rows: readRows(keys.map((k) => keyRow.parse(k))), total };
   };
 }

@@ -29,6 +29,7 @@ import { createCheckpointHold } from './checkpoint-hold';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
+import { SortKeyCollector, type SortOrders } from './sort-orders';
 import { BUILD_CACHE_KIB, BUILD_THREADS } from './store-worker';
 import type { AccountRef } from './types';
 
@@ -75,6 +76,11 @@ export interface CampaignsRepo {
    * and the worker has copied what bulk loads wrote into the database file.
    */
   indexBuilds(): Promise<void>;
+  /**
+   * Where the account's sorted pages come from: its indexes; the in-memory orders of a first load
+   * whose indexes are still being built; or a scan (indexes missing otherwise).
+   */
+  sortSource(ref: AccountRef): 'indexes' | 'memory' | 'scan';
 }
 
 /** Keys read, and rows deleted, per step of finish(): keeps each synchronous call short. */
@@ -86,6 +92,12 @@ interface ActiveRefresh {
   bulk: boolean;
   /** A bulk load holds the main connection's checkpoints until it ends (checkpoint-hold.ts). */
   holdsCheckpoints: boolean;
+  /**
+   * A first load into an empty table keeps the sort keys of what it writes, row for row, so
+   * finish() can order them in memory (sort-orders.ts); null when not a first load, without a
+   * store worker, or once something else wrote to the table.
+   */
+  collected: SortKeyCollector | null;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -161,8 +173,22 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   const statements = new Map<number, TableStatements>();
   const active = new Map<number, ActiveRefresh>();
   const building = new Map<number, Promise<void>>();
+  // Sort orders of accounts whose first load has finished while their indexes are still being
+  // built: queries read them instead of scanning. Dropped at the next write to the table.
+  const memoryOrders = new Map<number, SortOrders>();
+  // Accounts whose first load finished and whose indexes are being built in the background: their
+  // table is complete, so a refresh meanwhile is an ordinary one, not the continuation of a bulk load.
+  const completeLoads = new Set<number>();
+  /** The table of `key` changed outside a refresh's own page writes. */
+  const changed = (key: number) => {
+    memoryOrders.delete(key);
+    const state = active.get(key);
+    if (state) state.collected = null;
+  };
   tables.onDrop((key) => {
     statements.delete(key);
+    memoryOrders.delete(key);
+    completeLoads.delete(key);
     // A first load of a removed account ends here, whether or not its caller finishes it.
     letGo(active.get(key));
     active.delete(key);
@@ -221,6 +247,11 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       .catch(() => {})
       .finally(() => {
         building.delete(accountKey);
+        // The indexes answer from here on (a failed build keeps the orders: they are still right).
+        if (!db.open || tables.missingIndexes(accountKey).length === 0) {
+          memoryOrders.delete(accountKey);
+          completeLoads.delete(accountKey);
+        }
         checkpoints.release();
       });
     building.set(accountKey, run);
@@ -250,12 +281,15 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     }
     quarantine.add(
       { source: 'campaigns', sourceKey: `${accountKey}/${key.id}`, profileId, row, reason },
-      () => s.deleteKey.run(key.id_num, key.id),
+      () => {
+        s.deleteKey.run(key.id_num, key.id);
+        changed(accountKey);
+      },
     );
     return undefined;
   };
 
-  const query = createCampaignQuery(ctx, accounts, readRow);
+  const query = createCampaignQuery(ctx, accounts, readRow, (key) => memoryOrders.get(key));
 
   return {
     beginRefresh(ref) {
@@ -264,14 +298,20 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       // Empty table: a first load. Indexes missing: an earlier bulk load did not finish; this one
       // continues it (REPLACE keeps what that one wrote, finish() removes what is no longer listed).
       const empty = s.any.get() === undefined;
-      const bulk = empty || tables.missingIndexes(accountKey).length > 0;
+      const bulk = empty || (tables.missingIndexes(accountKey).length > 0 && !completeLoads.has(accountKey));
+      memoryOrders.delete(accountKey);
       if (bulk) {
         ctx.cacheTx(() => tables.dropIndexes(accountKey));
         checkpoints.hold();
         // The indexes are built on the worker after the last page: have it ready by then.
         ctx.worker?.warm();
       }
-      const state: ActiveRefresh = { seen: new Set(), bulk, holdsCheckpoints: bulk };
+      const state: ActiveRefresh = {
+        seen: new Set(),
+        bulk,
+        holdsCheckpoints: bulk,
+        collected: empty && ctx.worker ? new SortKeyCollector() : null,
+      };
       // A newer refresh of the same account supersedes an older one still running.
       letGo(active.get(accountKey));
       active.set(accountKey, state);
@@ -289,8 +329,14 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           check();
           let written = 0;
           ctx.cacheTx(() => {
-            if (bulk) for (const c of campaigns) written += s.replace.run(...campaignRowValues(c)).changes > 0 ? 1 : 0;
-            else for (const c of campaigns) written += writeRow(s, campaignRowValues(c));
+            if (bulk) {
+              const collected = state.collected;
+              for (const c of campaigns) {
+                const values = campaignRowValues(c);
+                written += s.replace.run(...values).changes > 0 ? 1 : 0;
+                collected?.add(values);
+              }
+            } else for (const c of campaigns) written += writeRow(s, campaignRowValues(c));
           });
           for (const c of campaigns) state.seen.add(c.id);
           const page = { written, unchanged: campaigns.length - written };
@@ -316,6 +362,34 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           letGo(state);
         },
       };
+      /**
+       * A first load: its rows are ordered in memory (a fraction of a second) and answered from
+       * there at once, while the worker builds the indexes in the background. False when that
+       * cannot be (then finish() builds the indexes before it resolves, as for other bulk loads).
+       */
+      async function inMemory(onIndexing?: (done: number, total: number) => void): Promise<boolean> {
+        const collected = state.collected;
+        if (!collected || !ctx.worker) return false;
+        const orders = await collected.build({
+          expected: s.count.get() as number,
+          step: async (built, total) => {
+            onIndexing?.(built, total);
+            await yieldToEventLoop();
+            check();
+          },
+        });
+        // Anything else that wrote to the table meanwhile dropped the collection: the orders may
+        // be stale then.
+        if (!orders || state.collected !== collected || !db.open) return false;
+        state.collected = null;
+        memoryOrders.set(accountKey, orders);
+        completeLoads.add(accountKey);
+        accounts.markSynced(ref, ctx.clock.now());
+        done = true;
+        active.delete(accountKey);
+        buildInBackground(accountKey);
+        return true;
+      }
       async function finishSteps(onIndexing?: (done: number, total: number) => void): Promise<RefreshSummary> {
         check();
         let after = { id_num: -2, id: '' };
@@ -334,6 +408,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           await yieldToEventLoop();
           check();
         }
+        if (bulk && (await inMemory(onIndexing))) return { ...totals };
         if (bulk) {
           const missing = tables.missingIndexes(accountKey);
           let built = 0;
@@ -359,6 +434,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       const parsed = result.data;
       const s = stmts(accountKey);
       ctx.tx(() => writeRow(s, campaignRowValues(parsed)));
+      // In-memory orders (and a first load's collection) no longer match the table.
+      changed(accountKey);
       // A refresh that listed before this campaign existed must not remove it at finish().
       active.get(accountKey)?.seen.add(parsed.id);
     },
@@ -369,6 +446,11 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       return stmts(accounts.keyOf(ref)).count.get() as number;
     },
     query,
+    sortSource(ref) {
+      const key = accounts.keyOf(ref);
+      if (memoryOrders.has(key)) return 'memory';
+      return tables.missingIndexes(key).length > 0 ? 'scan' : 'indexes';
+    },
     async indexBuilds() {
       while (building.size > 0) await Promise.all([...building.values()]);
       await checkpoints.settled();

@@ -74,7 +74,7 @@ describe('the demo connection', () => {
 });
 
 describe('cache refresh', () => {
-  it('pages to the end, reporting pages done of total, then the sort indexes of a first load, and applies each page', async () => {
+  it('pages to the end, reporting pages done of total, then the sorts of a first load, and applies each page', async () => {
     env = await startEnv({ tuning: { pageSize: 10 } });
     await env.core.handlers['sync.refresh']({ profileId: P, accountId: 'suntrailtravel' });
     await until(() => progressOf(env!, 'suntrailtravel').some((p) => p.state === 'done'), 'the refresh to finish');
@@ -84,10 +84,10 @@ describe('cache refresh', () => {
     const running = reports.filter((p) => p.state === 'running' && p.pagesDone > 0 && !p.indexing);
     expect(running.map((p) => p.pagesDone)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
     expect(running.every((p) => p.pagesTotal === pages)).toBe(true);
-    // A first load: after its last page, each index built is reported, then the end.
+    // A first load: after its last page, each step of preparing its sorts is reported, then the end.
     const tail = reports.slice(reports.findIndex((p) => p.indexing));
     expect(tail.map((p) => (p.indexing ? `${p.state} ${p.pagesDone} ${p.indexing.done}/${p.indexing.total}` : p.state))).toEqual([
-      ...Array.from({ length: 18 }, (_, i) => `running ${pages} ${i}/17`),
+      ...Array.from({ length: 16 }, (_, i) => `running ${pages} ${i + 1}/16`),
       'done',
     ]);
     const q = await env.core.handlers['campaigns.query']({ profileId: P, accountId: 'suntrailtravel', offset: 0, limit: 1000 });
