@@ -17,7 +17,7 @@ import { campaignTableName } from './campaign-tables';
 import type { RowReader } from './campaigns-repo';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
-import { keyRankSql, type SortOrders } from './sort-orders';
+import type { SortOrders } from './sort-orders';
 
 export const MAX_QUERY_LIMIT = 1000;
 
@@ -158,7 +158,7 @@ export function createCampaignQuery(
         needle: normalizeNeedle(q.text ?? ''),
         limit: q.limit,
         offset: q.offset,
-      }, (needle) => ctx.db.prepare(`SELECT key_rank FROM (${keyRankSql(accountKey, 'search')}) WHERE instr(search, ?) > 0`).pluck().all(needle) as number[]);
+      }, (needle) => ctx.db.prepare(`SELECT id_num, id FROM ${campaignTableName(accountKey)} WHERE instr(search, ?) > 0`).all(needle).map((k) => keyRow.parse(k)));
       return { rows: readRows(keys), total };
     }
     const built = buildCampaignQuery(accountKey, q);

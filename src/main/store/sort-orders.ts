@@ -17,7 +17,6 @@
 // numerically.
 import type { SortableCampaignField } from '../../shared/domain/campaign';
 import { CAMPAIGN_WRITE_COLUMNS } from './campaign-columns';
-import { campaignTableName } from './campaign-tables';
 
 /** Text columns of the campaign table declared COLLATE NOCASE (migration 3's template). */
 const NOCASE_FIELDS = new Set<string>(['advertiser_id', 'advertiser_name', 'name', 'branding_text']);
@@ -68,20 +67,8 @@ export interface MemoryPageQuery {
 
 export interface SortOrders {
   readonly size: number;
-  /**
-   * `matchText` lists the rows whose search text contains the needle, as their 1-based positions
-   * in the table's key order (asked once per needle; see keyRankSql).
-   */
-  page(q: MemoryPageQuery, matchText: (needle: string) => readonly number[]): { keys: RowKey[]; total: number };
-}
-
-/**
- * The account's rows with their 1-based position in key order (id_num, id) as key_rank, `cols`
- * beside it: how SQL names rows of the orders (the text filter's matches) without a look-up by id.
- * The table is stored in that order, so numbering it needs no sort.
- */
-export function keyRankSql(accountKey: number, cols: string): string {
-  return `SELECT row_number() OVER (ORDER BY id_num, id) AS key_rank, ${cols} FROM ${campaignTableName(accountKey)}`;
+  /** `matchText` lists the keys of the rows whose search text contains the needle (asked once per needle). */
+  page(q: MemoryPageQuery, matchText: (needle: string) => readonly RowKey[]): { keys: RowKey[]; total: number };
 }
 
 /** Code point order of two strings (= SQLite BINARY on UTF-8). */
@@ -314,15 +301,30 @@ function createSortOrders(
   const rows = ids.length;
   // The last filter's matching rows, so scrolling a filtered list does not test every row again.
   let filter: { key: string; match: Uint8Array | null; total: number } | null = null;
-  const matches = (q: MemoryPageQuery, matchText: (needle: string) => readonly number[]) => {
+  /** Row of a key, by binary search of the key order (no map of 100,000 ids to keep). */
+  const rowOfKey = (k: RowKey): number | undefined => {
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const row = keyOrder[mid];
+      const c = idNum[row] - k.id_num || compareCodePoints(ids[row], k.id);
+      if (c === 0) return row;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return undefined;
+  };
+  const matches = (q: MemoryPageQuery, matchText: (needle: string) => readonly RowKey[]) => {
     const key = `${q.needle}\u0000${q.statuses.join('\u0000')}`;
     if (filter?.key === key) return filter;
     if (q.needle === '' && q.statuses.length === 0) return (filter = { key, match: null, total: n });
     const match = new Uint8Array(rows);
     if (q.needle === '') for (let k = 0; k < n; k++) match[keyOrder[k]] = 1;
     else {
-      for (const rank of matchText(q.needle)) {
-        if (rank >= 1 && rank <= n) match[keyOrder[rank - 1]] = 1;
+      for (const k of matchText(q.needle)) {
+        const row = rowOfKey(k);
+        if (row !== undefined) match[row] = 1;
       }
     }
     if (q.statuses.length > 0) {
