@@ -15,24 +15,16 @@
 // first; the text columns declared NOCASE compare with ASCII letters folded; all text compares as
 // UTF-8 bytes (code points; JS compares UTF-16 units, which differ above U+D7FF); REAL compares
 // numerically.
-import type { SortableCampaignField } from '../../shared/domain/campaign';
+import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../shared/domain/campaign';
 import { CAMPAIGN_WRITE_COLUMNS } from './campaign-columns';
 
 /** Text columns of the campaign table declared COLLATE NOCASE (migration 3's template). */
 const NOCASE_FIELDS = new Set<string>(['advertiser_id', 'advertiser_name', 'name', 'branding_text']);
 const REAL_FIELDS = ['spent', 'cpc', 'daily_cap', 'spending_limit'] as const;
-const TEXT_FIELDS = [
-  'start_date',
-  'advertiser_id',
-  'advertiser_name',
-  'branding_text',
-  'pricing_model',
-  'bid_strategy',
-  'marketing_objective',
-  'spending_limit_model',
-  'campaign_item_type',
-  'daily_ad_delivery_model',
-] as const;
+/** The other sortable text fields: every sortable field but the key, status, name and the numbers. */
+const TEXT_FIELDS = SORTABLE_CAMPAIGN_FIELDS.filter(
+  (f) => f !== 'id' && f !== 'status' && f !== 'name' && !(REAL_FIELDS as readonly string[]).includes(f),
+);
 
 const column = (name: string): number => {
   const i = (CAMPAIGN_WRITE_COLUMNS as readonly string[]).indexOf(name);
