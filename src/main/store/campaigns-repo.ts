@@ -179,11 +179,14 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   // Accounts whose first load finished and whose indexes are being built in the background: their
   // table is complete, so a refresh meanwhile is an ordinary one, not the continuation of a bulk load.
   const completeLoads = new Set<number>();
+  const dropCollection = (state: ActiveRefresh | undefined) => {
+    state?.collected?.discard();
+    if (state) state.collected = null;
+  };
   /** The table of `key` changed outside a refresh's own page writes. */
   const changed = (key: number) => {
     memoryOrders.delete(key);
-    const state = active.get(key);
-    if (state) state.collected = null;
+    dropCollection(active.get(key));
   };
   tables.onDrop((key) => {
     statements.delete(key);
@@ -220,6 +223,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   };
   const checkpoints = createCheckpointHold(db, ctx.worker);
   const letGo = (state: ActiveRefresh | undefined) => {
+    dropCollection(state);
     if (!state?.holdsCheckpoints) return;
     state.holdsCheckpoints = false;
     checkpoints.release();

@@ -7,8 +7,9 @@
 // text as codes into one dictionary per column, numbers in flat arrays, so 100,000 rows add little
 // for the garbage collector), and at its end ranks every field: the distinct values of a column
 // are sorted (usually far fewer than rows; numbers by a radix sort of their bits), then one
-// counting sort per field orders the rows; name, whose values are nearly all distinct, is kept as
-// is and its rows sorted directly. Pages are then read from these orders until the indexes exist.
+// counting sort per field orders the rows; name, whose values are nearly all distinct, is ranked on
+// a worker thread during the load (name-ranks.ts). Pages are then read from these orders, and the
+// text filter from the rows' search text (search-text-chunks.ts), until the indexes exist.
 //
 // The orders must match what SQL returns with the indexes, row for row (a test compares them):
 // ORDER BY field, status, id_num, id (campaignOrderBy), all ascending or all descending. So: NULL
@@ -17,6 +18,9 @@
 // numerically.
 import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../shared/domain/campaign';
 import { CAMPAIGN_WRITE_COLUMNS } from './campaign-columns';
+import { createNameRanker, type NameRanks } from './name-ranks';
+import { SearchTextChunks } from './search-text-chunks';
+import { sqliteTextOrder } from './text-order';
 
 /** Text columns of the campaign table declared COLLATE NOCASE (migration 3's template). */
 const NOCASE_FIELDS = new Set<string>(['advertiser_id', 'advertiser_name', 'name', 'branding_text']);
@@ -35,6 +39,7 @@ const COL_ID_NUM = column('id_num');
 const COL_ID = column('id');
 const COL_STATUS = column('status');
 const COL_NAME = column('name');
+const COL_SEARCH = column('search');
 const REAL_COLS = REAL_FIELDS.map(column);
 const TEXT_COLS = TEXT_FIELDS.map(column);
 
@@ -59,35 +64,14 @@ export interface MemoryPageQuery {
 
 export interface SortOrders {
   readonly size: number;
-  /** `matchText` lists the keys of the rows whose search text contains the needle (asked once per needle). */
+  /**
+   * The text filter is answered from the rows' search text kept in memory; `matchText` lists the
+   * keys of the rows whose search text contains the needle when that cannot be (a needle with NUL).
+   */
   page(q: MemoryPageQuery, matchText: (needle: string) => readonly RowKey[]): { keys: RowKey[]; total: number };
 }
 
-/** Code point order of two strings (= SQLite BINARY on UTF-8). */
-function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate (a code point above U+FFFF) sorts after every unit of U+E000-U+FFFF.
-    if (x >= 0xd800 && y >= 0xd800) {
-      const xs = x <= 0xdfff;
-      const ys = y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
-}
-
-const NOT_ASCII = /[^ -~\t\n\r]/; // anything but printable ASCII and common whitespace: the slow path is still right
-const ASCII_UPPER = /[A-Z]/g;
-/** NOCASE folds ASCII letters only ("É" stays), which toLowerCase does for pure ASCII text. */
-const foldAscii = (s: string) =>
-  NOT_ASCII.test(s) ? s.replace(ASCII_UPPER, (c) => String.fromCharCode(c.charCodeAt(0) + 32)) : s.toLowerCase();
-/** Units where UTF-16 order and code point order can disagree. */
-const HIGH_UNITS = /[\ud800-\uffff]/;
+const text = sqliteTextOrder();
 
 /** Codes of one text column: 0 is NULL, k > 0 is values[k - 1]. */
 class Dictionary {
@@ -105,10 +89,9 @@ class Dictionary {
   }
   /** Rank of each code in the column's order (NULL 0; values equal under the collation share one). */
   ranks(nocase: boolean): { rankOf: Uint32Array; count: number } {
-    const keys = nocase ? this.values.map(foldAscii) : this.values;
-    const high = keys.some((k) => HIGH_UNITS.test(k));
+    const keys = nocase ? this.values.map(text.foldAscii) : this.values;
     const order = Array.from({ length: keys.length }, (_, d) => d);
-    order.sort(high ? (x, y) => compareCodePoints(keys[x], keys[y]) : (x, y) => (keys[x] < keys[y] ? -1 : keys[x] > keys[y] ? 1 : 0));
+    text.sortByKey(order, keys, keys.some(text.hasHighUnits));
     const rankOf = new Uint32Array(keys.length + 1);
     let r = 0;
     for (let k = 0; k < order.length; k++) {
@@ -183,37 +166,31 @@ export interface BuildOptions {
   expected: number;
 }
 
-/** Ranks of values that are nearly all distinct: their rows are sorted directly, no dictionary. */
-function rankDistinct(values: readonly (string | null)[], nocase: boolean): { ranks: Uint32Array; count: number } {
-  const n = values.length;
-  const keys = values.map((v) => (v === null ? null : nocase ? foldAscii(v) : v));
-  const high = keys.some((k) => k !== null && HIGH_UNITS.test(k));
-  const rows: number[] = [];
-  for (let i = 0; i < n; i++) if (keys[i] !== null) rows.push(i);
-  rows.sort(
-    high
-      ? (x, y) => compareCodePoints(keys[x]!, keys[y]!)
-      : (x, y) => (keys[x]! < keys[y]! ? -1 : keys[x]! > keys[y]! ? 1 : 0),
-  );
-  const ranks = new Uint32Array(n);
-  let r = 0;
-  for (let k = 0; k < rows.length; k++) {
-    if (k === 0 || keys[rows[k]] !== keys[rows[k - 1]]) r++;
-    ranks[rows[k]] = r;
-  }
-  return { ranks, count: r + 1 };
+export interface CollectorOptions {
+  /** Rank the names on a worker thread while the load goes on (name-ranks.ts); default true. */
+  nameWorker?: boolean;
 }
 
 /** Collects the sort keys of the rows a first load writes, then builds their orders. */
 export class SortKeyCollector {
   private readonly ids: string[] = [];
-  private readonly names: (string | null)[] = [];
   private readonly idNums: number[] = [];
+  private readonly names;
+  private readonly search = new SearchTextChunks();
   private readonly statusDict = new Dictionary();
   private readonly statusCodes: number[] = [];
   private readonly textDicts = TEXT_FIELDS.map(() => new Dictionary());
   private readonly textCodes: number[][] = TEXT_FIELDS.map(() => []);
   private readonly reals: number[][] = REAL_FIELDS.map(() => []);
+
+  constructor(opts: CollectorOptions = {}) {
+    this.names = createNameRanker({ nocase: NOCASE_FIELDS.has('name'), worker: opts.nameWorker });
+  }
+
+  /** True when the names are ranked on a worker thread. */
+  get namesOffThread(): boolean {
+    return this.names.offThread;
+  }
 
   /**
    * One written row (positional CAMPAIGN_WRITE_COLUMNS values). A key written again (a listing
@@ -223,7 +200,8 @@ export class SortKeyCollector {
     const row = this.ids.length;
     this.ids.push(values[COL_ID] as string);
     this.idNums[row] = values[COL_ID_NUM] as number;
-    this.names[row] = typeof values[COL_NAME] === 'string' ? (values[COL_NAME] as string) : null;
+    this.names.add(values[COL_NAME]);
+    this.search.add(values[COL_SEARCH]);
     this.statusCodes[row] = this.statusDict.code(values[COL_STATUS]);
     for (let f = 0; f < TEXT_COLS.length; f++) this.textCodes[f][row] = this.textDicts[f].code(values[TEXT_COLS[f]]);
     for (let f = 0; f < REAL_COLS.length; f++) {
@@ -232,18 +210,26 @@ export class SortKeyCollector {
     }
   }
 
+  /** The load ended without its orders: stops the name worker. */
+  discard(): void {
+    this.names.discard();
+  }
+
   /**
    * Every field's order, or null when the rows are not as many as the table's (something else
-   * wrote to it).
+   * wrote to it) or the names could not be ranked.
    */
   async build(options: BuildOptions): Promise<SortOrders | null> {
     const step = options.step ?? (() => {});
+    // Asked first: the worker merges its runs while this thread builds the other orders.
+    const nameRanks = this.names.ranks();
+    nameRanks.catch(() => {}); // awaited below, unless this build stops before
     const { ids } = this;
     const idNum = Float64Array.from(this.idNums);
     // The table's own order (id_num, id): that of sort by id. Rows usually arrive in it already.
     // Of rows with one key, the last written is the one the table holds.
     const byKey = Array.from({ length: ids.length }, (_, i) => i);
-    byKey.sort((a, b) => idNum[a] - idNum[b] || compareCodePoints(ids[a], ids[b]) || a - b);
+    byKey.sort((a, b) => idNum[a] - idNum[b] || text.compareCodePoints(ids[a], ids[b]) || a - b);
     const live = byKey.filter((row, k) => k + 1 === byKey.length || idNum[byKey[k + 1]] !== idNum[row] || ids[byKey[k + 1]] !== ids[row]);
     const n = live.length;
     if (n !== options.expected) return null;
@@ -273,10 +259,15 @@ export class SortKeyCollector {
       orders.set(TEXT_FIELDS[f], countingSort(base, ranks, count));
       await step(++done, SORT_ORDER_STEPS);
     }
-    const name = rankDistinct(this.names, NOCASE_FIELDS.has('name'));
+    let name: NameRanks;
+    try {
+      name = await nameRanks;
+    } catch {
+      return null;
+    }
     orders.set('name', countingSort(base, name.ranks, name.count));
     await step(++done, SORT_ORDER_STEPS);
-    return createSortOrders(orders, idNum, ids, statusCodes, this.statusDict);
+    return createSortOrders(orders, idNum, ids, statusCodes, this.statusDict, this.search);
   }
 }
 
@@ -286,11 +277,15 @@ function createSortOrders(
   ids: readonly string[],
   statusCodes: Uint32Array,
   statusDict: Dictionary,
+  search: SearchTextChunks,
 ): SortOrders {
   const keyOrder = orders.get('id')!;
   const n = keyOrder.length;
   // Row numbers index what was collected, replaced rows included; masks are that long.
   const rows = ids.length;
+  // The rows the table holds (not those a later copy of the same key replaced).
+  const live = new Uint8Array(rows);
+  for (let k = 0; k < n; k++) live[keyOrder[k]] = 1;
   // The last filter's matching rows, so scrolling a filtered list does not test every row again.
   let filter: { key: string; match: Uint8Array | null; total: number } | null = null;
   /** Row of a key, by binary search of the key order (no map of 100,000 ids to keep). */
@@ -300,7 +295,7 @@ function createSortOrders(
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const row = keyOrder[mid];
-      const c = idNum[row] - k.id_num || compareCodePoints(ids[row], k.id);
+      const c = idNum[row] - k.id_num || text.compareCodePoints(ids[row], k.id);
       if (c === 0) return row;
       if (c < 0) lo = mid + 1;
       else hi = mid;
@@ -312,8 +307,8 @@ function createSortOrders(
     if (filter?.key === key) return filter;
     if (q.needle === '' && q.statuses.length === 0) return (filter = { key, match: null, total: n });
     const match = new Uint8Array(rows);
-    if (q.needle === '') for (let k = 0; k < n; k++) match[keyOrder[k]] = 1;
-    else {
+    if (q.needle === '') match.set(live);
+    else if (!search.match(q.needle, (row) => (match[row] = live[row]))) {
       for (const k of matchText(q.needle)) {
         const row = rowOfKey(k);
         if (row !== undefined) match[row] = 1;

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SORTABLE_CAMPAIGN_FIELDS, type Campaign } from '../../../src/shared/domain/campaign';
 import type { CampaignQuery } from '../../../src/main/store/campaign-query';
 import { mulberry32, syntheticCampaigns } from '../../../bench/campaign-data';
+import { campaignRowValues } from '../../../src/main/store/campaign-columns';
+import { SortKeyCollector } from '../../../src/main/store/sort-orders';
 import { ACME, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -106,5 +108,12 @@ describe('sort orders held in memory after a first load', () => {
     await t.store.campaigns.indexBuilds();
     expect(t.store.campaigns.sortSource(ACME)).toBe('indexes');
     expect(t.store.campaigns.count(ACME)).toBe(200);
+  });
+
+  it('are not built when the names could not be ranked (the worker stopped): the load builds its indexes first instead', async () => {
+    const collector = new SortKeyCollector();
+    for (const c of syntheticCampaigns(50, { firstId: 1 })) collector.add(campaignRowValues(c));
+    collector.discard();
+    expect(await collector.build({ expected: 50 })).toBeNull();
   });
 });
