@@ -222,6 +222,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     }
   };
   const checkpoints = createCheckpointHold(db, ctx.worker);
+  // Cache metadata, committed like the cache pages it describes: a commit with fsync right after a
+  // first load would flush its whole unsynced log (tens of megabytes) on the event loop.
+  const markSynced = (ref: AccountRef) => ctx.cacheTx(() => accounts.markSynced(ref, ctx.clock.now()));
   const letGo = (state: ActiveRefresh | undefined) => {
     dropCollection(state);
     if (!state?.holdsCheckpoints) return;
@@ -342,7 +345,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
               }
             } else for (const c of campaigns) written += writeRow(s, campaignRowValues(c));
           });
-          for (const c of campaigns) state.seen.add(c.id);
+          // A first load removes nothing at its end, so it need not remember what it saw.
+          if (!empty) for (const c of campaigns) state.seen.add(c.id);
           const page = { written, unchanged: campaigns.length - written };
           totals.written += page.written;
           totals.unchanged += page.unchanged;
@@ -388,7 +392,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         state.collected = null;
         memoryOrders.set(accountKey, orders);
         completeLoads.add(accountKey);
-        accounts.markSynced(ref, ctx.clock.now());
+        markSynced(ref);
         done = true;
         active.delete(accountKey);
         buildInBackground(accountKey);
@@ -425,7 +429,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             onIndexing?.(++built, missing.length);
           }
         }
-        accounts.markSynced(ref, ctx.clock.now());
+        markSynced(ref);
         done = true;
         active.delete(accountKey);
         return { ...totals };

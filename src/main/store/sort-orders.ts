@@ -77,14 +77,20 @@ const text = sqliteTextOrder();
 class Dictionary {
   readonly values: string[] = [];
   private readonly codes = new Map<string, number>();
+  // Neighbouring rows often share a value (one pricing model, one advertiser): that skips hashing it.
+  private last: string | null = null;
+  private lastCode = 0;
   code(v: unknown): number {
     if (typeof v !== 'string') return 0;
+    if (v === this.last) return this.lastCode;
     let c = this.codes.get(v);
     if (c === undefined) {
       this.values.push(v);
       c = this.values.length;
       this.codes.set(v, c);
     }
+    this.last = v;
+    this.lastCode = c;
     return c;
   }
   /** Rank of each code in the column's order (NULL 0; values equal under the collation share one). */
@@ -103,50 +109,30 @@ class Dictionary {
 }
 
 /**
- * Ranks a REAL column (NaN = NULL) by radix-sorting the bits of its values, made to sort as
- * unsigned integers: several times faster than a comparison sort of 100,000 numbers in JS.
+ * Ranks a REAL column (NaN = NULL): its values are sorted natively (a Float64Array sorts without
+ * calling back into JS), then each row's rank is found by binary search of the distinct values.
+ * Several times faster than a comparison sort of row numbers, and fast even before it is optimized.
  */
 function rankReal(values: Float64Array): { ranks: Uint32Array; count: number } {
   const n = values.length;
-  const words = new Uint32Array(values.buffer, values.byteOffset, n * 2);
-  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const present: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (Number.isNaN(values[i])) continue;
-    if (values[i] === 0) values[i] = 0; // -0 and 0 are one value
-    let h = words[2 * i + (little ? 1 : 0)];
-    let l = words[2 * i + (little ? 0 : 1)];
-    // Negative numbers: flip every bit (larger magnitude sorts first); others: flip the sign.
-    if (h & 0x80000000) {
-      h = ~h >>> 0;
-      l = ~l >>> 0;
-    } else h = (h | 0x80000000) >>> 0;
-    hi[i] = h;
-    lo[i] = l;
-    present.push(i);
-  }
-  let a = Uint32Array.from(present);
-  let b = new Uint32Array(a.length);
-  const counts = new Uint32Array(0x10001);
-  for (let pass = 0; pass < 4; pass++) {
-    const src = pass < 2 ? lo : hi;
-    const shift = (pass & 1) * 16;
-    counts.fill(0);
-    for (let k = 0; k < a.length; k++) counts[((src[a[k]] >>> shift) & 0xffff) + 1]++;
-    for (let c = 0; c < 0x10000; c++) counts[c + 1] += counts[c];
-    for (let k = 0; k < a.length; k++) b[counts[(src[a[k]] >>> shift) & 0xffff]++] = a[k];
-    [a, b] = [b, a];
-  }
+  const sorted = values.slice().sort(); // NaN last; -0 next to 0, and equal to it below
+  const distinct = new Float64Array(n);
+  let m = 0;
+  for (let i = 0; i < n && !Number.isNaN(sorted[i]); i++) if (m === 0 || sorted[i] !== distinct[m - 1]) distinct[m++] = sorted[i];
   const ranks = new Uint32Array(n);
-  let r = 0;
-  for (let k = 0; k < a.length; k++) {
-    const i = a[k];
-    if (k === 0 || hi[i] !== hi[a[k - 1]] || lo[i] !== lo[a[k - 1]]) r++;
-    ranks[i] = r;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    let lo = 0;
+    let hi = m - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (distinct[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    ranks[i] = lo + 1;
   }
-  return { ranks, count: r + 1 };
+  return { ranks, count: m + 1 };
 }
 
 /** Stable counting sort of `order` (row numbers) by `ranks`. */
@@ -228,12 +214,18 @@ export class SortKeyCollector {
     const idNum = Float64Array.from(this.idNums);
     // The table's own order (id_num, id): that of sort by id. Rows usually arrive in it already.
     // Of rows with one key, the last written is the one the table holds.
-    const byKey = Array.from({ length: ids.length }, (_, i) => i);
-    byKey.sort((a, b) => idNum[a] - idNum[b] || text.compareCodePoints(ids[a], ids[b]) || a - b);
-    const live = byKey.filter((row, k) => k + 1 === byKey.length || idNum[byKey[k + 1]] !== idNum[row] || ids[byKey[k + 1]] !== ids[row]);
-    const n = live.length;
+    const compareKeys = (a: number, b: number) => idNum[a] - idNum[b] || text.compareCodePoints(ids[a], ids[b]);
+    let arrivedInOrder = true;
+    for (let i = 1; i < ids.length && arrivedInOrder; i++) arrivedInOrder = compareKeys(i - 1, i) < 0;
+    let keyOrder: Uint32Array;
+    if (arrivedInOrder) keyOrder = Uint32Array.from({ length: ids.length }, (_, i) => i);
+    else {
+      const byKey = Array.from({ length: ids.length }, (_, i) => i);
+      byKey.sort((a, b) => compareKeys(a, b) || a - b);
+      keyOrder = Uint32Array.from(byKey.filter((row, k) => k + 1 === byKey.length || compareKeys(row, byKey[k + 1]) !== 0));
+    }
+    const n = keyOrder.length;
     if (n !== options.expected) return null;
-    const keyOrder = Uint32Array.from(live);
     const statusCodes = Uint32Array.from(this.statusCodes);
     const status = this.statusDict.ranks(false);
     const statusRanks = statusCodes.map((c) => status.rankOf[c]);
