@@ -111,7 +111,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   notes.prune((seq) => inFlight(seq) !== undefined);
 
   // The engine's parts refer to each other; they are wired through this one context.
-  const ctx = { store, secrets, hub, scheduler, notes, now, info: { version: opts.version, transport: opts.transport }, log } as CoreContext;
+  const ctx = { store, secrets, hub, scheduler, notes, now, info: { version: opts.version, transport: opts.transport }, demo: opts.demo ?? null, log } as CoreContext;
   ctx.connections = new Connections({
     store,
     secrets,
@@ -162,13 +162,13 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     if (interrupted > 0) {
       log(null, null, 'warning', 'outbox.interrupted', `${interrupted} change(s) were being sent when the app stopped; checking the service before sending them again.`);
     }
-    if (opts.demo) await ensureDemoProfile(ctx, opts.demo.url);
+    if (opts.demo) await ensureDemoProfile(ctx);
   } catch (e) {
     await closeAll();
     throw e;
   }
   ctx.drainer.kick();
-  if (opts.demo && tuning.refreshOnStart) void ctx.refresher.refreshProfile(DEMO_PROFILE_ID);
+  if (opts.demo && tuning.refreshOnStart && store.profiles.get(DEMO_PROFILE_ID)) void ctx.refresher.refreshProfile(DEMO_PROFILE_ID);
 
   let closing: Promise<void> | undefined;
   async function closeAll(): Promise<void> {

@@ -148,14 +148,14 @@ describe('Connections: add connection, add account, work offline', () => {
     await page.getByTestId('remove-connection-confirm').click();
     await expect.poll(() => group.count()).toBe(0);
 
-    // A network's members stay, and are named; the demo says it comes back. Kept here.
+    // A network's members stay, and are named; the demo says how to bring it back. Kept here.
     const network = page.getByTestId('connection-sandbox-demo').getByTestId('account-northnet');
     await network.hover();
     await page.getByTestId('connection-sandbox-demo').getByTestId('remove-account-northnet').click();
     const text = await page.getByTestId('remove-account-dialog').textContent();
     expect(text).toContain('North Bikes');
     expect(text).toContain('North Boats');
-    expect(text).toContain('sets itself up again');
+    expect(text).toContain('stays removed');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('remove-account-dialog').count()).toBe(0);
     expect(await network.count()).toBe(1);
@@ -172,5 +172,28 @@ describe('Connections: add connection, add account, work offline', () => {
     await page.keyboard.press('Alt+n');
     await expect.poll(() => page.getByTestId('campaign-editor').count()).toBe(1);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input-name');
+  });
+
+  // Last in this file: it removes the demo connection the tests above use.
+  it('removes the Sandbox demo for good, and "+ Add connection" brings it back with its accounts', async () => {
+    const { page } = app;
+    const demo = page.getByTestId('connection-sandbox-demo');
+    await demo.locator('.tree-profile').hover();
+    await page.getByTestId('remove-connection-sandbox-demo').click();
+    expect(await page.getByTestId('remove-connection-dialog').textContent()).toContain('stays removed');
+    await page.getByTestId('remove-connection-confirm').click();
+    await expect.poll(() => demo.count()).toBe(0);
+
+    await page.getByTestId('add-connection').click();
+    await page.getByTestId('demo-restore').click();
+    await expect.poll(() => page.getByTestId('add-connection-dialog').count()).toBe(0);
+    await expect.poll(() => demo.getByTestId('account-northnet').count()).toBe(1);
+    await expect.poll(() => demo.locator('[data-testid^="account-"]').count()).toBe(11);
+    // With the demo whole again, the dialog no longer offers it.
+    await page.getByTestId('add-connection').click();
+    await page.getByTestId('add-connection-dialog').waitFor();
+    expect(await page.getByTestId('demo-restore-box').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    expect(app.pageErrors).toEqual([]);
   });
 });

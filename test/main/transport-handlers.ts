@@ -90,7 +90,7 @@ export function createTransportTable(): TransportTable {
     return Promise.resolve(value);
   };
   const handlers: DeskHandlers = {
-    'app.info': (a) => rec('app.info', a, { version: '0.0.0-test', transport: 'browser', secrets: { kind: 'memory', warning: null } }),
+    'app.info': (a) => rec('app.info', a, { version: '0.0.0-test', transport: 'browser', secrets: { kind: 'memory', warning: null }, demo: { available: true, removed: false } }),
     'profiles.list': (a) => rec('profiles.list', a, profiles),
     'profiles.create': (a) => {
       const p = { ...sampleProfile(`p${profiles.length + 1}`), name: a.name, clientId: a.clientId };
@@ -105,6 +105,7 @@ export function createTransportTable(): TransportTable {
     'profiles.signIn': (a) => rec('profiles.signIn', a, sampleProfile(a.profileId)),
     'profiles.cancelSignIn': (a) => rec('profiles.cancelSignIn', a, sampleProfile(a.profileId)),
     'profiles.setWorkOffline': (a) => rec('profiles.setWorkOffline', a, sampleProfile(a.profileId)),
+    'profiles.restoreDemo': (a) => rec('profiles.restoreDemo', a, sampleProfile('sandbox-demo')),
     'accounts.list': (a) => rec('accounts.list', a, [sampleAccount('p1', 'acme')]),
     'accounts.add': (a) => rec('accounts.add', a, sampleAccount(a.profileId, a.accountId)),
     'accounts.remove': (a) => rec('accounts.remove', a, { ok: true as const }),
@@ -179,6 +180,7 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   'profiles.signIn': { profileId: 'p1' },
   'profiles.cancelSignIn': { profileId: 'p1' },
   'profiles.setWorkOffline': { profileId: 'p1', offline: true },
+  'profiles.restoreDemo': {},
   'accounts.list': {},
   'accounts.add': { profileId: 'p1', accountId: 'acme' },
   'accounts.remove': { profileId: 'p1', accountId: 'acme' },

@@ -7,6 +7,7 @@ import type { DeskHandlers } from '../../shared/ipc/contract';
 import { isServiceError } from '../service';
 import type { Account, AccountRef } from '../store';
 import type { CoreContext } from './context';
+import { rememberDemoRemoval } from './demo';
 import { accountDto, campaignRowDto } from './dto';
 
 type AccountHandlers = Pick<
@@ -75,6 +76,7 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       mustGet(ctx, ref);
       refresher.cancel(ref);
       store.accounts.remove(ref);
+      rememberDemoRemoval(ctx, ref);
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
       return { ok: true };
     },

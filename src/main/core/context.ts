@@ -21,6 +21,8 @@ export interface CoreContext {
   scheduler: RateLimitScheduler;
   now(): number;
   info: { version: string; transport: 'electron' | 'browser' };
+  /** The built-in sandbox this run serves the demo connection from; null when there is none. */
+  demo: { url: string } | null;
   /** The activity log (never given a secret). */
   log(profileId: string | null, accountId: string | null, level: Level, kind: string, message: string): void;
 }

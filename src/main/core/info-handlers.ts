@@ -1,6 +1,7 @@
 // app.info, ratelimit.state and activity.list: what the status bar and the activity tab show.
 import type { DeskHandlers, RateLimitState } from '../../shared/ipc/contract';
 import type { CoreContext } from './context';
+import { demoState } from './demo';
 import { activityDto } from './dto';
 
 type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'activity.list'>;
@@ -37,6 +38,7 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
         version: ctx.info.version,
         transport: ctx.info.transport,
         secrets: { kind: ctx.secrets.kind, warning: ctx.secrets.warning ?? null },
+        demo: demoState(ctx),
       };
     },
     async 'ratelimit.state'({ profileId }) {

@@ -3,11 +3,12 @@
 import { DeskError } from '../../shared/errors';
 import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { CoreContext } from './context';
+import { rememberDemoRemoval, restoreDemo, DEMO_PROFILE_ID } from './demo';
 import { profileDto } from './dto';
 
 type ProfileHandlers = Pick<
   DeskHandlers,
-  'profiles.list' | 'profiles.create' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline'
+  'profiles.list' | 'profiles.create' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline' | 'profiles.restoreDemo'
 >;
 
 export async function profileView(ctx: CoreContext, profileId: string) {
@@ -53,10 +54,21 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       await connections.forget(profileId);
       for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
       store.profiles.remove(profileId);
+      rememberDemoRemoval(ctx, { profileId });
       await ctx.secrets.delete(profileId).catch(() => undefined);
       ctx.log(null, null, 'info', 'profile.removed', `Connection "${p.name}" removed.`);
       changed();
       return { ok: true };
+    },
+
+    async 'profiles.restoreDemo'() {
+      if (!ctx.demo) throw new DeskError('not_found', 'This copy of Campaign Desk runs without its built-in sandbox, so there is no demo to bring back.');
+      await restoreDemo(ctx);
+      ctx.log(null, null, 'info', 'profile.created', 'The Sandbox demo connection is back, with all its accounts.');
+      changed();
+      hub.emit('data.changed', { profileId: DEMO_PROFILE_ID, accountId: null, what: 'accounts' });
+      void ctx.refresher.refreshProfile(DEMO_PROFILE_ID);
+      return profileView(ctx, DEMO_PROFILE_ID);
     },
 
     async 'profiles.signIn'({ profileId }) {

@@ -14,3 +14,4 @@ export { OUTBOX_KINDS, outboxPayloadSchemas, type OutboxKind, type OutboxPayload
 export type { ActivityEntry, LogInput } from './activity-repo';
 export type { QuarantinedRow } from './quarantine-repo';
 export { sendNoteSchema, type SendNote, type SendNotesRepo } from './send-notes-repo';
+export type { SettingKey, SettingValue, SettingsRepo } from './settings-repo';

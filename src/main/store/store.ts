@@ -14,6 +14,7 @@ import { createOutboxRepo, type OutboxRepo } from './outbox-repo';
 import { createProfilesRepo, type ProfilesRepo } from './profiles-repo';
 import { createQuarantineRepo, type QuarantineRepo } from './quarantine-repo';
 import { createSendNotesRepo, type SendNotesRepo } from './send-notes-repo';
+import { createSettingsRepo, type SettingsRepo } from './settings-repo';
 import { createStoreWorker } from './store-worker';
 import { createTasksRepo, type TasksRepo } from './tasks-repo';
 import { systemClock, type Clock } from './types';
@@ -44,6 +45,7 @@ export interface Store {
   readonly quarantine: QuarantineRepo;
   /** What was recorded about outbox items before they were sent (see send-notes-repo.ts). */
   readonly sendNotes: SendNotesRepo;
+  readonly settings: SettingsRepo;
   /** Runs fn (synchronous) in one transaction; nested calls become savepoints. */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] when the file is sound. */
@@ -80,6 +82,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     activity: createActivityRepo(ctx),
     quarantine,
     sendNotes: createSendNotesRepo(ctx),
+    settings: createSettingsRepo(ctx),
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: () => {

@@ -196,6 +196,8 @@ export const channels = {
       version: z.string(),
       transport: z.enum(['electron', 'browser']),
       secrets: z.object({ kind: z.enum(['keychain', 'memory']), warning: z.string().nullable() }),
+      /** The built-in Sandbox demo: whether this run has it, and whether the person removed some or all of it. */
+      demo: z.object({ available: z.boolean(), removed: z.boolean() }),
     }),
   },
 
@@ -219,6 +221,8 @@ export const channels = {
   /** Stops the connection's browser sign-in that is waiting for the person; its signIn call then fails. */
   'profiles.cancelSignIn': { input: profileRef, output: profileSchema },
   'profiles.setWorkOffline': { input: z.object({ profileId: id, offline: z.boolean() }), output: profileSchema },
+  /** Brings back the built-in Sandbox demo connection and every account of it the person removed. */
+  'profiles.restoreDemo': { input: empty, output: profileSchema },
 
   'accounts.list': { input: z.object({ profileId: id.optional() }), output: z.array(accountSchema) },
   'accounts.add': {

@@ -71,6 +71,49 @@ describe('the demo connection', () => {
     expect(profiles).toHaveLength(1);
     expect(profiles[0]).toMatchObject({ baseUrl: other, authUrl: other, pushUrl: other });
   });
+
+  it('stays removed across restarts once the person removes it, and comes back whole when asked', async () => {
+    env = await startEnv();
+    let h = env.core.handlers;
+    expect((await h['app.info']({})).demo).toEqual({ available: true, removed: false });
+    await h['profiles.remove']({ profileId: P });
+    await env.core.close();
+    h = (await env.restart()).handlers;
+    expect(await h['profiles.list']({})).toEqual([]);
+    expect(await h['accounts.list']({})).toEqual([]);
+    expect(await env.secrets.get(P, 'client_secret')).toBeNull();
+    expect((await h['app.info']({})).demo).toEqual({ available: true, removed: true });
+
+    const back = await h['profiles.restoreDemo']({});
+    expect(back).toMatchObject({ id: P, kind: 'sandbox', hasSecret: true, baseUrl: env.sandbox.url });
+    expect((await h['accounts.list']({ profileId: P })).map((a) => a.accountId).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.accountId).sort());
+    expect((await h['app.info']({})).demo).toEqual({ available: true, removed: false });
+    // Brought back, it is refreshed at once: its campaigns show without a restart.
+    await until(async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null), 'the restored demo to sync');
+  });
+
+  it('keeps the demo accounts the person removed out, and the rest in, across restarts', async () => {
+    env = await startEnv();
+    let h = env.core.handlers;
+    await h['accounts.remove']({ profileId: P, accountId: 'acmeshoes' });
+    await h['accounts.remove']({ profileId: P, accountId: 'southmedia' });
+    await env.core.close();
+    h = (await env.restart()).handlers;
+    const left = (await h['accounts.list']({ profileId: P })).map((a) => a.accountId);
+    expect(left).not.toContain('acmeshoes');
+    expect(left).not.toContain('southmedia');
+    // A network's members stay when it goes (as the remove dialog says).
+    expect(left).toContain('southcafe');
+    expect(left).toHaveLength(DEMO_ACCOUNTS.length - 2);
+    expect((await h['app.info']({})).demo.removed).toBe(true);
+  });
+
+  it('cannot be brought back by a copy of the app that runs without its sandbox', async () => {
+    env = await startEnv({ demo: false });
+    const h = env.core.handlers;
+    expect((await h['app.info']({})).demo).toEqual({ available: false, removed: false });
+    await expect(h['profiles.restoreDemo']({})).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/without its built-in sandbox/) });
+  });
 });
 
 describe('cache refresh', () => {

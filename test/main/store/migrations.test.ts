@@ -78,6 +78,16 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
       INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
     `);
   },
+  // Version 5 moved the work-offline choice onto the profile.
+  5: (db) => {
+    SEEDERS[3](db);
+    db.exec(`
+      UPDATE profiles SET work_offline = 1 WHERE id = 'p1';
+      INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at)
+        VALUES (7, 'p1', 'acmeads', 'create_campaign', '{"clientRef":"r7","body":{"name":"Seven"}}', 'uncertain', 0, 1, 1);
+      INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
+    `);
+  },
 };
 
 function schemaOf(file: string): string[] {
@@ -119,7 +129,7 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'tasks'].sort(),
+      ['accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/main/store/activity-repo';
 import { ACME, PROFILE, openTestStore, seed, type TestStore } from './helpers';
@@ -142,5 +143,24 @@ describe('activity log', () => {
     expect(e.details).toEqual({ status: 401, client_secret: REDACTED, nested: { refresh_token: REDACTED, ok: 'yes' } });
     expect(t.store.activity.list({ profileId: 'p1' }).map((x) => x.kind)).toEqual(['http', 'auth']);
     expect(t.store.activity.list({ accountId: 'acmeads' })).toHaveLength(1);
+  });
+});
+
+describe('settings', () => {
+  it('read their default until set, keep what was set across a reopen, and refuse a malformed value', () => {
+    expect(t.store.settings.get('demo')).toEqual({ dismissed: false, removedAccounts: [] });
+    t.store.settings.set('demo', { dismissed: false, removedAccounts: ['northnet'] });
+    t.store.settings.set('demo', { dismissed: true, removedAccounts: ['northnet'] });
+    expect(t.reopen().settings.get('demo')).toEqual({ dismissed: true, removedAccounts: ['northnet'] });
+    expect(() => t.store.settings.set('demo', { dismissed: 'yes' } as never)).toThrow();
+    expect(t.store.settings.get('demo').dismissed).toBe(true);
+  });
+
+  it('read a value a newer app wrote in another shape as the default, so the app still starts', () => {
+    t.store.close();
+    const db = new Database(t.file);
+    db.prepare("INSERT INTO settings (key, value) VALUES ('demo', ?)").run(JSON.stringify({ dismissed: 'sometimes' }));
+    db.close();
+    expect(t.reopen().settings.get('demo')).toEqual({ dismissed: false, removedAccounts: [] });
   });
 });

@@ -5,5 +5,6 @@ import { migration002 } from './002-drafts-outbox';
 import { migration003 } from './003-campaigns-per-account';
 import { migration004 } from './004-send-notes';
 import { migration005 } from './005-profile-work-offline';
+import { migration006 } from './006-settings';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006];

@@ -15,6 +15,7 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<Profile | null>(null);
+  const demo = useWorkspace((s) => s.info?.demo);
   const problems = profileFormProblems(form);
   // Problems show after the first attempt, then live: no red before a person has typed anything.
   const by = tried ? problemsByField(problems) : {};
@@ -30,6 +31,20 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
       setCreated(p);
       void useWorkspace.getState().load();
       if (p.flow === 'client_credentials') onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const restoreDemo = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await call('profiles.restoreDemo', {});
+      void useWorkspace.getState().load();
+      onClose();
     } catch (err) {
       setError(messageOf(err));
     } finally {
@@ -89,6 +104,14 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
 
   return (
     <Dialog title="Add connection" onClose={onClose} testId="add-connection-dialog">
+      {demo?.available && demo.removed ? (
+        <div className="dialog-aside" data-testid="demo-restore-box">
+          <p className="muted">Want the sample accounts again? The built-in Sandbox demo comes back with all of its accounts.</p>
+          <button type="button" onClick={() => void restoreDemo()} disabled={busy} data-testid="demo-restore">
+            Bring back the Sandbox demo
+          </button>
+        </div>
+      ) : null}
       <form
         className="form"
         onSubmit={(e) => {

@@ -51,9 +51,9 @@ function Actions(props: { busy: boolean; error: string | null; onClose(): void; 
   );
 }
 
-/** The built-in demo connection is set up again at every start (core/demo.ts). */
+/** What was removed of the built-in demo connection stays removed until brought back (core/demo.ts). */
 const DEMO_PROFILE_ID = 'sandbox-demo';
-const DEMO_RETURNS = 'The built-in Sandbox demo sets itself up again the next time Campaign Desk starts.';
+const DEMO_STAYS_REMOVED = 'It stays removed when Campaign Desk starts again. “+ Add connection” can bring the whole Sandbox demo back.';
 
 export function RemoveAccountDialog({ account, members, onClose }: { account: Account; members: Account[]; onClose(): void }) {
   const name = account.name || account.accountId;
@@ -70,7 +70,7 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
           {members.length === 1 ? 'it' : 'them'} on {members.length === 1 ? 'its' : 'their'} own if you no longer need {members.length === 1 ? 'it' : 'them'}.
         </p>
       ) : null}
-      {account.profileId === DEMO_PROFILE_ID ? <p className="muted">{DEMO_RETURNS}</p> : null}
+      {account.profileId === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
       {account.queued > 0 ? (
         <p className="form-problem">
           {plural(account.queued, 'change')} of this account {account.queued === 1 ? 'is' : 'are'} not sent yet: send or discard {account.queued === 1 ? 'it' : 'them'} in the
@@ -91,7 +91,7 @@ export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile
         Its {plural(accounts.length, 'account')} with their cached data and drafts are deleted from this computer, and its client secret is removed from the system
         keychain. Nothing changes on the service.
       </p>
-      {profile.id === DEMO_PROFILE_ID ? <p className="muted">{DEMO_RETURNS}</p> : null}
+      {profile.id === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
       {queued > 0 ? (
         <p className="form-problem" data-testid="remove-queued">
           {plural(queued, 'change')} waiting in the Outbox will never be sent.
