@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'keychain_unavailable', // the system keychain refused; secrets kept in memory only
   'conflict', // the item changed state meanwhile (e.g. already sent)
   'database', // the local database refused (newer version, disk full, ...)
+  'cancelled', // the person (or the app, closing) stopped it before it completed; nothing to fix
   'internal', // anything else; the message says what to do
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

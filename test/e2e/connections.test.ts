@@ -78,22 +78,29 @@ describe('Connections: add connection, add account, work offline', () => {
     await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
     await page.getByTestId('conn-redirectUri').fill(demoClient.redirect_uris![0]);
     await page.getByTestId('conn-create').click();
-    await page.getByTestId('conn-sign-in').waitFor();
+    // Started in the dialog, then stopped: a cancellation is not an error, and Sign in is there again.
+    await page.getByTestId('conn-sign-in').click();
+    await page.getByTestId('conn-sign-in-waiting').waitFor();
+    await expect.poll(() => app.opened.length).toBe(1);
+    await page.getByTestId('conn-sign-in-cancel').click();
+    await expect.poll(() => page.getByTestId('conn-sign-in-waiting').count()).toBe(0);
+    expect(await page.getByTestId('add-connection-dialog').getByRole('alert').count()).toBe(0);
+    expect(await page.getByTestId('conn-sign-in').isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Later' }).click();
 
     const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Browser sign-in' });
     const signIn = group.locator('[data-testid^="sign-in-"]').filter({ hasText: 'Sign in with browser' });
     await signIn.click();
     await group.locator('[data-testid^="sign-in-waiting-"]').waitFor();
-    await expect.poll(() => app.opened.length).toBe(1);
+    await expect.poll(() => app.opened.length).toBe(2);
     await group.locator('[data-testid^="sign-in-cancel-"]').click();
     await expect.poll(() => group.textContent()).toContain('The sign-in was cancelled.');
 
     await signIn.click();
-    await expect.poll(() => app.opened.length).toBe(2);
+    await expect.poll(() => app.opened.length).toBe(3);
     // The "system browser": a page of its own on the service's sign-in page.
     const login = await app.browser.newPage();
-    await login.goto(app.opened[1]);
+    await login.goto(app.opened[2]);
     await login.getByLabel(/user/i).fill(demoClient.users![0].username);
     await login.getByLabel(/password/i).fill(demoClient.users![0].password);
     await login.getByRole('button', { name: /authorize/i }).click();

@@ -83,7 +83,7 @@ const DESK_CODES: Record<ServiceErrorKind, ErrorCode> = {
   network: 'offline',
   outcome_unknown: 'offline',
   timeout: 'offline',
-  cancelled: 'internal',
+  cancelled: 'cancelled',
   protocol: 'server',
 };
 

@@ -119,12 +119,13 @@ describe('browser sign-in', () => {
     const p = await h['profiles.create']({ name: 'Browser', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'authorization_code', redirectUri });
 
     // The person clicks Sign in, does nothing in the browser, then cancels.
-    const outcome = (call: Promise<unknown>) => call.then(() => 'completed', (e: Error) => e.message);
+    const outcome = (call: Promise<unknown>) => call.then(() => 'completed', (e: Error & { code?: string }) => `${e.code}: ${e.message}`);
     const first = outcome(h['profiles.signIn']({ profileId: p.id }));
     await until(() => opened.length === 1, 'the sign-in page to open');
     expect((await profile(env, p.id)).signIn.state).toBe('signing_in');
     const afterCancel = await h['profiles.cancelSignIn']({ profileId: p.id });
-    expect(await first).toBe('The sign-in was cancelled.');
+    // Said as a cancellation, not as a failure of the app.
+    expect(await first).toBe('cancelled: The sign-in was cancelled.');
     expect((await profile(env, p.id)).signIn).toEqual({ state: 'sign_in_required', message: 'The sign-in was cancelled.' });
     expect(afterCancel.id).toBe(p.id);
 
@@ -134,7 +135,7 @@ describe('browser sign-in', () => {
     completeInBrowser = true;
     const signedIn = await h['profiles.signIn']({ profileId: p.id });
     expect(signedIn).toMatchObject({ connection: 'online', signIn: { state: 'signed_in' } });
-    expect(await waiting).toBe('The sign-in was cancelled.');
+    expect(await waiting).toBe('cancelled: The sign-in was cancelled.');
     // The replaced one did not overwrite the state of the one that completed.
     expect((await profile(env, p.id)).signIn.state).toBe('signed_in');
     await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
-import { call, messageOf } from '../../lib/api';
+import { call, DeskCallError, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../drafts/campaign-form';
 import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type ProfileForm } from './profile-form';
@@ -62,7 +62,8 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
       if (p.signIn.state === 'signed_in') onClose();
       else if (p.signIn.message) setError(p.signIn.message);
     } catch (err) {
-      setError(messageOf(err));
+      // The person stopped it: nothing went wrong, and "Sign in" is there to start again.
+      if (!(err instanceof DeskCallError && err.code === 'cancelled')) setError(messageOf(err));
     } finally {
       setBusy(false);
     }
