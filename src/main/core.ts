@@ -83,7 +83,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   try {
     secrets = opts.secrets ?? (await createSecretStore({ service: SECRET_SERVICE }));
   } catch (e) {
-    store.close();
+    await store.close();
     throw e;
   }
   const clock = clockFrom(now);
@@ -181,7 +181,8 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     await ctx.connections.close();
     await transport.close();
     hub.close();
-    store.close();
+    // Until the store worker's connection is closed too, the database's -wal and -shm files stay.
+    await store.close();
   }
 
   return {

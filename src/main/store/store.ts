@@ -50,7 +50,8 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] when the file is sound. */
   integrityCheck(): string[];
-  close(): void;
+  /** Closes the file; the promise settles once the worker's connection is closed as well. */
+  close(): Promise<void>;
 }
 
 export function openStore(opts: OpenStoreOptions): Store {
@@ -88,8 +89,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     close: () => {
       // The worker has its own connection; stopping it does not wait for the main one. Closing
       // the last connection copies what the log still holds into the file (SQLite does that).
-      void worker?.close();
+      const stopping = worker?.close() ?? Promise.resolve();
       if (db.open) db.close();
+      return stopping.catch(() => undefined);
     },
   };
 }

@@ -74,6 +74,15 @@ export class Refresher {
     this.#running.get(keyOf(ref))?.abort();
     const ctl = new AbortController();
     this.#running.set(keyOf(ref), ctl);
+    // Right after a first load its indexes are still being built for a few seconds: starting now
+    // would make every page write wait for them on the event loop.
+    progress('running', 0, null, null);
+    await store.campaigns.whenWritable();
+    if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) {
+      if (this.#running.get(keyOf(ref)) === ctl) this.#running.delete(keyOf(ref));
+      progress('cancelled', 0, null, 'Refresh cancelled; the last synced data is kept.');
+      return 'cancelled';
+    }
     const refreshes = new Map<string, CampaignRefresh>();
     refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
     const skipped = new Set<string>();
@@ -81,7 +90,6 @@ export class Refresher {
     let pagesDone = 0;
     let pagesTotal: number | null = null;
     let lastLiveNotice = -Infinity;
-    progress('running', 0, null, null);
     try {
       const client = connections.client(ref.profileId);
       let seen = 0;

@@ -156,6 +156,11 @@ describe('status channels', () => {
 
   it('app.info tells where secrets are kept', async () => {
     env = await startEnv();
-    expect(await env.core.handlers['app.info']({})).toEqual({ version: 'test', transport: 'browser', secrets: { kind: 'memory', warning: expect.stringMatching(/only until you quit/) } });
+    expect(await env.core.handlers['app.info']({})).toEqual({
+      version: 'test',
+      transport: 'browser',
+      secrets: { kind: 'memory', warning: expect.stringMatching(/only until you quit/) },
+      demo: { available: true, removed: false },
+    });
   });
 });

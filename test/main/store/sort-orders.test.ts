@@ -104,6 +104,24 @@ describe('sort orders held in memory after a first load', () => {
     expect(t.store.campaigns.sortSource(ACME)).toBe('indexes');
   });
 
+  it('keep serving pages until the background builds end, which is when a refresh may begin (whenWritable)', async () => {
+    t = openTestStore();
+    seed(t.store);
+    const r = t.store.campaigns.beginRefresh(ACME);
+    r.applyPage(syntheticCampaigns(2000, { firstId: 1 }));
+    await r.finish();
+    let writable = false;
+    const waiting = t.store.campaigns.whenWritable().then(() => (writable = true));
+    // The builds run on the worker: one at a time, each a round trip, so not yet.
+    expect(t.store.campaigns.sortSource(ACME)).toBe('memory');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writable).toBe(false);
+    await waiting;
+    expect(t.store.campaigns.sortSource(ACME)).toBe('indexes');
+    // Nothing is being built now: it answers at once.
+    await t.store.campaigns.whenWritable();
+  });
+
   it('leave a refresh started while the indexes are built an ordinary one: unchanged rows are not written again', async () => {
     t = openTestStore();
     seed(t.store);
