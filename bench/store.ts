@@ -34,7 +34,7 @@ export interface StoreBenchResult {
   unchangedRefreshMs: number;
   spentRefreshMs: number;
   changedRefreshMs: number;
-  /** Longest single applyPage of each refresh (the event loop is held for that long). */
+  /** Longest synchronous part of an applyPage of each refresh (the event loop is held for that long). */
   longestPageMs: { first: number; firstAllFull: number | null; unchanged: number; spent: number; changed: number };
   queryGroups: QueryGroupStats[];
   queryAll: QueryGroupStats;
@@ -104,8 +104,11 @@ export async function runStoreBench(opts: StoreBenchOptions = {}): Promise<Store
       const p = performance.now();
       const page = JSON.parse(text) as Campaign[];
       parseMs += performance.now() - p;
-      const { ms } = timed(`${label}: applyPage`, () => r.applyPage(page));
+      // The synchronous part is what holds the event loop; a refresh of a cached account then
+      // waits for the store worker to write the page.
+      const { value: written, ms } = timed(`${label}: applyPage`, () => r.applyPage(page));
       pageMs.set(label, Math.max(pageMs.get(label) ?? 0, ms));
+      await written;
       // Pages arrive from the network in the app: let the event loop turn between them.
       await nextTurn();
     }
@@ -244,7 +247,7 @@ export function storeBenchMarkdown(r: StoreBenchResult): string {
   const lines = [
     `### Store: ${r.rows.toLocaleString('en')} campaigns in one account (pages of ${r.pageSize})`,
     '',
-    '| Refresh | ms | longest page write, ms |',
+    '| Refresh | ms | longest event-loop hold of a page write, ms |',
     '|---|---:|---:|',
     `| first load (empty cache: bulk load), until every sorted page is served (from in-memory orders), pages committed NORMAL (the app's setting) | ${f(r.firstRefreshMs)} | ${f(r.longestPageMs.first)} |`,
     `| first load, until its 17 indexes are built in the background as well | ${f(r.firstIndexesMs)} | |`,

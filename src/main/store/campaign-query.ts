@@ -132,11 +132,13 @@ export function createCampaignQuery(
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   ctx.db.exec(TEXT_MATCH_TABLE_SQL);
   const clearMatches = ctx.db.prepare('DELETE FROM temp.campaign_text_match');
-  const totalChanges = ctx.db.prepare('SELECT total_changes()').pluck();
-  // What the scratch table holds. total_changes() moves with every write on this connection, so
-  // any change to the data invalidates it; scrolling a filtered list reuses it.
-  let matched: { accountKey: number; needle: string; changes: number } | null = null;
-  let lastCount: { key: string; changes: number; total: number } | null = null;
+  // Moves with every write to the file: total_changes() with each on this connection,
+  // data_version with each commit of another (the store worker writes refresh pages).
+  const totalChanges = ctx.db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version())").pluck();
+  // What the scratch table holds: any change to the data invalidates it; scrolling a filtered
+  // list reuses it.
+  let matched: { accountKey: number; needle: string; changes: string } | null = null;
+  let lastCount: { key: string; changes: string; total: number } | null = null;
 
   return (input) => {
     const q = parseCampaignQuery(input);
@@ -164,21 +166,21 @@ export function createCampaignQuery(
     const built = buildCampaignQuery(accountKey, q);
     if (built.matchSql !== null) {
       const needle = built.matchParams[0] as string;
-      const changes = totalChanges.get() as number;
+      const changes = totalChanges.get() as string;
       if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
         // Only the connection's temp schema is written: no lock on the database file, no fsync.
         matched = null;
         clearMatches.run();
         ctx.db.prepare(built.matchSql).run(...built.matchParams);
         // Filling the scratch table counted as changes: remember the count after it.
-        matched = { accountKey, needle, changes: totalChanges.get() as number };
+        matched = { accountKey, needle, changes: totalChanges.get() as string };
       }
     }
     // Statements are prepared per call: there are a few dozen shapes and preparing is
     // microseconds, cheaper than a cache that grows with every status combination. The count is
     // remembered while nothing changes, since scrolling asks for it with every page.
     const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
-    const changesNow = totalChanges.get() as number;
+    const changesNow = totalChanges.get() as string;
     if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
       const value = ctx.db.prepare(built.countSql).pluck().get(...built.countParams) as number;
       lastCount = { key: countKey, changes: changesNow, total: value };

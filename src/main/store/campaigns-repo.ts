@@ -21,11 +21,11 @@
 // refresh of the account continues as a bulk load.
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
-import type { Statement } from 'better-sqlite3';
-import { CAMPAIGN_UPDATE_COLUMNS, CAMPAIGN_WRITE_COLUMNS, campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
+import { CAMPAIGN_WRITE_COLUMNS, campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
 import { campaignTableName, type CampaignIndex } from './campaign-tables';
 import { createCheckpointHold } from './checkpoint-hold';
+import { rowStatements, writeRows, type RowTable } from './row-writer';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
@@ -51,7 +51,7 @@ export interface CampaignRefresh {
    * client has already parsed with the shared campaignSchema (not parsed again here: on a
    * 100,000-row refresh that would be a second full pass).
    */
-  applyPage(campaigns: readonly Campaign[]): PageResult;
+  applyPage(campaigns: readonly Campaign[]): Promise<PageResult>;
   /**
    * After the last page: removes the rows not seen in this refresh (in short transactions,
    * yielding to the event loop between them), builds the indexes of a bulk load (one per step)
@@ -115,26 +115,11 @@ function prepareFor(ctx: RepoContext, accountKey: number) {
   const t = campaignTableName(accountKey);
   const cols = CAMPAIGN_WRITE_COLUMNS;
   const marks = cols.map(() => '?').join(', ');
-  const updates = new Map<number, Statement>();
+  const rowTable: RowTable = { table: t, columns: cols };
   return {
-    /** The stored values of CAMPAIGN_UPDATE_COLUMNS, positionally. */
-    current: db.prepare(`SELECT ${CAMPAIGN_UPDATE_COLUMNS.join(', ')} FROM ${t} WHERE id_num = ? AND id = ?`).raw(),
-    insert: db.prepare(`INSERT INTO ${t} (${cols.join(', ')}) VALUES (${marks})`),
-    /**
-     * An UPDATE of exactly the columns in `mask` (bit k = CAMPAIGN_UPDATE_COLUMNS[k]). SQLite
-     * rewrites only the indexes that contain a column named in SET, so a campaign whose spent
-     * changed touches the spent index alone instead of all of them; on a refresh where half the
-     * campaigns' spent moved that is several times faster (bench/store.ts).
-     */
-    update(mask: number): Statement {
-      let stmt = updates.get(mask);
-      if (!stmt) {
-        const set = CAMPAIGN_UPDATE_COLUMNS.filter((_, k) => (mask & (1 << k)) !== 0).map((c) => `${c} = ?`);
-        stmt = db.prepare(`UPDATE ${t} SET ${set.join(', ')} WHERE id_num = ? AND id = ?`);
-        updates.set(mask, stmt);
-      }
-      return stmt;
-    },
+    rowTable,
+    /** Insert, compare and masked update (row-writer.ts), on this connection. */
+    rows: rowStatements(db, rowTable),
     // Bulk pages: REPLACE because a listing paged by offset can repeat a row on the next page.
     replace: db.prepare(`INSERT OR REPLACE INTO ${t} (${cols.join(', ')}) VALUES (${marks})`),
     keysAfter: db.prepare<[number, string, number], { id_num: number; id: string }>(
@@ -147,32 +132,6 @@ function prepareFor(ctx: RepoContext, accountKey: number) {
   };
 }
 type TableStatements = ReturnType<typeof prepareFor>;
-
-/**
- * Writes one row (positional CAMPAIGN_WRITE_COLUMNS values) into a table that has its indexes:
- * inserted when new, updated in the columns that differ, left alone when equal. Returns 1 when
- * something was written. Values are spread into run(): better-sqlite3 binds separate arguments
- * several times faster than one array argument.
- */
-function writeRow(s: TableStatements, values: unknown[]): number {
-  const stored = s.current.get(values[0], values[1]) as unknown[] | undefined;
-  if (stored === undefined) {
-    s.insert.run(...values);
-    return 1;
-  }
-  let mask = 0;
-  const changed: unknown[] = [];
-  for (let k = 0; k < stored.length; k++) {
-    const v = values[k + 2];
-    if (stored[k] !== v) {
-      mask |= 1 << k;
-      changed.push(v);
-    }
-  }
-  if (mask === 0) return 0;
-  s.update(mask).run(...changed, values[0], values[1]);
-  return 1;
-}
 
 export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo): CampaignsRepo {
   const { db, campaignTables: tables } = ctx;
@@ -338,19 +297,25 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       };
       return {
         account: { profileId: ref.profileId, accountId: ref.accountId },
-        applyPage(campaigns) {
+        async applyPage(campaigns) {
           check();
           let written = 0;
-          ctx.cacheTx(() => {
-            if (bulk) {
+          if (bulk) {
+            ctx.cacheTx(() => {
               const collected = state.collected;
               for (const c of campaigns) {
                 const values = campaignRowValues(c);
                 written += s.replace.run(...values).changes > 0 ? 1 : 0;
                 collected?.add(values);
               }
-            } else for (const c of campaigns) written += writeRow(s, campaignRowValues(c));
-          });
+            });
+          } else {
+            // Into a table with its indexes: compared and written on the store worker, so the event
+            // loop is not held while SQLite rewrites index entries (row-writer.ts).
+            const rows = campaigns.map((c) => campaignRowValues(c));
+            const here = () => ctx.cacheTx(() => writeRows(s.rows, rows));
+            written = ctx.worker ? await ctx.worker.writeRows(s.rowTable, rows, here) : here();
+          }
           // A first load removes nothing at its end, so it need not remember what it saw.
           if (!empty) for (const c of campaigns) state.seen.add(c.id);
           const page = { written, unchanged: campaigns.length - written };
@@ -447,7 +412,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       if (!result.success) throw new StoreError('INVALID_INPUT', describeIssues(result.error.issues));
       const parsed = result.data;
       const s = stmts(accountKey);
-      ctx.tx(() => writeRow(s, campaignRowValues(parsed)));
+      ctx.tx(() => writeRows(s.rows, [campaignRowValues(parsed)]));
       // In-memory orders (and a first load's collection) no longer match the table.
       changed(accountKey);
       // A refresh that listed before this campaign existed must not remove it at finish().

@@ -3,7 +3,10 @@
 // - index builds: one CREATE INDEX over 100,000 rows takes 100-300 ms on the development VM, and a
 //   first load of a large account builds 17 of them (campaigns-repo.ts);
 // - checkpoints: copying the write-ahead log into the file and syncing it, after a first load
-//   (checkpoint-hold.ts), which writes about 50 MB of log.
+//   (checkpoint-hold.ts), which writes about 50 MB of log;
+// - the page writes of a refresh of an account already cached (row-writer.ts): a page whose
+//   campaigns changed status rewrites their entries in all 17 indexes, 50-200 ms per page of
+//   1,000 on the development VM.
 // In WAL mode the main connection keeps reading and writing while the worker works; a write that
 // coincides with an index build waits for it (busy_timeout), as it would for any other writer. A
 // checkpoint never blocks the main connection's readers or writers (PASSIVE).
@@ -17,6 +20,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS } from './connection';
 import { electronNativeBinding } from './native-binding';
+import { rowStatements, writeRows, type RowTable } from './row-writer';
 
 export interface StoreWorker {
   /**
@@ -29,6 +33,12 @@ export interface StoreWorker {
    * worker, after the jobs queued before it. Resolves false when no worker can run.
    */
   checkpoint(): Promise<boolean>;
+  /**
+   * Writes rows into a table that has its indexes, in one transaction, as writeRows does
+   * (row-writer.ts); resolves how many were written. Queued after the jobs before it. When the
+   * worker cannot do it, `onThisThread` writes them on the caller's connection.
+   */
+  writeRows(t: RowTable, rows: readonly (readonly unknown[])[], onThisThread: () => number): Promise<number>;
   /**
    * Starts the thread now if it is not running, so that the first job does not wait for it
    * (about 50 ms on the development VM: a thread, the driver, a connection).
@@ -44,21 +54,39 @@ export interface StoreWorker {
 export const BUILD_THREADS = 2;
 export const BUILD_CACHE_KIB = 128_000;
 
-const WORKER_SOURCE = `
+const workerSource = () => `
+// esbuild's keepNames (tsx) wraps nested functions in __name(); the copied text needs it too.
+const __name = (f) => f;
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: workerData.busyTimeoutMs, nativeBinding: workerData.nativeBinding });
 db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
 db.pragma('trusted_schema = OFF');
-// Index pages are re-creatable cache data, like the refresh pages committed NORMAL (connection.ts).
+// Index pages and refresh pages are re-creatable cache data, committed NORMAL (connection.ts).
 db.pragma('synchronous = NORMAL');
 db.pragma('threads = ' + workerData.threads);
 db.pragma('cache_size = -' + workerData.cacheKib);
+${rowStatements.toString()}
+${writeRows.toString()}
+// The row statements of each table written so far.
+const tables = new Map();
 parentPort.on('message', (msg) => {
   try {
-    if (msg.sql === null) db.pragma('wal_checkpoint(PASSIVE)');
+    let result = null;
+    if (msg.rows) {
+      const t = msg.rows;
+      let s = tables.get(t.table);
+      if (!s) tables.set(t.table, (s = rowStatements(db, t)));
+      try {
+        result = db.transaction(() => writeRows(s, t.values)).immediate();
+      } catch (e) {
+        // The table may have been dropped and made again: prepare afresh next time.
+        tables.delete(t.table);
+        throw e;
+      }
+    } else if (msg.sql === null) db.pragma('wal_checkpoint(PASSIVE)');
     else db.exec(msg.sql);
-    parentPort.postMessage({ id: msg.id, ok: true });
+    parentPort.postMessage({ id: msg.id, ok: true, result });
   } catch (e) {
     parentPort.postMessage({ id: msg.id, ok: false, message: String(e && e.message) });
   }
@@ -67,7 +95,7 @@ parentPort.postMessage({ ready: true });
 `;
 
 interface Pending {
-  resolve: () => void;
+  resolve: (result: unknown) => void;
   reject: (e: Error) => void;
 }
 
@@ -89,7 +117,7 @@ export function createStoreWorker(file: string): StoreWorker {
     if (ready) return ready;
     ready = new Promise<boolean>((resolve) => {
       try {
-        const w = new Worker(WORKER_SOURCE, {
+        const w = new Worker(workerSource(), {
           eval: true,
           workerData: {
             driver: createRequire(__filename).resolve('better-sqlite3'),
@@ -102,12 +130,12 @@ export function createStoreWorker(file: string): StoreWorker {
         });
         // The worker must never keep the process alive on its own (tests, app quit).
         w.unref();
-        w.on('message', (msg: { ready?: boolean; id?: number; ok?: boolean; message?: string }) => {
+        w.on('message', (msg: { ready?: boolean; id?: number; ok?: boolean; message?: string; result?: unknown }) => {
           if (msg.ready) return resolve(true);
           const p = msg.id === undefined ? undefined : pending.get(msg.id);
           if (!p) return;
           pending.delete(msg.id as number);
-          if (msg.ok) p.resolve();
+          if (msg.ok) p.resolve(msg.result);
           else p.reject(new Error(msg.message ?? 'the store worker could not run the statement'));
         });
         const broken = (reason: Error) => {
@@ -127,29 +155,29 @@ export function createStoreWorker(file: string): StoreWorker {
     return ready;
   };
 
-  // One job at a time, in order: each waits for the previous one to settle. `sql` null is a
-  // checkpoint, which only the worker does; it resolves false when the worker is not there.
+  // One job at a time, in order: each waits for the previous one to settle. A job is a statement
+  // (`sql`; null is a checkpoint, which only the worker does) or rows to write. `worker` says
+  // whether the worker did it; otherwise `onThisThread` did, and `value` is what it returned.
   let chain: Promise<unknown> = Promise.resolve();
-  const enqueue = (sql: string | null, onThisThread?: () => void): Promise<boolean> => {
-    const run = async (): Promise<boolean> => {
+  const enqueue = (job: { sql: string | null } | { rows: RowTable & { values: readonly (readonly unknown[])[] } }, onThisThread?: () => unknown) => {
+    const run = async (): Promise<{ worker: boolean; value: unknown }> => {
       if (closed) throw new Error('the store is closed');
       if (!failed && (await start()) && worker) {
         const id = nextId++;
         const w = worker;
         try {
-          await new Promise<void>((resolve, reject) => {
+          const value = await new Promise<unknown>((resolve, reject) => {
             pending.set(id, { resolve, reject });
-            w.postMessage({ id, sql });
+            w.postMessage({ id, ...job });
           });
-          return true;
+          return { worker: true, value };
         } catch (e) {
           if (closed) throw e;
           // A job the worker could not do (it stopped, or the file was busy for longer than
           // busy_timeout) is done here instead.
         }
       }
-      onThisThread?.();
-      return false;
+      return { worker: false, value: onThisThread?.() };
     };
     const result = chain.then(run);
     chain = result.catch(() => {});
@@ -161,10 +189,14 @@ export function createStoreWorker(file: string): StoreWorker {
       return worker !== null && !failed;
     },
     async build(sql, onThisThread) {
-      await enqueue(sql, onThisThread);
+      await enqueue({ sql }, onThisThread);
     },
-    checkpoint() {
-      return enqueue(null);
+    async checkpoint() {
+      return (await enqueue({ sql: null })).worker;
+    },
+    async writeRows(t, rows, onThisThread) {
+      const { value } = await enqueue({ rows: { table: t.table, columns: t.columns, values: rows } }, onThisThread);
+      return value as number;
     },
     warm() {
       if (!closed && !failed) void start();

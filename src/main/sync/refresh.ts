@@ -98,7 +98,7 @@ export class Refresher {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
         pagesTotal = Math.max(1, Math.ceil(p.total / pageSize));
-        this.#applyPage(account, p.campaigns, refreshes, skipped);
+        await this.#applyPage(account, p.campaigns, refreshes, skipped);
         seen += p.campaigns.length;
         pagesDone++;
         progress('running', pagesDone, pagesTotal, null);
@@ -142,9 +142,9 @@ export class Refresher {
     }
   }
 
-  #applyPage(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
+  async #applyPage(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<void> {
     const { store, hub } = this.#deps;
-    refreshes.get(account.accountId)!.applyPage(campaigns);
+    await refreshes.get(account.accountId)!.applyPage(campaigns);
     if (account.type !== 'NETWORK') return;
     const byOwner = new Map<string, Campaign[]>();
     for (const c of campaigns) {
@@ -170,7 +170,7 @@ export class Refresher {
         refreshes.set(owner, r);
       }
       try {
-        r.applyPage(list);
+        await r.applyPage(list);
       } catch (e) {
         if (!isSuperseded(e)) throw e;
         refreshes.delete(owner);

@@ -57,12 +57,12 @@ beforeAll(async () => {
   t = openTestStore();
   seed(t.store);
   const r = t.store.campaigns.beginRefresh(ACME);
-  r.applyPage(data.slice(0, 100));
-  r.applyPage(data.slice(100));
+  await r.applyPage(data.slice(0, 100));
+  await r.applyPage(data.slice(100));
   await r.finish();
   // Another account's campaigns must never leak into ACME's lists.
   const other = t.store.campaigns.beginRefresh(GLOBEX);
-  other.applyPage(syntheticCampaigns(50, { seed: 99, firstId: 100 }));
+  await other.applyPage(syntheticCampaigns(50, { seed: 99, firstId: 100 }));
   await other.finish();
   // Right after a first load pages come from memory (sort-orders.test.ts); these tests are about the indexes.
   await t.store.campaigns.indexBuilds();

@@ -29,7 +29,7 @@ const tableExists = (key: number) =>
 
 async function load(campaigns: Campaign[], ref = ACME) {
   const r = t.store.campaigns.beginRefresh(ref);
-  r.applyPage(campaigns);
+  await r.applyPage(campaigns);
   return r.finish();
 }
 
@@ -40,11 +40,11 @@ describe('campaign cache refresh', () => {
 
     const fresh = syntheticCampaigns(6, { firstId: 1, seed: 8 }).filter((c) => c.id !== '2' && c.id !== '5');
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(fresh.slice(0, 2));
+    await r.applyPage(fresh.slice(0, 2));
     // Mid-refresh: rows of the first page are updated in place, the rest still show.
     expect(ids()).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(t.store.campaigns.get(ACME, '1')).toEqual(fresh[0]);
-    r.applyPage(fresh.slice(2));
+    await r.applyPage(fresh.slice(2));
     expect(ids()).toHaveLength(6);
     const summary = await r.finish();
     expect(summary).toMatchObject({ pages: 2, removed: 2 });
@@ -55,10 +55,10 @@ describe('campaign cache refresh', () => {
   it('removes nothing when a refresh is abandoned (cancelled or failed)', async () => {
     await load(syntheticCampaigns(5, { firstId: 1 }));
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(1, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(1, { firstId: 1 }));
     r.abandon();
     expect(ids()).toEqual(['1', '2', '3', '4', '5']);
-    expect(() => r.applyPage([])).toThrow(expect.objectContaining({ code: 'REFRESH_SUPERSEDED' }));
+    await expect(r.applyPage([])).rejects.toMatchObject({ code: 'REFRESH_SUPERSEDED' });
   });
 
   it('writes nothing for rows that did not change', async () => {
@@ -75,15 +75,15 @@ describe('campaign cache refresh', () => {
     await load(syntheticCampaigns(3, { firstId: 1 }));
     const older = t.store.campaigns.beginRefresh(ACME);
     const newer = t.store.campaigns.beginRefresh(ACME);
-    expect(() => older.applyPage([])).toThrow(expect.objectContaining({ code: 'REFRESH_SUPERSEDED' }));
-    newer.applyPage(syntheticCampaigns(3, { firstId: 1 }));
+    await expect(older.applyPage([])).rejects.toMatchObject({ code: 'REFRESH_SUPERSEDED' });
+    await newer.applyPage(syntheticCampaigns(3, { firstId: 1 }));
     await expect(newer.finish()).resolves.toMatchObject({ removed: 0 });
   });
 
   it('does not remove a campaign created (upserted) while a refresh that listed before it was running', async () => {
     await load(syntheticCampaigns(2, { firstId: 1 }));
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(2, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(2, { firstId: 1 }));
     t.store.campaigns.upsert(ACME, { id: 77, name: 'Created just now', status: 'PENDING_APPROVAL' } as unknown as Campaign);
     await r.finish();
     expect(ids()).toEqual(['1', '2', '77']);
@@ -164,11 +164,11 @@ describe('campaign cache refresh', () => {
   it('loads an empty account in bulk: no secondary index while pages arrive; sorted from memory at finish(), then every index', async () => {
     const data = syntheticCampaigns(500, { firstId: 1 });
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(data.slice(0, 250));
+    await r.applyPage(data.slice(0, 250));
     expect(indexCount(1)).toBe(0);
     // Queries still answer (by scanning) while the first load runs.
     expect(t.store.campaigns.query({ ...ACME, sort: { field: 'spent', direction: 'desc' }, text: '1', limit: 5 }).total).toBeGreaterThan(0);
-    r.applyPage(data.slice(200)); // overlapping pages, as offset paging can deliver them
+    await r.applyPage(data.slice(200)); // overlapping pages, as offset paging can deliver them
     const summary = await r.finish();
     expect(summary).toMatchObject({ pages: 2, removed: 0 });
     expect(t.store.campaigns.sortSource(ACME)).toBe('memory');
@@ -181,7 +181,7 @@ describe('campaign cache refresh', () => {
 
   it('reports each step of preparing a first load\'s sorts; a later refresh reports none', async () => {
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(300, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(300, { firstId: 1 }));
     const heard: string[] = [];
     await r.finish((done, total) => heard.push(`${done}/${total}`));
     expect(heard).toEqual(Array.from({ length: 16 }, (_, i) => `${i + 1}/16`));
@@ -190,14 +190,14 @@ describe('campaign cache refresh', () => {
 
     const later: string[] = [];
     const again = t.store.campaigns.beginRefresh(ACME);
-    again.applyPage(syntheticCampaigns(300, { firstId: 1, seed: 7 }));
+    await again.applyPage(syntheticCampaigns(300, { firstId: 1, seed: 7 }));
     await again.finish((done, total) => later.push(`${done}/${total}`));
     expect(later).toEqual([]);
   });
 
   it('builds the indexes in the background when a first load is abandoned, keeping its rows', async () => {
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(40, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(40, { firstId: 1 }));
     r.abandon();
     await t.store.campaigns.indexBuilds();
     expect(indexCount(1)).toBe(17);
@@ -206,7 +206,7 @@ describe('campaign cache refresh', () => {
 
   it('after a first load that never finished (crash): the next open builds the indexes, the next refresh completes the load', async () => {
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(30, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(30, { firstId: 1 }));
     t.reopen(); // no finish(), no abandon(): as after a crash
     expect(indexCount(1)).toBe(0);
     await t.store.campaigns.indexBuilds();
@@ -217,10 +217,10 @@ describe('campaign cache refresh', () => {
     // Interrupted, and a refresh starts before the background build: it continues the bulk load
     // (the build stands back), removes what the service no longer lists and builds the indexes.
     const globexKey = t.store.accounts.keyOf(GLOBEX);
-    t.store.campaigns.beginRefresh(GLOBEX).applyPage(syntheticCampaigns(30, { firstId: 1 }));
+    await t.store.campaigns.beginRefresh(GLOBEX).applyPage(syntheticCampaigns(30, { firstId: 1 }));
     t.reopen();
     const next = t.store.campaigns.beginRefresh(GLOBEX);
-    next.applyPage(syntheticCampaigns(10, { firstId: 1 }));
+    await next.applyPage(syntheticCampaigns(10, { firstId: 1 }));
     await t.store.campaigns.indexBuilds();
     expect(indexCount(globexKey)).toBe(0);
     expect(await next.finish()).toMatchObject({ removed: 20 });

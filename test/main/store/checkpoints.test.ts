@@ -30,14 +30,14 @@ function rowsInFileAlone(t: TestStore): number {
 const ONE_PER_PAGE = 3000;
 
 /** Applies `n` campaigns from `firstId` on, one page (one commit) each. */
-function onePerPage(r: CampaignRefresh, n: number, firstId: number): void {
-  for (const c of syntheticCampaigns(n, { firstId })) r.applyPage([c]);
+async function onePerPage(r: CampaignRefresh, n: number, firstId: number): Promise<void> {
+  for (const c of syntheticCampaigns(n, { firstId })) await r.applyPage([c]);
 }
 
 /** A whole refresh of `n` campaigns in one page, then what runs after it in the background. */
 async function loadAll(t: TestStore, ref: AccountRef, n: number, firstId: number): Promise<void> {
   const r = t.store.campaigns.beginRefresh(ref);
-  r.applyPage(syntheticCampaigns(n, { firstId }));
+  await r.applyPage(syntheticCampaigns(n, { firstId }));
   await r.finish();
   await t.store.campaigns.indexBuilds();
 }
@@ -51,7 +51,7 @@ describe('checkpoints of a first load', () => {
     seed(t.store);
     const sizeBefore = statSync(t.file).size;
     const r = t.store.campaigns.beginRefresh(ACME);
-    onePerPage(r, ONE_PER_PAGE, 1);
+    await onePerPage(r, ONE_PER_PAGE, 1);
     expect(statSync(`${t.file}-wal`).size).toBeGreaterThan(1000 * 4096);
     expect(statSync(t.file).size).toBe(sizeBefore);
     expect(rowsInFileAlone(t)).toBe(0);
@@ -67,7 +67,7 @@ describe('checkpoints of a first load', () => {
     await loadAll(t, ACME, 10, 1);
     // The account has rows: this refresh updates in place, with automatic checkpoints.
     const r = t.store.campaigns.beginRefresh(ACME);
-    onePerPage(r, ONE_PER_PAGE, 1);
+    await onePerPage(r, ONE_PER_PAGE, 1);
     expect(rowsInFileAlone(t)).toBeGreaterThan(10);
     await r.finish();
   });
@@ -76,21 +76,21 @@ describe('checkpoints of a first load', () => {
     t = openTestStore();
     seed(t.store);
     const a = t.store.campaigns.beginRefresh(ACME);
-    onePerPage(a, ONE_PER_PAGE, 1);
+    await onePerPage(a, ONE_PER_PAGE, 1);
     // A second account's first load overlaps and ends first (its index builds on the worker may
     // checkpoint there): the main connection's checkpoints stay off while the first one goes on.
     const b = t.store.campaigns.beginRefresh(GLOBEX);
-    b.applyPage(syntheticCampaigns(5, { firstId: 900_000 }));
+    await b.applyPage(syntheticCampaigns(5, { firstId: 900_000 }));
     await b.finish();
     const sizeAfterB = statSync(t.file).size;
-    onePerPage(a, ONE_PER_PAGE, 50_000);
+    await onePerPage(a, ONE_PER_PAGE, 50_000);
     expect(statSync(t.file).size).toBe(sizeAfterB);
     a.abandon();
     await t.store.campaigns.indexBuilds();
     expect(rowsInFileAlone(t)).toBe(2 * ONE_PER_PAGE + 5);
     // And commits checkpoint by themselves again.
     const c = t.store.campaigns.beginRefresh(ACME);
-    onePerPage(c, ONE_PER_PAGE, 100_000);
+    await onePerPage(c, ONE_PER_PAGE, 100_000);
     expect(rowsInFileAlone(t)).toBeGreaterThan(2 * ONE_PER_PAGE + 5);
     c.abandon();
   });
@@ -99,12 +99,12 @@ describe('checkpoints of a first load', () => {
     t = openTestStore();
     seed(t.store);
     const a = t.store.campaigns.beginRefresh(ACME);
-    onePerPage(a, 100, 1);
+    await onePerPage(a, 100, 1);
     expect(t.store.accounts.remove(ACME)).toBe(true);
     await loadAll(t, GLOBEX, 10, 900_000);
     // GLOBEX has rows now: this refresh updates in place, and its commits checkpoint.
     const c = t.store.campaigns.beginRefresh(GLOBEX);
-    onePerPage(c, ONE_PER_PAGE, 900_000);
+    await onePerPage(c, ONE_PER_PAGE, 900_000);
     expect(rowsInFileAlone(t)).toBeGreaterThan(10);
     await c.finish();
   });
@@ -113,7 +113,7 @@ describe('checkpoints of a first load', () => {
     t = openTestStore();
     seed(t.store);
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(5, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(5, { firstId: 1 }));
     t.store.close();
     // What a sync run does when the app quits in the middle of a refresh.
     await expect(r.finish()).rejects.toThrow(/not open/);

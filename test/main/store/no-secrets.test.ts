@@ -53,7 +53,7 @@ describe('no secret reaches the database', () => {
     store.accounts.add({ profileId: 'p1', accountId: 'acmeads', type: 'ADVERTISER', verifiedAt: 1 });
     store.accounts.add({ profileId: 'p1', accountId: 'netone', type: 'NETWORK' });
     const r = store.campaigns.beginRefresh({ profileId: 'p1', accountId: 'acmeads' });
-    r.applyPage(syntheticCampaigns(200));
+    await r.applyPage(syntheticCampaigns(200));
     await r.finish();
     store.apps.replaceAll('p1', { '1001': 'News' });
     store.tasks.replaceForApp('p1', '1001', [{ taskId: 5, tagId: 1001, taskType: 'immediate', taskStatus: 'completed' }]);

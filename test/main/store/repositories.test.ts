@@ -38,7 +38,7 @@ describe('profiles', () => {
   it('removing a profile removes its accounts, caches, drafts, outbox and log', async () => {
     seed(t.store);
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage([{ id: '1', name: 'x' }]);
+    await r.applyPage([{ id: '1', name: 'x' }]);
     await r.finish();
     t.store.drafts.save({ profileId: 'p1', kind: 'push', payload: {} });
     t.store.activity.log({ profileId: 'p1', kind: 'sync', message: 'done' });

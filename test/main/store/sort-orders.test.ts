@@ -70,7 +70,7 @@ describe('sort orders held in memory after a first load', () => {
       t = openTestStore();
       seed(t.store);
       const r = t.store.campaigns.beginRefresh(ACME);
-      for (const page of pagesOf(awkwardCampaigns(300))) r.applyPage(page);
+      for (const page of pagesOf(awkwardCampaigns(300))) await r.applyPage(page);
       const steps: string[] = [];
       await r.finish((done, total) => steps.push(`${done}/${total}`));
       expect(steps.at(-1)).toBe('16/16');
@@ -92,7 +92,7 @@ describe('sort orders held in memory after a first load', () => {
     t = openTestStore();
     seed(t.store);
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(120, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(120, { firstId: 1 }));
     await r.finish();
     expect(t.store.campaigns.sortSource(ACME)).toBe('memory');
     t.store.campaigns.upsert(ACME, { id: '9999', name: '  first by name', status: 'APPROVED' });
@@ -108,7 +108,7 @@ describe('sort orders held in memory after a first load', () => {
     t = openTestStore();
     seed(t.store);
     const r = t.store.campaigns.beginRefresh(ACME);
-    r.applyPage(syntheticCampaigns(2000, { firstId: 1 }));
+    await r.applyPage(syntheticCampaigns(2000, { firstId: 1 }));
     await r.finish();
     let writable = false;
     const waiting = t.store.campaigns.whenWritable().then(() => (writable = true));
@@ -127,10 +127,10 @@ describe('sort orders held in memory after a first load', () => {
     seed(t.store);
     const data = syntheticCampaigns(200, { firstId: 1 });
     const first = t.store.campaigns.beginRefresh(ACME);
-    first.applyPage(data);
+    await first.applyPage(data);
     await first.finish();
     const again = t.store.campaigns.beginRefresh(ACME);
-    expect(again.applyPage(data)).toEqual({ written: 0, unchanged: 200 });
+    expect(await again.applyPage(data)).toEqual({ written: 0, unchanged: 200 });
     await again.finish();
     await t.store.campaigns.indexBuilds();
     expect(t.store.campaigns.sortSource(ACME)).toBe('indexes');

@@ -88,7 +88,7 @@ describe('a first load keeps the event loop turning while its indexes are built'
     seed(t.store);
     const r = t.store.campaigns.beginRefresh(ACME);
     const data = syntheticCampaigns(30_000, { firstId: 1 });
-    for (let i = 0; i < data.length; i += 1000) r.applyPage(data.slice(i, i + 1000));
+    for (let i = 0; i < data.length; i += 1000) await r.applyPage(data.slice(i, i + 1000));
     let ticks = 0;
     let longestGap = 0;
     let last = performance.now();
@@ -109,5 +109,55 @@ describe('a first load keeps the event loop turning while its indexes are built'
     expect(indexes).toBeGreaterThanOrEqual(17);
     // Built on this thread, 17 indexes of 30,000 rows would leave at most one tick per build.
     expect(ticks, `${ticks} ticks in ${took.toFixed(0)} ms, longest gap ${longestGap.toFixed(0)} ms`).toBeGreaterThan(3 * 17);
+  });
+});
+
+describe('a refresh of a cached account writes its pages on the store worker', () => {
+  let t: TestStore;
+  afterEach(() => t.cleanup());
+
+  async function cached(rows: number) {
+    t = openTestStore();
+    seed(t.store);
+    const first = t.store.campaigns.beginRefresh(ACME);
+    const data = syntheticCampaigns(rows, { firstId: 1 });
+    for (let i = 0; i < data.length; i += 1000) await first.applyPage(data.slice(i, i + 1000));
+    await first.finish();
+    await t.store.campaigns.indexBuilds();
+    return data;
+  }
+
+  it('timers keep firing while a page whose campaigns all changed status is written, and the page is there after', async () => {
+    const data = await cached(20_000);
+    // Every campaign of the page changes status: each rewrites its entry in all 17 indexes.
+    const page = data.slice(5000, 7000).map((c) => ({ ...c, status: c.status === 'PAUSED' ? 'APPROVED' : 'PAUSED' }));
+    const r = t.store.campaigns.beginRefresh(ACME);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const started = performance.now();
+    const result = await r.applyPage(page);
+    const took = performance.now() - started;
+    clearInterval(timer);
+    expect(result).toEqual({ written: 2000, unchanged: 0 });
+    // Written on this thread, the whole page would be one call: no tick at all until it ends.
+    expect(ticks, `${ticks} ticks in ${took.toFixed(0)} ms`).toBeGreaterThan(2);
+    const paused = t.store.campaigns.query({ ...ACME, statuses: ['PAUSED'], limit: 1 }).total;
+    expect(paused).toBe(data.filter((c, i) => (i >= 5000 && i < 7000 ? c.status !== 'PAUSED' : c.status === 'PAUSED')).length);
+    await r.finish();
+  });
+
+  it('the list sees each page the worker wrote at once, counts and text matches included', async () => {
+    await cached(300);
+    const q = { ...ACME, text: 'zebra crossing', limit: 10 };
+    // Asked before: the count and the text match are remembered for scrolling...
+    expect(t.store.campaigns.query(q).total).toBe(0);
+    expect(t.store.campaigns.count(ACME)).toBe(300);
+    const r = t.store.campaigns.beginRefresh(ACME);
+    const renamed = syntheticCampaigns(300, { firstId: 1 }).map((c, i) => (i < 3 ? { ...c, name: `Zebra crossing ${i}` } : c));
+    expect(await r.applyPage([...renamed, ...syntheticCampaigns(5, { firstId: 5000 })])).toEqual({ written: 8, unchanged: 297 });
+    // ...and forgotten when another connection commits.
+    expect(t.store.campaigns.query(q).rows.map((c) => c.name)).toEqual(['Zebra crossing 0', 'Zebra crossing 1', 'Zebra crossing 2']);
+    expect(t.store.campaigns.query({ ...ACME, limit: 1 }).total).toBe(305);
+    await r.finish();
   });
 });
