@@ -92,26 +92,31 @@ export async function runStoreBench(opts: StoreBenchOptions = {}): Promise<Store
 
   const pageMs = new Map<string, number>();
   /**
-   * One full refresh; `pages` are JSON text, as they come off the wire. Returns the time the cache
-   * took: wall time from beginRefresh() until finish() resolves, less the JSON.parse of each page
-   * (the service client's work, which any refresh pays whatever the cache does; reported apart).
+   * One full refresh; `pages` are JSON text, as they come off the wire, parsed one by one. A first
+   * load writes each page before applyPage returns: its time is the wall time from beginRefresh()
+   * until finish() resolves less the JSON.parse of each page (the service client's work, reported
+   * apart). A refresh of a cached account writes on the store worker while the next page is
+   * parsed, as the app fetches the next page meanwhile: its time is the wall time, parse included.
    */
   async function refresh(store: Store, pages: readonly string[], label: string): Promise<number> {
     const t = performance.now();
     let parseMs = 0;
+    const firstLoad = store.campaigns.count(REF) === 0;
     const r = store.campaigns.beginRefresh(REF);
+    let writing: Promise<unknown> = Promise.resolve();
     for (const text of pages) {
       const p = performance.now();
       const page = JSON.parse(text) as Campaign[];
       parseMs += performance.now() - p;
-      // The synchronous part is what holds the event loop; a refresh of a cached account then
-      // waits for the store worker to write the page.
-      const { value: written, ms } = timed(`${label}: applyPage`, () => r.applyPage(page));
+      await writing;
+      // The synchronous part is what holds the event loop.
+      const { value, ms } = timed(`${label}: applyPage`, () => r.applyPage(page));
       pageMs.set(label, Math.max(pageMs.get(label) ?? 0, ms));
-      await written;
+      writing = value;
       // Pages arrive from the network in the app: let the event loop turn between them.
       await nextTurn();
     }
+    await writing;
     // finish() yields between its steps; the longest time the event loop was held is its cost.
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
@@ -120,7 +125,7 @@ export async function runStoreBench(opts: StoreBenchOptions = {}): Promise<Store
     const finishStepMs = loop.max / 1e6;
     if (finishStepMs > longest.ms) longest = { label: `${label}: finish (longest step)`, ms: finishStepMs };
     parseTotals.set(label, parseMs);
-    return performance.now() - t - parseMs;
+    return performance.now() - t - (firstLoad ? parseMs : 0);
   }
   const parseTotals = new Map<string, number>();
   // Pages are kept as text, not as 100,000 live objects: those would make every major garbage
@@ -258,7 +263,7 @@ export function storeBenchMarkdown(r: StoreBenchResult): string {
     `| spent changed on half of the campaigns (a daily refresh) | ${f(r.spentRefreshMs)} | ${f(r.longestPageMs.spent)} |`,
     `| 10% changed (status and spent), 1% removed, 1% new | ${f(r.changedRefreshMs)} | ${f(r.longestPageMs.changed)} |`,
     '',
-    `Refresh times are the cache's: from beginRefresh() until finish() resolves, pages arriving one by one with the event loop turning between them, less the JSON.parse of each page, which the service client does for any refresh whatever the cache does (${f(r.firstParseMs)} ms for the first load's pages).`,
+    `Refresh times run from beginRefresh() until finish() resolves, pages arriving one by one with the event loop turning between them. The first load's leave out the JSON.parse of each page, the service client's work (${f(r.firstParseMs)} ms for its pages); the later refreshes write each page on the store worker while the next is parsed, and their times include the parse.`,
     '',
     `Right after the first load, before its indexes exist: ${SORTABLE_CAMPAIGN_FIELDS.length * 4} queries (every sort, first and middle page, status and text filters), the longest ${f(r.firstLoadQueryMaxMs)} ms.`,
     '',

@@ -45,28 +45,42 @@ export function rowStatements(db: Database, t: RowTable): RowStatements {
   };
 }
 
-/** Writes each row (positional values of RowTable.columns); returns how many were written. */
-export function writeRows(s: RowStatements, rows: readonly (readonly unknown[])[]): number {
+/** Marks for rowMask: the row is not stored yet; or its changes are to be found when written. */
+export const NEW_ROW = -2;
+export const COMPARE_ON_WRITE = -1;
+
+/**
+ * What writing this row changes: NEW_ROW when it is not stored, 0 when every column is equal,
+ * otherwise one bit per column that differs (bit k = column k + 2).
+ */
+export function rowMask(s: RowStatements, values: readonly unknown[]): number {
+  const stored = s.current.get(values[0], values[1]) as unknown[] | undefined;
+  if (stored === undefined) return -2;
+  let mask = 0;
+  for (let k = 0; k < stored.length; k++) if (stored[k] !== values[k + 2]) mask |= 1 << k;
+  return mask;
+}
+
+/**
+ * Writes each row (positional values of RowTable.columns); returns how many were written.
+ * `masks[i]`, when given, is rowMask of row i computed before (so it is not read again), or -1
+ * to compare it now.
+ */
+export function writeRows(s: RowStatements, rows: readonly (readonly unknown[])[], masks?: readonly number[]): number {
   let written = 0;
-  for (const values of rows) {
-    const stored = s.current.get(values[0], values[1]) as unknown[] | undefined;
-    if (stored === undefined) {
+  for (let i = 0; i < rows.length; i++) {
+    const values = rows[i];
+    let mask = masks === undefined ? -1 : masks[i];
+    if (mask === -1) mask = rowMask(s, values);
+    if (mask === 0) continue;
+    written++;
+    if (mask === -2) {
       s.insert.run(...values);
-      written++;
       continue;
     }
-    let mask = 0;
     const changed: unknown[] = [];
-    for (let k = 0; k < stored.length; k++) {
-      const v = values[k + 2];
-      if (stored[k] !== v) {
-        mask |= 1 << k;
-        changed.push(v);
-      }
-    }
-    if (mask === 0) continue;
+    for (let k = 0; k + 2 < values.length; k++) if ((mask & (1 << k)) !== 0) changed.push(values[k + 2]);
     s.update(mask).run(...changed, values[0], values[1]);
-    written++;
   }
   return written;
 }

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS } from './connection';
 import { electronNativeBinding } from './native-binding';
-import { rowStatements, writeRows, type RowTable } from './row-writer';
+import { rowMask, rowStatements, writeRows, type RowTable } from './row-writer';
 
 export interface StoreWorker {
   /**
@@ -38,7 +38,7 @@ export interface StoreWorker {
    * (row-writer.ts); resolves how many were written. Queued after the jobs before it. When the
    * worker cannot do it, `onThisThread` writes them on the caller's connection.
    */
-  writeRows(t: RowTable, rows: readonly (readonly unknown[])[], onThisThread: () => number): Promise<number>;
+  writeRows(t: RowTable, rows: readonly (readonly unknown[])[], masks: readonly number[] | undefined, onThisThread: () => number): Promise<number>;
   /**
    * Starts the thread now if it is not running, so that the first job does not wait for it
    * (about 50 ms on the development VM: a thread, the driver, a connection).
@@ -67,6 +67,7 @@ db.pragma('synchronous = NORMAL');
 db.pragma('threads = ' + workerData.threads);
 db.pragma('cache_size = -' + workerData.cacheKib);
 ${rowStatements.toString()}
+${rowMask.toString()}
 ${writeRows.toString()}
 // The row statements of each table written so far.
 const tables = new Map();
@@ -78,7 +79,7 @@ parentPort.on('message', (msg) => {
       let s = tables.get(t.table);
       if (!s) tables.set(t.table, (s = rowStatements(db, t)));
       try {
-        result = db.transaction(() => writeRows(s, t.values)).immediate();
+        result = db.transaction(() => writeRows(s, t.values, t.masks)).immediate();
       } catch (e) {
         // The table may have been dropped and made again: prepare afresh next time.
         tables.delete(t.table);
@@ -159,7 +160,8 @@ export function createStoreWorker(file: string): StoreWorker {
   // (`sql`; null is a checkpoint, which only the worker does) or rows to write. `worker` says
   // whether the worker did it; otherwise `onThisThread` did, and `value` is what it returned.
   let chain: Promise<unknown> = Promise.resolve();
-  const enqueue = (job: { sql: string | null } | { rows: RowTable & { values: readonly (readonly unknown[])[] } }, onThisThread?: () => unknown) => {
+  type RowsJob = RowTable & { values: readonly (readonly unknown[])[]; masks: readonly number[] | undefined };
+  const enqueue = (job: { sql: string | null } | { rows: RowsJob }, onThisThread?: () => unknown) => {
     const run = async (): Promise<{ worker: boolean; value: unknown }> => {
       if (closed) throw new Error('the store is closed');
       if (!failed && (await start()) && worker) {
@@ -194,8 +196,8 @@ export function createStoreWorker(file: string): StoreWorker {
     async checkpoint() {
       return (await enqueue({ sql: null })).worker;
     },
-    async writeRows(t, rows, onThisThread) {
-      const { value } = await enqueue({ rows: { table: t.table, columns: t.columns, values: rows } }, onThisThread);
+    async writeRows(t, rows, masks, onThisThread) {
+      const { value } = await enqueue({ rows: { table: t.table, columns: t.columns, values: rows, masks } }, onThisThread);
       return value as number;
     },
     warm() {

@@ -93,13 +93,9 @@ export class Refresher {
     try {
       const client = connections.client(ref.profileId);
       let seen = 0;
-      for (let page = 1; ; page++) {
-        const p = await client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize }, { priority: 'background', signal: ctl.signal });
-        connections.noteSuccess(ref.profileId);
-        if (ctl.signal.aborted) throw new Error('cancelled');
-        pagesTotal = Math.max(1, Math.ceil(p.total / pageSize));
-        await this.#applyPage(account, p.campaigns, refreshes, skipped);
-        seen += p.campaigns.length;
+      // The page being written while the next one is fetched; its failure shows at the next await.
+      let writing: Promise<void> = Promise.resolve();
+      const pageWritten = () => {
         pagesDone++;
         progress('running', pagesDone, pagesTotal, null);
         if (performance.now() - lastLiveNotice >= LIVE_LIST_INTERVAL_MS) {
@@ -109,9 +105,20 @@ export class Refresher {
           const accountId = refreshes.size > 1 ? null : ref.accountId;
           hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
         }
+      };
+      for (let page = 1; ; page++) {
+        const p = await client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize }, { priority: 'background', signal: ctl.signal });
+        connections.noteSuccess(ref.profileId);
+        if (ctl.signal.aborted) throw new Error('cancelled');
+        pagesTotal = Math.max(1, Math.ceil(p.total / pageSize));
+        await writing;
+        writing = this.#applyPage(account, p.campaigns, refreshes, skipped).then(pageWritten);
+        writing.catch(() => undefined);
+        seen += p.campaigns.length;
         // A page shorter than asked is not the end on its own (a real service may cap page_size).
         if (p.campaigns.length === 0 || seen >= p.total || page > pagesTotal + 10) break;
       }
+      await writing;
       for (const [accountId, r] of refreshes) {
         try {
           // A first load's sort indexes take seconds after the last page on 100,000 rows.

@@ -160,4 +160,19 @@ describe('a refresh of a cached account writes its pages on the store worker', (
     expect(t.store.campaigns.query({ ...ACME, limit: 1 }).total).toBe(305);
     await r.finish();
   });
+
+  it('a row a listing repeats on the next page, changed back, ends as the later page has it, though the earlier is still being written', async () => {
+    const data = await cached(300);
+    const r = t.store.campaigns.beginRefresh(ACME);
+    const original = data[42];
+    // Not awaited: the app fetches its next page while the worker writes this one.
+    const first = r.applyPage([{ ...original, spent: 12345 }]);
+    const second = r.applyPage([original, data[43]]);
+    expect(await first).toEqual({ written: 1, unchanged: 0 });
+    await second;
+    expect(t.store.campaigns.get(ACME, original.id)?.spent).toBe(original.spent);
+    // Unchanged pages do not go to the worker at all, and say so.
+    expect(await r.applyPage(data.slice(100, 200))).toEqual({ written: 0, unchanged: 100 });
+    await r.finish();
+  });
 });
