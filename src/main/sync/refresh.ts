@@ -93,7 +93,8 @@ export class Refresher {
     try {
       const client = connections.client(ref.profileId);
       let seen = 0;
-      // The page being written while the next one is fetched; its failure shows at the next await.
+      // The page being written while the next one is fetched and compared; its failure shows at
+      // the next await.
       let writing: Promise<void> = Promise.resolve();
       const pageWritten = () => {
         pagesDone++;
@@ -111,9 +112,11 @@ export class Refresher {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
         pagesTotal = Math.max(1, Math.ceil(p.total / pageSize));
+        // This page is compared now and queued behind the one being written; at most two wait.
+        const next = this.#applyPage(account, p.campaigns, refreshes, skipped).then(pageWritten);
+        next.catch(() => undefined);
         await writing;
-        writing = this.#applyPage(account, p.campaigns, refreshes, skipped).then(pageWritten);
-        writing.catch(() => undefined);
+        writing = next;
         seen += p.campaigns.length;
         // A page shorter than asked is not the end on its own (a real service may cap page_size).
         if (p.campaigns.length === 0 || seen >= p.total || page > pagesTotal + 10) break;
