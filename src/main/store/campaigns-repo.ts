@@ -2,7 +2,9 @@
 // read by screens through campaign-query.ts. Each account has its own table (campaign-tables.ts).
 //
 // What a person sees while a refresh runs: each page is its own short transaction, so rows that
-// arrived are updated in place (an open list does not flicker or empty out), and rows the service
+// arrived are updated in place (an open list does not flicker or empty out). The rows of a page
+// are compared here and those that differ are written by the store worker (row-writer.ts), so a
+// page that rewrites many index entries does not hold the event loop. Rows the service
 // no longer lists disappear only when finish() runs after the last page. Until then the old rows
 // stay visible: the cache shows "last known" data, never an empty or half-filled account. A
 // cancelled or failed refresh removes nothing. Staging the whole refresh in a side table and
@@ -14,8 +16,9 @@
 // one CREATE INDEX at a time on a worker thread (store-worker.ts), so the event loop keeps
 // turning. Inserting into 17 indexes page by page rewrites their leaf pages all over the file
 // (about 11 s for 100,000 rows on the development VM); one sorted build per index is a fraction
-// of that. Until the indexes exist,
-// queries of that account scan its table, which is acceptable while it is being filled. A bulk
+// of that. While the pages arrive, queries of that account scan its table, which is acceptable
+// while it is being filled; from finish() until the indexes exist they are answered from sort
+// orders the load built in memory (sort-orders.ts). A bulk
 // load that never reaches finish() (cancelled, crashed) leaves a table with missing indexes: the
 // repository builds them in the background when it notices (abandon(), next open), and the next
 // refresh of the account continues as a bulk load.
