@@ -107,7 +107,7 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
     <Dialog title="Add connection" onClose={onClose} testId="add-connection-dialog">
       {demo?.available && demo.removed ? (
         <div className="dialog-aside" data-testid="demo-restore-box">
-          <p className="muted">Want the sample accounts again? The built-in Sandbox demo comes back with all of its accounts.</p>
+          <p className="muted">Want the sample accounts back? The built-in Sandbox demo returns with all of them.</p>
           <button type="button" onClick={() => void restoreDemo()} disabled={busy} data-testid="demo-restore">
             Bring back the Sandbox demo
           </button>
