@@ -49,6 +49,13 @@ const SQL_V1 = `
       INSERT INTO activity (at, profile_id, account_id, kind, message) VALUES (3, 'p1', 'acmeads', 'sync', 'refreshed');
     `;
 
+/** An item whose outcome is unknown, with its send note (tables since version 4). */
+const SQL_V4_SENT = `
+  INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at)
+    VALUES (7, 'p1', 'acmeads', 'create_campaign', '{"clientRef":"r7","body":{"name":"Seven"}}', 'uncertain', 0, 1, 1);
+  INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
+`;
+
 const SEEDERS: Record<number, (db: Database.Database) => void> = {
   0: () => {},
   1: (db) => db.exec(SQL_V1),
@@ -71,22 +78,12 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
   // Version 4 added the send notes; the work-offline choice was still kept on every account.
   4: (db) => {
     SEEDERS[3](db);
-    db.exec(`
-      UPDATE accounts SET work_offline = 1 WHERE profile_id = 'p1';
-      INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at)
-        VALUES (7, 'p1', 'acmeads', 'create_campaign', '{"clientRef":"r7","body":{"name":"Seven"}}', 'uncertain', 0, 1, 1);
-      INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
-    `);
+    db.exec(`UPDATE accounts SET work_offline = 1 WHERE profile_id = 'p1'; ${SQL_V4_SENT}`);
   },
   // Version 5 moved the work-offline choice onto the profile.
   5: (db) => {
     SEEDERS[3](db);
-    db.exec(`
-      UPDATE profiles SET work_offline = 1 WHERE id = 'p1';
-      INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at)
-        VALUES (7, 'p1', 'acmeads', 'create_campaign', '{"clientRef":"r7","body":{"name":"Seven"}}', 'uncertain', 0, 1, 1);
-      INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
-    `);
+    db.exec(`UPDATE profiles SET work_offline = 1 WHERE id = 'p1'; ${SQL_V4_SENT}`);
   },
 };
 
