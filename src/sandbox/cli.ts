@@ -1,8 +1,9 @@
-// `npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual]`: runs the sandbox until
+// `npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]...`: runs the sandbox until
 // SIGINT or SIGTERM. stdout carries exactly one line, the address, so scripts can wait for it.
 import { SandboxFixturesError, startSandbox, type SandboxOptions } from './index';
+import { parseVariantArg } from './variants';
 
-const USAGE = 'usage: npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual]';
+const USAGE = 'usage: npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]...';
 
 class UsageError extends Error {}
 
@@ -14,11 +15,18 @@ export function parseArgs(argv: readonly string[]): SandboxOptions {
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (!['--port', '--fixtures', '--clock'].includes(name)) throw new UsageError(`unknown argument ${arg}`);
-    if (seen.has(name)) throw new UsageError(`${name} given twice`);
+    if (!['--port', '--fixtures', '--clock', '--variant'].includes(name)) throw new UsageError(`unknown argument ${arg}`);
+    if (seen.has(name) && name !== '--variant') throw new UsageError(`${name} given twice`);
     seen.add(name);
     if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
-    if (name === '--port') {
+    if (name === '--variant') {
+      opts.variants ??= {};
+      try {
+        parseVariantArg(value, opts.variants as Record<string, unknown>);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+    } else if (name === '--port') {
       if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be 0-65535, got ${value}`);
       opts.port = Number(value);
     } else if (name === '--fixtures') {

@@ -6,6 +6,7 @@ import type { SandboxCore } from './core';
 import { faultSpecSchema } from './faults';
 import { SandboxFixturesError } from './fixtures';
 import { jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
+import { variantsSchema } from './variants';
 
 const fail = (status: number, error: string): Reply => jsonReply(status, { error });
 
@@ -66,6 +67,13 @@ function addFault(core: SandboxCore, ctx: RequestContext): Reply {
   return jsonReply(201, { id: core.faults.add(body.value).id });
 }
 
+function setVariants(core: SandboxCore, ctx: RequestContext): Reply {
+  const body = bodyOf(ctx, variantsSchema);
+  if (body.reply) return body.reply;
+  core.setVariants(body.value);
+  return jsonReply(200, { variants: core.variants });
+}
+
 function apps(core: SandboxCore): Reply {
   return jsonReply(200, {
     apps: [...core.world.apps.values()].map((a) => ({ app_id: a.id, publisher: a.publisher, domain: a.domain, sw_path: a.swPath })),
@@ -81,7 +89,7 @@ function campaigns(core: SandboxCore, ctx: RequestContext): Reply {
 }
 
 function tasks(core: SandboxCore, ctx: RequestContext): Reply {
-  core.world.settleDueTasks(core.clock.now());
+  core.world.settleDueTasks(core.serviceNow());
   const app = ctx.query.get('app');
   const all = [...core.world.tasks.values()].filter((t) => app === null || t.appId === app);
   return jsonReply(200, { tasks: all.map((t) => ({ ...t.record, target: t.target ?? null })) });
@@ -108,6 +116,11 @@ export function controlRoutes(core: SandboxCore): Route[] {
       pattern: /^\/_sandbox\/faults\/(\d{1,9})$/,
       api: 'control',
       methods: { DELETE: (_ctx, p) => (core.faults.remove(Number(p[0])) ? jsonReply(200, { ok: true }) : fail(404, 'no such fault')) },
+    },
+    {
+      pattern: /^\/_sandbox\/variants$/,
+      api: 'control',
+      methods: { GET: () => jsonReply(200, { variants: core.variants }), PUT: (ctx) => setVariants(core, ctx) },
     },
     { pattern: /^\/_sandbox\/apps$/, api: 'control', methods: { GET: () => apps(core) } },
     { pattern: /^\/_sandbox\/state\/campaigns$/, api: 'control', methods: { GET: (ctx) => campaigns(core, ctx) } },

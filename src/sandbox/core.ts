@@ -6,6 +6,7 @@ import { loadFixturesFile, type Fixtures } from './fixtures';
 import { RateLimiter } from './rate-limiter';
 import { RequestLog } from './request-log';
 import { World } from './state';
+import type { Variants } from './variants';
 
 export const DEFAULT_TOKEN_TTL_S = 3600;
 /** Spec 3.4 and 8.2. */
@@ -14,6 +15,8 @@ export const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
 export class SandboxCore {
   world: World;
   limiter: RateLimiter;
+  /** The legal choices this sandbox plays where the interface leaves room (all off by default). */
+  variants: Variants;
   readonly log = new RequestLog();
   readonly faults = new Faults();
   /** Set once the server listens; image addresses default to `${origin}/_cdn`. */
@@ -23,9 +26,23 @@ export class SandboxCore {
     readonly clock: SandboxClock,
     private fixtures: Fixtures,
     private readonly fixturesPath?: string,
+    /** Variants given on the command line or to startSandbox: they outlive a reset. */
+    private readonly variantOverrides: Variants = {},
   ) {
-    this.world = new World(fixtures, clock.now());
-    this.limiter = new RateLimiter(fixtures);
+    this.variants = { ...fixtures.variants, ...variantOverrides };
+    this.world = new World(fixtures, this.serviceNow());
+    this.limiter = new RateLimiter(fixtures, this.variants);
+  }
+
+  /** The service's own clock: the sandbox clock moved by the clock_offset_ms variant. */
+  serviceNow(): number {
+    return this.clock.now() + (this.variants.clock_offset_ms ?? 0);
+  }
+
+  /** Plays other variants from now on; rate windows start empty under the new rules. */
+  setVariants(variants: Variants): void {
+    this.variants = { ...variants };
+    this.limiter = new RateLimiter(this.fixtures, this.variants);
   }
 
   get tokenTtlS(): number {
@@ -45,8 +62,9 @@ export class SandboxCore {
     const fixtures = this.fixturesPath === undefined ? this.fixtures : loadFixturesFile(this.fixturesPath);
     this.fixtures = fixtures;
     this.clock.reset(fixtures.now === undefined ? undefined : Date.parse(fixtures.now));
-    this.world = new World(fixtures, this.clock.now());
-    this.limiter = new RateLimiter(fixtures);
+    this.variants = { ...fixtures.variants, ...this.variantOverrides };
+    this.world = new World(fixtures, this.serviceNow());
+    this.limiter = new RateLimiter(fixtures, this.variants);
     this.log.clear();
     this.faults.clear();
   }

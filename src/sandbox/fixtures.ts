@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACCOUNT_FEATURES, accountIdSchema } from '../shared/domain/campaign';
 import { RATE_LIMIT_GROUPS, SPEC_TIERS } from './rate-tiers';
+import { variantsSchema } from './variants';
 
 const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' });
 const positiveInt = z.number().int().positive();
@@ -118,6 +119,7 @@ const baseSchema = z.strictObject({
   token_ttl_s: positiveInt.optional(),
   image_cdn_url: absoluteUrl.nullable().optional(),
   rate_limits: rateLimitsSchema.optional(),
+  variants: variantsSchema.optional(),
   accounts: z.array(accountSchema).min(1, 'at least one account is needed'),
   clients: z.array(clientSchema),
   apps: z.array(appSchema).optional(),

@@ -4,10 +4,12 @@ import { SandboxCore } from './core';
 import { demoFixtures } from './demo-fixtures';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './fixtures';
 import { startServer } from './server';
+import { variantsSchema, type Variants } from './variants';
 
 export { fixturesSchema, SandboxFixturesError, type Fixtures } from './fixtures';
 export { demoFixtures } from './demo-fixtures';
 export { loadFixturesFile };
+export { MIXED_VARIANTS, VARIANT_NAMES, variantsSchema, type Variants } from './variants';
 
 export interface SandboxOptions {
   /** Default 0: a free port. The server binds 127.0.0.1 only. */
@@ -16,6 +18,8 @@ export interface SandboxOptions {
   fixturesPath?: string;
   /** Default real. A manual clock starts at fixtures.now (or the real time) and moves only when told. */
   clock?: 'real' | 'manual';
+  /** Service variants to play on top of the fixtures' own (docs/sandbox.md); a key given here wins. */
+  variants?: Variants;
 }
 
 export interface RunningSandbox {
@@ -43,7 +47,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         : demoFixtures(startedAt);
   const start = fixtures.now === undefined ? startedAt : Date.parse(fixtures.now);
   const clock = createClock(opts.clock ?? 'real', start);
-  const core = new SandboxCore(clock, fixtures, opts.fixturesPath);
+  const core = new SandboxCore(clock, fixtures, opts.fixturesPath, opts.variants === undefined ? {} : variantsSchema.parse(opts.variants));
   const server = await startServer(core, opts.port ?? 0);
   const url = `http://127.0.0.1:${server.port}`;
   core.origin = url;

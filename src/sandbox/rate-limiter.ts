@@ -2,6 +2,7 @@
 // the times of its admitted requests; a request counts in a window for `w` seconds after it was
 // admitted, so windows refill continuously and a rejected request leaves no trace.
 import type { Fixtures } from './fixtures';
+import type { Variants } from './variants';
 import {
   DEFAULT_ENDPOINT_TIERS,
   DEFAULT_WINDOWS_S,
@@ -70,7 +71,10 @@ export class RateLimiter {
   private readonly logs = new Map<string, SlidingLog>();
   private readonly policies = new Map<string, string>();
 
-  constructor(f: Fixtures) {
+  constructor(
+    f: Fixtures,
+    private readonly variants: Variants = {},
+  ) {
     const given = f.rate_limits?.windows ?? {};
     this.windows = WINDOW_NAMES.map((name) => {
       const seconds = given[name] ?? DEFAULT_WINDOWS_S[name];

@@ -98,6 +98,8 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const { path, query } = splitTarget(req.url ?? '/');
+    // The Date header is the service's clock (RFC 9110 6.6.1): clients read service time from it.
+    res.setHeader('date', new Date(core.serviceNow()).toUTCString());
     if (isCdnPath(path)) {
       sendReply(res, method === 'GET' || method === 'HEAD' ? cdnReply() : apiError('cdn', 405, 'Method not allowed', { allow: 'GET, HEAD' }));
       return;
@@ -115,7 +117,7 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
       query,
       headers: req.headers,
       body: Buffer.alloc(0),
-      now: core.clock.now(),
+      now: core.serviceNow(),
       log: { account: null, group: null, budget: null, limited: false },
     };
     const record = (status: number | null, outcome: Outcome) => {
@@ -136,20 +138,20 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
 
     const fault = logged ? core.faults.take(method, path) : undefined;
     if (fault?.mode === 'close_before') {
-      ctx.now = core.clock.now();
+      ctx.now = core.serviceNow();
       record(null, 'fault_close_before');
       req.socket.destroy();
       return;
     }
     if (fault?.mode === 'status_500') {
-      ctx.now = core.clock.now();
+      ctx.now = core.serviceNow();
       record(500, 'fault_500');
       sendReply(res, apiError(m.api, 500, 'Internal server error'));
       return;
     }
     if (fault?.mode === 'delay') await sleep(fault.delay_ms ?? 0);
 
-    ctx.now = core.clock.now();
+    ctx.now = core.serviceNow();
     const reply = run(m, ctx);
     if (fault?.mode === 'close_after') {
       record(reply.status, 'fault_close_after');
