@@ -10,6 +10,7 @@ import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } 
 import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
 import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 
 /** Small waits so that retries happen within a test's time. */
 export const FAST: Partial<SyncTuning> = {
@@ -113,7 +114,7 @@ export interface EnvOptions {
 }
 
 export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
-  const sandbox = await startSandbox({ port: 0, clock: opts.clock ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
+  const sandbox = await startSandbox({ port: 0, variants: testVariants(), clock: opts.clock ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
   const proxy = opts.proxy ? await startProxy(sandbox.url) : undefined;
   const serviceUrl = proxy?.url ?? sandbox.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-core-'));

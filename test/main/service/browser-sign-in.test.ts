@@ -7,6 +7,7 @@ import { systemClock } from '../../../src/main/ratelimit/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
 import { ServiceError } from '../../../src/main/service/errors';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 import { clientFor, clockOf, freePort, isTokenRequest, loginAs, sandboxRequests, SECRET, worldFixtures } from './helpers';
 
 let sb: RunningSandbox | undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
 async function setup() {
   const port = await freePort();
   const redirectUri = `http://127.0.0.1:${port}/callback`;
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', redirectUri, tokenTtlS: 600 }) });
+  sb = await startSandbox({ variants: testVariants(), clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', redirectUri, tokenTtlS: 600 }) });
   const s = sb;
   const base = (openBrowser: SignInOptions['openBrowser']): SignInOptions => ({
     authUrl: s.url,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/main/service/errors';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 import { clientFor, clockOf, raw, sandboxRequests, SECRET, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
@@ -12,6 +13,7 @@ beforeAll(async () => {
   // A frozen clock never refills a window, so this file (about operations, not limits) uses the
   // most permissive tier for every group; rate limiting has its own tests.
   sb = await startSandbox({
+    variants: testVariants(),
     clock: 'manual',
     fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }),
   });

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 import { clientFor, raw, sandboxRequests, SECRET, worldFixtures, type LoggedRequest } from './helpers';
 
 const WINDOWS_S = { second: 1, minute: 5, hour: 30 };
@@ -21,6 +22,7 @@ afterEach(async () => {
 
 async function start(): Promise<{ s: RunningSandbox; c: ServiceClient }> {
   sb = await startSandbox({
+    variants: testVariants(),
     clock: 'real',
     fixtures: worldFixtures({
       rateLimits: {

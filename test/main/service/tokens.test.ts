@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/main/service/errors';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 import { addFault, clientFor, clockOf, isTokenRequest, sandboxRequests, worldFixtures } from './helpers';
 
 const TTL_S = 600;
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<RunningSandbox> {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }) });
+  sb = await startSandbox({ variants: testVariants(), clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }) });
   return sb;
 }
 

@@ -5,13 +5,14 @@ import { ServiceError } from '../../../src/main/service/errors';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 import { addFault, clientFor, freePort, sandboxRequests, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({ clock: 'real', fixtures: worldFixtures() });
+  sb = await startSandbox({ variants: testVariants(), clock: 'real', fixtures: worldFixtures() });
   client = clientFor(sb);
   await client.authenticate();
 });

@@ -11,6 +11,7 @@ import { createDeskCore } from '../../../src/main/core';
 import { DATABASE_FILE } from '../../../src/main/core';
 import { openStore } from '../../../src/main/store';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants } from '../../helpers/variants';
 import { campaignPayload, control, fault, memorySecrets, sandboxCampaigns } from '../core/env';
 
 const P = 'sandbox-demo';
@@ -35,7 +36,7 @@ const campaignNames: Record<string, string[]> = { oldtimerltd: [], suntrailtrave
 const pushTitles: { title: string; app: string }[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = await startSandbox({ port: 0, variants: testVariants() });
   dataDir = mkdtempSync(join(tmpdir(), 'desk-crash-'));
   // Queue the 50 edits while working offline, so nothing is sent before the child runs.
   const core = await createDeskCore({ dataDir, transport: 'browser', version: 'crash-setup', demo: { url: sandbox.url }, secrets: await memorySecrets(), tuning: { refreshOnStart: false } });
