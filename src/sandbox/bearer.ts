@@ -11,13 +11,15 @@ export function authenticate(core: SandboxCore, ctx: RequestContext, api: ApiKin
   const header = ctx.headers.authorization;
   const m = header === undefined ? null : /^Bearer +([^\s]+) *$/i.exec(header);
   if (m === null) {
-    return { reply: apiError(api, 401, INVALID_TOKEN_MESSAGE, { 'www-authenticate': 'Bearer realm="sandbox"' }) };
+    return {
+      reply: apiError(core.variants, api, 401, INVALID_TOKEN_MESSAGE, { headers: { 'www-authenticate': 'Bearer realm="sandbox"' } }),
+    };
   }
   const client = core.world.tokenClient(m[1], ctx.now);
   if (client === undefined) {
     return {
-      reply: apiError(api, 401, INVALID_TOKEN_MESSAGE, {
-        'www-authenticate': 'Bearer realm="sandbox", error="invalid_token"',
+      reply: apiError(core.variants, api, 401, INVALID_TOKEN_MESSAGE, {
+        headers: { 'www-authenticate': 'Bearer realm="sandbox", error="invalid_token"' },
       }),
     };
   }

@@ -12,8 +12,8 @@ import type { RateLimitGroup } from './rate-tiers';
 import { campaignFromCreate, campaignListItem } from './records';
 import type { AccountRec } from './state';
 
-const err = (status: number, message: string, headers?: Record<string, string>): Reply =>
-  apiError('campaign', status, message, headers);
+const err = (core: SandboxCore, status: number, message: string, headers?: Record<string, string>): Reply =>
+  apiError(core.variants, 'campaign', status, message, { headers });
 
 type Guarded = { account: AccountRec; headers: Record<string, string>; reply?: undefined } | { reply: Reply };
 
@@ -33,21 +33,21 @@ function guard(core: SandboxCore, ctx: RequestContext, rawAccount: string, group
   Object.assign(ctx.log, { account: accountId, group, budget });
   const auth = authenticate(core, ctx, 'campaign');
   if (auth.reply) return { reply: auth.reply };
-  if (!/^[A-Za-z]+$/.test(accountId)) return { reply: err(400, 'account_id must contain letters only') };
+  if (!/^[A-Za-z]+$/.test(accountId)) return { reply: err(core, 400, 'account_id must contain letters only') };
   const account = core.world.accounts.get(accountId);
   if (account === undefined || !auth.client.accounts.has(accountId)) {
-    return { reply: err(403, `Not authorized for account ${accountId}`) };
+    return { reply: err(core, 403, `Not authorized for account ${accountId}`) };
   }
   ctx.log.limited = account.limited;
   if (!account.limited) return { account, headers: {} };
   const decision = core.limiter.check(account.id, group, budget, ctx.now);
   if (!decision.admitted) {
+    // Spec 7.2: violated_policies lists every exhausted window (an extension member under problem_json).
     return {
-      reply: jsonReply(
-        429,
-        { http_status: 429, message: 'Rate limit exceeded', violated_policies: decision.violated },
-        decision.headers,
-      ),
+      reply: apiError(core.variants, 'campaign', 429, 'Rate limit exceeded', {
+        headers: decision.headers,
+        extensions: { violated_policies: decision.violated },
+      }),
     };
   }
   return { account, headers: decision.headers };
@@ -56,12 +56,12 @@ function guard(core: SandboxCore, ctx: RequestContext, rawAccount: string, group
 function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply {
   const g = guard(core, ctx, rawAccount, 'campaigns');
   if (g.reply) return g.reply;
-  if (!isJsonContent(ctx.headers)) return err(415, 'Content-Type must be application/json', g.headers);
+  if (!isJsonContent(ctx.headers)) return err(core, 415, 'Content-Type must be application/json', g.headers);
   const json = parseJson(ctx.body);
   const parsed = json.ok ? campaignCreateSchema.safeParse(json.value) : undefined;
-  if (!parsed?.success) return err(400, MALFORMED_MESSAGE, g.headers);
+  if (!parsed?.success) return err(core, 400, MALFORMED_MESSAGE, g.headers);
   const problems = campaignCreateProblems(parsed.data, { features: g.account.features, accountType: g.account.type });
-  if (problems.length > 0) return err(400, problems[0].message, g.headers);
+  if (problems.length > 0) return err(core, 400, problems[0].message, g.headers);
   const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId++, parsed.data, ctx.now);
   core.world.pushCampaign(stored);
   return jsonReply(200, stored.record, g.headers);
@@ -71,7 +71,7 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const g = guard(core, ctx, rawAccount, 'campaigns.list');
   if (g.reply) return g.reply;
   const q = parseListQuery(ctx.query);
-  if (typeof q === 'string') return err(400, q, g.headers);
+  if (typeof q === 'string') return err(core, 400, q, g.headers);
   const owners = core.world.listedAccounts(g.account);
   const items: Listed[] = [];
   for (const owner of owners) {

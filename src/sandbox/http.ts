@@ -1,9 +1,10 @@
 // The HTTP plumbing shared by every route: replies as values (so a fault can swallow one after the
 // request was applied), error bodies in the shape of the API a path belongs to, bounded body
 // reading, and strict content-type and JSON parsing that answer 4xx rather than throwing.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Budget } from './rate-limiter';
 import type { RateLimitGroup } from './rate-tiers';
+import type { Variants } from './variants';
 
 export interface Reply {
   status: number;
@@ -27,7 +28,7 @@ export interface RequestContext {
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  /** Sandbox clock when the request is handled. */
+  /** The service's clock when the request is handled (core.serviceNow(): clock_offset_ms included). */
   now: number;
   log: LogInfo;
 }
@@ -64,11 +65,31 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** An error in the API's own shape; `extra` headers are added (e.g. www-authenticate). */
-export function apiError(api: ApiKind, status: number, message: string, headers?: Record<string, string>): Reply {
+export interface ErrorOptions {
+  /** Added to the reply (e.g. www-authenticate, the rate-limit headers). */
+  headers?: Record<string, string>;
+  /** Further members of the body (the 429's violated_policies): RFC 9457 extension members. */
+  extensions?: Record<string, unknown>;
+}
+
+export const PROBLEM_TYPE = 'application/problem+json';
+
+/**
+ * An error in the API's own shape (DECISIONS sandbox 5, 10). Under the problem_json variant the
+ * campaign and push APIs answer RFC 9457 problem details instead; the token endpoint keeps RFC
+ * 6749's body and the control API its own, whatever the variant, since neither is the service's
+ * choice to make.
+ */
+export function apiError(variants: Variants, api: ApiKind, status: number, message: string, opts: ErrorOptions = {}): Reply {
+  const { headers, extensions } = opts;
+  if (variants.problem_json && (api === 'campaign' || api === 'push')) {
+    // "about:blank": the status code says it all, so the title is the status phrase (RFC 9457 4.2.1).
+    const problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail: message, ...extensions };
+    return { status, headers: { 'content-type': PROBLEM_TYPE, ...headers }, body: JSON.stringify(problem) };
+  }
   switch (api) {
     case 'push':
-      return jsonReply(status, { httpStatus: status, message }, headers);
+      return jsonReply(status, { httpStatus: status, message, ...extensions }, headers);
     case 'oauth':
       return jsonReply(status, { error: status >= 500 ? 'server_error' : 'invalid_request', error_description: message }, headers);
     case 'html':
@@ -77,7 +98,7 @@ export function apiError(api: ApiKind, status: number, message: string, headers?
     case 'cdn':
       return jsonReply(status, { error: message }, headers);
     default:
-      return jsonReply(status, { http_status: status, message }, headers);
+      return jsonReply(status, { http_status: status, message, ...extensions }, headers);
   }
 }
 

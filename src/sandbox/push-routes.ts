@@ -17,15 +17,15 @@ import type { SandboxCore } from './core';
 import { apiError, isJsonContent, jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
 import { cdnUrl, iso, type TaskRecord } from './records';
 
-const err = (status: number, message: string): Reply => apiError('push', status, message);
+const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
 
 export const NOT_JSON_MESSAGE = 'Content-Type must be application/json';
 
 /** The JSON body of a push request, or the reply that refuses it. */
-export function readJsonBody(ctx: RequestContext): { value: unknown; reply?: undefined } | { reply: Reply } {
-  if (!isJsonContent(ctx.headers)) return { reply: err(415, NOT_JSON_MESSAGE) };
+export function readJsonBody(core: SandboxCore, ctx: RequestContext): { value: unknown; reply?: undefined } | { reply: Reply } {
+  if (!isJsonContent(ctx.headers)) return { reply: err(core, 415, NOT_JSON_MESSAGE) };
   const json = parseJson(ctx.body);
-  return json.ok ? { value: json.value } : { reply: err(400, MALFORMED_MESSAGE) };
+  return json.ok ? { value: json.value } : { reply: err(core, 400, MALFORMED_MESSAGE) };
 }
 
 function authApps(core: SandboxCore, ctx: RequestContext): Reply {
@@ -67,25 +67,25 @@ function taskOf(core: SandboxCore, ev: PushEvent, appId: string, mode: PushMode,
 function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return auth.reply;
-  const body = readJsonBody(ctx);
+  const body = readJsonBody(core, ctx);
   if (body.reply) return body.reply;
   const request = pushRequestSchema.safeParse(body.value);
-  if (!request.success) return err(400, MALFORMED_MESSAGE);
-  if (request.data.pushEvents.length === 0) return err(400, 'pushEvents cannot be empty');
+  if (!request.success) return err(core, 400, MALFORMED_MESSAGE);
+  if (request.data.pushEvents.length === 0) return err(core, 400, 'pushEvents cannot be empty');
   const events: PushEvent[] = [];
   for (const raw of request.data.pushEvents) {
     const ev = pushEventSchema.safeParse(raw);
-    if (!ev.success) return err(400, MALFORMED_MESSAGE);
+    if (!ev.success) return err(core, 400, MALFORMED_MESSAGE);
     events.push(ev.data);
   }
   for (const ev of events) {
     const problems = pushEventProblems(ev, mode, ctx.now);
-    if (problems.length > 0) return err(400, problems[0].message);
+    if (problems.length > 0) return err(core, 400, problems[0].message);
   }
   const appsPerEvent = events.map((ev) => [...new Set(ev.target?.include?.apps ?? [])]);
   for (const apps of appsPerEvent) {
     for (const app of apps) {
-      if (!core.world.apps.has(app) || !auth.client.apps.has(app)) return apiError('push', 403, NOT_AUTHORIZED_APP_MESSAGE);
+      if (!core.world.apps.has(app) || !auth.client.apps.has(app)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
     }
   }
   let created = 0;
@@ -102,15 +102,15 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
 function swPath(core: SandboxCore, ctx: RequestContext): Reply {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return auth.reply;
-  const body = readJsonBody(ctx);
+  const body = readJsonBody(core, ctx);
   if (body.reply) return body.reply;
   const parsed = swPathSchema.safeParse(body.value);
-  if (!parsed.success) return err(400, MALFORMED_MESSAGE);
+  if (!parsed.success) return err(core, 400, MALFORMED_MESSAGE);
   const problems = swPathProblems(parsed.data);
-  if (problems.length > 0) return err(400, problems[0].message);
+  if (problems.length > 0) return err(core, 400, problems[0].message);
   const app = core.world.apps.get(parsed.data.containerId!);
-  if (app === undefined) return err(404, 'Container not found');
-  if (!auth.client.apps.has(app.id)) return err(400, 'Not authorized to update this container');
+  if (app === undefined) return err(core, 404, 'Container not found');
+  if (!auth.client.apps.has(app.id)) return err(core, 400, 'Not authorized to update this container');
   app.swPath = parsed.data.serviceWorkerPath!;
   return { status: 204 };
 }

@@ -83,15 +83,15 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
   function run(m: Match, ctx: RequestContext): Reply {
     if (!m.handler) {
       return m.allow === undefined
-        ? apiError(m.api, 404, 'Not found')
-        : apiError(m.api, 405, `Method ${ctx.method} is not allowed here`, { allow: m.allow });
+        ? apiError(core.variants, m.api, 404, 'Not found')
+        : apiError(core.variants, m.api, 405, `Method ${ctx.method} is not allowed here`, { headers: { allow: m.allow } });
     }
     try {
       return m.handler(ctx, m.params);
     } catch (e) {
       // A bug, not bad input: answer like a real server would and say what happened on stderr.
       console.error('sandbox: internal error on', ctx.method, ctx.path, e);
-      return apiError(m.api, 500, 'Internal server error');
+      return apiError(core.variants, m.api, 500, 'Internal server error');
     }
   }
 
@@ -101,13 +101,16 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
     // The Date header is the service's clock (RFC 9110 6.6.1): clients read service time from it.
     res.setHeader('date', new Date(core.serviceNow()).toUTCString());
     if (isCdnPath(path)) {
-      sendReply(res, method === 'GET' || method === 'HEAD' ? cdnReply() : apiError('cdn', 405, 'Method not allowed', { allow: 'GET, HEAD' }));
+      sendReply(
+        res,
+        method === 'GET' || method === 'HEAD' ? cdnReply() : apiError(core.variants, 'cdn', 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } }),
+      );
       return;
     }
     const logged = !isControlPath(path);
     if (!logged && !isLoopbackHost(req.headers.host)) {
       // A web page could reach 127.0.0.1 through DNS rebinding; it must not reset or steer the sandbox.
-      sendReply(res, apiError('control', 403, 'the control API only answers requests addressed to 127.0.0.1 or localhost'));
+      sendReply(res, apiError(core.variants, 'control', 403, 'the control API only answers requests addressed to 127.0.0.1 or localhost'));
       return;
     }
     const m = match(routes, method, path);
@@ -129,7 +132,7 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
     const body = await readBody(req);
     if (body.kind === 'aborted') return;
     if (body.kind === 'too_large') {
-      const reply = apiError(m.api, 413, `Request body is larger than ${BODY_LIMIT} bytes`);
+      const reply = apiError(core.variants, m.api, 413, `Request body is larger than ${BODY_LIMIT} bytes`);
       record(413, 'client_error');
       sendReply(res, reply, !body.drained);
       return;
@@ -146,7 +149,7 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
     if (fault?.mode === 'status_500') {
       ctx.now = core.serviceNow();
       record(500, 'fault_500');
-      sendReply(res, apiError(m.api, 500, 'Internal server error'));
+      sendReply(res, apiError(core.variants, m.api, 500, 'Internal server error'));
       return;
     }
     if (fault?.mode === 'delay') await sleep(fault.delay_ms ?? 0);
@@ -165,7 +168,7 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     dispatch(req, res).catch((e: unknown) => {
       console.error('sandbox: request failed', e);
-      if (!res.headersSent) sendReply(res, apiError(apiOfPath(req.url ?? '/'), 500, 'Internal server error'), true);
+      if (!res.headersSent) sendReply(res, apiError(core.variants, apiOfPath(req.url ?? '/'), 500, 'Internal server error'), true);
     });
   };
 
@@ -174,7 +177,7 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
   // Answer 413 before the client sends a body it announced as too large.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) {
-      sendReply(res, apiError(apiOfPath(req.url ?? '/'), 413, `Request body is larger than ${BODY_LIMIT} bytes`), true);
+      sendReply(res, apiError(core.variants, apiOfPath(req.url ?? '/'), 413, `Request body is larger than ${BODY_LIMIT} bytes`), true);
       return;
     }
     res.writeContinue();
