@@ -1,5 +1,6 @@
-// Push tasks (spec 4.6, DECISIONS sandbox 7 and 8): listing as a bare array, and updating or
-// cancelling a scheduled task while it is still in the future.
+// Push tasks (spec 4.6, DECISIONS sandbox 7 and 8): listing (a bare array unless the
+// task_list_wrapper variant wraps it), and updating or cancelling a scheduled task while it is
+// still in the future.
 import {
   MALFORMED_MESSAGE,
   NOT_AUTHORIZED_APP_MESSAGE,
@@ -13,7 +14,7 @@ import { readJsonBody } from './push-routes';
 import { cdnUrl, setExecutionTime, setTaskUpdateTime, type StoredTask } from './records';
 import type { ClientRec } from './state';
 
-const err = (status: number, message: string): Reply => apiError('push', status, message);
+const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
 
 export const ONLY_FUTURE_MESSAGE = 'Only future scheduled tasks can be updated or deleted';
 const LIST_PARAMS = new Set(['tagId', 'taskType']);
@@ -22,23 +23,24 @@ function listTasks(core: SandboxCore, ctx: RequestContext): Reply {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return auth.reply;
   for (const key of new Set(ctx.query.keys())) {
-    if (!LIST_PARAMS.has(key)) return err(400, `Unknown parameter ${key.slice(0, 100)}`);
-    if (ctx.query.getAll(key).length > 1) return err(400, `Parameter ${key} must not be repeated`);
+    if (!LIST_PARAMS.has(key)) return err(core, 400, `Unknown parameter ${key.slice(0, 100)}`);
+    if (ctx.query.getAll(key).length > 1) return err(core, 400, `Parameter ${key} must not be repeated`);
   }
   const tagId = ctx.query.get('tagId');
-  if (tagId === null || tagId === '') return err(400, 'tagId is required');
-  if (!/^\d+$/.test(tagId)) return err(400, 'tagId must be an application ID (digits)');
+  if (tagId === null || tagId === '') return err(core, 400, 'tagId is required');
+  if (!/^\d+$/.test(tagId)) return err(core, 400, 'tagId must be an application ID (digits)');
   const taskType = ctx.query.get('taskType');
   if (taskType !== null && taskType !== 'immediate' && taskType !== 'scheduled') {
-    return err(400, 'taskType must be immediate or scheduled');
+    return err(core, 400, 'taskType must be immediate or scheduled');
   }
-  if (!core.world.apps.has(tagId) || !auth.client.apps.has(tagId)) return err(403, NOT_AUTHORIZED_APP_MESSAGE);
+  if (!core.world.apps.has(tagId) || !auth.client.apps.has(tagId)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
   core.world.settleDueTasks(ctx.now);
-  const tasks = core.world.tasksByApp.get(tagId) ?? [];
-  return jsonReply(
-    200,
-    tasks.filter((t) => taskType === null || t.record.taskType === taskType).map((t) => t.record),
-  );
+  const tasks = (core.world.tasksByApp.get(tagId) ?? []).filter((t) => taskType === null || t.record.taskType === taskType);
+  const records = tasks.map((t) => t.record);
+  // The spec does not show the wrapper (4.6 note 2): a bare array by default, or the array under
+  // the key the task_list_wrapper variant names.
+  const wrapper = core.variants.task_list_wrapper;
+  return jsonReply(200, wrapper === undefined ? records : { [wrapper]: records });
 }
 
 type Found = { task: StoredTask; client: ClientRec; reply?: undefined } | { reply: Reply };
@@ -47,10 +49,10 @@ type Found = { task: StoredTask; client: ClientRec; reply?: undefined } | { repl
 function findTask(core: SandboxCore, ctx: RequestContext, rawId: string): Found {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return { reply: auth.reply };
-  if (!/^\d{1,15}$/.test(rawId)) return { reply: err(400, 'taskId must be numeric') };
+  if (!/^\d{1,15}$/.test(rawId)) return { reply: err(core, 400, 'taskId must be numeric') };
   const task = core.world.tasks.get(Number(rawId));
-  if (task === undefined) return { reply: err(404, 'Task not found') };
-  if (!auth.client.apps.has(task.appId)) return { reply: err(403, NOT_AUTHORIZED_APP_MESSAGE) };
+  if (task === undefined) return { reply: err(core, 404, 'Task not found') };
+  if (!auth.client.apps.has(task.appId)) return { reply: err(core, 403, NOT_AUTHORIZED_APP_MESSAGE) };
   return { task, client: auth.client };
 }
 
@@ -61,16 +63,21 @@ function isFutureScheduled(t: StoredTask, now: number): boolean {
 function updateTask(core: SandboxCore, ctx: RequestContext, rawId: string): Reply {
   const found = findTask(core, ctx, rawId);
   if (found.reply) return found.reply;
-  const body = readJsonBody(ctx);
+  const body = readJsonBody(core, ctx);
   if (body.reply) return body.reply;
   const parsed = taskUpdateSchema.safeParse(body.value);
-  if (!parsed.success) return err(400, MALFORMED_MESSAGE);
+  if (!parsed.success) return err(core, 400, MALFORMED_MESSAGE);
   core.world.settleDueTasks(ctx.now);
   const r = found.task.record;
-  if (!isFutureScheduled(found.task, ctx.now)) return err(400, ONLY_FUTURE_MESSAGE);
+  if (!isFutureScheduled(found.task, ctx.now)) return err(core, 400, ONLY_FUTURE_MESSAGE);
   const u = parsed.data;
+  // The spec does not say which update fields are required (4.6 note 3); a service may insist on
+  // knowing who made the change, as it does for a send.
+  if (core.variants.update_requires_performer && (u.performer === undefined || u.performer.trim() === '')) {
+    return err(core, 400, 'performer cannot be empty');
+  }
   const problems = taskUpdateProblems(u, ctx.now);
-  if (problems.length > 0) return err(400, problems[0].message);
+  if (problems.length > 0) return err(core, 400, problems[0].message);
   if (u.title !== undefined) r.title = u.title;
   if (u.performer !== undefined) r.performer = u.performer;
   if (u.itemDescription !== undefined) r.itemDescription = u.itemDescription;
@@ -86,7 +93,7 @@ function cancelTask(core: SandboxCore, ctx: RequestContext, rawId: string): Repl
   const found = findTask(core, ctx, rawId);
   if (found.reply) return found.reply;
   core.world.settleDueTasks(ctx.now);
-  if (!isFutureScheduled(found.task, ctx.now)) return err(400, ONLY_FUTURE_MESSAGE);
+  if (!isFutureScheduled(found.task, ctx.now)) return err(core, 400, ONLY_FUTURE_MESSAGE);
   found.task.record.taskStatus = 'cancelled';
   setTaskUpdateTime(found.task.record, ctx.now);
   return jsonReply(200, 'Task cancelled');
