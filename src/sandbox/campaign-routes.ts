@@ -60,7 +60,8 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   const json = parseJson(ctx.body);
   const parsed = json.ok ? campaignCreateSchema.safeParse(json.value) : undefined;
   if (!parsed?.success) return err(core, 400, MALFORMED_MESSAGE, g.headers);
-  const problems = campaignCreateProblems(parsed.data, { features: g.account.features, accountType: g.account.type });
+  // The service knows every value it has: unlike the desk, it refuses those the spec does not show.
+  const problems = campaignCreateProblems(parsed.data, { features: g.account.features, accountType: g.account.type, values: 'known' });
   if (problems.length > 0) return err(core, 400, problems[0].message, g.headers);
   const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId++, parsed.data, ctx.now);
   core.world.pushCampaign(stored);

@@ -19,6 +19,7 @@ export type CampaignItemType = (typeof CAMPAIGN_ITEM_TYPES)[number];
 export const KNOWN_BID_STRATEGIES = ['FIXED', 'MAX_CONVERSIONS'] as const;
 export const KNOWN_SPENDING_LIMIT_MODELS = ['MONTHLY', 'NONE'] as const;
 export const KNOWN_MARKETING_OBJECTIVES = ['LEADS_GENERATION', 'DRIVE_WEBSITE_TRAFFIC'] as const;
+export const KNOWN_PRICING_MODELS = ['CPC'] as const;
 export const KNOWN_CAMPAIGN_STATUSES = [
   'APPROVED',
   'PENDING_APPROVAL',
@@ -26,6 +27,40 @@ export const KNOWN_CAMPAIGN_STATUSES = [
   'REJECTED',
   'TERMINATED',
 ] as const;
+
+/**
+ * The shape every enum value of the spec has (FIXED, HAS_NO_ITEMS_DISPLAY, ...). A value the spec
+ * does not show but that has this shape may be one the service uses ("other allowed values: not
+ * shown", spec 2.1), so a draft may carry it (DECISIONS client 7); anything else is a typo.
+ */
+export const ENUM_VALUE = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * What a create sends in campaign_item_type: an empty surface (spec 3.1, "the HAS_NO_ITEMS_* value
+ * is sent at creation"). Other values (HAS_DISPLAY_ITEMS) are states the service moves a campaign
+ * to, and cannot be chosen.
+ */
+export const CREATABLE_ITEM_TYPE = /^HAS_NO_ITEMS(_[A-Z0-9_]{1,50})?$/;
+
+/**
+ * Create fields whose values the service may extend, with the values the spec shows: the editor
+ * offers these plus the ones seen in the account's cached campaigns.
+ */
+export const OPEN_CREATE_ENUMS = {
+  bid_strategy: KNOWN_BID_STRATEGIES,
+  marketing_objective: KNOWN_MARKETING_OBJECTIVES,
+  spending_limit_model: KNOWN_SPENDING_LIMIT_MODELS,
+  campaign_item_type: CAMPAIGN_ITEM_TYPES,
+} as const;
+export type OpenCreateEnum = keyof typeof OPEN_CREATE_ENUMS;
+export const OPEN_CREATE_ENUM_FIELDS = Object.keys(OPEN_CREATE_ENUMS) as OpenCreateEnum[];
+
+/** Whether a create may carry `value` in `field`: a value the spec shows, or one the service may use. */
+export function isCreatableValue(field: OpenCreateEnum, value: string): boolean {
+  if ((OPEN_CREATE_ENUMS[field] as readonly string[]).includes(value)) return true;
+  if (!ENUM_VALUE.test(value)) return false;
+  return field === 'campaign_item_type' ? CREATABLE_ITEM_TYPE.test(value) : true;
+}
 
 export const ACCOUNT_FEATURES = ['DISPLAY', 'PERFORMANCE_VIDEO', 'SPENDING_LIMIT_NONE'] as const;
 export type AccountFeature = (typeof ACCOUNT_FEATURES)[number];
@@ -58,6 +93,13 @@ export interface CampaignRuleContext {
   features?: readonly string[];
   /** Account type; creating in a NETWORK account is refused. */
   accountType?: 'ADVERTISER' | 'NETWORK';
+  /**
+   * Which enum values pass. 'open' (the default, the desk's): the values the spec shows and any
+   * well-formed other value, since the service may use more than the spec shows (DECISIONS client
+   * 7). 'known': only the values the spec shows; for the sandbox, which is a service and knows
+   * every value it has.
+   */
+  values?: 'open' | 'known';
 }
 
 /** One rule violation: `field` names the form field a person must change. */
@@ -75,6 +117,9 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleContext = {}): FieldProblem[] {
   const out: FieldProblem[] = [];
   const has = (f: string) => ctx.features === undefined || ctx.features.includes(f);
+  const allowed = (field: OpenCreateEnum, value: string) =>
+    ctx.values === 'known' ? (OPEN_CREATE_ENUMS[field] as readonly string[]).includes(value) : isCreatableValue(field, value);
+  const notAllowed = (field: OpenCreateEnum): FieldProblem => ({ field, message: valueMessage(field, ctx.values ?? 'open') });
   if (ctx.accountType === 'NETWORK') {
     out.push({ field: 'account', message: 'Campaigns can only be created in an advertiser account, not a network' });
   }
@@ -82,41 +127,38 @@ export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleConte
   else if (c.name.length > 255) out.push({ field: 'name', message: 'name is too long (max 255)' });
 
   const itemType = c.campaign_item_type ?? 'HAS_NO_ITEMS';
-  if (!(CAMPAIGN_ITEM_TYPES as readonly string[]).includes(itemType)) {
-    out.push({
-      field: 'campaign_item_type',
-      message: `campaign_item_type must be one of ${CAMPAIGN_ITEM_TYPES.join(', ')}`,
-    });
+  if (!allowed('campaign_item_type', itemType)) {
+    out.push(notAllowed('campaign_item_type'));
   } else if (itemType === 'HAS_NO_ITEMS_DISPLAY' && !has('DISPLAY')) {
     out.push({ field: 'campaign_item_type', message: 'This account is not enabled for display campaigns' });
   } else if (itemType === 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO' && !has('PERFORMANCE_VIDEO')) {
     out.push({ field: 'campaign_item_type', message: 'This account is not enabled for performance video campaigns' });
   }
+  // Only the native surface is known to need branding; another surface's needs are the service's to say.
   const native = itemType === 'HAS_NO_ITEMS';
   if (native && (c.branding_text === undefined || c.branding_text.trim() === '')) {
     out.push({ field: 'branding_text', message: 'branding_text is required for native campaigns' });
   }
 
+  const hasCpc = c.cpc !== undefined && c.cpc !== null;
   if (c.bid_strategy === 'FIXED') {
-    if (c.cpc === undefined || c.cpc === null) {
+    if (!hasCpc) {
       out.push({ field: 'cpc', message: 'cpc is required when bid_strategy is FIXED' });
-    } else if (c.cpc <= 0) {
+    } else if ((c.cpc as number) <= 0) {
       out.push({ field: 'cpc', message: 'cpc must be greater than 0' });
     }
   } else if (c.bid_strategy === 'MAX_CONVERSIONS') {
-    if (c.cpc !== undefined && c.cpc !== null) {
+    if (hasCpc) {
       out.push({ field: 'cpc', message: 'cpc must be omitted when bid_strategy is MAX_CONVERSIONS' });
     }
-  } else {
-    out.push({ field: 'bid_strategy', message: `bid_strategy must be one of ${KNOWN_BID_STRATEGIES.join(', ')}` });
+  } else if (!allowed('bid_strategy', c.bid_strategy)) {
+    out.push(notAllowed('bid_strategy'));
+  } else if (hasCpc && (c.cpc as number) <= 0) {
+    // Another strategy neither needs nor forbids a cpc (we do not know which it is); one sent is a price.
+    out.push({ field: 'cpc', message: 'cpc must be greater than 0' });
   }
 
-  if (!(KNOWN_MARKETING_OBJECTIVES as readonly string[]).includes(c.marketing_objective)) {
-    out.push({
-      field: 'marketing_objective',
-      message: `marketing_objective must be one of ${KNOWN_MARKETING_OBJECTIVES.join(', ')}`,
-    });
-  }
+  if (!allowed('marketing_objective', c.marketing_objective)) out.push(notAllowed('marketing_objective'));
 
   const model = c.spending_limit_model;
   const hasLimit = c.spending_limit !== undefined && c.spending_limit !== null;
@@ -141,11 +183,11 @@ export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleConte
     if (c.daily_cap === undefined || c.daily_cap === null) {
       out.push({ field: 'daily_cap', message: 'daily_cap is required when spending_limit_model is NONE' });
     }
-  } else {
-    out.push({
-      field: 'spending_limit_model',
-      message: `spending_limit_model must be one of ${KNOWN_SPENDING_LIMIT_MODELS.join(', ')}`,
-    });
+  } else if (!allowed('spending_limit_model', model)) {
+    out.push(notAllowed('spending_limit_model'));
+  } else if (hasLimit && (c.spending_limit as number) <= 0) {
+    // Another model may or may not take a limit; one sent is an amount.
+    out.push({ field: 'spending_limit', message: 'spending_limit must be greater than 0' });
   }
   if (c.daily_cap !== undefined && c.daily_cap !== null && c.daily_cap <= 0) {
     out.push({ field: 'daily_cap', message: 'daily_cap must be greater than 0' });
@@ -157,6 +199,16 @@ export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleConte
     out.push({ field: 'start_date', message: 'start_date must be an ISO 8601 date-time' });
   }
   return out;
+}
+
+/** Why a value of an enum field was refused, naming the values the spec shows. */
+function valueMessage(field: OpenCreateEnum, values: 'open' | 'known'): string {
+  const known = OPEN_CREATE_ENUMS[field].join(', ');
+  if (values === 'known') return `${field} must be one of ${known}`;
+  if (field === 'campaign_item_type') {
+    return `campaign_item_type must be one of ${known}, or another empty surface the service offers (HAS_NO_ITEMS_...)`;
+  }
+  return `${field} must be one of ${known}, or another value the service uses (capital letters, digits and _)`;
 }
 
 /**
