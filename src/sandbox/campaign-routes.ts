@@ -4,12 +4,14 @@
 import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
-import { isListed, parseListQuery, sortListed, type Listed } from './campaign-query';
+import { answer, campaignAnswer } from './answers';
+import { isListed, parseListQuery, sortListed, type Listed, type ListQuery } from './campaign-query';
 import type { SandboxCore } from './core';
-import { apiError, isJsonContent, jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
+import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
 import type { Budget } from './rate-limiter';
 import type { RateLimitGroup } from './rate-tiers';
-import { campaignFromCreate, campaignListItem } from './records';
+import { fillMissingObjective, normaliseCreate } from './create-fill';
+import { campaignFromCreate } from './records';
 import type { AccountRec } from './state';
 
 const err = (core: SandboxCore, status: number, message: string, headers?: Record<string, string>): Reply =>
@@ -57,15 +59,39 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   const g = guard(core, ctx, rawAccount, 'campaigns');
   if (g.reply) return g.reply;
   if (!isJsonContent(ctx.headers)) return err(core, 415, 'Content-Type must be application/json', g.headers);
+  const fill = core.variants.fill_on_create === true;
   const json = parseJson(ctx.body);
-  const parsed = json.ok ? campaignCreateSchema.safeParse(json.value) : undefined;
+  const parsed = json.ok ? campaignCreateSchema.safeParse(fill ? fillMissingObjective(json.value) : json.value) : undefined;
   if (!parsed?.success) return err(core, 400, MALFORMED_MESSAGE, g.headers);
   // The service knows every value it has: unlike the desk, it refuses those the spec does not show.
-  const problems = campaignCreateProblems(parsed.data, { features: g.account.features, accountType: g.account.type, values: 'known' });
+  const rules = { features: g.account.features, accountType: g.account.type, values: 'known' as const };
+  let body = parsed.data;
+  let problems = campaignCreateProblems(body, rules);
+  if (problems.length === 0 && fill) {
+    // What is stored must pass the rules too (a cpc rounded down to 0 does not).
+    body = normaliseCreate(body);
+    problems = campaignCreateProblems(body, rules);
+  }
   if (problems.length > 0) return err(core, 400, problems[0].message, g.headers);
-  const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId++, parsed.data, ctx.now);
+  // Built in full before anything changes, then committed: a request that fails applies nothing.
+  const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId, body, ctx.now, { fill });
+  core.world.nextCampaignId++;
   core.world.pushCampaign(stored);
-  return jsonReply(200, stored.record, g.headers);
+  return answer(core.variants, 200, campaignAnswer(stored.record, core.variants), g.headers);
+}
+
+/** Which rows a listing answers, and the page size it reports. */
+function pageOf<T>(items: readonly T[], q: ListQuery, cap: number | undefined): { rows: readonly T[]; page: number; pageSize: number } {
+  const page = q.page ?? 1;
+  if (cap === undefined) {
+    // Unpaged: everything, reported as one page holding the total.
+    if (q.pageSize === undefined) return { rows: items, page, pageSize: items.length };
+    return { rows: items.slice((page - 1) * q.pageSize, page * q.pageSize), page, pageSize: q.pageSize };
+  }
+  // page_size_cap: the service's page is never larger than the cap, asked for or not; paging then
+  // goes on in pages of the size actually used.
+  const pageSize = Math.min(q.pageSize ?? cap, cap);
+  return { rows: items.slice((page - 1) * pageSize, page * pageSize), page, pageSize };
 }
 
 function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply {
@@ -83,16 +109,14 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   }
   if (owners.length > 1) items.sort((a, b) => a.campaign.record.id - b.campaign.record.id);
   if (q.sort) sortListed(items, q.sort.field, q.sort.descending);
-  const total = items.length;
-  const page = q.page ?? 1;
-  const pageSize = q.pageSize ?? total;
-  const slice = q.page === undefined ? items : items.slice((page - 1) * pageSize, page * pageSize);
+  const { rows, page, pageSize } = pageOf(items, q, core.variants.page_size_cap);
   const network = g.account.type === 'NETWORK';
-  return jsonReply(
+  return answer(
+    core.variants,
     200,
     {
-      results: slice.map((x) => campaignListItem(x.campaign.record, network ? x.owner.name : undefined)),
-      metadata: { total, count: slice.length, page, page_size: pageSize },
+      results: rows.map((x) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined })),
+      metadata: { total: items.length, count: rows.length, page, page_size: pageSize },
     },
     g.headers,
   );

@@ -12,10 +12,12 @@ import {
   type PushEvent,
   type PushMode,
 } from '../shared/domain/push';
+import { answer } from './answers';
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
-import { apiError, isJsonContent, jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
-import { cdnUrl, iso, type TaskRecord } from './records';
+import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
+import { cdnUrl, iso, type StoredTask, type TaskRecord } from './records';
+import { isServiceTime, TIME_RANGE_MESSAGE } from './timestamps';
 
 const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
 
@@ -34,14 +36,15 @@ function authApps(core: SandboxCore, ctx: RequestContext): Reply {
   const out: Record<string, string> = {};
   const ids = [...auth.client.apps].filter((id) => core.world.apps.has(id)).sort((a, b) => Number(a) - Number(b));
   for (const id of ids) out[id] = core.world.apps.get(id)!.publisher;
-  return jsonReply(200, out);
+  return answer(core.variants, 200, out);
 }
 
-function taskOf(core: SandboxCore, ev: PushEvent, appId: string, mode: PushMode, now: number): TaskRecord {
+/** The task one event creates for one app; `taskId` is the id it will get if the send succeeds. */
+function taskOf(core: SandboxCore, ev: PushEvent, appId: string, taskId: number, mode: PushMode, now: number): TaskRecord {
   const executionTime = mode === 'immediate' ? now : ev.executionTime!;
   const icon = ev.icon ?? ev.iconUrl;
   const record: TaskRecord = {
-    taskId: core.world.nextTaskId++,
+    taskId,
     tagId: Number(appId),
     taskType: mode,
     // DECISIONS sandbox 8: an immediate push is active for no observable time, then completed.
@@ -64,6 +67,10 @@ function taskOf(core: SandboxCore, ev: PushEvent, appId: string, mode: PushMode,
   return record;
 }
 
+/**
+ * A send is all-or-nothing (DECISIONS sandbox 12): every event is parsed and judged, every app
+ * checked, and every task built before the first one is stored.
+ */
 function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return auth.reply;
@@ -76,6 +83,7 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
   for (const raw of request.data.pushEvents) {
     const ev = pushEventSchema.safeParse(raw);
     if (!ev.success) return err(core, 400, MALFORMED_MESSAGE);
+    if (ev.data.executionTime !== undefined && !isServiceTime(ev.data.executionTime)) return err(core, 400, TIME_RANGE_MESSAGE);
     events.push(ev.data);
   }
   for (const ev of events) {
@@ -88,15 +96,17 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
       if (!core.world.apps.has(app) || !auth.client.apps.has(app)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
     }
   }
-  let created = 0;
+  const tasks: StoredTask[] = [];
   events.forEach((ev, i) => {
     for (const app of appsPerEvent[i]) {
-      core.world.pushTask({ appId: app, record: taskOf(core, ev, app, mode, ctx.now), target: ev.target });
-      created++;
+      const taskId = core.world.nextTaskId + tasks.length;
+      tasks.push({ appId: app, record: taskOf(core, ev, app, taskId, mode, ctx.now), target: ev.target });
     }
   });
-  const noun = created === 1 ? 'notification' : 'notifications';
-  return jsonReply(200, `${created} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`);
+  core.world.nextTaskId += tasks.length;
+  for (const task of tasks) core.world.pushTask(task);
+  const noun = tasks.length === 1 ? 'notification' : 'notifications';
+  return answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`);
 }
 
 function swPath(core: SandboxCore, ctx: RequestContext): Reply {

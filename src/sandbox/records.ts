@@ -1,6 +1,7 @@
 // The shapes the sandbox answers with (spec 2.1 and 2.6) and how fixtures and requests become them.
 // Field order is fixed so that responses are stable and diffable.
 import type { CampaignCreate } from '../shared/domain/campaign';
+import { DEFAULT_SPENDING_LIMIT_MODEL } from './create-fill';
 import type { CampaignFixture, TaskFixture } from './fixtures';
 
 export interface CampaignRecord {
@@ -63,9 +64,20 @@ export function campaignFromFixture(f: CampaignFixture): StoredCampaign {
   };
 }
 
-/** A campaign created through the API (rules already checked by campaignCreateProblems). */
-export function campaignFromCreate(accountId: string, id: number, body: CampaignCreate, now: number): StoredCampaign {
+/**
+ * A campaign created through the API (rules already checked by campaignCreateProblems). With
+ * `fill` (the fill_on_create variant) a campaign outside a campaign group that was sent no
+ * spending_limit_model gets MONTHLY, as a service with a default model would answer.
+ */
+export function campaignFromCreate(
+  accountId: string,
+  id: number,
+  body: CampaignCreate,
+  now: number,
+  opts: { fill?: boolean } = {},
+): StoredCampaign {
   const nowIso = iso(now);
+  const filledModel = opts.fill && body.campaign_group_id === undefined ? DEFAULT_SPENDING_LIMIT_MODEL : null;
   return {
     accountId,
     createdAtMs: now,
@@ -81,7 +93,7 @@ export function campaignFromCreate(accountId: string, id: number, body: Campaign
       daily_cap: body.daily_cap ?? null,
       daily_ad_delivery_model: body.daily_ad_delivery_model ?? 'STRICT',
       spending_limit: body.spending_limit_model === 'NONE' ? null : (body.spending_limit ?? null),
-      spending_limit_model: body.spending_limit_model ?? null,
+      spending_limit_model: body.spending_limit_model ?? filledModel,
       bid_strategy: body.bid_strategy,
       marketing_objective: body.marketing_objective,
       campaign_group_id: body.campaign_group_id ?? null,
@@ -92,14 +104,6 @@ export function campaignFromCreate(accountId: string, id: number, body: Campaign
       created_at: nowIso,
     },
   };
-}
-
-/** A list item: id as a string (spec 2.1) and, in a network listing, the owner's name. */
-export function campaignListItem(r: CampaignRecord, advertiserName?: string): Record<string, unknown> {
-  const { id, advertiser_id, ...rest } = r;
-  return advertiserName === undefined
-    ? { id: String(id), advertiser_id, ...rest }
-    : { id: String(id), advertiser_id, advertiser_name: advertiserName, ...rest };
 }
 
 export interface TaskRecord {

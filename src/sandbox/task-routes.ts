@@ -6,13 +6,16 @@ import {
   NOT_AUTHORIZED_APP_MESSAGE,
   taskUpdateProblems,
   taskUpdateSchema,
+  type TaskUpdate,
 } from '../shared/domain/push';
+import { answer, taskAnswer } from './answers';
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
-import { apiError, jsonReply, type Reply, type RequestContext, type Route } from './http';
+import { apiError, type Reply, type RequestContext, type Route } from './http';
 import { readJsonBody } from './push-routes';
-import { cdnUrl, setExecutionTime, setTaskUpdateTime, type StoredTask } from './records';
+import { cdnUrl, setExecutionTime, setTaskUpdateTime, type StoredTask, type TaskRecord } from './records';
 import type { ClientRec } from './state';
+import { isServiceTime, TIME_RANGE_MESSAGE } from './timestamps';
 
 const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
 
@@ -36,11 +39,11 @@ function listTasks(core: SandboxCore, ctx: RequestContext): Reply {
   if (!core.world.apps.has(tagId) || !auth.client.apps.has(tagId)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
   core.world.settleDueTasks(ctx.now);
   const tasks = (core.world.tasksByApp.get(tagId) ?? []).filter((t) => taskType === null || t.record.taskType === taskType);
-  const records = tasks.map((t) => t.record);
+  const records = tasks.map((t) => taskAnswer(t.record, core.variants));
   // The spec does not show the wrapper (4.6 note 2): a bare array by default, or the array under
   // the key the task_list_wrapper variant names.
   const wrapper = core.variants.task_list_wrapper;
-  return jsonReply(200, wrapper === undefined ? records : { [wrapper]: records });
+  return answer(core.variants, 200, wrapper === undefined ? records : { [wrapper]: records });
 }
 
 type Found = { task: StoredTask; client: ClientRec; reply?: undefined } | { reply: Reply };
@@ -60,6 +63,20 @@ function isFutureScheduled(t: StoredTask, now: number): boolean {
   return t.record.taskType === 'scheduled' && t.record.taskStatus === 'pending' && t.record.executionTime > now;
 }
 
+/** The task as the update leaves it: a new record, so that nothing is touched until it is whole. */
+function updated(core: SandboxCore, r: TaskRecord, u: TaskUpdate, now: number): TaskRecord {
+  const next: TaskRecord = { ...r };
+  if (u.title !== undefined) next.title = u.title;
+  if (u.performer !== undefined) next.performer = u.performer;
+  if (u.itemDescription !== undefined) next.itemDescription = u.itemDescription;
+  if (u.userTimeZone !== undefined) next.userTimeZone = u.userTimeZone;
+  if (u.thumbnailUrl !== undefined) next.thumbnailUrl = cdnUrl(core.cdnBase, u.thumbnailUrl, 480);
+  if (u.icon !== undefined) next.iconUrl = cdnUrl(core.cdnBase, u.icon, 192);
+  if (u.executionTime !== undefined) setExecutionTime(next, u.executionTime);
+  setTaskUpdateTime(next, now);
+  return next;
+}
+
 function updateTask(core: SandboxCore, ctx: RequestContext, rawId: string): Reply {
   const found = findTask(core, ctx, rawId);
   if (found.reply) return found.reply;
@@ -67,10 +84,10 @@ function updateTask(core: SandboxCore, ctx: RequestContext, rawId: string): Repl
   if (body.reply) return body.reply;
   const parsed = taskUpdateSchema.safeParse(body.value);
   if (!parsed.success) return err(core, 400, MALFORMED_MESSAGE);
-  core.world.settleDueTasks(ctx.now);
-  const r = found.task.record;
-  if (!isFutureScheduled(found.task, ctx.now)) return err(core, 400, ONLY_FUTURE_MESSAGE);
   const u = parsed.data;
+  if (u.executionTime !== undefined && !isServiceTime(u.executionTime)) return err(core, 400, TIME_RANGE_MESSAGE);
+  core.world.settleDueTasks(ctx.now);
+  if (!isFutureScheduled(found.task, ctx.now)) return err(core, 400, ONLY_FUTURE_MESSAGE);
   // The spec does not say which update fields are required (4.6 note 3); a service may insist on
   // knowing who made the change, as it does for a send.
   if (core.variants.update_requires_performer && (u.performer === undefined || u.performer.trim() === '')) {
@@ -78,15 +95,9 @@ function updateTask(core: SandboxCore, ctx: RequestContext, rawId: string): Repl
   }
   const problems = taskUpdateProblems(u, ctx.now);
   if (problems.length > 0) return err(core, 400, problems[0].message);
-  if (u.title !== undefined) r.title = u.title;
-  if (u.performer !== undefined) r.performer = u.performer;
-  if (u.itemDescription !== undefined) r.itemDescription = u.itemDescription;
-  if (u.userTimeZone !== undefined) r.userTimeZone = u.userTimeZone;
-  if (u.thumbnailUrl !== undefined) r.thumbnailUrl = cdnUrl(core.cdnBase, u.thumbnailUrl, 480);
-  if (u.icon !== undefined) r.iconUrl = cdnUrl(core.cdnBase, u.icon, 192);
-  if (u.executionTime !== undefined) setExecutionTime(r, u.executionTime);
-  setTaskUpdateTime(r, ctx.now);
-  return jsonReply(200, 'Task updated');
+  // All-or-nothing (DECISIONS sandbox 12): the whole new record first, then one assignment.
+  Object.assign(found.task.record, updated(core, found.task.record, u, ctx.now));
+  return answer(core.variants, 200, 'Task updated');
 }
 
 function cancelTask(core: SandboxCore, ctx: RequestContext, rawId: string): Reply {
@@ -96,7 +107,7 @@ function cancelTask(core: SandboxCore, ctx: RequestContext, rawId: string): Repl
   if (!isFutureScheduled(found.task, ctx.now)) return err(core, 400, ONLY_FUTURE_MESSAGE);
   found.task.record.taskStatus = 'cancelled';
   setTaskUpdateTime(found.task.record, ctx.now);
-  return jsonReply(200, 'Task cancelled');
+  return answer(core.variants, 200, 'Task cancelled');
 }
 
 export function taskRoutes(core: SandboxCore): Route[] {

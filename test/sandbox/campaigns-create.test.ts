@@ -25,7 +25,7 @@ describe('create campaign: success', () => {
       pricing_model: 'CPC',
       cpc: 0.35,
       safety_rating: null,
-      daily_cap: null,
+      // No daily cap: the key is left out (daily_cap is typed a number, spec 2.1), never null.
       daily_ad_delivery_model: 'STRICT',
       spending_limit: 1500,
       spending_limit_model: 'MONTHLY',

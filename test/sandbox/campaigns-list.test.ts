@@ -71,6 +71,16 @@ describe('fetch_level and what is listed', () => {
     ]);
   });
 
+  it('leaves daily_cap out of a campaign that has none (it is typed a number, never null)', async () => {
+    const e = await list('acmeshoes', '?fetch_level=RAP&campaign_ids=4100001&campaign_ids=4100008');
+    expect(e.results.map((c) => [c.id, c.daily_cap])).toEqual([
+      ['4100001', 150],
+      ['4100008', undefined],
+    ]);
+    expect(e.results[1]).not.toHaveProperty('daily_cap');
+    expect(Object.values(e.results[1])).not.toContain(undefined);
+  });
+
   it('lists a network: its own and every member campaign, by id, each with advertiser_name', async () => {
     const r = await list('northnet', '?fetch_level=RAP');
     expect(r.results.map((c) => [c.id, c.advertiser_id, c.advertiser_name])).toEqual([

@@ -1,0 +1,76 @@
+// How stored records are written in the API's answers. Records are kept in one canonical form
+// (UTC times, plain numbers); the variants that change only the spelling of an answer (date
+// offsets, decimal points) are applied here, on the way out, so no route can forget them.
+import { jsonReply, type Reply } from './http';
+import { stringifyWithDecimalPoint } from './json-writer';
+import type { CampaignRecord, TaskRecord } from './records';
+import type { Variants } from './variants';
+
+/** The interface's decimal fields (spec 2.1): whole values are `3000.0` under decimal_point. */
+export const DECIMAL_FIELDS: ReadonlySet<string> = new Set(['cpc', 'daily_cap', 'spending_limit', 'spent']);
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A 200 (or other) JSON answer of the service, spelled as the variants say. */
+export function answer(variants: Variants, status: number, value: unknown, headers?: Record<string, string>): Reply {
+  if (!variants.decimal_point) return jsonReply(status, value, headers);
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: stringifyWithDecimalPoint(value, DECIMAL_FIELDS) };
+}
+
+const offsetMinutes = (offset: string): number => {
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const [hours, minutes] = offset.slice(1).split(':').map(Number);
+  return sign * (hours * 60 + minutes);
+};
+
+/**
+ * An instant as ISO 8601 with milliseconds: `Z` by default, or the wall time at the date_offset
+ * variant's offset followed by that offset (the same instant, `2026-11-21T14:30:00.000+05:30`).
+ */
+export function formatInstant(ms: number, offset: string | undefined): string {
+  if (offset === undefined) return new Date(ms).toISOString();
+  const wall = new Date(ms + offsetMinutes(offset) * 60_000).toISOString();
+  return `${wall.slice(0, -1)}${offset}`;
+}
+
+/** A stored date-time string in the answer's spelling; text that is not a date-time is left as it is. */
+function restamp(iso: string | null, offset: string): string | null {
+  if (iso === null) return iso;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : formatInstant(ms, offset);
+}
+
+/**
+ * A campaign as create (id a number) or a listing (id a string, with advertiser_name in a network
+ * listing) answers it. daily_cap is typed a number (spec 2.1), so a campaign without one has no
+ * daily_cap key rather than a null.
+ */
+export function campaignAnswer(
+  r: CampaignRecord,
+  variants: Variants,
+  listing?: { advertiserName?: string },
+): Record<string, unknown> {
+  const { id, advertiser_id, ...rest } = r;
+  const out: Record<string, unknown> = { id: listing === undefined ? id : String(id), advertiser_id };
+  if (listing?.advertiserName !== undefined) out.advertiser_name = listing.advertiserName;
+  Object.assign(out, rest);
+  if (r.daily_cap === null) delete out.daily_cap;
+  const offset = variants.date_offset;
+  if (offset !== undefined) {
+    // Assigning existing keys keeps their place: the field order stays fixed.
+    out.start_date = restamp(r.start_date, offset);
+    out.created_at = restamp(r.created_at, offset);
+  }
+  return out;
+}
+
+/** A task record (spec 2.6) with its formatted times in the answer's offset. */
+export function taskAnswer(r: TaskRecord, variants: Variants): TaskRecord {
+  const offset = variants.date_offset;
+  if (offset === undefined) return r;
+  return {
+    ...r,
+    taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset),
+    executionTimeFormatted: formatInstant(r.executionTime, offset),
+  };
+}
