@@ -1,6 +1,7 @@
 // The authorization server (spec 4.3-4.5, 5; RFC 6749): the sign-in page of the authorization
 // code flow and the two token endpoints. Error descriptions never repeat a secret, a code or a
-// password back.
+// password back, except under the token_error_echo variant: a careless real server may quote the
+// request it refused, and the client must keep what it quotes out of everything it stores or shows.
 import { authorizeErrorHtml, authorizeFormHtml } from './authorize-page';
 import { AUTH_CODE_TTL_MS, type SandboxCore } from './core';
 import { htmlReply, isFormContent, jsonReply, type Reply, type RequestContext, type Route } from './http';
@@ -12,7 +13,17 @@ function oauthError(status: number, error: string, description: string, headers?
   return jsonReply(status, { error, error_description: description }, { ...NO_STORE, ...headers });
 }
 
-const invalidRequest = (description: string): Reply => oauthError(400, 'invalid_request', description);
+type TokenFailure = (status: number, error: string, description: string, headers?: Record<string, string>) => Reply;
+
+/**
+ * The token endpoint's error replies. Under token_error_echo each description ends with the raw
+ * request body (client_secret and code included, form-encoded as they arrived).
+ */
+function tokenFailures(core: SandboxCore, ctx: RequestContext): TokenFailure {
+  if (!core.variants.token_error_echo) return oauthError;
+  const echo = ctx.body.toString('utf8');
+  return (status, error, description, headers) => oauthError(status, error, `${description} (request: ${echo})`, headers);
+}
 
 type BasicCredentials = { id: string; secret: string } | 'malformed' | undefined;
 
@@ -34,6 +45,8 @@ function basicCredentials(header: string | undefined): BasicCredentials {
 const TOKEN_PARAMS = ['grant_type', 'client_id', 'client_secret', 'code', 'redirect_uri'];
 
 function token(core: SandboxCore, ctx: RequestContext): Reply {
+  const fail = tokenFailures(core, ctx);
+  const invalidRequest = (description: string): Reply => fail(400, 'invalid_request', description);
   if (!isFormContent(ctx.headers)) return invalidRequest('Content-Type must be application/x-www-form-urlencoded');
   const form = new URLSearchParams(ctx.body.toString('utf8'));
   for (const key of TOKEN_PARAMS) {
@@ -41,11 +54,11 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   }
   const basic = basicCredentials(ctx.headers.authorization);
   const challenge = { 'www-authenticate': 'Basic realm="sandbox"' };
-  if (basic === 'malformed') return oauthError(401, 'invalid_client', 'Malformed HTTP Basic client credentials', challenge);
+  if (basic === 'malformed') return fail(401, 'invalid_client', 'Malformed HTTP Basic client credentials', challenge);
   const grant = form.get('grant_type');
   if (grant === null || grant === '') return invalidRequest('Missing required parameter: grant_type');
   if (grant !== 'client_credentials' && grant !== 'authorization_code') {
-    return oauthError(400, 'unsupported_grant_type', `grant_type ${grant.slice(0, 50)} is not supported`);
+    return fail(400, 'unsupported_grant_type', `grant_type ${grant.slice(0, 50)} is not supported`);
   }
   if (basic !== undefined) {
     if (form.has('client_secret')) return invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both');
@@ -63,7 +76,7 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   }
   const client = core.world.clients.get(clientId);
   if (client === undefined || !secretMatches(client, secret)) {
-    return oauthError(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', challenge);
+    return fail(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', challenge);
   }
   const ttlS = core.tokenTtlS;
   if (grant === 'client_credentials') {
@@ -71,14 +84,14 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
     return jsonReply(200, { access_token: access, token_type: 'bearer', expires_in: ttlS }, NO_STORE);
   }
   const rec = core.world.codes.get(code);
-  if (rec === undefined || ctx.now >= rec.expiresAt) return oauthError(400, 'invalid_grant', 'Authorization code is invalid or expired');
+  if (rec === undefined || ctx.now >= rec.expiresAt) return fail(400, 'invalid_grant', 'Authorization code is invalid or expired');
   if (rec.used) {
     // RFC 6749 4.1.2: a code seen twice may have been stolen; what it bought is revoked.
     for (const t of rec.tokens) core.world.tokens.delete(t);
-    return oauthError(400, 'invalid_grant', 'Authorization code was already used');
+    return fail(400, 'invalid_grant', 'Authorization code was already used');
   }
-  if (rec.clientId !== client.id) return oauthError(400, 'invalid_grant', 'Authorization code was issued to another client');
-  if (rec.redirectUri !== redirectUri) return oauthError(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
+  if (rec.clientId !== client.id) return fail(400, 'invalid_grant', 'Authorization code was issued to another client');
+  if (rec.redirectUri !== redirectUri) return fail(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
   rec.used = true;
   const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000);
   rec.tokens.push(access);

@@ -79,6 +79,37 @@ describe('token endpoint (client credentials)', () => {
   });
 });
 
+describe('token_error_echo variant', () => {
+  const echoing = async () => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_error_echo: true } })).status).toBe(200);
+
+  it('ends every token error description with the raw request body, secret and code included', async () => {
+    await echoing();
+    const cases: [Record<string, string>, number, string][] = [
+      [{ ...CC, client_secret: 'wrong secret!(x)' }, 401, 'invalid_client'],
+      [{ ...CC, client_id: 'nobody' }, 401, 'invalid_client'],
+      [{ ...CC, grant_type: 'password' }, 400, 'unsupported_grant_type'],
+      [{ ...CC, grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: REDIRECT }, 400, 'invalid_grant'],
+    ];
+    for (const [form, status, error] of cases) {
+      const r = await call(sb, 'POST', '/authentication/oauth/token', { form });
+      expect(r.status).toBe(status);
+      const body = r.body as { error: string; error_description: string };
+      expect(body.error).toBe(error);
+      // As the body arrived: form-encoded, so the secret is spelled as URLSearchParams wrote it.
+      expect(body.error_description).toMatch(/ \(request: .+\)$/);
+      expect(body.error_description.endsWith(`(request: ${new URLSearchParams(form).toString()})`)).toBe(true);
+    }
+  });
+
+  it('still issues tokens, and the default sandbox echoes nothing', async () => {
+    await echoing();
+    expect((await call(sb, 'POST', '/core/oauth/token', { form: CC })).status).toBe(200);
+    await call(sb, 'PUT', '/_sandbox/variants', { json: {} });
+    const r = await call(sb, 'POST', '/authentication/oauth/token', { form: { ...CC, client_id: 'nobody' } });
+    expect(r.text).not.toContain('demo-secret');
+  });
+});
+
 describe('bearer authentication', () => {
   it('answers 401 with the API body and a Bearer challenge when the token is missing', async () => {
     const r = await call(sb, 'GET', listPath);
