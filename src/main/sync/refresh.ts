@@ -1,13 +1,18 @@
 // Cache refresh: an account's campaigns (fetch_level RAP, every page), a profile's apps and the
 // tasks of each app. Requests go through the scheduler at background priority, each page is
 // applied in its own short transaction, progress is reported per page and a refresh can be
-// cancelled. A network's listing names the owner of each campaign, so it also fills the caches
-// of its member accounts (added to the profile when first seen): one listing serves them all.
+// cancelled. The pages come from the client's one paging walk (walkListing): it follows the page
+// size the service actually uses, and a refresh whose listing does not add up to the service's
+// own total is never reported done. A network's listing names the owner of each campaign, so it
+// also fills the caches of its member accounts (added to the profile when first seen): one
+// listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
+import { DeskError } from '../../shared/errors';
 import type { SyncProgress } from '../../shared/ipc/contract';
 import { isServiceError } from '../service';
+import { walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
-import type { Connections } from './connections';
+import type { ConnectionState, Connections } from './connections';
 import type { EventHub } from './event-hub';
 
 export interface RefreshDeps {
@@ -37,9 +42,34 @@ function describe(e: unknown): string {
   return 'The refresh failed.';
 }
 
+/** What is known about fetching a profile's apps (in memory: a new run starts afresh). */
+interface AppsState {
+  /** The fetch under way: `apps` settles once the apps are stored or failed, `all` after the tasks. */
+  running: { apps: Promise<void>; all: Promise<RefreshOutcome> } | null;
+  /** A fetch of the apps has ended (either way) in this run. */
+  fetched: boolean;
+  /** Why none are known: the last fetch's error, or why none could be made; null after success. */
+  failure: unknown;
+}
+
+/** Why a profile's apps cannot be fetched now, for a screen that has none to show. */
+function notReachable(connection: ConnectionState): DeskError {
+  switch (connection) {
+    case 'working_offline':
+      return new DeskError('offline', 'You work offline: the applications of this connection are fetched when you go online.');
+    case 'signing_in':
+      return new DeskError('offline', 'Signing in: the applications of this connection are fetched once that is done.');
+    case 'failing':
+      return new DeskError('unauthorized', 'Sign in to this connection: its applications are fetched once it is signed in.');
+    default:
+      return new DeskError('offline', 'The service cannot be reached now: the applications of this connection are fetched when it answers again.');
+  }
+}
+
 export class Refresher {
   readonly #deps: RefreshDeps;
   readonly #running = new Map<string, AbortController>();
+  readonly #apps = new Map<string, AppsState>();
   #closed = false;
 
   constructor(deps: RefreshDeps) {
@@ -92,7 +122,6 @@ export class Refresher {
     let lastLiveNotice = -Infinity;
     try {
       const client = connections.client(ref.profileId);
-      let seen = 0;
       // The page being written while the next one is fetched and compared; its failure shows at
       // the next await.
       let writing: Promise<void> = Promise.resolve();
@@ -107,19 +136,34 @@ export class Refresher {
           hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
         }
       };
-      for (let page = 1; ; page++) {
-        const p = await client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize }, { priority: 'background', signal: ctl.signal });
+      const read = (page: number, size: number) =>
+        client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size }, { priority: 'background', signal: ctl.signal });
+      let pass = 1;
+      // The walk follows the page size the service uses and ends only when what was listed adds
+      // up to its total (or fails saying it did not): a cache is never "done" with rows missing.
+      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal })) {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
-        pagesTotal = Math.max(1, Math.ceil(p.total / pageSize));
+        pagesTotal = step.pagesTotal;
+        if (step.pass !== pass) {
+          // The first reading did not add up: the second is a refresh of its own, so rows only the
+          // first one listed (since deleted) are removed at its end like any stale row.
+          pass = step.pass;
+          await writing;
+          writing = Promise.resolve();
+          for (const r of refreshes.values()) r.abandon();
+          refreshes.clear();
+          skipped.clear();
+          this.#deps.note(ref.profileId, ref.accountId, 'warning', 'sync.recount', `The listing of ${ref.accountId} did not add up to its total; reading it once more.`);
+          await store.campaigns.whenWritable();
+          if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) throw new Error('cancelled');
+          refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
+        }
         // This page is compared now and queued behind the one being written; at most two wait.
-        const next = this.#applyPage(account, p.campaigns, refreshes, skipped).then(pageWritten);
+        const next = this.#applyPage(account, step.campaigns, refreshes, skipped).then(pageWritten);
         next.catch(() => undefined);
         await writing;
         writing = next;
-        seen += p.campaigns.length;
-        // A page shorter than asked is not the end on its own (a real service may cap page_size).
-        if (p.campaigns.length === 0 || seen >= p.total || page > pagesTotal + 10) break;
       }
       await writing;
       for (const [accountId, r] of refreshes) {
@@ -189,23 +233,98 @@ export class Refresher {
     }
   }
 
-  /** auth-apps, then the tasks of every app, replacing the caches. */
-  async refreshApps(profileId: string): Promise<RefreshOutcome> {
+  /**
+   * auth-apps, then the tasks of every app, replacing the caches. A call while one runs for the
+   * profile joins it. Failures go to the activity log and are kept for appsWanted().
+   */
+  refreshApps(profileId: string): Promise<RefreshOutcome> {
+    const st = this.#appsState(profileId);
+    if (st.running) return st.running.all;
+    const { connections } = this.#deps;
+    if (this.#closed) return Promise.resolve('skipped');
+    if (!connections.canUse(profileId)) {
+      // Nothing can be asked now; the next sign-in or return online fetches them.
+      if (!st.fetched) st.failure = notReachable(connections.view(profileId).connection);
+      return Promise.resolve('skipped');
+    }
+    const apps = this.#fetchApps(profileId, st);
+    const all = apps.then(async (appIds) => (appIds === null ? 'failed' : this.#fetchAllTasks(profileId, appIds)));
+    st.running = { apps: apps.then(() => undefined), all };
+    void all.finally(() => {
+      if (st.running?.all === all) st.running = null;
+    });
+    return all;
+  }
+
+  /**
+   * For a screen that finds no apps cached: fetches them, once (a failed fetch is not repeated at
+   * every look; sign-in, a manual refresh or the connection coming back fetch again), and waits
+   * for the apps themselves (their tasks follow). Says why none are known when that failed.
+   */
+  async appsWanted(profileId: string): Promise<{ failure: unknown }> {
+    const { store } = this.#deps;
+    if (store.apps.list(profileId).length > 0) return { failure: null };
+    const st = this.#appsState(profileId);
+    if (!st.running && !st.fetched) void this.refreshApps(profileId);
+    await st.running?.apps;
+    return { failure: store.apps.list(profileId).length > 0 ? null : st.failure };
+  }
+
+  /** The connection can be reached again: apps it never managed to fetch are fetched now. */
+  appsAfterReconnect(profileId: string): void {
+    const st = this.#appsState(profileId);
+    if (st.failure !== null && !st.running) void this.refreshApps(profileId);
+  }
+
+  /** The profile is gone: forget what was learned about its apps. */
+  forgetApps(profileId: string): void {
+    this.#apps.delete(profileId);
+  }
+
+  #appsState(profileId: string): AppsState {
+    let st = this.#apps.get(profileId);
+    if (!st) this.#apps.set(profileId, (st = { running: null, fetched: false, failure: null }));
+    return st;
+  }
+
+  /** The apps into the cache; their ids, or null when the fetch failed (logged). */
+  async #fetchApps(profileId: string, st: AppsState): Promise<string[] | null> {
     const { store, connections, hub } = this.#deps;
-    if (this.#closed || !connections.canUse(profileId)) return 'skipped';
     try {
       const client = connections.client(profileId);
       const apps = await client.authApps({ priority: 'background' });
       connections.noteSuccess(profileId);
+      if (!store.profiles.get(profileId)) return null;
       store.apps.replaceAll(profileId, apps);
+      st.fetched = true;
+      st.failure = null;
       hub.emit('data.changed', { profileId, accountId: null, what: 'apps' });
-      for (const appId of Object.keys(apps)) await this.refreshTasks(profileId, appId, 'background');
-      return 'done';
+      return Object.keys(apps);
     } catch (e) {
+      st.fetched = true;
+      st.failure = e;
       connections.noteFailure(profileId, e, { read: true });
-      this.#deps.note(profileId, null, 'error', 'sync.failed', `Refreshing the applications failed: ${describe(e)}`);
-      return 'failed';
+      this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the applications of this connection failed: ${describe(e)}`);
+      return null;
     }
+  }
+
+  /** The tasks of every app; one app's failure does not keep the others' tasks out. */
+  async #fetchAllTasks(profileId: string, appIds: readonly string[]): Promise<RefreshOutcome> {
+    const failed: { appId: string; error: unknown }[] = [];
+    for (const appId of appIds) {
+      if (this.#closed || !this.#deps.store.profiles.get(profileId)) return 'skipped';
+      try {
+        await this.refreshTasks(profileId, appId, 'background');
+      } catch (error) {
+        failed.push({ appId, error });
+      }
+    }
+    if (failed.length === 0) return 'done';
+    const first = failed[0];
+    const which = failed.length === 1 ? `application ${first.appId}` : `${failed.length} applications (${failed.map((f) => f.appId).join(', ')})`;
+    this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the tasks of ${which} failed: ${describe(first.error)}`);
+    return 'failed';
   }
 
   /** The tasks of one app; throws on failure (the caller decides how to report it). */
