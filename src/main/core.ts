@@ -122,7 +122,10 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     probeBackoff: tuning.probeBackoff,
     ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
     note: (profileId, level, kind, message) => log(profileId, null, level, kind, message),
-    onOnline: (profileId) => ctx.drainer.resume(profileId),
+    onOnline: (profileId) => {
+      ctx.drainer.resume(profileId);
+      ctx.refresher.appsAfterReconnect(profileId);
+    },
   });
   ctx.refresher = new Refresher({
     store,

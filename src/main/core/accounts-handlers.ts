@@ -100,6 +100,8 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
     async 'sync.refresh'(ref) {
       mustGet(ctx, ref);
       void refresher.refreshAccount(ref);
+      // A manual refresh brings the connection's applications and tasks up to date too.
+      void refresher.refreshApps(ref.profileId);
       return { ok: true };
     },
 

@@ -41,8 +41,12 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       ctx.log(p.id, null, 'info', 'profile.created', `Connection "${p.name}" added.`);
       changed();
       if (p.flow === 'client_credentials') {
-        // Check the credentials now so a wrong secret shows at once; the outcome is in signIn.
-        void connections.signIn(p.id).catch(() => undefined);
+        // Check the credentials now so a wrong secret shows at once (the outcome is in signIn), and
+        // learn the applications it may push to: without them no push can be composed.
+        void connections
+          .signIn(p.id)
+          .then(() => ctx.refresher.refreshApps(p.id))
+          .catch(() => undefined);
       }
       return profileView(ctx, p.id);
     },
@@ -52,6 +56,7 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       if (!p) return { ok: true };
       for (const a of store.accounts.list(profileId)) ctx.refresher.cancel(a);
       await connections.forget(profileId);
+      ctx.refresher.forgetApps(profileId);
       for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
       store.profiles.remove(profileId);
       rememberDemoRemoval(ctx, { profileId });
@@ -74,6 +79,8 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     async 'profiles.signIn'({ profileId }) {
       await connections.signIn(profileId);
       ctx.drainer.kick();
+      // Signed in (again): the applications and their tasks may have changed meanwhile.
+      void ctx.refresher.refreshApps(profileId);
       return profileView(ctx, profileId);
     },
 

@@ -1,12 +1,38 @@
 // apps.* and tasks.*: reads come from the cache; every change (sw-path, task update or cancel)
 // is one outbox item, checked with the shared rules before it is queued and again before it is sent.
 import { DeskError } from '../../shared/errors';
-import { swPathProblems, taskUpdateProblems, type Task } from '../../shared/domain/push';
+import { swPathProblems, taskUpdateProblems, type Task, type TaskUpdate } from '../../shared/domain/push';
 import type { DeskHandlers } from '../../shared/ipc/contract';
 import type { EnqueueInput, OutboxItem } from '../store';
 import { taskIsFuture } from '../sync/recheck';
 import type { CoreContext } from './context';
 import { appDto, outboxDto } from './dto';
+import { asDeskError } from './errors';
+
+/**
+ * What a task update sends: the whole editable record, the cached task merged with the person's
+ * change (DECISIONS client 11), because the spec does not say which fields an update requires and
+ * a service may refuse one without, say, its performer. Images are the exception: a listing gives
+ * them as image-CDN addresses (spec 2.6), and sending those back would have the service wrap a
+ * CDN address in another, so they go only when the person changed them.
+ */
+export function wholeTaskUpdate(task: Task, patch: TaskUpdate): TaskUpdate {
+  const update: TaskUpdate = {};
+  if (typeof task.title === 'string') update.title = task.title;
+  if (typeof task.performer === 'string') update.performer = task.performer;
+  if (typeof task.executionTime === 'number' && Number.isInteger(task.executionTime)) update.executionTime = task.executionTime;
+  if (task.userTimeZone === 0 || task.userTimeZone === 1) update.userTimeZone = task.userTimeZone;
+  if (typeof task.itemDescription === 'string') update.itemDescription = task.itemDescription;
+  return { ...update, ...patch };
+}
+
+/** Why apps.list has none to show, as the error the window shows in their place. */
+function appsUnknown(failure: unknown): unknown {
+  const e = asDeskError(failure);
+  if (!(e instanceof DeskError)) return new DeskError('internal', 'The applications of this connection could not be fetched; see the activity log.');
+  if (e.code === 'offline' || e.code === 'unauthorized' || e.code === 'cancelled') return e;
+  return new DeskError(e.code, `The applications of this connection could not be fetched: ${e.message}`, e.details);
+}
 
 type PushHandlers = Pick<DeskHandlers, 'apps.list' | 'apps.setSwPath' | 'tasks.list' | 'tasks.refresh' | 'tasks.update' | 'tasks.cancel'>;
 
@@ -35,6 +61,10 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
 
   return {
     async 'apps.list'({ profileId }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      // None cached (a connection just added, or its first fetch failed): fetched once, not at every look.
+      const { failure } = await ctx.refresher.appsWanted(profileId);
+      if (failure !== null) throw appsUnknown(failure);
       return store.apps.list(profileId).map(appDto);
     },
 
@@ -60,9 +90,10 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
 
     async 'tasks.update'({ profileId, accountId, taskId, patch }) {
       const task = futureTask(profileId, taskId);
-      const problems = taskUpdateProblems(patch, ctx.now());
+      const update = wholeTaskUpdate(task, patch);
+      const problems = taskUpdateProblems(update, ctx.now());
       if (problems.length > 0) throw new DeskError('validation', problems.map((p) => p.message).join('; '), { problems });
-      return outboxDto(enqueue({ profileId, accountId, kind: 'update_task', payload: { appId: task.tagId, taskId, update: patch } }));
+      return outboxDto(enqueue({ profileId, accountId, kind: 'update_task', payload: { appId: task.tagId, taskId, update } }));
     },
 
     async 'tasks.cancel'({ profileId, accountId, taskId }) {
