@@ -1,7 +1,7 @@
 // How stored records are written in the API's answers. Records are kept in one canonical form
 // (UTC times, plain numbers); the variants that change only the spelling of an answer (date
 // offsets, decimal points) are applied here, on the way out, so no route can forget them.
-import { jsonReply, type Reply } from './http';
+import { jsonReply, type Reply, type ReplyHeaders } from './http';
 import { stringifyWithDecimalPoint } from './json-writer';
 import type { CampaignRecord, TaskRecord } from './records';
 import type { Variants } from './variants';
@@ -12,7 +12,7 @@ export const DECIMAL_FIELDS: ReadonlySet<string> = new Set(['cpc', 'daily_cap', 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A 200 (or other) JSON answer of the service, spelled as the variants say. */
-export function answer(variants: Variants, status: number, value: unknown, headers?: Record<string, string>): Reply {
+export function answer(variants: Variants, status: number, value: unknown, headers?: ReplyHeaders): Reply {
   if (!variants.decimal_point) return jsonReply(status, value, headers);
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: stringifyWithDecimalPoint(value, DECIMAL_FIELDS) };
 }

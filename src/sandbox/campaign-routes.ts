@@ -7,17 +7,17 @@ import { authenticate } from './bearer';
 import { answer, campaignAnswer } from './answers';
 import { isListed, parseListQuery, sortListed, type Listed, type ListQuery } from './campaign-query';
 import type { SandboxCore } from './core';
-import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
+import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type RequestContext, type Route } from './http';
 import type { Budget } from './rate-limiter';
 import type { RateLimitGroup } from './rate-tiers';
 import { fillMissingObjective, normaliseCreate } from './create-fill';
 import { campaignFromCreate } from './records';
 import type { AccountRec } from './state';
 
-const err = (core: SandboxCore, status: number, message: string, headers?: Record<string, string>): Reply =>
+const err = (core: SandboxCore, status: number, message: string, headers?: ReplyHeaders): Reply =>
   apiError(core.variants, 'campaign', status, message, { headers });
 
-type Guarded = { account: AccountRec; headers: Record<string, string>; reply?: undefined } | { reply: Reply };
+type Guarded = { account: AccountRec; headers: ReplyHeaders; reply?: undefined } | { reply: Reply };
 
 const budgetOf = (method: string): Budget => (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write');
 

@@ -6,9 +6,12 @@ import type { Budget } from './rate-limiter';
 import type { RateLimitGroup } from './rate-tiers';
 import type { Variants } from './variants';
 
+/** Header fields of a reply; an array is sent as one field line per element (RFC 9110 5.3). */
+export type ReplyHeaders = Record<string, string | string[]>;
+
 export interface Reply {
   status: number;
-  headers?: Record<string, string>;
+  headers?: ReplyHeaders;
   body?: string | Buffer;
 }
 
@@ -43,11 +46,11 @@ export interface Route {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {
+export function jsonReply(status: number, value: unknown, headers?: ReplyHeaders): Reply {
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
 }
 
-export function htmlReply(status: number, html: string, headers?: Record<string, string>): Reply {
+export function htmlReply(status: number, html: string, headers?: ReplyHeaders): Reply {
   return {
     status,
     headers: {
@@ -67,7 +70,7 @@ export function escapeHtml(s: string): string {
 
 export interface ErrorOptions {
   /** Added to the reply (e.g. www-authenticate, the rate-limit headers). */
-  headers?: Record<string, string>;
+  headers?: ReplyHeaders;
   /** Further members of the body (the 429's violated_policies): RFC 9457 extension members. */
   extensions?: Record<string, unknown>;
 }
@@ -177,7 +180,7 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Body
 }
 
 export function sendReply(res: ServerResponse, reply: Reply, closeAfter = false): void {
-  const headers: Record<string, string> = { ...reply.headers };
+  const headers: ReplyHeaders = { ...reply.headers };
   const noBody = reply.status === 204 || reply.status === 304;
   const body = noBody ? '' : (reply.body ?? '');
   if (!noBody) headers['content-length'] = String(Buffer.byteLength(body));

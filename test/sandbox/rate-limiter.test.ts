@@ -49,7 +49,7 @@ describe('RateLimiter (sliding logs)', () => {
           const d = limiter.check('a', 'campaigns.list', 'read', now);
           expect(d.admitted).toBe(expectFit);
           if (d.admitted) admitted.push(now);
-          const state = parseState(d.headers.ratelimit);
+          const state = parseState(String(d.headers.ratelimit));
           WINDOWS_MS.forEach((w, i) => {
             const inWindow = admitted.filter((a) => a > now - w);
             expect(state[i].r).toBe(QUOTAS[i] - inWindow.length);
