@@ -26,9 +26,17 @@ function bodyOf<T>(ctx: RequestContext, schema: z.ZodType<T>): { value: T; reply
   return r.success ? { value: r.data } : { reply: fail(400, issuesText(r.error)) };
 }
 
+/** The sandbox clock (the computer's, as clients see it) and the service's, which clock_offset_ms moves. */
 function clockState(core: SandboxCore): Reply {
   const now = core.clock.now();
-  return jsonReply(200, { now, iso: new Date(now).toISOString(), mode: core.clock.mode });
+  const serviceNow = core.serviceNow();
+  return jsonReply(200, {
+    now,
+    iso: new Date(now).toISOString(),
+    mode: core.clock.mode,
+    service_now: serviceNow,
+    service_iso: new Date(serviceNow).toISOString(),
+  });
 }
 
 function moveClock(core: SandboxCore, ctx: RequestContext): Reply {

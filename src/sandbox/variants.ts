@@ -5,6 +5,8 @@
 // (`PUT /_sandbox/variants`), and the client's tests run against a mix of them.
 import { z } from 'zod';
 
+const MAX_CLOCK_OFFSET_MS = 1e12;
+
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
@@ -17,8 +19,11 @@ export const variantsSchema = z.strictObject({
     .optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
-  /** The service's clock runs this far ahead (positive) or behind (negative) of the sandbox clock. */
-  clock_offset_ms: z.number().int().optional(),
+  /**
+   * The service's clock runs this far ahead (positive) or behind (negative) of the sandbox clock;
+   * at most about 31 years either way, so that every time stays a time.
+   */
+  clock_offset_ms: z.number().int().min(-MAX_CLOCK_OFFSET_MS).max(MAX_CLOCK_OFFSET_MS).optional(),
   /** Errors are `application/problem+json` (RFC 9457: type, title, status, detail), without `message`. */
   problem_json: z.boolean().optional(),
   /** A task update without `performer` is refused with 400. */

@@ -17,7 +17,14 @@ beforeEach(async () => {
 describe('clock', () => {
   it('starts a manual clock at fixtures.now and reports it', async () => {
     expect(sb.now()).toBe(T0);
-    expect((await call(sb, 'GET', '/_sandbox/clock')).body).toEqual({ now: T0, iso: '2026-11-21T09:00:00.000Z', mode: 'manual' });
+    expect((await call(sb, 'GET', '/_sandbox/clock')).body).toEqual({
+      now: T0,
+      iso: '2026-11-21T09:00:00.000Z',
+      mode: 'manual',
+      // No clock_offset_ms: the service's clock is the sandbox clock.
+      service_now: T0,
+      service_iso: '2026-11-21T09:00:00.000Z',
+    });
   });
 
   it('advances and sets the manual clock through the control API and advance()', async () => {
