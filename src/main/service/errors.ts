@@ -1,8 +1,11 @@
 // Typed failures of the service client. Every message is written for a person (what happened and
-// what to do next) and never contains a secret or token: messages that come from the server are
-// passed through `redact` with the secrets of the request before they are kept.
+// what to do next) and never contains a secret or token: text that comes from the server is
+// passed through `redact` (redaction.ts) with the secrets of the request before it is cut or kept.
 import { DeskError, type ErrorCode } from '../../shared/errors';
 import type { FieldProblem } from '../../shared/domain/campaign';
+import { redact, type RedactOptions } from './redaction';
+
+export { redact, REDACTED, type RedactOptions } from './redaction';
 
 export const SERVICE_ERROR_KINDS = [
   'unauthorized',
@@ -98,24 +101,34 @@ export function toDeskError(e: ServiceError): DeskError {
   return new DeskError(DESK_CODES[e.kind], e.message, details);
 }
 
-/** Replaces every occurrence of the given secrets (and their URL-encoded forms) in `text`. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (!s || s.length < 4) continue;
-    for (const form of new Set([s, encodeURIComponent(s)])) out = out.split(form).join('[redacted]');
-  }
-  return out;
+/** The longest server text we keep in a message. */
+export const MAX_SERVER_TEXT = 500;
+
+/** `text` cut to at most `max` characters (never inside a surrogate pair), marked with an ellipsis. */
+export function bounded(text: string, max = MAX_SERVER_TEXT): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
 }
 
-/** Server messages are shown to people: keep them short and printable. */
-export function cleanServerMessage(raw: unknown, secrets: readonly (string | undefined)[]): string | undefined {
-  if (typeof raw !== 'string') return undefined;
+/** Control characters become one space: a message is one printable line. */
+export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what we strip
-  const oneLine = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  if (oneLine === '') return undefined;
-  const short = oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine;
-  return redact(short, secrets);
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}
+
+/**
+ * Server text shown to people: every spelling of every secret is removed from the WHOLE text
+ * first, and only then is it made one line and cut short, so no prefix of a secret survives a cut.
+ */
+export function cleanServerMessage(
+  raw: unknown,
+  secrets: readonly (string | undefined)[],
+  opts: RedactOptions = {},
+): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const line = oneLine(redact(raw, secrets, opts));
+  return line === '' ? undefined : bounded(line);
 }
 
 /** A request refused before sending by the shared rules: it certainly did nothing. */

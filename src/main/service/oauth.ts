@@ -2,9 +2,9 @@
 // to serialise or print them, so a log line or an IPC message cannot carry one by accident.
 import { z } from 'zod';
 import type { Clock } from '../ratelimit/clock';
-import { cleanServerMessage, ServiceError } from './errors';
+import { ServiceError } from './errors';
 import type { HttpResponse, HttpTransport } from './http-transport';
-import { errorFromResponse, parseJsonBody } from './response-errors';
+import { errorFromResponse, parseJsonBody, serverWords, type ErrorContext } from './response-errors';
 
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
@@ -14,7 +14,7 @@ const tokenResponseSchema = z.looseObject({
   refresh_token: z.string().min(1).optional(),
 });
 
-const tokenErrorSchema = z.looseObject({ error: z.string(), error_description: z.unknown().optional() });
+const tokenErrorSchema = z.looseObject({ error: z.string() });
 
 /** Used when a token answer has no expires_in: the spec's token responses carry 3600. */
 const DEFAULT_LIFETIME_S = 3600;
@@ -101,8 +101,10 @@ async function tokenRequest(
     body: form.toString(),
     signal: opts.signal,
   });
+  // Everything secret this request carried: a server that echoes the form body (or the Basic
+  // header) in its error must not get any of it into a message.
   const secrets = [opts.secret, ...extraSecrets];
-  if (res.status < 200 || res.status >= 300) throw tokenError(res, what, secrets, opts.clock.now());
+  if (res.status < 200 || res.status >= 300) throw tokenError(res, { what, secrets, clientId: opts.clientId, now: opts.clock.now() });
   const parsed = tokenResponseSchema.safeParse(parseJsonBody(res.body));
   if (!parsed.success) {
     throw new ServiceError({
@@ -117,14 +119,12 @@ async function tokenRequest(
 }
 
 /** RFC 6749 5.2 errors, in words a person can act on. */
-function tokenError(res: HttpResponse, what: string, secrets: string[], now: number): ServiceError {
+function tokenError(res: HttpResponse, ctx: ErrorContext): ServiceError {
   const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
-  if (!parsed.success || res.status === 429 || res.status >= 500) {
-    return errorFromResponse(res, { what, secrets, now });
-  }
-  const code = cleanServerMessage(parsed.data.error, secrets) ?? 'error';
-  const detail = cleanServerMessage(parsed.data.error_description, secrets);
-  const said = detail ? `${code}: ${detail}` : code;
+  if (!parsed.success || res.status === 429 || res.status >= 500) return errorFromResponse(res, ctx);
+  // "invalid_client: Client authentication failed", plus anything else the server said.
+  const said = serverWords(res, ctx.secrets, { clientId: ctx.clientId })?.text ?? 'error';
+  const what = ctx.what;
   const base = { status: res.status, requestWritten: true } as const;
   switch (parsed.data.error) {
     case 'invalid_client':

@@ -1,17 +1,15 @@
 // Turns a non-2xx answer into a ServiceError a person can act on. The campaign API answers
 // {"http_status", "message"}, the push API {"httpStatus", "message"} (DECISIONS sandbox 5) and a
-// real service may answer neither: every shape is read liberally and nothing is required.
+// real service may answer anything else (problem+json, errors[], ...): server-words.ts reads every
+// common shape liberally, and nothing is required.
 import { z } from 'zod';
 import { parseRetryAfter } from '../ratelimit/headers';
-import { cleanServerMessage, ServiceError } from './errors';
+import { ServiceError } from './errors';
 import type { HttpResponse } from './http-transport';
+import type { RedactOptions } from './redaction';
+import { readServerWords, type ServerWords } from './server-words';
 
-const errorBodySchema = z.looseObject({
-  message: z.unknown().optional(),
-  error: z.unknown().optional(),
-  error_description: z.unknown().optional(),
-  violated_policies: z.unknown().optional(),
-});
+const errorBodySchema = z.looseObject({ violated_policies: z.unknown().optional() });
 
 export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');
@@ -23,15 +21,29 @@ export function parseJsonBody(body: Buffer): unknown {
   }
 }
 
-/** The server's own words, if its body has any we can show. */
-export function serverMessage(body: unknown, secrets: readonly (string | undefined)[]): string | undefined {
-  const parsed = errorBodySchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  return (
-    cleanServerMessage(parsed.data.message, secrets) ??
-    cleanServerMessage(parsed.data.error_description, secrets) ??
-    cleanServerMessage(parsed.data.error, secrets)
-  );
+function mediaType(res: HttpResponse): string {
+  const h = res.headers['content-type'];
+  return (Array.isArray(h) ? h[0] : (h ?? '')).split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * The body as something to read words from: JSON when it parses, the text itself when the
+ * service answered text/plain (a proxy or a plain framework error page), nothing otherwise (HTML
+ * is markup, not words).
+ */
+function wordsBody(res: HttpResponse): unknown {
+  const json = parseJsonBody(res.body);
+  if (json !== undefined) return json;
+  return mediaType(res) === 'text/plain' ? res.body.toString('utf8') : undefined;
+}
+
+/** The server's own words in an error answer, if it has any we can show (redacted, bounded). */
+export function serverWords(
+  res: HttpResponse,
+  secrets: readonly (string | undefined)[],
+  opts: RedactOptions = {},
+): ServerWords | undefined {
+  return readServerWords(wordsBody(res), secrets, { ...opts, status: res.status });
 }
 
 function violatedPolicies(body: unknown): string[] | undefined {
@@ -44,19 +56,25 @@ function violatedPolicies(body: unknown): string[] | undefined {
 export interface ErrorContext {
   /** What was attempted, for messages: "create a campaign in acmeshoes". */
   what: string;
-  /** Secrets used by this request, removed from any server text we keep. */
+  /** Secrets used by this request, removed (in every spelling) from any server text we keep. */
   secrets: readonly (string | undefined)[];
+  /** The client id of a token request, so the base64 of an echoed Basic header is removed too. */
+  clientId?: string;
   now: number;
 }
 
 export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): ServiceError {
   const body = parseJsonBody(res.body);
-  const said = serverMessage(body, ctx.secrets);
+  const words = serverWords(res, ctx.secrets, ctx.clientId === undefined ? {} : { clientId: ctx.clientId });
+  const said = words?.text;
   const status = res.status;
   const base = { status, requestWritten: true } as const;
+  // The fields the service named, to be shown next to them.
+  const named = words?.problems.length ? { problems: words.problems } : {};
   if (status === 400 || status === 422 || status === 409) {
     return new ServiceError({
       ...base,
+      ...named,
       kind: 'validation',
       message: said ? `The service refused to ${ctx.what}: ${said}` : `The service refused to ${ctx.what} as invalid (${status}).`,
     });
@@ -101,6 +119,7 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
   if (status >= 400) {
     return new ServiceError({
       ...base,
+      ...named,
       kind: 'validation',
       message: `The service refused to ${ctx.what} (${status}${said ? `: ${said}` : ''}).`,
     });
