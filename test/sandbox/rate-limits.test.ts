@@ -1,5 +1,7 @@
+import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Fixtures, RunningSandbox } from '../../src/sandbox/index';
+import { parseRateLimit, parseRateLimitPolicy } from '../../src/main/ratelimit/headers';
+import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../src/sandbox/index';
 import { call, nativeCampaign, startTestSandbox, testFixtures, tokenFor, sandboxPerFile } from '../helpers/sandbox';
 
 let sb: RunningSandbox;
@@ -208,5 +210,80 @@ describe('tiers and windows from fixtures', () => {
     const again = await call(s, 'GET', path, { token: t });
     expect(again.status).toBe(200);
     expect(again.headers.ratelimit).toBe('second;r=2;t=2, minute;r=1;t=30, hour;r=3;t=600');
+  });
+});
+
+describe('service variants of the rate limits (over HTTP)', () => {
+  let custom: RunningSandbox | undefined;
+  afterEach(async () => {
+    await custom?.close();
+    custom = undefined;
+  });
+
+  async function startWith(variants: Variants) {
+    custom = await startSandbox({ clock: 'manual', fixtures: testFixtures(), variants });
+    const t = await tokenFor(custom);
+    const s = custom;
+    return { s, list: () => call(s, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token: t }) };
+  }
+
+  it('token_bucket: r and t follow buckets that refill at q/w per second', async () => {
+    const { s, list } = await startWith({ windows: 'token_bucket' });
+    expect((await list()).headers.ratelimit).toBe('second;r=1;t=1, minute;r=14;t=4, hour;r=149;t=24');
+    expect((await list()).headers.ratelimit).toBe('second;r=0;t=1, minute;r=13;t=8, hour;r=148;t=48');
+    const refused = await list();
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    // Tier 4 reads: the second's bucket gets a token back every 500 ms (a sliding log: after 1 s).
+    s.advance(499);
+    expect((await list()).status).toBe(429);
+    s.advance(1);
+    const again = await list();
+    expect(again.status).toBe(200);
+    expect(again.headers.ratelimit).toBe('second;r=0;t=1, minute;r=12;t=12, hour;r=147;t=72');
+  });
+
+  it('multiple_fields: one ratelimit-policy and one ratelimit field line per window', async () => {
+    custom = await startSandbox({ clock: 'manual', fixtures: testFixtures(), variants: { header_spelling: 'multiple_fields' } });
+    const t = await tokenFor(custom);
+    const res = await request(`${custom.url}/core/api/1.0/acmeshoes/campaigns?fetch_level=R`, { headers: { authorization: `Bearer ${t}` } });
+    await res.body.text();
+    expect(res.headers['ratelimit-policy']).toEqual(TIER4_READ_POLICY.split(', '));
+    expect(res.headers.ratelimit).toEqual(['second;r=1;t=1', 'minute;r=14;t=60', 'hour;r=149;t=3600']);
+  });
+
+  it('retry_after_date with the service clock ahead: Retry-After is a date on the clock of the Date header', async () => {
+    const offset = 10 * 60_000;
+    const { s, list } = await startWith({ retry_after_date: true, clock_offset_ms: offset });
+    s.advance(300); // 09:00:00.300 on the sandbox clock, 09:10:00.300 on the service's
+    await list();
+    await list();
+    const refused = await list();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.date).toBe('Sat, 21 Nov 2026 09:10:00 GMT');
+    expect(refused.headers['retry-after']).toBe('Sat, 21 Nov 2026 09:10:02 GMT');
+    s.advance(999);
+    expect((await list()).status).toBe(429);
+    s.advance(1); // 09:10:01.300: the first request left the second's window
+    expect((await list()).status).toBe(200);
+  });
+
+  it('quoted and reordered spellings carry the same policy and state', async () => {
+    for (const header_spelling of ['quoted', 'reordered'] as const) {
+      const { list } = await startWith({ header_spelling });
+      const r = await list();
+      expect(parseRateLimitPolicy(r.headers['ratelimit-policy']).map((p) => [p.name, p.quota, p.windowS]).sort()).toEqual([
+        ['hour', 150, 3600],
+        ['minute', 15, 60],
+        ['second', 2, 1],
+      ]);
+      expect(parseRateLimit(r.headers.ratelimit).map((e) => [e.name, e.remaining, e.resetS]).sort()).toEqual([
+        ['hour', 149, 3600],
+        ['minute', 14, 60],
+        ['second', 1, 1],
+      ]);
+      await custom?.close();
+      custom = undefined;
+    }
   });
 });
