@@ -9,7 +9,16 @@ import { draftDto, outboxDto } from './dto';
 
 type DraftHandlers = Pick<
   DeskHandlers,
-  'drafts.list' | 'drafts.save' | 'drafts.delete' | 'drafts.submit' | 'outbox.list' | 'outbox.retry' | 'outbox.discard'
+  | 'drafts.list'
+  | 'drafts.save'
+  | 'drafts.delete'
+  | 'drafts.submit'
+  | 'outbox.list'
+  | 'outbox.retry'
+  | 'outbox.discard'
+  | 'outbox.candidates'
+  | 'outbox.confirmMatch'
+  | 'outbox.sendAgain'
 >;
 
 function mustGetItem(ctx: CoreContext, id: string): OutboxItem {
@@ -77,6 +86,26 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       if (item.state === 'failed' || item.state === 'blocked') item = store.outbox.requeue(item.seq);
       else if (item.state === 'sent') throw new DeskError('conflict', 'This change has already been sent.');
       drainer.retryNow(item.seq);
+      outboxChanged(item);
+      return outboxDto(item);
+    },
+
+    async 'outbox.candidates'({ id }) {
+      const item = mustGetItem(ctx, id);
+      const waiting = drainer.candidates(item.seq);
+      if (!waiting) throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
+      return waiting;
+    },
+
+    // The two answers to an ambiguous match: only the person resolves it, never the engine.
+    async 'outbox.confirmMatch'({ id, candidateId }) {
+      const item = drainer.confirmMatch(mustGetItem(ctx, id).seq, candidateId);
+      outboxChanged(item);
+      return outboxDto(item);
+    },
+
+    async 'outbox.sendAgain'({ id }) {
+      const item = drainer.sendAgain(mustGetItem(ctx, id).seq);
       outboxChanged(item);
       return outboxDto(item);
     },

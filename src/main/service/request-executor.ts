@@ -8,6 +8,7 @@ import { ServiceError } from './errors';
 import type { HttpMethod, HttpResponse, HttpTransport } from './http-transport';
 import { joinUrl } from './oauth';
 import { errorFromResponse } from './response-errors';
+import type { ServiceClock } from './service-clock';
 import { signInRequired, type TokenManager } from './token-manager';
 
 export interface CallOptions {
@@ -34,6 +35,8 @@ export interface ExecutorDeps {
   tokens: TokenManager;
   scheduler: RateLimitScheduler;
   clock: Clock;
+  /** Learns the service's clock from every answer's Date header (DECISIONS client 10). */
+  serviceClock?: ServiceClock;
 }
 
 export class RequestExecutor {
@@ -65,7 +68,9 @@ export class RequestExecutor {
     }
     const { res, token } = sent;
     if (res.status >= 200 && res.status < 300) return res;
-    throw errorFromResponse(res, { what: spec.what, secrets: [token], now: this.deps.clock.now() });
+    // A Retry-After given as a date is a time on the service's clock.
+    const now = this.deps.serviceClock?.now() ?? this.deps.clock.now();
+    throw errorFromResponse(res, { what: spec.what, secrets: [token], now });
   }
 
   async #send(spec: CallSpec, opts: CallOptions): Promise<{ res: HttpResponse; token: string }> {
@@ -85,7 +90,10 @@ export class RequestExecutor {
       }
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      return transport.send({ method: spec.method, url, headers, body, signal: opts.signal });
+      const sentAt = this.deps.clock.now();
+      const res = await transport.send({ method: spec.method, url, headers, body, signal: opts.signal });
+      this.deps.serviceClock?.observe(sentAt, this.deps.clock.now(), res.headers.date);
+      return res;
     };
     try {
       const res = spec.rate

@@ -15,6 +15,7 @@ import {
 import { HttpTransport } from './http-transport';
 import * as push from './push-api';
 import { RequestExecutor, type CallOptions } from './request-executor';
+import { ServiceClock } from './service-clock';
 import { TokenManager, type CredentialSource } from './token-manager';
 
 export interface ServiceEndpoints {
@@ -32,7 +33,7 @@ export interface ServiceClientOptions extends ServiceEndpoints {
   transport?: HttpTransport;
   /** Shared between clients of the same accounts; created if absent. */
   scheduler?: RateLimitScheduler;
-  /** The service's clock; default the system clock. */
+  /** The computer's clock (default the system clock); the service's own is learned from its answers. */
   clock?: Clock;
   /** Renew client-credentials tokens this long before expiry (default 60 s, capped at 10%). */
   renewBeforeMs?: number;
@@ -48,6 +49,7 @@ export class ServiceClient {
   readonly #exec: RequestExecutor;
   readonly #push: push.PushContext;
   readonly #clock: Clock;
+  readonly #serviceClock: ServiceClock;
 
   constructor(opts: ServiceClientOptions) {
     this.#opts = opts;
@@ -63,13 +65,34 @@ export class ServiceClient {
       clock: this.#clock,
       renewBeforeMs: opts.renewBeforeMs,
     });
-    this.#exec = new RequestExecutor({ transport: this.#transport, tokens: this.#tokens, scheduler: this.#scheduler, clock: this.#clock });
+    this.#serviceClock = new ServiceClock(() => this.#clock.now());
+    this.#exec = new RequestExecutor({
+      transport: this.#transport,
+      tokens: this.#tokens,
+      scheduler: this.#scheduler,
+      clock: this.#clock,
+      serviceClock: this.#serviceClock,
+    });
     this.#push = {
       exec: this.#exec,
       pushUrl: opts.pushUrl,
       rateAccount: `push:${opts.credentials.clientId}`,
-      now: () => this.#clock.now(),
+      // "In the future" is the service's judgement, on its clock.
+      now: () => this.#serviceClock.now(),
     };
+  }
+
+  /**
+   * The service's time now, learned from its answers' Date headers (the local clock until it has
+   * answered): what every comparison with a time the service made must use (DECISIONS client 10).
+   */
+  serviceNow(): number {
+    return this.#serviceClock.now();
+  }
+
+  /** The learned clock itself (its offset is null until the service has answered). */
+  get serviceClock(): ServiceClock {
+    return this.#serviceClock;
   }
 
   get scheduler(): RateLimitScheduler {

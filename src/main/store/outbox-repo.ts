@@ -3,7 +3,8 @@
 // that names no account uses the profile's own lane).
 //
 // States:  queued -> sending -> sent | failed | uncertain | blocked, or back to queued (retry later)
-//          uncertain -> sent (found on the service) | queued (provably absent) | failed | blocked
+//          uncertain -> sent (found on the service) | queued (provably absent) | failed | blocked,
+//                       or stays uncertain with a new reason (AMBIGUOUS: the person decides)
 //          blocked -> queued (fixed by the person) | failed;   failed -> queued (retry by hand)
 // The head of a lane is its oldest queued, sending or uncertain item: only the head is claimed,
 // so a lane sends one item at a time, in seq order. Failed and blocked items are parked and do not
@@ -94,6 +95,11 @@ export interface OutboxRepo {
   markSent(seq: number, result?: unknown): OutboxItem;
   markFailed(seq: number, error: StoredError): OutboxItem;
   markUncertain(seq: number, error: StoredError): OutboxItem;
+  /**
+   * An uncertain item stays uncertain with a new reason: e.g. 'AMBIGUOUS', more than one match was
+   * found and the person must say which one is theirs (the engine no longer resolves it alone).
+   */
+  reviseUncertain(seq: number, error: StoredError): OutboxItem;
   /** Needs the person to fix it (e.g. a scheduled time that has passed); never sent as it is. */
   markBlocked(seq: number, error: StoredError): OutboxItem;
   /** sending -> queued after a 5xx, a timeout or a 429: due again at `nextAttemptAt`. */
@@ -140,6 +146,7 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
      WHERE state = 'sending'`,
   );
   const del = db.prepare("DELETE FROM outbox WHERE seq = ? AND state <> 'sending'");
+  const reviseStmt = db.prepare("UPDATE outbox SET last_error = ?, updated_at = ? WHERE seq = ? AND state = 'uncertain'");
   const pruneStmt = db.prepare("DELETE FROM outbox WHERE state = 'sent' AND updated_at < ?");
 
   const delAny = db.prepare('DELETE FROM outbox WHERE seq = ?');
@@ -303,6 +310,18 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
     },
     markUncertain(seq, error) {
       return transition(seq, 'uncertain', errorCols(error));
+    },
+    reviseUncertain(seq, error) {
+      return ctx.tx(() => {
+        if (reviseStmt.run(errorCols(error).last_error, ctx.clock.now(), seq).changes === 0) {
+          const current = getStmt.get(seq) as { state?: string } | undefined;
+          if (!current) throw new StoreError('NOT_FOUND', `No outbox item ${seq}`);
+          throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is ${current.state}; only an uncertain item can be revised`);
+        }
+        const item = get(seq);
+        if (!item) throw new StoreError('NOT_FOUND', `Outbox item ${seq} could not be read back and was quarantined`);
+        return item;
+      });
     },
     markBlocked(seq, error) {
       return transition(seq, 'blocked', errorCols(error));

@@ -1,26 +1,40 @@
 // Which ids on the service must never be taken for an item's own work: those that already looked
 // like it before it was first sent (from the cache, recorded in the item's send note) and those
-// that other outbox items have already claimed as theirs (recorded in their results).
+// that other outbox items have already claimed as theirs (recorded in their results). Also how
+// far back a create's look-up must read: the newest campaign the cache knew before the send.
 import { z } from 'zod';
 import type { OutboxItem, Store } from '../store';
-import { campaignSignature, targetApps, taskMatches } from './signature';
+import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
 
 export const createResultSchema = z.looseObject({ campaignId: z.string() });
 export const pushResultSchema = z.looseObject({ taskIds: z.array(z.string()) });
 
 const QUERY_PAGE = 1000;
 
-/** Cached campaigns of the account with the same content as the create. */
+/** Cached campaigns of the account that the create would be taken for. */
 export function campaignBaseline(store: Store, item: Extract<OutboxItem, { kind: 'create_campaign' }>): string[] {
-  const sig = campaignSignature(item.payload.body);
+  const body = item.payload.body;
   const out: string[] = [];
   const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };
+  // The text filter narrows to names containing ours (it ignores case and outer whitespace).
+  const needle = body.name.trim().slice(0, 200);
   for (let offset = 0; ; offset += QUERY_PAGE) {
-    const page = store.campaigns.query({ ...ref, text: item.payload.body.name.slice(0, 200), limit: QUERY_PAGE, offset });
-    for (const c of page.rows) if (campaignSignature(c) === sig) out.push(c.id);
+    const page = store.campaigns.query({ ...ref, ...(needle ? { text: needle } : {}), limit: QUERY_PAGE, offset });
+    for (const c of page.rows) if (campaignMatchesCreate(c, body)) out.push(c.id);
     if (page.rows.length < QUERY_PAGE) break;
   }
   return out;
+}
+
+/**
+ * The newest (largest numeric) campaign id the cache holds for the create's account, before it
+ * is sent: a campaign the create makes gets a newer id, so a look-up that reads the newest
+ * campaigns first has looked far enough once it reaches this one. Undefined for an empty cache.
+ */
+export function newestCachedCampaignId(store: Store, item: Extract<OutboxItem, { kind: 'create_campaign' }>): string | undefined {
+  const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };
+  const [newest] = store.campaigns.query({ ...ref, sort: { field: 'id', direction: 'desc' }, limit: 1, offset: 0 }).rows;
+  return newest && /^\d{1,15}$/.test(newest.id) ? newest.id : undefined;
 }
 
 /** Cached tasks that the push would be taken for. */

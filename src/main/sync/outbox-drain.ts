@@ -14,18 +14,33 @@
 //   5xx, unreadable 2xx    -> uncertain: looked for on the service before anything is resent
 //                             (5xx: given up as failed after maxServerAttempts, with Retry)
 // An uncertain item holds its lane: the next item may depend on whether it happened.
+//
+// Looking for an uncertain create or push (DECISIONS client 8):
+//   - a grace period after its latest send (a slow server may still be applying it), the service
+//     is asked for what the item sent (signature.ts), newest campaigns first (send-item.ts);
+//   - one match: sent. Several: the person is asked which one it is ('AMBIGUOUS'; the engine no
+//     longer resolves it alone, and never resends while in doubt);
+//   - none: not yet proof, since a service may apply a request seconds after its connection
+//     closed. A second look-up a fresh grace period after the first must also find nothing:
+//     only then is the item provably absent and sent again. Both look-ups and the send times are
+//     on the service's clock (DECISIONS client 10) and kept in the send note across restarts.
+// Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
+// resend is checked against the task on the service, since our lost first attempt may be the
+// reason for it (the task is cancelled already, or already holds the update).
 import type { Clock, TimerHandle } from '../ratelimit/clock';
-import { isServiceError, type ServiceError } from '../service';
-import type { OutboxItem, OutboxLane, Store, StoredError } from '../store';
+import { isServiceError, type ServiceClient, type ServiceError } from '../service';
+import type { OutboxItem, OutboxLane, SendNote, Store, StoredError } from '../store';
 import { DeskError } from '../../shared/errors';
+import type { Campaign } from '../../shared/domain/campaign';
 import type { Task } from '../../shared/domain/push';
 import { backoffDelay, type BackoffPolicy } from './backoff';
-import { campaignBaseline, claimedCampaignIds, claimedTaskIds, taskBaseline } from './baseline';
+import { campaignBaseline, claimedCampaignIds, claimedTaskIds, newestCachedCampaignId, taskBaseline } from './baseline';
 import type { Connections } from './connections';
 import type { EventHub } from './event-hub';
 import { recheck } from './recheck';
-import { findPushTasks, listAllForMatch, performItem, pickCampaign, type SendResult } from './send-item';
-import { sendNoteRef, type SendNotes } from './send-notes';
+import { findPushTasks, listForMatch, matchCampaign, performItem, type PushTasksFound, type SendResult } from './send-item';
+import { noteOnServiceClock, sendNoteRef, serviceNowFor, type SendNotes } from './send-notes';
+import { targetApps, taskHasUpdate } from './signature';
 
 export interface DrainDeps {
   store: Store;
@@ -48,6 +63,12 @@ export interface DrainDeps {
 
 /** Items that wait only for the connection or a sign-in, not for a backoff of their own. */
 const WAITING_FOR_CONNECTION = new Set(['OFFLINE', 'SIGN_IN']);
+
+/** What a look-up concluded: the ids found (a create's campaign as listed), none, or several to ask about. */
+type LookUpResult = { kind: 'found'; ids: string[]; campaign?: Campaign } | { kind: 'absent' } | { kind: 'ambiguous'; candidates: string[] };
+
+/** The code of an uncertain item whose look-up found more than one match: the person decides. */
+export const AMBIGUOUS = 'AMBIGUOUS';
 
 const laneKey = (l: OutboxLane) => `${l.profileId}\u0000${l.accountId ?? ''}`;
 export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
@@ -115,6 +136,8 @@ export class OutboxDrainer {
     for (const [k, head] of heads) {
       if (this.#busy.has(k) || !connections.canUse(head.profileId)) continue;
       if (head.state === 'uncertain') {
+        // Waiting for the person to say which match is theirs: nothing to do until then.
+        if (head.lastError?.code === AMBIGUOUS) continue;
         const wait = this.#lookAgainAt.get(head.seq);
         if (wait && wait.at > now) next = Math.min(next, wait.at);
         else this.#run(k, () => this.#resolve(head));
@@ -152,7 +175,16 @@ export class OutboxDrainer {
 
   async #send(item: OutboxItem): Promise<void> {
     const { store, connections, clock, notes } = this.#d;
-    const now = clock.now();
+    let client: ServiceClient;
+    try {
+      client = connections.client(item.profileId);
+    } catch (e) {
+      return this.#failed(item, e);
+    }
+    const offset = client.serviceClock.offsetMs();
+    const existing = item.kind === 'create_campaign' || item.kind === 'send_push' ? notes.get(item.seq, sendNoteRef(item)) : undefined;
+    // "In the future" is judged on the service's clock, as the service will judge it.
+    const now = serviceNowFor(clock.now(), offset, existing);
     const account = item.accountId ? store.accounts.get({ profileId: item.profileId, accountId: item.accountId }) : undefined;
     const task = item.kind === 'update_task' || item.kind === 'cancel_task' ? store.tasks.get(item.profileId, item.payload.taskId) : undefined;
     if (item.kind === 'cancel_task' && task?.taskStatus === 'cancelled') {
@@ -166,18 +198,22 @@ export class OutboxDrainer {
     }
     if (item.kind === 'create_campaign' || item.kind === 'send_push') {
       const ref = sendNoteRef(item);
-      const note = notes.get(item.seq, ref);
-      if (!note) {
+      // Times on the service's clock once it has answered; until then ours, moved later (send-notes.ts).
+      const clockNote = offset === null ? {} : { clockOffsetMs: offset };
+      if (!existing) {
         const baseline = item.kind === 'create_campaign' ? campaignBaseline(store, item) : taskBaseline(store, item);
-        notes.put({ seq: item.seq, clientRef: ref, firstSentAt: now, lastSentAt: now, baseline });
+        const newestKnownId = item.kind === 'create_campaign' ? newestCachedCampaignId(store, item) : undefined;
+        notes.put({ seq: item.seq, clientRef: ref, firstSentAt: now, lastSentAt: now, baseline, ...clockNote, ...(newestKnownId ? { newestKnownId } : {}) });
       } else {
-        notes.put({ ...note, lastSentAt: now });
+        // A new send: what earlier look-ups concluded no longer holds.
+        const { absentAt: _absent, candidates: _candidates, ...kept } = noteOnServiceClock(existing, offset);
+        notes.put({ ...kept, lastSentAt: now });
       }
     }
     this.#changed(item);
     let result: SendResult;
     try {
-      result = await performItem(connections.client(item.profileId), item);
+      result = await performItem(client, item);
     } catch (e) {
       return this.#failed(item, e);
     }
@@ -191,7 +227,7 @@ export class OutboxDrainer {
     if (item.kind === 'send_push' && stored.taskIds === undefined) {
       // Learn which tasks are ours so that a later identical push is never taken for this one.
       const fromCache = async (appId: string) => store.tasks.list(item.profileId, appId).filter((t) => t.taskType === item.payload.mode);
-      stored.taskIds = await this.#lookUpPush(item, fromCache).then((r) => r?.found ?? [], () => []);
+      stored.taskIds = await this.#findPush(item, client, fromCache).then((r) => r?.found ?? [], () => []);
     }
     return this.#settleSent(item, stored, 'was sent');
   }
@@ -224,10 +260,12 @@ export class OutboxDrainer {
           this.#changed(store.outbox.markBlocked(item.seq, { code: 'RULES', message: err.message }));
           return;
         }
-        if (item.kind === 'cancel_task' && err.status === 400) return this.#checkCancelled(item, err);
+        if (item.kind === 'cancel_task' || item.kind === 'update_task') return this.#checkTaskAfterRefusal(item, err);
+        return this.#refused(item, err);
+      case 'not_found':
+        if (item.kind === 'cancel_task' || item.kind === 'update_task') return this.#checkTaskAfterRefusal(item, err);
         return this.#refused(item, err);
       case 'forbidden':
-      case 'not_found':
         return this.#refused(item, err);
       case 'unauthorized':
         connections.noteFailure(item.profileId, err, { read: false });
@@ -274,76 +312,200 @@ export class OutboxDrainer {
     this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.uncertain', `${describeItem(item)}: the answer was lost; checking the service before sending again.`);
   }
 
-  /** After a 400 on cancel: if the task is cancelled already (our earlier attempt), it is done. */
-  async #checkCancelled(item: Extract<OutboxItem, { kind: 'cancel_task' }>, err: ServiceError): Promise<void> {
+  /**
+   * A task update or cancel refused (400, 404, 409, 410, 422: services word "no longer a future
+   * task" differently). Resent after a lost answer, the refusal may be our own first attempt's
+   * doing, so the task on the service decides: cancelled already, or already holding the update,
+   * is done; gone from the service after an earlier attempt of ours is done too (that attempt may
+   * have removed it, and a task that is gone will not run). Otherwise the refusal stands, in the
+   * service's words. Not reachable for the check: the refusal stands as well.
+   */
+  async #checkTaskAfterRefusal(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, err: ServiceError): Promise<void> {
+    // attempts counts this one: more than one means an earlier attempt may have reached the service.
+    const earlierAttempt = item.attempts > 1;
+    let settled: { result: Record<string, unknown>; what: string } | undefined;
     try {
       const tasks = await this.#d.connections.client(item.profileId).listTasks(item.payload.appId, undefined, { priority: 'outbox' });
       const t = tasks.find((x) => x.taskId === item.payload.taskId);
       if (t) this.#d.store.tasks.upsert(item.profileId, t);
-      if (t?.taskStatus === 'cancelled') return this.#settleSent(item, { alreadyCancelled: true }, 'was already cancelled');
+      if (item.kind === 'cancel_task') {
+        if (t?.taskStatus === 'cancelled') settled = { result: { alreadyCancelled: true }, what: 'was already cancelled' };
+        else if (!t && earlierAttempt) settled = { result: { goneFromService: true }, what: 'is done: the task is no longer on the service (our earlier attempt removed it)' };
+      } else if (t && taskHasUpdate(t, item.payload.update) === true) {
+        settled = { result: { alreadyApplied: true }, what: 'was already applied' };
+      }
     } catch {
       // Could not look: the refusal stands.
     }
-    this.#refused(item, err);
+    if (!settled) return this.#refused(item, err);
+    await this.#d.afterSent(item, { kind: item.kind, ack: '' }).catch(() => ({}));
+    this.#settleSent(item, settled.result, settled.what);
   }
 
-  async #lookUpPush(
+  /**
+   * The tasks a push made, among those `listTasks` gives per target app (default: the service's
+   * list of the push's mode). Read first, then matched: the answers teach the service's clock,
+   * which the note's times are moved to before they are compared with the tasks' times.
+   */
+  async #findPush(
     item: Extract<OutboxItem, { kind: 'send_push' }>,
+    client: ServiceClient,
     listTasks?: (appId: string) => Promise<Task[]>,
-  ): Promise<{ found: string[]; expected: number } | undefined> {
-    const note = this.#d.notes.get(item.seq, sendNoteRef(item));
-    if (!note) return undefined;
+  ): Promise<PushTasksFound | undefined> {
+    const stored = this.#d.notes.get(item.seq, sendNoteRef(item));
+    if (!stored) return undefined;
+    const read = listTasks ?? ((appId: string) => client.listTasks(appId, item.payload.mode, { priority: 'outbox' }));
+    const byApp = new Map<string, Task[]>();
+    for (const appId of new Set(item.payload.events.flatMap(targetApps))) byApp.set(appId, await read(appId));
+    const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
     const excluded = new Set([...note.baseline, ...claimedTaskIds(this.#d.store, item)]);
-    const fromService = (appId: string) =>
-      this.#d.connections.client(item.profileId).listTasks(appId, item.payload.mode, { priority: 'outbox' });
-    return findPushTasks(listTasks ?? fromService, item, note.firstSentAt, excluded);
+    return findPushTasks(async (appId) => byApp.get(appId) ?? [], item, note.firstSentAt, excluded);
   }
 
-  /** An uncertain item: look on the service, then sent (found) or queued again (provably absent). */
+  /** Looks for an uncertain create or push on the service: found, absent, or ambiguous. */
+  async #lookUp(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>, client: ServiceClient, note: SendNote): Promise<LookUpResult> {
+    if (item.kind === 'create_campaign') {
+      const listed = await listForMatch(client, item.accountId ?? '', note.newestKnownId);
+      const excluded = new Set([...note.baseline, ...claimedCampaignIds(this.#d.store, item)]);
+      const r = matchCampaign(listed, item.payload.body, excluded);
+      if (r.kind === 'found') return { kind: 'found', ids: [r.match.id], campaign: r.match };
+      if (r.kind === 'ambiguous') return { kind: 'ambiguous', candidates: r.candidates.map((c) => c.id) };
+      return r;
+    }
+    const r = await this.#findPush(item, client);
+    if (!r || (r.found.length === 0 && r.ambiguous.length === 0)) return { kind: 'absent' };
+    if (r.ambiguous.length > 0) return { kind: 'ambiguous', candidates: r.ambiguous };
+    // The service creates all of a push's tasks or none: some found means it was applied.
+    return { kind: 'found', ids: r.found };
+  }
+
+  /** An uncertain item: look on the service, then sent (found), queued again (provably absent), or the person asked (ambiguous). */
   async #resolve(item: OutboxItem): Promise<void> {
     const { store, connections, clock, notes } = this.#d;
-    const now = clock.now();
+    if (item.lastError?.code === AMBIGUOUS) return;
     const serverError = item.lastError?.code === 'SERVER';
     const requeue = () => {
       if (serverError && item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, item.lastError?.message ?? '');
-      const at = serverError ? now + backoffDelay(item.attempts, this.#d.retryBackoff) : now;
+      const at = serverError ? clock.now() + backoffDelay(item.attempts, this.#d.retryBackoff) : clock.now();
       this.#lookAgainAt.delete(item.seq);
       this.#changed(store.outbox.requeue(item.seq, { nextAttemptAt: at }));
     };
-    if (isIdempotent(item)) return requeue();
-    const note = notes.get(item.seq, sendNoteRef(item));
+    // Updates, cancels and sw-paths are idempotent: simply sent again.
+    if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return requeue();
+    const stored = notes.get(item.seq, sendNoteRef(item));
     // No note: the crash came before the note was written, so before anything was sent.
-    if (!note) return requeue();
-    const lookAt = note.lastSentAt + this.#d.uncertainGraceMs;
-    if (lookAt > now) {
-      this.#lookAgainAt.set(item.seq, { at: lookAt, tries: this.#lookAgainAt.get(item.seq)?.tries ?? 0 });
-      return;
-    }
-    try {
-      const client = connections.client(item.profileId);
-      if (item.kind === 'create_campaign') {
-        const listed = await listAllForMatch(client, item.accountId ?? '');
-        connections.noteSuccess(item.profileId);
-        const excluded = new Set([...note.baseline, ...claimedCampaignIds(store, item)]);
-        const mine = pickCampaign(listed, item.payload.body, excluded);
-        if (!mine) return requeue();
-        await this.#d.afterSent(item, { kind: 'create_campaign', campaign: mine }).catch(() => ({}));
-        return this.#settleSent(item, { campaignId: mine.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${mine.id})`);
-      }
-      if (item.kind === 'send_push') {
-        const r = await this.#lookUpPush(item);
-        connections.noteSuccess(item.profileId);
-        if (!r || r.found.length === 0) return requeue();
-        // The service creates all of a push's tasks or none: some found means it was applied.
-        await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
-        return this.#settleSent(item, { taskIds: r.found, foundAfterLostAnswer: true }, 'was found on the service');
-      }
-    } catch (e) {
+    if (!stored) return requeue();
+    const lookFailed = (e: unknown) => {
       connections.noteFailure(item.profileId, e, { read: true });
-      const prev = this.#lookAgainAt.get(item.seq);
-      const tries = (prev?.tries ?? 0) + 1;
+      const tries = (this.#lookAgainAt.get(item.seq)?.tries ?? 0) + 1;
       this.#lookAgainAt.set(item.seq, { at: clock.now() + backoffDelay(tries, this.#d.retryBackoff), tries });
+    };
+    let client: ServiceClient;
+    try {
+      client = connections.client(item.profileId);
+    } catch (e) {
+      return lookFailed(e);
     }
+    const waitUntil = (serviceTime: number, now: number) => {
+      this.#lookAgainAt.set(item.seq, { at: clock.now() + (serviceTime - now), tries: this.#lookAgainAt.get(item.seq)?.tries ?? 0 });
+    };
+    {
+      const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
+      const now = serviceNowFor(clock.now(), client.serviceClock.offsetMs(), note);
+      // A grace period after the latest send, or after the look-up that last found nothing.
+      const due = (note.absentAt ?? note.lastSentAt) + this.#d.uncertainGraceMs;
+      if (due > now) return waitUntil(due, now);
+    }
+    let found: LookUpResult;
+    try {
+      found = await this.#lookUp(item, client, stored);
+    } catch (e) {
+      return lookFailed(e);
+    }
+    connections.noteSuccess(item.profileId);
+    // The look-up's answers may have taught the service's clock: the note's times move onto it.
+    const offset = client.serviceClock.offsetMs();
+    const note = noteOnServiceClock(stored, offset);
+    const now = serviceNowFor(clock.now(), offset, note);
+    if (found.kind === 'found') {
+      if (item.kind === 'create_campaign' && found.campaign) {
+        await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
+        return this.#settleSent(item, { campaignId: found.campaign.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${found.campaign.id})`);
+      }
+      await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
+      return this.#settleSent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
+    }
+    if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
+    if (note.absentAt === undefined) {
+      // One "not found" is not proof: a service may still apply the request. Look once more,
+      // a fresh grace period from now; the first look-up is remembered across a restart.
+      notes.put({ ...note, absentAt: now });
+      return waitUntil(now + this.#d.uncertainGraceMs, now);
+    }
+    // Not found twice, a grace period apart, the second well after the latest send: provably absent.
+    return requeue();
+  }
+
+  /** More than one match: the person says which one is theirs, or that none is (drafts-handlers: outbox.*). */
+  #askPerson(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>, note: SendNote, candidates: string[]): void {
+    this.#d.notes.put({ ...note, candidates });
+    this.#lookAgainAt.delete(item.seq);
+    const what = item.kind === 'create_campaign' ? 'campaigns' : 'tasks';
+    const message =
+      `The answer was lost, and the service now lists ${candidates.length} ${what} that look like this one ` +
+      `(${candidates.join(', ')}). Say which one is yours, or send it again if none is; nothing is sent until you do.`;
+    this.#changed(this.#d.store.outbox.reviseUncertain(item.seq, { code: AMBIGUOUS, message }));
+    this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.ambiguous', `${describeItem(item)}: ${message}`);
+  }
+
+  /** The candidates an ambiguous item waits on, or undefined when the item is not waiting for the person. */
+  candidates(seq: number): { kind: 'campaign' | 'task'; ids: string[] } | undefined {
+    const item = this.#d.store.outbox.get(seq);
+    if (!item || item.state !== 'uncertain' || item.lastError?.code !== AMBIGUOUS) return undefined;
+    if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return undefined;
+    const note = this.#d.notes.get(seq, sendNoteRef(item));
+    return { kind: item.kind === 'create_campaign' ? 'campaign' : 'task', ids: note?.candidates ?? [] };
+  }
+
+  /** The person says which candidate is theirs: the item is sent, with that id as its result. */
+  confirmMatch(seq: number, candidateId: string): OutboxItem {
+    const item = this.#waitingForPerson(seq);
+    const offered = this.candidates(seq)?.ids ?? [];
+    if (!offered.includes(candidateId)) {
+      throw new DeskError('validation', `${candidateId} is not one of the matches found (${offered.join(', ') || 'none'}).`);
+    }
+    const result = item.kind === 'create_campaign' ? { campaignId: candidateId, confirmedByPerson: true } : { taskIds: [candidateId], confirmedByPerson: true };
+    const what = item.kind === 'create_campaign' ? `campaign ${candidateId}` : `task ${candidateId}`;
+    this.#settleSent(item, result, `was posted: you said it is ${what}`);
+    return this.#d.store.outbox.get(seq) ?? item;
+  }
+
+  /**
+   * The person says none of the candidates is theirs: the item is sent again, now, and only on
+   * this explicit choice. The candidates join the baseline (they are someone else's), so a later
+   * look-up for this item never takes them for its own.
+   */
+  sendAgain(seq: number): OutboxItem {
+    const item = this.#waitingForPerson(seq);
+    const note = this.#d.notes.get(seq, sendNoteRef(item));
+    if (note) {
+      const { candidates = [], absentAt: _absentAt, ...kept } = note;
+      this.#d.notes.put({ ...kept, baseline: [...new Set([...kept.baseline, ...candidates])] });
+    }
+    const queued = this.#d.store.outbox.requeue(seq, { nextAttemptAt: this.#d.clock.now() });
+    this.#d.note(item.profileId, item.accountId, 'info', 'outbox.send_again', `${describeItem(item)}: you said it was not posted; sending it again.`);
+    this.#changed(queued);
+    this.retryNow(seq);
+    return queued;
+  }
+
+  #waitingForPerson(seq: number): Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }> {
+    const item = this.#d.store.outbox.get(seq);
+    if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
+    if (item.state !== 'uncertain' || item.lastError?.code !== AMBIGUOUS || (item.kind !== 'create_campaign' && item.kind !== 'send_push')) {
+      throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
+    }
+    return item;
   }
 
   async close(): Promise<void> {

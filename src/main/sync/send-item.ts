@@ -1,10 +1,10 @@
 // One outbox item as a service call, and the look-up that finds it on the service after its
 // answer was lost. Pure service work: no state changes here, the drainer decides what they mean.
-import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
-import type { Task } from '../../shared/domain/push';
+import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
+import type { PushEvent, Task } from '../../shared/domain/push';
 import type { ServiceClient } from '../service';
 import type { OutboxItem } from '../store';
-import { campaignSignature, targetApps, taskMatches } from './signature';
+import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
 
 export type SendResult =
   | { kind: 'create_campaign'; campaign: Campaign }
@@ -30,59 +30,116 @@ export async function performItem(client: ServiceClient, item: OutboxItem): Prom
   }
 }
 
-/** Every campaign the account lists (RAP: a new campaign is recent, so it is listed). */
-export async function listAllForMatch(client: ServiceClient, accountId: string): Promise<Campaign[]> {
-  const out: Campaign[] = [];
-  let seen = 0;
-  for (let page = 1; page < 10_000; page++) {
-    const p = await client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize: MAX_PAGE_SIZE }, PRIORITY);
-    out.push(...p.campaigns);
-    seen += p.campaigns.length;
-    if (p.campaigns.length === 0 || seen >= p.total) break;
+/** A look-up's first read: the newest campaigns, a page small enough to be cheap. */
+export const LOOKUP_PAGE_SIZE = 100;
+/** Reads of the newest-first walk after which it gives way to one listing of everything. */
+const NEWEST_FIRST_MAX_READS = 12;
+
+const numericId = (id: string): number | undefined => (/^\d{1,15}$/.test(id) ? Number(id) : undefined);
+
+/**
+ * The newest campaigns of the account, down to `newestKnownId` (the newest one the cache knew
+ * before the send; a campaign the create made has a newer id). One read of LOOKUP_PAGE_SIZE
+ * usually covers them, however large the account (issue #15: at most 2 reads). The walk widens
+ * only while every row it has read is newer than that id, and it proves the service honoured
+ * `sort=id,desc` (ids strictly descending) before believing that it looked far enough. Returns
+ * undefined when it cannot prove that: no known id, a service that ignores the sort, or ids that
+ * are not numbers; the caller then lists the whole account instead of concluding "absent".
+ */
+export async function listNewestFirst(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<Campaign[] | undefined> {
+  const horizon = newestKnownId === undefined ? undefined : numericId(newestKnownId);
+  const rows = new Map<string, Campaign>();
+  let size = LOOKUP_PAGE_SIZE;
+  // Rows covered so far, counted from the newest.
+  let offset = 0;
+  // The oldest id read so far: every row not read before must be older still.
+  let oldest = Infinity;
+  for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
+    const page = Math.floor(offset / size) + 1;
+    const start = (page - 1) * size;
+    const p = await client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize: size, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
+    for (const c of p.campaigns) {
+      if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
+      const n = numericId(c.id);
+      if (n === undefined || n >= oldest) return undefined; // not in descending id order
+      oldest = n;
+      rows.set(c.id, c);
+    }
+    const end = start + p.campaigns.length;
+    // Everything the listing holds has been read: nothing can hide further down.
+    if (end >= p.total || p.campaigns.length === 0) return [...rows.values()];
+    if (horizon === undefined || end <= offset) return undefined;
+    offset = end;
+    // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
+    if (oldest <= horizon && rows.size >= 2) return [...rows.values()];
+    // A page cut short of what was asked while more rows follow: the service's own page size,
+    // which page numbers count in from now on. A full page: widen, up to the largest page.
+    if (p.campaigns.length < size) size = p.campaigns.length;
+    else size = Math.min(MAX_PAGE_SIZE, size * 10);
   }
-  return out;
+  return undefined;
 }
+
+/** The campaigns a lost create may have made: the newest first, or the whole account when that proves nothing. */
+export async function listForMatch(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<Campaign[]> {
+  const newest = await listNewestFirst(client, accountId, newestKnownId);
+  if (newest) return newest;
+  // Liberal: a service that ignores the sort (or ids we cannot order) is read whole, pages of
+  // the size it serves, rather than taking a partial read for "absent".
+  return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, PRIORITY)).campaigns;
+}
+
+/** What a look-up found: one match, none, or several the person must choose between. */
+export type MatchResult<T> = { kind: 'found'; match: T } | { kind: 'absent' } | { kind: 'ambiguous'; candidates: T[] };
 
 const idOrder = (a: string, b: string) => (/^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b));
 
 /**
- * The campaign a create made, if the service lists one with its content that is neither in the
- * baseline (it looked the same before we sent) nor claimed by another outbox item.
+ * The campaign a create made, among those listed: one with what the create sent that is neither
+ * in the baseline (it looked the same before we sent) nor claimed by another outbox item. More
+ * than one such campaign is ambiguous: never guessed, never resolved by resending.
  */
-export function pickCampaign(listed: readonly Campaign[], body: Parameters<typeof campaignSignature>[0], excluded: ReadonlySet<string>): Campaign | undefined {
-  const sig = campaignSignature(body);
-  return listed
-    .filter((c) => !excluded.has(c.id) && campaignSignature(c) === sig)
-    .sort((a, b) => idOrder(a.id, b.id))[0];
+export function matchCampaign(listed: readonly Campaign[], body: CampaignCreate, excluded: ReadonlySet<string>): MatchResult<Campaign> {
+  const candidates = listed.filter((c) => !excluded.has(c.id) && campaignMatchesCreate(c, body)).sort((a, b) => idOrder(a.id, b.id));
+  if (candidates.length === 0) return { kind: 'absent' };
+  if (candidates.length === 1) return { kind: 'found', match: candidates[0] };
+  return { kind: 'ambiguous', candidates };
+}
+
+/** The tasks a push's look-up found on the service. */
+export interface PushTasksFound {
+  /** Task ids taken for the push's own (per app, at most one per event sent to it). */
+  found: string[];
+  /** Tasks the push should have made: one per event and target app. */
+  expected: number;
+  /** When an app lists more matching tasks than the push sent it events: all of them (ask the person). */
+  ambiguous: string[];
 }
 
 /**
  * The tasks a push made: one per event and target app, looked up with `listTasks` (the service,
- * or the cache just refreshed). Returns the task ids found and how many were expected.
+ * or the cache just refreshed). `firstSentAt` is on the service's clock.
  */
 export async function findPushTasks(
   listTasks: (appId: string) => Promise<Task[]>,
   item: Extract<OutboxItem, { kind: 'send_push' }>,
   firstSentAt: number,
   excluded: ReadonlySet<string>,
-): Promise<{ found: string[]; expected: number }> {
-  const byApp = new Map<string, Task[]>();
-  const found: string[] = [];
-  let expected = 0;
-  const taken = new Set(excluded);
+): Promise<PushTasksFound> {
+  const eventsByApp = new Map<string, PushEvent[]>();
   for (const ev of item.payload.events) {
-    for (const appId of targetApps(ev)) {
-      expected++;
-      let tasks = byApp.get(appId);
-      if (!tasks) byApp.set(appId, (tasks = await listTasks(appId)));
-      const hit = tasks
-        .filter((t) => !taken.has(t.taskId) && taskMatches(t, ev, appId, item.payload.mode, firstSentAt))
-        .sort((a, b) => idOrder(a.taskId, b.taskId))[0];
-      if (hit) {
-        taken.add(hit.taskId);
-        found.push(hit.taskId);
-      }
-    }
+    for (const appId of targetApps(ev)) eventsByApp.set(appId, [...(eventsByApp.get(appId) ?? []), ev]);
   }
-  return { found, expected };
+  const out: PushTasksFound = { found: [], expected: 0, ambiguous: [] };
+  for (const [appId, events] of eventsByApp) {
+    out.expected += events.length;
+    const tasks = await listTasks(appId);
+    const candidates = tasks
+      .filter((t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)))
+      .map((t) => t.taskId)
+      .sort(idOrder);
+    if (candidates.length > events.length) out.ambiguous.push(...candidates);
+    out.found.push(...candidates.slice(0, events.length));
+  }
+  return out;
 }

@@ -1,55 +1,128 @@
-// How the engine recognises its own work on the service after an unknown outcome: the content a
-// create or a push carries, normalised the way the service is known to echo it back.
+// How the engine recognises its own work on the service after an unknown outcome (DECISIONS
+// client 8): by what the client SENT that a service cannot change. A service may fill in fields a
+// create left out and normalise the ones it was sent (round money to cents, trim a name, write a
+// date-time with another offset, move a creative surface on once items are added), and a real
+// service is free to do so. So only fields present in what was sent are compared; numbers as
+// numbers to the cent, date-times as instants, strings without their outer whitespace; and a
+// field that was sent but is absent or null in the listing is no evidence against a match.
 import type { Campaign, CampaignCreate } from '../../shared/domain/campaign';
-import type { PushEvent, PushMode, Task } from '../../shared/domain/push';
+import type { PushEvent, PushMode, Task, TaskUpdate } from '../../shared/domain/push';
+
+type FieldKind = 'text' | 'number' | 'instant' | 'surface';
+
+/** Every field a create can send, and how a listed value is compared with the sent one. */
+const CREATE_FIELDS: Readonly<Record<keyof CampaignCreate, FieldKind>> = {
+  name: 'text',
+  branding_text: 'text',
+  tracking_code: 'text',
+  cpc: 'number',
+  daily_cap: 'number',
+  spending_limit: 'number',
+  spending_limit_model: 'text',
+  bid_strategy: 'text',
+  marketing_objective: 'text',
+  campaign_group_id: 'text',
+  start_date: 'instant',
+  campaign_item_type: 'surface',
+  daily_ad_delivery_model: 'text',
+};
+const CREATE_FIELD_ENTRIES = Object.entries(CREATE_FIELDS) as [keyof CampaignCreate, FieldKind][];
+
+/** Money is kept to the cent: a service may round what it stores (0.125 -> 0.13). */
+const NUMBER_TOLERANCE = 0.005 + 1e-9;
+/** A date-time is the same instant to the second: a service may drop milliseconds. */
+const INSTANT_TOLERANCE_MS = 1000;
 
 /** Display and video campaigns leave their HAS_NO_ITEMS_* state once items are added (spec 3.1). */
-function surface(itemType: string | null | undefined): string {
-  const t = itemType ?? 'HAS_NO_ITEMS';
-  if (t.includes('VIDEO')) return 'video';
-  if (t.includes('DISPLAY')) return 'display';
+function surface(itemType: string): string {
+  if (itemType.includes('VIDEO')) return 'video';
+  if (itemType.includes('DISPLAY')) return 'display';
   return 'native';
 }
 
-const num = (v: number | null | undefined): number | null => (v === undefined || v === null ? null : Math.round(v * 10_000) / 10_000);
-const str = (v: string | null | undefined): string | null => (v === undefined || v === null || v === '' ? null : v);
-
-/**
- * The fields a person chose, as the service stores them: cpc is dropped for MAX_CONVERSIONS and
- * spending_limit for model NONE (spec 4.1), missing and null are the same.
- */
-export function campaignSignature(c: CampaignCreate | Campaign): string {
-  const bid = str(c.bid_strategy);
-  const model = str(c.spending_limit_model);
-  return JSON.stringify([
-    c.name,
-    str(c.branding_text),
-    bid,
-    bid === 'MAX_CONVERSIONS' ? null : num(c.cpc),
-    model,
-    model === 'NONE' ? null : num(c.spending_limit),
-    num(c.daily_cap),
-    str(c.marketing_objective),
-    surface(c.campaign_item_type),
-    str(c.campaign_group_id),
-  ]);
+function sameValue(kind: FieldKind, sent: unknown, listed: unknown): boolean {
+  switch (kind) {
+    case 'number': {
+      const a = Number(sent);
+      const b = typeof listed === 'number' ? listed : typeof listed === 'string' ? Number(listed.trim()) : NaN;
+      return Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= NUMBER_TOLERANCE;
+    }
+    case 'instant': {
+      const a = Date.parse(String(sent));
+      const b = Date.parse(String(listed));
+      if (Number.isNaN(a) || Number.isNaN(b)) return String(sent).trim() === String(listed).trim();
+      return Math.abs(a - b) < INSTANT_TOLERANCE_MS;
+    }
+    case 'surface':
+      return surface(String(sent).trim()) === surface(String(listed).trim());
+    case 'text':
+      return String(sent).trim() === String(listed).trim();
+  }
 }
 
-/** How far the service's clock may be from ours when it stamps an immediate push. */
-export const IMMEDIATE_SKEW_MS = 5 * 60_000;
+/** Whether a campaign (listed by the service, or cached) could be the one `sent` created. */
+export function campaignMatchesCreate(candidate: Campaign, sent: CampaignCreate): boolean {
+  for (const [field, kind] of CREATE_FIELD_ENTRIES) {
+    const mine: unknown = sent[field];
+    // Not sent (or sent as "none"): whatever the service filled in says nothing.
+    if (mine === undefined || mine === null) continue;
+    const theirs: unknown = (candidate as Record<string, unknown>)[field];
+    // Sent but not listed: a service may drop a value it does not keep (cpc of MAX_CONVERSIONS).
+    if (theirs === undefined || theirs === null) continue;
+    if (!sameValue(kind, mine, theirs)) return false;
+  }
+  return true;
+}
 
 /**
- * Whether a listed task is one that `ev` (sent to `appId` in `mode`) would have created. An
- * immediate push carries no time of its own, so it matches tasks executed since shortly before
- * the first send.
+ * How far before our first send (on the service's clock) an immediate push's task may be stamped:
+ * the service's clock is known to about a second, but older notes kept our own clock's times.
+ */
+export const IMMEDIATE_SKEW_MS = 5 * 60_000;
+
+const sameText = (sent: string | undefined, listed: string | null | undefined) =>
+  sent === undefined || listed === undefined || listed === null || sent.trim() === listed.trim();
+
+/**
+ * Whether a listed task is one that `ev` (sent to `appId` in `mode`) would have created.
+ * `firstSentAt` is on the service's clock. A scheduled push carries its time; an immediate one
+ * runs when the service takes it, so it matches tasks executed since shortly before the first
+ * send (or at the past time it named, if the service kept that).
  */
 export function taskMatches(task: Task, ev: PushEvent, appId: string, mode: PushMode, firstSentAt: number): boolean {
   if (task.tagId !== appId || task.taskType !== mode) return false;
-  if ((task.title ?? '') !== (ev.title ?? '') || (task.url ?? '') !== (ev.url ?? '') || (task.performer ?? '') !== (ev.performer ?? '')) {
-    return false;
+  if (!sameText(ev.title, task.title) || !sameText(ev.url, task.url) || !sameText(ev.performer, task.performer)) return false;
+  if (!sameText(ev.itemDescription, task.itemDescription)) return false;
+  const at = task.executionTime;
+  if (typeof at !== 'number') return mode === 'immediate';
+  const nearSent = ev.executionTime !== undefined && Math.abs(at - ev.executionTime) < INSTANT_TOLERANCE_MS;
+  if (mode === 'scheduled') return nearSent;
+  return nearSent || at >= firstSentAt - IMMEDIATE_SKEW_MS;
+}
+
+/**
+ * Whether a task already holds what `update` sets: a resend refused because the task is no longer
+ * a future one may have been refused because our first attempt worked. Images are not compared
+ * (the service rewrites their addresses). Null when the update sets nothing comparable.
+ */
+export function taskHasUpdate(task: Task, update: TaskUpdate): boolean | null {
+  let compared = 0;
+  for (const field of ['title', 'performer', 'itemDescription'] as const) {
+    const mine = update[field];
+    if (mine === undefined) continue;
+    compared++;
+    const theirs = task[field];
+    if (typeof theirs !== 'string' || theirs.trim() !== mine.trim()) return false;
   }
-  if (mode === 'scheduled') return task.executionTime === ev.executionTime;
-  return typeof task.executionTime !== 'number' || task.executionTime >= firstSentAt - IMMEDIATE_SKEW_MS;
+  if (update.executionTime !== undefined) {
+    compared++;
+    if (typeof task.executionTime !== 'number' || Math.abs(task.executionTime - update.executionTime) >= INSTANT_TOLERANCE_MS) return false;
+  }
+  if (update.userTimeZone !== undefined) {
+    compared++;
+    if (task.userTimeZone !== update.userTimeZone) return false;
+  }
+  return compared > 0 ? true : null;
 }
 
 /** Apps a push event targets, each once. */

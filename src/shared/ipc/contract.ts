@@ -130,6 +130,10 @@ export const outboxItemSchema = z.object({
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 
+/** What an ambiguous item waits on: campaign ids (a create) or task ids (a push). */
+export const outboxCandidatesSchema = z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) });
+export type OutboxCandidates = z.infer<typeof outboxCandidatesSchema>;
+
 export const appSchema = z.object({
   profileId: id,
   appId: z.string(),
@@ -253,6 +257,15 @@ export const channels = {
   'outbox.list': { input: z.object({ profileId: id.optional(), accountId: z.string().optional() }), output: z.array(outboxItemSchema) },
   'outbox.retry': { input: z.object({ id }), output: outboxItemSchema },
   'outbox.discard': { input: z.object({ id }), output: ok },
+  /**
+   * An uncertain item whose answer was lost and whose look-up found several matches (lastError
+   * code 'AMBIGUOUS'): the ids the person chooses from. The engine never picks one itself.
+   */
+  'outbox.candidates': { input: z.object({ id }), output: outboxCandidatesSchema },
+  /** The person says which match is theirs ("It is campaign N"): the item is sent, with that id. */
+  'outbox.confirmMatch': { input: z.object({ id, candidateId: id }), output: outboxItemSchema },
+  /** The person says none of the matches is theirs ("It was not posted"): it is sent again, now. */
+  'outbox.sendAgain': { input: z.object({ id }), output: outboxItemSchema },
 
   'apps.list': { input: profileRef, output: z.array(appSchema) },
   'apps.setSwPath': {

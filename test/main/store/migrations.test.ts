@@ -85,6 +85,11 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
     SEEDERS[3](db);
     db.exec(`UPDATE profiles SET work_offline = 1 WHERE id = 'p1'; ${SQL_V4_SENT}`);
   },
+  // Version 6 added the settings; its send notes had no look-up columns (version 7).
+  6: (db) => {
+    SEEDERS[5](db);
+    db.exec(`INSERT INTO settings (key, value) VALUES ('demo', '{"dismissed":false,"removedAccounts":["oldtimerltd"]}')`);
+  },
 };
 
 function schemaOf(file: string): string[] {
@@ -160,8 +165,12 @@ describe('migrations', () => {
       }
       if (from >= 1) expect(store.profiles.get('p1')?.workOffline).toBe(from >= 4);
       if (from >= 4) {
+        // A note from before version 7 has no look-up progress, and its times are our clock's.
         expect(store.sendNotes.get(7, 'r7')).toEqual({ seq: 7, clientRef: 'r7', firstSentAt: 10, lastSentAt: 11, baseline: ['40'] });
+        store.sendNotes.put({ seq: 7, clientRef: 'r7', firstSentAt: 10, lastSentAt: 11, baseline: ['40'], clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
+        expect(store.sendNotes.get(7, 'r7')).toMatchObject({ clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
       }
+      if (from >= 6) expect(store.settings.get('demo').removedAccounts).toEqual(['oldtimerltd']);
       if (from >= 2) {
         expect(store.drafts.get('d1')).toMatchObject({ payload: { name: 'Draft' } });
         expect(store.campaigns.count({ profileId: 'p1', accountId: 'emptyads' })).toBe(0);
