@@ -1,5 +1,6 @@
 // The activity log: what the core did, for the person (and for support). Details are JSON; keys
-// that look like credentials are replaced before anything is written, as a last line of defence
+// that look like credentials, and credentials visible in text (a bearer header, client_secret=...
+// of an echoed form body), are replaced before anything is written, as a last line of defence
 // (callers should never pass secrets in the first place).
 import { z } from 'zod';
 import type { RepoContext } from './context';
@@ -35,15 +36,45 @@ export function redactSecrets(value: unknown, depth = 0): unknown {
     for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? REDACTED : redactSecrets(v, depth + 1);
     return out;
   }
-  if (typeof value === 'string') return value.replace(/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`);
+  if (typeof value === 'string') return redactCredentialText(value);
   return value;
+}
+
+// Request parameters that carry a credential, as a server echoing our request would write them:
+// `client_secret=...` up to the next parameter (a form body or a query string, so `+` and `%XX`
+// stay inside), and `"client_secret": "..."` in JSON text, escapes included.
+const FORM_CREDENTIAL = /(?<![A-Za-z0-9_])(client_secret|refresh_token|access_token|id_token|password|code)=[^&\s"'<>)]*/gi;
+const JSON_CREDENTIAL = /"(client_secret|refresh_token|access_token|id_token|password|code)"\s*:\s*"(?:[^"\\]|\\.)*"/gi;
+const BEARER = /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi;
+// Base64 with a digit or +/= in it, so that "Basic information" stays as it is.
+const BASIC = /\b(Basic)\s+(?=[A-Za-z0-9+/]*[0-9+/=])[A-Za-z0-9+/]{8,}={0,2}/g;
+
+/**
+ * Text with credentials it visibly carries replaced: bearer and basic credentials, and credential
+ * parameters of a form body, query string or JSON text. Callers redact the secrets they know (in
+ * every spelling, src/main/service/redaction.ts) before anything is logged; this is the net under
+ * that, for a message that reached the log without it.
+ */
+export function redactCredentialText(text: string): string {
+  return text
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(BASIC, `$1 ${REDACTED}`)
+    .replace(FORM_CREDENTIAL, `$1=${REDACTED}`)
+    .replace(JSON_CREDENTIAL, `"$1":"${REDACTED}"`);
+}
+
+/** The longest message kept. */
+export const MAX_MESSAGE = 2000;
+
+function shortened(text: string): string {
+  return text.length <= MAX_MESSAGE ? text : `${text.slice(0, MAX_MESSAGE - 1)}…`;
 }
 
 const inputSchema = z.object({
   profileId: z.string().nullable().optional(),
   accountId: z.string().nullable().optional(),
   kind: z.string().min(1).max(100),
-  message: z.string().max(2000),
+  message: z.string(),
   details: z.unknown().optional(),
 });
 
@@ -91,7 +122,9 @@ export function createActivityRepo(ctx: RepoContext): ActivityRepo {
     log(input) {
       const e = inputSchema.parse(input);
       const details = e.details === undefined ? null : JSON.stringify(redactSecrets(e.details));
-      const message = redactSecrets(e.message) as string;
+      // Redacted whole, then cut: a cut first could leave a prefix of a credential behind, and a
+      // long message is still worth logging.
+      const message = shortened(redactCredentialText(e.message));
       const id = insert.run(ctx.clock.now(), e.profileId ?? null, e.accountId ?? null, e.kind, message, details).lastInsertRowid;
       return fromRow(getStmt.get(id));
     },

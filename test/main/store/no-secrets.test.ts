@@ -3,13 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import { createSecretStore } from '../../../src/main/secrets';
+import { redactCredentialText } from '../../../src/main/store/activity-repo';
 import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { secretSpellings } from '../service/secret-spellings';
 import { openTestStore } from './helpers';
 
 const CLIENT_SECRET = 'cs-Zq8xTopSecretValue-91';
 const REFRESH_TOKEN = 'rt-RefreshTokenValue-77aa';
 const ACCESS_TOKEN = 'at-AccessTokenValue-55bb';
 const SECRETS = [CLIENT_SECRET, REFRESH_TOKEN, ACCESS_TOKEN];
+/** A secret with spaces and every character a form body, a URL and JSON spell differently. */
+const CANARY = `Store Canary!'()~*+%&="\\x 42`;
 const SERVICE = `Campaign Desk no-secrets ${process.pid}-${Date.now()}`;
 
 const t = openTestStore();
@@ -35,6 +39,15 @@ function everyValue(file: string): { table: string; column: string; value: unkno
 }
 
 describe('no secret reaches the database', () => {
+  it('keeps ordinary words, and keeps a long message (cut after redaction) instead of dropping it', () => {
+    const plain = 'Basic information: the error code was 400, see the password policy';
+    expect(redactCredentialText(plain)).toBe(plain);
+    const long = `${'y'.repeat(1995)} client_secret=${encodeURIComponent(CANARY)}&grant_type=client_credentials`;
+    const entry = t.store.activity.log({ profileId: null, kind: 'auth', message: long });
+    expect(entry.message.length).toBeLessThanOrEqual(2000);
+    expect(entry.message).not.toContain(encodeURIComponent(CANARY).slice(0, 5));
+  });
+
   it('after a full profile set-up, sync, drafts, outbox and logging, no column and no file byte holds a secret', async () => {
     const secrets = await createSecretStore({ service: SERVICE });
     const { store } = t;
@@ -72,6 +85,15 @@ describe('no secret reaches the database', () => {
       message: `401 for GET /campaigns with Authorization: Bearer ${ACCESS_TOKEN}`,
       details: { client_secret: CLIENT_SECRET, refreshToken: REFRESH_TOKEN, headers: { Authorization: `Bearer ${ACCESS_TOKEN}` } },
     });
+    // A server that echoed our token request, logged by a caller that did not redact it: the log
+    // still removes the credentials the text visibly carries.
+    const form = new URLSearchParams({ client_id: 'client-123', client_secret: CANARY, grant_type: 'client_credentials' }).toString();
+    store.activity.log({ profileId: 'p1', kind: 'auth', message: `invalid_client: wrong secret (request: ${form})` });
+    store.activity.log({ profileId: 'p1', kind: 'auth', message: `invalid_client (request: ${form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())})` });
+    store.activity.log({ profileId: 'p1', kind: 'auth', message: `bad request ${JSON.stringify({ client_id: 'client-123', client_secret: CANARY })}` });
+    store.activity.log({ profileId: 'p1', kind: 'auth', message: `refused Authorization: Basic ${Buffer.from(`client-123:${CANARY}`).toString('base64')}` });
+    store.activity.log({ profileId: 'p1', kind: 'auth', message: `${'x'.repeat(1990)} client_secret=${encodeURIComponent(CANARY)}` });
+    expect(store.activity.list({ profileId: 'p1' }).map((e) => e.message).join('\n')).toContain('client_secret=[redacted]');
     expect(await secrets.get('p1', 'client_secret')).toBe(CLIENT_SECRET);
 
     const values = everyValue(t.file);
@@ -80,11 +102,26 @@ describe('no secret reaches the database', () => {
       expect(column, `${table}.${column}`).not.toMatch(/secret|token|password|credential/i);
       if (typeof value === 'string') for (const s of SECRETS) expect(value, `${table}.${column}`).not.toContain(s);
     }
-    const bytes = [t.file, `${t.file}-wal`].filter(existsSync).map((f) => readFileSync(f, 'latin1')).join('');
-    for (const s of SECRETS) expect(bytes).not.toContain(s);
+    const needles = [...SECRETS.map((s): [string, string] => ['raw', s]), ...secretSpellings(CANARY, 'client-123')];
+    for (const { table, column, value } of values) {
+      if (typeof value === 'string') for (const [how, n] of needles) expect(value.includes(n), `${how} in ${table}.${column}: ${value}`).toBe(false);
+    }
+    // Byte by byte (UTF-8 as SQLite stores text), including the write-ahead log and its index.
+    const files = [t.file, `${t.file}-wal`, `${t.file}-shm`].filter(existsSync);
+    expect(files.length).toBeGreaterThan(1);
+    // A file the store removes while closing (the -shm) is simply not there to read.
+    const read = (f: string) => {
+      try {
+        return readFileSync(f).toString('utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+        throw e;
+      }
+    };
+    const scan = () => files.map(read).join('');
+    for (const [how, n] of needles) expect(scan().includes(n), `${how} on disk`).toBe(false);
     t.store.close();
-    const after = readFileSync(t.file, 'latin1');
-    for (const s of SECRETS) expect(after).not.toContain(s);
+    for (const [how, n] of needles) expect(scan().includes(n), `${how} on disk after close`).toBe(false);
   });
 
   it('the schema itself refuses an address with a user name and password in it', () => {
