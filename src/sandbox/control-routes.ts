@@ -46,6 +46,7 @@ function moveClock(core: SandboxCore, ctx: RequestContext): Reply {
   try {
     if ('advance_ms' in body.value) core.clock.advance(body.value.advance_ms);
     else core.clock.set(Date.parse(body.value.set));
+    core.applyDueWrites();
   } catch (e) {
     if (e instanceof ClockModeError) return fail(409, 'clock is real');
     return fail(400, (e as Error).message);

@@ -1,8 +1,9 @@
 // Everything a running sandbox holds, in one place the routes share. A reset replaces the world
-// and forgets rate windows, the request log and faults; the clock and the server stay.
+// and forgets rate windows, the request log, faults and late writes; the clock and the server stay.
 import type { SandboxClock } from './clock';
 import { Faults } from './faults';
 import { loadFixturesFile, type Fixtures } from './fixtures';
+import { LateWrites } from './late-writes';
 import { RateLimiter } from './rate-limiter';
 import { RequestLog } from './request-log';
 import { World } from './state';
@@ -19,6 +20,8 @@ export class SandboxCore {
   variants: Variants;
   readonly log = new RequestLog();
   readonly faults = new Faults();
+  /** Writes a close_after fault dropped, waiting for their time under late_apply_ms. */
+  readonly lateWrites = new LateWrites();
   /** Set once the server listens; image addresses default to `${origin}/_cdn`. */
   origin = 'http://127.0.0.1';
 
@@ -36,7 +39,17 @@ export class SandboxCore {
 
   /** The service's own clock: the sandbox clock moved by the clock_offset_ms variant. */
   serviceNow(): number {
-    return this.clock.now() + (this.variants.clock_offset_ms ?? 0);
+    return this.serviceTimeAt(this.clock.now());
+  }
+
+  /** What the service's clock reads when the sandbox clock reads `sandboxMs`. */
+  serviceTimeAt(sandboxMs: number): number {
+    return sandboxMs + (this.variants.clock_offset_ms ?? 0);
+  }
+
+  /** Applies the late writes whose time has come; called on every request and every clock move. */
+  applyDueWrites(): void {
+    this.lateWrites.runDue(this.clock.now());
   }
 
   /** Plays other variants from now on; rate windows start empty under the new rules. */
@@ -67,5 +80,6 @@ export class SandboxCore {
     this.limiter = new RateLimiter(fixtures, this.variants);
     this.log.clear();
     this.faults.clear();
+    this.lateWrites.clear();
   }
 }

@@ -55,7 +55,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     url,
     port: server.port,
     now: () => clock.now(),
-    advance: (ms: number) => clock.advance(ms),
+    advance: (ms: number) => {
+      clock.advance(ms);
+      core.applyDueWrites();
+    },
     close: () => server.close(),
   };
 }

@@ -9,11 +9,13 @@ export type Outcome =
   | 'server_error'
   | 'fault_close_before'
   | 'fault_close_after'
-  | 'fault_500';
+  | 'fault_500'
+  /** A write that late_apply_ms held back after its connection dropped, now applied (its own entry). */
+  | 'late_applied';
 
 export interface LogEntry {
   seq: number;
-  /** Sandbox clock, ms. */
+  /** The service's clock when the request was handled (the sandbox clock plus clock_offset_ms), ms. */
   time: number;
   method: string;
   /** Path without the query string (queries are not recorded). */

@@ -60,6 +60,9 @@ const isControlPath = (path: string): boolean => path.startsWith('/_sandbox/') |
 const isLoopbackHost = (host: string | undefined): boolean =>
   host !== undefined && /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(host);
 const isCdnPath = (path: string): boolean => path === '/_cdn' || path.startsWith('/_cdn/');
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A request that changes the service's data (the token endpoint issues, it does not write). */
+const isApiWrite = (method: string, api: ApiKind): boolean => WRITE_METHODS.has(method) && (api === 'campaign' || api === 'push');
 
 export interface SandboxServer {
   server: Server;
@@ -95,7 +98,27 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
     }
   }
 
+  /**
+   * Queues a dropped write to run `delayMs` later on the sandbox clock, stamped with the service
+   * time at which it was due. A manual clock gets there through requests and clock moves (both
+   * apply what is due first); a real clock gets a timer as well.
+   */
+  function applyLater(m: Match, ctx: RequestContext, delayMs: number, record: (status: number | null, outcome: Outcome) => void): void {
+    core.lateWrites.add(core.clock.now() + delayMs, (dueAt) => {
+      ctx.now = core.serviceTimeAt(dueAt);
+      record(run(m, ctx).status, 'late_applied');
+    });
+    if (core.clock.mode === 'real') {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        core.applyDueWrites();
+      }, delayMs);
+      timers.add(t);
+    }
+  }
+
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    core.applyDueWrites();
     const method = req.method ?? 'GET';
     const { path, query } = splitTarget(req.url ?? '/');
     // The Date header is the service's clock (RFC 9110 6.6.1): clients read service time from it.
@@ -154,6 +177,14 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
     }
     if (fault?.mode === 'delay') await sleep(fault.delay_ms ?? 0);
 
+    if (fault?.mode === 'close_after' && core.variants.late_apply_ms !== undefined && m.handler && isApiWrite(method, m.api)) {
+      // late_apply_ms: the connection drops before the write is applied; it is applied later.
+      record(null, 'fault_close_after');
+      req.socket.destroy();
+      applyLater(m, ctx, core.variants.late_apply_ms, record);
+      return;
+    }
+    core.applyDueWrites();
     ctx.now = core.serviceNow();
     const reply = run(m, ctx);
     if (fault?.mode === 'close_after') {
