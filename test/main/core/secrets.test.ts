@@ -1,14 +1,18 @@
 // After a full session (profiles, sign-in, accounts, refreshes, drafts, sends, a lost answer, a
-// refused secret), neither the client secret nor any token the core used may appear in the
-// database files, the send notes, the activity log, any channel's answer or any event.
+// refused secret, a refused client id), neither the client secret nor any token the core used may
+// appear, in any spelling, in the database files (with the write-ahead log), the send notes, the
+// activity log, any channel's answer or any event. The sign-in server echoes the request body in
+// its errors (token_error_echo), as a careless real one may.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../src/shared/ipc/contract';
 import { testFixtures } from '../../helpers/sandbox';
-import { campaignPayload, fault, startEnv, until, type Env } from './env';
+import { secretSpellings } from '../service/secret-spellings';
+import { campaignPayload, control, fault, startEnv, until, type Env } from './env';
 
-const SECRET = 'Leak-Test-Secret-7c1f0e9a';
+/** Spaces and every character a form body, a URL, JSON and HTML spell differently. */
+const SECRET = `Leak Test!'()~*+%&=;"<x> 7c1f`;
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
@@ -27,6 +31,8 @@ describe('secrets never leak', () => {
     const fixtures = testFixtures();
     fixtures.clients[0].client_secret = SECRET;
     env = await startEnv({ fixtures, proxy: true, demo: false, tuning: { refreshOnStart: true } });
+    const { variants } = (await control(env.sandbox, 'GET', '/_sandbox/variants')) as { variants: Record<string, unknown> };
+    await control(env.sandbox, 'PUT', '/_sandbox/variants', { ...variants, token_error_echo: true });
     const answers: unknown[] = [];
     const h = new Proxy(env.core.handlers, {
       get(target, name: string) {
@@ -57,8 +63,15 @@ describe('secrets never leak', () => {
     await h['drafts.submit']({ id: push.id });
     await until(async () => (await h['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox to drain');
     expect((await h['outbox.list']({})).find((i) => i.id === item.id)?.state).toBe('sent');
+    // Refused sign-ins whose error echoes the form body: a wrong secret, and the right secret with a wrong client id.
     const wrong = await h['profiles.create']({ name: 'Typo', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: `${SECRET}-typo`, flow: 'client_credentials', redirectUri: null });
-    await h['profiles.signIn']({ profileId: wrong.id }).catch(() => undefined);
+    const refusals: string[] = [];
+    await h['profiles.signIn']({ profileId: wrong.id }).catch((e: Error) => refusals.push(e.message));
+    const wrongId = await h['profiles.create']({ name: 'Wrong id', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-cleint', clientSecret: SECRET, flow: 'client_credentials', redirectUri: null });
+    await h['profiles.signIn']({ profileId: wrongId.id }).catch((e: Error) => refusals.push(e.message));
+    // The person still reads what the server said, with the secret taken out.
+    expect(refusals).toHaveLength(2);
+    for (const r of refusals) expect(r).toMatch(/invalid_client: Client authentication failed.*\(request: .*\[redacted\]/);
     for (const c of ['profiles.list', 'accounts.list', 'outbox.list', 'activity.list', 'ratelimit.state', 'app.info'] as const) await h[c]({} as never);
     await h['apps.list']({ profileId: p.id });
     await h['tasks.list']({ profileId: p.id, appId: '1001' });
@@ -66,17 +79,28 @@ describe('secrets never leak', () => {
 
     const tokens = [...env.proxy!.tokens];
     expect(tokens.length).toBeGreaterThan(0);
-    const needles = [SECRET, encodeURIComponent(SECRET), ...tokens];
+    const needles: [string, string][] = [
+      ...secretSpellings(SECRET, 'demo-client'),
+      ...secretSpellings(SECRET, 'demo-cleint'),
+      ...secretSpellings(`${SECRET}-typo`, 'demo-client'),
+      ...tokens.map((t): [string, string] => ['token', t]),
+    ];
+    const activity = await h['activity.list']({ limit: 1000 });
+    expect(activity.some((a) => a.message.includes('invalid_client'))).toBe(true);
     const texts: [string, string][] = [
       ['answers', JSON.stringify(answers)],
       ['events', JSON.stringify(env.events)],
-      ['activity', JSON.stringify(await h['activity.list']({ limit: 1000 }))],
+      ['activity', JSON.stringify(activity)],
     ];
+    // The database files while the app runs (the write-ahead log holds the latest writes), then after it closed.
+    const dataFiles = () => filesUnder(env!.dataDir).map((f): [string, string] => [f, readFileSync(f).toString('utf8')]);
+    texts.push(...dataFiles());
+    expect(texts.some(([n]) => n.endsWith('.sqlite-wal'))).toBe(true);
     await env.core.close();
-    for (const f of filesUnder(env.dataDir)) texts.push([f, readFileSync(f).toString('latin1')]);
+    texts.push(...dataFiles());
     expect(texts.some(([n]) => n.endsWith('.sqlite'))).toBe(true);
     for (const [where, text] of texts) {
-      for (const n of needles) expect(text.includes(n), `${where} holds a secret or token`).toBe(false);
+      for (const [how, n] of needles) expect(text.includes(n), `${where} holds a secret or token (${how})`).toBe(false);
     }
     // The secret is where it belongs.
     expect(await env.secrets.get(p.id, 'client_secret')).toBe(SECRET);
