@@ -19,10 +19,20 @@ export const OUTBOX_CLASS: Record<OutboxItem['state'], string> = {
   blocked: 'status-bad',
 };
 
+/**
+ * An uncertain item whose look-up found several matches: only the person can say which one is
+ * theirs (or that none is), and nothing is sent until they do.
+ */
+export const isAmbiguous = (o: OutboxItem) => o.state === 'uncertain' && o.lastError?.code === 'AMBIGUOUS';
+
+/** The badge: the state, or that the item waits for the person's answer. */
+export const outboxStateLabel = (o: OutboxItem) => (isAmbiguous(o) ? 'Needs your answer' : OUTBOX_LABEL[o.state]);
+
 /** The line under the state: the server's message for a failure, the offered fix for a block. */
 export function outboxDetail(o: OutboxItem): string {
   if (o.state === 'blocked') return [o.lastError?.message, o.fix].filter(Boolean).join(' ') || 'Needs your attention.';
   if (o.state === 'failed') return o.lastError?.message ?? 'The service refused it.';
+  if (isAmbiguous(o)) return o.lastError?.message ?? 'Several matches were found on the service; say which one is yours.';
   if (o.state === 'uncertain') return 'The connection dropped after sending; looking for it on the service before sending again.';
   if ((o.state === 'queued' || o.state === 'sending') && o.lastError) return `Last try: ${o.lastError.message}`;
   return '';

@@ -1,18 +1,61 @@
 // The Outbox tab: changes waiting to be sent (or needing attention) for the open account, live
-// through outbox.changed. Retry and Discard act on one item; discarding asks first.
-import { useState } from 'react';
-import type { OutboxItem } from '../../../shared/ipc/contract';
+// through outbox.changed. Retry and Discard act on one item; discarding asks first. An item whose
+// answer was lost and which matches several campaigns (or tasks) on the service waits for the
+// person: "It is campaign N" for each match, or "It was not posted: send it" (asks first).
+import { useEffect, useState } from 'react';
+import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
 import { formatAge } from '../../lib/format';
 import { useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { canDiscard, canRetry, formatNextAttempt, OUTBOX_CLASS, OUTBOX_LABEL, outboxDetail } from './outbox-labels';
+import { canDiscard, canRetry, formatNextAttempt, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel } from './outbox-labels';
+
+/** The matches an ambiguous item waits on, fetched when it is shown (or changes). */
+function useCandidates(o: OutboxItem): OutboxCandidates | null {
+  const [found, setFound] = useState<OutboxCandidates | null>(null);
+  const waiting = isAmbiguous(o);
+  useEffect(() => {
+    if (!waiting) return;
+    let live = true;
+    call('outbox.candidates', { id: o.id }).then(
+      (c) => live && setFound(c),
+      () => live && setFound(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [o.id, o.updatedAt, waiting]);
+  return waiting ? found : null;
+}
+
+function AmbiguousChoices({ item, act, onSendAgain }: { item: OutboxItem; act(f: () => Promise<unknown>): Promise<void>; onSendAgain(): void }) {
+  const candidates = useCandidates(item);
+  return (
+    <>
+      {(candidates?.ids ?? []).map((candidateId) => (
+        <button
+          key={candidateId}
+          type="button"
+          onClick={() => void act(() => call('outbox.confirmMatch', { id: item.id, candidateId }))}
+          title="This one on the service is the change you made: mark it sent, send nothing"
+          data-testid="outbox-confirm-match"
+        >
+          It is {candidates?.kind === 'task' ? 'task' : 'campaign'} {candidateId}
+        </button>
+      ))}
+      <button type="button" onClick={onSendAgain} title="None of these is yours: send the change again" data-testid="outbox-send-again">
+        It was not posted: send it...
+      </button>
+    </>
+  );
+}
 
 export function OutboxView({ now }: { now: number }) {
   const account = useWorkspace(selectedAccount);
   const items = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
   const [discard, setDiscard] = useState<OutboxItem | null>(null);
+  const [sendAgain, setSendAgain] = useState<OutboxItem | null>(null);
   const [error, setError] = useState<string | null>(null);
   const act = async (f: () => Promise<unknown>) => {
     setError(null);
@@ -59,13 +102,14 @@ export function OutboxView({ now }: { now: number }) {
                 </td>
                 <td>
                   <span className={`badge ${OUTBOX_CLASS[o.state]}`} data-testid="outbox-state">
-                    {OUTBOX_LABEL[o.state]}
+                    {outboxStateLabel(o)}
                   </span>
                 </td>
                 <td>{o.attempts}</td>
                 <td>{formatNextAttempt(o.nextAttemptAt, now)}</td>
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">
+                  {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
                   {canRetry(o) ? (
                     <button type="button" onClick={() => void act(() => call('outbox.retry', { id: o.id }))} title={o.state === 'queued' ? 'Try to send it now' : 'Put it back in the queue'} data-testid="outbox-retry">
                       Retry
@@ -82,6 +126,15 @@ export function OutboxView({ now }: { now: number }) {
           })}
         </tbody>
       </table>
+      {sendAgain ? (
+        <ConfirmDialog
+          title="Send it again"
+          message={`Send "${sendAgain.summary}" again? Do this only if none of the matches found on the service is yours: otherwise it will exist twice.`}
+          confirm="Send it again"
+          onConfirm={() => void act(() => call('outbox.sendAgain', { id: sendAgain.id }))}
+          onClose={() => setSendAgain(null)}
+        />
+      ) : null}
       {discard ? (
         <ConfirmDialog
           title="Discard change"
