@@ -1,7 +1,7 @@
 // Electron lifecycle and the app window. Everything that decides a security setting lives in the
 // small modules beside this one (security, app-protocol, ipc/*) so each can be checked on its own;
 // this file only puts them in order. The core and the demo sandbox are passed in by index.ts.
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, screen, session, shell } from 'electron';
 import { join } from 'node:path';
 import type { DeskEventSource, DeskHandlers } from '../shared/ipc/contract';
 import { DeskError } from '../shared/errors';
@@ -11,8 +11,8 @@ import { buildCsp } from './csp';
 import { forwardEvents } from './ipc/events';
 import { registerIpc } from './ipc/register';
 import { createSenderCheck } from './ipc/sender';
-import { buildMenuTemplate } from './menu';
 import { hardenSession, hardenWebContents, openExternalSafely } from './security';
+import { startUpdates } from './updates';
 import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState, type WindowState } from './window-state';
 
 /** What the shell needs of the core; createDeskCore (core.ts) satisfies it. */
@@ -156,7 +156,14 @@ export function startShell(deps: ShellDeps): Shell {
     } else {
       serveAppProtocol(protocol, deps.rendererDir);
     }
-    Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ appName: app.getName(), isMac: process.platform === 'darwin', isDev: Boolean(devServerUrl) })));
+    // The menu, with the update entries (src/main/updates: off until the person turns them on).
+    const updates = startUpdates({
+      menu: { appName: app.getName(), isMac: process.platform === 'darwin', isDev: Boolean(devServerUrl) },
+      getWindow,
+      beforeRestart: () => closeAll().finally(() => void (closed = true)),
+      log,
+    });
+    cleanups.push(() => updates.stop());
 
     let demoUrl: string | undefined;
     try {
