@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../../src/main/core';
 import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
 import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
-import { startSandbox, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
+import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
 
 /** Small waits so that retries happen within a test's time. */
@@ -36,7 +36,13 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
-export async function startProxy(target: string): Promise<Proxy> {
+/**
+ * Changes the body of an answer on its way back (another service's legal choices, or a faulty
+ * one); `path` includes the query string. Returning undefined passes the answer through.
+ */
+export type AnswerRewrite = (path: string, body: Buffer) => Buffer | undefined;
+
+export async function startProxy(target: string, rewrite?: AnswerRewrite): Promise<Proxy> {
   const tokens = new Set<string>();
   const sockets = new Set<Socket>();
   const t = new URL(target);
@@ -47,7 +53,8 @@ export async function startProxy(target: string): Promise<Proxy> {
       const chunks: Buffer[] = [];
       r.on('data', (c: Buffer) => chunks.push(c));
       r.on('end', () => {
-        const body = Buffer.concat(chunks);
+        const received = Buffer.concat(chunks);
+        const body = (rewrite && req.url ? rewrite(req.url, received) : undefined) ?? received;
         if (req.url?.includes('/oauth/token')) {
           try {
             const j = JSON.parse(body.toString()) as Record<string, unknown>;
@@ -56,7 +63,12 @@ export async function startProxy(target: string): Promise<Proxy> {
             // not JSON: nothing to record
           }
         }
-        res.writeHead(r.statusCode ?? 502, r.headers);
+        const headers = { ...r.headers };
+        if (body !== received) {
+          delete headers['transfer-encoding'];
+          headers['content-length'] = String(body.length);
+        }
+        res.writeHead(r.statusCode ?? 502, headers);
         res.end(body);
       });
     });
@@ -107,15 +119,18 @@ export interface Env {
 export interface EnvOptions {
   fixtures?: Fixtures;
   clock?: 'real' | 'manual';
-  proxy?: boolean;
+  proxy?: boolean | { rewrite: AnswerRewrite };
+  /** Service variants on top of those SANDBOX_VARIANTS picks for the run (test/helpers/variants.ts). */
+  variants?: Variants;
   /** Start with the demo profile pointing at this sandbox (default true). */
   demo?: boolean;
   tuning?: Partial<SyncTuning>;
 }
 
 export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
-  const sandbox = await startSandbox({ port: 0, variants: testVariants(), clock: opts.clock ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
-  const proxy = opts.proxy ? await startProxy(sandbox.url) : undefined;
+  const variants = opts.variants ? { ...testVariants(), ...opts.variants } : testVariants();
+  const sandbox = await startSandbox({ port: 0, variants, clock: opts.clock ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
+  const proxy = opts.proxy ? await startProxy(sandbox.url, typeof opts.proxy === 'object' ? opts.proxy.rewrite : undefined) : undefined;
   const serviceUrl = proxy?.url ?? sandbox.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-core-'));
   const secrets = await memorySecrets();

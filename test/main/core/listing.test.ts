@@ -1,0 +1,138 @@
+// Refreshing an account's cache from a service that makes other legal choices than our sandbox's
+// defaults: a page size capped below what was asked (its metadata telling the truth), and a
+// service whose listing does not add up to its own total. The cache must end complete, or the
+// refresh must say it is not, never "done" with campaigns missing.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
+import type { Fixtures } from '../../../src/sandbox/index';
+import { testFixtures } from '../../helpers/sandbox';
+import { control, sandboxCampaigns, startEnv, until, type Env } from './env';
+
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+/** Accounts old enough not to be rate limited (spec 8.1), with `count` campaigns each, oldest first. */
+function bigFixtures(accounts: Record<string, number>): Fixtures {
+  const f = testFixtures();
+  let id = 6_000_001;
+  for (const [accountId, count] of Object.entries(accounts)) {
+    f.accounts.push({ account_id: accountId, name: accountId, type: 'ADVERTISER', created_at: '2025-01-01T00:00:00Z', features: [] });
+    f.clients[0].accounts.push(accountId);
+    for (let i = 0; i < count; i++) {
+      // No daily_cap: the service leaves the field out when there is no cap.
+      f.campaigns!.push({
+        account_id: accountId,
+        id: id++,
+        name: `${accountId} campaign ${i + 1}`,
+        branding_text: accountId,
+        status: 'APPROVED',
+        created_at: new Date(Date.parse('2025-02-01T00:00:00Z') + i * 3_600_000).toISOString(),
+        bid_strategy: 'FIXED',
+        cpc: 0.25,
+        spending_limit: 1000,
+        spending_limit_model: 'MONTHLY',
+        marketing_objective: 'LEADS_GENERATION',
+        spent: i,
+      });
+    }
+  }
+  return f;
+}
+
+const addProfile = (e: Env): Promise<Profile> =>
+  e.core.handlers['profiles.create']({ name: 'Agency', baseUrl: e.serviceUrl, authUrl: e.serviceUrl, pushUrl: e.serviceUrl, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+
+const progressOf = (e: Env, accountId: string) =>
+  e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId).map((x) => x.payload as SyncProgress);
+
+const ended = (e: Env, accountId: string) =>
+  until(() => progressOf(e, accountId).find((p) => p.state !== 'running'), `the refresh of ${accountId} to end`, 60_000);
+
+/** List requests the service saw for an account. */
+async function listReads(e: Env, accountId: string): Promise<number> {
+  const log = (await control(e.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string }[] };
+  return log.requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/core/api/1.0/${accountId}/campaigns`)).length;
+}
+
+/** Every campaign id the cache holds for the account, read in pages of the cache's own limit. */
+async function cachedIds(e: Env, profileId: string, accountId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const q = await e.core.handlers['campaigns.query']({ profileId, accountId, sort: { field: 'id', direction: 'asc' }, offset, limit: 1000 });
+    ids.push(...q.rows.map((r) => r.id));
+    if (offset + 1000 >= q.total) return ids;
+  }
+}
+
+describe('a service that serves fewer rows per page than asked', () => {
+  for (const { accountId, count, cap } of [
+    { accountId: 'bigshop', count: 2500, cap: 100 },
+    { accountId: 'oddshop', count: 316, cap: 7 },
+  ]) {
+    it(`caches all ${count} campaigns of an account when pages are capped at ${cap}, and is done only then, in as many reads as pages needed`, async () => {
+      env = await startEnv({ fixtures: bigFixtures({ [accountId]: count }), demo: false, variants: { page_size_cap: cap } });
+      const p = await addProfile(env);
+      // Adding the account checks it with one small list request, then refreshes it (pages of 1000 asked).
+      await env.core.handlers['accounts.add']({ profileId: p.id, accountId });
+      const last = await ended(env, accountId);
+      expect(last).toMatchObject({ state: 'done', message: null });
+
+      const onService = (await sandboxCampaigns(env.sandbox, accountId)).map((c) => String(c.id)).sort();
+      expect(onService).toHaveLength(count);
+      // Every campaign, the oldest included (a walk in pages of the asked size skips them).
+      expect((await cachedIds(env, p.id, accountId)).sort()).toEqual(onService);
+
+      const pages = Math.ceil(count / cap);
+      expect(await listReads(env, accountId)).toBe(1 + pages);
+      // Progress counted the pages the walk really took, from the first answer on.
+      const running = progressOf(env, accountId).filter((x) => x.state === 'running' && x.pagesDone > 0 && !x.indexing);
+      expect(running.map((x) => x.pagesDone)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+      expect(running.every((x) => x.pagesTotal === pages)).toBe(true);
+      expect(last).toMatchObject({ pagesDone: pages, pagesTotal: pages });
+
+      // A campaign without daily_cap is kept, its cap shown as none.
+      const [row] = (await env.core.handlers['campaigns.query']({ profileId: p.id, accountId, offset: 0, limit: 1 })).rows;
+      expect(row.daily_cap).toBeNull();
+      const account = (await env.core.handlers['accounts.list']({ profileId: p.id })).find((a) => a.accountId === accountId);
+      expect(account?.lastSyncedAt).not.toBeNull();
+    }, 90_000);
+  }
+});
+
+describe('a service whose listing does not add up to its total', () => {
+  it('reads it once more, then ends failed with a message saying what to do, keeping what it listed and not marking it synced', async () => {
+    // What a faulty service would answer: two more campaigns counted than it ever lists.
+    const overcount = (path: string, body: Buffer): Buffer | undefined => {
+      if (!path.startsWith('/core/api/1.0/oddshop/campaigns')) return undefined;
+      const envelope = JSON.parse(body.toString()) as { metadata?: { total?: number } };
+      if (typeof envelope.metadata?.total !== 'number') return undefined;
+      envelope.metadata.total += 2;
+      return Buffer.from(JSON.stringify(envelope));
+    };
+    env = await startEnv({ fixtures: bigFixtures({ oddshop: 316 }), demo: false, proxy: { rewrite: overcount } });
+    const p = await addProfile(env);
+    await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oddshop' });
+    const last = await ended(env, 'oddshop');
+    expect(last.state).toBe('failed');
+    expect(last.message).toMatch(/counts 318 campaigns in oddshop but listed 316/);
+    expect(last.message).toMatch(/refresh again later/);
+    // The two readings and nothing more: the walk does not go on forever after a lying total.
+    const pagesPerReading = Math.ceil(316 / Math.min(1000, (await sandboxCap(env)) ?? 1000)) + 1;
+    expect(await listReads(env, 'oddshop')).toBe(1 + 2 * pagesPerReading);
+    // What it did list is cached; the account is not shown as synced.
+    expect(await cachedIds(env, p.id, 'oddshop')).toHaveLength(316);
+    const account = (await env.core.handlers['accounts.list']({ profileId: p.id })).find((a) => a.accountId === 'oddshop');
+    expect(account?.lastSyncedAt).toBeNull();
+    const activity = await env.core.handlers['activity.list']({ profileId: p.id, limit: 50 });
+    expect(activity.map((a) => a.message)).toEqual(expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]));
+  }, 60_000);
+});
+
+/** The page cap the run's service variants set, if any. */
+async function sandboxCap(e: Env): Promise<number | undefined> {
+  const v = (await control(e.sandbox, 'GET', '/_sandbox/variants')) as { variants?: { page_size_cap?: number } };
+  return v.variants?.page_size_cap;
+}
