@@ -7,9 +7,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../src/shared/ipc/contract';
-import { testFixtures } from '../../helpers/sandbox';
+import { call, testFixtures } from '../../helpers/sandbox';
 import { secretSpellings } from '../service/secret-spellings';
-import { campaignPayload, control, fault, startEnv, until, type Env } from './env';
+import { campaignPayload, fault, startEnv, until, type Env } from './env';
 
 /** Spaces and every character a form body, a URL, JSON and HTML spell differently. */
 const SECRET = `Leak Test!'()~*+%&=;"<x> 7c1f`;
@@ -31,8 +31,8 @@ describe('secrets never leak', () => {
     const fixtures = testFixtures();
     fixtures.clients[0].client_secret = SECRET;
     env = await startEnv({ fixtures, proxy: true, demo: false, tuning: { refreshOnStart: true } });
-    const { variants } = (await control(env.sandbox, 'GET', '/_sandbox/variants')) as { variants: Record<string, unknown> };
-    await control(env.sandbox, 'PUT', '/_sandbox/variants', { ...variants, token_error_echo: true });
+    const { variants } = (await call(env.sandbox, 'GET', '/_sandbox/variants')).body as { variants: Record<string, unknown> };
+    expect((await call(env.sandbox, 'PUT', '/_sandbox/variants', { json: { ...variants, token_error_echo: true } })).status).toBe(200);
     const answers: unknown[] = [];
     const h = new Proxy(env.core.handlers, {
       get(target, name: string) {
