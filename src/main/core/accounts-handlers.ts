@@ -12,7 +12,7 @@ import { accountDto, campaignRowDto } from './dto';
 
 type AccountHandlers = Pick<
   DeskHandlers,
-  'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'sync.refresh' | 'sync.cancel'
+  'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel'
 >;
 
 const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN_FIELDS as readonly string[]).includes(f);
@@ -95,6 +95,17 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
         limit: q.limit,
       });
       return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'campaigns.values'(ref) {
+      mustGet(ctx, ref);
+      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type') => store.campaigns.distinctValues(ref, column);
+      return {
+        bid_strategy: seen('bid_strategy'),
+        marketing_objective: seen('marketing_objective'),
+        spending_limit_model: seen('spending_limit_model'),
+        campaign_item_type: seen('campaign_item_type'),
+      };
     },
 
     async 'sync.refresh'(ref) {

@@ -75,6 +75,8 @@ export interface CampaignsRepo {
   upsert(ref: AccountRef, campaign: Campaign): void;
   get(ref: AccountRef, id: string): Campaign | undefined;
   count(ref: AccountRef): number;
+  /** The distinct values of one enum column in the account's cache, in order, at most `limit`. */
+  distinctValues(ref: AccountRef, column: EnumColumn, limit?: number): string[];
   query(q: CampaignQuery): CampaignPage;
   /**
    * Resolves once no background index build (after a cancelled or crashed first load) is running
@@ -93,6 +95,10 @@ export interface CampaignsRepo {
    */
   sortSource(ref: AccountRef): 'indexes' | 'memory' | 'scan';
 }
+
+/** Text columns holding a service enum (spec 2.1), each with its (column, status) index. */
+export const ENUM_COLUMNS = ['status', 'pricing_model', 'bid_strategy', 'marketing_objective', 'spending_limit_model', 'campaign_item_type', 'daily_ad_delivery_model'] as const;
+export type EnumColumn = (typeof ENUM_COLUMNS)[number];
 
 /** Keys read, and rows deleted, per step of finish(): keeps each synchronous call short. */
 const FINISH_CHUNK = 2000;
@@ -467,6 +473,16 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     },
     count(ref) {
       return stmts(accounts.keyOf(ref)).count.get() as number;
+    },
+    distinctValues(ref, column, limit = 100) {
+      if (!(ENUM_COLUMNS as readonly string[]).includes(column)) throw new StoreError('INVALID_INPUT', `${String(column)} is not an enum column`);
+      const key = accounts.keyOf(ref);
+      stmts(key);
+      const t = campaignTableName(key);
+      // Each step asks the column's index for the next larger value: one look-up per distinct
+      // value, not a pass over the account's rows.
+      const sql = `WITH RECURSIVE v(x) AS (SELECT min(${column}) FROM ${t} UNION ALL SELECT (SELECT min(${column}) FROM ${t} WHERE ${column} > v.x) FROM v WHERE v.x IS NOT NULL) SELECT x FROM v WHERE x IS NOT NULL LIMIT ?`;
+      return db.prepare(sql).pluck().all(limit) as string[];
     },
     query,
     sortSource(ref) {

@@ -239,6 +239,19 @@ export const channels = {
     input: campaignQuerySchema,
     output: z.object({ rows: z.array(campaignRowSchema), total: z.number().int(), syncedAt: z.number().nullable() }),
   },
+  /**
+   * Values of the create fields the service may extend (spec 2.1: other values not shown) seen in
+   * the account's cached campaigns, so the campaign editor can offer them (DECISIONS client 7).
+   */
+  'campaigns.values': {
+    input: accountRef,
+    output: z.object({
+      bid_strategy: z.array(z.string()),
+      marketing_objective: z.array(z.string()),
+      spending_limit_model: z.array(z.string()),
+      campaign_item_type: z.array(z.string()),
+    }),
+  },
   'sync.refresh': { input: accountRef, output: ok },
   'sync.cancel': { input: accountRef, output: ok },
 
