@@ -270,10 +270,14 @@ export class Refresher {
     return { failure: store.apps.list(profileId).length > 0 ? null : st.failure };
   }
 
-  /** The connection can be reached again: apps it never managed to fetch are fetched now. */
+  /**
+   * The connection can be reached (or is signed in) again: apps it has none of, because a fetch
+   * failed or none could be made, are fetched now.
+   */
   appsAfterReconnect(profileId: string): void {
     const st = this.#appsState(profileId);
-    if (st.failure !== null && !st.running) void this.refreshApps(profileId);
+    if (st.running || this.#deps.store.apps.list(profileId).length > 0) return;
+    if (st.failure !== null || !st.fetched) void this.refreshApps(profileId);
   }
 
   /** The profile is gone: forget what was learned about its apps. */
