@@ -7,6 +7,7 @@ import {
   pushEventProblems,
   pushEventSchema,
   pushRequestSchema,
+  schemaFailureMessage,
   swPathProblems,
   swPathSchema,
   type PushEvent,
@@ -82,7 +83,7 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
   const events: PushEvent[] = [];
   for (const raw of request.data.pushEvents) {
     const ev = pushEventSchema.safeParse(raw);
-    if (!ev.success) return err(core, 400, MALFORMED_MESSAGE);
+    if (!ev.success) return err(core, 400, schemaFailureMessage(ev.error));
     if (ev.data.executionTime !== undefined && !isServiceTime(ev.data.executionTime)) return err(core, 400, TIME_RANGE_MESSAGE);
     events.push(ev.data);
   }

@@ -146,6 +146,33 @@ describe('refusals', () => {
     expect((await tasksOf('1001')).map((t) => t.taskId)).toEqual([900001, 900002]);
   });
 
+  it.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])(
+    'refuses %s at the top of include or exclude as an unsupported attribute (rule 4), creating nothing',
+    async (name) => {
+      // Written by hand: JSON.parse makes "__proto__" an own key, as any server's parser sees it.
+      const event = (where: 'include' | 'exclude') =>
+        `{"title":"T","url":"https://news.example.com/","performer":"p","target":{"include":{"apps":["1001"]${
+          where === 'include' ? `,"${name}":["x"]` : ''
+        }}${where === 'exclude' ? `,"exclude":{"${name}":["x"]}` : ''}}}`;
+      for (const where of ['include', 'exclude'] as const) {
+        const r = await call(sb, 'POST', '/epsilon/push', {
+          token,
+          body: `{"pushEvents":[${event(where)}]}`,
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(r.status, where).toBe(400);
+        expect(r.body).toEqual({ httpStatus: 400, message: `Unsupported targeting attribute: ${name}` });
+      }
+      expect((await tasksOf('1001')).map((t) => t.taskId)).toEqual([900001, 900002]);
+    },
+  );
+
+  it('takes user_data attribute names that Object.prototype also has as the free-form names they are', async () => {
+    const target = { include: { apps: ['1001'], user_data: { constructor: ['a'], toString: ['b'] } }, exclude: { user_data: { plan: ['c'] } } };
+    const r = await send([pushEvent({ target })]);
+    expect(r.status, r.text).toBe(200);
+  });
+
   it('refuses an empty pushEvents', async () => {
     const r = await send([]);
     expect(r.body).toEqual({ httpStatus: 400, message: 'pushEvents cannot be empty' });

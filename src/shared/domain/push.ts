@@ -25,8 +25,43 @@ export type TargetAttribute = keyof typeof TARGET_ATTRIBUTES | 'user_data';
 
 const idString = z.union([z.string(), z.number().transform((n) => String(n))]);
 
-/** A segment (include or exclude). Unknown keys are kept so the rules can name them. */
-export const segmentSchema = z.looseObject({
+/**
+ * Whether `name` is a top-level attribute of include/exclude (spec 2.5). Own keys only: `in` would
+ * also find `constructor`, `toString` and every other name on Object.prototype.
+ */
+export function isTargetAttribute(name: string): boolean {
+  return name === 'user_data' || Object.hasOwn(TARGET_ATTRIBUTES, name);
+}
+
+export const unsupportedAttributeMessage = (name: string): string => `Unsupported targeting attribute: ${name}`;
+/** Marks the schema issue of rule 4, so that a server can answer it with its own message. */
+const UNSUPPORTED_ATTRIBUTE_ISSUE = 'unsupported_targeting_attribute';
+
+/**
+ * A `__proto__` key (an own property of JSON.parse's result) cannot survive parsing: an object
+ * schema leaves it out of its output, since assigning it would set the output's prototype, so rule
+ * 4 would never see it. It is refused while the object as sent is still at hand.
+ */
+function refuseProtoKey(raw: unknown, ctx: z.core.$RefinementCtx): unknown {
+  if (typeof raw === 'object' && raw !== null && Object.hasOwn(raw, '__proto__')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['__proto__'],
+      message: unsupportedAttributeMessage('__proto__'),
+      params: { rule: UNSUPPORTED_ATTRIBUTE_ISSUE },
+    });
+  }
+  return raw;
+}
+
+/** What a push body that fails its schema earns: rule 4's message for a `__proto__` attribute, else spec 7.1's. */
+export function schemaFailureMessage(error: z.ZodError): string {
+  const unsupported = error.issues.find((i) => i.code === 'custom' && i.params?.rule === UNSUPPORTED_ATTRIBUTE_ISSUE);
+  return unsupported?.message ?? MALFORMED_MESSAGE;
+}
+
+/** The fields of a segment (include or exclude). Unknown keys are kept so the rules can name them. */
+const segmentFields = z.looseObject({
   apps: z.array(idString).optional(),
   countries: z.array(z.string()).optional(),
   regions: z.array(z.string()).optional(),
@@ -37,6 +72,7 @@ export const segmentSchema = z.looseObject({
   subscribed_age: z.array(z.string()).optional(),
   user_data: z.unknown().optional(),
 });
+export const segmentSchema = z.preprocess(refuseProtoKey, segmentFields);
 export type Segment = z.infer<typeof segmentSchema>;
 
 export const targetSchema = z.looseObject({
@@ -120,8 +156,8 @@ export function targetProblems(target: Target | undefined): FieldProblem[] {
         out.push({ field: `target.${where}`, message: `${RESERVED_ATTRIBUTE} is reserved for the service and cannot be used for targeting` });
       } else if (key === 'apps' && where === 'exclude') {
         out.push({ field: 'target.exclude', message: 'Unsupported targeting attribute: apps (apps can only be included)' });
-      } else if (key !== 'user_data' && !(key in TARGET_ATTRIBUTES)) {
-        out.push({ field: `target.${where}`, message: `Unsupported targeting attribute: ${key}` });
+      } else if (!isTargetAttribute(key)) {
+        out.push({ field: `target.${where}`, message: unsupportedAttributeMessage(key) });
       }
     }
     out.push(...problemsOfUserData(where, seg.user_data));
@@ -139,8 +175,9 @@ export function targetProblems(target: Target | undefined): FieldProblem[] {
     const ia = inc.user_data;
     const ea = exc.user_data;
     if (ia && ea && typeof ia === 'object' && typeof ea === 'object') {
+      // user_data names are free-form ("constructor" is a fine one): own keys only, never the prototype's.
       for (const name of Object.keys(ia)) {
-        if (name in ea) {
+        if (Object.hasOwn(ea, name)) {
           out.push({
             field: 'target.user_data',
             message: `user_data attribute ${name} cannot be used in both include and exclude`,
