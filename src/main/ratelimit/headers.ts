@@ -175,3 +175,21 @@ export function parseRetryAfter(value: HeaderValue, nowMs: number): number | und
   const at = parseHttpDate(s);
   return at === undefined ? undefined : Math.max(0, at - nowMs);
 }
+
+function firstLine(value: HeaderValue): string | undefined {
+  const first = typeof value === 'string' ? value : Array.isArray(value) ? value[0] : undefined;
+  return typeof first === 'string' && first.length <= 256 ? first.trim() : undefined;
+}
+
+/**
+ * How long an answer's Retry-After asks us to wait, in ms. Delay-seconds are a duration. An
+ * HTTP-date is a time on the service's clock, which may be minutes away from ours (DECISIONS
+ * client 10), so it is measured against the same answer's Date header, written on that clock;
+ * only an answer without a readable Date is measured against `localNow`. The Date header is
+ * truncated to the second, so the wait is never shorter than the service meant.
+ */
+export function retryAfterDelayMs(retryAfter: HeaderValue, date: HeaderValue, localNow: number): number | undefined {
+  const d = firstLine(date);
+  const serviceNow = d === undefined ? undefined : parseHttpDate(d);
+  return parseRetryAfter(retryAfter, serviceNow ?? localNow);
+}

@@ -3,13 +3,15 @@ export {
   parseRateLimitPolicy,
   parseRateLimit,
   parseRetryAfter,
+  retryAfterDelayMs,
   parseHttpDate,
   type PolicyEntry,
   type RemainingEntry,
   type HeaderValue,
 } from './headers';
 export { documentedGuess, budgetOfMethod, type Budget, type EndpointGroup } from './tiers';
-export { BudgetModel, type ModelState, type ResponseInfo, type WindowPolicy, type WindowView } from './window-model';
+export { BudgetModel, type ModelState, type ResponseInfo, type WindowView } from './window-model';
+export { refillShownBy, type Refill, type WindowPolicy } from './policy';
 export {
   RateLimitScheduler,
   QueueCancelledError,

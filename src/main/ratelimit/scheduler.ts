@@ -2,7 +2,7 @@
 // so that the service never has to refuse one. Each budget (account x group x read/write) has its
 // own queue and timer: one account's exhaustion or errors never hold up another's requests.
 import { systemClock, type Clock, type TimerHandle } from './clock';
-import { parseRateLimit, parseRateLimitPolicy, parseRetryAfter } from './headers';
+import { parseRateLimit, parseRateLimitPolicy, retryAfterDelayMs } from './headers';
 import { documentedGuess, type Budget, type EndpointGroup } from './tiers';
 import { BudgetModel, type ModelState, type WindowPolicy, type WindowView } from './window-model';
 
@@ -263,7 +263,7 @@ export class RateLimitScheduler {
           status: res.status,
           policy: parseRateLimitPolicy(header(res.headers, 'ratelimit-policy')),
           remaining: parseRateLimit(header(res.headers, 'ratelimit')),
-          retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after'), at),
+          retryAfterMs: retryAfterDelayMs(header(res.headers, 'retry-after'), header(res.headers, 'date'), at),
         });
         if (res.status === 429) this.#totals.rateLimited++;
         if (res.status === 429 && item.retries < this.#maxRetries && !item.signal?.aborted && !this.#closed) {

@@ -1,6 +1,6 @@
 // The documented tiers (spec 8.1) are only the first guess for a budget before a response has
 // told us its real policy (DECISIONS client 6); nothing here is trusted once headers arrive.
-import type { WindowPolicy } from './window-model';
+import type { WindowPolicy } from './policy';
 
 export type Budget = 'read' | 'write';
 

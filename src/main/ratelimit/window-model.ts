@@ -1,17 +1,16 @@
-// Our picture of one rate-limit budget (account x endpoint group x read/write): a sliding log per
-// window, as the service keeps one (DECISIONS sandbox 4). The picture must never be more
-// optimistic than the server's, so every doubt is resolved towards "still counted":
-// - a request counts from the moment we send it; once answered it counts until the answer's
-//   arrival + w (+ a margin), which is never earlier than the server's admission + w;
-// - the server's `r` is authoritative: it adds "phantom" entries for requests we did not make
-//   (another device, a request before we started) and drops entries the server has forgotten.
+// Our picture of one rate-limit budget (account x endpoint group x read/write), built from what the
+// service's headers say (DECISIONS client 6): the policy from `ratelimit-policy`, what is left
+// from `ratelimit`. "Windows refill continuously" (spec 8.1 rule 4) may mean a sliding log or a
+// token bucket, and the two free capacity very differently, so each window is pictured both ways
+// (sliding-log.ts, token-bucket.ts) and admits by the one its reports show. A window whose
+// reports cannot tell (1 s windows) follows its siblings' verdict, and until anything is shown it
+// is a sliding log: a bucket never holds less than a log would, so that is never optimistic.
 import type { PolicyEntry, RemainingEntry } from './headers';
+import { refillShownBy, type Refill, type WindowPolicy } from './policy';
+import { SlidingLogWindow, type WindowSim } from './sliding-log';
+import { TokenBucketEstimate } from './token-bucket';
 
-export interface WindowPolicy {
-  name: string;
-  quota: number;
-  windowMs: number;
-}
+export type { Refill, WindowPolicy } from './policy';
 
 export type ModelState = 'guess' | 'learned' | 'unlimited';
 
@@ -27,7 +26,9 @@ export interface WindowView {
   name: string;
   quota: number;
   windowMs: number;
-  /** Requests counted now, including those still in flight. */
+  /** How the window is believed to refill. */
+  refill: Refill;
+  /** Requests counted now (a bucket: tokens not usable now), including those still in flight. */
   used: number;
   inFlight: number;
   /** Until one more request fits this window; null while only an answer can free a slot. */
@@ -36,43 +37,24 @@ export interface WindowView {
   resetInMs: number | null;
 }
 
-interface Entry {
-  /** Request attempt id; phantoms have none. */
-  id: number | null;
-  sentAt: number;
-  completedAt: number | null;
-  /** null while in flight: it counts until we hear back. */
-  expiresAt: number | null;
-}
-
 interface OwnRequest {
   sentAt: number;
   completedAt: number | null;
 }
 
-class WindowLog {
-  entries: Entry[] = [];
-  constructor(public policy: WindowPolicy) {}
+/** One window, pictured both ways, and what its own reports have shown about its refill. */
+class TrackedWindow {
+  readonly log: SlidingLogWindow;
+  readonly bucket: TokenBucketEstimate;
+  shown: Refill | undefined;
 
-  live(now: number): Entry[] {
-    this.entries = this.entries.filter((e) => e.expiresAt === null || e.expiresAt > now);
-    return this.entries;
-  }
-
-  /** Earliest time at which one more request fits; Infinity when only an answer can help. */
-  fitTime(now: number): number {
-    const live = this.live(now);
-    if (this.policy.quota <= 0) {
-      // A window that allows nothing: probe again once it has emptied (the 429's Retry-After
-      // paces the probes) rather than wait forever for an answer no request will bring.
-      return live.reduce((m, e) => Math.max(m, e.expiresAt ?? Infinity), now);
-    }
-    const excess = live.length + 1 - this.policy.quota;
-    if (excess <= 0) return now;
-    const known = live.filter((e) => e.expiresAt !== null).map((e) => e.expiresAt as number);
-    if (known.length < excess) return Infinity;
-    known.sort((a, b) => a - b);
-    return known[excess - 1];
+  constructor(
+    readonly policy: WindowPolicy,
+    now: number,
+    marginMs: number,
+  ) {
+    this.log = new SlidingLogWindow(policy, marginMs);
+    this.bucket = new TokenBucketEstimate(policy, now, marginMs);
   }
 }
 
@@ -85,7 +67,7 @@ export interface BudgetModelOptions {
 
 export class BudgetModel {
   #state: ModelState;
-  #windows: WindowLog[] = [];
+  #windows: TrackedWindow[] = [];
   #own = new Map<number, OwnRequest>();
   #inFlight = new Set<number>();
   #blockedUntil = 0;
@@ -99,7 +81,7 @@ export class BudgetModel {
       this.#state = 'unlimited';
     } else {
       this.#state = 'guess';
-      this.#windows = initial.map((p) => new WindowLog({ ...p }));
+      this.#windows = initial.map((p) => new TrackedWindow({ ...p }, 0, this.#margin));
     }
   }
 
@@ -119,6 +101,11 @@ export class BudgetModel {
     return this.#windows.map((w) => ({ ...w.policy }));
   }
 
+  /** How each window is believed to refill, by name. */
+  refills(): Record<string, Refill> {
+    return Object.fromEntries(this.#windows.map((w) => [w.policy.name, this.#refillOf(w)]));
+  }
+
   /**
    * When the next request may be sent: `now`, a later time, or Infinity when it must wait for an
    * answer (a guessed policy is probed with one request at a time, so a tier lower than the
@@ -128,7 +115,7 @@ export class BudgetModel {
     let t = Math.max(now, this.#blockedUntil);
     if (this.#state === 'unlimited') return t;
     if (this.#state === 'guess' && this.#inFlight.size > 0) return Infinity;
-    for (const w of this.#windows) t = Math.max(t, w.fitTime(now));
+    for (const w of this.#windows) t = Math.max(t, this.#fitTime(w, now));
     return t;
   }
 
@@ -136,14 +123,14 @@ export class BudgetModel {
     this.#inFlight.add(id);
     if (this.#state === 'unlimited') return;
     this.#own.set(id, { sentAt: now, completedAt: null });
-    for (const w of this.#windows) w.entries.push({ id, sentAt: now, completedAt: null, expiresAt: null });
+    for (const w of this.#windows) w.log.add(id, now);
   }
 
   /** The request was never written: the server cannot have counted it. */
   onNotSent(id: number): void {
     this.#inFlight.delete(id);
     this.#own.delete(id);
-    for (const w of this.#windows) w.entries = w.entries.filter((e) => e.id !== id);
+    for (const w of this.#windows) w.log.remove(id);
   }
 
   /** The request may or may not have reached the server: count it as if it had. */
@@ -163,16 +150,22 @@ export class BudgetModel {
       this.#windows = [];
       this.#own.clear();
     }
-    if (info.status === 429) {
+    const counted = info.status !== 429;
+    if (counted) {
+      this.#complete(id, now);
+    } else {
       // A refused request was not counted (spec 7.2).
       this.#own.delete(id);
-      for (const w of this.#windows) w.entries = w.entries.filter((e) => e.id !== id);
-    } else {
-      this.#complete(id, now);
+      for (const w of this.#windows) w.log.remove(id);
     }
+    const answeredMeanwhile = this.#answeredDuring(id, sentAt, now);
     for (const r of info.remaining) {
       const w = this.#windows.find((x) => x.policy.name === r.name);
-      if (w) this.#reconcile(w, id, sentAt, now, r);
+      if (!w) continue;
+      // Only the report on a request just admitted shows how the window refills.
+      if (counted) w.shown = refillShownBy(w.policy, r.remaining, r.resetS) ?? w.shown;
+      w.log.reconcile(id, sentAt, now, r);
+      w.bucket.report(now, r, { sentAt, inFlight: this.#inFlight.size, answeredMeanwhile });
     }
     if (info.status === 429) {
       const wait = info.retryAfterMs ?? this.#fallbackRetryMs;
@@ -182,20 +175,17 @@ export class BudgetModel {
   }
 
   windows(now: number): WindowView[] {
+    const inFlight = this.#inFlight.size;
     return this.#windows.map((w) => {
-      const live = w.live(now);
-      const pending = live.filter((e) => e.expiresAt === null).length;
-      const fit = w.fitTime(now);
-      const lastExpiry = live.reduce((m, e) => Math.max(m, e.expiresAt ?? Infinity), now);
-      return {
-        name: w.policy.name,
-        quota: w.policy.quota,
-        windowMs: w.policy.windowMs,
-        used: live.length,
-        inFlight: pending,
-        nextSlotInMs: Number.isFinite(fit) ? fit - now : null,
-        resetInMs: pending > 0 ? null : lastExpiry - now,
-      };
+      const refill = this.#refillOf(w);
+      const fit = this.#fitTime(w, now);
+      const base = { name: w.policy.name, quota: w.policy.quota, windowMs: w.policy.windowMs, refill, inFlight };
+      const nextSlotInMs = Number.isFinite(fit) ? fit - now : null;
+      if (refill === 'token_bucket') {
+        return { ...base, used: w.bucket.used(now, inFlight), nextSlotInMs, resetInMs: w.bucket.resetIn(now, inFlight) };
+      }
+      const live = w.log.live(now);
+      return { ...base, used: live.length, inFlight: live.filter((e) => e.expiresAt === null).length, nextSlotInMs, resetInMs: w.log.resetIn(now) };
     });
   }
 
@@ -207,39 +197,53 @@ export class BudgetModel {
     if (n <= 0) return 0;
     const start = Math.max(now, this.#blockedUntil);
     if (this.#state === 'unlimited') return start - now;
+    const inFlight = this.#inFlight.size;
+    const sims: WindowSim[] = this.#windows.map((w) =>
+      this.#refillOf(w) === 'token_bucket' ? w.bucket.simulation(now, inFlight) : w.log.simulation(now),
+    );
     let t = start;
-    const sims = this.#windows.map((w): SimWindow => {
-      const ws = w.policy.windowMs;
-      // Expiries in ascending order; new admissions are appended and stay sorted because t
-      // never decreases.
-      const old = w
-        .live(now)
-        .map((e) => e.expiresAt ?? now + ws + this.#margin)
-        .sort((x, y) => x - y);
-      return { policy: w.policy, old, added: [], oi: 0, ai: 0 };
-    });
     for (let i = 0; i < n && Number.isFinite(t); i++) {
-      for (const s of sims) t = Math.max(t, fitInSim(s, t));
-      for (const s of sims) s.added.push(t + s.policy.windowMs + this.#margin);
+      for (const s of sims) t = Math.max(t, s.fit(t));
+      if (Number.isFinite(t)) for (const s of sims) s.admit(t);
     }
     return t - now;
+  }
+
+  /**
+   * A window's own reports decide; one whose reports cannot tell follows the windows of the same
+   * budget that could (one service, one way of refilling), and a sliding log until then.
+   */
+  #refillOf(w: TrackedWindow): Refill {
+    if (w.policy.quota <= 0) return 'sliding_log';
+    if (w.shown !== undefined) return w.shown;
+    const siblings = new Set(this.#windows.map((x) => x.shown).filter((s) => s !== undefined));
+    return siblings.size === 1 ? [...siblings][0] : 'sliding_log';
+  }
+
+  #fitTime(w: TrackedWindow, now: number): number {
+    return this.#refillOf(w) === 'token_bucket' ? w.bucket.fitTime(now, this.#inFlight.size) : w.log.fitTime(now);
   }
 
   #complete(id: number, now: number): void {
     const own = this.#own.get(id);
     if (own) own.completedAt = now;
     for (const w of this.#windows) {
-      for (const e of w.entries) {
-        if (e.id === id) {
-          e.completedAt = now;
-          e.expiresAt = now + w.policy.windowMs + this.#margin;
-        }
-      }
+      w.log.complete(id, now);
+      w.bucket.take(now);
     }
   }
 
+  /** Our requests answered (as counted) after `id` was sent: the server may have counted them after it. */
+  #answeredDuring(id: number, sentAt: number, now: number): number {
+    let n = 0;
+    for (const [oid, o] of this.#own) {
+      if (oid !== id && o.completedAt !== null && o.completedAt > sentAt && o.completedAt <= now) n++;
+    }
+    return n;
+  }
+
   #learn(policies: readonly PolicyEntry[], now: number): void {
-    const next: WindowLog[] = [];
+    const next: TrackedWindow[] = [];
     for (const p of policies) {
       const windowMs = p.windowS * 1000;
       const existing = this.#state === 'learned' ? this.#windows.find((w) => w.policy.name === p.name) : undefined;
@@ -249,44 +253,19 @@ export class BudgetModel {
         continue;
       }
       // A window we did not know (or whose length changed): our own recent requests are the
-      // best evidence of what it already holds; reconciliation with `r` adds what we missed.
-      const log = new WindowLog({ name: p.name, quota: p.quota, windowMs });
+      // best evidence of what its log already holds; the report in this answer adds what we
+      // missed and sets its bucket.
+      const w = new TrackedWindow({ name: p.name, quota: p.quota, windowMs }, now, this.#margin);
       for (const [oid, o] of this.#own) {
         const expiresAt = o.completedAt === null ? null : o.completedAt + windowMs + this.#margin;
         if (expiresAt === null || expiresAt > now) {
-          log.entries.push({ id: oid, sentAt: o.sentAt, completedAt: o.completedAt, expiresAt });
+          w.log.entries.push({ id: oid, sentAt: o.sentAt, completedAt: o.completedAt, expiresAt });
         }
       }
-      next.push(log);
+      next.push(w);
     }
     this.#windows = next;
     this.#state = 'learned';
-  }
-
-  /**
-   * The server counted `quota - r` requests when it answered request `id`. Entries it surely
-   * counted (answered before `id` was sent, and `id` itself) are set A; entries racing with `id`
-   * (in flight, or answered meanwhile) may or may not be in its count: set B.
-   */
-  #reconcile(w: WindowLog, id: number, sentAt: number, now: number, r: RemainingEntry): void {
-    const serverUsed = Math.max(0, w.policy.quota - r.remaining);
-    const live = w.live(now);
-    const a = live.filter((e) => e.id === id || (e.completedAt !== null && e.completedAt <= sentAt));
-    const b = live.length - a.length;
-    if (serverUsed < a.length) {
-      // The server has forgotten some of them already: drop the oldest, they expire first.
-      const drop = new Set(
-        a.slice().sort((x, y) => (x.expiresAt ?? Infinity) - (y.expiresAt ?? Infinity)).slice(0, a.length - serverUsed),
-      );
-      w.entries = w.entries.filter((e) => !drop.has(e));
-    } else if (serverUsed > a.length + b) {
-      // Requests we did not make. We only know when the newest of them leaves (t), so all of
-      // them are assumed to leave then: never earlier than on the server.
-      const expiresAt = now + (r.resetS !== undefined ? r.resetS * 1000 : w.policy.windowMs) + this.#margin;
-      for (let i = a.length + b; i < serverUsed; i++) {
-        w.entries.push({ id: null, sentAt: now, completedAt: now, expiresAt });
-      }
-    }
   }
 
   #prune(now: number): void {
@@ -294,34 +273,6 @@ export class BudgetModel {
     for (const [oid, o] of this.#own) {
       if (o.completedAt !== null && o.completedAt + longest + this.#margin <= now) this.#own.delete(oid);
     }
-    for (const w of this.#windows) w.live(now);
+    for (const w of this.#windows) w.log.live(now);
   }
-}
-
-interface SimWindow {
-  policy: WindowPolicy;
-  old: number[];
-  added: number[];
-  oi: number;
-  ai: number;
-}
-
-/** Earliest time >= t at which one more request fits the simulated window. */
-function fitInSim(s: SimWindow, t: number): number {
-  while (s.oi < s.old.length && s.old[s.oi] <= t) s.oi++;
-  while (s.ai < s.added.length && s.added[s.ai] <= t) s.ai++;
-  const live = s.old.length - s.oi + (s.added.length - s.ai);
-  let excess = live + 1 - s.policy.quota;
-  if (excess <= 0) return t;
-  if (excess > live) return Infinity;
-  // Walk the two sorted lists together to the excess-th expiry.
-  let i = s.oi;
-  let j = s.ai;
-  let at = t;
-  while (excess > 0) {
-    if (j >= s.added.length || (i < s.old.length && s.old[i] <= s.added[j])) at = s.old[i++];
-    else at = s.added[j++];
-    excess--;
-  }
-  return at;
 }

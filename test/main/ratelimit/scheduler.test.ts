@@ -147,8 +147,8 @@ describe('RateLimitScheduler', () => {
     const b = snap.budgets[0];
     expect(b).toMatchObject({ account: 'a', group: 'campaigns', budget: 'write', state: 'learned', inFlight: 0 });
     expect(b.windows).toEqual([
-      { name: 'second', quota: 2, windowMs: 1000, used: 2, inFlight: 0, nextSlotInMs: 1000, resetInMs: 1000 },
-      { name: 'minute', quota: 10, windowMs: 60_000, used: 2, inFlight: 0, nextSlotInMs: 0, resetInMs: 60_000 },
+      { name: 'second', quota: 2, windowMs: 1000, refill: 'sliding_log', used: 2, inFlight: 0, nextSlotInMs: 1000, resetInMs: 1000 },
+      { name: 'minute', quota: 10, windowMs: 60_000, refill: 'sliding_log', used: 2, inFlight: 0, nextSlotInMs: 0, resetInMs: 60_000 },
     ]);
     // Queue: 1 outbox and 2 background left; 3 more at 2 per second after the current second.
     expect(b.queued).toEqual({ interactive: 0, outbox: 1, background: 3 });

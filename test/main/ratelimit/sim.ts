@@ -1,8 +1,11 @@
-// A discrete-event harness for the scheduler: a sliding-log server with the semantics of
-// DECISIONS sandbox 4 (and the sandbox's header format), driven by a ManualClock, so that
-// properties can run thousands of requests without sleeping.
+// A discrete-event harness for the scheduler, driven by a ManualClock, so that properties can run
+// thousands of requests without sleeping: a sliding-log server with the semantics of DECISIONS
+// sandbox 4 that can also merely watch, and the sandbox's own limiter (any refill rule, header
+// spelling or Retry-After form) answering as the service would.
 import type { ManualClock } from '../../../src/main/ratelimit/clock';
 import type { Priority, RateLimitScheduler, ScheduledResponse } from '../../../src/main/ratelimit/scheduler';
+import { RateLimiter } from '../../../src/sandbox/rate-limiter';
+import type { Variants } from '../../../src/sandbox/variants';
 
 export interface SimWindow {
   name: string;
@@ -14,11 +17,17 @@ export interface SimResponse extends ScheduledResponse {
   serverTime: number;
 }
 
+/** One budget's server side. */
+export interface SimServer {
+  handle(now: number): SimResponse;
+  rejected: number;
+}
+
 /**
  * One budget's server side. `enforce: false` admits everything and only reports, so a test can
  * see whether the client alone kept within the quotas.
  */
-export class SlidingLogServer {
+export class SlidingLogServer implements SimServer {
   readonly admitted: number[] = [];
   rejected = 0;
 
@@ -94,7 +103,7 @@ export const flush = () => new Promise<void>((resolve) => setImmediate(resolve))
 export async function simulate(
   clock: ManualClock,
   scheduler: RateLimitScheduler,
-  servers: Map<string, SlidingLogServer>,
+  servers: Map<string, SimServer>,
   requests: SimRequest[],
   limitMs = 10_000_000,
 ): Promise<SimOutcome[]> {
@@ -134,6 +143,74 @@ export function greedyAdmissions(arrivals: number[], windows: SimWindow[]): numb
   for (let k = 0; k < arrivals.length; k++) {
     let t = Math.max(arrivals[k], k > 0 ? out[k - 1] : -Infinity);
     for (const w of windows) if (k - w.quota >= 0) t = Math.max(t, out[k - w.quota] + w.windowMs);
+    out.push(t);
+  }
+  return out;
+}
+
+/** Window lengths (s) and quotas of the sandbox's three windows. */
+export interface SandboxWindows {
+  seconds: readonly [number, number, number];
+  quotas: readonly [number, number, number];
+}
+
+/**
+ * The sandbox's rate limiter as one budget's server (a write budget of its own tier), answering
+ * with its headers and, like the sandbox's HTTP server, a Date header on the service's clock:
+ * `clockOffsetMs` ahead of (or behind) the harness clock.
+ */
+export class SandboxLimiterServer implements SimServer {
+  readonly admitted: number[] = [];
+  rejected = 0;
+  readonly #limiter: RateLimiter;
+  readonly #offset: number;
+
+  constructor(
+    readonly windows: SandboxWindows,
+    variants: Variants = {},
+  ) {
+    const [second, minute, hour] = windows.seconds;
+    this.#limiter = new RateLimiter(
+      {
+        accounts: [{ account_id: 'a', name: 'A', type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z' }],
+        clients: [],
+        rate_limits: {
+          windows: { second, minute, hour },
+          tiers: { '9': { read: [1, 1, 1], write: [...windows.quotas] } },
+          endpoint_tiers: { campaigns: 9 },
+        },
+      },
+      variants,
+    );
+    this.#offset = variants.clock_offset_ms ?? 0;
+  }
+
+  handle(now: number): SimResponse {
+    const serviceNow = now + this.#offset;
+    const d = this.#limiter.check('a', 'campaigns', 'write', serviceNow);
+    if (d.admitted) this.admitted.push(now);
+    else this.rejected++;
+    const headers = { date: new Date(serviceNow).toUTCString(), ...d.headers };
+    return { status: d.admitted ? 200 : 429, headers, serverTime: now };
+  }
+}
+
+/** The earliest admission times token buckets allow for FIFO arrivals (exact, whole ms). */
+export function greedyBucketAdmissions(arrivals: number[], windows: SandboxWindows): number[] {
+  const ms = windows.seconds.map((s) => s * 1000);
+  const q = windows.quotas;
+  // Levels in units of 1/w_ms token, as the sandbox keeps them.
+  const levels = ms.map((w, i) => q[i] * w);
+  let at = arrivals.length > 0 ? arrivals[0] : 0;
+  const out: number[] = [];
+  for (const arrival of arrivals) {
+    let t = Math.max(arrival, at);
+    for (let i = 0; i < ms.length; i++) {
+      const level = Math.min(q[i] * ms[i], levels[i] + (t - at) * q[i]);
+      if (level < ms[i]) t = Math.max(t, at + Math.ceil((ms[i] - levels[i]) / q[i]));
+    }
+    for (let i = 0; i < ms.length; i++) levels[i] = Math.min(q[i] * ms[i], levels[i] + (t - at) * q[i]) - ms[i];
+    at = t;
     out.push(t);
   }
   return out;

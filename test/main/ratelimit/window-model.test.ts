@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/main/ratelimit/clock';
 import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
 import { BudgetModel } from '../../../src/main/ratelimit/window-model';
-import { greedyAdmissions, simulate, SlidingLogServer, type SimRequest, type SimWindow } from './sim';
+import {
+  greedyAdmissions,
+  greedyBucketAdmissions,
+  SandboxLimiterServer,
+  simulate,
+  SlidingLogServer,
+  type SandboxWindows,
+  type SimRequest,
+  type SimWindow,
+} from './sim';
 
 const windowsArb = fc
   .uniqueArray(
@@ -162,5 +171,68 @@ describe('BudgetModel', () => {
     // 1 slot left now, then 2 per second: the 5th more request goes at 2 s.
     expect(m.drainEstimate(0, 5)).toBe(2000);
     expect(m.drainEstimate(0, 0)).toBe(0);
+  });
+});
+
+// Windows of whole seconds (the sandbox's unit) with quotas high enough for t to tell a bucket
+// from a log, and low enough for a few dozen requests to run into them.
+const bucketWindowsArb = fc
+  .record({
+    second: fc.integer({ min: 1, max: 2 }),
+    minute: fc.integer({ min: 3, max: 12 }),
+    hour: fc.integer({ min: 13, max: 60 }),
+    q: fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 2, max: 12 }), fc.integer({ min: 3, max: 30 })),
+  })
+  .map((r): SandboxWindows => ({ seconds: [r.second, r.minute, r.hour], quotas: r.q }));
+
+describe('window model against token buckets (the sandbox limiter, windows: token_bucket)', () => {
+  it('is never refused, whatever the latencies, accounts and arrival times', async () => {
+    await fc.assert(
+      fc.asyncProperty(bucketWindowsArb, bucketWindowsArb, requestsArb(['a', 'b']), async (wa, wb, requests) => {
+        const clock = new ManualClock(1_000_000);
+        const scheduler = new RateLimitScheduler({ clock, marginMs: 0 });
+        const servers = new Map([
+          ['a', new SandboxLimiterServer(wa, { windows: 'token_bucket' })],
+          ['b', new SandboxLimiterServer(wb, { windows: 'token_bucket' })],
+        ]);
+        const outcomes = await simulate(clock, scheduler, servers, requests);
+        expect(outcomes).toHaveLength(requests.length);
+        for (const [, server] of servers) expect(server.rejected).toBe(0);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('sends at the ceiling: with instant answers, requests are admitted when the buckets allow, not when a log would', async () => {
+    await fc.assert(
+      fc.asyncProperty(bucketWindowsArb, fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 40 }), async (w, ats) => {
+        const clock = new ManualClock(0);
+        const server = new SandboxLimiterServer(w, { windows: 'token_bucket' });
+        const scheduler = new RateLimitScheduler({ clock, marginMs: 0 });
+        const arrivals = [...ats].sort((x, y) => x - y);
+        const requests: SimRequest[] = arrivals.map((at) => ({ at, account: 'a', priority: 'outbox', latencyIn: 0, latencyOut: 0 }));
+        await simulate(clock, scheduler, new Map([['a', server]]), requests);
+        expect(server.rejected).toBe(0);
+        expect(server.admitted).toEqual(greedyBucketAdmissions(arrivals, w));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('learns tokens another device spent from r and t, and is refused at most once (its first probe)', async () => {
+    await fc.assert(
+      fc.asyncProperty(bucketWindowsArb, requestsArb(['a']), fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 10 }), async (w, requests, foreign) => {
+        const clock = new ManualClock(1_000_000);
+        const server = new SandboxLimiterServer(w, { windows: 'token_bucket' });
+        for (const ago of foreign.sort((x, y) => y - x)) server.handle(clock.now() - ago);
+        server.rejected = 0;
+        server.admitted.length = 0;
+        const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
+        const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), requests);
+        expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
+        expect(server.rejected).toBeLessThanOrEqual(1);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
