@@ -179,7 +179,8 @@ const PAGING_ROOM = '&page=9999999&page_size=9999999'.length;
  * Each id is named once.
  */
 export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 'page' | 'pageSize'>, ids: readonly (string | number)[]): (string | number)[][] {
-  const base = campaignListSearchParams(query).toString().length + PAGING_ROOM;
+  // Paging parameters, whether given or added later by a walk, are counted as PAGING_ROOM.
+  const base = campaignListSearchParams({ fetchLevel: query.fetchLevel, ...(query.sort ? { sort: query.sort } : {}) }).toString().length + PAGING_ROOM;
   const groups: (string | number)[][] = [];
   let group: (string | number)[] = [];
   let length = base;

@@ -1,6 +1,8 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { campaignIdGroups, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing } from '../../../src/main/service/campaigns-api';
 import { ServiceError } from '../../../src/main/service/errors';
+import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
@@ -101,14 +103,15 @@ describe('campaigns', () => {
   });
 
   it('lists with every query parameter: fetch_level, campaign_ids, page, page_size and sort', async () => {
-    const recent = await client.listCampaigns('acmeshoes', { fetchLevel: 'R', sort: { field: 'name', direction: 'asc' } });
-    const all = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'name', direction: 'asc' } });
+    // Whole listings through the walk: a service may cap even an unpaged answer (page_size_cap).
+    const recent = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'R', sort: { field: 'name', direction: 'asc' } });
+    const all = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'name', direction: 'asc' } });
     // R leaves out the paused campaign, RAP includes it.
     expect(recent.campaigns.map((c) => c.name)).not.toContain('Autumn paused');
     expect(all.campaigns.map((c) => c.name)).toContain('Autumn paused');
     const names = all.campaigns.map((c) => c.name);
     expect(names).toEqual([...names].sort());
-    const desc = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'spent', direction: 'desc' } });
+    const desc = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'spent', direction: 'desc' }, page: 1, pageSize: 1 });
     expect(desc.campaigns[0].name).toBe('Winter boots');
     const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', 4100005] });
     expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
@@ -153,6 +156,75 @@ describe('campaigns', () => {
   });
 });
 
+describe('look-ups by many campaign ids', () => {
+  // ~1,000 ids in one URL is about 21 KB: a real server answers 431 (and so does the sandbox's HTTP server).
+  const wanted = ['4100001', ...Array.from({ length: 998 }, (_, i) => String(5_000_000 + i)), '4100005'];
+
+  it('are split into requests whose query stays under 2 KB, and merged', async () => {
+    const before = (await sandboxRequests(sb)).length;
+    const { campaigns, total } = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
+    expect(campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(total).toBe(2);
+    const groups = campaignIdGroups({ fetchLevel: 'RAP' }, wanted);
+    expect(groups.flat()).toEqual(wanted);
+    for (const ids of groups) {
+      expect(campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: ids, page: 1, pageSize: MAX_PAGE_SIZE }).toString().length).toBeLessThanOrEqual(MAX_LIST_QUERY_LENGTH);
+    }
+    const lists = (await sandboxRequests(sb)).slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/core/api/1.0/acmeshoes/campaigns'));
+    expect(lists.length).toBe(groups.length);
+    expect(lists.every((r) => r.status === 200)).toBe(true);
+    // One unpaged look-up is split the same way.
+    const once = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
+    expect(once.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(once).toMatchObject({ total: 2, count: 2 });
+  });
+});
+
+describe('the paging walk', () => {
+  /**
+   * A service that serves at most `cap` rows a page and numbers its pages by the size asked
+   * (the other legal reading of a cap than the sandbox's): page 2 of 1000 starts at row 1000.
+   */
+  const cappedByAskedSize = (rows: number, cap: number) => {
+    const reads: { page: number; pageSize: number }[] = [];
+    const all = Array.from({ length: rows }, (_, i) => ({ id: String(i + 1), name: `c${i + 1}` }));
+    const read = (page: number, pageSize: number) => {
+      reads.push({ page, pageSize });
+      const start = (page - 1) * pageSize;
+      const campaigns = all.slice(start, start + Math.min(pageSize, cap));
+      return Promise.resolve({ campaigns, total: rows, count: campaigns.length, metadata: { total: rows, count: campaigns.length } });
+    };
+    return { read, reads };
+  };
+
+  it('goes on in pages of the size the service used, so no rows are skipped whichever way it numbers pages', async () => {
+    const service = cappedByAskedSize(2500, 100);
+    const ids = new Set<string>();
+    const steps = [];
+    for await (const step of walkListing(service.read, { pageSize: 1000, what: 'bigshop' })) {
+      for (const c of step.campaigns) ids.add(c.id);
+      steps.push(step);
+    }
+    expect(ids.size).toBe(2500);
+    expect(service.reads).toHaveLength(25);
+    expect(service.reads.slice(0, 3)).toEqual([{ page: 1, pageSize: 1000 }, { page: 2, pageSize: 100 }, { page: 3, pageSize: 100 }]);
+    expect(steps.map((s) => s.pagesTotal)).toEqual(Array(25).fill(25));
+  });
+
+  it('reads a listing that does not add up once more, then refuses to pass it off as whole', async () => {
+    const service = cappedByAskedSize(30, 1000);
+    const lying = (page: number, size: number) => service.read(page, size).then((p) => ({ ...p, total: 31 }));
+    const passes: number[] = [];
+    const walk = async () => {
+      for await (const step of walkListing(lying, { pageSize: 1000, what: 'oddshop' })) passes.push(step.pass);
+    };
+    const e = await failure(walk());
+    expect(e).toBeInstanceOf(IncompleteListingError);
+    expect(e.message).toMatch(/counts 31 campaigns in oddshop but listed 30/);
+    expect(new Set(passes)).toEqual(new Set([1, 2]));
+  });
+});
+
 describe('push', () => {
   it('lists the authorized applications', async () => {
     expect(await client.authApps()).toEqual({ '1001': 'Acme Daily News', '1002': 'North Outdoors Blog' });
@@ -173,7 +245,8 @@ describe('push', () => {
     const find = async () => (await client.listTasks('1001', 'scheduled')).find((x) => x.url === 'https://news.example.com/digest' && x.executionTime === at);
     const t = await find();
     expect(t).toMatchObject({ taskStatus: 'pending', title: 'Later one' });
-    await client.updateTask(t!.taskId, { title: 'Later one, renamed', executionTime: at + 60_000 });
+    // The whole editable record (DECISIONS client 11): a service may require performer on update.
+    await client.updateTask(t!.taskId, { title: 'Later one, renamed', executionTime: at + 60_000, performer: 'editor@example.com' });
     // The task moved: find it by its new time.
     const moved = (await client.listTasks('1001')).find((x) => x.taskId === t!.taskId);
     expect(moved).toMatchObject({ title: 'Later one, renamed', executionTime: at + 60_000 });
