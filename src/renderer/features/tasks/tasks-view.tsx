@@ -1,6 +1,6 @@
 // The Tasks tab: an application's push tasks (cached, refreshable), in the virtualized grid;
 // the selected task's details, editable only while it is a future scheduled push.
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Task } from '../../../shared/domain/push';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { formatDateTime } from '../../lib/format';
@@ -31,9 +31,16 @@ const COLUMNS: GridColumn<Task>[] = [
 export function TasksView({ now }: { now: number }) {
   const account = useWorkspace((s) => s.selected);
   const apps = usePush((s) => s.apps);
+  const appsError = usePush((s) => s.appsError);
+  // A connection whose apps were never fetched has them fetched by this first look (it may take a
+  // moment): until it answers the list says so, rather than that there are none.
+  const [appsLoading, setAppsLoading] = useState(true);
   const s = useTasks();
   useEffect(() => {
-    void usePush.getState().loadApps();
+    void usePush
+      .getState()
+      .loadApps()
+      .finally(() => setAppsLoading(false));
   }, []);
   useEffect(() => {
     if (!s.appId && apps.length > 0) s.pickApp(apps[0].appId);
@@ -88,9 +95,13 @@ export function TasksView({ now }: { now: number }) {
             <p className="muted" data-testid="tasks-empty">
               {s.appId
                 ? 'No tasks for this application.'
-                : apps.length === 0
-                  ? 'This connection has no applications: its client id is not granted any (ask the service to add them).'
-                  : 'Pick an application.'}
+                : apps.length > 0
+                  ? 'Pick an application.'
+                  : appsLoading
+                    ? 'Fetching the applications of this connection...'
+                    : appsError
+                      ? appsError
+                      : 'This connection has no applications: its client id is not granted any (ask the service to add them).'}
             </p>
           }
         />
