@@ -1,19 +1,35 @@
 // The campaign draft editor: every create field of spec 4.1, the shared rules' problems next to
-// their fields as the person types, autosave state, and Check / Queue to post.
-import { CAMPAIGN_ITEM_TYPES, KNOWN_BID_STRATEGIES, KNOWN_MARKETING_OBJECTIVES } from '../../../shared/domain/campaign';
+// their fields as the person types, autosave state, and Check / Queue to post. Each enum field
+// offers the spec's values and the ones the account's campaigns show the service uses.
+import { KNOWN_SPENDING_LIMIT_MODELS } from '../../../shared/domain/campaign';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel } from '../../lib/shortcuts';
 import { useDrafts } from '../../stores/drafts-store';
-import { campaignFormProblems, problemsByField, type BudgetMode, type CampaignForm } from './campaign-form';
+import {
+  campaignFormProblems,
+  cpcShown,
+  fieldChoices,
+  GROUP_BUDGET,
+  problemsByField,
+  spendingLimitShown,
+  type CampaignForm,
+  type SeenValues,
+} from './campaign-form';
+
+const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spending limit', NONE: 'No limit (daily cap)' };
 
 const SAVE_TEXT = { saved: 'All changes saved', saving: 'Saving...', unsaved: 'Unsaved changes...', failed: 'Not saved' } as const;
 
 export const DRAFT_KEYS = { queue: 'Mod+Enter', check: 'Alt+Enter', save: 'Mod+S', create: 'Alt+N' } as const;
 
-export function CampaignEditor({ form, accountType }: { form: CampaignForm; accountType?: 'ADVERTISER' | 'NETWORK' }) {
+export function CampaignEditor({ form, accountType, seen = {} }: { form: CampaignForm; accountType?: 'ADVERTISER' | 'NETWORK'; seen?: SeenValues }) {
   const { edit, saveState, saveError, check, submit } = useDrafts();
   const problems = campaignFormProblems(form, accountType);
   const by = problemsByField(problems);
+  const cpc = cpcShown(form.bid_strategy);
+  const limit = spendingLimitShown(form.budget);
+  // Models the service uses besides the spec's, each under its own name.
+  const otherModels = fieldChoices('spending_limit_model', seen).filter((m) => !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(m));
   const text = (field: keyof CampaignForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input id={`f-${field}`} value={form[field]} onChange={(e) => edit({ [field]: e.target.value })} aria-invalid={by[field] ? true : undefined} data-testid={`input-${field}`} {...props} />
   );
@@ -49,39 +65,45 @@ export function CampaignEditor({ form, accountType }: { form: CampaignForm; acco
           {text('name', { autoFocus: true, maxLength: 300 })}
         </FormField>
         <FormField label="Item type" name="campaign_item_type" problems={by.campaign_item_type}>
-          {select('campaign_item_type', CAMPAIGN_ITEM_TYPES)}
+          {select('campaign_item_type', fieldChoices('campaign_item_type', seen))}
         </FormField>
         <FormField label="Branding text" name="branding_text" problems={by.branding_text} hint="Required for native campaigns (HAS_NO_ITEMS)">
           {text('branding_text')}
         </FormField>
         <FormField label="Objective" name="marketing_objective" problems={by.marketing_objective}>
-          {select('marketing_objective', KNOWN_MARKETING_OBJECTIVES)}
+          {select('marketing_objective', fieldChoices('marketing_objective', seen))}
         </FormField>
         <FormField label="Bid strategy" name="bid_strategy" problems={by.bid_strategy}>
-          {select('bid_strategy', KNOWN_BID_STRATEGIES)}
+          {select('bid_strategy', fieldChoices('bid_strategy', seen))}
         </FormField>
-        {form.bid_strategy === 'FIXED' ? (
-          <FormField label="CPC" name="cpc" problems={by.cpc}>
+        {cpc !== 'hidden' ? (
+          <FormField label="CPC" name="cpc" problems={by.cpc} hint={cpc === 'optional' ? `Optional: what ${form.bid_strategy} needs is the service's to say` : undefined}>
             {text('cpc', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
           </FormField>
         ) : null}
         <FormField label="Budget" name="budget" problems={by.budget}>
-          <select id="f-budget" value={form.budget} onChange={(e) => edit({ budget: e.target.value as BudgetMode })} data-testid="input-budget">
+          <select id="f-budget" value={form.budget} onChange={(e) => edit({ budget: e.target.value })} data-testid="input-budget">
             {form.budget === '' ? <option value="">(choose)</option> : null}
-            <option value="MONTHLY">Monthly spending limit</option>
-            <option value="NONE">No limit (daily cap)</option>
-            <option value="GROUP">Shared campaign group budget</option>
+            {[...KNOWN_SPENDING_LIMIT_MODELS, ...otherModels].map((m) => (
+              <option key={m} value={m}>
+                {BUDGET_LABELS[m] ?? `${m} (a model this service uses)`}
+              </option>
+            ))}
+            {form.budget !== '' && form.budget !== GROUP_BUDGET && !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(form.budget) && !otherModels.includes(form.budget) ? (
+              <option value={form.budget}>{form.budget}</option>
+            ) : null}
+            <option value={GROUP_BUDGET}>Shared campaign group budget</option>
           </select>
         </FormField>
-        {form.budget === 'MONTHLY' ? (
-          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit}>
+        {limit !== 'hidden' ? (
+          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit} hint={limit === 'optional' ? `Optional: what ${form.budget} needs is the service's to say` : undefined}>
             {text('spending_limit', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
           </FormField>
         ) : null}
         <FormField label="Daily cap" name="daily_cap" problems={by.daily_cap} hint={form.budget === 'NONE' ? undefined : 'Optional'}>
           {text('daily_cap', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
         </FormField>
-        <FormField label="Campaign group" name="campaign_group_id" problems={by.campaign_group_id} hint={form.budget === 'GROUP' ? 'The group whose budget this campaign shares' : 'Optional'}>
+        <FormField label="Campaign group" name="campaign_group_id" problems={by.campaign_group_id} hint={form.budget === GROUP_BUDGET ? 'The group whose budget this campaign shares' : 'Optional'}>
           {text('campaign_group_id')}
         </FormField>
         <FormField label="Start" name="start_date" problems={by.start_date} hint="Your local time; optional">

@@ -9,6 +9,7 @@ import { useDrafts } from '../../stores/drafts-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { CampaignEditor, DRAFT_KEYS } from './campaign-editor';
 import { campaignDraftTitle } from './campaign-form';
+import { useSeenValues } from './use-seen-values';
 
 function draftTitle(d: Draft): string {
   if (d.kind === 'campaign') return campaignDraftTitle(d.payload);
@@ -19,6 +20,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
   const account = useWorkspace(selectedAccount);
   const s = useDrafts();
   const [confirmDelete, setConfirmDelete] = useState<Draft | null>(null);
+  const seen = useSeenValues(s.account);
 
   useEffect(() => {
     void useDrafts.getState().load();
@@ -74,7 +76,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
             {s.notice.text}
           </p>
         ) : null}
-        {s.form ? <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} /> : <p className="muted panel-empty">Select a draft, or start a new one.</p>}
+        {s.form ? <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} seen={seen} /> : <p className="muted panel-empty">Select a draft, or start a new one.</p>}
       </div>
       {confirmDelete ? (
         <ConfirmDialog

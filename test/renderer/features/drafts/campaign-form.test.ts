@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   campaignFormProblems,
+  fieldChoices,
   formToPayload,
+  GROUP_BUDGET,
   NEW_CAMPAIGN_FORM,
   payloadToForm,
   problemsByField,
@@ -23,11 +25,11 @@ describe('campaign draft form', () => {
   });
 
   it('sends a group budget as no spending_limit_model with the group id, and reads it back as a group budget', () => {
-    const p = formToPayload({ ...valid, budget: 'GROUP', campaign_group_id: 'g7' });
+    const p = formToPayload({ ...valid, budget: GROUP_BUDGET, campaign_group_id: 'g7' });
     expect(p).not.toHaveProperty('spending_limit_model');
     expect(p.campaign_group_id).toBe('g7');
-    expect(payloadToForm(p).budget).toBe('GROUP');
-    expect(campaignFormProblems({ ...valid, budget: 'GROUP', campaign_group_id: '' }).map((x) => x.field)).toContain('campaign_group_id');
+    expect(payloadToForm(p).budget).toBe(GROUP_BUDGET);
+    expect(campaignFormProblems({ ...valid, budget: GROUP_BUDGET, campaign_group_id: '' }).map((x) => x.field)).toContain('campaign_group_id');
   });
 
   it('round-trips a form through the stored payload', () => {
@@ -51,5 +53,37 @@ describe('campaign draft form', () => {
 
   it('reports a typed number that is not a number instead of silently dropping it', () => {
     expect(problemsByField(campaignFormProblems({ ...valid, daily_cap: '12abc' })).daily_cap).toEqual(['daily_cap must be a number']);
+  });
+
+  it('drafts values the service uses: an objective, a limit model, a bid strategy the spec does not show', () => {
+    const f: CampaignForm = { ...valid, marketing_objective: 'BRAND_AWARENESS', budget: 'DAILY', spending_limit: '', bid_strategy: 'TARGET_CPA', cpc: '' };
+    expect(campaignFormProblems(f)).toEqual([]);
+    const p = formToPayload(f);
+    expect(p).toMatchObject({ marketing_objective: 'BRAND_AWARENESS', spending_limit_model: 'DAILY', bid_strategy: 'TARGET_CPA' });
+    expect(p).not.toHaveProperty('cpc');
+    // A reload of the draft keeps them (an unknown model used to come back as "(choose)").
+    expect(payloadToForm(p)).toEqual(f);
+  });
+
+  it('offers cpc and spending limit as optional for an unknown strategy or model, sending them when given', () => {
+    const p = formToPayload({ ...valid, bid_strategy: 'TARGET_CPA', cpc: '0.8', budget: 'DAILY', spending_limit: '25' });
+    expect(p).toMatchObject({ cpc: 0.8, spending_limit: 25, spending_limit_model: 'DAILY' });
+    expect(problemsByField(campaignFormProblems({ ...valid, bid_strategy: 'TARGET_CPA', cpc: 'abc' })).cpc).toEqual(['cpc must be a number']);
+    expect(formToPayload({ ...valid, budget: 'NONE', daily_cap: '5' })).not.toHaveProperty('spending_limit');
+  });
+
+  it("offers the spec's values and then the ones seen in the account's campaigns, each once, never a state like HAS_DISPLAY_ITEMS", () => {
+    const seen = {
+      marketing_objective: ['BRAND_AWARENESS', 'LEADS_GENERATION', 'APP_INSTALLS', 'BRAND_AWARENESS', 'not enum-like'],
+      campaign_item_type: ['HAS_DISPLAY_ITEMS', 'HAS_NO_ITEMS_CAROUSEL'],
+    };
+    expect(fieldChoices('marketing_objective', seen)).toEqual(['LEADS_GENERATION', 'DRIVE_WEBSITE_TRAFFIC', 'APP_INSTALLS', 'BRAND_AWARENESS']);
+    expect(fieldChoices('campaign_item_type', seen)).toEqual([
+      'HAS_NO_ITEMS',
+      'HAS_NO_ITEMS_DISPLAY',
+      'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO',
+      'HAS_NO_ITEMS_CAROUSEL',
+    ]);
+    expect(fieldChoices('bid_strategy', {})).toEqual(['FIXED', 'MAX_CONVERSIONS']);
   });
 });
