@@ -440,6 +440,13 @@ export class OutboxDrainer {
       // One "not found" is not proof: a service may still apply the request. Look once more,
       // a fresh grace period from now; the first look-up is remembered across a restart.
       notes.put({ ...note, absentAt: now });
+      const seconds = Math.ceil(this.#d.uncertainGraceMs / 1000);
+      this.#changed(
+        store.outbox.reviseUncertain(item.seq, {
+          code: item.lastError?.code ?? 'UNKNOWN',
+          message: `Not found on the service at a first look; looking once more in ${seconds} s before sending it again (a slow service may still be applying it).`,
+        }),
+      );
       return waitUntil(now + this.#d.uncertainGraceMs, now);
     }
     // Not found twice, a grace period apart, the second well after the latest send: provably absent.
