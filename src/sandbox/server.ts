@@ -19,6 +19,7 @@ import {
   type RequestContext,
   type Route,
 } from './http';
+import { answerParseErrors } from './parse-errors';
 import { pushRoutes } from './push-routes';
 import { outcomeOf, type Outcome } from './request-log';
 import { taskRoutes } from './task-routes';
@@ -205,6 +206,7 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
 
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 20_000, noDelay: true }, onRequest);
   server.keepAliveTimeout = 10_000;
+  answerParseErrors(server, core);
   // Answer 413 before the client sends a body it announced as too large.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > BODY_LIMIT) {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client, request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -125,5 +126,43 @@ describe('connections', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     await expect(held).rejects.toThrow();
     await client.destroy();
+  });
+});
+
+describe('request lines and headers beyond the parser limit', () => {
+  /** About a thousand ids: what a client that does not split its campaign_ids list sends. */
+  const longIds = Array.from({ length: 1000 }, (_, i) => `campaign_ids=${4100001 + i}`).join('&');
+  const message = 'Request line and headers are larger than 16 KiB. Split long lists (such as campaign_ids) over several requests.';
+
+  it('answers a campaign_ids list of 1,000 ids with a 431 and a short body in the API shape, then serves on', async () => {
+    const r = await call(sb, 'GET', `/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP&${longIds}`, { token });
+    expect(r.status).toBe(431);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
+    expect(r.body).toEqual({ http_status: 431, message });
+    const push = await call(sb, 'GET', `/epsilon/task?tagId=1001&${longIds}`, { token });
+    expect(push.body).toEqual({ httpStatus: 431, message });
+    // The same ids split into requests of a size the limit takes are answered.
+    const few = Array.from({ length: 300 }, (_, i) => `campaign_ids=${4100001 + i}`).join('&');
+    expect((await call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP&${few}`, { token })).status).toBe(200);
+  });
+
+  it('speaks problem+json there too when that variant is played', async () => {
+    await call(sb, 'PUT', '/_sandbox/variants', { json: { problem_json: true } });
+    const r = await call(sb, 'GET', `/core/api/1.0/acmeshoes/campaigns?${longIds}`, { token });
+    expect(r.status).toBe(431);
+    expect(r.headers['content-type']).toBe('application/problem+json');
+    expect(r.body).toEqual({ type: 'about:blank', title: 'Request Header Fields Too Large', status: 431, detail: message });
+  });
+
+  it('keeps Node answers to other malformed requests', async () => {
+    const socket = connect(sb.port, '127.0.0.1');
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nbad header line\r\n\r\n');
+    });
+    expect(answer).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
 });
