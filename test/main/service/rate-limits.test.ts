@@ -1,15 +1,20 @@
-// The scheduler against the sandbox's real limiter on a real clock, with short windows so that
-// refills happen within seconds. The fixture tiers differ from the documented ones on purpose:
-// the client must learn them from the headers.
+// The scheduler inside the service client against the sandbox's real limiter over HTTP, on one
+// virtual clock (test/main/ratelimit/virtual-time.ts). The fixture tiers and windows differ from
+// the documented ones on purpose: the client must learn them from the headers. The file runs
+// against the default service and, with SANDBOX_VARIANTS=mixed, against the other legal choices
+// (token-bucket windows, quoted header names, Retry-After as a date, a service clock 7 min ahead).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { testVariants, variantLabel } from '../../helpers/variants';
+import { greedyAdmissions, greedyBucketAdmissions } from '../ratelimit/sim';
+import { VirtualTime } from '../ratelimit/virtual-time';
 import { clientFor, raw, sandboxRequests, SECRET, worldFixtures, type LoggedRequest } from './helpers';
 
-const WINDOWS_S = { second: 1, minute: 5, hour: 30 };
+const WINDOWS_S = [1, 5, 30] as const;
 const READ = [2, 5, 12] as const;
 const WRITE = [3, 6, 12] as const;
+const REFILL = testVariants()?.windows ?? 'sliding_log';
 
 let sb: RunningSandbox | undefined;
 let client: ServiceClient | undefined;
@@ -20,27 +25,53 @@ afterEach(async () => {
   sb = undefined;
 });
 
-async function start(): Promise<{ s: RunningSandbox; c: ServiceClient }> {
+async function start(): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
   sb = await startSandbox({
     variants: testVariants(),
-    clock: 'real',
+    clock: 'manual',
     fixtures: worldFixtures({
+      now: '2026-11-21T09:00:00Z',
       rateLimits: {
-        windows: WINDOWS_S,
+        windows: { second: WINDOWS_S[0], minute: WINDOWS_S[1], hour: WINDOWS_S[2] },
         tiers: { '7': { read: [1, 1, 1], write: [...WRITE] }, '8': { read: [...READ], write: [1, 1, 1] } },
         endpoint_tiers: { campaigns: 7, 'campaigns.list': 8 },
       },
     }),
   });
-  client = clientFor(sb);
-  await client.authenticate();
-  return { s: sb, c: client };
+  const time = new VirtualTime(sb);
+  client = clientFor(sb, { clock: time, transport: time.transport });
+  await time.run(client.authenticate());
+  return { s: sb, c: client, time };
 }
 
-/** The most admitted requests of one budget seen inside any window of each length. */
-function maxPerWindow(log: LoggedRequest[], account: string, group: string): number[] {
-  const times = log.filter((r) => r.account === account && r.group === group && r.status !== 429 && r.status !== null).map((r) => r.time);
-  return Object.values(WINDOWS_S).map((w) => Math.max(0, ...times.map((end) => times.filter((t) => t > end - w * 1000 && t <= end).length)));
+/** Admission times (service clock) of one budget. */
+const admittedTimes = (log: LoggedRequest[], account: string, group: string) =>
+  log.filter((r) => r.account === account && r.group === group && r.status !== 429 && r.status !== null).map((r) => r.time);
+
+/**
+ * Whether the admissions kept within the quotas under the service's refill rule: at most q in any
+ * window of a sliding log; at most q plus what refills over the stretch for a token bucket.
+ */
+function withinQuotas(times: number[], quotas: readonly number[]): boolean {
+  return WINDOWS_S.every((w, i) =>
+    times.every((from, a) =>
+      times.every((to, b) => {
+        if (b < a) return true;
+        const n = b - a + 1;
+        return REFILL === 'token_bucket' ? n <= quotas[i] + ((to - from) * quotas[i]) / (w * 1000) : to - from >= w * 1000 || n <= quotas[i];
+      }),
+    ),
+  );
+}
+
+/** The least time `n` requests queued at once take under the service's refill rule. */
+function leastMs(n: number, quotas: readonly [number, number, number]): number {
+  const arrivals = Array.from({ length: n }, () => 0);
+  const last =
+    REFILL === 'token_bucket'
+      ? greedyBucketAdmissions(arrivals, { seconds: WINDOWS_S, quotas }).at(-1)
+      : greedyAdmissions(arrivals, WINDOWS_S.map((s, i) => ({ name: String(s), quota: quotas[i], windowMs: s * 1000 }))).at(-1);
+  return last ?? 0;
 }
 
 const draft = (i: number) => ({
@@ -53,61 +84,68 @@ const draft = (i: number) => ({
   marketing_objective: 'LEADS_GENERATION',
 });
 
-describe('rate limits over HTTP', () => {
+describe(`rate limits over HTTP (${variantLabel()})`, () => {
   it('learns tiers changed in the fixtures from the headers and is never refused', async () => {
-    const { s, c } = await start();
-    const started = Date.now();
+    const { s, c, time } = await start();
+    const started = time.now();
     const reads = Array.from({ length: 8 }, (_, i) => c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }));
     const writes = Array.from({ length: 8 }, (_, i) => c.createCampaign('limitedone', draft(i), { priority: 'outbox' }));
-    // Another account is not held up by limitedone's queue.
-    const otherStart = Date.now();
-    await c.listCampaigns('limitedtwo', { fetchLevel: 'R' });
-    expect(Date.now() - otherStart).toBeLessThan(1_000);
-    await Promise.all([...reads, ...writes]);
-    const elapsed = Date.now() - started;
+    // Another account is not held up by limitedone's queue: answered before any time passes.
+    let otherDoneAt = NaN;
+    const other = c.listCampaigns('limitedtwo', { fetchLevel: 'R' }).then(() => (otherDoneAt = time.now()));
+    await time.run(Promise.all([...reads, ...writes, other]));
+    expect(otherDoneAt).toBe(started);
 
     const log = await sandboxRequests(s);
     expect(log.filter((r) => r.status === 429)).toEqual([]);
-    const reads1 = maxPerWindow(log, 'limitedone', 'campaigns.list');
-    const writes1 = maxPerWindow(log, 'limitedone', 'campaigns');
-    reads1.forEach((n, i) => expect(n).toBeLessThanOrEqual(READ[i]));
-    writes1.forEach((n, i) => expect(n).toBeLessThanOrEqual(WRITE[i]));
-    // The quotas allow 8 reads in 6 s (2 per second, 5 per 5 s) and 8 writes in 5 s: the
-    // scheduler should be close to that, not at the documented Tier 4 pace (2/s, 15/min).
-    expect(elapsed).toBeGreaterThanOrEqual(5_500);
-    expect(elapsed).toBeLessThan(8_500);
+    const readTimes = admittedTimes(log, 'limitedone', 'campaigns.list');
+    const writeTimes = admittedTimes(log, 'limitedone', 'campaigns');
+    expect(withinQuotas(readTimes, READ)).toBe(true);
+    expect(withinQuotas(writeTimes, WRITE)).toBe(true);
+    // As fast as the learned quotas allow, not at the documented Tier 4 pace (2/s, 15/min).
+    for (const [times, quotas] of [
+      [readTimes, READ],
+      [writeTimes, WRITE],
+    ] as const) {
+      const took = Math.max(...times) - Math.min(...times);
+      expect(took).toBeGreaterThanOrEqual(leastMs(8, quotas));
+      expect(took).toBeLessThanOrEqual(leastMs(8, quotas) * 1.05);
+    }
 
     const budget = c.snapshot().budgets.find((b) => b.account === 'limitedone' && b.group === 'campaigns.list');
     expect(budget?.state).toBe('learned');
-    expect(budget?.windows.map((w) => [w.name, w.quota, w.windowMs])).toEqual([
-      ['second', 2, 1000],
-      ['minute', 5, 5000],
-      ['hour', 12, 30000],
+    expect(budget?.windows.map((w) => [w.name, w.quota, w.windowMs, w.refill]).sort((x, y) => Number(x[2]) - Number(y[2]))).toEqual([
+      ['second', 2, 1000, REFILL],
+      ['minute', 5, 5000, REFILL],
+      ['hour', 12, 30000, REFILL],
     ]);
   });
 
   it('waits Retry-After after a 429 caused by someone else, then succeeds with the same request', async () => {
-    const { s, c } = await start();
-    const token = (
-      await raw(s, 'POST', '/authentication/oauth/token', { form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET } })
-    ).body as { access_token: string };
+    const { s, c, time } = await start();
+    const form = { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET };
+    const token = ((await raw(s, 'POST', '/authentication/oauth/token', { form })).body as { access_token: string }).access_token;
     // Another program spends the second's whole read budget of limitedtwo.
     for (let i = 0; i < READ[0]; i++) {
-      expect((await raw(s, 'GET', '/core/api/1.0/limitedtwo/campaigns?fetch_level=R', { token: token.access_token })).status).toBe(200);
+      expect((await raw(s, 'GET', '/core/api/1.0/limitedtwo/campaigns?fetch_level=R', { token })).status).toBe(200);
     }
-    const page = await c.listCampaigns('limitedtwo', { fetchLevel: 'R' });
+    const page = await time.run(c.listCampaigns('limitedtwo', { fetchLevel: 'R' }));
     expect(page.total).toBe(0);
-    const statuses = (await sandboxRequests(s)).filter((r) => r.account === 'limitedtwo').map((r) => r.status);
-    expect(statuses).toEqual([200, 200, 429, 200]);
+    const ours = (await sandboxRequests(s)).filter((r) => r.account === 'limitedtwo');
+    expect(ours.map((r) => r.status)).toEqual([200, 200, 429, 200]);
+    // Retried once Retry-After had passed (whole seconds, or a date on the service's clock), not
+    // a minute or more later.
+    expect(ours[3].time - ours[2].time).toBeGreaterThanOrEqual(REFILL === 'token_bucket' ? 500 : 1000);
+    expect(ours[3].time - ours[2].time).toBeLessThanOrEqual(2000);
     expect(c.snapshot().totals).toMatchObject({ rateLimited: 1, retried: 1 });
   });
 
   it('does not throttle an account that is not limited', async () => {
-    const { s, c } = await start();
-    const started = Date.now();
-    await Promise.all(Array.from({ length: 30 }, () => c.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' })));
+    const { s, c, time } = await start();
+    const started = time.now();
+    await time.run(Promise.all(Array.from({ length: 30 }, () => c.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' }))));
     // Under the documented Tier 4 guess this would take 15 s.
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(time.now()).toBe(started);
     const log = (await sandboxRequests(s)).filter((r) => r.account === 'oldtimerltd');
     expect(log).toHaveLength(30);
     expect(log.every((r) => r.limited === false && r.status === 200)).toBe(true);
