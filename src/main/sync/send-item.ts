@@ -50,6 +50,7 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
   const horizon = newestKnownId === undefined ? undefined : numericId(newestKnownId);
   const rows = new Map<string, Campaign>();
   let size = LOOKUP_PAGE_SIZE;
+  let capped = false;
   // Rows covered so far, counted from the newest.
   let offset = 0;
   // The oldest id read so far: every row not read before must be older still.
@@ -73,9 +74,12 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
     // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
     if (oldest <= horizon && rows.size >= 2) return [...rows.values()];
     // A page cut short of what was asked while more rows follow: the service's own page size,
-    // which page numbers count in from now on. A full page: widen, up to the largest page.
-    if (p.campaigns.length < size) size = p.campaigns.length;
-    else size = Math.min(MAX_PAGE_SIZE, size * 10);
+    // which page numbers count in from now on (and which asking for more would not change). A
+    // full page of a service that serves what it is asked: widen, up to the largest page.
+    if (p.campaigns.length < size) {
+      size = p.campaigns.length;
+      capped = true;
+    } else if (!capped) size = Math.min(MAX_PAGE_SIZE, size * 10);
   }
   return undefined;
 }
