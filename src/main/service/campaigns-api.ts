@@ -244,9 +244,9 @@ export class IncompleteListingError extends ServiceError {
 }
 
 /**
- * The page size the service used for an answer. A page that comes back shorter than asked while
- * the answer's own total says more rows follow was cut to the service's own page size (the spec
- * does not forbid a cap): from then on we ask for that size, since page numbers only mean the
+ * The page size the service used for its first answer. A page that comes back shorter than asked
+ * while the answer's own total says more rows follow was cut to the service's own page size (the
+ * spec does not forbid a cap): from then on we ask for that size, since page numbers only mean the
  * same rows to both sides when they count pages of the same size.
  */
 function sizeUsed(asked: number, rows: number, start: number, total: number): number {
@@ -267,6 +267,9 @@ const readLimit = (total: number, size: number) => 2 * Math.ceil(total / size) +
  */
 export async function* walkListing(read: PageReader, opts: { pageSize: number; what: string; signal?: AbortSignal }): AsyncGenerator<ListingStep, void, void> {
   let size = opts.pageSize;
+  // Learned from the first answer only: a short page later on is the end of a listing that moved
+  // or miscounted, not a smaller page size (shrinking to it would make every later read tiny).
+  let sizeLearned = false;
   let pagesDone = 0;
   let lastTotal = 0;
   let lastListed = 0;
@@ -287,7 +290,10 @@ export async function* walkListing(read: PageReader, opts: { pageSize: number; w
       pagesDone++;
       reads++;
       for (const c of p.campaigns) ids.add(c.id);
-      size = sizeUsed(size, p.campaigns.length, start, p.total);
+      if (!sizeLearned) {
+        size = sizeUsed(size, p.campaigns.length, start, p.total);
+        sizeLearned = true;
+      }
       const end = start + p.campaigns.length;
       const progressed = end > offset;
       offset = Math.max(offset, end);
