@@ -1,7 +1,7 @@
 // `npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]...`: runs the sandbox until
 // SIGINT or SIGTERM. stdout carries exactly one line, the address, so scripts can wait for it.
 import { SandboxFixturesError, startSandbox, type SandboxOptions } from './index';
-import { parseVariantArg } from './variants';
+import { parseVariantArg, variantsSchema } from './variants';
 
 const USAGE = 'usage: npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]...';
 
@@ -35,6 +35,15 @@ export function parseArgs(argv: readonly string[]): SandboxOptions {
       if (value !== 'real' && value !== 'manual') throw new UsageError(`--clock must be real or manual, got ${value}`);
       opts.clock = value;
     }
+  }
+  if (opts.variants !== undefined) {
+    // Values are checked here too, so a bad one is a usage error naming the variant.
+    const checked = variantsSchema.safeParse(opts.variants);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new UsageError(`--variant ${issue.path.join('.')}: ${issue.message}`);
+    }
+    opts.variants = checked.data;
   }
   return opts;
 }

@@ -93,6 +93,37 @@ describe('sandbox CLI', () => {
     expect(run.stderr).toContain(`${file}: extra_key: unknown key`);
   });
 
+  it('plays the variants given with --variant, and keeps them across a reset', async () => {
+    let seen: unknown[] = [];
+    const args = ['--clock', 'manual', '--variant', 'problem_json', '--variant', 'page_size_cap=25', '--variant=date_offset=+05:30'];
+    const run = await runCli(args, (line, stop) => {
+      const url = /listening on (\S+)/.exec(line)![1];
+      const target = { url };
+      void (async () => {
+        const before = await call(target, 'GET', '/_sandbox/variants');
+        await call(target, 'POST', '/_sandbox/reset');
+        const after = await call(target, 'GET', '/_sandbox/variants');
+        const error = await call(target, 'GET', '/core/api/1.0/acmeshoes/campaigns');
+        seen = [before.body, after.body, error.headers['content-type']];
+      })().finally(stop);
+    });
+    expect(run.code).toBe(0);
+    const variants = { problem_json: true, page_size_cap: 25, date_offset: '+05:30' };
+    expect(seen).toEqual([{ variants }, { variants }, 'application/problem+json']);
+  });
+
+  it.each([
+    [['--variant', 'nonsense'], 'unknown variant nonsense'],
+    [['--variant', 'page_size_cap=0'], '--variant page_size_cap:'],
+    [['--variant', 'date_offset=+5'], '--variant date_offset: must be an offset such as +05:30 or -08:00'],
+    [['--variant', 'problem_json', '--variant', 'problem_json=false'], 'variant problem_json given twice'],
+  ])('exits 2 with usage for the variant arguments %j', async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain('usage: npm run sandbox');
+  });
+
   it.each([[['--port', 'abc']], [['--bogus']], [['--clock', 'sundial']], [['--port']]])('exits 2 with usage for %j', async (args) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
