@@ -258,8 +258,8 @@ const readLimit = (total: number, size: number) => 2 * Math.ceil(total / size) +
 
 /**
  * Every page of a listing, in order: the one paging walk of the client (the refresher and
- * listAllCampaigns both use it). It asks for `pageSize` rows, learns from the first short answer
- * the size the service actually serves and continues with pages of that size, and ends when the
+ * listAllCampaigns both use it). It asks for `pageSize` rows, learns from the first answer the
+ * size the service actually serves and continues with pages of that size, and ends when the
  * pages have covered the total or one comes back empty. A reading whose distinct ids differ from
  * the total (the listing moved underneath, or a page was lost) is read once more from the start;
  * when that also differs, the walk fails with IncompleteListingError instead of passing off a
@@ -282,8 +282,8 @@ export async function* walkListing(read: PageReader, opts: { pageSize: number; w
       if (opts.signal?.aborted) {
         throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `Listing the campaigns of ${opts.what} was cancelled.` });
       }
-      // After a change of size the offset may fall inside a page: that page is read whole and
-      // its first rows, already seen, come again.
+      // The offset is a whole number of pages (the size changes only after the first answer,
+      // which held that many rows); computed all the same, a page it falls inside is read whole.
       const page = Math.floor(offset / size) + 1;
       const start = (page - 1) * size;
       const p = await read(page, size);
