@@ -167,3 +167,47 @@ describe('state views', () => {
     });
   });
 });
+
+describe('variants', () => {
+  it('PUT plays exactly the variants given until a reset brings back those of the fixtures and of startSandbox', async () => {
+    const s = await startSandbox({
+      clock: 'manual',
+      fixtures: { ...testFixtures(), variants: { task_list_wrapper: 'data', page_size_cap: 5 } },
+      variants: { page_size_cap: 7, problem_json: true },
+    });
+    try {
+      const atStart = { task_list_wrapper: 'data', page_size_cap: 7, problem_json: true };
+      expect((await call(s, 'GET', '/_sandbox/variants')).body).toEqual({ variants: atStart });
+      const put = await call(s, 'PUT', '/_sandbox/variants', { json: { decimal_point: true } });
+      expect(put.body).toEqual({ variants: { decimal_point: true } });
+      const token = await tokenFor(s);
+      // problem_json is no longer played: errors are in the default shape again.
+      expect((await call(s, 'GET', '/core/api/1.0/strangers/campaigns', { token })).body).toEqual({
+        http_status: 403,
+        message: 'Not authorized for account strangers',
+      });
+      await call(s, 'POST', '/_sandbox/reset');
+      expect((await call(s, 'GET', '/_sandbox/variants')).body).toEqual({ variants: atStart });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.each([
+    [{ nonsense: true }, 'Unrecognized key'],
+    [{ page_size_cap: 0 }, 'page_size_cap'],
+    [{ date_offset: '05:30' }, 'must be an offset such as +05:30 or -08:00'],
+    [{ task_list_wrapper: 'items' }, 'task_list_wrapper'],
+    [{ clock_offset_ms: 1e13 }, 'clock_offset_ms'],
+  ])('PUT refuses %j with 400 and keeps what was played', async (body, message) => {
+    await call(sb, 'PUT', '/_sandbox/variants', { json: { problem_json: true } });
+    const r = await call(sb, 'PUT', '/_sandbox/variants', { json: body });
+    expect(r.status).toBe(400);
+    expect((r.body as { error: string }).error).toContain(message);
+    expect((await call(sb, 'GET', '/_sandbox/variants')).body).toEqual({ variants: { problem_json: true } });
+  });
+
+  it('fixtures with a bad variant fail to load, naming it', async () => {
+    await expect(startSandbox({ fixtures: { ...testFixtures(), variants: { late_apply_ms: -1 } } })).rejects.toThrow(/variants\.late_apply_ms/);
+  });
+});
