@@ -191,6 +191,12 @@ export class OutboxDrainer {
       return this.#settleSent(item, { alreadyCancelled: true }, 'was already cancelled');
     }
     const blocked = recheck(item, { now, ...(account ? { accountType: account.type } : {}), ...(task ? { task } : {}) });
+    if (blocked && (item.kind === 'update_task' || item.kind === 'cancel_task') && item.attempts > 1) {
+      // The task ran (or its time passed) since an earlier attempt whose answer was lost: that
+      // attempt may have done it. The task on the service decides before anything is blocked.
+      const done = await this.#taskAlreadyDone(item, client);
+      if (done) return this.#settleTaskDone(item, done);
+    }
     if (blocked) {
       this.#changed(store.outbox.markBlocked(item.seq, blocked));
       this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.blocked', blocked.message);
@@ -315,31 +321,49 @@ export class OutboxDrainer {
   /**
    * A task update or cancel refused (400, 404, 409, 410, 422: services word "no longer a future
    * task" differently). Resent after a lost answer, the refusal may be our own first attempt's
-   * doing, so the task on the service decides: cancelled already, or already holding the update,
-   * is done; gone from the service after an earlier attempt of ours is done too (that attempt may
-   * have removed it, and a task that is gone will not run). Otherwise the refusal stands, in the
-   * service's words. Not reachable for the check: the refusal stands as well.
+   * doing, so the task on the service decides (#taskAlreadyDone). Otherwise the refusal stands, in
+   * the service's words.
    */
   async #checkTaskAfterRefusal(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, err: ServiceError): Promise<void> {
+    let client: ServiceClient | undefined;
+    try {
+      client = this.#d.connections.client(item.profileId);
+    } catch {
+      // No client: the refusal stands.
+    }
+    const done = client ? await this.#taskAlreadyDone(item, client) : undefined;
+    if (!done) return this.#refused(item, err);
+    return this.#settleTaskDone(item, done);
+  }
+
+  /**
+   * Whether the service already shows what a task update or cancel asked for: the task cancelled,
+   * or holding the update; or, for a cancel after an earlier attempt of ours, gone from the
+   * service (that attempt may have removed it, and a task that is gone will not run). Undefined
+   * when it does not, or when the service could not be asked.
+   */
+  async #taskAlreadyDone(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, client: ServiceClient): Promise<{ result: Record<string, unknown>; what: string } | undefined> {
     // attempts counts this one: more than one means an earlier attempt may have reached the service.
     const earlierAttempt = item.attempts > 1;
-    let settled: { result: Record<string, unknown>; what: string } | undefined;
+    let tasks: Task[];
     try {
-      const tasks = await this.#d.connections.client(item.profileId).listTasks(item.payload.appId, undefined, { priority: 'outbox' });
-      const t = tasks.find((x) => x.taskId === item.payload.taskId);
-      if (t) this.#d.store.tasks.upsert(item.profileId, t);
-      if (item.kind === 'cancel_task') {
-        if (t?.taskStatus === 'cancelled') settled = { result: { alreadyCancelled: true }, what: 'was already cancelled' };
-        else if (!t && earlierAttempt) settled = { result: { goneFromService: true }, what: 'is done: the task is no longer on the service (our earlier attempt removed it)' };
-      } else if (t && taskHasUpdate(t, item.payload.update) === true) {
-        settled = { result: { alreadyApplied: true }, what: 'was already applied' };
-      }
+      tasks = await client.listTasks(item.payload.appId, undefined, { priority: 'outbox' });
     } catch {
-      // Could not look: the refusal stands.
+      return undefined;
     }
-    if (!settled) return this.#refused(item, err);
+    const t = tasks.find((x) => x.taskId === item.payload.taskId);
+    if (t) this.#d.store.tasks.upsert(item.profileId, t);
+    if (item.kind === 'cancel_task') {
+      if (t?.taskStatus === 'cancelled') return { result: { alreadyCancelled: true }, what: 'was already cancelled' };
+      if (!t && earlierAttempt) return { result: { goneFromService: true }, what: 'is done: the task is no longer on the service (our earlier attempt removed it)' };
+      return undefined;
+    }
+    return t && taskHasUpdate(t, item.payload.update) === true ? { result: { alreadyApplied: true }, what: 'was already applied' } : undefined;
+  }
+
+  async #settleTaskDone(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, done: { result: Record<string, unknown>; what: string }): Promise<void> {
     await this.#d.afterSent(item, { kind: item.kind, ack: '' }).catch(() => ({}));
-    this.#settleSent(item, settled.result, settled.what);
+    this.#settleSent(item, done.result, done.what);
   }
 
   /**

@@ -104,7 +104,8 @@ export { campaignPayload };
 
 /**
  * A proxy in front of the sandbox that changes requests or answers the way another legal service
- * would behave: `query` may rewrite a request's query string, `status` an answer's status code.
+ * would behave: `query` may rewrite a request's query string, `status` an answer's status code,
+ * `body` an answer's body.
  */
 export interface RewritingProxy {
   url: string;
@@ -113,7 +114,11 @@ export interface RewritingProxy {
 
 export async function rewritingProxy(
   target: string,
-  rewrite: { query?(path: string, query: URLSearchParams): void; status?(method: string, path: string, status: number): number },
+  rewrite: {
+    query?(path: string, query: URLSearchParams): void;
+    status?(method: string, path: string, status: number): number;
+    body?(method: string, path: string, body: Buffer): Buffer | undefined;
+  },
 ): Promise<RewritingProxy> {
   const t = new URL(target);
   const sockets = new Set<Socket>();
@@ -122,10 +127,20 @@ export async function rewritingProxy(
     rewrite.query?.(url.pathname, url.searchParams);
     const qs = url.searchParams.toString();
     const path = `${url.pathname}${qs ? `?${qs}` : ''}`;
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path, headers: req.headers }, (r) => {
-      const status = rewrite.status?.(req.method ?? 'GET', url.pathname, r.statusCode ?? 502) ?? r.statusCode ?? 502;
-      res.writeHead(status, r.headers);
-      r.pipe(res);
+    const method = req.method ?? 'GET';
+    const up = httpRequest({ host: t.hostname, port: t.port, method, path, headers: req.headers }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => {
+        const received = Buffer.concat(chunks);
+        const body = rewrite.body?.(method, url.pathname, received) ?? received;
+        const status = rewrite.status?.(method, url.pathname, r.statusCode ?? 502) ?? r.statusCode ?? 502;
+        const headers = { ...r.headers };
+        delete headers['transfer-encoding'];
+        headers['content-length'] = String(body.length);
+        res.writeHead(status, headers);
+        res.end(body);
+      });
     });
     // The sandbox dropped the connection (a close fault): drop ours too, like the service would.
     up.on('error', () => res.destroy());
