@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseHttpDate, parseRateLimit, parseRateLimitPolicy, parseRetryAfter } from '../../../src/main/ratelimit/headers';
+import { parseHttpDate, parseRateLimit, parseRateLimitPolicy, parseRetryAfter, retryAfterDelayMs } from '../../../src/main/ratelimit/headers';
 
 // Generated headers are written the many ways a real server may write them: any case, any
 // spacing, quoted names, parameters in any order, unknown parameters in between.
@@ -157,5 +157,27 @@ describe('Retry-After', () => {
     for (const v of ['-5', 'soon', '1e3', 'Sun, 31 Feb 2027 08:49:37 GMT', '2027-01-01T00:00:00Z', 'Sun, 06 Nov 1994 25:49:37 GMT', '']) {
       expect(parseRetryAfter(v, 0)).toBeUndefined();
     }
+  });
+
+  it("measures a date against the same answer's Date header, whatever our clock says", () => {
+    const serviceNow = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) }).map((t) => Math.floor(t / 1000) * 1000);
+    fc.assert(
+      fc.property(serviceNow, fc.integer({ min: 0, max: 3600 }), fc.integer({ min: -86_400_000, max: 86_400_000 }), (now, waitS, ourOffset) => {
+        const date = new Date(now).toUTCString();
+        const retryAt = new Date(now + waitS * 1000).toUTCString();
+        // Our clock may be a day off either way: the wait is the service's.
+        expect(retryAfterDelayMs(retryAt, date, now + ourOffset)).toBe(waitS * 1000);
+        // Delay-seconds do not depend on any clock.
+        expect(retryAfterDelayMs(String(waitS), date, now + ourOffset)).toBe(waitS * 1000);
+      }),
+    );
+  });
+
+  it('falls back to our clock when the answer has no readable Date', () => {
+    const at = Date.UTC(2026, 10, 21, 9, 0, 5);
+    for (const date of [undefined, '', 'yesterday', ['nonsense']]) {
+      expect(retryAfterDelayMs('Sat, 21 Nov 2026 09:00:07 GMT', date, at)).toBe(2000);
+    }
+    expect(retryAfterDelayMs('Sat, 21 Nov 2026 09:00:07 GMT', ['Sat, 21 Nov 2026 09:00:06 GMT'], at)).toBe(1000);
   });
 });

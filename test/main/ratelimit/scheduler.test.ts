@@ -162,3 +162,28 @@ describe('RateLimitScheduler', () => {
     expect(server.rejected).toBe(0);
   });
 });
+
+describe('RateLimitScheduler and Retry-After as an HTTP-date', () => {
+  // The computer's clock is 2026-11-21 09:00:00; the service's runs `offsetMs` ahead of it.
+  const LOCAL = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+  for (const offsetMs of [0, 2 * 60_000, 10 * 60_000, -10 * 60_000]) {
+    it(`retries when the date comes on the service's clock (service ${offsetMs / 60_000} min off ours)`, async () => {
+      const clock = new ManualClock(LOCAL);
+      const scheduler = new RateLimitScheduler({ clock, marginMs: 0 });
+      const attempts: number[] = [];
+      const p = scheduler.run({ account: 'a', group: 'campaigns', budget: 'write' }, () => {
+        attempts.push(clock.now() - LOCAL);
+        const serviceNow = clock.now() + offsetMs;
+        if (attempts.length > 1) return Promise.resolve({ status: 200, headers: { date: new Date(serviceNow).toUTCString() } });
+        return Promise.resolve({
+          status: 429,
+          headers: { date: new Date(serviceNow).toUTCString(), 'retry-after': new Date(serviceNow + 2000).toUTCString() },
+        });
+      });
+      await drain(clock, Infinity);
+      expect((await p).status).toBe(200);
+      expect(attempts).toEqual([0, 2000]);
+    });
+  }
+});

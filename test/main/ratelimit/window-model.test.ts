@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/main/ratelimit/clock';
 import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
+import { refillShownBy } from '../../../src/main/ratelimit/policy';
 import { BudgetModel } from '../../../src/main/ratelimit/window-model';
 import {
   greedyAdmissions,
@@ -234,5 +235,62 @@ describe('window model against token buckets (the sandbox limiter, windows: toke
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('how a window refills, as its reports show', () => {
+  const minute = { name: 'minute', quota: 15, windowMs: 60_000 };
+  const second = { name: 'second', quota: 2, windowMs: 1000 };
+
+  it('tells a sliding log (t = w for the request just admitted) from a token bucket (t ~ (q - r) w / q)', () => {
+    expect(refillShownBy(minute, 14, 60)).toBe('sliding_log');
+    expect(refillShownBy(minute, 14, 59)).toBe('sliding_log');
+    expect(refillShownBy(minute, 14, 4)).toBe('token_bucket');
+    expect(refillShownBy(minute, 3, 48)).toBe('token_bucket');
+    // A 1 s window, an empty bucket or a missing t cannot tell.
+    expect(refillShownBy(second, 1, 1)).toBeUndefined();
+    expect(refillShownBy(minute, 0, 60)).toBeUndefined();
+    expect(refillShownBy(minute, 14, undefined)).toBeUndefined();
+  });
+
+  const tier4 = (ratelimit: string) => ({
+    status: 200,
+    policy: [
+      { name: 'second', quota: 2, windowS: 1 },
+      { name: 'minute', quota: 15, windowS: 60 },
+    ],
+    remaining: ratelimit.split(',').map((e) => {
+      const [name, r, t] = e.trim().split(';');
+      return { name, remaining: Number(r.slice(2)), resetS: Number(t.slice(2)) };
+    }),
+  });
+
+  it('lets a window whose reports cannot tell follow its siblings, and stays a log until shown', () => {
+    const m = new BudgetModel('unlimited', { marginMs: 0 });
+    m.admit(1, 0);
+    m.onResponse(1, 0, tier4('second;r=1;t=1, minute;r=0;t=60'));
+    expect(m.refills()).toEqual({ second: 'sliding_log', minute: 'sliding_log' });
+    const b = new BudgetModel('unlimited', { marginMs: 0 });
+    b.admit(1, 0);
+    b.onResponse(1, 0, tier4('second;r=1;t=1, minute;r=14;t=4'));
+    expect(b.refills()).toEqual({ second: 'token_bucket', minute: 'token_bucket' });
+    // The bucket of the second gives a token back every 500 ms, a log only after 1 s.
+    b.admit(2, 0);
+    b.onResponse(2, 0, tier4('second;r=0;t=1, minute;r=13;t=8'));
+    expect(b.nextAdmitAt(0)).toBe(500);
+    expect(b.drainEstimate(0, 3)).toBe(1500);
+  });
+
+  it("follows the server's report down at once when another device spent tokens", () => {
+    const m = new BudgetModel('unlimited', { marginMs: 0 });
+    m.admit(1, 0);
+    m.onResponse(1, 0, tier4('second;r=1;t=1, minute;r=14;t=4'));
+    // 6 s later our picture holds a full minute bucket less this request (14); the server says
+    // 8 (someone else took 6): believed at once, not averaged away.
+    m.admit(2, 6000);
+    m.onResponse(2, 6000, tier4('second;r=1;t=1, minute;r=8;t=28'));
+    expect(m.windows(6000).find((w) => w.name === 'minute')).toMatchObject({ refill: 'token_bucket', used: 7, nextSlotInMs: 0 });
+    // 8 tokens at 2 per second (the second's bucket), then one every 4 s: the 10th at 4 s + 4 s.
+    expect(m.drainEstimate(6000, 10)).toBe(8000);
   });
 });
