@@ -83,7 +83,6 @@ export function createUpdateController(opts: UpdateControllerOptions): UpdateCon
   let updater: Promise<UpdaterPort> | null = null;
   let timer: TimerHandle | null = null;
   let busy: Promise<void> | null = null;
-  let restartOffered = false;
   let stopped = false;
 
   const snapshot = (): UpdateSnapshot => ({ state, automatic });
@@ -115,7 +114,8 @@ export function createUpdateController(opts: UpdateControllerOptions): UpdateCon
 
   async function look(origin: 'automatic' | 'manual'): Promise<void> {
     if (state.kind === 'ready') {
-      if (origin === 'manual') await offerRestart(state.version, true);
+      // Already downloaded: a look the person asked for offers the restart again.
+      if (origin === 'manual') await offerRestart(state.version);
       return;
     }
     set({ kind: 'checking' });
@@ -156,13 +156,11 @@ export function createUpdateController(opts: UpdateControllerOptions): UpdateCon
     timer?.cancel();
     timer = null;
     set({ kind: 'ready', version });
-    await offerRestart(version, false);
+    // Offered once now; afterwards the menu keeps offering it, and no more looks are scheduled.
+    await offerRestart(version);
   }
 
-  /** The dialog comes once on its own; after that only when the person asks (menu, check). */
-  async function offerRestart(version: string, asked: boolean): Promise<void> {
-    if (restartOffered && !asked) return;
-    restartOffered = true;
+  async function offerRestart(version: string): Promise<void> {
     if (await opts.prompts.offerRestart(version)) await restartToUpdate();
   }
 

@@ -2,7 +2,7 @@
 // for the person's answers, and electron-updater behind them. The decisions are in controller.ts;
 // this file only connects them to Electron. Called once by the shell when the app is ready.
 import { app, dialog, Menu, type BrowserWindow, type MessageBoxOptions } from 'electron';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMenuTemplate, type MenuOptions } from '../menu';
 import { systemClock } from '../ratelimit/clock';
@@ -31,6 +31,13 @@ export function startUpdates(opts: UpdatesOptions): Updates {
     resourcesPath: process.resourcesPath,
     appImage: process.env.APPIMAGE,
     exists: existsSync,
+    readText: (path) => {
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return null;
+      }
+    },
   });
   const controller = createUpdateController({
     availability,
