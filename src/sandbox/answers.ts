@@ -54,7 +54,8 @@ export function campaignAnswer(
   const out: Record<string, unknown> = { id: listing === undefined ? id : String(id), advertiser_id };
   if (listing?.advertiserName !== undefined) out.advertiser_name = listing.advertiserName;
   Object.assign(out, rest);
-  if (r.daily_cap === null) delete out.daily_cap;
+  // Left out of the JSON (both writers drop undefined members); cheaper than delete on a hot path.
+  if (r.daily_cap === null) out.daily_cap = undefined;
   const offset = variants.date_offset;
   if (offset !== undefined) {
     // Assigning existing keys keeps their place: the field order stays fixed.

@@ -102,6 +102,9 @@ describe('decimal_point', () => {
     // A name that looks like a decimal field is text, and stays exactly as it was.
     expect(r.text).toContain(JSON.stringify('Odd "spent":3 name'));
     expect(r.text).not.toMatch(/\d\.0\.0/);
+    // A campaign without a daily cap has no daily_cap key here either.
+    expect((r.body as Envelope).results.find((c) => c.id === '4200001')).not.toHaveProperty('daily_cap');
+    expect(r.text).not.toContain('"daily_cap":null');
   });
 
   it('writes the create answer the same way, with the new id as an integer', async () => {
