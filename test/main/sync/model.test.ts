@@ -5,6 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../core/env';
+import { testVariants } from '../../helpers/variants';
+import { graceFor } from './support';
 
 const P = 'sandbox-demo';
 const ACCOUNTS = ['oldtimerltd', 'suntrailtravel'] as const;
@@ -117,7 +119,10 @@ describe('outbox model', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (cmds) => {
         run++;
-        const env = await startEnv({ proxy: true, tuning: { maxServerAttempts: 100 } });
+        // A service that applies lost writes late (late_apply_ms) is given the time to do so; it is
+        // played here at 200 ms (its own tests play seconds) so that fifty runs fit the test's time.
+        const late = testVariants()?.late_apply_ms === undefined ? {} : { late_apply_ms: 200 };
+        const env = await startEnv({ proxy: true, variants: late, tuning: { maxServerAttempts: 100, uncertainGraceMs: graceFor({ ...testVariants(), ...late }) } });
         const real: Real = { env, run };
         const model: Model = { names: [], workOffline: false, serviceDown: false };
         try {
