@@ -122,7 +122,10 @@ describe('a service that applies a write after its connection closed', () => {
     e.sandbox.advance(GRACE);
     await e.core.handlers['outbox.retry']({ id: item.id });
     await until(async () => /looking once more/.test((await outboxItem(e, item.id))?.lastError?.message ?? ''), 'the first look-up');
+    expect((await listReads(e.sandbox, OLD, sent)).length).toBeGreaterThan(0);
+    // Not found once: still uncertain, nothing sent again yet.
     expect((await outboxItem(e, item.id))?.state).toBe('uncertain');
+    expect(await creates(e.sandbox, OLD)).toHaveLength(1);
     e.sandbox.advance(GRACE);
     await e.core.handlers['outbox.retry']({ id: item.id });
     expect((await settled(e, item.id)).state).toBe('sent');
