@@ -7,6 +7,10 @@ import type { RepoContext } from './context';
 const SETTINGS = {
   /** The built-in demo connection: removed by the person (stays removed), or some of its accounts. */
   demo: z.object({ dismissed: z.boolean(), removedAccounts: z.array(z.string()) }),
+  /** The default performer of each connection (profile id -> performer), prefilled in new pushes. */
+  pushPerformers: z.record(z.string(), z.string()),
+  /** Pushes saved as templates; payloads are checked by the push handlers, kept here as JSON. */
+  pushTemplates: z.array(z.object({ id: z.string(), name: z.string(), payload: z.record(z.string(), z.unknown()), createdAt: z.number() })),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -14,6 +18,8 @@ export type SettingValue<K extends SettingKey> = z.infer<(typeof SETTINGS)[K]>;
 
 export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   demo: { dismissed: false, removedAccounts: [] },
+  pushPerformers: {},
+  pushTemplates: [],
 };
 
 export interface SettingsRepo {

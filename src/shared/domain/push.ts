@@ -319,3 +319,67 @@ export function unwrapTaskList(body: unknown): unknown[] | undefined {
 
 /** Authorized applications map (spec 2.7). */
 export const authAppsSchema = z.record(z.string(), z.string());
+
+// ---- Content recommendations (spec 4.6 note 7): hints, never rules -----------------------------
+
+export const CONTENT_HINTS = {
+  title: { min: 50, max: 80 },
+  description: { min: 100, max: 150 },
+  maxImageBytes: 200 * 1024,
+  thumbnail: { minWidth: 300, minHeight: 200 },
+  icon: { size: 192 },
+  formats: ['jpeg', 'png', 'webp'],
+} as const;
+
+export type ImageRole = 'icon' | 'thumbnail';
+
+export function titleLengthHint(title: string): string | null {
+  const n = title.length;
+  const { min, max } = CONTENT_HINTS.title;
+  if (n === 0) return null;
+  if (n < min) return `Titles of ${min}-${max} characters work best`;
+  if (n > max) return `Long titles may be cut; ${min}-${max} characters work best`;
+  return null;
+}
+
+export function descriptionLengthHint(text: string): string | null {
+  const n = text.length;
+  const { min, max } = CONTENT_HINTS.description;
+  if (n === 0) return null;
+  if (n < min) return `Descriptions of ${min}-${max} characters work best (${n} now)`;
+  if (n > max) return `Long descriptions may be cut; ${min}-${max} characters work best (${n} now)`;
+  return null;
+}
+
+/** What is known of an image: its address always, the rest once the main process has fetched it. */
+export interface ImageFactsForHints {
+  url: string;
+  format?: string | null;
+  bytes?: number | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+/** The recommendations of 4.6 note 7 this image misses, in words a person can act on. */
+export function imageHints(img: ImageFactsForHints, role: ImageRole): string[] {
+  const out: string[] = [];
+  if (img.url.trim() === '') return out;
+  if (!/^https:\/\//i.test(img.url.trim())) out.push('Use an HTTPS address: browsers may not show images over plain HTTP');
+  if (img.format != null && img.format !== '' && !(CONTENT_HINTS.formats as readonly string[]).includes(img.format)) {
+    out.push(`JPEG, PNG or WebP are recommended (this one is ${img.format === 'other' ? 'another format' : img.format.toUpperCase()})`);
+  }
+  if (img.bytes != null && img.bytes > CONTENT_HINTS.maxImageBytes) {
+    out.push(`Images under 200 KB are recommended (this one is ${Math.ceil(img.bytes / 1024)} KB)`);
+  }
+  if (img.width != null && img.height != null) {
+    const size = `${img.width}x${img.height}`;
+    if (role === 'thumbnail') {
+      const { minWidth, minHeight } = CONTENT_HINTS.thumbnail;
+      if (img.width < minWidth || img.height < minHeight) out.push(`A thumbnail of at least ${minWidth}x${minHeight} pixels is recommended (this one is ${size})`);
+    } else {
+      const s = CONTENT_HINTS.icon.size;
+      if (img.width !== s || img.height !== s) out.push(`A square icon of ${s}x${s} pixels is recommended (this one is ${size})`);
+    }
+  }
+  return out;
+}

@@ -142,6 +142,37 @@ export const appSchema = z.object({
 });
 export type App = z.infer<typeof appSchema>;
 
+/** A scheduled push whose time passed while it waited in the outbox (blocked, TIME_PASSED). */
+export const blockedPushSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  executionTime: z.number().nullable(),
+  userTimeZone: z.number().nullable(),
+  message: z.string(),
+});
+export type BlockedPush = z.infer<typeof blockedPushSchema>;
+
+export const pushTemplateSchema = z.object({ id: z.string(), name: z.string(), payload: pushDraftPayloadSchema.partial(), createdAt: z.number() });
+export type PushTemplate = z.infer<typeof pushTemplateSchema>;
+
+/** What the main process found at an image address: facts, problems (not shown) and hints (shown, not enforced). */
+export const imageCheckSchema = z.object({
+  url: z.string(),
+  reachable: z.boolean(),
+  status: z.number().int().nullable(),
+  contentType: z.string().nullable(),
+  format: z.enum(['jpeg', 'png', 'webp', 'gif', 'other']).nullable(),
+  bytes: z.number().int().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  /** The checked image as a data: URL, for the preview; null when it is not an image or too large. */
+  dataUrl: z.string().nullable(),
+  /** Why it cannot be shown at all (unreachable, not an image, too large to check). */
+  error: z.string().nullable(),
+  hints: z.array(z.string()),
+});
+export type ImageCheck = z.infer<typeof imageCheckSchema>;
+
 export const activitySchema = z.object({
   id: z.number().int(),
   at: z.number(),
@@ -298,6 +329,24 @@ export const channels = {
     input: z.object({ profileId: id, accountId: accountIdSchema, taskId: z.string().regex(/^\d+$/) }),
     output: outboxItemSchema,
   },
+
+  /** The service's clock as learned from its Date headers: how far it is ahead of this computer (0 until known). */
+  'push.serviceClock': { input: profileRef, output: z.object({ offsetMs: z.number() }) },
+  /** Scheduled pushes of an account blocked because their time passed while they waited to be sent. */
+  'push.blocked': { input: accountRef, output: z.array(blockedPushSchema) },
+  /** Fixes a blocked scheduled push in one step: the same outbox item, queued again with a new time or to send now. */
+  'push.reschedule': {
+    input: z.object({ id, when: z.discriminatedUnion('kind', [z.object({ kind: z.literal('at'), executionTime: z.number().int() }), z.object({ kind: z.literal('now') })]) }),
+    output: outboxItemSchema,
+  },
+  /** The connection's default performer, prefilled in every new push. */
+  'push.defaults': { input: profileRef, output: z.object({ performer: z.string().nullable() }) },
+  'push.setDefaultPerformer': { input: z.object({ profileId: id, performer: z.string().max(200) }), output: ok },
+  'push.templates': { input: empty, output: z.array(pushTemplateSchema) },
+  'push.saveTemplate': { input: z.object({ name: z.string().trim().min(1).max(120), payload: pushDraftPayloadSchema.partial() }), output: pushTemplateSchema },
+  'push.removeTemplate': { input: z.object({ id }), output: ok },
+  /** Fetches an image address in the main process and says what a subscriber's browser would get (4.6 note 7). */
+  'images.check': { input: z.object({ url: z.string().max(4000), role: z.enum(['icon', 'thumbnail']) }), output: imageCheckSchema },
 
   'ratelimit.state': { input: z.object({ profileId: id.optional() }), output: z.array(rateLimitStateSchema) },
   'activity.list': { input: z.object({ profileId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) }), output: z.array(activitySchema) },
