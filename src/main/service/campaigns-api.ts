@@ -1,6 +1,7 @@
 // Campaign operations (spec 4.1, 4.2). Drafts are checked with the same shared rules the sandbox
 // enforces before anything is sent; answers are read liberally (ids kept as strings, unknown
 // fields and enum values kept).
+import { JSONParser } from '@streamparser/json';
 import type { z } from 'zod';
 import {
   accountIdSchema,
@@ -18,7 +19,7 @@ import {
   type FieldProblem,
 } from '../../shared/domain/campaign';
 import { invalidDraft, ServiceError } from './errors';
-import type { HttpResponse } from './http-transport';
+import type { HttpResponse, StreamingResponse } from './http-transport';
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
 
@@ -147,6 +148,83 @@ async function listOnce(exec: RequestExecutor, baseUrl: string, account: string,
   return { campaigns, total: envelope.metadata.total, count: envelope.metadata.count, metadata: envelope.metadata };
 }
 
+/** What an unpaged listing yields as it is parsed: campaigns in order, and its metadata once read. */
+export interface StreamedListing {
+  campaigns: Campaign[];
+  /** metadata.total and .count once the answer's metadata has been parsed (it may come first or last). */
+  metadata: { total: number; count: number } | null;
+}
+
+const listingMetadataSchema = campaignListEnvelopeSchema.shape.metadata;
+
+/**
+ * The whole listing in one request (no page, no page_size: paging is optional, spec 4.2), parsed
+ * as the body arrives with a streaming JSON parser: each campaign is checked with the shared
+ * schema and handed on in the batches the network delivers, so memory holds one batch, never the
+ * ~50 MB answer of a 100,000-campaign account. The last item carries the metadata; an answer
+ * without it, or with a campaign that does not parse, is unreadable like any other.
+ */
+export async function* streamCampaigns(
+  exec: RequestExecutor,
+  baseUrl: string,
+  accountId: string,
+  query: { fetchLevel: FetchLevel; sort?: CampaignListQuery['sort']; campaignIds?: CampaignListQuery['campaignIds'] },
+  opts: CallOptions = {},
+): AsyncGenerator<StreamedListing, void, void> {
+  const account = checkAccount(accountId);
+  const problems = listQueryProblems(query);
+  if (problems.length > 0) throw invalidDraft(problems);
+  const what = `list the campaigns of ${account}`;
+  const res: StreamingResponse = await exec.stream(
+    { method: 'GET', base: baseUrl, path: campaignsPath(account), query: campaignListSearchParams(query), rate: { account, group: 'campaigns.list' }, what },
+    opts,
+  );
+  let batch: Campaign[] = [];
+  let metadata: { total: number; count: number } | null = null;
+  let bad = false;
+  // keepStack false: a parsed campaign is not also kept in its parent array.
+  const parser = new JSONParser({ paths: ['$.results.*', '$.metadata'], keepStack: false });
+  parser.onValue = ({ value, key, stack }) => {
+    if (bad) return;
+    if (stack.length === 1 && key === 'metadata') {
+      const m = listingMetadataSchema.safeParse(value);
+      if (m.success) metadata = { total: m.data.total, count: m.data.count };
+      else bad = true;
+      return;
+    }
+    const c = campaignSchema.safeParse(value);
+    if (c.success) batch.push(c.data);
+    else bad = true;
+  };
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      try {
+        parser.write(chunk);
+      } catch {
+        bad = true;
+      }
+      if (bad) throw unreadableAnswer(what, res.status);
+      if (batch.length > 0) {
+        const out = batch;
+        batch = [];
+        yield { campaigns: out, metadata };
+      }
+    }
+    if (!parser.isEnded) {
+      try {
+        parser.end();
+      } catch {
+        bad = true;
+      }
+    }
+    if (bad || metadata === null) throw unreadableAnswer(what, res.status);
+    yield { campaigns: batch, metadata };
+  } finally {
+    // Stopped early (cancelled, failed): the rest of the answer is not read.
+    res.body.destroy();
+  }
+}
+
 function listQueryProblems(q: CampaignListQuery): FieldProblem[] {
   const out: FieldProblem[] = [];
   if (q.fetchLevel !== 'R' && q.fetchLevel !== 'RAP') out.push({ field: 'fetch_level', message: 'fetch_level must be R or RAP' });
@@ -210,7 +288,10 @@ export interface ListingStep {
   campaigns: Campaign[];
   /** metadata.total of this answer. */
   total: number;
-  /** Requests made by the walk so far, this one included. */
+  /**
+   * Requests the walk has completed (a batch of the unpaged request while it still streams
+   * counts the requests before it).
+   */
   pagesDone: number;
   /** How many requests the walk takes in all, as far as is known after this answer. */
   pagesTotal: number;
@@ -219,6 +300,8 @@ export interface ListingStep {
    * second reading stands on its own: what the first listed is not counted in it.
    */
   pass: 1 | 2;
+  /** A batch of the unpaged request while it is still being read (its request is pagesDone + 1). */
+  streaming?: true;
 }
 
 /**
@@ -256,32 +339,73 @@ function sizeUsed(asked: number, rows: number, start: number, total: number): nu
 /** Reads of one pass beyond which a listing that keeps growing is not followed further. */
 const readLimit = (total: number, size: number) => 2 * Math.ceil(total / size) + 10;
 
+/** The whole listing in one request, streamed (streamCampaigns of the same query). */
+export type WholeReader = () => AsyncIterable<StreamedListing>;
+
 /**
- * Every page of a listing, in order: the one paging walk of the client (the refresher and
- * listAllCampaigns both use it). It asks for `pageSize` rows, learns from the first answer the
- * size the service actually serves and continues with pages of that size, and ends when the
- * pages have covered the total or one comes back empty. A reading whose distinct ids differ from
- * the total (the listing moved underneath, or a page was lost) is read once more from the start;
- * when that also differs, the walk fails with IncompleteListingError instead of passing off a
- * part as the whole. Rows may repeat between pages; callers key them by id.
+ * Every row of a listing, in order: the one listing walk of the client (the refresher and
+ * listAllCampaigns both use it). Given `whole`, each reading begins with the whole listing in one
+ * unpaged, streamed request, handed on batch by batch as it is parsed; when that answer holds
+ * fewer rows than its own total (a service may cap it), the reading goes on from page 2 in pages
+ * of the size the service used. Without `whole` (or when the unpaged answer was empty), it asks
+ * for `pageSize` rows and learns from the first answer the size the service actually serves. A
+ * reading ends when the rows cover the total or a page comes back empty. A reading whose distinct
+ * ids differ from the total (the listing moved underneath, or a row was lost) is read once more
+ * from the start; when that also differs, the walk fails with IncompleteListingError instead of
+ * passing off a part as the whole. Rows may repeat between pages; callers key them by id.
  */
-export async function* walkListing(read: PageReader, opts: { pageSize: number; what: string; signal?: AbortSignal }): AsyncGenerator<ListingStep, void, void> {
+export async function* walkListing(
+  read: PageReader,
+  opts: { pageSize: number; what: string; signal?: AbortSignal; whole?: WholeReader },
+): AsyncGenerator<ListingStep, void, void> {
+  let pagesDone = 0;
+  let lastTotal = 0;
+  let lastListed = 0;
   let size = opts.pageSize;
   // Learned from the first answer only: a short page later on is the end of a listing that moved
   // or miscounted, not a smaller page size (shrinking to it would make every later read tiny).
   let sizeLearned = false;
-  let pagesDone = 0;
-  let lastTotal = 0;
-  let lastListed = 0;
+  const cancelled = () => {
+    if (opts.signal?.aborted) {
+      throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `Listing the campaigns of ${opts.what} was cancelled.` });
+    }
+  };
   for (const pass of [1, 2] as const) {
     const ids = new Set<string>();
     // Rows covered so far in the listing's order.
     let offset = 0;
     let reads = 0;
-    for (;;) {
-      if (opts.signal?.aborted) {
-        throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `Listing the campaigns of ${opts.what} was cancelled.` });
+    let more = true;
+    if (opts.whole) {
+      cancelled();
+      let rows = 0;
+      let total = 0;
+      // While it streams, the walk is one request; the total is known once the metadata is.
+      for await (const part of opts.whole()) {
+        rows += part.campaigns.length;
+        for (const c of part.campaigns) ids.add(c.id);
+        if (part.metadata) total = part.metadata.total;
+        if (part.campaigns.length > 0) yield { campaigns: part.campaigns, total: Math.max(total, rows), pagesDone, pagesTotal: pagesDone + 1, pass, streaming: true };
       }
+      pagesDone++;
+      reads++;
+      lastTotal = total;
+      offset = rows;
+      // A capped answer: its row count is the service's page size, and this was page 1 of it.
+      if (rows > 0 && rows < total && !sizeLearned) {
+        size = rows;
+        sizeLearned = true;
+      }
+      more = rows > 0 && rows < total;
+      yield { campaigns: [], total, pagesDone, pagesTotal: pagesDone + (more ? Math.ceil((total - offset) / size) : 0), pass };
+      if (rows === 0 && total > 0) {
+        // Nothing unpaged although the total says there is: read it in pages after all.
+        more = true;
+        offset = 0;
+      }
+    }
+    while (more) {
+      cancelled();
       // The offset is a whole number of pages (the size changes only after the first answer,
       // which held that many rows); computed all the same, a page it falls inside is read whole.
       const page = Math.floor(offset / size) + 1;
@@ -297,10 +421,9 @@ export async function* walkListing(read: PageReader, opts: { pageSize: number; w
       const end = start + p.campaigns.length;
       const progressed = end > offset;
       offset = Math.max(offset, end);
-      const more = progressed && offset < p.total && reads < readLimit(p.total, size);
+      more = progressed && offset < p.total && reads < readLimit(p.total, size);
       lastTotal = p.total;
       yield { campaigns: p.campaigns, total: p.total, pagesDone, pagesTotal: pagesDone + (more ? Math.ceil((p.total - offset) / size) : 0), pass };
-      if (!more) break;
     }
     if (ids.size === lastTotal) return;
     lastListed = ids.size;
@@ -330,12 +453,16 @@ export async function listAllCampaigns(
     // A second reading of a group stands on its own: what the first one listed is dropped.
     let group = new Map<string, Campaign>();
     let pass = 1;
-    for await (const step of walkListing(read, { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(opts.signal ? { signal: opts.signal } : {}) })) {
+    // Without a page size asked for, each group is first asked for whole (one request).
+    const whole: WholeReader | undefined =
+      pageSize === undefined ? () => streamCampaigns(exec, baseUrl, accountId, { ...rest, ...(ids ? { campaignIds: ids } : {}) }, opts) : undefined;
+    const before = pagesDone;
+    for await (const step of walkListing(read, { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}) })) {
       if (step.pass !== pass) {
         pass = step.pass;
         group = new Map();
       }
-      pagesDone++;
+      pagesDone = before + step.pagesDone + (step.streaming ? 1 : 0);
       for (const c of step.campaigns) if (!group.has(c.id)) group.set(c.id, c);
       opts.onProgress?.({ page: pagesDone, fetched: byId.size + group.size, total: byId.size + step.total });
     }

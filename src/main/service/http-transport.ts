@@ -2,6 +2,7 @@
 // "certainly not sent" (safe to resend) from "sent, outcome unknown": undici calls
 // onRequestStart right before it writes the request to a connected socket, so any failure
 // before that call left the server untouched, and any failure after it may not have.
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import { ServiceError } from './errors';
@@ -36,6 +37,20 @@ export interface TransportOptions {
   /** Larger response bodies fail with kind 'protocol' (default 16 MiB). */
   maxBodyBytes?: number;
 }
+
+/**
+ * An answer whose body is read as it arrives (stream()): status and headers first, then the body
+ * as a Node stream. Reading slower than the network pauses the socket (bounded memory), and a
+ * failure mid-body destroys the stream with a ServiceError classified like send()'s.
+ */
+export interface StreamingResponse {
+  status: number;
+  headers: HttpResponse['headers'];
+  body: Readable;
+}
+
+/** Bytes of a streamed body held before the socket is paused. */
+const STREAM_HIGH_WATER = 256 * 1024;
 
 class BodyTooLargeError extends Error {}
 
@@ -154,6 +169,115 @@ export class HttpTransport {
         },
         onResponseError(_ctrl, err) {
           fail(classify(err, { started, answered, status, host, max }));
+        },
+      };
+      try {
+        this.#pool(url.origin).dispatch(
+          {
+            origin: url.origin,
+            path: url.pathname + url.search,
+            method: req.method,
+            headers: req.headers,
+            body: req.body,
+            headersTimeout: req.headersTimeoutMs ?? this.#opts.headersTimeoutMs,
+            bodyTimeout: this.#opts.bodyTimeoutMs,
+          },
+          handler,
+        );
+      } catch (err) {
+        fail(
+          new ServiceError({
+            kind: 'protocol',
+            requestWritten: false,
+            message: `The request to ${host} could not be built: ${err instanceof Error ? err.message : 'unknown error'}`,
+          }),
+        );
+      }
+    });
+  }
+
+  /**
+   * Like send(), but resolves once the headers are in, with the body as a stream: for answers too
+   * large to hold (a whole campaign listing is ~50 MB). No size limit applies to the body; the
+   * reader decides how much it keeps. send() stays the path of every other request.
+   */
+  stream(req: HttpRequest): Promise<StreamingResponse> {
+    const url = new URL(req.url);
+    const host = url.host;
+    return new Promise<StreamingResponse>((resolve, reject) => {
+      if (this.#closed) {
+        reject(new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The connection to the service was closed' }));
+        return;
+      }
+      let started = false;
+      let answered = false;
+      let ended = false;
+      let controller: Dispatcher.DispatchController | undefined;
+      let status = 0;
+      // Created with the headers; until then failures reject the promise.
+      let body: Readable | null = null;
+      const fail = (e: ServiceError): void => {
+        req.signal?.removeEventListener('abort', onAbort);
+        if (ended) return;
+        ended = true;
+        if (body) body.destroy(e);
+        else reject(e);
+      };
+      function onAbort(): void {
+        const reason: unknown = req.signal?.reason;
+        const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+        fail(
+          new ServiceError({
+            kind: timedOut ? 'timeout' : 'cancelled',
+            requestWritten: started,
+            message: timedOut ? `The request to ${host} took too long and was stopped` : `The request to ${host} was cancelled`,
+          }),
+        );
+        controller?.abort(new Error('cancelled'));
+      }
+      if (req.signal?.aborted) {
+        onAbort();
+        return;
+      }
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(ctrl) {
+          controller = ctrl;
+          if (ended) ctrl.abort(new Error('cancelled'));
+          else started = true;
+        },
+        onResponseStart(ctrl, statusCode, hdrs) {
+          if (statusCode < 200) return;
+          status = statusCode;
+          answered = true;
+          body = new Readable({
+            highWaterMark: STREAM_HIGH_WATER,
+            // The reader wants more: let the socket deliver again.
+            read: () => ctrl.resume(),
+            destroy: (err, cb) => {
+              // The reader stopped early (or failed): the rest of the answer is not wanted.
+              if (!ended) {
+                ended = true;
+                req.signal?.removeEventListener('abort', onAbort);
+                ctrl.abort(new Error('cancelled'));
+              }
+              cb(err);
+            },
+          });
+          resolve({ status, headers: hdrs as HttpResponse['headers'], body });
+        },
+        onResponseData(ctrl, chunk) {
+          // Over the high-water mark: hold the socket until the reader catches up.
+          if (body && !body.push(chunk)) ctrl.pause();
+        },
+        onResponseEnd() {
+          if (ended) return;
+          ended = true;
+          req.signal?.removeEventListener('abort', onAbort);
+          body?.push(null);
+        },
+        onResponseError(_ctrl, err) {
+          fail(classify(err, { started, answered, status, host, max: Infinity }));
         },
       };
       try {

@@ -5,7 +5,7 @@ import type { Clock } from '../ratelimit/clock';
 import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
 import { budgetOfMethod, type EndpointGroup } from '../ratelimit/tiers';
 import { ServiceError } from './errors';
-import type { HttpMethod, HttpResponse, HttpTransport } from './http-transport';
+import type { HttpMethod, HttpResponse, HttpTransport, StreamingResponse } from './http-transport';
 import { joinUrl } from './oauth';
 import { errorFromResponse } from './response-errors';
 import type { ServiceClock } from './service-clock';
@@ -55,30 +55,47 @@ export class RequestExecutor {
     }
   }
 
-  async #authorized(spec: CallSpec, opts: CallOptions): Promise<HttpResponse> {
+  /**
+   * A read whose 2xx body is streamed rather than held (a whole campaign listing). Same token,
+   * rate-limit and renewal rules as call(); the budget is spent when the request is admitted, and
+   * a broken connection before the answer's headers is asked again once. Errors are read whole.
+   */
+  async stream(spec: CallSpec, opts: CallOptions = {}): Promise<StreamingResponse> {
+    const open = () => this.#authorized(spec, opts, true);
+    try {
+      return await open();
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'outcome_unknown' && spec.method === 'GET' && !opts.signal?.aborted) return open();
+      throw e;
+    }
+  }
+
+  async #authorized(spec: CallSpec, opts: CallOptions): Promise<HttpResponse>;
+  async #authorized(spec: CallSpec, opts: CallOptions, streaming: true): Promise<StreamingResponse>;
+  async #authorized(spec: CallSpec, opts: CallOptions, streaming = false): Promise<HttpResponse | StreamingResponse> {
     const { tokens } = this.deps;
     // Fail early (before queueing) when the credentials cannot give a token at all.
     await tokens.accessToken(opts.signal);
-    let sent = await this.#send(spec, opts);
+    let sent = await this.#send(spec, opts, streaming);
     if (sent.res.status === 401) {
       tokens.invalidate(sent.token);
       if (!tokens.canRenew) throw signInRequired('The service ended your sign-in. Sign in again to continue.');
-      sent = await this.#send(spec, opts);
+      sent = await this.#send(spec, opts, streaming);
       if (sent.res.status === 401) tokens.invalidate(sent.token);
     }
     const { res, token } = sent;
     if (res.status >= 200 && res.status < 300) return res;
     // A Retry-After given as a date is a time on the service's clock.
     const now = this.deps.serviceClock?.now() ?? this.deps.clock.now();
-    throw errorFromResponse(res, { what: spec.what, secrets: [token], now });
+    throw errorFromResponse(await wholeAnswer(res), { what: spec.what, secrets: [token], now });
   }
 
-  async #send(spec: CallSpec, opts: CallOptions): Promise<{ res: HttpResponse; token: string }> {
+  async #send(spec: CallSpec, opts: CallOptions, streaming: boolean): Promise<{ res: HttpResponse | StreamingResponse; token: string }> {
     const { transport, tokens, scheduler } = this.deps;
     const url = joinUrl(spec.base, spec.path) + (spec.query && [...spec.query].length > 0 ? `?${spec.query.toString()}` : '');
     const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     let token = '';
-    const attempt = async (): Promise<HttpResponse> => {
+    const attempt = async (): Promise<HttpResponse | StreamingResponse> => {
       try {
         // Fetched when the request is admitted, not when it was queued: a long wait in the
         // queue must not send an expired token.
@@ -91,7 +108,8 @@ export class RequestExecutor {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const sentAt = this.deps.clock.now();
-      const res = await transport.send({ method: spec.method, url, headers, body, signal: opts.signal });
+      const req = { method: spec.method, url, headers, body, signal: opts.signal };
+      const res = streaming ? await transport.stream(req) : await transport.send(req);
       this.deps.serviceClock?.observe(sentAt, this.deps.clock.now(), res.headers.date);
       return res;
     };
@@ -116,4 +134,26 @@ export class RequestExecutor {
       throw e;
     }
   }
+}
+
+/** Bytes of an error answer read from a stream (its words, not a listing). */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** An answer as send() gives it: a streamed one (an error of a streaming read) is read, bounded. */
+async function wholeAnswer(res: HttpResponse | StreamingResponse): Promise<HttpResponse> {
+  if (Buffer.isBuffer(res.body)) return res as HttpResponse;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MAX_ERROR_BODY) break;
+    }
+  } catch {
+    // What was read is enough to say what went wrong.
+  } finally {
+    res.body.destroy();
+  }
+  return { status: res.status, headers: res.headers, body: Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY) };
 }

@@ -9,7 +9,9 @@ import {
   createCampaign,
   listAllCampaigns,
   listCampaigns,
+  streamCampaigns,
   type CampaignPage,
+  type StreamedListing,
   type ListAllOptions,
 } from './campaigns-api';
 import { HttpTransport } from './http-transport';
@@ -123,6 +125,11 @@ export class ServiceClient {
 
   listCampaigns(accountId: string, query: CampaignListQuery, opts?: CallOptions): Promise<CampaignPage> {
     return listCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
+  }
+
+  /** The whole listing in one unpaged request, parsed as it streams in (see streamCampaigns). */
+  streamCampaigns(accountId: string, query: Parameters<typeof streamCampaigns>[3], opts?: CallOptions): AsyncGenerator<StreamedListing, void, void> {
+    return streamCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
   }
 
   listAllCampaigns(
