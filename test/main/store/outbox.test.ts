@@ -46,6 +46,22 @@ describe('outbox', () => {
     expect(out.claimNext({ profileId: 'p1', accountId: null }, now)?.kind).toBe('cancel_task');
   });
 
+  it('an uncertain item can wait for the person (a new reason, still uncertain, still holding its lane, across a reopen)', () => {
+    const out = t.store.outbox;
+    const [a, b] = ['a', 'b'].map((n) => out.enqueue({ ...ACME, ...create(n) }));
+    const now = t.clock.now();
+    out.claimNext(ACME, now);
+    out.markUncertain(a.seq, { code: 'UNKNOWN', message: 'lost' });
+    const asked = out.reviseUncertain(a.seq, { code: 'AMBIGUOUS', message: 'The service now lists 2 campaigns that look like this one (11, 12).' });
+    expect(asked).toMatchObject({ state: 'uncertain', lastError: { code: 'AMBIGUOUS' } });
+    t.reopen();
+    expect(t.store.outbox.get(a.seq)).toMatchObject({ state: 'uncertain', lastError: { code: 'AMBIGUOUS' } });
+    expect(t.store.outbox.claimNext(ACME, now)).toBeUndefined();
+    // Only an uncertain item can be revised.
+    expect(() => t.store.outbox.reviseUncertain(b.seq, { code: 'AMBIGUOUS', message: 'x' })).toThrow(expect.objectContaining({ code: 'BAD_TRANSITION' }));
+    expect(() => t.store.outbox.reviseUncertain(999, { code: 'AMBIGUOUS', message: 'x' })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+  });
+
   it('an uncertain head holds its lane until resolved; failed and blocked items do not', () => {
     const out = t.store.outbox;
     const [a, b, c] = ['a', 'b', 'c'].map((n) => out.enqueue({ ...ACME, ...create(n) }));
