@@ -76,7 +76,10 @@ export const OFFLINE_MESSAGE = 'The service could not be reached; your change is
 export class OutboxDrainer {
   readonly #d: DrainDeps;
   readonly #busy = new Map<string, Promise<void>>();
-  /** Uncertain items whose look-up failed wait until then (ms) before the next look-up. */
+  /**
+   * Uncertain items wait until then (our clock, ms) before their next look-up: the rest of a grace
+   * period, or a backoff after a look-up that failed.
+   */
   readonly #lookAgainAt = new Map<number, { at: number; tries: number }>();
   /** Items the person asked to send now, whatever their retry time. */
   readonly #forced = new Set<number>();
