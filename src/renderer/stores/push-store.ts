@@ -3,7 +3,8 @@
 // edit is journaled at once (lib/draft-journal.ts) and saved to the core after a short pause; the
 // draft is created on the first edit that puts something in the form, so nothing typed is lost.
 import { create } from 'zustand';
-import type { App, Draft } from '../../shared/ipc/contract';
+import type { App, BlockedPush, Draft, ImageCheck, PushTemplate } from '../../shared/ipc/contract';
+import type { ImageRole } from '../../shared/domain/push';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../features/push/push-form';
@@ -21,7 +22,26 @@ export interface PushState {
   saveState: SaveState;
   saveError: string | null;
   notice: { text: string; bad: boolean } | null;
+  /** The service's clock minus this computer's (ms), learned by main from Date headers. */
+  serviceOffset: number;
+  /** The connection's default performer, prefilled in every new push. */
+  defaultPerformer: string | null;
+  /** Scheduled pushes of this account blocked because their time passed while waiting. */
+  blocked: BlockedPush[];
+  /** Image checks by address: done by the main process, never by the window. */
+  images: Record<string, ImageCheck | 'checking'>;
+  templates: PushTemplate[];
   setAccount(ref: AccountRef | null): void;
+  serviceNow(): number;
+  loadContext(): Promise<void>;
+  loadBlocked(): Promise<void>;
+  reschedule(id: string, executionTime: number | null): Promise<void>;
+  setDefaultPerformer(performer: string): Promise<void>;
+  checkImage(url: string, role: ImageRole): Promise<void>;
+  loadTemplates(): Promise<void>;
+  saveTemplate(name: string): Promise<void>;
+  useTemplate(t: PushTemplate): void;
+  removeTemplate(id: string): Promise<void>;
   loadApps(): Promise<void>;
   edit(patch: Partial<PushForm>): void;
   replace(form: PushForm): void;
@@ -47,6 +67,7 @@ interface SaveJob {
 
 export const usePush = create<PushState>()((set, get) => {
   const journal = browserDraftJournal();
+
   let timer: ReturnType<typeof setTimeout> | null = null;
   let seq = Date.now();
   /** Which push the composer shows; moves on New, open and account switch so late answers are ignored. */
@@ -115,7 +136,12 @@ export const usePush = create<PushState>()((set, get) => {
     composer += 1;
     localId = newLocalDraftId();
     queuedSeq = seq;
-    set({ form: newPushForm(), draftId: null, notice: null, saveState: 'saved', saveError: null, ...fields });
+    set({ form: blankForm(), draftId: null, notice: null, saveState: 'saved', saveError: null, ...fields });
+  }
+
+  /** A new push: blank but for the connection's default performer. */
+  function blankForm(): PushForm {
+    return { ...newPushForm(), performer: get()?.defaultPerformer ?? '' };
   }
 
   function change(form: PushForm): void {
@@ -162,13 +188,109 @@ export const usePush = create<PushState>()((set, get) => {
     saveState: 'saved',
     saveError: null,
     notice: null,
+    serviceOffset: 0,
+    defaultPerformer: null,
+    blocked: [],
+    images: {},
+    templates: [],
     setAccount(ref) {
       const cur = get().account;
       if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
-      switchComposer({ account: ref, apps: cur?.profileId === ref?.profileId ? get().apps : [] });
+      const sameProfile = cur?.profileId === ref?.profileId;
+      switchComposer({ account: ref, apps: sameProfile ? get().apps : [], blocked: [], ...(sameProfile ? {} : { defaultPerformer: null }) });
       if (ref) {
         void get().loadApps();
-        void recover(ref);
+        void get().loadContext().then(() => recover(ref));
+      }
+    },
+    serviceNow() {
+      return Date.now() + get().serviceOffset;
+    },
+    async loadContext() {
+      const ref = get().account;
+      if (!ref) return;
+      try {
+        const [clock, defaults] = await Promise.all([call('push.serviceClock', { profileId: ref.profileId }), call('push.defaults', { profileId: ref.profileId })]);
+        if (get().account !== ref) return;
+        const f = get().form;
+        set({ serviceOffset: clock.offsetMs, defaultPerformer: defaults.performer });
+        // A new push not yet touched gets the default performer now that it is known.
+        if (!get().draftId && f.performer === '' && defaults.performer && isBlankPushForm(f)) set({ form: { ...f, performer: defaults.performer } });
+      } catch {
+        // Offline or gone: the composer works without them.
+      }
+      void get().loadBlocked();
+      void get().loadTemplates();
+    },
+    async loadBlocked() {
+      const ref = get().account;
+      if (!ref) return;
+      try {
+        const blocked = await call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId });
+        if (get().account === ref) set({ blocked });
+      } catch {
+        // Shown again on the next change of the outbox.
+      }
+    },
+    async reschedule(id, executionTime) {
+      try {
+        const item = await call('push.reschedule', { id, when: executionTime === null ? { kind: 'now' } : { kind: 'at', executionTime } });
+        set({ notice: { text: `Queued again: ${item.summary}. Follow it in the Outbox.`, bad: false } });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+      }
+      await get().loadBlocked();
+    },
+    async setDefaultPerformer(performer) {
+      const ref = get().account;
+      if (!ref) return;
+      try {
+        await call('push.setDefaultPerformer', { profileId: ref.profileId, performer });
+        set({ defaultPerformer: performer.trim() || null, notice: { text: `Default performer of this connection: ${performer.trim() || 'none'}.`, bad: false } });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+      }
+    },
+    async checkImage(url, role) {
+      const key = `${role}:${url}`;
+      if (get().images[key]) return;
+      set({ images: { ...get().images, [key]: 'checking' } });
+      try {
+        const result = await call('images.check', { url, role });
+        set({ images: { ...get().images, [key]: result } });
+      } catch (err) {
+        const failed: ImageCheck = { url, reachable: false, status: null, contentType: null, format: null, bytes: null, width: null, height: null, dataUrl: null, error: messageOf(err), hints: [] };
+        set({ images: { ...get().images, [key]: failed } });
+      }
+    },
+    async loadTemplates() {
+      try {
+        set({ templates: await call('push.templates', {}) });
+      } catch {
+        // The list stays as it was.
+      }
+    },
+    async saveTemplate(name) {
+      try {
+        const t = await call('push.saveTemplate', { name, payload: formToPayload(get().form) });
+        set({ templates: [...get().templates, t], notice: { text: `Saved as template "${t.name}".`, bad: false } });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+      }
+    },
+    useTemplate(t) {
+      // A new push from the template; its performer is the template's, else the connection's default.
+      const form = payloadToForm(t.payload);
+      switchComposer({});
+      change({ ...form, performer: form.performer || (get().defaultPerformer ?? '') });
+      set({ notice: { text: `New push from template "${t.name}".`, bad: false } });
+    },
+    async removeTemplate(id) {
+      try {
+        await call('push.removeTemplate', { id });
+        set({ templates: get().templates.filter((t) => t.id !== id) });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
       }
     },
     async loadApps() {

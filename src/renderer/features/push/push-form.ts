@@ -1,14 +1,14 @@
 // The push composer's form model and its mapping to a push event (spec 2.4/2.5). The shared rules
 // (pushEventProblems, which includes targetProblems) judge the event exactly as main will.
-import { pushEventProblems, type PushEvent, type Segment, type Target } from '../../../shared/domain/push';
+import { pushEventProblems, titleLengthHint, type PushEvent, type Segment, type Target } from '../../../shared/domain/push';
 import type { FieldProblem } from '../../../shared/domain/campaign';
 import type { PushDraftPayload } from '../../../shared/ipc/contract';
-import { isoToLocalInput } from '../drafts/campaign-form';
+import { msToWall, wallToMs } from './schedule';
+import { chipValueProblem, normalizeChip } from './target-codes';
 
 export const CHIP_ATTRIBUTES = ['countries', 'regions', 'languages', 'os', 'browsers', 'users', 'subscribed_age'] as const;
 export type ChipAttribute = (typeof CHIP_ATTRIBUTES)[number];
 export type Side = 'include' | 'exclude';
-const NUMERIC: ReadonlySet<ChipAttribute> = new Set(['os', 'browsers']);
 
 export interface SegmentForm {
   chips: Record<ChipAttribute, string[]>;
@@ -23,7 +23,7 @@ export interface PushForm {
   icon: string;
   performer: string;
   mode: 'immediate' | 'scheduled';
-  /** datetime-local text, used when scheduled. */
+  /** datetime-local text, used when scheduled: a wall time in the zone of userTimeZone (UTC, or each subscriber's). */
   executionLocal: string;
   userTimeZone: 0 | 1;
   apps: string[];
@@ -48,17 +48,13 @@ export const newPushForm = (): PushForm => ({
   exclude: emptySegment(),
 });
 
-export const TITLE_HINT = { min: 50, max: 80 } as const;
-
-/** Why a chip cannot be added, or null: numeric attributes take whole numbers only. */
+/** Why a chip cannot be added, or null (target-codes.ts: ISO codes, numeric ids). */
 export function chipProblem(attr: ChipAttribute, value: string): string | null {
-  if (value.trim() === '') return 'Type a value first';
-  if (NUMERIC.has(attr) && !/^\d+$/.test(value.trim())) return `${attr} takes numeric ids`;
-  return null;
+  return chipValueProblem(attr, value);
 }
 
 export function addChip(f: PushForm, side: Side, attr: ChipAttribute, value: string): PushForm {
-  const v = value.trim();
+  const v = normalizeChip(attr, value);
   if (chipProblem(attr, v) !== null || f[side].chips[attr].includes(v)) return f;
   return { ...f, [side]: { ...f[side], chips: { ...f[side].chips, [attr]: [...f[side].chips[attr], v] } } };
 }
@@ -87,14 +83,14 @@ function segmentOf(s: SegmentForm, apps?: string[]): Segment | undefined {
   return Object.keys(seg).length > 0 ? seg : undefined;
 }
 
+/** The picker's text as the executionTime sent (its wall time in UTC; see schedule.ts). */
 export function localToMs(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  const t = new Date(text).getTime();
-  return Number.isNaN(t) ? undefined : t;
+  return wallToMs(text);
 }
 
 export function formToEvent(f: PushForm): PushEvent {
-  const ev: PushEvent = { title: f.title, url: f.url, performer: f.performer, userTimeZone: f.userTimeZone };
+  // The time zone choice belongs to scheduled pushes only; an immediate one goes with the default (0).
+  const ev: PushEvent = { title: f.title, url: f.url, performer: f.performer, userTimeZone: f.mode === 'scheduled' ? f.userTimeZone : 0 };
   if (f.itemDescription !== '') ev.itemDescription = f.itemDescription;
   if (f.thumbnailUrl !== '') ev.thumbnailUrl = f.thumbnailUrl;
   if (f.icon !== '') ev.icon = f.icon;
@@ -141,7 +137,7 @@ export function payloadToForm(p: Partial<PushDraftPayload>): PushForm {
     icon: ev.icon ?? ev.iconUrl ?? '',
     performer: ev.performer ?? '',
     mode: p.mode ?? 'immediate',
-    executionLocal: ev.executionTime !== undefined ? isoToLocalInput(new Date(ev.executionTime).toISOString()) : '',
+    executionLocal: ev.executionTime !== undefined ? msToWall(ev.executionTime) : '',
     userTimeZone: ev.userTimeZone === 1 ? 1 : 0,
     apps: (ev.target?.include?.apps ?? []).map(String),
     include: segmentForm(ev.target?.include),
@@ -168,9 +164,5 @@ export function previewImage(url: string): string | null {
 }
 
 export function titleHint(title: string): string | null {
-  const n = title.length;
-  if (n === 0) return null;
-  if (n < TITLE_HINT.min) return `Titles of ${TITLE_HINT.min}-${TITLE_HINT.max} characters work best`;
-  if (n > TITLE_HINT.max) return `Long titles may be cut; ${TITLE_HINT.min}-${TITLE_HINT.max} characters work best`;
-  return null;
+  return titleLengthHint(title);
 }

@@ -7,9 +7,9 @@ import { formToPayload, newPushForm, payloadToForm, type PushForm } from './push
 
 const BLANK = JSON.stringify(formToPayload(newPushForm()));
 
-/** A form with nothing typed in it: not worth creating a draft for. */
+/** A form with nothing typed in it (the prefilled default performer aside): not worth creating a draft for. */
 export function isBlankPushForm(f: PushForm): boolean {
-  return JSON.stringify(formToPayload(f)) === BLANK;
+  return JSON.stringify(formToPayload({ ...f, performer: '' })) === BLANK;
 }
 
 /** The form a journal entry holds, or null when it is not a push payload (an older shape). */

@@ -2,14 +2,18 @@
 // Every edit is kept as a draft (not posted) on its own; Save as draft saves at once and says so.
 // Queue checks it with the rules and hands it to the outbox.
 import { useEffect } from 'react';
-import { MAX_TITLE_LENGTH } from '../../../shared/domain/push';
+import { descriptionLengthHint, MAX_TITLE_LENGTH } from '../../../shared/domain/push';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { usePush } from '../../stores/push-store';
 import { problemsByField } from '../drafts/campaign-form';
 import { pushFormProblems, titleHint, type PushForm } from './push-form';
+import { BlockedPushes } from './blocked-pushes';
+import { ImageHints } from './image-field';
 import { PushPreview } from './push-preview';
+import { ScheduleField } from './schedule-field';
 import { TargetBuilder } from './target-builder';
+import { TemplatesBar } from './templates-bar';
 
 const KEYS = { save: 'Mod+S', queue: 'Mod+Enter' } as const;
 
@@ -22,8 +26,9 @@ export function PushView({ now }: { now: number }) {
   useEffect(() => {
     void usePush.getState().loadApps();
   }, []);
-  // The rules need the time to judge a scheduled push; the view's clock ticks every few seconds.
-  const problems = pushFormProblems(s.form, Math.max(now, Date.now()));
+  // The rules need the time to judge a scheduled push: the service's clock, as the service judges it.
+  const serviceNow = Math.max(now, Date.now()) + s.serviceOffset;
+  const problems = pushFormProblems(s.form, serviceNow);
   const by = problemsByField(problems);
   const f = s.form;
   useShortcuts([
@@ -38,6 +43,7 @@ export function PushView({ now }: { now: number }) {
   return (
     <div className="push" data-testid="push-composer">
       <div className="push-form">
+        <BlockedPushes serviceNow={serviceNow} />
         <div className="editor-head">
           <h2 className="details-title">{s.draftId ? 'Push draft' : 'New push'}</h2>
           {s.draftId ? <span className="tag-local">not posted</span> : null}
@@ -51,6 +57,7 @@ export function PushView({ now }: { now: number }) {
             New
           </button>
         </div>
+        <TemplatesBar />
         <div className="form">
           <FormField
             label="Title"
@@ -68,37 +75,44 @@ export function PushView({ now }: { now: number }) {
           <FormField label="URL" name="url" problems={by.url}>
             {text('url', { type: 'url', placeholder: 'https://' })}
           </FormField>
-          <FormField label="Description" name="itemDescription" problems={by.itemDescription}>
+          <FormField
+            label="Description"
+            name="itemDescription"
+            problems={by.itemDescription}
+            hint={
+              <span data-testid="description-hint">
+                {f.itemDescription.length} characters{descriptionLengthHint(f.itemDescription) ? ` · ${descriptionLengthHint(f.itemDescription)}` : ''}
+              </span>
+            }
+          >
             <textarea id="f-itemDescription" rows={2} value={f.itemDescription} onChange={(e) => s.edit({ itemDescription: e.target.value })} data-testid="push-itemDescription" />
           </FormField>
-          <FormField label="Thumbnail URL" name="thumbnailUrl" problems={by.thumbnailUrl}>
-            {text('thumbnailUrl', { type: 'url' })}
+          <FormField label="Thumbnail URL" name="thumbnailUrl" problems={by.thumbnailUrl} hint={<ImageHints url={f.thumbnailUrl} role="thumbnail" testId="thumbnail-hints" />}>
+            {text('thumbnailUrl', { type: 'url', placeholder: 'https://  (at least 300x200, under 200 KB)' })}
           </FormField>
-          <FormField label="Icon URL" name="icon" problems={by.icon}>
-            {text('icon', { type: 'url' })}
+          <FormField label="Icon URL" name="icon" problems={by.icon} hint={<ImageHints url={f.icon} role="icon" testId="icon-hints" />}>
+            {text('icon', { type: 'url', placeholder: 'https://  (192x192, square)' })}
           </FormField>
-          <FormField label="Performer" name="performer" problems={by.performer} hint="Who sends it (recorded by the service)">
+          <FormField
+            label="Performer"
+            name="performer"
+            problems={by.performer}
+            hint={
+              <span data-testid="performer-hint">
+                Who sends it (recorded by the service).{' '}
+                {s.defaultPerformer && f.performer === s.defaultPerformer ? (
+                  <span>The default of this connection.</span>
+                ) : f.performer.trim() !== '' ? (
+                  <button type="button" className="link-button" onClick={() => void s.setDefaultPerformer(f.performer)} data-testid="performer-make-default">
+                    Use as default for this connection
+                  </button>
+                ) : null}
+              </span>
+            }
+          >
             {text('performer')}
           </FormField>
-          <FormField label="When" name="executionTime" problems={by.executionTime}>
-            <div className="inline-options" role="radiogroup" aria-label="When">
-              <label>
-                <input type="radio" name="mode" checked={f.mode === 'immediate'} onChange={() => s.edit({ mode: 'immediate' })} data-testid="push-immediate" /> Now
-              </label>
-              <label>
-                <input type="radio" name="mode" checked={f.mode === 'scheduled'} onChange={() => s.edit({ mode: 'scheduled' })} data-testid="push-scheduled" /> Scheduled
-              </label>
-              {f.mode === 'scheduled' ? (
-                <input type="datetime-local" aria-label="Execution time" value={f.executionLocal} onChange={(e) => s.edit({ executionLocal: e.target.value })} data-testid="push-executionTime" />
-              ) : null}
-            </div>
-          </FormField>
-          <FormField label="Time zone" name="userTimeZone" problems={by.userTimeZone} hint="Whose clock the schedule follows">
-            <select id="f-userTimeZone" value={f.userTimeZone} onChange={(e) => s.edit({ userTimeZone: e.target.value === '1' ? 1 : 0 })} data-testid="push-userTimeZone">
-              <option value={0}>UTC</option>
-              <option value={1}>Subscriber's local time</option>
-            </select>
-          </FormField>
+          <ScheduleField value={f} onChange={(patch) => s.edit(patch)} serviceNow={serviceNow} problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]} />
         </div>
       </div>
       <PushPreview form={f} />

@@ -6,6 +6,7 @@ import { MAX_TARGET_APPS } from '../../../shared/domain/push';
 import type { App } from '../../../shared/ipc/contract';
 import { ChipInput } from '../../components/chip-input';
 import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, type PushForm, type Side } from './push-form';
+import { chipName, parseUserDataValues } from './target-codes';
 
 const LABELS: Record<string, string> = {
   countries: 'Countries',
@@ -22,6 +23,7 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; by: Record<s
   const [udKey, setUdKey] = useState('');
   const [udValues, setUdValues] = useState('');
   const [udSide, setUdSide] = useState<Side>('include');
+  const [udProblem, setUdProblem] = useState<string | null>(null);
   const toggleApp = (id: string) =>
     onChange({ ...form, apps: form.apps.includes(id) ? form.apps.filter((a) => a !== id) : form.apps.length >= MAX_TARGET_APPS ? form.apps : [...form.apps, id] });
 
@@ -71,6 +73,11 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; by: Record<s
                 onRemove={(v) => onChange(removeChip(form, side, attr, v))}
               />
             ))}
+            {attr === 'countries' || attr === 'languages' ? (
+              <span className="form-hint muted target-names" data-testid={`names-${attr}`}>
+                {[...form.include.chips[attr], ...form.exclude.chips[attr]].map((v) => `${v} = ${chipName(attr, v) ?? '?'}`).join(' · ')}
+              </span>
+            ) : null}
             {(by[`target.${attr}`] ?? []).map((m) => (
               <div key={m} className="form-problem target-problem" data-testid={`problem-target-${attr}`}>
                 {m}
@@ -97,21 +104,29 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; by: Record<s
               <option value="include">include</option>
               <option value="exclude">exclude</option>
             </select>
-            <input aria-label="User data key" placeholder="key" value={udKey} onChange={(e) => setUdKey(e.target.value)} />
-            <input aria-label="User data values" placeholder="values, comma separated" value={udValues} onChange={(e) => setUdValues(e.target.value)} />
+             <input aria-label="User data key" placeholder="key" data-testid="user-data-key" value={udKey} onChange={(e) => setUdKey(e.target.value)} />
+            <input aria-label="User data values" placeholder="values, comma separated" data-testid="user-data-values" value={udValues} onChange={(e) => setUdValues(e.target.value)} />
             <button
               type="button"
               onClick={() => {
-                const values = udValues.split(',').map((v) => v.trim()).filter(Boolean);
-                if (udKey.trim() === '' || values.length === 0) return;
-                onChange(setUserData(form, udSide, udKey.trim(), values));
+                if (udKey.trim() === '') return setUdProblem('Type the attribute name first');
+                const parsed = parseUserDataValues(udValues);
+                if ('problem' in parsed) return setUdProblem(parsed.problem);
+                setUdProblem(null);
+                onChange(setUserData(form, udSide, udKey.trim(), parsed.values));
                 setUdKey('');
                 setUdValues('');
               }}
+              data-testid="user-data-add"
             >
               Add
             </button>
           </div>
+          {udProblem ? (
+            <div className="form-problem" role="alert" data-testid="user-data-problem">
+              {udProblem}
+            </div>
+          ) : null}
           {[...(by['target.include.user_data'] ?? []), ...(by['target.exclude.user_data'] ?? []), ...(by['target.user_data'] ?? []), ...(by['target.include'] ?? []), ...(by['target.exclude'] ?? [])].map((m) => (
             <div key={m} className="form-problem">
               {m}
