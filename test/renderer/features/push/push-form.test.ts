@@ -21,7 +21,7 @@ describe('push composer form', () => {
   });
 
   it('sends os and browsers as numbers and refuses a non-numeric chip for them', () => {
-    expect(chipProblem('os', 'linux')).toBe('os takes numeric ids');
+    expect(chipProblem('os', 'linux')).toBe('OS ids are numbers given by the service (e.g. 12), not names: "linux" is not one');
     const f = addChip(addChip(ready(), 'include', 'os', 'linux'), 'include', 'os', '3');
     expect(formToEvent(f).target?.include?.os).toEqual([3]);
   });

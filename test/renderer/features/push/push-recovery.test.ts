@@ -10,8 +10,10 @@ const push = (draftId: string, seq: number, title: string): JournalEntry => ({
 describe('push composer recovery', () => {
   it('counts a form as blank only while nothing is typed in it', () => {
     expect(isBlankPushForm(newPushForm())).toBe(true);
-    expect(isBlankPushForm({ ...newPushForm(), performer: 'me@example.com' })).toBe(false);
-    expect(isBlankPushForm({ ...newPushForm(), userTimeZone: 1 })).toBe(false);
+    // The performer is prefilled from the connection's default: alone it is not something typed.
+    expect(isBlankPushForm({ ...newPushForm(), performer: 'me@example.com' })).toBe(true);
+    expect(isBlankPushForm({ ...newPushForm(), title: 'x', performer: 'me@example.com' })).toBe(false);
+    expect(isBlankPushForm({ ...newPushForm(), mode: 'scheduled', userTimeZone: 1 })).toBe(false);
   });
 
   it('reads back the form a journaled push payload holds, and refuses other shapes', () => {
