@@ -2,10 +2,9 @@
 // and by text, one page at a time, with the total. Every sort walks an index of (column, status) of
 // the account's own table in order, reading only the index until the page is found (see the
 // query-plan test), so a page costs its size plus the entries it skips, never a sort of the
-// account. Right after a first load, while those indexes are still being built, pages come from
-// the load's in-memory sort orders instead (sort-orders.ts), in the same order; an account whose
-// indexes are missing otherwise (a load interrupted by a crash) runs the same SQL, which then
-// scans and sorts: slower, but correct.
+// account. The grid's sorts all have an index (migration 8); a sort by another field the list
+// endpoint knows (asked through IPC) runs the same SQL, which then scans and sorts: slower, but
+// correct.
 //
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
 // serve both directions. Ties are broken by status, then id, so paging is stable.
@@ -17,7 +16,6 @@ import { campaignTableName } from './campaign-tables';
 import type { RowReader } from './campaigns-repo';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
-import type { SortOrders } from './sort-orders';
 
 export const MAX_QUERY_LIMIT = 1000;
 
@@ -57,7 +55,7 @@ export interface BuiltQuery {
 export const TEXT_MATCH_TABLE_SQL =
   'CREATE TEMP TABLE IF NOT EXISTS campaign_text_match (id TEXT PRIMARY KEY, id_num INTEGER NOT NULL) WITHOUT ROWID';
 
-/** The ORDER BY terms of a sort (the one definition of a list's order, which sort-orders.ts matches). */
+/** The ORDER BY terms of a sort (the one definition of a list's order). */
 export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' | 'desc'): string {
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
   // The field is one of SORTABLE_CAMPAIGN_FIELDS (checked by zod), each a column of its own name;
@@ -127,13 +125,12 @@ export function createCampaignQuery(
   ctx: RepoContext,
   accounts: AccountsRepo,
   readRow: RowReader,
-  memoryOrders: (accountKey: number) => SortOrders | undefined = () => undefined,
 ): (q: CampaignQuery) => CampaignPage {
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   ctx.db.exec(TEXT_MATCH_TABLE_SQL);
   const clearMatches = ctx.db.prepare('DELETE FROM temp.campaign_text_match');
   // Moves with every write to the file: total_changes() with each on this connection,
-  // data_version with each commit of another (the store worker writes refresh pages).
+  // data_version with each commit of another (a second app instance, the crash tests' child).
   const totalChanges = ctx.db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version())").pluck();
   // What the scratch table holds: any change to the data invalidates it; scrolling a filtered
   // list reuses it.
@@ -151,18 +148,6 @@ export function createCampaignQuery(
       }
       return rows;
     };
-    const memory = memoryOrders(accountKey);
-    if (memory) {
-      const { keys, total } = memory.page({
-        field: q.sort.field,
-        direction: q.sort.direction,
-        statuses: q.statuses ?? [],
-        needle: normalizeNeedle(q.text ?? ''),
-        limit: q.limit,
-        offset: q.offset,
-      }, (needle) => ctx.db.prepare(`SELECT id_num, id FROM ${campaignTableName(accountKey)} WHERE instr(search, ?) > 0`).all(needle).map((k) => keyRow.parse(k)));
-      return { rows: readRows(keys), total };
-    }
     const built = buildCampaignQuery(accountKey, q);
     if (built.matchSql !== null) {
       const needle = built.matchParams[0] as string;

@@ -1,11 +1,8 @@
 // The per-account campaign tables (campaigns_<account_key>): their names, creation from the frozen
-// template of migration 3, their secondary indexes, and dropping them with their account.
-//
-// A table without all of its secondary indexes is a bulk load in progress or one that never
-// reached its end (cancelled, crashed): campaigns-repo.ts builds the missing ones, and nothing
-// else ever drops an index.
+// templates (columns: migration 3; indexes: migration 8), and dropping them with their account.
 import type { Database } from 'better-sqlite3';
-import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from './migrations/003-campaigns-per-account';
+import { CAMPAIGN_TABLE_TEMPLATE_V3 } from './migrations/003-campaigns-per-account';
+import { CAMPAIGN_INDEX_TEMPLATES_V8 } from './migrations/008-campaign-indexes-the-window-uses';
 
 const TABLE_NAME = /^campaigns_(\d+)$/;
 
@@ -15,20 +12,6 @@ export function campaignTableName(accountKey: number): string {
   return `campaigns_${accountKey}`;
 }
 
-export interface CampaignIndex {
-  name: string;
-  sql: string;
-}
-
-/** Every secondary index the table of `accountKey` has when it is complete. */
-export function campaignIndexes(accountKey: number): CampaignIndex[] {
-  const t = campaignTableName(accountKey);
-  return CAMPAIGN_INDEX_TEMPLATES_V3.map(([suffix, cols]) => ({
-    name: `${t}_by_${suffix}`,
-    sql: `CREATE INDEX IF NOT EXISTS ${t}_by_${suffix} ON ${t}(${cols})`,
-  }));
-}
-
 export interface CampaignTables {
   exists(accountKey: number): boolean;
   /** Creates the table with its indexes when it does not exist yet (then it is empty). */
@@ -36,9 +19,6 @@ export interface CampaignTables {
   /** Drops any table left under this key and creates an empty one (a key can be reused). */
   reset(accountKey: number): void;
   drop(accountKey: number): void;
-  /** Indexes of the complete table that are missing (empty for a complete or absent table). */
-  missingIndexes(accountKey: number): CampaignIndex[];
-  dropIndexes(accountKey: number): void;
   /** Keys of every per-account table in the file. */
   keys(): number[];
   /** Called after a table is dropped, so statements prepared on it are thrown away. */
@@ -48,7 +28,6 @@ export interface CampaignTables {
 export function createCampaignTables(db: Database): CampaignTables {
   const listeners: ((key: number) => void)[] = [];
   const existsStmt = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck();
-  const indexNames = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?").pluck();
   const tableNames = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'campaigns_[0-9]*'").pluck();
   const exists = (key: number) => existsStmt.get(campaignTableName(key)) !== undefined;
   const inTx = (fn: () => void) => (db.inTransaction ? fn() : db.transaction(fn).immediate());
@@ -57,9 +36,10 @@ export function createCampaignTables(db: Database): CampaignTables {
     exists,
     ensure(key) {
       if (exists(key)) return;
+      const t = campaignTableName(key);
       inTx(() => {
-        db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', campaignTableName(key)));
-        for (const ix of campaignIndexes(key)) db.exec(ix.sql);
+        db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', t));
+        for (const [suffix, cols] of CAMPAIGN_INDEX_TEMPLATES_V8) db.exec(`CREATE INDEX ${t}_by_${suffix} ON ${t}(${cols})`);
       });
     },
     reset(key) {
@@ -71,16 +51,6 @@ export function createCampaignTables(db: Database): CampaignTables {
     drop(key) {
       db.exec(`DROP TABLE IF EXISTS ${campaignTableName(key)}`);
       for (const l of listeners) l(key);
-    },
-    missingIndexes(key) {
-      if (!exists(key)) return [];
-      const have = new Set(indexNames.all(campaignTableName(key)) as string[]);
-      return campaignIndexes(key).filter((ix) => !have.has(ix.name));
-    },
-    dropIndexes(key) {
-      inTx(() => {
-        for (const ix of campaignIndexes(key)) db.exec(`DROP INDEX IF EXISTS ${ix.name}`);
-      });
     },
     keys() {
       return (tableNames.all() as string[]).flatMap((n) => {

@@ -1,7 +1,6 @@
 // What every repository gets: the connection, the clock and one way to run a transaction.
 import type { Database } from 'better-sqlite3';
 import { createCampaignTables, type CampaignTables } from './campaign-tables';
-import type { StoreWorker } from './store-worker';
 import type { Clock } from './types';
 
 export interface RepoContext {
@@ -17,14 +16,10 @@ export interface RepoContext {
   cacheTx<T>(fn: () => T): T;
   /** The per-account campaign tables (created with an account, dropped with it). */
   campaignTables: CampaignTables;
-  /** The worker-thread connection for index builds and checkpoints; null for an in-memory file. */
-  worker: StoreWorker | null;
 }
 
 export interface ContextOptions {
   cacheSync?: 'NORMAL' | 'FULL';
-  /** The second connection on a worker thread, when the file can have one (store-worker.ts). */
-  worker?: StoreWorker | null;
 }
 
 export function createContext(db: Database, clock: Clock, opts: ContextOptions = {}): RepoContext {
@@ -47,7 +42,6 @@ export function createContext(db: Database, clock: Clock, opts: ContextOptions =
     clock,
     tx,
     campaignTables: createCampaignTables(db),
-    worker: opts.worker ?? null,
     cacheTx<T>(fn: () => T): T {
       // Inside someone else's transaction the outer commit decides; do not touch the setting.
       if (db.inTransaction) return fn();

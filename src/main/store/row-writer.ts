@@ -5,11 +5,8 @@
 // in SET, so a campaign whose spent moved touches the spent index alone instead of all 17; on a
 // refresh where half the campaigns' spent moved that is several times faster (bench/store.ts).
 //
-// Both functions are self-contained (they use nothing from outside their bodies): the store
-// worker runs them from their source text (store-worker.ts), so that the page writes of a refresh
-// do not hold the main process's event loop; the main connection runs them when there is no
-// worker. Values are spread into run(): better-sqlite3 binds separate arguments several times
-// faster than one array argument.
+// Values are spread into run(): better-sqlite3 binds separate arguments several times faster than
+// one array argument.
 import type { Database, Statement } from 'better-sqlite3';
 
 export interface RowTable {

@@ -15,7 +15,6 @@ import { createProfilesRepo, type ProfilesRepo } from './profiles-repo';
 import { createQuarantineRepo, type QuarantineRepo } from './quarantine-repo';
 import { createSendNotesRepo, type SendNotesRepo } from './send-notes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
-import { createStoreWorker } from './store-worker';
 import { createTasksRepo, type TasksRepo } from './tasks-repo';
 import { systemClock, type Clock } from './types';
 
@@ -50,7 +49,7 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] when the file is sound. */
   integrityCheck(): string[];
-  /** Closes the file; the promise settles once the worker's connection is closed as well. */
+  /** Closes the file (a promise, so callers need not change if closing ever waits for something). */
   close(): Promise<void>;
 }
 
@@ -63,9 +62,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     db.close();
     throw e;
   }
-  // An in-memory database cannot be opened by a second connection: it has no worker.
-  const worker = db.memory ? null : createStoreWorker(opts.file);
-  const ctx = createContext(db, opts.clock ?? systemClock, { cacheSync: opts.cacheCommitSync, worker });
+  const ctx = createContext(db, opts.clock ?? systemClock, { cacheSync: opts.cacheCommitSync });
   const quarantine = createQuarantineRepo(ctx);
   const accounts = createAccountsRepo(ctx);
   const outbox = createOutboxRepo(ctx, quarantine);
@@ -87,11 +84,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: () => {
-      // The worker has its own connection; stopping it does not wait for the main one. Closing
-      // the last connection copies what the log still holds into the file (SQLite does that).
-      const stopping = worker?.close() ?? Promise.resolve();
+      // Closing the last connection copies what the log still holds into the file (SQLite does that).
       if (db.open) db.close();
-      return stopping.catch(() => undefined);
+      return Promise.resolve();
     },
   };
 }

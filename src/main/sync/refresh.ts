@@ -1,14 +1,14 @@
-// Cache refresh: an account's campaigns (fetch_level RAP, every page), a profile's apps and the
-// tasks of each app. Requests go through the scheduler at background priority, each page is
-// applied in its own short transaction, progress is reported per page and a refresh can be
-// cancelled. The pages come from the client's one paging walk (walkListing): it follows the page
-// size the service actually uses, and a refresh whose listing does not add up to the service's
-// own total is never reported done. A network's listing names the owner of each campaign, so it
-// also fills the caches of its member accounts (added to the profile when first seen): one
-// listing serves them all.
+// Cache refresh: an account's campaigns (fetch_level RAP), a profile's apps and the tasks of each
+// app. Requests go through the scheduler at background priority and a refresh can be cancelled.
+// The campaigns come from the client's one listing walk (walkListing): the whole listing in one
+// unpaged request, streamed and parsed as it arrives, then (only when the service capped that
+// answer) pages of the size it used; a refresh whose listing does not add up to the service's own
+// total is never reported done. Rows are written as they are parsed, in batches sized so each
+// transaction stays short (BATCH_TARGET_MS), and the open list is told to re-read as they land.
+// A network's listing names the owner of each campaign, so it also fills the caches of its member
+// accounts (added to the profile when first seen): one listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { DeskError } from '../../shared/errors';
-import type { SyncProgress } from '../../shared/ipc/contract';
 import { isServiceError } from '../service';
 import { walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
@@ -32,6 +32,25 @@ export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
  * what it shows, so they are spaced.
  */
 export const LIVE_LIST_INTERVAL_MS = 1000;
+
+/**
+ * What one write transaction of a refresh should take: rows are written in batches whose size
+ * follows the time the last one took, so the event loop (drafts, the window's queries) is never
+ * held long whatever the machine, the account's rows or a network's many member tables.
+ */
+const BATCH_TARGET_MS = 12;
+const FIRST_BATCH_ROWS = 100;
+const MAX_BATCH_ROWS = 2000;
+
+/** Rows written per transaction, adapted to the time the writes take. */
+class BatchSizer {
+  rows = FIRST_BATCH_ROWS;
+  took(rows: number, ms: number): void {
+    if (rows < this.rows / 2) return; // a short tail batch says little
+    const perRow = Math.max(ms, 0.1) / rows;
+    this.rows = Math.max(10, Math.min(MAX_BATCH_ROWS, Math.round(BATCH_TARGET_MS / perRow)));
+  }
+}
 
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
@@ -92,8 +111,7 @@ export class Refresher {
       pagesDone: number,
       pagesTotal: number | null,
       message: string | null,
-      indexing: SyncProgress['indexing'] = null,
-    ) => hub.emit('sync.progress', { profileId: ref.profileId, accountId: ref.accountId, state, pagesDone, pagesTotal, message, indexing });
+    ) => hub.emit('sync.progress', { profileId: ref.profileId, accountId: ref.accountId, state, pagesDone, pagesTotal, message, indexing: null });
     if (this.#closed) return 'skipped';
     const account = store.accounts.get(ref);
     if (!account) return 'skipped';
@@ -104,15 +122,7 @@ export class Refresher {
     this.#running.get(keyOf(ref))?.abort();
     const ctl = new AbortController();
     this.#running.set(keyOf(ref), ctl);
-    // Right after a first load its indexes are still being built for a few seconds: starting now
-    // would make every page write wait for them on the event loop.
     progress('running', 0, null, null);
-    await store.campaigns.whenWritable();
-    if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) {
-      if (this.#running.get(keyOf(ref)) === ctl) this.#running.delete(keyOf(ref));
-      progress('cancelled', 0, null, 'Refresh cancelled; the last synced data is kept.');
-      return 'cancelled';
-    }
     const refreshes = new Map<string, CampaignRefresh>();
     refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
     const skipped = new Set<string>();
@@ -122,26 +132,39 @@ export class Refresher {
     let lastLiveNotice = -Infinity;
     try {
       const client = connections.client(ref.profileId);
-      // The page being written while the next one is fetched and compared; its failure shows at
-      // the next await.
-      let writing: Promise<void> = Promise.resolve();
-      const pageWritten = () => {
-        pagesDone++;
-        progress('running', pagesDone, pagesTotal, null);
-        if (performance.now() - lastLiveNotice >= LIVE_LIST_INTERVAL_MS) {
-          lastLiveNotice = performance.now();
-          // One notice however many member accounts a network's pages touched (null: any account
-          // of the profile), since each makes the window re-read its list and its account tree.
-          const accountId = refreshes.size > 1 ? null : ref.accountId;
-          hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
+      const sizer = new BatchSizer();
+      let pending: Campaign[] = [];
+      let reported = -1;
+      const liveNotice = () => {
+        if (performance.now() - lastLiveNotice < LIVE_LIST_INTERVAL_MS) return;
+        lastLiveNotice = performance.now();
+        // One notice however many member accounts a network's rows touched (null: any account
+        // of the profile), since each makes the window re-read its list and its account tree.
+        const accountId = refreshes.size > 1 ? null : ref.accountId;
+        hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
+      };
+      /** Writes what has been parsed, in batches of the current size; yields between them. */
+      const writePending = async (all: boolean) => {
+        while (pending.length >= sizer.rows || (all && pending.length > 0)) {
+          const batch = pending.length > sizer.rows ? pending.slice(0, sizer.rows) : pending;
+          pending = batch === pending ? [] : pending.slice(batch.length);
+          const started = performance.now();
+          this.#applyBatch(account, batch, refreshes, skipped);
+          sizer.took(batch.length, performance.now() - started);
+          liveNotice();
+          // Let the person's own work (a draft save, a query of the window) in between batches.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (ctl.signal.aborted) throw new Error('cancelled');
         }
       };
       const read = (page: number, size: number) =>
         client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size }, { priority: 'background', signal: ctl.signal });
+      const whole = () => client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP' }, { priority: 'background', signal: ctl.signal });
       let pass = 1;
-      // The walk follows the page size the service uses and ends only when what was listed adds
-      // up to its total (or fails saying it did not): a cache is never "done" with rows missing.
-      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal })) {
+      // The walk asks for the whole listing, follows the page size the service uses when it caps
+      // that answer, and ends only when what was listed adds up to its total (or fails saying it
+      // did not): a cache is never "done" with rows missing.
+      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal, whole })) {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
         pagesTotal = step.pagesTotal;
@@ -149,27 +172,27 @@ export class Refresher {
           // The first reading did not add up: the second is a refresh of its own, so rows only the
           // first one listed (since deleted) are removed at its end like any stale row.
           pass = step.pass;
-          await writing;
-          writing = Promise.resolve();
+          await writePending(true);
           for (const r of refreshes.values()) r.abandon();
           refreshes.clear();
           skipped.clear();
           this.#deps.note(ref.profileId, ref.accountId, 'warning', 'sync.recount', `The listing of ${ref.accountId} did not add up to its total; reading it once more.`);
-          await store.campaigns.whenWritable();
           if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) throw new Error('cancelled');
           refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
         }
-        // This page is compared now and queued behind the one being written; at most two wait.
-        const next = this.#applyPage(account, step.campaigns, refreshes, skipped).then(pageWritten);
-        next.catch(() => undefined);
-        await writing;
-        writing = next;
+        if (step.campaigns.length > 0) pending = pending.length === 0 ? step.campaigns : pending.concat(step.campaigns);
+        // Rows of a finished request are all written before its progress says so.
+        await writePending(!step.streaming);
+        pagesDone = step.pagesDone;
+        if (pagesDone !== reported) {
+          reported = pagesDone;
+          progress('running', pagesDone, pagesTotal, null);
+        }
       }
-      await writing;
+      await writePending(true);
       for (const [accountId, r] of refreshes) {
         try {
-          // A first load's sort indexes take seconds after the last page on 100,000 rows.
-          await r.finish((done, total) => progress('running', pagesDone, pagesTotal, null, { done, total }));
+          await r.finish();
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;
@@ -196,10 +219,18 @@ export class Refresher {
     }
   }
 
-  async #applyPage(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<void> {
+  /** One batch into the account's cache and, for a network, its members' caches: one transaction. */
+  #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
+    if (account.type !== 'NETWORK') {
+      refreshes.get(account.accountId)!.applyPage(campaigns);
+      return;
+    }
+    this.#deps.store.campaigns.inOneTransaction(() => this.#applyNetworkBatch(account, campaigns, refreshes, skipped));
+  }
+
+  #applyNetworkBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
     const { store, hub } = this.#deps;
-    await refreshes.get(account.accountId)!.applyPage(campaigns);
-    if (account.type !== 'NETWORK') return;
+    refreshes.get(account.accountId)!.applyPage(campaigns);
     const byOwner = new Map<string, Campaign[]>();
     for (const c of campaigns) {
       const owner = c.advertiser_id;
@@ -224,7 +255,7 @@ export class Refresher {
         refreshes.set(owner, r);
       }
       try {
-        await r.applyPage(list);
+        r.applyPage(list);
       } catch (e) {
         if (!isSuperseded(e)) throw e;
         refreshes.delete(owner);

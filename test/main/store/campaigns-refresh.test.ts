@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/shared/domain/campaign';
 import { syntheticCampaigns } from '../../../bench/campaign-data';
 import { CAMPAIGN_FIELDS, CAMPAIGN_WRITE_COLUMNS, campaignRowValues } from '../../../src/main/store/campaign-columns';
+import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -29,8 +30,18 @@ const tableExists = (key: number) =>
 
 async function load(campaigns: Campaign[], ref = ACME) {
   const r = t.store.campaigns.beginRefresh(ref);
-  await r.applyPage(campaigns);
+  r.applyPage(campaigns);
   return r.finish();
+}
+
+/** What fn threw. */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a throw');
 }
 
 describe('campaign cache refresh', () => {
@@ -40,11 +51,11 @@ describe('campaign cache refresh', () => {
 
     const fresh = syntheticCampaigns(6, { firstId: 1, seed: 8 }).filter((c) => c.id !== '2' && c.id !== '5');
     const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(fresh.slice(0, 2));
+    r.applyPage(fresh.slice(0, 2));
     // Mid-refresh: rows of the first page are updated in place, the rest still show.
     expect(ids()).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(t.store.campaigns.get(ACME, '1')).toEqual(fresh[0]);
-    await r.applyPage(fresh.slice(2));
+    r.applyPage(fresh.slice(2));
     expect(ids()).toHaveLength(6);
     const summary = await r.finish();
     expect(summary).toMatchObject({ pages: 2, removed: 2 });
@@ -55,10 +66,10 @@ describe('campaign cache refresh', () => {
   it('removes nothing when a refresh is abandoned (cancelled or failed)', async () => {
     await load(syntheticCampaigns(5, { firstId: 1 }));
     const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(syntheticCampaigns(1, { firstId: 1 }));
+    r.applyPage(syntheticCampaigns(1, { firstId: 1 }));
     r.abandon();
     expect(ids()).toEqual(['1', '2', '3', '4', '5']);
-    await expect(r.applyPage([])).rejects.toMatchObject({ code: 'REFRESH_SUPERSEDED' });
+    expect(thrown(() => r.applyPage([]))).toMatchObject({ code: 'REFRESH_SUPERSEDED' });
   });
 
   it('writes nothing for rows that did not change', async () => {
@@ -75,15 +86,15 @@ describe('campaign cache refresh', () => {
     await load(syntheticCampaigns(3, { firstId: 1 }));
     const older = t.store.campaigns.beginRefresh(ACME);
     const newer = t.store.campaigns.beginRefresh(ACME);
-    await expect(older.applyPage([])).rejects.toMatchObject({ code: 'REFRESH_SUPERSEDED' });
-    await newer.applyPage(syntheticCampaigns(3, { firstId: 1 }));
+    expect(thrown(() => older.applyPage([]))).toMatchObject({ code: 'REFRESH_SUPERSEDED' });
+    newer.applyPage(syntheticCampaigns(3, { firstId: 1 }));
     await expect(newer.finish()).resolves.toMatchObject({ removed: 0 });
   });
 
   it('does not remove a campaign created (upserted) while a refresh that listed before it was running', async () => {
     await load(syntheticCampaigns(2, { firstId: 1 }));
     const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(syntheticCampaigns(2, { firstId: 1 }));
+    r.applyPage(syntheticCampaigns(2, { firstId: 1 }));
     t.store.campaigns.upsert(ACME, { id: 77, name: 'Created just now', status: 'PENDING_APPROVAL' } as unknown as Campaign);
     await r.finish();
     expect(ids()).toEqual(['1', '2', '77']);
@@ -161,71 +172,48 @@ describe('campaign cache refresh', () => {
     expect(t.store.campaigns.count(ACME)).toBe(10);
   });
 
-  it('loads an empty account in bulk: no secondary index while pages arrive; sorted from memory at finish(), then every index', async () => {
+  it('serves a first load sorted and filtered from its first batch on, with the indexes the window uses', async () => {
     const data = syntheticCampaigns(500, { firstId: 1 });
+    expect(indexCount(1)).toBe(CAMPAIGN_INDEX_TEMPLATES_V8.length);
     const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(data.slice(0, 250));
-    expect(indexCount(1)).toBe(0);
-    // Queries still answer (by scanning) while the first load runs.
-    expect(t.store.campaigns.query({ ...ACME, sort: { field: 'spent', direction: 'desc' }, text: '1', limit: 5 }).total).toBeGreaterThan(0);
-    await r.applyPage(data.slice(200)); // overlapping pages, as offset paging can deliver them
-    const summary = await r.finish();
-    expect(summary).toMatchObject({ pages: 2, removed: 0 });
-    expect(t.store.campaigns.sortSource(ACME)).toBe('memory');
-    await t.store.campaigns.indexBuilds();
-    expect(t.store.campaigns.sortSource(ACME)).toBe('indexes');
-    expect(indexCount(1)).toBe(17);
+    r.applyPage(data.slice(0, 250));
+    // What the window asks right after the first batch: the biggest spenders among the paused.
+    const expected = (rows: Campaign[]) =>
+      rows
+        .filter((c) => c.status === 'PAUSED')
+        .sort((a, b) => (b.spent ?? -Infinity) - (a.spent ?? -Infinity) || Number(b.id) - Number(a.id))
+        .slice(0, 5)
+        .map((c) => c.id);
+    const page = () => t.store.campaigns.query({ ...ACME, sort: { field: 'spent', direction: 'desc' }, statuses: ['PAUSED'], limit: 5 });
+    expect(page().rows.map((c) => c.id)).toEqual(expected(data.slice(0, 250)));
+    r.applyPage(data.slice(200)); // overlapping batches, as offset paging can deliver them
+    expect(page().rows.map((c) => c.id)).toEqual(expected(data));
+    expect(page().total).toBe(data.filter((c) => c.status === 'PAUSED').length);
+    expect(await r.finish()).toMatchObject({ pages: 2, removed: 0 });
+    expect(indexCount(1)).toBe(CAMPAIGN_INDEX_TEMPLATES_V8.length);
     expect(t.store.campaigns.count(ACME)).toBe(500);
-    expect(ids()).toEqual(data.map((c) => c.id).slice(0, 500).sort((a, b) => Number(a) - Number(b)).slice(0, 500));
   });
 
-  it('reports each step of preparing a first load\'s sorts; a later refresh reports none', async () => {
+  it('after a first load that never finished (crash): its rows are kept and served, and the next refresh removes what is no longer listed', async () => {
     const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(syntheticCampaigns(300, { firstId: 1 }));
-    const heard: string[] = [];
-    await r.finish((done, total) => heard.push(`${done}/${total}`));
-    expect(heard).toEqual(Array.from({ length: 16 }, (_, i) => `${i + 1}/16`));
-    await t.store.campaigns.indexBuilds();
-    expect(indexCount(1)).toBe(17);
-
-    const later: string[] = [];
-    const again = t.store.campaigns.beginRefresh(ACME);
-    await again.applyPage(syntheticCampaigns(300, { firstId: 1, seed: 7 }));
-    await again.finish((done, total) => later.push(`${done}/${total}`));
-    expect(later).toEqual([]);
-  });
-
-  it('builds the indexes in the background when a first load is abandoned, keeping its rows', async () => {
-    const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(syntheticCampaigns(40, { firstId: 1 }));
-    r.abandon();
-    await t.store.campaigns.indexBuilds();
-    expect(indexCount(1)).toBe(17);
-    expect(t.store.campaigns.count(ACME)).toBe(40);
-  });
-
-  it('after a first load that never finished (crash): the next open builds the indexes, the next refresh completes the load', async () => {
-    const r = t.store.campaigns.beginRefresh(ACME);
-    await r.applyPage(syntheticCampaigns(30, { firstId: 1 }));
+    r.applyPage(syntheticCampaigns(30, { firstId: 1 }));
     t.reopen(); // no finish(), no abandon(): as after a crash
-    expect(indexCount(1)).toBe(0);
-    await t.store.campaigns.indexBuilds();
-    expect(indexCount(1)).toBe(17);
-
     expect(t.store.campaigns.count(ACME)).toBe(30);
-
-    // Interrupted, and a refresh starts before the background build: it continues the bulk load
-    // (the build stands back), removes what the service no longer lists and builds the indexes.
-    const globexKey = t.store.accounts.keyOf(GLOBEX);
-    await t.store.campaigns.beginRefresh(GLOBEX).applyPage(syntheticCampaigns(30, { firstId: 1 }));
-    t.reopen();
-    const next = t.store.campaigns.beginRefresh(GLOBEX);
-    await next.applyPage(syntheticCampaigns(10, { firstId: 1 }));
-    await t.store.campaigns.indexBuilds();
-    expect(indexCount(globexKey)).toBe(0);
+    expect(ids()).toHaveLength(30);
+    expect(t.store.accounts.get(ACME)?.lastSyncedAt).toBeNull();
+    const next = t.store.campaigns.beginRefresh(ACME);
+    next.applyPage(syntheticCampaigns(10, { firstId: 1 }));
     expect(await next.finish()).toMatchObject({ removed: 20 });
-    expect(indexCount(globexKey)).toBe(17);
-    expect(ids(GLOBEX)).toHaveLength(10);
+    expect(ids()).toHaveLength(10);
+  });
+
+  it('fills many accounts in one transaction (a network batch and its members) and keeps statements for a bounded number of tables', async () => {
+    const members = Array.from({ length: 80 }, (_, i) => ({ profileId: 'p1', accountId: `member${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}` }));
+    for (const m of members) t.store.accounts.add({ ...m, type: 'ADVERTISER', networkId: null });
+    const refreshes = members.map((m) => t.store.campaigns.beginRefresh(m));
+    t.store.campaigns.inOneTransaction(() => refreshes.forEach((r, i) => r.applyPage(syntheticCampaigns(3, { firstId: i * 3 + 1 }))));
+    for (const r of refreshes) await r.finish();
+    for (const m of members) expect(t.store.campaigns.count(m)).toBe(3);
   });
 
   it('drops the account\'s table with the account and with its profile; a reused key starts empty', async () => {

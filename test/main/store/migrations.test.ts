@@ -8,6 +8,7 @@ import { NEW_FILE_PAGE_SIZE } from '../../../src/main/store/connection';
 import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from '../../../src/main/store/migrations/003-campaigns-per-account';
+import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
 import { ManualClock, tempDir } from './helpers';
 
 const dirs: string[] = [];
@@ -89,6 +90,12 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
   6: (db) => {
     SEEDERS[5](db);
     db.exec(`INSERT INTO settings (key, value) VALUES ('demo', '{"dismissed":false,"removedAccounts":["oldtimerltd"]}')`);
+  },
+  // Version 7 added the send notes' look-up columns. Account 2's table is as an unfinished first
+  // load of the old bulk loader left it: without its secondary indexes.
+  7: (db) => {
+    SEEDERS[6](db);
+    for (const [suffix] of CAMPAIGN_INDEX_TEMPLATES_V3) db.exec(`DROP INDEX campaigns_2_by_${suffix}`);
   },
 };
 
@@ -196,6 +203,26 @@ describe('migrations', () => {
       expect(schemaOf(file).some((line) => line.startsWith('table campaigns '))).toBe(false);
     });
   }
+
+  it('keep only the indexes the window sorts and filters by (version 8), and complete tables an unfinished first load left without them', () => {
+    const file = newFile();
+    const db = new Database(file);
+    migrate(db, MIGRATIONS.slice(0, 7), file);
+    SEEDERS[7](db);
+    db.close();
+    openStore({ file }).close();
+    const after = new Database(file, { readonly: true });
+    const indexes = (t: string) => (after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name").pluck().all(t) as string[]);
+    const expected = (t: string) => CAMPAIGN_INDEX_TEMPLATES_V8.map(([suffix]) => `${t}_by_${suffix}`).sort();
+    expect(indexes('campaigns_1')).toEqual(expected('campaigns_1'));
+    expect(indexes('campaigns_2')).toEqual(expected('campaigns_2'));
+    // Every sort the grid offers still walks an index (id is the primary key).
+    expect(CAMPAIGN_INDEX_TEMPLATES_V8.map(([suffix]) => suffix)).toEqual(
+      expect.arrayContaining(['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date', 'search']),
+    );
+    expect(CAMPAIGN_INDEX_TEMPLATES_V8).toHaveLength(10);
+    after.close();
+  });
 
   it('refuse a file from a newer app with a message to update, and leave the file untouched', () => {
     const file = newFile();
