@@ -79,7 +79,7 @@ export async function checkImage(url: string, role: ImageRole, opts: ImageCheckO
       hints: imageHints({ url, format: facts.format, bytes: bytes.length, width: facts.width, height: facts.height }, role),
     };
   } catch (e) {
-    if (abort.signal.aborted) return failed(url, role, `No answer within ${Math.round(opts.timeoutMs / 1000)} s`);
+    if (abort.signal.aborted) return failed(url, role, `No answer within ${opts.timeoutMs < 1000 ? `${opts.timeoutMs} ms` : `${Math.round(opts.timeoutMs / 1000)} s`}`);
     const code = (e as { code?: string }).code;
     return failed(url, role, `Not reachable${code ? ` (${code})` : ''}`);
   } finally {
