@@ -38,7 +38,8 @@ const SECTIONS: Section[] = [
       'bottleneck. Target for Campaign Desk: at most 1.05 x the minimum the quotas allow, no 429 that could be avoided. ' +
       'Before the scheduler followed r and t under either refill rule and read a date Retry-After on the Date header\'s ' +
       'clock (2026-11-24), the same virtual rows measured 1.293 (token buckets, creates), 1.284 (Retry-After as a date, ' +
-      'service clock +2 min), 3.284 (+10 min) and 4.187 (token buckets, +10 min).',
+      'service clock +2 min), 3.284 (+10 min) and 4.187 (token buckets, +10 min). ' +
+      '`npx tsx bench/scheduler.ts virtual` runs the first part alone, in a few seconds.',
     run: () => schedulerBenchMarkdown(),
   },
   {
