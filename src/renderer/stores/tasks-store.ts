@@ -12,6 +12,12 @@ export interface TasksState {
   error: string | null;
   selectedId: string | null;
   notice: { text: string; bad: boolean } | null;
+  typeFilter: string;
+  statusFilter: string;
+  sortBy: TaskSort;
+  /** What a refresh is doing, said while it runs. */
+  progress: string | null;
+  setView(patch: Partial<Pick<TasksState, 'typeFilter' | 'statusFilter' | 'sortBy'>>): void;
   setAccount(ref: AccountRef | null): void;
   pickApp(appId: string | null): void;
   load(): Promise<void>;
@@ -20,9 +26,20 @@ export interface TasksState {
   say(text: string, bad: boolean): void;
 }
 
-/** Newest first by execution time; the list the grid shows. */
-export function sortTasks(tasks: Task[]): Task[] {
-  return [...tasks].sort((a, b) => (b.executionTime ?? 0) - (a.executionTime ?? 0) || Number(b.taskId) - Number(a.taskId));
+export type TaskSort = 'send' | 'update';
+
+/** Newest first by send (execution) time or by last update; the list the grid shows. */
+export function sortTasks(tasks: Task[], by: TaskSort = 'send'): Task[] {
+  const key = (t: Task) => (by === 'send' ? t.executionTime : t.taskUpdateTime) ?? 0;
+  return [...tasks].sort((a, b) => key(b) - key(a) || Number(b.taskId) - Number(a.taskId));
+}
+
+/** The tasks the filters let through ('' = any), in the chosen order. */
+export function visibleTasks(tasks: Task[], type: string, status: string, by: TaskSort): Task[] {
+  return sortTasks(
+    tasks.filter((t) => (type === '' || t.taskType === type) && (status === '' || t.taskStatus === status)),
+    by,
+  );
 }
 
 export const useTasks = create<TasksState>()((set, get) => ({
@@ -33,6 +50,13 @@ export const useTasks = create<TasksState>()((set, get) => ({
   error: null,
   selectedId: null,
   notice: null,
+  typeFilter: '',
+  statusFilter: '',
+  sortBy: 'send',
+  progress: null,
+  setView(patch) {
+    set(patch);
+  },
   setAccount(ref) {
     const cur = get().account;
     if (cur?.profileId === ref?.profileId) {
@@ -62,15 +86,17 @@ export const useTasks = create<TasksState>()((set, get) => ({
   async refresh() {
     const { account, appId } = get();
     if (!account || !appId) return;
-    set({ loading: true, notice: null });
+    set({ loading: true, notice: null, progress: `Fetching the tasks of application ${appId} from the service...` });
     try {
       await call('tasks.refresh', { profileId: account.profileId, appId });
+      set({ progress: 'Reading the fetched tasks...' });
       await get().load();
+      set({ notice: { text: `Refreshed: ${get().tasks.length} tasks of application ${appId}.`, bad: false } });
     } catch (err) {
       // Offline: the cached list stays, with the reason next to it.
       set({ notice: { text: messageOf(err), bad: true } });
     } finally {
-      set({ loading: false });
+      set({ loading: false, progress: null });
     }
   },
   select(taskId) {

@@ -45,7 +45,12 @@ export function SwPath({ app, account }: { app: App; account: AccountRef }) {
       <button type="button" onClick={() => setEditing(false)} title="Escape">
         Cancel
       </button>
-      <span className="form-hint muted">Must start with "/" (a path from the domain root).</span>
+      <span className="form-hint muted sw-help" data-testid="sw-path-help">
+        The path of the service worker file from the root of the application's domain, starting with "/" (e.g. /push/sw.js); the file must be
+        reachable there. Change it when the file is not at the default place, another worker already uses it, the site lives in a
+        subdirectory, or the worker moved. The service answers 400 when the request is not valid or this connection may not change this
+        application, and 404 when the application id (container) is not known to it; either shows in the Outbox with the service's words.
+      </span>
       {problems.map((p) => (
         <span key={p.message} className="form-problem">
           {p.message}

@@ -10,6 +10,35 @@ import type { AccountRef } from '../../stores/workspace-store';
 import { problemsByField } from '../drafts/campaign-form';
 import { taskEditability, taskPatch, taskToEditForm, type TaskEditForm } from './task-rules';
 
+/** Every field of the task record (spec 2.6), in full: image addresses as the service rewrote them. */
+const TASK_FIELDS: [keyof Task & string, string][] = [
+  ['taskId', 'Task id'],
+  ['tagId', 'Application (tagId)'],
+  ['taskType', 'Type'],
+  ['taskStatus', 'Status'],
+  ['executionTime', 'Send time'],
+  ['executionTimeFormatted', 'Send time (service)'],
+  ['taskUpdateTime', 'Last update'],
+  ['taskUpdateTimeFormatted', 'Last update (service)'],
+  ['userTimeZone', 'Time zone'],
+  ['method', 'Method'],
+  ['videoId', 'Video id'],
+  ['forcedItemPolicy', 'Forced item policy'],
+  ['url', 'URL'],
+  ['thumbnailUrl', 'Thumbnail'],
+  ['iconUrl', 'Icon'],
+  ['performer', 'Performer'],
+  ['itemDescription', 'Description'],
+];
+
+function fieldText(t: Task, key: keyof Task & string): string {
+  const v = t[key];
+  if (v === null || v === undefined || v === '') return '\u2014';
+  if ((key === 'executionTime' || key === 'taskUpdateTime') && typeof v === 'number') return `${new Date(v).toISOString().replace('T', ' ').slice(0, 16)} UTC (${new Date(v).toLocaleString()} your time)`;
+  if (key === 'userTimeZone') return v === 1 ? "1: each subscriber's own time zone" : v === 0 ? '0: UTC' : String(v);
+  return String(v);
+}
+
 export function TaskDetails({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
   const original = taskToEditForm(task);
   const [form, setForm] = useState<TaskEditForm>(original);
@@ -52,6 +81,14 @@ export function TaskDetails({ task, account, now }: { task: Task; account: Accou
           {can.reason}
         </p>
       ) : null}
+      <dl className="task-fields" data-testid="task-fields">
+        {TASK_FIELDS.map(([key, label]) => (
+          <div key={key} style={{ display: 'contents' }}>
+            <dt>{label}</dt>
+            <dd data-testid={`task-field-${key}`}>{fieldText(task, key)}</dd>
+          </div>
+        ))}
+      </dl>
       <div className="form">
         <FormField label="Title" name="title" problems={by.title}>
           {input('title')}

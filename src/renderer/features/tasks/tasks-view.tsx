@@ -5,7 +5,8 @@ import type { Task } from '../../../shared/domain/push';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { formatDateTime } from '../../lib/format';
 import { usePush } from '../../stores/push-store';
-import { useTasks } from '../../stores/tasks-store';
+import { useTasks, visibleTasks, type TaskSort } from '../../stores/tasks-store';
+import { KNOWN_TASK_STATUSES, TASK_TYPES } from '../../../shared/domain/push';
 import { useWorkspace } from '../../stores/workspace-store';
 import { SwPath } from './sw-path';
 import { TaskDetails } from './task-details';
@@ -24,7 +25,7 @@ const COLUMNS: GridColumn<Task>[] = [
     ),
   },
   { id: 'type', title: 'Type', width: 90, render: (t) => t.taskType },
-  { id: 'when', title: 'Send time', width: 170, render: (t) => <span title={typeof t.executionTime === 'number' ? new Date(t.executionTime).toLocaleString() : undefined}>{formatDateTime(t.executionTime)}</span> },
+  { id: 'when', title: 'Send time', width: 200, render: (t) => <span title={typeof t.executionTime === 'number' ? new Date(t.executionTime).toLocaleString() : undefined}>{formatDateTime(t.executionTime)}</span> },
   { id: 'id', title: 'Task', width: 90, align: 'right', render: (t) => t.taskId },
 ];
 
@@ -45,11 +46,13 @@ export function TasksView({ now }: { now: number }) {
   useEffect(() => {
     if (!s.appId && apps.length > 0) s.pickApp(apps[0].appId);
   }, [apps, s]);
-  const getRow = useCallback((i: number) => s.tasks[i], [s.tasks]);
+  const shown = visibleTasks(s.tasks, s.typeFilter, s.statusFilter, s.sortBy);
+  const getRow = useCallback((i: number) => shown[i], [shown]);
   const onSelect = useCallback((_i: number, t: Task) => useTasks.getState().select(t.taskId), []);
   const onRange = useCallback(() => undefined, []);
-  const selectedIndex = s.selectedId ? s.tasks.findIndex((t) => t.taskId === s.selectedId) : -1;
-  const selected = selectedIndex >= 0 ? s.tasks[selectedIndex] : null;
+  const selectedIndex = s.selectedId ? shown.findIndex((t) => t.taskId === s.selectedId) : -1;
+  const selected = selectedIndex >= 0 ? shown[selectedIndex] : null;
+  const statuses = [...new Set([...KNOWN_TASK_STATUSES, ...s.tasks.map((t) => t.taskStatus)])];
   const app = apps.find((a) => a.appId === s.appId) ?? null;
 
   return (
@@ -67,11 +70,49 @@ export function TasksView({ now }: { now: number }) {
           </select>
         </label>
         <button type="button" onClick={() => void s.refresh()} disabled={!s.appId || s.loading} data-testid="tasks-refresh" title="Fetch this application's tasks from the service">
-          Refresh tasks
+          {s.loading ? 'Refreshing...' : 'Refresh tasks'}
         </button>
+        <div className="task-filters">
+          <label className="field">
+            <span className="field-label">Type</span>
+            <select value={s.typeFilter} onChange={(e) => s.setView({ typeFilter: e.target.value })} data-testid="task-type-filter">
+              <option value="">any</option>
+              {TASK_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Status</span>
+            <select value={s.statusFilter} onChange={(e) => s.setView({ statusFilter: e.target.value })} data-testid="task-status-filter">
+              <option value="">any</option>
+              {statuses.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field">
+            <span className="field-label">Sort by</span>
+            <select value={s.sortBy} onChange={(e) => s.setView({ sortBy: e.target.value as TaskSort })} data-testid="task-sort">
+              <option value="send">send time</option>
+              <option value="update">last update</option>
+            </select>
+          </label>
+        </div>
         {app && account ? <SwPath key={app.appId} app={app} account={account} /> : null}
-        <span className="toolbar-count muted">{s.tasks.length} tasks</span>
+        <span className="toolbar-count muted" data-testid="task-count">
+          {shown.length === s.tasks.length ? `${s.tasks.length} tasks` : `${shown.length} of ${s.tasks.length} tasks`}
+        </span>
       </div>
+      {s.progress ? (
+        <p className="notice" role="status" data-testid="tasks-progress">
+          {s.progress}
+        </p>
+      ) : null}
       {s.notice || s.error ? (
         <p className={s.notice && !s.notice.bad ? 'notice notice-ok' : 'notice form-problem'} role="status" data-testid="tasks-notice">
           {s.notice?.text ?? s.error}
@@ -80,7 +121,7 @@ export function TasksView({ now }: { now: number }) {
       <div className="campaigns-body tasks-body">
         <VirtualGrid
           columns={COLUMNS}
-          rowCount={s.tasks.length}
+          rowCount={shown.length}
           rowHeight={28}
           getRow={getRow}
           rowKey={(t) => t.taskId}
