@@ -1,0 +1,274 @@
+// First full cache of a 100,000-campaign, Tier-4-limited account through the app's own refresh,
+// side by side with a plain HTTP client fetching the same unpaged listing in the same run; the
+// same against a service capping pages at 100; and (in a process of its own, for its peak memory)
+// a first refresh of a 5,000-member network with 100,000 campaigns. The sandbox runs as a child
+// process, so its own work does not count against the app's event loop or memory.
+// Run: npm run bench -- refresh   (or: npx tsx bench/refresh.ts [network])
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { request } from 'undici';
+import { createDeskCore, type DeskCore } from '../src/main/core';
+import { createSecretStore } from '../src/main/secrets';
+import type { Fixtures } from '../src/sandbox/index';
+import type { SyncProgress } from '../src/shared/ipc/contract';
+
+const ROOT = join(__dirname, '..');
+const CLIENT = { id: 'bench-client', secret: 'bench-secret' };
+
+/** Letters-only account ids: a, b, ..., z, ba, bb, ... */
+const letters = (n: number) => {
+  let s = '';
+  do {
+    s = String.fromCharCode(97 + (n % 26)) + s;
+    n = Math.floor(n / 26);
+  } while (n > 0);
+  return s;
+};
+
+function fixtures(kind: 'single' | 'network', campaigns: number, members = 0): Fixtures {
+  const accounts: Fixtures['accounts'] = [];
+  const list: NonNullable<Fixtures['campaigns']> = [];
+  // Created days before "now": a new account, Tier 4 for listing (2/s, 15/min, 150/h).
+  const created = '2026-11-19T00:00:00Z';
+  const owners: string[] = [];
+  if (kind === 'single') {
+    accounts.push({ account_id: 'bigshop', name: 'Big Shop', type: 'ADVERTISER', created_at: created, features: [] });
+    owners.push('bigshop');
+  } else {
+    accounts.push({ account_id: 'bignet', name: 'Big Network', type: 'NETWORK', created_at: created, features: [] });
+    for (let m = 0; m < members; m++) {
+      const id = `member${letters(m)}`;
+      accounts.push({ account_id: id, name: `Member ${m}`, type: 'ADVERTISER', network_id: 'bignet', created_at: created, features: [] });
+      owners.push(id);
+    }
+  }
+  for (let i = 0; i < campaigns; i++) {
+    list.push({
+      account_id: owners[i % owners.length],
+      id: 7_000_001 + i,
+      name: `Campaign ${i} ${['spring', 'summer', 'autumn', 'winter'][i % 4]} sale`,
+      branding_text: `Brand ${i % 97}`,
+      status: ['APPROVED', 'PAUSED', 'PENDING_APPROVAL', 'REJECTED'][i % 4],
+      created_at: new Date(Date.parse('2026-01-01T00:00:00Z') + i * 60_000).toISOString(),
+      bid_strategy: 'FIXED',
+      cpc: 0.1 + (i % 50) / 100,
+      spending_limit: 1000,
+      spending_limit_model: 'MONTHLY',
+      marketing_objective: 'LEADS_GENERATION',
+      spent: (i * 7919) % 10_000,
+    } as NonNullable<Fixtures['campaigns']>[number]);
+  }
+  return {
+    now: '2026-11-21T09:00:00Z',
+    accounts,
+    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, accounts: [kind === 'single' ? 'bigshop' : 'bignet'] }],
+    campaigns: list,
+  } as Fixtures;
+}
+
+async function spawnSandbox(fixtureFile: string, variants: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const args = [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0', '--fixtures', fixtureFile, ...variants.flatMap((v) => ['--variant', v])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('sandbox did not start within 120 s')), 120_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^Sandbox listening on (\S+)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+async function listReads(url: string, account: string): Promise<number> {
+  const res = await request(`${url}/_sandbox/requests`);
+  const log = (await res.body.json()) as { requests: { method: string; path: string }[] };
+  return log.requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/core/api/1.0/${account}/campaigns`) && !r.path.includes('page_size=1&') && !r.path.endsWith('page_size=1')).length;
+}
+
+/** The plain alternative: one unpaged request, the body read whole and JSON.parse'd. */
+async function plainFetch(url: string, account: string): Promise<{ ms: number; rows: number; bytes: number }> {
+  const tokenRes = await request(`${url}/core/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: CLIENT.id, client_secret: CLIENT.secret }).toString(),
+  });
+  const { access_token } = (await tokenRes.body.json()) as { access_token: string };
+  const started = performance.now();
+  const res = await request(`${url}/core/api/1.0/${account}/campaigns?fetch_level=RAP`, { headers: { authorization: `Bearer ${access_token}` } });
+  const text = await res.body.text();
+  const parsed = JSON.parse(text) as { results: unknown[] };
+  return { ms: performance.now() - started, rows: parsed.results.length, bytes: Buffer.byteLength(text) };
+}
+
+const threads = () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
+
+export interface RefreshRun {
+  label: string;
+  campaigns: number;
+  cached: number;
+  reads: number;
+  wallMs: number;
+  firstRowsMs: number | null;
+  maxLoopHoldMs: number;
+  draftP99Ms: number;
+  draftMaxMs: number;
+  peakRssMb: number;
+  maxThreads: number;
+  plainMs?: number;
+  plainBytes?: number;
+}
+
+/** Adds the account to a fresh app core and measures its first refresh through the app itself. */
+async function appRefresh(url: string, account: string, label: string, expected: number): Promise<RefreshRun> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'desk-bench-'));
+  const secrets = await createSecretStore({ service: 'Campaign Desk (bench)', keytar: () => Promise.reject(new Error('no keychain')) });
+  const core: DeskCore = await createDeskCore({ dataDir, transport: 'browser', version: 'bench', secrets, tuning: { refreshOnStart: false } });
+  const h = core.handlers;
+  const p = await h['profiles.create']({ name: 'Bench', baseUrl: url, authUrl: url, pushUrl: url, clientId: CLIENT.id, clientSecret: CLIENT.secret, flow: 'client_credentials', redirectUri: null });
+  let started = 0;
+  let firstRows: number | null = null;
+  let finished: SyncProgress | null = null;
+  core.events.on('sync.progress', (x: SyncProgress) => {
+    if (x.accountId !== account) return;
+    if (x.state === 'running' && started === 0) started = performance.now();
+    if (x.state !== 'running') finished = x;
+  });
+  core.events.on('data.changed', (x: { accountId: string | null; what: string }) => {
+    if (x.what === 'campaigns' && started > 0 && firstRows === null && (x.accountId === account || x.accountId === null)) firstRows = performance.now() - started;
+  });
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  // A person typing a draft meanwhile: a save every 50 ms, timed from the call to its answer.
+  const saves: number[] = [];
+  let draftId: string | undefined;
+  let saving = true;
+  // The account exists once added; the refresh starts right after its check.
+  await h['accounts.add']({ profileId: p.id, accountId: account });
+  const typing = (async () => {
+    let n = 0;
+    while (saving) {
+      const t0 = performance.now();
+      const d = await h['drafts.save']({ kind: 'campaign', ...(draftId ? { id: draftId } : {}), profileId: p.id, accountId: account, payload: { name: `Draft ${n++}` } });
+      draftId = d.id;
+      saves.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  let maxThreads = threads();
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    maxThreads = Math.max(maxThreads, threads());
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 100);
+  while (finished === null) await new Promise((r) => setTimeout(r, 20));
+  const wallMs = performance.now() - started;
+  saving = false;
+  await typing;
+  clearInterval(sampler);
+  loop.disable();
+  const last: SyncProgress = finished;
+  if (last.state !== 'done') throw new Error(`${label}: refresh ended ${last.state}: ${last.message}`);
+  const q = await h['campaigns.query']({ profileId: p.id, accountId: account, offset: 0, limit: 1 });
+  saves.sort((a, b) => a - b);
+  const run: RefreshRun = {
+    label,
+    campaigns: expected,
+    cached: q.total,
+    reads: await listReads(url, account),
+    wallMs,
+    firstRowsMs: firstRows,
+    maxLoopHoldMs: loop.max / 1e6,
+    draftP99Ms: saves[Math.min(saves.length - 1, Math.floor(saves.length * 0.99))],
+    draftMaxMs: saves[saves.length - 1],
+    peakRssMb: Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20,
+    maxThreads,
+  };
+  await core.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return run;
+}
+
+async function withSandbox<T>(fx: Fixtures, variants: string[], fn: (url: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-bench-fx-'));
+  const file = join(dir, 'fixtures.json');
+  writeFileSync(file, JSON.stringify(fx));
+  const { url, child } = await spawnSandbox(file, variants);
+  try {
+    return await fn(url);
+  } finally {
+    await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function runRefreshBench(): Promise<RefreshRun[]> {
+  const N = 100_000;
+  const runs: RefreshRun[] = [];
+  await withSandbox(fixtures('single', N), [], async (url) => {
+    const plain = await plainFetch(url, 'bigshop');
+    const run = await appRefresh(url, 'bigshop', 'one account, whole listing', N);
+    // The plain client's request is counted by the sandbox too.
+    runs.push({ ...run, reads: run.reads - 1, plainMs: plain.ms, plainBytes: plain.bytes });
+  });
+  await withSandbox(fixtures('single', 10_000), ['page_size_cap=100'], async (url) => {
+    runs.push(await appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000));
+  });
+  // The network in a process of its own: its peak memory is then its own.
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/refresh.ts', 'network'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise((r) => child.once('exit', r));
+  const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`network run printed no result:\n${out}`);
+  runs.push(JSON.parse(line.slice('RESULT '.length)) as RefreshRun);
+  return runs;
+}
+
+async function networkRun(): Promise<RefreshRun> {
+  return withSandbox(fixtures('network', 100_000, 5_000), [], (url) => appRefresh(url, 'bignet', 'network of 5,000 members', 100_000));
+}
+
+const f = (n: number | null | undefined, d = 0) => (n === null || n === undefined ? '-' : n.toFixed(d));
+
+export function refreshBenchMarkdown(runs: RefreshRun[]): string {
+  const rows = runs.map(
+    (r) =>
+      `| ${r.label} | ${r.campaigns.toLocaleString('en')} | ${r.cached.toLocaleString('en')} | ${r.reads} | ${f(r.wallMs / 1000, 1)} s | ${r.plainMs ? `${f(r.plainMs / 1000, 1)} s (${f(r.wallMs / r.plainMs, 2)}x)` : '-'} | ${f(r.firstRowsMs)} ms | ${f(r.maxLoopHoldMs, 1)} ms | ${f(r.draftP99Ms, 1)} / ${f(r.draftMaxMs, 1)} ms | ${f(r.peakRssMb)} MB | ${r.maxThreads} |`,
+  );
+  return [
+    '| run | campaigns | cached | list reads | app refresh | plain client (app / plain) | first rows visible | longest event-loop hold | draft save p99 / max | peak RSS | threads |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ].join('\n');
+}
+
+if (require.main === module) {
+  const which = process.argv[2];
+  if (which === 'network') {
+    networkRun().then(
+      (r) => console.log(`RESULT ${JSON.stringify(r)}`),
+      (e: unknown) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
+  } else {
+    runRefreshBench().then((runs) => console.log(refreshBenchMarkdown(runs)));
+  }
+}
