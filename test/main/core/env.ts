@@ -110,7 +110,8 @@ export interface Env {
   dataDir: string;
   secrets: SecretStore;
   core: DeskCore;
-  events: { event: EventName; payload: unknown }[];
+  /** Every event the core emitted, with when it came (performance.now()). */
+  events: { event: EventName; payload: unknown; at: number }[];
   /** A new core on the same data dir (the old one must be closed or abandoned first). */
   restart(opts?: Partial<DeskCoreOptions>): Promise<DeskCore>;
   close(): Promise<void>;
@@ -147,7 +148,7 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
       ...extra,
     });
     for (const e of ['sync.progress', 'outbox.changed', 'connection.changed', 'ratelimit.changed', 'data.changed'] as const) {
-      core.events.on(e, (payload: EventPayload<typeof e>) => events.push({ event: e, payload }));
+      core.events.on(e, (payload: EventPayload<typeof e>) => events.push({ event: e, payload, at: performance.now() }));
     }
     return core;
   };
