@@ -6,6 +6,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { MARKDOWN_HEADER, markdownRow, runSandboxLoad } from './sandbox-load';
 import { schedulerBenchMarkdown } from './scheduler';
+import { refreshBenchMarkdown, runRefreshBench } from './refresh';
 import { runStoreBench, storeBenchMarkdown } from './store';
 
 interface Section {
@@ -50,6 +51,19 @@ const SECTIONS: Section[] = [
       '100,000 campaigns in one account: a full refresh cached page by page, then the queries a screen makes ' +
       '(sorts, status and text filters, deep pages). Targets: a query under 50 ms, a full refresh under 2 s.',
     run: async () => storeBenchMarkdown(await runStoreBench()),
+  },
+  {
+    key: 'refresh',
+    title: 'First refresh through the app (one request, streamed)',
+    command: 'npm run bench -- refresh',
+    about:
+      "An app core (its own store, scheduler and service client) adds a new account and caches it with its own refresh, " +
+      'against the sandbox in a child process; a plain client (undici, body read whole, JSON.parse) fetches the same ' +
+      'unpaged listing first in the same run. A draft is saved every 50 ms meanwhile. The network run is a process of its ' +
+      'own, so its peak RSS is its own (the sandbox is another process). Targets: list reads 1 (pages needed under a cap), ' +
+      'within 2x of the plain client, first rows within 1 s, no event-loop hold over 50 ms, draft save p99 under 20 ms, ' +
+      'the network under 600 MB with a bounded number of threads.',
+    run: async () => refreshBenchMarkdown(await runRefreshBench()),
   },
 ];
 
