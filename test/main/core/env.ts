@@ -110,8 +110,9 @@ export interface Env {
   dataDir: string;
   secrets: SecretStore;
   core: DeskCore;
-  /** Every event the core emitted, with when it came (performance.now()). */
-  events: { event: EventName; payload: unknown; at: number }[];
+  events: { event: EventName; payload: unknown }[];
+  /** When each of `events` came (performance.now()), index for index. */
+  eventTimes: number[];
   /** A new core on the same data dir (the old one must be closed or abandoned first). */
   restart(opts?: Partial<DeskCoreOptions>): Promise<DeskCore>;
   close(): Promise<void>;
@@ -136,6 +137,7 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-core-'));
   const secrets = await memorySecrets();
   const events: Env['events'] = [];
+  const eventTimes: number[] = [];
   const make = async (extra: Partial<DeskCoreOptions> = {}) => {
     const core = await createDeskCore({
       dataDir,
@@ -148,7 +150,10 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
       ...extra,
     });
     for (const e of ['sync.progress', 'outbox.changed', 'connection.changed', 'ratelimit.changed', 'data.changed'] as const) {
-      core.events.on(e, (payload: EventPayload<typeof e>) => events.push({ event: e, payload, at: performance.now() }));
+      core.events.on(e, (payload: EventPayload<typeof e>) => {
+        events.push({ event: e, payload });
+        eventTimes.push(performance.now());
+      });
     }
     return core;
   };
@@ -160,6 +165,7 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
     secrets,
     core: await make(),
     events,
+    eventTimes,
     async restart(extra) {
       env.core = await make(extra);
       return env.core;
