@@ -1,10 +1,11 @@
-// app.info, ratelimit.state and activity.list: what the status bar and the activity tab show.
+// app.info, ratelimit.state, activity.list and outbox.waits: what the status bar and the activity tab show.
 import type { DeskHandlers, RateLimitState } from '../../shared/ipc/contract';
 import type { CoreContext } from './context';
 import { demoState } from './demo';
 import { activityDto } from './dto';
+import { outboxWaits } from '../sync/outbox-wait';
 
-type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'activity.list'>;
+type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'activity.list' | 'outbox.waits'>;
 
 /** The budgets of a profile: its accounts' (campaign API) and its client's push budget. */
 export function rateLimitStates(ctx: CoreContext, profileId?: string): RateLimitState[] {
@@ -43,6 +44,23 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
     },
     async 'ratelimit.state'({ profileId }) {
       return rateLimitStates(ctx, profileId);
+    },
+    async 'outbox.waits'({ profileId }) {
+      const profiles = new Map(ctx.store.profiles.list().map((p) => [p.id, p]));
+      const items = ctx.store.outbox.list({ ...(profileId === undefined ? {} : { profileId }), states: ['queued', 'sending', 'uncertain'] });
+      const waits = outboxWaits({
+        now: ctx.now(),
+        items,
+        connection: (id) => ctx.connections.view(id).connection,
+        // Push work is counted against the client's push budget, campaign work against the account's.
+        rateAccount: (item) => {
+          if (item.kind === 'create_campaign') return item.accountId;
+          const clientId = profiles.get(item.profileId)?.clientId;
+          return clientId === undefined ? null : `push:${clientId}`;
+        },
+        snapshot: ctx.scheduler.snapshot(),
+      });
+      return waits.map(({ seq, ...w }) => ({ id: String(seq), ...w }));
     },
     async 'activity.list'({ profileId, limit }) {
       return ctx.store.activity.list({ ...(profileId === undefined ? {} : { profileId }), limit }).map(activityDto);

@@ -39,6 +39,7 @@ import type { Connections } from './connections';
 import type { EventHub } from './event-hub';
 import { recheck } from './recheck';
 import { findPushTasks, listForMatch, matchCampaign, performItem, type PushTasksFound, type SendResult } from './send-item';
+import { HistoryRetention } from './retention';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor, type SendNotes } from './send-notes';
 import { targetApps, taskHasUpdate } from './signature';
 
@@ -89,8 +90,13 @@ export class OutboxDrainer {
   #kickQueued = false;
   #closed = false;
 
+  /** Sent items and activity older than the retention period go (at start-up, then after sends). */
+  readonly #retention: HistoryRetention;
+
   constructor(deps: DrainDeps) {
     this.#d = deps;
+    this.#retention = new HistoryRetention(deps.store, () => deps.clock.now());
+    this.#retention.maybePrune();
   }
 
   /** Looks for work soon (coalesced). */
@@ -250,6 +256,7 @@ export class OutboxDrainer {
     this.#changed(sent);
     this.#d.hub.emit('data.changed', { profileId: item.profileId, accountId: item.accountId, what: 'drafts' });
     this.#d.note(item.profileId, item.accountId, 'info', 'outbox.sent', `${describeItem(item)} ${what}.`);
+    this.#retention.maybePrune();
   }
 
   #failed(item: OutboxItem, e: unknown): Promise<void> | void {

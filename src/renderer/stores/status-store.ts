@@ -1,13 +1,15 @@
 // What the top bar and the status bar report: sync progress per account, the rate-limit windows,
 // and the outbox. Fed by core events; reloaded when the core says something changed.
 import { create } from 'zustand';
-import type { OutboxItem, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
+import type { OutboxItem, OutboxWait, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
 import { call } from '../lib/api';
 
 export interface StatusState {
   sync: Record<string, SyncProgress>;
   rateLimits: RateLimitState[];
   outbox: OutboxItem[];
+  /** Why each queued or sending item waits, read with the outbox and again when a rate-limit window moves. */
+  waits: Record<string, OutboxWait>;
   setSync(p: SyncProgress): void;
   loadRateLimits(): Promise<void>;
   loadOutbox(): Promise<void>;
@@ -28,10 +30,20 @@ export function syncLabel(p: SyncProgress | undefined): { text: string; bar: { v
   return { text: 'Synced', bar: null };
 }
 
+async function loadWaits(set: (s: Partial<StatusState>) => void): Promise<void> {
+  try {
+    const waits = await call('outbox.waits', {});
+    set({ waits: Object.fromEntries(waits.map((w) => [w.id, w])) });
+  } catch {
+    // as above
+  }
+}
+
 export const useStatus = create<StatusState>()((set) => ({
   sync: {},
   rateLimits: [],
   outbox: [],
+  waits: {},
   setSync(p) {
     set((s) => ({ sync: { ...s.sync, [accountKey(p.profileId, p.accountId)]: p } }));
   },
@@ -41,6 +53,7 @@ export const useStatus = create<StatusState>()((set) => ({
     } catch {
       // The status bar keeps its last picture; the next event tries again.
     }
+    await loadWaits(set);
   },
   async loadOutbox() {
     try {
@@ -48,6 +61,7 @@ export const useStatus = create<StatusState>()((set) => ({
     } catch {
       // as above
     }
+    await loadWaits(set);
   },
 }));
 
@@ -77,4 +91,9 @@ export function tightestWindow(states: RateLimitState[], profileId: string, acco
   return best;
 }
 
-export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(['queued', 'sending', 'uncertain', 'blocked', 'failed']);
+/**
+ * Changes still on their way to the service: what "N queued" counts. Failed and blocked items are
+ * not queued (nothing will send them until the person acts) and are counted as needing attention.
+ */
+export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(['queued', 'sending', 'uncertain']);
+export const ATTENTION_STATES: ReadonlySet<OutboxItem['state']> = new Set(['failed', 'blocked']);

@@ -82,6 +82,32 @@ export const campaignQuerySchema = z.object({
   limit: z.number().int().min(1).max(1000).default(200),
 });
 
+/**
+ * The window as the person left it (issue 16): the open account and tab, and per account the
+ * campaigns view (sort, status filter, search, chosen columns with widths, details pane). Saved
+ * in the settings table; a value that no longer parses reads as "nothing saved".
+ */
+export const accountViewSchema = z.object({
+  sort: z.object({ field: z.string().max(64), direction: z.enum(['asc', 'desc']) }).nullable(),
+  status: z.string().max(64).nullable(),
+  text: z.string().max(200),
+  /** Chosen columns in display order; widths in pixels. Empty means the default set. */
+  columns: z.array(z.object({ id: z.string().max(64), width: z.number().int().min(40).max(1200) })).max(64),
+  detailsOpen: z.boolean(),
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
+export const windowViewSchema = z.object({
+  account: z.object({ profileId: id, accountId: z.string().max(200) }).nullable(),
+  tab: z.string().max(32).nullable(),
+  /** Keyed by `${profileId}/${accountId}`. */
+  accounts: z.record(z.string().max(420), accountViewSchema),
+});
+export type WindowView = z.infer<typeof windowViewSchema>;
+
+/** A cached campaign with every field the service sent, known or not (the details pane, extra columns). */
+export const campaignRecordSchema = campaignRowSchema.extend({ fields: z.record(z.string(), z.unknown()) });
+export type CampaignRecord = z.infer<typeof campaignRecordSchema>;
+
 export const pushDraftPayloadSchema = z.object({
   mode: z.enum(['immediate', 'scheduled']),
   event: pushEventSchema,
@@ -129,6 +155,26 @@ export const outboxItemSchema = z.object({
   nextAttemptAt: z.number().nullable(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
+
+/**
+ * Why a queued or sending item waits, true at the moment it is asked (outbox.waits): next in line,
+ * behind other changes of its account, offline, working offline, signing in, held by a rate-limit
+ * window (which, how full, and when a request fits again), or a retry at a set time.
+ */
+export const OUTBOX_WAIT_REASONS = ['sending', 'next', 'turn', 'offline', 'working_offline', 'signing_in', 'rate_limit', 'retry'] as const;
+export const outboxWaitSchema = z.object({
+  id: z.string(),
+  reason: z.enum(OUTBOX_WAIT_REASONS),
+  /** When the wait is expected to end; null when no time can be promised. */
+  until: z.number().nullable(),
+  /** Changes of the same account that go before it. */
+  ahead: z.number().int(),
+  window: z
+    .object({ group: z.string(), name: z.string(), used: z.number(), quota: z.number(), windowMs: z.number(), nextSlotAt: z.number().nullable() })
+    .nullable(),
+  lastTry: z.string().nullable(),
+});
+export type OutboxWait = z.infer<typeof outboxWaitSchema>;
 
 /** What an ambiguous item waits on: campaign ids (a create) or task ids (a push). */
 export const outboxCandidatesSchema = z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) });
@@ -270,6 +316,14 @@ export const channels = {
     input: campaignQuerySchema,
     output: z.object({ rows: z.array(campaignRowSchema), total: z.number().int(), syncedAt: z.number().nullable() }),
   },
+  /** campaigns.query with each row's every cached field (unknown ones included), for the grid's chosen columns. */
+  'campaigns.records': {
+    input: campaignQuerySchema,
+    output: z.object({ rows: z.array(campaignRecordSchema), total: z.number().int(), syncedAt: z.number().nullable() }),
+  },
+  /** The saved window state (views.save writes it whole). */
+  'views.load': { input: empty, output: windowViewSchema },
+  'views.save': { input: windowViewSchema, output: ok },
   /**
    * Values of the create fields the service may extend (spec 2.1: other values not shown) seen in
    * the account's cached campaigns, so the campaign editor can offer them (DECISIONS client 7).
@@ -301,6 +355,8 @@ export const channels = {
   'outbox.list': { input: z.object({ profileId: id.optional(), accountId: z.string().optional() }), output: z.array(outboxItemSchema) },
   'outbox.retry': { input: z.object({ id }), output: outboxItemSchema },
   'outbox.discard': { input: z.object({ id }), output: ok },
+  /** Why each queued or sending item waits, now (the Outbox view's "Waiting" column). */
+  'outbox.waits': { input: z.object({ profileId: id.optional() }), output: z.array(outboxWaitSchema) },
   /**
    * An uncertain item whose answer was lost and whose look-up found several matches (lastError
    * code 'AMBIGUOUS'): the ids the person chooses from. The engine never picks one itself.

@@ -1,5 +1,5 @@
 // What each outbox state means to a person, and which actions it allows.
-import type { OutboxItem } from '../../../shared/ipc/contract';
+import type { OutboxItem, OutboxWait } from '../../../shared/ipc/contract';
 
 export const OUTBOX_LABEL: Record<OutboxItem['state'], string> = {
   queued: 'Queued',
@@ -25,17 +25,87 @@ export const OUTBOX_CLASS: Record<OutboxItem['state'], string> = {
  */
 export const isAmbiguous = (o: OutboxItem) => o.state === 'uncertain' && o.lastError?.code === 'AMBIGUOUS';
 
-/** The badge: the state, or that the item waits for the person's answer. */
-export const outboxStateLabel = (o: OutboxItem) => (isAmbiguous(o) ? 'Needs your answer' : OUTBOX_LABEL[o.state]);
+/** The badge: the state, that the item waits for the person's answer, or for the rate limit. */
+export function outboxStateLabel(o: OutboxItem, w?: OutboxWait): string {
+  if (isAmbiguous(o)) return 'Needs your answer';
+  // Held in the scheduler's queue, its request has not left: "Sending" would not be true.
+  if (w?.reason === 'rate_limit') return 'Waiting';
+  return OUTBOX_LABEL[o.state];
+}
 
 /** The line under the state: the server's message for a failure, the offered fix for a block. */
 export function outboxDetail(o: OutboxItem): string {
   if (o.state === 'blocked') return [o.lastError?.message, o.fix].filter(Boolean).join(' ') || 'Needs your attention.';
   if (o.state === 'failed') return o.lastError?.message ?? 'The service refused it.';
   if (isAmbiguous(o)) return o.lastError?.message ?? 'Several matches were found on the service; say which one is yours.';
-  if (o.state === 'uncertain') return 'The connection dropped after sending; looking for it on the service before sending again.';
+  if (o.state === 'uncertain') return uncertainDetail(o);
   if ((o.state === 'queued' || o.state === 'sending') && o.lastError) return `Last try: ${o.lastError.message}`;
   return '';
+}
+
+/**
+ * Why an item is being looked for on the service, by what actually happened: a 5xx is the
+ * service's own error (it may still have applied the change), not a dropped connection.
+ */
+function uncertainDetail(o: OutboxItem): string {
+  const said = o.lastError?.message ? ` (${o.lastError.message})` : '';
+  switch (o.lastError?.code) {
+    case 'SERVER':
+      return `The service answered with an error${said} after receiving it, so it may or may not have been applied; looking for it on the service before sending again.`;
+    case 'INTERRUPTED':
+      return 'The app stopped while this was being sent; looking for it on the service before sending again.';
+    case 'UNKNOWN':
+      return `No answer came back${said}; looking for it on the service before sending again.`;
+    default:
+      return o.lastError?.message ?? 'Looking for it on the service before sending again.';
+  }
+}
+
+const clockTime = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+function inTime(at: number, now: number): string {
+  const s = Math.max(0, Math.ceil((at - now) / 1000));
+  if (s < 90) return `in ${s} s`;
+  return `in ${Math.round(s / 60)} min`;
+}
+
+export function windowLength(ms: number): string {
+  if (ms % 86_400_000 === 0) return ms === 86_400_000 ? 'day' : `${ms / 86_400_000} days`;
+  if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} min`;
+  return ms === 1000 ? 'second' : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * What the "Waiting" column says of a queued or sending item: why it waits and until when, only
+ * as far as it is true now (no "now" while offline, no "Sending" while the rate limit holds it).
+ */
+export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number): string {
+  if (!w) return o.state === 'sending' ? 'Sending' : '';
+  const behind = `behind ${w.ahead} earlier change${w.ahead === 1 ? '' : 's'} of this account`;
+  switch (w.reason) {
+    case 'sending':
+      return 'Sending now';
+    case 'next':
+      return 'Next to send';
+    case 'turn':
+      return `Its turn comes ${behind}`;
+    case 'offline':
+      return 'Offline: sent when the service can be reached again';
+    case 'working_offline':
+      return 'Working offline: nothing is sent until you go online';
+    case 'signing_in':
+      return 'Waiting for sign-in';
+    case 'retry':
+      return w.until === null ? 'Tried again soon' : `Tried again ${inTime(w.until, now)} (${clockTime(w.until)})`;
+    case 'rate_limit': {
+      const win = w.window;
+      const when = w.until === null ? 'when an answer frees a slot' : `${inTime(w.until, now)} (${clockTime(w.until)})`;
+      if (!win) return `Rate limit: the service asked to wait; sent ${when}`;
+      if (win.name === 'Retry-After') return `Rate limit (${win.group}): the service asked to wait; sent ${when}`;
+      return `Rate limit (${win.group}): ${win.used} of ${win.quota} per ${windowLength(win.windowMs)} used; a request fits again ${when}`;
+    }
+  }
 }
 
 /** Retry: a failed or blocked item goes back to the queue; a queued one is tried now. */
@@ -43,10 +113,3 @@ export const canRetry = (o: OutboxItem) => o.state === 'failed' || o.state === '
 /** An item being sent cannot be pulled back; a sent one has nothing left to discard. */
 export const canDiscard = (o: OutboxItem) => o.state !== 'sending' && o.state !== 'sent';
 
-export function formatNextAttempt(at: number | null, now: number): string {
-  if (at === null) return '';
-  const s = Math.round((at - now) / 1000);
-  if (s <= 0) return 'now';
-  if (s < 90) return `in ${s} s`;
-  return `in ${Math.round(s / 60)} min`;
-}

@@ -2,14 +2,17 @@
 // through outbox.changed. Retry and Discard act on one item; discarding asks first. An item whose
 // answer was lost and which matches several campaigns (or tasks) on the service waits for the
 // person: "It is campaign N" for each match, or "It was not posted: send it" (asks first).
+// Waiting items say why they wait (outbox.waits, true when shown); sent ones collapse into the
+// account's history below, kept for the retention period it names.
 import { useEffect, useState } from 'react';
+import { HISTORY_RETENTION_DAYS } from '../../../shared/retention';
 import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
 import { formatAge } from '../../lib/format';
 import { useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { canDiscard, canRetry, formatNextAttempt, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel } from './outbox-labels';
+import { canDiscard, canRetry, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, waitLabel } from './outbox-labels';
 
 /** The matches an ambiguous item waits on, fetched when it is shown (or changes). */
 function useCandidates(o: OutboxItem): OutboxCandidates | null {
@@ -53,7 +56,10 @@ function AmbiguousChoices({ item, act, onSendAgain }: { item: OutboxItem; act(f:
 
 export function OutboxView({ now }: { now: number }) {
   const account = useWorkspace(selectedAccount);
-  const items = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
+  const all = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
+  const waits = useStatus((s) => s.waits);
+  const items = all.filter((o) => o.state !== 'sent');
+  const sent = all.filter((o) => o.state === 'sent').sort((a, b) => b.updatedAt - a.updatedAt);
   const [discard, setDiscard] = useState<OutboxItem | null>(null);
   const [sendAgain, setSendAgain] = useState<OutboxItem | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -66,21 +72,22 @@ export function OutboxView({ now }: { now: number }) {
     }
     void useStatus.getState().loadOutbox();
   };
-  if (items.length === 0) return <p className="muted panel-empty">Nothing queued for this account.</p>;
   return (
     <div className="outbox">
+      {items.length === 0 ? <p className="muted panel-empty" data-testid="outbox-empty">Nothing waiting to be sent for this account.</p> : null}
       {error ? (
         <p className="notice form-problem" role="alert">
           {error}
         </p>
       ) : null}
+      {items.length === 0 ? null : (
       <table className="list" data-testid="outbox-list">
         <thead>
           <tr>
             <th>Change</th>
             <th>State</th>
             <th>Attempts</th>
-            <th>Next attempt</th>
+            <th>Waiting</th>
             <th>Updated</th>
             <th>
               <span className="visually-hidden">Actions</span>
@@ -102,11 +109,13 @@ export function OutboxView({ now }: { now: number }) {
                 </td>
                 <td>
                   <span className={`badge ${OUTBOX_CLASS[o.state]}`} data-testid="outbox-state">
-                    {outboxStateLabel(o)}
+                    {outboxStateLabel(o, waits[o.id])}
                   </span>
                 </td>
                 <td>{o.attempts}</td>
-                <td>{formatNextAttempt(o.nextAttemptAt, now)}</td>
+                <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''}>
+                  {waitLabel(waits[o.id], o, now)}
+                </td>
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">
                   {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
@@ -126,6 +135,8 @@ export function OutboxView({ now }: { now: number }) {
           })}
         </tbody>
       </table>
+      )}
+      <SentHistory items={sent} now={now} />
       {sendAgain ? (
         <ConfirmDialog
           title="Send it again"
@@ -145,5 +156,33 @@ export function OutboxView({ now }: { now: number }) {
         />
       ) : null}
     </div>
+  );
+}
+
+/** Sent changes of the account, newest first, folded away so they never push waiting work off-screen. */
+function SentHistory({ items, now }: { items: OutboxItem[]; now: number }) {
+  return (
+    <details className="outbox-history" data-testid="outbox-history">
+      <summary>
+        Sent ({items.length}) <span className="muted">kept for {HISTORY_RETENTION_DAYS} days, then removed; the activity log likewise</span>
+      </summary>
+      {items.length === 0 ? (
+        <p className="muted">Nothing sent in the last {HISTORY_RETENTION_DAYS} days.</p>
+      ) : (
+        <table className="list">
+          <tbody>
+            {items.map((o) => (
+              <tr key={o.id} data-testid="outbox-sent-item">
+                <td>{o.summary}</td>
+                <td>
+                  <span className={`badge ${OUTBOX_CLASS.sent}`}>Sent</span>
+                </td>
+                <td className="muted">{formatAge(o.updatedAt, now)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
   );
 }

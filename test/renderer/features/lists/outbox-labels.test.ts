@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { canDiscard, canRetry, formatNextAttempt, isAmbiguous, OUTBOX_LABEL, outboxDetail, outboxStateLabel } from '../../../../src/renderer/features/lists/outbox-labels';
-import type { OutboxItem } from '../../../../src/shared/ipc/contract';
+import { canDiscard, canRetry, isAmbiguous, OUTBOX_LABEL, outboxDetail, outboxStateLabel, waitLabel } from '../../../../src/renderer/features/lists/outbox-labels';
+import type { OutboxItem, OutboxWait } from '../../../../src/shared/ipc/contract';
 
 const item = (o: Partial<OutboxItem>): OutboxItem => ({
   id: '1', profileId: 'p', accountId: 'a', kind: 'create_campaign', summary: 'Create campaign "x"', state: 'queued', attempts: 0,
   lastError: null, fix: null, createdAt: 0, updatedAt: 0, nextAttemptAt: null, ...o,
 });
+const wait = (w: Partial<OutboxWait>): OutboxWait => ({ id: '1', reason: 'next', until: null, ahead: 0, window: null, lastTry: null, ...w });
 
 describe('outbox item presentation', () => {
   it('says an uncertain item is being checked, not resent', () => {
@@ -22,16 +23,33 @@ describe('outbox item presentation', () => {
     expect(outboxDetail(o)).toMatch(/\(11, 12\)/);
     expect(outboxStateLabel(item({ state: 'uncertain', lastError: { code: 'UNKNOWN', message: 'lost' } }))).toBe(OUTBOX_LABEL.uncertain);
   });
+  it('says a 5xx was the service answering with an error, not a dropped connection', () => {
+    const d = outboxDetail(item({ state: 'uncertain', lastError: { code: 'SERVER', message: 'Internal error (500)' } }));
+    expect(d).toMatch(/service answered with an error \(Internal error \(500\)\)/);
+    expect(d).not.toMatch(/connection dropped/);
+    expect(outboxDetail(item({ state: 'uncertain', lastError: { code: 'UNKNOWN', message: 'timed out' } }))).toMatch(/^No answer came back \(timed out\)/);
+  });
   it('offers Retry and Discard only where the core accepts them', () => {
     expect(canRetry(item({ state: 'sent' }))).toBe(false);
     expect(canRetry(item({ state: 'failed' }))).toBe(true);
     expect(canDiscard(item({ state: 'sending' }))).toBe(false);
     expect(canDiscard(item({ state: 'blocked' }))).toBe(true);
   });
-  it('formats the next attempt relative to now', () => {
-    expect(formatNextAttempt(null, 0)).toBe('');
-    expect(formatNextAttempt(30_000, 0)).toBe('in 30 s');
-    expect(formatNextAttempt(600_000, 0)).toBe('in 10 min');
-    expect(formatNextAttempt(-5, 0)).toBe('now');
+  it('says why a queued item waits, never "now" while offline or working offline', () => {
+    const o = item({ nextAttemptAt: 0 });
+    expect(waitLabel(wait({ reason: 'working_offline' }), o, 0)).toBe('Working offline: nothing is sent until you go online');
+    expect(waitLabel(wait({ reason: 'offline' }), o, 0)).toMatch(/^Offline: sent when the service can be reached again/);
+    expect(waitLabel(wait({ reason: 'signing_in' }), o, 0)).toBe('Waiting for sign-in');
+    expect(waitLabel(wait({ reason: 'turn', ahead: 2 }), o, 0)).toBe('Its turn comes behind 2 earlier changes of this account');
+    expect(waitLabel(wait({ reason: 'next' }), o, 0)).toBe('Next to send');
+    expect(waitLabel(wait({ reason: 'retry', until: 30_000 }), o, 0)).toMatch(/^Tried again in 30 s/);
+    for (const r of ['working_offline', 'offline', 'signing_in', 'turn'] as const) expect(waitLabel(wait({ reason: r }), o, 0)).not.toMatch(/\bnow\b/);
+  });
+  it('says a rate-limit wait with its window, how full it is and when a request fits again; the badge is not "Sending"', () => {
+    const o = item({ state: 'sending' });
+    const w = wait({ reason: 'rate_limit', until: 40_000, window: { group: 'campaigns', name: 'minute', used: 15, quota: 15, windowMs: 60_000, nextSlotAt: 40_000 } });
+    expect(waitLabel(w, o, 0)).toMatch(/^Rate limit \(campaigns\): 15 of 15 per minute used; a request fits again in 40 s/);
+    expect(outboxStateLabel(o, w)).toBe('Waiting');
+    expect(outboxStateLabel(o, wait({ reason: 'sending' }))).toBe('Sending');
   });
 });
