@@ -17,7 +17,8 @@ import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './lib/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
 import { PENDING_STATES, useStatus } from './stores/status-store';
-import { useWorkspace } from './stores/workspace-store';
+import { useViews } from './stores/view-store';
+import { sameAccount, useWorkspace } from './stores/workspace-store';
 
 export function App() {
   const activityVersion = useDeskEvents();
@@ -28,13 +29,36 @@ export function App() {
   const error = useWorkspace((s) => s.error);
   const loaded = useWorkspace((s) => s.loaded);
   const outbox = useStatus((s) => s.outbox);
+  const viewsLoaded = useViews((s) => s.loaded);
+  const accounts = useWorkspace((s) => s.accounts);
+  const [restored, setRestored] = useState(false);
+
+  useEffect(() => void useViews.getState().load(), []);
+
+  // Once both the accounts and the saved window are known, reopen the account and tab left open
+  // (if that account is still there); from then on every change of either is saved.
+  useEffect(() => {
+    if (restored || !viewsLoaded || !loaded) return;
+    const saved = useViews.getState().view;
+    const ref = saved.account;
+    if (ref && accounts.some((a) => a.profileId === ref.profileId && a.accountId === ref.accountId)) useWorkspace.getState().select(ref);
+    if (saved.tab && (TABS as readonly string[]).includes(saved.tab)) setTab(saved.tab as Tab);
+    setRestored(true);
+  }, [restored, viewsLoaded, loaded, accounts]);
 
   useEffect(() => {
+    if (restored) useViews.getState().setOpen({ tab });
+  }, [restored, tab]);
+
+  useEffect(() => {
+    // Views of the account are applied when it opens, so wait for the saved ones.
+    if (!restored) return;
+    if (selected && !sameAccount(useViews.getState().view.account, selected)) useViews.getState().setOpen({ account: selected });
     useCampaigns.getState().setAccount(selected);
     useDrafts.getState().setAccount(selected);
     usePush.getState().setAccount(selected);
     useTasks.getState().setAccount(selected);
-  }, [selected]);
+  }, [selected, restored]);
   const draftCount = useDrafts((s) => s.drafts.length);
 
   useEffect(() => {

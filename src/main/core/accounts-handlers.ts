@@ -3,7 +3,7 @@
 // never waits for the network.
 import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../shared/domain/campaign';
 import { DeskError } from '../../shared/errors';
-import type { DeskHandlers } from '../../shared/ipc/contract';
+import type { ChannelArgs, DeskHandlers } from '../../shared/ipc/contract';
 import { isServiceError } from '../service';
 import type { Account, AccountRef } from '../store';
 import type { CoreContext } from './context';
@@ -12,7 +12,7 @@ import { accountDto, campaignRowDto } from './dto';
 
 type AccountHandlers = Pick<
   DeskHandlers,
-  'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel'
+  'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.records' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel' | 'views.load' | 'views.save'
 >;
 
 const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN_FIELDS as readonly string[]).includes(f);
@@ -49,6 +49,21 @@ async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVER
   }
 }
 
+/** One page of the account's cached campaigns, sorted and filtered as asked. */
+function queryPage(ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) {
+  const sort = q.sort;
+  if (sort && !isSortable(sort.field)) throw new DeskError('invalid_input', `Campaigns cannot be sorted by ${sort.field.slice(0, 64)}.`);
+  return ctx.store.campaigns.query({
+    profileId: q.profileId,
+    accountId: q.accountId,
+    ...(sort && isSortable(sort.field) ? { sort: { field: sort.field, direction: sort.direction } } : {}),
+    ...(q.statuses ? { statuses: q.statuses } : {}),
+    ...(q.text ? { text: q.text } : {}),
+    offset: q.offset,
+    limit: q.limit,
+  });
+}
+
 export function accountHandlers(ctx: CoreContext): AccountHandlers {
   const { store, hub, refresher } = ctx;
   return {
@@ -83,18 +98,24 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
 
     async 'campaigns.query'(q) {
       const a = mustGet(ctx, q);
-      const sort = q.sort;
-      if (sort && !isSortable(sort.field)) throw new DeskError('invalid_input', `Campaigns cannot be sorted by ${sort.field.slice(0, 64)}.`);
-      const page = store.campaigns.query({
-        profileId: q.profileId,
-        accountId: q.accountId,
-        ...(sort && isSortable(sort.field) ? { sort: { field: sort.field, direction: sort.direction } } : {}),
-        ...(q.statuses ? { statuses: q.statuses } : {}),
-        ...(q.text ? { text: q.text } : {}),
-        offset: q.offset,
-        limit: q.limit,
-      });
+      const page = queryPage(ctx, q);
       return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'campaigns.records'(q) {
+      const a = mustGet(ctx, q);
+      const page = queryPage(ctx, q);
+      // The cache rebuilds each campaign exactly as the service sent it, unknown fields included.
+      return { rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'views.load'() {
+      return store.settings.get('views');
+    },
+
+    async 'views.save'(view) {
+      store.settings.set('views', view);
+      return { ok: true as const };
     },
 
     async 'campaigns.values'(ref) {

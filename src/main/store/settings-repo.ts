@@ -2,6 +2,7 @@
 // longer parses (written by a newer app, or damaged) reads as the default, never as an error: a
 // setting must not keep the app from starting.
 import { z } from 'zod';
+import { windowViewSchema } from '../../shared/ipc/contract';
 import type { RepoContext } from './context';
 
 const SETTINGS = {
@@ -11,6 +12,8 @@ const SETTINGS = {
   pushPerformers: z.record(z.string(), z.string()),
   /** Pushes saved as templates; payloads are checked by the push handlers, kept here as JSON. */
   pushTemplates: z.array(z.object({ id: z.string(), name: z.string(), payload: z.record(z.string(), z.unknown()), createdAt: z.number() })),
+  /** The window as the person left it: open account and tab, each account's campaigns view. */
+  views: windowViewSchema,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -20,6 +23,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   demo: { dismissed: false, removedAccounts: [] },
   pushPerformers: {},
   pushTemplates: [],
+  views: { account: null, tab: null, accounts: {} },
 };
 
 export interface SettingsRepo {

@@ -1,10 +1,13 @@
 // The campaigns grid of the open account, read from the local cache page by page: only the pages
 // the grid shows are fetched, so 100,000 cached rows cost what one screen costs. Every change of
 // account, sort, filter or search starts a new generation; answers of an older one are dropped.
+// Sort, status filter and search are the account's own (view-store): switching accounts restores
+// that account's, and every change is saved so a restart finds them again.
 import { create } from 'zustand';
-import type { CampaignRow } from '../../shared/ipc/contract';
+import type { CampaignRecord } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
 import { pagesOf } from '../lib/virtual-range';
+import { useViews } from './view-store';
 import type { AccountRef } from './workspace-store';
 
 export const PAGE_SIZE = 200;
@@ -21,13 +24,13 @@ export interface CampaignsState {
   text: string;
   total: number;
   syncedAt: number | null;
-  pages: Record<number, CampaignRow[]>;
+  pages: Record<number, CampaignRecord[]>;
   generation: number;
   loading: boolean;
   loadedOnce: boolean;
   error: string | null;
   selectedId: string | null;
-  selectedRow: CampaignRow | null;
+  selectedRow: CampaignRecord | null;
   setAccount(ref: AccountRef | null): void;
   toggleSort(field: string): void;
   setStatus(status: string | null): void;
@@ -36,10 +39,10 @@ export interface CampaignsState {
   ensureRange(start: number, end: number): void;
   /** The cache changed (a sync finished): refetch what is on screen, keeping it visible meanwhile. */
   refresh(): void;
-  select(row: CampaignRow | null): void;
+  select(row: CampaignRecord | null): void;
 }
 
-export function rowAt(pages: Record<number, CampaignRow[]>, index: number): CampaignRow | undefined {
+export function rowAt(pages: Record<number, CampaignRecord[]>, index: number): CampaignRecord | undefined {
   return pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
 }
 
@@ -55,7 +58,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     inFlight.add(key);
     set({ loading: true });
     try {
-      const out = await call('campaigns.query', {
+      const out = await call('campaigns.records', {
         profileId: s.account.profileId,
         accountId: s.account.accountId,
         ...(s.sort ? { sort: s.sort } : {}),
@@ -83,6 +86,11 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     }
   }
 
+  function remember(patch: { sort?: SortSpec | null; status?: string | null; text?: string }): void {
+    const ref = get().account;
+    if (ref) useViews.getState().patchAccount(ref, patch);
+  }
+
   /** A new query: drop the pages, start from the top. */
   function restart(patch: Partial<CampaignsState>): void {
     const generation = get().generation + 1;
@@ -108,18 +116,33 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     setAccount(ref) {
       const cur = get().account;
       if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
-      restart({ account: ref, selectedId: null, selectedRow: null, loadedOnce: false, syncedAt: null });
+      const view = ref ? useViews.getState().accountView(ref) : null;
+      restart({
+        account: ref,
+        sort: view?.sort ?? null,
+        status: view?.status ?? null,
+        text: view?.text ?? '',
+        selectedId: null,
+        selectedRow: null,
+        loadedOnce: false,
+        syncedAt: null,
+      });
     },
     toggleSort(field) {
       const cur = get().sort;
       const next: SortSpec | null = cur?.field !== field ? { field, direction: 'asc' } : cur.direction === 'asc' ? { field, direction: 'desc' } : null;
       restart({ sort: next });
+      remember({ sort: next });
     },
     setStatus(status) {
-      if (status !== get().status) restart({ status });
+      if (status === get().status) return;
+      restart({ status });
+      remember({ status });
     },
     setText(text) {
-      if (text !== get().text) restart({ text });
+      if (text === get().text) return;
+      restart({ text });
+      remember({ text });
     },
     ensureRange(start, end) {
       lastRange = { start, end };

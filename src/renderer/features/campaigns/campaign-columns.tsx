@@ -1,27 +1,37 @@
-// The campaign grid's columns. Sortable ones are the fields the list endpoint can sort on.
+// The campaign grid's columns: the chosen fields (saved per account) in the chosen order and
+// widths, or the default set. Sortable ones are the fields the list endpoint can sort on.
 import { SORTABLE_CAMPAIGN_FIELDS } from '../../../shared/domain/campaign';
-import type { CampaignRow } from '../../../shared/ipc/contract';
+import type { AccountView, CampaignRecord } from '../../../shared/ipc/contract';
 import type { GridColumn } from '../../components/virtual-grid';
-import { formatDate, formatMoney, formatText } from '../../lib/format';
-import { StatusBadge } from './status-badge';
+import { CAMPAIGN_FIELDS, DEFAULT_COLUMN_IDS, FIELD_BY_ID, FieldValue, rawValue } from './campaign-fields';
 
 const sortable = new Set<string>(SORTABLE_CAMPAIGN_FIELDS);
+const RIGHT = new Set(['money']);
 
-function col(c: Omit<GridColumn<CampaignRow>, 'sortable'>): GridColumn<CampaignRow> {
-  return { ...c, sortable: sortable.has(c.id) };
+export type ChosenColumn = AccountView['columns'][number];
+
+/** The columns in effect: the saved choice, or the defaults (a network also shows the advertiser). */
+export function chosenColumns(saved: ChosenColumn[], network: boolean): ChosenColumn[] {
+  const known = saved.filter((c) => FIELD_BY_ID.has(c.id));
+  if (known.length > 0) return known;
+  const ids = network ? ['name', 'advertiser_name', ...DEFAULT_COLUMN_IDS.slice(1)] : DEFAULT_COLUMN_IDS;
+  return ids.map((id) => ({ id, width: FIELD_BY_ID.get(id)!.width }));
 }
 
-export function campaignColumns(showAdvertiser: boolean): GridColumn<CampaignRow>[] {
-  return [
-    col({ id: 'name', title: 'Name', width: 240, grow: true, render: (r) => <span data-testid="cell-name">{r.name}</span> }),
-    ...(showAdvertiser ? [col({ id: 'advertiser_name', title: 'Advertiser', width: 150, render: (r) => formatText(r.advertiser_name ?? r.advertiser_id) })] : []),
-    col({ id: 'status', title: 'Status', width: 130, render: (r) => <StatusBadge status={r.status} /> }),
-    col({ id: 'spent', title: 'Spent', width: 100, align: 'right', render: (r) => formatMoney(r.spent) }),
-    col({ id: 'cpc', title: 'CPC', width: 70, align: 'right', render: (r) => formatMoney(r.cpc) }),
-    col({ id: 'daily_cap', title: 'Daily cap', width: 90, align: 'right', render: (r) => formatMoney(r.daily_cap) }),
-    col({ id: 'spending_limit', title: 'Limit', width: 100, align: 'right', render: (r) => formatMoney(r.spending_limit) }),
-    col({ id: 'bid_strategy', title: 'Bidding', width: 130, render: (r) => formatText(r.bid_strategy) }),
-    col({ id: 'start_date', title: 'Start', width: 100, render: (r) => formatDate(r.start_date) }),
-    col({ id: 'id', title: 'ID', width: 90, align: 'right', render: (r) => r.id }),
-  ];
+export function campaignColumns(chosen: ChosenColumn[]): GridColumn<CampaignRecord>[] {
+  return chosen.map(({ id, width }) => {
+    const f = FIELD_BY_ID.get(id)!;
+    return {
+      id,
+      title: f.label,
+      width,
+      grow: id === 'name',
+      align: RIGHT.has(f.kind) || id === 'id' ? 'right' : 'left',
+      sortable: sortable.has(id),
+      render: (r: CampaignRecord) =>
+        id === 'name' ? <span data-testid="cell-name">{r.name}</span> : <FieldValue kind={f.kind} value={rawValue(r, id)} />,
+    };
+  });
 }
+
+export { CAMPAIGN_FIELDS };

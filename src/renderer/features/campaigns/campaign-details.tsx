@@ -1,9 +1,14 @@
-// The right-hand pane: every cached field of the selected campaign.
-import type { CampaignRow } from '../../../shared/ipc/contract';
-import { formatAge, formatDate, formatMoney, formatText } from '../../lib/format';
+// The right-hand pane: every field of the selected campaign as the cache holds it, the known ones
+// under their labels (enum values in words, the raw value on hover) and then every field the app
+// does not know, under the name the service gave it, so nothing the service sent is hidden.
+import type { CampaignRecord } from '../../../shared/ipc/contract';
+import { formatAge } from '../../lib/format';
+import { CAMPAIGN_FIELDS, FIELD_BY_ID, FieldValue, plainText, rawValue } from './campaign-fields';
 import { StatusBadge } from './status-badge';
 
-export function CampaignDetails({ row, syncedAt, now }: { row: CampaignRow | null; syncedAt: number | null; now: number }) {
+const SHOWN_ABOVE = new Set(['name', 'status']);
+
+export function CampaignDetails({ row, syncedAt, now }: { row: CampaignRecord | null; syncedAt: number | null; now: number }) {
   if (!row) {
     return (
       <aside className="details" data-testid="details-pane" aria-label="Campaign details">
@@ -11,23 +16,8 @@ export function CampaignDetails({ row, syncedAt, now }: { row: CampaignRow | nul
       </aside>
     );
   }
-  const fields: [string, string][] = [
-    ['Campaign ID', row.id],
-    ['Account', row.account_id],
-    ['Advertiser', formatText(row.advertiser_name ?? row.advertiser_id)],
-    ['Spent', formatMoney(row.spent)],
-    ['CPC', formatMoney(row.cpc)],
-    ['Daily cap', formatMoney(row.daily_cap)],
-    ['Spending limit', formatMoney(row.spending_limit)],
-    ['Limit model', formatText(row.spending_limit_model)],
-    ['Bid strategy', formatText(row.bid_strategy)],
-    ['Objective', formatText(row.marketing_objective)],
-    ['Pricing', formatText(row.pricing_model)],
-    ['Item type', formatText(row.campaign_item_type)],
-    ['Branding text', formatText(row.branding_text)],
-    ['Campaign group', formatText(row.campaign_group_id)],
-    ['Start', formatDate(row.start_date)],
-  ];
+  const known = CAMPAIGN_FIELDS.filter((f) => !SHOWN_ABOVE.has(f.id));
+  const unknown = Object.keys(row.fields).filter((k) => !FIELD_BY_ID.has(k));
   return (
     <aside className="details" data-testid="details-pane" aria-label="Campaign details">
       <h2 className="details-title" data-testid="details-name">
@@ -38,13 +28,26 @@ export function CampaignDetails({ row, syncedAt, now }: { row: CampaignRow | nul
         <span className="muted">cached copy, synced {formatAge(syncedAt, now)}</span>
       </div>
       <dl className="details-fields">
-        {fields.map(([k, v]) => (
-          <div key={k} className="details-field">
-            <dt>{k}</dt>
-            <dd>{v}</dd>
+        {known.map((f) => (
+          <div key={f.id} className="details-field" data-field={f.id}>
+            <dt title={f.id}>{f.label}</dt>
+            <dd>{f.id === 'advertiser_name' ? <FieldValue kind="text" value={row.advertiser_name ?? row.advertiser_id} /> : <FieldValue kind={f.kind} value={rawValue(row, f.id)} />}</dd>
           </div>
         ))}
       </dl>
+      {unknown.length > 0 ? (
+        <>
+          <h3 className="details-subtitle">Other fields from the service</h3>
+          <dl className="details-fields" data-testid="details-unknown">
+            {unknown.map((k) => (
+              <div key={k} className="details-field" data-field={k}>
+                <dt>{k}</dt>
+                <dd>{plainText(row.fields[k]) || '\u2013'}</dd>
+              </div>
+            ))}
+          </dl>
+        </>
+      ) : null}
     </aside>
   );
 }

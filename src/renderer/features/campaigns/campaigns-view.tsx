@@ -1,13 +1,18 @@
-// The Campaigns tab: filters, the virtualized grid of the cached campaigns, and the details pane.
+// The Campaigns tab: filters, the column chooser, the virtualized grid of the cached campaigns, and
+// the details pane (which folds away to give the grid the width). Columns and the pane are saved
+// with the account's view.
 import { useCallback, useEffect, useState } from 'react';
 import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
-import type { CampaignRow } from '../../../shared/ipc/contract';
+import type { CampaignRecord } from '../../../shared/ipc/contract';
 import { VirtualGrid } from '../../components/virtual-grid';
 import { formatCount } from '../../lib/format';
 import { PAGE_SIZE, rowAt, useCampaigns } from '../../stores/campaigns-store';
 import { accountKey, useStatus } from '../../stores/status-store';
+import { DEFAULT_ACCOUNT_VIEW, useViews, viewKey } from '../../stores/view-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { campaignColumns } from './campaign-columns';
+import { enumLabel } from '../../lib/enum-labels';
+import { campaignColumns, chosenColumns } from './campaign-columns';
+import { ColumnChooser } from './column-chooser';
 import { CampaignDetails } from './campaign-details';
 
 const ROW_HEIGHT = 28;
@@ -17,15 +22,20 @@ export function CampaignsView({ now }: { now: number }) {
   const account = useWorkspace(selectedAccount);
   const s = useCampaigns();
   const [text, setText] = useState(s.text);
+  const ref = s.account;
+  const refKey = ref ? viewKey(ref) : '';
+  const view = useViews((v) => (refKey ? v.view.accounts[refKey] : undefined)) ?? DEFAULT_ACCOUNT_VIEW;
 
+  // Another account opened: its own saved search replaces what was typed for the last one.
+  useEffect(() => setText(useCampaigns.getState().text), [refKey]);
   useEffect(() => {
     const t = setTimeout(() => useCampaigns.getState().setText(text), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [text]);
+  }, [text, refKey]);
 
   const onRangeChange = useCallback((start: number, end: number) => useCampaigns.getState().ensureRange(start, end), []);
   const getRow = useCallback((i: number) => rowAt(s.pages, i), [s.pages]);
-  const onSelect = useCallback((_i: number, row: CampaignRow) => useCampaigns.getState().select(row), []);
+  const onSelect = useCallback((_i: number, row: CampaignRecord) => useCampaigns.getState().select(row), []);
 
   let selectedIndex: number | null = null;
   if (s.selectedId) {
@@ -35,7 +45,9 @@ export function CampaignsView({ now }: { now: number }) {
     }
   }
 
-  const columns = campaignColumns(account?.type === 'NETWORK');
+  const chosen = chosenColumns(view.columns, account?.type === 'NETWORK');
+  const columns = campaignColumns(chosen);
+  const patchView = (patch: Partial<typeof view>) => ref && useViews.getState().patchAccount(ref, patch);
   const filtered = s.status !== null || s.text.trim() !== '';
   const syncing = useStatus((st) => (account ? st.sync[accountKey(account.profileId, account.accountId)]?.state === 'running' : false));
   let emptyText = 'No campaigns cached for this account yet. They appear after the first sync.';
@@ -61,7 +73,7 @@ export function CampaignsView({ now }: { now: number }) {
             <option value="">All</option>
             {KNOWN_CAMPAIGN_STATUSES.map((st) => (
               <option key={st} value={st}>
-                {st.replace(/_/g, ' ').toLowerCase()}
+                {enumLabel(st)}
               </option>
             ))}
           </select>
@@ -69,13 +81,23 @@ export function CampaignsView({ now }: { now: number }) {
         <span className="toolbar-count muted" data-testid="campaign-count">
           {s.loadedOnce ? `${formatCount(s.total)} campaign${s.total === 1 ? '' : 's'}${filtered ? ' match' : ''}` : 'Loading...'}
         </span>
+        <ColumnChooser columns={chosen} onChange={(next) => patchView({ columns: next })} />
+        <button
+          type="button"
+          aria-pressed={view.detailsOpen}
+          onClick={() => patchView({ detailsOpen: !view.detailsOpen })}
+          data-testid="details-toggle"
+          title="Show or hide the details of the selected campaign"
+        >
+          Details
+        </button>
         {s.error ? (
           <span className="toolbar-error" role="alert">
             {s.error}
           </span>
         ) : null}
       </div>
-      <div className="campaigns-body">
+      <div className={`campaigns-body${view.detailsOpen ? '' : ' no-details'}`}>
         <VirtualGrid
           columns={columns}
           rowCount={s.total}
@@ -97,7 +119,7 @@ export function CampaignsView({ now }: { now: number }) {
             ) : null
           }
         />
-        <CampaignDetails row={s.selectedRow} syncedAt={s.syncedAt ?? account?.lastSyncedAt ?? null} now={now} />
+        {view.detailsOpen ? <CampaignDetails row={s.selectedRow} syncedAt={s.syncedAt ?? account?.lastSyncedAt ?? null} now={now} /> : null}
       </div>
     </div>
   );

@@ -1,5 +1,8 @@
 // Colour is reserved for status. Unknown statuses (a real service may send new ones) are shown
-// as they are, in the neutral style.
+// in plain words, in the neutral style; the raw value is on hover. Badges are lower case, as
+// every status badge of the window is.
+import { enumLabel } from '../../lib/enum-labels';
+
 const KNOWN: Record<string, string> = {
   APPROVED: 'ok',
   PENDING_APPROVAL: 'pending',
@@ -10,5 +13,9 @@ const KNOWN: Record<string, string> = {
 
 export function StatusBadge({ status }: { status: string | null }) {
   if (!status) return <span className="badge">{'\u2013'}</span>;
-  return <span className={`badge status-${KNOWN[status] ?? 'other'}`}>{status.replace(/_/g, ' ').toLowerCase()}</span>;
+  return (
+    <span className={`badge status-${KNOWN[status] ?? 'other'}`} title={status}>
+      {enumLabel(status).toLowerCase()}
+    </span>
+  );
 }
