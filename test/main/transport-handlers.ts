@@ -102,6 +102,7 @@ export function createTransportTable(): TransportTable {
       calls.push({ channel: 'profiles.remove', args: a });
       return Promise.reject(new DeskError('not_found', 'That connection no longer exists.', { profileId: a.profileId }));
     },
+    'profiles.update': (a) => rec('profiles.update', a, sampleProfile(a.profileId)),
     'profiles.signIn': (a) => rec('profiles.signIn', a, sampleProfile(a.profileId)),
     'profiles.cancelSignIn': (a) => rec('profiles.cancelSignIn', a, sampleProfile(a.profileId)),
     'profiles.setWorkOffline': (a) => rec('profiles.setWorkOffline', a, sampleProfile(a.profileId)),
@@ -193,6 +194,7 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
     clientSecret: 'fuzz-secret',
     flow: 'client_credentials',
   },
+  'profiles.update': { profileId: 'p1', name: 'Acme 2' },
   'profiles.remove': { profileId: 'p1' },
   'profiles.signIn': { profileId: 'p1' },
   'profiles.cancelSignIn': { profileId: 'p1' },

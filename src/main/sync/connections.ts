@@ -6,7 +6,7 @@ import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../ratelimit/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import { isServiceError, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
+import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../core/secret-port';
 import { backoffDelay, type BackoffPolicy } from './backoff';
@@ -153,7 +153,7 @@ export class Connections {
     } catch {
       throw new DeskError('keychain_unavailable', `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`);
     }
-    if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Remove the connection and add it again with its secret.`);
+    if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Enter it with "Edit connection"; its drafts and queued changes are kept.`);
     return s;
   }
 
@@ -329,6 +329,22 @@ export class Connections {
     }
     this.#deps.note(profileId, 'info', 'connection.work_offline', on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.');
     this.#changed(profileId);
+  }
+
+  /**
+   * Asks the service for a token with these credentials, without touching any connection: a
+   * connection edit is saved only when this succeeds. Throws a DeskError in the person's words.
+   */
+  async verifyClientCredentials(c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
+    try {
+      await requestClientCredentialsToken({ transport: this.#deps.transport, clock: this.#deps.clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret });
+    } catch (e) {
+      if (isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation')) {
+        throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`);
+      }
+      const why = isServiceError(e) ? e.message : 'no answer';
+      throw new DeskError('offline', `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`);
+    }
   }
 
   /** The profile was removed or its addresses changed: drop its client. */

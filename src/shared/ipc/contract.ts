@@ -298,6 +298,28 @@ export const channels = {
     output: profileSchema,
   },
   'profiles.remove': { input: profileRef, output: ok },
+  /**
+   * Edits a connection in place (name, addresses, client id, sign-in flow, and the secret when one
+   * is given): its drafts, cache and queue are kept. A new secret or client id is checked with the
+   * service first (client credentials) and nothing is saved if it is refused. Plain http:// only
+   * for loopback addresses.
+   */
+  'profiles.update': {
+    input: z.object({
+      profileId: id,
+      name: z.string().trim().min(1).max(100).optional(),
+      baseUrl: url.optional(),
+      authUrl: url.optional(),
+      pushUrl: url.optional(),
+      clientId: z.string().trim().min(1).max(200).optional(),
+      /** Only when it changes (or was lost); goes into the keychain and never comes back out of main. */
+      clientSecret: z.string().min(1).max(1000).optional(),
+      flow: z.enum(SIGN_IN_FLOWS).optional(),
+      redirectUri: url.nullable().optional(),
+    }),
+    output: profileSchema,
+  },
+
   'profiles.signIn': { input: profileRef, output: profileSchema },
   /** Stops the connection's browser sign-in that is waiting for the person; its signIn call then fails. */
   'profiles.cancelSignIn': { input: profileRef, output: profileSchema },
