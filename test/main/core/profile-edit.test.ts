@@ -64,7 +64,7 @@ describe('profiles.update', () => {
       message: expect.stringMatching(/^The push address uses plain http:\/\/, which would send the client secret and tokens unencrypted to push\.example\.com/),
     });
     await expect(
-      h['profiles.create']({ name: 'Clear text', baseUrl: 'http://api.example.com', authUrl: 'https://a.example.com', pushUrl: 'https://p.example.com', clientId: 'c', clientSecret: 's', flow: 'client_credentials' }),
+      h['profiles.create']({ name: 'Clear text', baseUrl: 'http://api.example.com', authUrl: 'https://a.example.com', pushUrl: 'https://p.example.com', clientId: 'c', clientSecret: 's', flow: 'client_credentials', redirectUri: null }),
     ).rejects.toMatchObject({ code: 'validation' });
     expect((await h['profiles.list']({})).map((p) => p.name)).not.toContain('Clear text');
     const local = new URL(env.serviceUrl);

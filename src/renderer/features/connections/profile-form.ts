@@ -3,6 +3,7 @@
 import { accountIdSchema } from '../../../shared/domain/campaign';
 import type { FieldProblem } from '../../../shared/domain/campaign';
 import type { ChannelInput } from '../../../shared/ipc/contract';
+import { serviceAddressProblem } from '../../../shared/service-address';
 
 export interface ProfileForm {
   name: string;
@@ -22,6 +23,8 @@ function httpUrlProblem(field: string, label: string, v: string): FieldProblem |
   try {
     const u = new URL(v.trim());
     if (u.protocol !== 'https:' && u.protocol !== 'http:') return { field, message: `${label} must start with https:// (or http:// for a local test server)` };
+    const insecure = serviceAddressProblem(v.trim());
+    if (insecure) return { field, message: `${label} ${insecure}` };
     if (u.username || u.password) return { field, message: `${label} must not contain a user name or password` };
     return null;
   } catch {

@@ -6,6 +6,7 @@ import { call, messageOf } from '../../lib/api';
 import { treeOrder, useWorkspace } from '../../stores/workspace-store';
 import { AddAccountDialog } from '../connections/add-account-dialog';
 import { AddConnectionDialog } from '../connections/add-connection-dialog';
+import { EditConnectionButton } from '../connections/edit-connection-dialog';
 import { RemoveAccountDialog, RemoveConnectionDialog } from '../connections/remove-dialogs';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
 import { SignInNote } from './sign-in-note';
@@ -59,6 +60,7 @@ export function AccountTree() {
             <button type="button" className="icon-button tree-profile-add" onClick={() => setAddAccountTo(profile)} title={`Add an account to ${profile.name}`} aria-label={`Add account to ${profile.name}`} data-testid={`add-account-${profile.id}`}>
               +
             </button>
+            <EditConnectionButton profile={profile} />
             <button
               type="button"
               className="icon-button tree-remove"

@@ -1,0 +1,145 @@
+// "Edit connection": name, addresses, client id, secret and sign-in flow changed in place; drafts,
+// cache and queue stay. A new secret is checked with the service before it is saved (the core
+// refuses a wrong one in the service's words); a connection whose secret was lost asks for it.
+import { useState } from 'react';
+import type { ChannelInput, Profile } from '../../../shared/ipc/contract';
+import { Dialog } from '../../components/dialog';
+import { FormField } from '../../components/form-field';
+import { call, messageOf } from '../../lib/api';
+import { useWorkspace } from '../../stores/workspace-store';
+import { problemsByField } from '../drafts/campaign-form';
+import { profileFormProblems, type ProfileForm } from './profile-form';
+
+const formOf = (p: Profile): ProfileForm => ({
+  name: p.name,
+  baseUrl: p.baseUrl,
+  authUrl: p.authUrl,
+  pushUrl: p.pushUrl,
+  clientId: p.clientId,
+  clientSecret: '',
+  flow: p.flow,
+  redirectUri: p.redirectUri ?? '',
+});
+
+/** Only what changed is sent; the secret only when one was typed. */
+export function profilePatch(p: Profile, f: ProfileForm): ChannelInput<'profiles.update'> {
+  const patch: ChannelInput<'profiles.update'> = { profileId: p.id };
+  const was = formOf(p);
+  for (const k of ['name', 'baseUrl', 'authUrl', 'pushUrl', 'clientId'] as const) if (f[k].trim() !== was[k]) patch[k] = f[k].trim();
+  if (f.flow !== p.flow) patch.flow = f.flow;
+  if (f.flow === 'authorization_code' && f.redirectUri.trim() !== was.redirectUri) patch.redirectUri = f.redirectUri.trim();
+  if (f.clientSecret !== '') patch.clientSecret = f.clientSecret;
+  return patch;
+}
+
+export function EditConnectionDialog({ profile, onClose }: { profile: Profile; onClose(): void }) {
+  const [form, setForm] = useState<ProfileForm>(() => formOf(profile));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The secret may stay empty (kept as stored) unless none is stored.
+  const problems = profileFormProblems({ ...form, clientSecret: form.clientSecret || (profile.hasSecret ? 'kept' : '') });
+  const by = problemsByField(problems);
+  const save = async () => {
+    setError(null);
+    if (problems.length > 0) return;
+    setBusy(true);
+    try {
+      await call('profiles.update', profilePatch(profile, form));
+      void useWorkspace.getState().load();
+      onClose();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const input = (field: keyof ProfileForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <input id={`e-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`edit-${field}`} {...props} />
+  );
+  return (
+    <Dialog title={`Edit connection "${profile.name}"`} onClose={onClose} testId="edit-connection-dialog">
+      <p className="muted">Its accounts, drafts, cached campaigns and queued changes stay as they are.</p>
+      {!profile.hasSecret ? (
+        <p className="notice form-problem" data-testid="edit-secret-missing">
+          No client secret is stored for this connection (the keychain may have lost it): enter it to send its queued changes.
+        </p>
+      ) : null}
+      <form
+        className="form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+        noValidate
+      >
+        <FormField label="Name" name="name" problems={by.name}>
+          {input('name')}
+        </FormField>
+        <FormField label="API address" name="baseUrl" problems={by.baseUrl}>
+          {input('baseUrl', { type: 'url' })}
+        </FormField>
+        <FormField label="Sign-in address" name="authUrl" problems={by.authUrl}>
+          {input('authUrl', { type: 'url' })}
+        </FormField>
+        <FormField label="Push address" name="pushUrl" problems={by.pushUrl}>
+          {input('pushUrl', { type: 'url' })}
+        </FormField>
+        <FormField label="Client id" name="clientId" problems={by.clientId}>
+          {input('clientId', { autoComplete: 'off' })}
+        </FormField>
+        <FormField
+          label="Client secret"
+          name="clientSecret"
+          problems={by.clientSecret}
+          hint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
+        >
+          {input('clientSecret', { type: 'password', autoComplete: 'new-password', ...(profile.hasSecret ? {} : { 'data-autofocus': true }) })}
+        </FormField>
+        <FormField label="Sign-in flow" name="flow">
+          <select id="e-flow" value={form.flow} onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })} data-testid="edit-flow">
+            <option value="client_credentials">Client credentials (no browser)</option>
+            <option value="authorization_code">Authorization code (sign in in the browser)</option>
+          </select>
+        </FormField>
+        {form.flow === 'authorization_code' ? (
+          <FormField label="Redirect URI" name="redirectUri" problems={by.redirectUri}>
+            {input('redirectUri', { type: 'url' })}
+          </FormField>
+        ) : null}
+        {error ? (
+          <p className="form-problem" role="alert" data-testid="edit-error">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose} title="Escape">
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy} data-testid="edit-save">
+            {busy ? 'Checking...' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The tree's "Edit" button for a connection, with its dialog (one element for the tree to place). */
+export function EditConnectionButton({ profile }: { profile: Profile }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className={`icon-button tree-edit${profile.hasSecret ? '' : ' needs-secret'}`}
+        onClick={() => setOpen(true)}
+        title={profile.hasSecret ? `Edit the connection ${profile.name}...` : `${profile.name} has no secret stored: enter it...`}
+        aria-label={`Edit connection ${profile.name}`}
+        data-testid={`edit-connection-${profile.id}`}
+      >
+        {'\u270E'}
+      </button>
+      {open ? <EditConnectionDialog profile={profile} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
