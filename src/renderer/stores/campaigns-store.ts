@@ -31,6 +31,15 @@ export interface CampaignsState {
   error: string | null;
   selectedId: string | null;
   selectedRow: CampaignRecord | null;
+  /** Rows picked for copy and bulk work (click, Ctrl/Cmd+click, Shift+click), by id. */
+  picked: Record<string, CampaignRecord>;
+  /** Every campaign matching the filter is picked, loaded or not. */
+  allPicked: boolean;
+  /** Where a Shift+click range starts. */
+  anchor: number | null;
+  pick(index: number, row: CampaignRecord, how: 'only' | 'toggle' | 'range'): void;
+  pickAll(): void;
+  clearPicks(): void;
   setAccount(ref: AccountRef | null): void;
   toggleSort(field: string): void;
   setStatus(status: string | null): void;
@@ -94,7 +103,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
   /** A new query: drop the pages, start from the top. */
   function restart(patch: Partial<CampaignsState>): void {
     const generation = get().generation + 1;
-    set({ ...patch, generation, pages: {}, total: 0, loading: false, error: null });
+    set({ ...patch, generation, pages: {}, total: 0, loading: false, error: null, picked: {}, allPicked: false, anchor: null });
     lastRange = { start: 0, end: PAGE_SIZE };
     void fetchPage(0, generation);
   }
@@ -113,6 +122,9 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     error: null,
     selectedId: null,
     selectedRow: null,
+    picked: {},
+    allPicked: false,
+    anchor: null,
     setAccount(ref) {
       const cur = get().account;
       if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
@@ -162,6 +174,35 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     },
     select(row) {
       set({ selectedId: row?.id ?? null, selectedRow: row });
+    },
+    pick(index, row, how) {
+      const { picked, anchor, pages } = get();
+      if (how === 'only') {
+        set({ picked: { [row.id]: row }, allPicked: false, anchor: index });
+      } else if (how === 'toggle') {
+        const next = { ...picked };
+        if (next[row.id]) delete next[row.id];
+        else next[row.id] = row;
+        set({ picked: next, allPicked: false, anchor: index });
+      } else {
+        // A range covers the rows between the anchor and here; rows of pages not loaded yet are
+        // loaded first by scrolling, which every range made by the pointer has done.
+        const from = Math.min(anchor ?? index, index);
+        const to = Math.max(anchor ?? index, index);
+        const next: Record<string, CampaignRecord> = {};
+        for (let i = from; i <= to; i++) {
+          const r = rowAt(pages, i);
+          if (r) next[r.id] = r;
+        }
+        set({ picked: next, allPicked: false });
+      }
+      set({ selectedId: row.id, selectedRow: row });
+    },
+    pickAll() {
+      set({ allPicked: true, picked: {} });
+    },
+    clearPicks() {
+      set({ allPicked: false, picked: {}, anchor: null });
     },
   };
 });

@@ -1,10 +1,10 @@
 // The Campaigns tab: filters, the column chooser, the virtualized grid of the cached campaigns, and
 // the details pane (which folds away to give the grid the width). Columns and the pane are saved
 // with the account's view.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
 import type { CampaignRecord } from '../../../shared/ipc/contract';
-import { VirtualGrid } from '../../components/virtual-grid';
+import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { formatCount } from '../../lib/format';
 import { PAGE_SIZE, rowAt, useCampaigns } from '../../stores/campaigns-store';
 import { accountKey, useStatus } from '../../stores/status-store';
@@ -13,9 +13,22 @@ import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { enumLabel } from '../../lib/enum-labels';
 import { campaignColumns, chosenColumns } from './campaign-columns';
 import { ColumnChooser } from './column-chooser';
+import { copyPicked, SelectionBar } from './selection-bar';
 import { CampaignDetails } from './campaign-details';
 
 const ROW_HEIGHT = 28;
+
+/** The first column: a tick per picked row (the grid stays one tab stop; the tick is for the pointer). */
+function pickColumn(picked: Record<string, CampaignRecord>, all: boolean): GridColumn<CampaignRecord> {
+  return {
+    id: '_pick',
+    title: 'Pick',
+    width: 44,
+    render: (r) => (
+      <input type="checkbox" className="row-pick" tabIndex={-1} checked={all || picked[r.id] !== undefined} readOnly aria-label={`Pick ${r.name}`} data-testid="row-pick" />
+    ),
+  };
+}
 const SEARCH_DEBOUNCE_MS = 250;
 
 export function CampaignsView({ now }: { now: number }) {
@@ -35,7 +48,17 @@ export function CampaignsView({ now }: { now: number }) {
 
   const onRangeChange = useCallback((start: number, end: number) => useCampaigns.getState().ensureRange(start, end), []);
   const getRow = useCallback((i: number) => rowAt(s.pages, i), [s.pages]);
-  const onSelect = useCallback((_i: number, row: CampaignRecord) => useCampaigns.getState().select(row), []);
+  // How the next selection made by the grid picks rows: set by the pointer or key that makes it.
+  const how = useRef<'only' | 'toggle' | 'range'>('only');
+  const onSelect = useCallback((i: number, row: CampaignRecord) => {
+    useCampaigns.getState().pick(i, row, how.current);
+    how.current = 'only';
+  }, []);
+  const [note, setNote] = useState('');
+  const onPointer = (e: MouseEvent) => {
+    const onCheck = (e.target as HTMLElement).closest('.row-pick') !== null;
+    how.current = e.shiftKey ? 'range' : e.ctrlKey || e.metaKey || onCheck ? 'toggle' : 'only';
+  };
 
   let selectedIndex: number | null = null;
   if (s.selectedId) {
@@ -46,7 +69,20 @@ export function CampaignsView({ now }: { now: number }) {
   }
 
   const chosen = chosenColumns(view.columns, account?.type === 'NETWORK');
-  const columns = campaignColumns(chosen);
+  const columns = [pickColumn(s.picked, s.allPicked), ...campaignColumns(chosen)];
+  const onKeys = (e: KeyboardEvent) => {
+    const mod = e.ctrlKey || e.metaKey;
+    how.current = e.shiftKey ? 'range' : 'only';
+    if (mod && !e.altKey && e.key.toLowerCase() === 'c') {
+      e.preventDefault();
+      void copyPicked(chosen).then(setNote, (err: unknown) => setNote(`Nothing was copied: ${String(err)}`));
+    } else if (mod && !e.altKey && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      useCampaigns.getState().pickAll();
+    } else if (e.key === 'Escape' && (s.allPicked || Object.keys(s.picked).length > 0)) {
+      useCampaigns.getState().clearPicks();
+    }
+  };
   const patchView = (patch: Partial<typeof view>) => ref && useViews.getState().patchAccount(ref, patch);
   const filtered = s.status !== null || s.text.trim() !== '';
   const syncing = useStatus((st) => (account ? st.sync[accountKey(account.profileId, account.accountId)]?.state === 'running' : false));
@@ -97,7 +133,9 @@ export function CampaignsView({ now }: { now: number }) {
           </span>
         ) : null}
       </div>
+      <SelectionBar columns={chosen} note={note} setNote={setNote} />
       <div className={`campaigns-body${view.detailsOpen ? '' : ' no-details'}`}>
+        <div className="grid-frame" onMouseDownCapture={onPointer} onKeyDownCapture={onKeys}>
         <VirtualGrid
           columns={columns}
           rowCount={s.total}
@@ -119,6 +157,7 @@ export function CampaignsView({ now }: { now: number }) {
             ) : null
           }
         />
+        </div>
         {view.detailsOpen ? <CampaignDetails row={s.selectedRow} syncedAt={s.syncedAt ?? account?.lastSyncedAt ?? null} now={now} /> : null}
       </div>
     </div>

@@ -1,0 +1,40 @@
+// Campaigns as table text for copy (TSV) and export (CSV): the chosen columns, a header row of
+// their labels, values as the service sent them (raw enum values, plain numbers) so a spreadsheet
+// or a script reads them back exactly.
+import type { CampaignRecord } from '../../../shared/ipc/contract';
+import { call } from '../../lib/api';
+import type { ChosenColumn } from './campaign-columns';
+import { FIELD_BY_ID, plainText, rawValue } from './campaign-fields';
+
+const EXPORT_PAGE = 1000;
+
+export function campaignTable(records: CampaignRecord[], columns: ChosenColumn[]): string[][] {
+  const header = columns.map((c) => FIELD_BY_ID.get(c.id)?.label ?? c.id);
+  return [header, ...records.map((r) => columns.map((c) => plainText(rawValue(r, c.id))))];
+}
+
+export interface CampaignFilter {
+  profileId: string;
+  accountId: string;
+  sort: { field: string; direction: 'asc' | 'desc' } | null;
+  status: string | null;
+  text: string;
+}
+
+/** Every cached campaign that matches the view's filter, in the view's order. */
+export async function allMatching(f: CampaignFilter): Promise<CampaignRecord[]> {
+  const out: CampaignRecord[] = [];
+  for (let offset = 0; ; offset += EXPORT_PAGE) {
+    const page = await call('campaigns.records', {
+      profileId: f.profileId,
+      accountId: f.accountId,
+      ...(f.sort ? { sort: f.sort } : {}),
+      ...(f.status ? { statuses: [f.status] } : {}),
+      ...(f.text.trim() ? { text: f.text.trim() } : {}),
+      offset,
+      limit: EXPORT_PAGE,
+    });
+    out.push(...page.rows);
+    if (page.rows.length < EXPORT_PAGE || out.length >= page.total) return out;
+  }
+}
