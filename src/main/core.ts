@@ -1,7 +1,7 @@
 // The composition root of the main-process core: one SQLite store, the secret store, the service
 // connections and the sync engine (cache refresh and outbox drain), behind the IPC contract's
 // handlers and events. The Electron shell, browser mode and the tests all build the app here.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeskEventSource, DeskHandlers } from '../shared/ipc/contract';
 import { accountHandlers } from './core/accounts-handlers';
@@ -77,7 +77,10 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     ...opts.tuning,
     uncertainGraceMs: opts.tuning?.uncertainGraceMs ?? opts.tuning?.requestTimeoutMs ?? 30_000,
   };
-  mkdirSync(opts.dataDir, { recursive: true });
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // The cache, drafts and queued changes are the person's business: other local users may not read
+  // them (a folder made by an earlier version may have been left open to them).
+  if (process.platform !== 'win32') chmodSync(opts.dataDir, 0o700);
   const store = openStore({ file: join(opts.dataDir, DATABASE_FILE), clock: { now } });
   let secrets: SecretPort;
   try {
