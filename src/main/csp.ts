@@ -12,7 +12,9 @@ export function buildCsp(opts: CspOptions = {}): string {
     ['default-src', ["'self'"]],
     ['script-src', opts.devServer ? ["'self'", "'unsafe-inline'"] : ["'self'"]],
     ['style-src', opts.devServer ? ["'self'", "'unsafe-inline'"] : ["'self'"]],
-    ['img-src', ["'self'", 'data:', 'https:']],
+    // Images come from the app itself or as data: URLs: the push preview shows only images the main
+    // process fetched and checked (src/main/images), so the window never loads a third-party address.
+    ['img-src', ["'self'", 'data:']],
     ['font-src', ["'self'"]],
     ['connect-src', ["'self'", ...(opts.connectSrc ?? [])]],
     ['object-src', ["'none'"]],
