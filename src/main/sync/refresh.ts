@@ -14,6 +14,7 @@ import { walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { ConnectionState, Connections } from './connections';
 import type { EventHub } from './event-hub';
+import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 
 export interface RefreshDeps {
   store: Store;
@@ -89,6 +90,8 @@ export class Refresher {
   readonly #deps: RefreshDeps;
   readonly #running = new Map<string, AbortController>();
   readonly #apps = new Map<string, AppsState>();
+  /** What each account's last listing looked like: its total, and the page size when the service capped it. */
+  readonly #lastListing = new Map<string, { total: number; pageSize: number | null }>();
   #closed = false;
 
   constructor(deps: RefreshDeps) {
@@ -103,8 +106,12 @@ export class Refresher {
     this.#running.get(keyOf(ref))?.abort();
   }
 
-  /** Refreshes one account; a newer call for the same account supersedes an older one. */
-  async refreshAccount(ref: AccountRef): Promise<RefreshOutcome> {
+  /**
+   * Refreshes one account; a newer call for the same account supersedes an older one. A
+   * background refresh (not asked for by the person) first waits while its list reads would take
+   * what the person's own actions need (refresh-budget.ts), saying so in its progress message.
+   */
+  async refreshAccount(ref: AccountRef, opts: { background?: boolean } = {}): Promise<RefreshOutcome> {
     const { store, connections, hub } = this.#deps;
     const progress = (
       state: 'running' | 'done' | 'cancelled' | 'failed',
@@ -132,7 +139,10 @@ export class Refresher {
     let lastLiveNotice = -Infinity;
     try {
       const client = connections.client(ref.profileId);
+      if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
       const sizer = new BatchSizer();
+      let firstRequestRows = 0;
+      let listedTotal = 0;
       let pending: Campaign[] = [];
       let reported = -1;
       const liveNotice = () => {
@@ -180,6 +190,8 @@ export class Refresher {
           if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) throw new Error('cancelled');
           refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
         }
+        if (step.pagesDone === 0 && step.pass === 1) firstRequestRows += step.campaigns.length;
+        listedTotal = step.total;
         if (step.campaigns.length > 0) pending = pending.length === 0 ? step.campaigns : pending.concat(step.campaigns);
         // Rows of a finished request are all written before its progress says so.
         await writePending(!step.streaming);
@@ -190,6 +202,8 @@ export class Refresher {
         }
       }
       await writePending(true);
+      // Capped: the first request held one page of the service's size (the cost of the next one).
+      this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
       for (const [accountId, r] of refreshes) {
         try {
           await r.finish();
@@ -216,6 +230,26 @@ export class Refresher {
       return 'failed';
     } finally {
       if (this.#running.get(keyOf(ref)) === ctl) this.#running.delete(keyOf(ref));
+    }
+  }
+
+  /** Until the account's list budget has room for this refresh and the person's own reads. */
+  async #waitForBudget(ref: AccountRef, signal: AbortSignal, say: (message: string) => void): Promise<void> {
+    const cost = refreshCost(this.#lastListing.get(keyOf(ref)));
+    for (;;) {
+      const plan = planBackgroundRefresh(this.#deps.connections.client(ref.profileId).snapshot(), ref.accountId, cost);
+      if (plan.go) return;
+      say(plan.message);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, plan.waitMs);
+        signal.addEventListener('abort', done, { once: true });
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+      });
+      if (signal.aborted || this.#closed) throw new Error('cancelled');
     }
   }
 
@@ -382,7 +416,8 @@ export class Refresher {
     const accounts = this.#deps.store.accounts.list(profileId);
     const ids = new Set(accounts.map((a) => a.accountId));
     const top = accounts.filter((a) => a.networkId === null || !ids.has(a.networkId));
-    await Promise.all([...top.map((a) => this.refreshAccount(a)), this.refreshApps(profileId)]);
+    // Not asked for by the person (start-up, sign-in): mindful of the budget their actions need.
+    await Promise.all([...top.map((a) => this.refreshAccount(a, { background: true })), this.refreshApps(profileId)]);
   }
 
   close(): void {
