@@ -18,6 +18,8 @@ export interface PushState {
   draftId: string | null;
   apps: App[];
   appsError: string | null;
+  /** A look at the connection's applications is under way (the first may fetch them from the service). */
+  appsLoading: boolean;
   busy: boolean;
   saveState: SaveState;
   saveError: string | null;
@@ -184,6 +186,7 @@ export const usePush = create<PushState>()((set, get) => {
     draftId: null,
     apps: [],
     appsError: null,
+    appsLoading: false,
     busy: false,
     saveState: 'saved',
     saveError: null,
@@ -296,10 +299,14 @@ export const usePush = create<PushState>()((set, get) => {
     async loadApps() {
       const ref = get().account;
       if (!ref) return;
+      set({ appsLoading: true });
       try {
-        set({ apps: await call('apps.list', { profileId: ref.profileId }), appsError: null });
+        const apps = await call('apps.list', { profileId: ref.profileId });
+        if (get().account?.profileId === ref.profileId) set({ apps, appsError: null });
       } catch (err) {
-        set({ appsError: messageOf(err) });
+        if (get().account?.profileId === ref.profileId) set({ appsError: messageOf(err) });
+      } finally {
+        set({ appsLoading: false });
       }
     },
     edit(patch) {

@@ -17,6 +17,9 @@ export interface TasksState {
   sortBy: TaskSort;
   /** What a refresh is doing, said while it runs. */
   progress: string | null;
+  /** The task open in the composer as its editor, if any. */
+  editingId: string | null;
+  edit(taskId: string | null): void;
   setView(patch: Partial<Pick<TasksState, 'typeFilter' | 'statusFilter' | 'sortBy'>>): void;
   setAccount(ref: AccountRef | null): void;
   pickApp(appId: string | null): void;
@@ -54,6 +57,10 @@ export const useTasks = create<TasksState>()((set, get) => ({
   statusFilter: '',
   sortBy: 'send',
   progress: null,
+  editingId: null,
+  edit(taskId) {
+    set({ editingId: taskId, ...(taskId ? { notice: null } : {}) });
+  },
   setView(patch) {
     set(patch);
   },
@@ -63,11 +70,11 @@ export const useTasks = create<TasksState>()((set, get) => ({
       set({ account: ref });
       return;
     }
-    set({ account: ref, appId: null, tasks: [], selectedId: null, notice: null, error: null });
+    set({ account: ref, appId: null, tasks: [], selectedId: null, editingId: null, notice: null, error: null });
   },
   pickApp(appId) {
     if (appId === get().appId) return;
-    set({ appId, tasks: [], selectedId: null, notice: null, error: null });
+    set({ appId, tasks: [], selectedId: null, editingId: null, notice: null, error: null });
     void get().load();
   },
   async load() {

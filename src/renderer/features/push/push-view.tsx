@@ -118,7 +118,7 @@ export function PushView({ now }: { now: number }) {
       <PushPreview form={f} />
       <div className="push-target">
         {s.appsError ? <p className="form-problem">{s.appsError}</p> : null}
-        <TargetBuilder form={f} apps={s.apps} by={by} onChange={(next) => s.replace(next)} />
+        <TargetBuilder form={f} apps={s.apps} appsLoading={s.appsLoading} by={by} onChange={(next) => s.replace(next)} />
         <div className="editor-actions">
           {s.notice ? (
             <span className={s.notice.bad ? 'form-problem' : 'notice-ok'} role="status" data-testid="push-notice">

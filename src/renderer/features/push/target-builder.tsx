@@ -18,8 +18,8 @@ const LABELS: Record<string, string> = {
   subscribed_age: 'Subscribed age',
 };
 
-export function TargetBuilder(props: { form: PushForm; apps: App[]; by: Record<string, string[]>; onChange(f: PushForm): void }) {
-  const { form, apps, by, onChange } = props;
+export function TargetBuilder(props: { form: PushForm; apps: App[]; appsLoading?: boolean; by: Record<string, string[]>; onChange(f: PushForm): void }) {
+  const { form, apps, appsLoading = false, by, onChange } = props;
   const [udKey, setUdKey] = useState('');
   const [udValues, setUdValues] = useState('');
   const [udSide, setUdSide] = useState<Side>('include');
@@ -34,7 +34,11 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; by: Record<s
         <span className="form-label">Apps</span>
         <div className="form-control">
           <div className="app-picks" role="group" aria-label="Apps">
-            {apps.length === 0 ? <span className="muted">No applications known for this connection yet.</span> : null}
+            {apps.length === 0 ? (
+              <span className="muted" data-testid="apps-none">
+                {appsLoading ? 'Fetching the applications of this connection\u2026' : 'No applications known for this connection yet.'}
+              </span>
+            ) : null}
             {apps.map((a) => (
               <label key={a.appId} className="app-pick">
                 <input type="checkbox" checked={form.apps.includes(a.appId)} onChange={() => toggleApp(a.appId)} data-testid={`app-${a.appId}`} />

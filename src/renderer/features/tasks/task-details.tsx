@@ -1,14 +1,12 @@
-// The selected task: its fields, and for a future scheduled pending task an edit form
-// (tasks.update) and a cancel button (tasks.cancel, confirmed). Others say why they are read-only.
+// The selected task: every field, and for a future scheduled pending task Edit (the composer as its
+// editor, task-editor.tsx) and Cancel (tasks.cancel, confirmed). Others say why they are read-only.
 import { useState } from 'react';
-import { taskUpdateProblems, type Task } from '../../../shared/domain/push';
+import type { Task } from '../../../shared/domain/push';
 import { ConfirmDialog } from '../../components/dialog';
-import { FormField } from '../../components/form-field';
 import { call, messageOf } from '../../lib/api';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
-import { problemsByField } from '../drafts/campaign-form';
-import { taskEditability, taskPatch, taskToEditForm, type TaskEditForm } from './task-rules';
+import { taskEditability } from './task-rules';
 
 /** Every field of the task record (spec 2.6), in full: image addresses as the service rewrote them. */
 const TASK_FIELDS: [keyof Task & string, string][] = [
@@ -40,21 +38,16 @@ function fieldText(t: Task, key: keyof Task & string): string {
 }
 
 export function TaskDetails({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
-  const original = taskToEditForm(task);
-  const [form, setForm] = useState<TaskEditForm>(original);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const say = useTasks((s) => s.say);
+  const edit = useTasks((s) => s.edit);
   const can = taskEditability(task, now);
-  const patch = taskPatch(original, form);
-  const problems = Object.keys(patch).length === 0 ? [] : taskUpdateProblems(patch, Date.now());
-  const by = problemsByField(problems);
 
-  const run = async (what: 'update' | 'cancel') => {
+  const cancel = async () => {
     setBusy(true);
     try {
-      const ref = { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId };
-      const item = what === 'update' ? await call('tasks.update', { ...ref, patch }) : await call('tasks.cancel', ref);
+      const item = await call('tasks.cancel', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId });
       say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
     } catch (err) {
       say(messageOf(err), true);
@@ -62,10 +55,6 @@ export function TaskDetails({ task, account, now }: { task: Task; account: Accou
       setBusy(false);
     }
   };
-
-  const input = (field: keyof TaskEditForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`f-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} disabled={!can.editable} data-testid={`task-${field}`} {...props} />
-  );
 
   return (
     <aside className="details" aria-label="Task" data-testid="task-details">
@@ -80,7 +69,16 @@ export function TaskDetails({ task, account, now }: { task: Task; account: Accou
         <p className="muted" data-testid="task-readonly">
           {can.reason}
         </p>
-      ) : null}
+      ) : (
+        <div className="editor-actions task-actions">
+          <button type="button" className="danger" onClick={() => setConfirm(true)} disabled={busy} data-testid="task-cancel">
+            Cancel push...
+          </button>
+          <button type="button" className="primary" onClick={() => edit(task.taskId)} disabled={busy} data-testid="task-edit" title="Open it in the composer, with the preview and the time zone">
+            Edit...
+          </button>
+        </div>
+      )}
       <dl className="task-fields" data-testid="task-fields">
         {TASK_FIELDS.map(([key, label]) => (
           <div key={key} style={{ display: 'contents' }}>
@@ -89,48 +87,12 @@ export function TaskDetails({ task, account, now }: { task: Task; account: Accou
           </div>
         ))}
       </dl>
-      <div className="form">
-        <FormField label="Title" name="title" problems={by.title}>
-          {input('title')}
-        </FormField>
-        <FormField label="Send at" name="executionTime" problems={by.executionTime}>
-          {input('executionLocal', { type: 'datetime-local' })}
-        </FormField>
-        <FormField label="Thumbnail" name="thumbnailUrl" problems={by.thumbnailUrl}>
-          {input('thumbnailUrl')}
-        </FormField>
-        <FormField label="Icon" name="icon" problems={by.icon}>
-          {input('icon')}
-        </FormField>
-        <FormField label="Description" name="itemDescription" problems={by.itemDescription}>
-          {input('itemDescription')}
-        </FormField>
-        <FormField label="Performer" name="performer" problems={by.performer}>
-          {input('performer')}
-        </FormField>
-        {task.url ? (
-          <div className="form-row">
-            <span className="form-label">URL</span>
-            <span className="form-control">{task.url}</span>
-          </div>
-        ) : null}
-      </div>
-      {can.editable ? (
-        <div className="editor-actions">
-          <button type="button" className="danger" onClick={() => setConfirm(true)} disabled={busy} data-testid="task-cancel">
-            Cancel push...
-          </button>
-          <button type="button" className="primary" onClick={() => void run('update')} disabled={busy || Object.keys(patch).length === 0 || problems.length > 0} data-testid="task-save">
-            Queue changes
-          </button>
-        </div>
-      ) : null}
       {confirm ? (
         <ConfirmDialog
           title="Cancel scheduled push"
           message={`Cancel "${task.title ?? task.taskId}"? Subscribers will not receive it.`}
           confirm="Cancel the push"
-          onConfirm={() => void run('cancel')}
+          onConfirm={() => void cancel()}
           onClose={() => setConfirm(false)}
         />
       ) : null}

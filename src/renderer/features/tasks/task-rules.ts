@@ -1,7 +1,7 @@
 // Which tasks a person may change, and why not otherwise: the service only updates or deletes a
 // future scheduled task (spec 4.6), so the window says so before anything is queued.
 import type { Task, TaskUpdate } from '../../../shared/domain/push';
-import { isoToLocalInput } from '../drafts/campaign-form';
+import { msToWall, wallToMs } from '../push/schedule';
 
 export type Editability = { editable: true } | { editable: false; reason: string };
 
@@ -16,9 +16,12 @@ export function taskEditability(t: Task, now: number): Editability {
   return { editable: true };
 }
 
+/** The editor's fields: the composer's, less what an update cannot change (URL, target). */
 export interface TaskEditForm {
   title: string;
+  /** The picker's text, read as the composer reads it: a wall time in UTC or in each subscriber's zone. */
   executionLocal: string;
+  userTimeZone: 0 | 1;
   thumbnailUrl: string;
   icon: string;
   itemDescription: string;
@@ -28,7 +31,8 @@ export interface TaskEditForm {
 export function taskToEditForm(t: Task): TaskEditForm {
   return {
     title: t.title ?? '',
-    executionLocal: typeof t.executionTime === 'number' ? isoToLocalInput(new Date(t.executionTime).toISOString()) : '',
+    executionLocal: typeof t.executionTime === 'number' ? msToWall(t.executionTime) : '',
+    userTimeZone: t.userTimeZone === 1 ? 1 : 0,
     thumbnailUrl: t.thumbnailUrl ?? '',
     icon: t.iconUrl ?? '',
     itemDescription: t.itemDescription ?? '',
@@ -36,7 +40,7 @@ export function taskToEditForm(t: Task): TaskEditForm {
   };
 }
 
-/** Only what changed goes into the PATCH (spec 4.6 takes any subset). */
+/** What the person changed; main merges it into the whole record it sends (push-handlers.ts). */
 export function taskPatch(before: TaskEditForm, after: TaskEditForm): TaskUpdate {
   const patch: TaskUpdate = {};
   if (after.title !== before.title) patch.title = after.title;
@@ -44,9 +48,10 @@ export function taskPatch(before: TaskEditForm, after: TaskEditForm): TaskUpdate
   if (after.icon !== before.icon) patch.icon = after.icon;
   if (after.itemDescription !== before.itemDescription) patch.itemDescription = after.itemDescription;
   if (after.performer !== before.performer) patch.performer = after.performer;
+  if (after.userTimeZone !== before.userTimeZone) patch.userTimeZone = after.userTimeZone;
   if (after.executionLocal !== before.executionLocal) {
-    const t = new Date(after.executionLocal).getTime();
-    if (!Number.isNaN(t)) patch.executionTime = t;
+    const t = wallToMs(after.executionLocal);
+    if (t !== undefined) patch.executionTime = t;
   }
   return patch;
 }

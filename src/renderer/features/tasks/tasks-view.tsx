@@ -10,7 +10,8 @@ import { KNOWN_TASK_STATUSES, TASK_TYPES } from '../../../shared/domain/push';
 import { useWorkspace } from '../../stores/workspace-store';
 import { SwPath } from './sw-path';
 import { TaskDetails } from './task-details';
-import { STATUS_CLASS } from './task-rules';
+import { TaskEditor } from './task-editor';
+import { STATUS_CLASS, taskEditability } from './task-rules';
 
 const COLUMNS: GridColumn<Task>[] = [
   { id: 'title', title: 'Title', width: 220, grow: true, render: (t) => <span data-testid="cell-task-title">{t.title ?? ''}</span> },
@@ -54,6 +55,9 @@ export function TasksView({ now }: { now: number }) {
   const selected = selectedIndex >= 0 ? shown[selectedIndex] : null;
   const statuses = [...new Set([...KNOWN_TASK_STATUSES, ...s.tasks.map((t) => t.taskStatus)])];
   const app = apps.find((a) => a.appId === s.appId) ?? null;
+  const editing = s.editingId ? s.tasks.find((t) => t.taskId === s.editingId) : undefined;
+  // The editor stays open only while the task can still be changed (a refresh may show it sent).
+  const editable = editing && account && taskEditability(editing, now).editable ? editing : null;
 
   return (
     <div className="campaigns">
@@ -118,42 +122,46 @@ export function TasksView({ now }: { now: number }) {
           {s.notice?.text ?? s.error}
         </p>
       ) : null}
-      <div className="campaigns-body tasks-body">
-        <VirtualGrid
-          columns={COLUMNS}
-          rowCount={shown.length}
-          rowHeight={28}
-          getRow={getRow}
-          rowKey={(t) => t.taskId}
-          selectedIndex={selectedIndex >= 0 ? selectedIndex : null}
-          onSelect={onSelect}
-          onRangeChange={onRange}
-          sort={null}
-          onSort={() => undefined}
-          label="Tasks"
-          testId="task-grid"
-          empty={
-            <p className="muted" data-testid="tasks-empty">
-              {s.appId
-                ? 'No tasks for this application.'
-                : apps.length > 0
-                  ? 'Pick an application.'
-                  : appsLoading
-                    ? 'Fetching the applications of this connection...'
-                    : appsError
-                      ? appsError
-                      : 'This connection has no applications: its client id is not granted any (ask the service to add them).'}
-            </p>
-          }
-        />
-        {selected && account ? (
-          <TaskDetails key={`${selected.taskId}:${selected.taskStatus}:${selected.executionTime}`} task={selected} account={account} now={now} />
-        ) : (
-          <aside className="details">
-            <p className="muted">Select a task to see it, or to change a scheduled one.</p>
-          </aside>
-        )}
-      </div>
+      {editable && account ? (
+        <TaskEditor key={editable.taskId} task={editable} account={account} now={now} />
+      ) : (
+        <div className="campaigns-body tasks-body">
+          <VirtualGrid
+            columns={COLUMNS}
+            rowCount={shown.length}
+            rowHeight={28}
+            getRow={getRow}
+            rowKey={(t) => t.taskId}
+            selectedIndex={selectedIndex >= 0 ? selectedIndex : null}
+            onSelect={onSelect}
+            onRangeChange={onRange}
+            sort={null}
+            onSort={() => undefined}
+            label="Tasks"
+            testId="task-grid"
+            empty={
+              <p className="muted" data-testid="tasks-empty">
+                {s.appId
+                  ? 'No tasks for this application.'
+                  : apps.length > 0
+                    ? 'Pick an application.'
+                    : appsLoading
+                      ? 'Fetching the applications of this connection...'
+                      : appsError
+                        ? appsError
+                        : 'This connection has no applications: its client id is not granted any (ask the service to add them).'}
+              </p>
+            }
+          />
+          {selected && account ? (
+            <TaskDetails key={`${selected.taskId}:${selected.taskStatus}:${selected.executionTime}`} task={selected} account={account} now={now} />
+          ) : (
+            <aside className="details">
+              <p className="muted">Select a task to see it, or to change a scheduled one.</p>
+            </aside>
+          )}
+        </div>
+      )}
     </div>
   );
 }

@@ -24,6 +24,14 @@ describe('task patch', () => {
     expect(taskPatch(before, { ...before, title: 'New' })).toEqual({ title: 'New' });
     expect(taskPatch(before, before)).toEqual({});
     const moved = taskPatch(before, { ...before, executionLocal: '2031-01-01T10:00' });
-    expect(moved.executionTime).toBe(new Date('2031-01-01T10:00').getTime());
+    // The picker's wall time is UTC's (or each subscriber's), never this computer's zone.
+    expect(moved).toEqual({ executionTime: Date.UTC(2031, 0, 1, 10) });
+    expect(taskPatch(before, { ...before, userTimeZone: 1 })).toEqual({ userTimeZone: 1 });
+  });
+  it("shows the task's time as the composer's picker does, with its clock", () => {
+    const form = taskToEditForm(task({ executionTime: Date.UTC(2031, 4, 14, 9, 0), userTimeZone: 1 }));
+    expect(form.executionLocal).toBe('2031-05-14T09:00');
+    expect(form.userTimeZone).toBe(1);
+    expect(taskToEditForm(task({ userTimeZone: null })).userTimeZone).toBe(0);
   });
 });

@@ -1,0 +1,117 @@
+// A future scheduled task, opened in the composer's layout: the same fields with their hints, the
+// same "When" with its time-zone choice and conversion, and the live preview. The change is queued
+// as tasks.update; main merges it into the whole record it sends (push-handlers.ts wholeTaskUpdate).
+// What an update cannot change (spec 4.6: the URL and the target) is shown, not offered.
+import { useState } from 'react';
+import { descriptionLengthHint, MAX_TITLE_LENGTH, taskUpdateProblems, titleLengthHint, type Task } from '../../../shared/domain/push';
+import { FormField } from '../../components/form-field';
+import { call, messageOf } from '../../lib/api';
+import { usePush } from '../../stores/push-store';
+import { useTasks } from '../../stores/tasks-store';
+import type { AccountRef } from '../../stores/workspace-store';
+import { problemsByField } from '../drafts/campaign-form';
+import { ImageHints } from '../push/image-field';
+import { newPushForm } from '../push/push-form';
+import { PushPreview } from '../push/push-preview';
+import { ScheduleField } from '../push/schedule-field';
+import { taskPatch, taskToEditForm, type TaskEditForm } from './task-rules';
+
+export function TaskEditor({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
+  const original = taskToEditForm(task);
+  const [form, setForm] = useState<TaskEditForm>(original);
+  const [busy, setBusy] = useState(false);
+  const serviceOffset = usePush((s) => s.serviceOffset);
+  const tasks = useTasks();
+  // "In the future" as the service will judge it: on its clock.
+  const serviceNow = Math.max(now, Date.now()) + serviceOffset;
+  const patch = taskPatch(original, form);
+  const changed = Object.keys(patch).length;
+  const problems = changed === 0 ? [] : taskUpdateProblems(patch, serviceNow);
+  const by = problemsByField(problems);
+  const close = () => tasks.edit(null);
+
+  const queue = async () => {
+    setBusy(true);
+    try {
+      const item = await call('tasks.update', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId, patch });
+      close();
+      tasks.say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
+    } catch (err) {
+      tasks.say(messageOf(err), true);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const text = (field: 'title' | 'thumbnailUrl' | 'icon' | 'performer', props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <input id={`f-task-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`task-${field}`} {...props} />
+  );
+  const titleHint = titleLengthHint(form.title);
+  const descHint = descriptionLengthHint(form.itemDescription);
+  // The preview reads the composer's form: the task's URL with the fields being edited.
+  const preview = { ...newPushForm(), title: form.title, url: task.url ?? '', itemDescription: form.itemDescription, thumbnailUrl: form.thumbnailUrl, icon: form.icon };
+
+  return (
+    <div className="push task-editor" data-testid="task-editor">
+      <div className="push-form">
+        <div className="editor-head">
+          <h2 className="details-title">Edit scheduled push #{task.taskId}</h2>
+          <span className="muted">application {task.tagId}</span>
+          <button type="button" className="head-action" onClick={close} data-testid="task-edit-back">
+            Back to tasks
+          </button>
+        </div>
+        <div className="form">
+          <FormField label="Title" name="task-title" problems={by.title} hint={<span data-testid="task-title-counter">{`${form.title.length}/${MAX_TITLE_LENGTH}${titleHint ? ` · ${titleHint}` : ''}`}</span>}>
+            {text('title', { maxLength: MAX_TITLE_LENGTH + 20 })}
+          </FormField>
+          <div className="form-row">
+            <span className="form-label">URL</span>
+            <span className="form-control" data-testid="task-url">
+              {task.url ?? '\u2014'} <span className="muted form-hint">An update cannot change the URL or the target.</span>
+            </span>
+          </div>
+          <FormField
+            label="Description"
+            name="task-itemDescription"
+            problems={by.itemDescription}
+            hint={<span data-testid="task-description-hint">{`${form.itemDescription.length} characters${descHint ? ` · ${descHint}` : ''}`}</span>}
+          >
+            <textarea id="f-task-itemDescription" rows={2} value={form.itemDescription} onChange={(e) => setForm({ ...form, itemDescription: e.target.value })} data-testid="task-itemDescription" />
+          </FormField>
+          <FormField label="Thumbnail URL" name="task-thumbnailUrl" problems={by.thumbnailUrl} hint={<ImageHints url={form.thumbnailUrl} role="thumbnail" testId="task-thumbnail-hints" />}>
+            {text('thumbnailUrl', { type: 'url' })}
+          </FormField>
+          <FormField label="Icon URL" name="task-icon" problems={by.icon} hint={<ImageHints url={form.icon} role="icon" testId="task-icon-hints" />}>
+            {text('icon', { type: 'url' })}
+          </FormField>
+          <FormField label="Performer" name="task-performer" problems={by.performer} hint="Who changes it (recorded by the service).">
+            {text('performer')}
+          </FormField>
+          <ScheduleField
+            value={{ mode: 'scheduled', executionLocal: form.executionLocal, userTimeZone: form.userTimeZone }}
+            onChange={(p) => setForm({ ...form, ...(p.executionLocal !== undefined ? { executionLocal: p.executionLocal } : {}), ...(p.userTimeZone !== undefined ? { userTimeZone: p.userTimeZone } : {}) })}
+            serviceNow={serviceNow}
+            problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]}
+            scheduledOnly
+            testPrefix="task"
+          />
+        </div>
+      </div>
+      <PushPreview form={preview} />
+      <div className="push-target">
+        <div className="editor-actions">
+          <span className="muted" data-testid="task-edit-state">
+            {changed === 0 ? 'No changes yet' : problems.length > 0 ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : `${changed} change${changed === 1 ? '' : 's'} ready to queue`}
+          </span>
+          <button type="button" onClick={close} disabled={busy} data-testid="task-edit-discard">
+            Discard changes
+          </button>
+          <button type="button" className="primary" onClick={() => void queue()} disabled={busy || changed === 0 || problems.length > 0} data-testid="task-save">
+            Queue changes
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
