@@ -95,7 +95,7 @@ export function App() {
           <>
             <Tabs current={tab} onChange={setTab} counts={{ outbox: pending, drafts: draftCount }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
-              {tab === 'campaigns' ? <CampaignsView now={now} /> : null}
+              {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}
               {tab === 'outbox' ? <OutboxView now={now} /> : null}
               {tab === 'activity' ? <ActivityView now={now} version={activityVersion} /> : null}
               {tab === 'drafts' ? <DraftsView now={now} onOpenPush={(d) => {

@@ -13,6 +13,9 @@ type DraftHandlers = Pick<
   | 'drafts.save'
   | 'drafts.delete'
   | 'drafts.submit'
+  | 'drafts.saveMany'
+  | 'drafts.deleteMany'
+  | 'drafts.submitMany'
   | 'outbox.list'
   | 'outbox.retry'
   | 'outbox.discard'
@@ -75,6 +78,66 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       draftsChanged(d.profileId, d.accountId);
       drainer.kick();
       return outboxDto(item);
+    },
+
+    async 'drafts.saveMany'({ profileId, accountId, drafts }) {
+      if (!store.accounts.get({ profileId, accountId })) throw new DeskError('not_found', `Account ${accountId} is not added to this connection.`);
+      const saved = store.drafts.saveMany(
+        drafts.map((d) => ({
+          ...(d.id ? { id: d.id } : {}),
+          profileId,
+          accountId,
+          kind: 'campaign' as const,
+          payload: d.payload,
+          problems: check({ kind: 'campaign', payload: d.payload, profileId, accountId }).problems,
+        })),
+      );
+      draftsChanged(profileId, accountId);
+      return saved.map(draftDto);
+    },
+
+    async 'drafts.deleteMany'({ ids }) {
+      const accounts = new Map(ids.flatMap((id) => {
+        const d = store.drafts.get(id);
+        return d ? [[`${d.profileId}/${d.accountId}`, d] as const] : [];
+      }));
+      store.drafts.removeMany(ids);
+      for (const d of accounts.values()) draftsChanged(d.profileId, d.accountId);
+      return { ok: true };
+    },
+
+    async 'drafts.submitMany'({ ids }) {
+      // Each draft is checked and queued on its own transaction: one with problems does not hold
+      // back the others, and the answer says which were queued and what to fix in the rest.
+      const queued: { id: string; summary: string }[] = [];
+      const refused: { id: string; problems: { field: string; message: string }[] }[] = [];
+      const touched = new Map<string, Draft>();
+      for (const id of ids) {
+        const d = store.drafts.get(id);
+        if (!d) {
+          refused.push({ id, problems: [{ field: 'draft', message: 'This draft no longer exists' }] });
+          continue;
+        }
+        touched.set(`${d.profileId}/${d.accountId}`, d);
+        const checked = check(d);
+        if (!checked.work) {
+          store.drafts.save({ id: d.id, profileId: d.profileId, accountId: d.accountId, kind: d.kind, payload: d.payload, problems: checked.problems });
+          refused.push({ id, problems: checked.problems });
+          continue;
+        }
+        try {
+          const { item } = store.drafts.submit(id, checked.work);
+          const summary = outboxDto(item).summary;
+          ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${summary} queued.`);
+          outboxChanged(item);
+          queued.push({ id, summary });
+        } catch (e) {
+          refused.push({ id, problems: [{ field: 'draft', message: e instanceof Error ? e.message : String(e) }] });
+        }
+      }
+      for (const d of touched.values()) draftsChanged(d.profileId, d.accountId);
+      if (queued.length > 0) drainer.kick();
+      return { queued, refused };
     },
 
     async 'outbox.list'({ profileId, accountId }) {

@@ -61,6 +61,10 @@ export interface DraftsRepo {
   get(id: string): Draft | undefined;
   list(profileId: string, filter?: { accountId?: string | null; kind?: DraftKind }): Draft[];
   remove(id: string): boolean;
+  /** Saves every draft or none (an import, a duplicate, a bulk edit, an undo): one transaction. */
+  saveMany(inputs: SaveDraftInput[]): Draft[];
+  /** Removes every listed draft or none. */
+  removeMany(ids: string[]): number;
   /**
    * Turns the draft into an outbox item, atomically. Refused while an earlier item of this draft
    * is still on its way (queued, sending or uncertain), so one edit is never posted twice. A
@@ -179,6 +183,12 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
     },
     remove(id) {
       return del.run(id).changes > 0;
+    },
+    saveMany(inputs) {
+      return ctx.tx(() => inputs.map((input) => this.save(input)));
+    },
+    removeMany(ids) {
+      return ctx.tx(() => ids.reduce((n, id) => n + del.run(id).changes, 0));
     },
     submit(id, work, opts = {}) {
       return ctx.tx(() => {

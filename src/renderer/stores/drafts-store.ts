@@ -3,9 +3,10 @@
 // only for the edits it carried, so nothing typed is lost across a reload or a crash.
 import { create } from 'zustand';
 import type { Draft, OutboxItem } from '../../shared/ipc/contract';
+import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../features/drafts/draft-history';
 import { call, DeskCallError, messageOf } from '../lib/api';
 import { createDraftJournal, type DraftJournal } from '../lib/draft-journal';
-import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm } from '../features/drafts/campaign-form';
+import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../features/drafts/campaign-form';
 import type { AccountRef } from './workspace-store';
 
 export const AUTOSAVE_MS = 400;
@@ -32,6 +33,20 @@ export interface DraftsState {
   check(): Promise<void>;
   submit(): Promise<OutboxItem | null>;
   remove(id: string): Promise<void>;
+  /** Drafts ticked in the list for bulk work. */
+  checked: Record<string, true>;
+  setChecked(ids: string[]): void;
+  toggleChecked(id: string): void;
+  history: History;
+  /** Creates campaign drafts from payloads (duplicate, import) as one undoable step. */
+  createMany(label: string, payloads: CampaignPayload[]): Promise<Draft[]>;
+  /** Sets fields across drafts as one undoable step. */
+  editMany(ids: string[], patch: CampaignPayload, label: string): Promise<void>;
+  removeMany(ids: string[]): Promise<void>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  /** Checks and queues the drafts; one notice sums it up. */
+  submitMany(ids: string[]): Promise<void>;
 }
 
 function browserJournal(): DraftJournal {
@@ -45,6 +60,34 @@ export const useDrafts = create<DraftsState>()((set, get) => {
   let saving: Promise<void> | null = null;
 
   const selected = () => get().drafts.find((d) => d.id === get().selectedId) ?? null;
+  const snapOf = (d: Draft): DraftSnap => ({ id: d.id, payload: d.kind === 'campaign' ? d.payload : null });
+
+  /** Makes the drafts what the snaps say (null: gone), all or none; the open form follows. */
+  async function apply(snaps: DraftSnap[]): Promise<boolean> {
+    const ref = get().account;
+    if (!ref) return false;
+    const gone = snaps.filter((x) => x.payload === null).map((x) => x.id);
+    const present = snaps.flatMap((x) => (x.payload === null ? [] : [{ id: x.id, payload: x.payload }]));
+    try {
+      if (gone.length > 0) await call('drafts.deleteMany', { ids: gone });
+      gone.forEach((id) => journal.remove(id));
+      const saved = present.length > 0 ? await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: present }) : [];
+      const savedIds = new Set(saved.map((d) => d.id));
+      const kept = get().drafts.filter((d) => !gone.includes(d.id));
+      const drafts = [...saved.filter((d) => !kept.some((k) => k.id === d.id)), ...kept.map((d) => (savedIds.has(d.id) ? saved.find((x) => x.id === d.id)! : d))];
+      const sel = get().selectedId;
+      const open = sel ? saved.find((d) => d.id === sel) : undefined;
+      set({
+        drafts,
+        ...(sel && gone.includes(sel) ? { selectedId: null, form: null } : {}),
+        ...(open && open.kind === 'campaign' ? { form: payloadToForm(open.payload), saveState: 'saved' as const } : {}),
+      });
+      return true;
+    } catch (err) {
+      set({ notice: { text: messageOf(err), bad: true } });
+      return false;
+    }
+  }
 
   async function saveNow(): Promise<void> {
     if (timer) clearTimeout(timer);
@@ -109,7 +152,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       const cur = get().account;
       if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
       if (get().form) void flushQueued();
-      set({ account: ref, drafts: [], loaded: false, error: null, selectedId: null, form: null, notice: null, saveState: 'saved' });
+      set({ account: ref, drafts: [], loaded: false, error: null, selectedId: null, form: null, notice: null, saveState: 'saved', checked: {}, history: EMPTY_HISTORY });
       if (ref) void get().load();
     },
     async load() {
@@ -150,6 +193,14 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       const form = get().form;
       if (!d || !form) return;
       const next = { ...form, ...patch };
+      // One history step per field typed in; it merges until another field or draft is edited.
+      const step: HistoryStep = {
+        label: `edit ${Object.keys(patch).join(', ')}`,
+        before: [{ id: d.id, payload: formToPayload(form) }],
+        after: [{ id: d.id, payload: formToPayload(next) }],
+        mergeKey: `${d.id}:${Object.keys(patch).sort().join(',')}`,
+      };
+      set({ history: recordStep(get().history, step) });
       seq += 1;
       journal.write({ draftId: d.id, kind: 'campaign', profileId: d.profileId, accountId: d.accountId, payload: formToPayload(next), seq });
       set({ form: next, saveState: 'unsaved', notice: null });
@@ -181,10 +232,95 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       }
     },
     async remove(id) {
+      await get().removeMany([id]);
+    },
+    checked: {},
+    setChecked(ids) {
+      set({ checked: Object.fromEntries(ids.map((id) => [id, true as const])) });
+    },
+    toggleChecked(id) {
+      const next = { ...get().checked };
+      if (next[id]) delete next[id];
+      else next[id] = true;
+      set({ checked: next });
+    },
+    history: EMPTY_HISTORY,
+    async createMany(label, payloads) {
+      const ref = get().account;
+      if (!ref || payloads.length === 0) return [];
       try {
-        await call('drafts.delete', { id });
-        journal.remove(id);
-        set({ drafts: get().drafts.filter((d) => d.id !== id), ...(get().selectedId === id ? { selectedId: null, form: null } : {}) });
+        const saved = await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: payloads.map((payload) => ({ payload })) });
+        const ids = saved.map((d) => d.id);
+        set({
+          drafts: [...saved, ...get().drafts.filter((d) => !ids.includes(d.id))],
+          checked: Object.fromEntries(ids.map((id) => [id, true as const])),
+          history: recordStep(get().history, { label, before: ids.map((id) => ({ id, payload: null })), after: saved.map(snapOf) }),
+        });
+        return saved;
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+        return [];
+      }
+    },
+    async editMany(ids, patch, label) {
+      await flushQueued();
+      const targets = get().drafts.filter((d) => ids.includes(d.id) && d.kind === 'campaign');
+      if (targets.length === 0) return;
+      const before = targets.map(snapOf);
+      const after = targets.map((d) => ({ id: d.id, payload: { ...(d.payload as CampaignPayload), ...patch } }));
+      if (await apply(after)) set({ history: recordStep(get().history, { label, before, after }) });
+    },
+    async removeMany(ids) {
+      await flushQueued();
+      const targets = get().drafts.filter((d) => ids.includes(d.id) && d.kind === 'campaign');
+      const others = ids.filter((id) => !targets.some((d) => d.id === id));
+      try {
+        // Push drafts are not part of the campaign history: they go at once.
+        if (others.length > 0) await call('drafts.deleteMany', { ids: others });
+        others.forEach((id) => journal.remove(id));
+        set({ drafts: get().drafts.filter((d) => !others.includes(d.id)) });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+        return;
+      }
+      if (targets.length === 0) return;
+      const before = targets.map(snapOf);
+      const after = targets.map((d) => ({ id: d.id, payload: null }));
+      const label = targets.length === 1 ? 'delete draft' : `delete ${targets.length} drafts`;
+      if (await apply(after)) set({ history: recordStep(get().history, { label, before, after }) });
+    },
+    async undo() {
+      await flushQueued();
+      const taken = takeUndo(get().history);
+      if (!taken) return;
+      if (await apply(taken.step.before)) set({ history: taken.next, notice: { text: `Undone: ${taken.step.label}.`, bad: false } });
+    },
+    async redo() {
+      await flushQueued();
+      const taken = takeRedo(get().history);
+      if (!taken) return;
+      if (await apply(taken.step.after)) set({ history: taken.next, notice: { text: `Redone: ${taken.step.label}.`, bad: false } });
+    },
+    async submitMany(ids) {
+      await flushQueued();
+      if (ids.length === 0) return;
+      try {
+        const out = await call('drafts.submitMany', { ids });
+        out.queued.forEach((q) => journal.remove(q.id));
+        const n = out.queued.length;
+        const bad = out.refused.length;
+        const text =
+          `${n} draft${n === 1 ? '' : 's'} queued to post` +
+          (bad > 0 ? `; ${bad} not queued: fix the problems marked on ${bad === 1 ? 'it' : 'them'} and queue again.` : '. Follow them in the Outbox.');
+        const queuedIds = new Set(out.queued.map((q) => q.id));
+        set({
+          notice: { text, bad: bad > 0 },
+          checked: Object.fromEntries(out.refused.map((r) => [r.id, true as const])),
+          ...(get().selectedId && queuedIds.has(get().selectedId!) ? { selectedId: null, form: null } : {}),
+          // Queued drafts left the workbench: their steps can no longer be undone here.
+          history: EMPTY_HISTORY,
+        });
+        await get().load();
       } catch (err) {
         set({ notice: { text: messageOf(err), bad: true } });
       }

@@ -371,6 +371,28 @@ export const channels = {
     output: draftSchema,
   },
   'drafts.delete': { input: z.object({ id }), output: ok },
+  /**
+   * Saves many campaign drafts of one account, all or none (import, duplicate, bulk edit, undo and
+   * redo). A given id that no longer exists is created again under that id (redo of a removal).
+   */
+  'drafts.saveMany': {
+    input: z.object({
+      profileId: id,
+      accountId: accountIdSchema,
+      drafts: z.array(z.object({ id: id.optional(), payload: campaignCreateSchema.partial() })).min(1).max(5000),
+    }),
+    output: z.array(draftSchema),
+  },
+  /** Removes many drafts, all or none. */
+  'drafts.deleteMany': { input: z.object({ ids: z.array(id).min(1).max(5000) }), output: ok },
+  /** Checks and queues many drafts; the ones with problems stay drafts. One answer for all. */
+  'drafts.submitMany': {
+    input: z.object({ ids: z.array(id).min(1).max(5000) }),
+    output: z.object({
+      queued: z.array(z.object({ id, summary: z.string() })),
+      refused: z.array(z.object({ id, problems: z.array(fieldProblemSchema) })),
+    }),
+  },
   /** Checks the draft with the shared rules and, if it passes, moves it to the outbox in one transaction. */
   'drafts.submit': { input: z.object({ id }), output: outboxItemSchema },
 

@@ -31,7 +31,7 @@ function pickColumn(picked: Record<string, CampaignRecord>, all: boolean): GridC
 }
 const SEARCH_DEBOUNCE_MS = 250;
 
-export function CampaignsView({ now }: { now: number }) {
+export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts?(): void }) {
   const account = useWorkspace(selectedAccount);
   const s = useCampaigns();
   const [text, setText] = useState(s.text);
@@ -133,7 +133,7 @@ export function CampaignsView({ now }: { now: number }) {
           </span>
         ) : null}
       </div>
-      <SelectionBar columns={chosen} note={note} setNote={setNote} />
+      <SelectionBar columns={chosen} note={note} setNote={setNote} onOpenDrafts={onOpenDrafts} />
       <div className={`campaigns-body${view.detailsOpen ? '' : ' no-details'}`}>
         <div className="grid-frame" onMouseDownCapture={onPointer} onKeyDownCapture={onKeys}>
         <VirtualGrid

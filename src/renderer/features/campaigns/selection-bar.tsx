@@ -5,6 +5,8 @@ import { messageOf } from '../../lib/api';
 import { downloadText, toDelimited } from '../../lib/delimited';
 import { formatCount } from '../../lib/format';
 import { useCampaigns } from '../../stores/campaigns-store';
+import { useDrafts } from '../../stores/drafts-store';
+import { campaignToPayload } from '../drafts/draft-transfer';
 import type { ChosenColumn } from './campaign-columns';
 import { allMatching, campaignTable, type CampaignFilter } from './campaign-export';
 
@@ -29,7 +31,7 @@ export async function copyPicked(columns: ChosenColumn[]): Promise<string> {
   return `Copied ${formatCount(records.length)} campaign${records.length === 1 ? '' : 's'}: paste them into a spreadsheet.`;
 }
 
-export function SelectionBar({ columns, note, setNote }: { columns: ChosenColumn[]; note: string; setNote(n: string): void }) {
+export function SelectionBar({ columns, note, setNote, onOpenDrafts }: { columns: ChosenColumn[]; note: string; setNote(n: string): void; onOpenDrafts?(): void }) {
   const picked = useCampaigns((s) => Object.keys(s.picked).length);
   const allPicked = useCampaigns((s) => s.allPicked);
   const total = useCampaigns((s) => s.total);
@@ -50,6 +52,15 @@ export function SelectionBar({ columns, note, setNote }: { columns: ChosenColumn
     return `Exported ${formatCount(records.length)} campaign${records.length === 1 ? '' : 's'} as CSV.`;
   };
 
+  const duplicate = async () => {
+    const records = await pickedRecords();
+    if (records.length === 0) return 'Pick the campaigns to duplicate first.';
+    const saved = await useDrafts.getState().createMany(`duplicate ${records.length} campaign${records.length === 1 ? '' : 's'}`, records.map(campaignToPayload));
+    if (saved.length === 0) return useDrafts.getState().notice?.text ?? 'No draft was made.';
+    onOpenDrafts?.();
+    return `${saved.length} draft${saved.length === 1 ? '' : 's'} made: edit them in Drafts.`;
+  };
+
   return (
     <div className="selection-bar" role="toolbar" aria-label="Picked campaigns">
       <span data-testid="picked-count">{count > 0 ? `${formatCount(count)} selected` : 'None selected'}</span>
@@ -58,6 +69,9 @@ export function SelectionBar({ columns, note, setNote }: { columns: ChosenColumn
       </button>
       <button type="button" onClick={() => void run(() => copyPicked(columns))} disabled={count === 0} data-testid="copy-picked" title="Copy as TSV (Ctrl+C in the table)">
         Copy
+      </button>
+      <button type="button" onClick={() => void run(duplicate)} disabled={count === 0} data-testid="duplicate-picked" title="Make a draft of each picked campaign (nothing is posted)">
+        Duplicate to drafts
       </button>
       {count > 0 ? (
         <button type="button" onClick={() => useCampaigns.getState().clearPicks()} data-testid="clear-picks">

@@ -1,5 +1,6 @@
 // The Drafts tab: the account's drafts (campaign and push), each marked "not posted", and the
-// campaign editor of the selected one. A push draft opens in the Push tab's composer.
+// campaign editor of the selected one. A push draft opens in the Push tab's composer. Drafts can
+// be ticked for bulk work (bulk-bar.tsx) and imported from CSV (import-dialog.tsx).
 import { useEffect, useState } from 'react';
 import type { Draft } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
@@ -10,6 +11,8 @@ import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { CampaignEditor, DRAFT_KEYS } from './campaign-editor';
 import { campaignDraftTitle } from './campaign-form';
 import { useSeenValues } from './use-seen-values';
+import { BulkBar, HISTORY_KEYS } from './bulk-bar';
+import { ImportDialog } from './import-dialog';
 
 function draftTitle(d: Draft): string {
   if (d.kind === 'campaign') return campaignDraftTitle(d.payload);
@@ -20,6 +23,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
   const account = useWorkspace(selectedAccount);
   const s = useDrafts();
   const [confirmDelete, setConfirmDelete] = useState<Draft | null>(null);
+  const [importing, setImporting] = useState(false);
   const seen = useSeenValues(s.account);
 
   useEffect(() => {
@@ -32,10 +36,17 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
     { keys: DRAFT_KEYS.queue, run: () => s.form && void s.submit() },
     { keys: DRAFT_KEYS.check, run: () => s.form && void s.check() },
     { keys: DRAFT_KEYS.save, run: () => void s.flush() },
+    // The drafts' own history, also inside a text field: the browser's text undo would not know
+    // about bulk edits, imports or deletes.
+    { keys: HISTORY_KEYS.undo, run: () => void s.undo() },
+    { keys: HISTORY_KEYS.redo, run: () => void s.redo() },
+    { keys: 'Mod+Y', run: () => void s.redo() },
   ]);
 
   const newTitle = `New campaign draft (${shortcutLabel('Mod+N')} or ${shortcutLabel(DRAFT_KEYS.create)})`;
   return (
+    <div className="drafts-workbench">
+    <BulkBar onImport={() => setImporting(true)} />
     <div className="drafts">
       <div className="drafts-list">
         <div className="toolbar">
@@ -48,6 +59,14 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
         <ul className="pick-list" aria-label="Drafts" data-testid="drafts-list">
           {s.drafts.map((d) => (
             <li key={d.id} className={`pick-item${d.id === s.selectedId ? ' is-selected' : ''}`}>
+              <input
+                type="checkbox"
+                className="pick-check"
+                checked={s.checked[d.id] === true}
+                onChange={() => s.toggleChecked(d.id)}
+                aria-label={`Tick ${draftTitle(d)}`}
+                data-testid="draft-check"
+              />
               <button
                 type="button"
                 className="pick-main"
@@ -87,6 +106,8 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
           onClose={() => setConfirmDelete(null)}
         />
       ) : null}
+      {importing ? <ImportDialog accountType={account?.type} onClose={() => setImporting(false)} /> : null}
+    </div>
     </div>
   );
 }

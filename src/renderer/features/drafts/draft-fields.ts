@@ -1,0 +1,55 @@
+// The create fields of a campaign draft (spec 4.1) under the window's labels: how a CSV column is
+// matched (by the interface's field name or by a label of the window), how a draft is exported,
+// and how a rule's message is said in the window's words ("CPC: enter a CPC when Bidding is
+// Fixed CPC", not "cpc is required when bid_strategy is FIXED").
+import type { FieldProblem } from '../../../shared/domain/campaign';
+import { enumLabel } from '../../lib/enum-labels';
+
+export type DraftFieldKind = 'text' | 'number' | 'enum';
+
+export interface DraftField {
+  field: string;
+  label: string;
+  kind: DraftFieldKind;
+  /** Other labels the window uses for it (the campaigns table's, the editor's). */
+  aliases?: string[];
+}
+
+export const DRAFT_FIELDS: readonly DraftField[] = [
+  { field: 'name', label: 'Name', kind: 'text' },
+  { field: 'branding_text', label: 'Branding text', kind: 'text' },
+  { field: 'tracking_code', label: 'Tracking code', kind: 'text' },
+  { field: 'bid_strategy', label: 'Bidding', kind: 'enum', aliases: ['Bid strategy'] },
+  { field: 'cpc', label: 'CPC', kind: 'number' },
+  { field: 'marketing_objective', label: 'Objective', kind: 'enum' },
+  { field: 'spending_limit_model', label: 'Limit model', kind: 'enum', aliases: ['Budget'] },
+  { field: 'spending_limit', label: 'Spending limit', kind: 'number', aliases: ['Limit'] },
+  { field: 'daily_cap', label: 'Daily cap', kind: 'number' },
+  { field: 'campaign_group_id', label: 'Campaign group', kind: 'text' },
+  { field: 'start_date', label: 'Start', kind: 'text' },
+  { field: 'campaign_item_type', label: 'Creative surface', kind: 'enum', aliases: ['Item type'] },
+];
+
+const norm = (s: string) => s.trim().toLowerCase().replace(/[\s_]+/g, ' ');
+const BY_NAME = new Map<string, DraftField>();
+for (const f of DRAFT_FIELDS) for (const n of [f.field, f.label, ...(f.aliases ?? [])]) BY_NAME.set(norm(n), f);
+
+/** The draft field a column header names, by field name or label; undefined when none. */
+export function fieldOfHeader(header: string): DraftField | undefined {
+  return BY_NAME.get(norm(header));
+}
+
+export function labelOf(field: string): string {
+  return DRAFT_FIELDS.find((f) => f.field === field)?.label ?? field.replace(/_/g, ' ');
+}
+
+/** A rule's message in the window's words, led by the field's label. */
+export function problemInWords(p: FieldProblem): string {
+  let text = p.message;
+  // Field names become labels, enum values their words.
+  for (const f of DRAFT_FIELDS) text = text.replace(new RegExp(`\\b${f.field}\\b`, 'g'), f.label);
+  text = text.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:FIXED|MONTHLY|NONE)\b/g, (v) => enumLabel(v));
+  text = text.replace(/ is required/, ' is needed').replace(/ cannot be empty/, ': enter a value');
+  const head = p.field === 'account' ? 'Account' : labelOf(p.field);
+  return text.toLowerCase().startsWith(head.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+}
