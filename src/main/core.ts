@@ -3,6 +3,7 @@
 // handlers and events. The Electron shell, browser mode and the tests all build the app here.
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { DeskError } from '../shared/errors';
 import type { DeskEventSource, DeskHandlers } from '../shared/ipc/contract';
 import { accountHandlers } from './core/accounts-handlers';
 import type { CoreContext, Level } from './core/context';
@@ -16,7 +17,7 @@ import type { SecretPort } from './core/secret-port';
 import { RateLimitScheduler } from './ratelimit/scheduler';
 import { createSecretStore } from './secrets';
 import { HttpTransport } from './service';
-import { openStore } from './store';
+import { DataFileProblem, openStoreAtStart, type OpenedAtStart } from './store';
 import { createAfterSent } from './sync/after-sent';
 import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from './sync/backoff';
 import { clockFrom } from './sync/clock';
@@ -53,6 +54,12 @@ export interface DeskCoreOptions {
   secrets?: SecretStore;
   clock?: () => number;
   tuning?: Partial<SyncTuning>;
+  /**
+   * The person chose to start fresh after being told the data file is damaged or not ours: it is
+   * moved aside (kept) and an empty one is started. Without it such a file stops the start-up with
+   * a DeskError whose details say so (dataFile, canStartFresh), for the shell to ask.
+   */
+  startFresh?: boolean;
 }
 
 export interface DeskCore {
@@ -64,6 +71,18 @@ export interface DeskCore {
 export const DATABASE_FILE = 'campaign-desk.sqlite';
 /** The keychain service name: the app's name. */
 export const SECRET_SERVICE = 'Campaign Desk';
+
+/** The store, or a DeskError that tells the person what is wrong with the file and whether starting fresh can help. */
+function openDataFile(file: string, now: () => number, startFresh: boolean): OpenedAtStart {
+  try {
+    return openStoreAtStart({ file, clock: { now }, startFresh, at: () => new Date(now()) });
+  } catch (e) {
+    if (!(e instanceof DataFileProblem)) throw e;
+    const details: Record<string, unknown> = { dataFile: e.kind, canStartFresh: e.canStartFresh, file: e.file };
+    if (e.version !== undefined) details.version = e.version;
+    throw new DeskError('database', e.message, details);
+  }
+}
 
 export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   const now = opts.clock ?? (() => Date.now());
@@ -81,7 +100,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   // The cache, drafts and queued changes are the person's business: other local users may not read
   // them (a folder made by an earlier version may have been left open to them).
   if (process.platform !== 'win32') chmodSync(opts.dataDir, 0o700);
-  const store = openStore({ file: join(opts.dataDir, DATABASE_FILE), clock: { now } });
+  const { store, movedAside } = openDataFile(join(opts.dataDir, DATABASE_FILE), now, opts.startFresh === true);
   let secrets: SecretPort;
   try {
     secrets = opts.secrets ?? (await createSecretStore({ service: SECRET_SERVICE }));
@@ -164,6 +183,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   }) satisfies DeskHandlers;
 
   try {
+    if (movedAside) log(null, null, 'warning', 'data.moved_aside', movedAside.note);
     if (secrets.kind === 'memory' && secrets.warning) log(null, null, 'warning', 'secrets.memory', secrets.warning);
     if (interrupted > 0) {
       log(null, null, 'warning', 'outbox.interrupted', `${interrupted} change(s) were being sent when the app stopped; checking the service before sending them again.`);

@@ -1,6 +1,9 @@
 // Opens the one database file with the settings every repository relies on.
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { damaged, explainOpenError, foreign } from './data-file';
 import { latestVersion, readUserVersion, tooNewError, type Migration } from './migrate';
 import { electronNativeBinding } from './native-binding';
 
@@ -28,15 +31,101 @@ export const NEW_FILE_PAGE_SIZE = 16384;
 /** Size the -wal file is cut back to when the log starts over (see checkpoints.ts). */
 export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
-export function openDatabase(file: string, migrations: readonly Migration[]): Db {
-  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: electronNativeBinding() });
+/** Tables that hold what a person did (connections, accounts, drafts, queued changes). */
+const WORK_TABLES = ['profiles', 'accounts', 'drafts', 'outbox'] as const;
+
+function tableNames(db: Db): Set<string> {
+  return new Set(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]);
+}
+
+/**
+ * Refuses a file that is SQLite but not ours: tables without our first table ("profiles"), which
+ * every version of the app has created since the first one. Such a file would otherwise be
+ * migrated (version 0) or reported as "newer" (another program's user_version).
+ */
+function assertOurs(db: Db, file: string, found: number): Set<string> {
+  const tables = tableNames(db);
+  if (tables.size > 0 && !tables.has('profiles')) {
+    throw foreign(file, `a SQLite database of another program, with tables such as ${[...tables].slice(0, 3).join(', ')}`);
+  }
+  if (tables.size === 0 && found > 0) throw foreign(file, 'a SQLite database with a version number but none of our tables');
+  return tables;
+}
+
+/**
+ * The small tables that hold the person's work are checked page by page before anything else is
+ * done: a damaged page there would otherwise surface later as "SQLITE_CORRUPT" in the middle of an
+ * edit. The campaign cache (large, and fetched again at will) is left to the normal reads.
+ */
+function checkWorkTables(db: Db, tables: Set<string>): string | null {
+  for (const t of WORK_TABLES) {
+    if (!tables.has(t)) continue;
+    const rows = db.pragma(`quick_check(${t})`) as { quick_check: string }[];
+    if (rows.length !== 1 || rows[0].quick_check !== 'ok') return `the table of ${t} failed SQLite's check`;
+  }
+  return null;
+}
+
+/**
+ * Looks at an existing file through a read-only connection first: a read-write one would, on
+ * closing, fold a -wal into the file and delete it, which must not happen to a file that turns
+ * out to be damaged, foreign or newer (its last commits may be in that log).
+ */
+function inspect(file: string, migrations: readonly Migration[]): void {
+  let db: Db;
   try {
-    // Read the version before any pragma that writes (journal_mode): a file from a newer app is
-    // refused without being touched.
+    db = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: electronNativeBinding() });
+  } catch (e) {
+    throw explainOpenError(e, file);
+  }
+  try {
+    const found = readUserVersion(db);
+    const known = latestVersion(migrations);
+    // A file that says it is newer is left alone whatever it holds: an update is the remedy.
+    if (found > known) throw tooNewError(file, found, known);
+    const tables = assertOurs(db, file, found);
+    const broken = checkWorkTables(db, tables);
+    if (broken !== null) throw damaged(file, broken);
+  } catch (e) {
+    throw explainOpenError(e, file);
+  } finally {
+    db.close();
+  }
+}
+
+/** SQLite opens a file it may not write read-only without a word; the first save would then fail. */
+function assertWritable(file: string): void {
+  for (const path of [file, dirname(file)]) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (e) {
+      throw explainOpenError(e, file);
+    }
+  }
+}
+
+/**
+ * Opens the file, or throws a DataFileProblem that says what is wrong with it (damaged, not ours,
+ * newer, read-only) and what to do. Errors of any other kind pass through unchanged.
+ */
+export function openDatabase(file: string, migrations: readonly Migration[]): Db {
+  if (existsSync(file)) {
+    inspect(file, migrations);
+    assertWritable(file);
+  }
+  let db: Db;
+  try {
+    db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: electronNativeBinding() });
+  } catch (e) {
+    throw explainOpenError(e, file);
+  }
+  try {
+    // Checked again on this connection (the file may be new, or replaced meanwhile), before any
+    // pragma that writes (journal_mode): a file from a newer app is refused without being touched.
     const found = readUserVersion(db);
     const known = latestVersion(migrations);
     if (found > known) throw tooNewError(file, found, known);
-    if (found === 0 && db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() === 0) {
+    if (found === 0 && tableNames(db).size === 0) {
       db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
     }
     db.pragma('journal_mode = WAL');
@@ -53,6 +142,6 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     return db;
   } catch (e) {
     db.close();
-    throw e;
+    throw explainOpenError(e, file);
   }
 }

@@ -1,6 +1,8 @@
 // Public surface of the store for the sync engine, the IPC layer and the composition root.
 export { openStore, type OpenStoreOptions, type Store } from './store';
 export { StoreError, type StoreErrorCode } from './errors';
+export { DataFileProblem, type DataFileProblemKind } from './data-file';
+export { openStoreAtStart, type OpenedAtStart } from './open-at-start';
 export type { Clock, AccountRef, StoredError } from './types';
 export type { Profile, ProfileInput, ProfilePatch, SignInFlow } from './profiles-repo';
 export type { Account, AccountType, OnlineState, AddAccountInput, AccountPatch } from './accounts-repo';

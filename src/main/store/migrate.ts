@@ -2,6 +2,7 @@
 // IMMEDIATE transaction: the app either gets the whole new schema or keeps the old file intact,
 // never a half-migrated database it cannot reason about.
 import type { Database } from 'better-sqlite3';
+import { tooNew, type DataFileProblem } from './data-file';
 import { StoreError } from './errors';
 
 export interface Migration {
@@ -28,12 +29,8 @@ export function assertWellFormed(migrations: readonly Migration[]): void {
   });
 }
 
-export function tooNewError(file: string, found: number, known: number): StoreError {
-  return new StoreError(
-    'DB_TOO_NEW',
-    `This data file was written by a newer version of Campaign Desk (data version ${found}; this ` +
-      `version understands up to ${known}). Update Campaign Desk to open it. The file was not changed: ${file}`,
-  );
+export function tooNewError(file: string, found: number, known: number): DataFileProblem {
+  return tooNew(file, found, known);
 }
 
 export interface MigrationResult {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, StoreError } from '../../../src/main/store';
+import { DataFileProblem, openStore } from '../../../src/main/store';
 import { NEW_FILE_PAGE_SIZE } from '../../../src/main/store/connection';
 import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
@@ -238,10 +238,11 @@ describe('migrations', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(StoreError);
-    expect((error as StoreError).code).toBe('DB_TOO_NEW');
-    expect((error as StoreError).message).toMatch(/newer version of Campaign Desk/);
-    expect((error as StoreError).message).toMatch(/Update Campaign Desk/);
+    expect(error).toBeInstanceOf(DataFileProblem);
+    expect((error as DataFileProblem).kind).toBe('too_new');
+    expect((error as DataFileProblem).version).toBe(MIGRATIONS.length + 5);
+    expect((error as DataFileProblem).message).toMatch(/newer version of Campaign Desk/);
+    expect((error as DataFileProblem).message).toMatch(/Update Campaign Desk/);
     expect(sha(file)).toBe(before);
     const after = new Database(file, { readonly: true });
     expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
