@@ -27,6 +27,8 @@ export interface ShellCoreOptions {
   version: string;
   demo?: { url: string };
   openExternal: (url: string) => Promise<void>;
+  /** The person chose to move a damaged or foreign data file aside and start with an empty one. */
+  startFresh?: boolean;
 }
 export interface ShellDeps {
   createCore(opts: ShellCoreOptions): Promise<ShellCore>;
@@ -173,23 +175,38 @@ export function startShell(deps: ShellDeps): Shell {
     } catch {
       log('[desk] the built-in sandbox did not start; continuing without the demo connection');
     }
+    const coreOptions: ShellCoreOptions = {
+      dataDir: app.getPath('userData'),
+      transport: 'electron',
+      version: app.getVersion(),
+      ...(demoUrl ? { demo: { url: demoUrl } } : {}),
+      openExternal: async (url) => {
+        if (!(await openExternalSafely(openExternal, url))) {
+          throw new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.');
+        }
+      },
+    };
     try {
-      core = await deps.createCore({
-        dataDir: app.getPath('userData'),
-        transport: 'electron',
-        version: app.getVersion(),
-        ...(demoUrl ? { demo: { url: demoUrl } } : {}),
-        openExternal: async (url) => {
-          if (!(await openExternalSafely(openExternal, url))) {
-            throw new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.');
-          }
-        },
-      });
+      core = await deps.createCore(coreOptions);
     } catch (err) {
-      const message = err instanceof DeskError ? err.message : 'The local data could not be opened. Restart Campaign Desk; if it keeps failing, report it.';
-      dialog.showErrorBox('Campaign Desk could not start', message);
-      app.quit();
-      return;
+      // A damaged or foreign data file: the person decides whether it is moved aside (kept) for a fresh start.
+      const canStartFresh = err instanceof DeskError && err.details?.canStartFresh === true;
+      const choice = canStartFresh
+        ? await dialog.showMessageBox({ type: 'error', title: 'Campaign Desk could not start', message: 'Campaign Desk could not open its data', detail: err.message, buttons: ['Start fresh', 'Quit'], defaultId: 1, cancelId: 1 })
+        : null;
+      if (choice?.response === 0) {
+        core = await deps.createCore({ ...coreOptions, startFresh: true }).catch((again: unknown) => {
+          dialog.showErrorBox('Campaign Desk could not start', again instanceof DeskError ? again.message : 'The local data could not be opened. Restart Campaign Desk; if it keeps failing, report it.');
+          return null;
+        });
+      } else if (!canStartFresh) {
+        const message = err instanceof DeskError ? err.message : 'The local data could not be opened. Restart Campaign Desk; if it keeps failing, report it.';
+        dialog.showErrorBox('Campaign Desk could not start', message);
+      }
+      if (!core) {
+        app.quit();
+        return;
+      }
     }
     const getAppContents = () => getWindow()?.webContents ?? null;
     cleanups.push(registerIpc({ ipcMain, handlers: core.handlers, isTrustedSender: createSenderCheck({ getAppContents, isAppUrl }), log }));

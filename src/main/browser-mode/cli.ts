@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DeskError } from '../../shared/errors';
 import { defaultBrowserDataDir } from './data-dir';
-import { startBrowserMode } from './start';
+import { startBrowserModeOrExplain } from './start';
 
 const ROOT = resolve(__dirname, '../../..');
 const STATIC_DIR = join(ROOT, 'out', 'renderer');
@@ -49,13 +49,19 @@ async function main(): Promise<void> {
   }
   ensureRendererBuilt();
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  const mode = await startBrowserMode({ dataDir: args.dataDir ?? defaultBrowserDataDir(), staticDir: STATIC_DIR, version, port: args.port });
-  console.log(`Campaign Desk (browser mode) at ${mode.server.openUrl}`);
+  const start = await startBrowserModeOrExplain({ dataDir: args.dataDir ?? defaultBrowserDataDir(), staticDir: STATIC_DIR, version, port: args.port });
+  if (start.kind === 'running') {
+    console.log(`Campaign Desk (browser mode) at ${start.mode.server.openUrl}`);
+  } else {
+    console.log(`Campaign Desk could not open its data: ${start.message}`);
+    console.log(`Open ${start.page.openUrl} to read this and choose what to do.`);
+    void start.started.then((mode) => console.log(`Campaign Desk (browser mode) started fresh at ${mode.server.openUrl}`));
+  }
   let closing = false;
   const stop = () => {
     if (closing) return;
     closing = true;
-    mode.close().finally(() => process.exit(0));
+    (start.kind === 'running' ? start.mode.close() : start.close()).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

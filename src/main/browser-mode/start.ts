@@ -3,6 +3,8 @@
 import { createDeskCore } from '../core';
 import { startDemoSandbox, type DemoSandbox } from '../demo-sandbox';
 import { openExternalFromNode } from './open-external';
+import { DeskError } from '../../shared/errors';
+import { startProblemPage, type ProblemPage } from './problem-page';
 import { startBrowserServer, type BrowserServer } from './server';
 
 export interface BrowserModeOptions {
@@ -16,6 +18,8 @@ export interface BrowserModeOptions {
   log?: (message: string) => void;
   /** How a sign-in page is opened outside the app (default: the platform's opener). */
   openExternal?: (url: string) => Promise<void>;
+  /** Move a damaged or foreign data file aside (kept) and start with an empty one. */
+  startFresh?: boolean;
 }
 
 export interface BrowserMode {
@@ -42,6 +46,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       version: opts.version,
       ...(demo ? { demo: { url: demo.url } } : {}),
       openExternal: opts.openExternal ?? ((url: string) => openExternalFromNode(url)),
+      ...(opts.startFresh ? { startFresh: true } : {}),
     });
   } catch (err) {
     await demo?.close();
@@ -64,4 +69,48 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       await demo?.close();
     },
   };
+}
+
+/** Either the app is running, or a page tells the person why the data file could not be opened. */
+export type BrowserStart =
+  | { kind: 'running'; mode: BrowserMode }
+  | {
+      kind: 'data_problem';
+      message: string;
+      page: ProblemPage;
+      /** Settles with the running app once the person chose "Start fresh" on the page. */
+      started: Promise<BrowserMode>;
+      close(): Promise<void>;
+    };
+
+export async function startBrowserModeOrExplain(opts: BrowserModeOptions): Promise<BrowserStart> {
+  try {
+    return { kind: 'running', mode: await startBrowserMode(opts) };
+  } catch (err) {
+    if (!(err instanceof DeskError) || err.details?.dataFile === undefined) throw err;
+    let resolveStarted: (mode: BrowserMode) => void = () => undefined;
+    const started = new Promise<BrowserMode>((resolve) => (resolveStarted = resolve));
+    let mode: BrowserMode | null = null;
+    const page = await startProblemPage({
+      message: err.message,
+      canStartFresh: err.details.canStartFresh === true,
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+      startFresh: async () => {
+        // The app gets its own port: this page's may still be answering the click.
+        mode = await startBrowserMode({ ...opts, port: 0, startFresh: true });
+        resolveStarted(mode);
+        return mode.server.openUrl;
+      },
+    });
+    return {
+      kind: 'data_problem',
+      message: err.message,
+      page,
+      started,
+      close: async () => {
+        await page.close();
+        await (mode as BrowserMode | null)?.close();
+      },
+    };
+  }
 }

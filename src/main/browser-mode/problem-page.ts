@@ -1,0 +1,108 @@
+// When browser mode cannot open its data file, the person is looking at a browser, not a terminal:
+// this one-page server tells them what happened and, for a damaged or foreign file, offers the
+// fresh start (the file is moved aside, never deleted). Same guards as the app's server: 127.0.0.1
+// only, the Host checked, and the POST accepted only from this page (its Origin and a per-run token).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGuards, newToken, tokenMatches, type Guards } from './guards';
+import { readBody } from './body';
+
+export interface ProblemPageOptions {
+  message: string;
+  canStartFresh: boolean;
+  port?: number;
+  /** Starts the app fresh; resolves with the address to open next. */
+  startFresh(): Promise<string>;
+}
+
+export interface ProblemPage {
+  origin: string;
+  openUrl: string;
+  close(): Promise<void>;
+}
+
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:*; frame-ancestors 'none'",
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(message: string, form: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Campaign Desk could not start</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:44rem;margin:4rem auto;padding:0 1rem;color:#1d2433}
+h1{font-size:1.3rem}p{white-space:pre-wrap;overflow-wrap:anywhere}button{font:inherit;padding:.4rem 1rem}</style></head>
+<body><main><h1>Campaign Desk could not open its data</h1><p role="alert">${escapeHtml(message)}</p>${form}</main></body></html>`;
+}
+
+export async function startProblemPage(opts: ProblemPageOptions): Promise<ProblemPage> {
+  const token = newToken();
+  let guards: Guards | null = null;
+  let started: Promise<string> | null = null;
+
+  const send = (res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { ...HEADERS, ...extra, 'content-length': Buffer.byteLength(html) });
+    res.end(html);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse, g: Guards): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    if (req.method === 'GET' && path === '/') {
+      const form = opts.canStartFresh
+        ? `<form method="post" action="/start-fresh"><input type="hidden" name="token" value="${token}"><button type="submit">Start fresh</button></form>`
+        : '<p>Close this page once that is done and start Campaign Desk again.</p>';
+      return send(res, 200, page(opts.message, form));
+    }
+    if (req.method === 'POST' && path === '/start-fresh' && opts.canStartFresh) {
+      if (!g.originAllowed(req.headers.origin)) return send(res, 403, page('Refused: this request did not come from this page.', ''));
+      const given = new URLSearchParams((await readBody(req, 4096)).toString('utf8')).get('token') ?? undefined;
+      if (!tokenMatches(token, given)) return send(res, 403, page('Refused: the page is out of date. Reload it.', ''));
+      // A second click (or reload) while starting waits for the same start. The app answers on a port of
+      // its own, which is why form-action allows any port of 127.0.0.1 (it also governs the redirect).
+      started ??= opts.startFresh();
+      try {
+        return send(res, 303, '', { location: await started });
+      } catch (e) {
+        started = null;
+        return send(res, 500, page(e instanceof Error ? e.message : 'Starting fresh failed.', ''));
+      }
+    }
+    send(res, 404, page('Not found.', ''));
+  }
+
+  const server = createServer((req, res) => {
+    const g = guards;
+    if (!g || !g.hostAllowed(req.headers.host)) {
+      res.writeHead(403).end();
+      req.resume();
+      return;
+    }
+    handle(req, res, g).catch(() => {
+      if (!res.headersSent) send(res, 500, page('Campaign Desk failed to answer. Try again.', ''));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  guards = createGuards(port);
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    openUrl: `${origin}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
