@@ -109,3 +109,26 @@ describe('drafts workbench', () => {
     await expect.poll(() => page.getByTestId('draft-item').count()).toBe(0);
   });
 });
+
+describe('draft messages', () => {
+  it('opens a blank draft without errors, names a touched field by its label, and shows every problem on Check', async () => {
+    const { page } = app;
+    await openAccount(page, account.account_id);
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('new-campaign-draft').click();
+    await page.getByTestId('input-name').waitFor();
+    expect(await page.locator('.editor .form-problem').allTextContents()).toEqual([]);
+    await page.getByTestId('input-cpc').fill('-1');
+    await expect.poll(() => page.locator('[data-testid="problem-cpc"]').textContent()).toBe('CPC must be greater than 0');
+    // Branding was never touched: its problem waits for Check.
+    expect(await page.locator('[data-testid="problem-branding_text"]').count()).toBe(0);
+    await page.getByTestId('draft-check').click();
+    await expect.poll(() => page.locator('[data-testid="problem-name"]').textContent()).toBe('Name: enter a value');
+    expect(await page.locator('[data-testid="problem-branding_text"]').textContent()).toMatch(/^Branding text/);
+    const all = await page.locator('.editor .form-problem').allTextContents();
+    for (const m of all) expect(m).not.toMatch(/\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b/);
+    // The creative surface reads in words; the service's value stays on hover.
+    const option = page.locator('#f-campaign_item_type option[value="HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO"]');
+    expect(await option.textContent()).toBe('Performance video (no items yet)');
+  });
+});

@@ -22,6 +22,8 @@ export interface DraftsState {
   form: CampaignForm | null;
   saveState: SaveState;
   saveError: string | null;
+  /** Check or Queue was asked for the open draft: every problem is shown, not only touched fields'. */
+  revealed: boolean;
   /** The last submit's outcome: a message and whether it was refused. */
   notice: { text: string; bad: boolean } | null;
   setAccount(ref: AccountRef | null): void;
@@ -148,6 +150,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     saveState: 'saved',
     saveError: null,
     notice: null,
+    revealed: false,
     setAccount(ref) {
       const cur = get().account;
       if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
@@ -175,7 +178,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       if (id === get().selectedId) return;
       if (get().form) await flushQueued();
       const d = get().drafts.find((x) => x.id === id) ?? null;
-      set({ selectedId: d?.id ?? null, form: d?.kind === 'campaign' ? payloadToForm(d.payload) : null, saveState: 'saved', saveError: null, notice: null });
+      set({ selectedId: d?.id ?? null, form: d?.kind === 'campaign' ? payloadToForm(d.payload) : null, saveState: 'saved', saveError: null, notice: null, revealed: false });
     },
     async newCampaign() {
       const ref = get().account;
@@ -183,7 +186,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       if (get().form) await flushQueued();
       try {
         const d = await call('drafts.save', { kind: 'campaign', profileId: ref.profileId, accountId: ref.accountId, payload: formToPayload(NEW_CAMPAIGN_FORM) });
-        set({ drafts: [d, ...get().drafts.filter((x) => x.id !== d.id)], selectedId: d.id, form: { ...NEW_CAMPAIGN_FORM }, saveState: 'saved', notice: null });
+        set({ drafts: [d, ...get().drafts.filter((x) => x.id !== d.id)], selectedId: d.id, form: { ...NEW_CAMPAIGN_FORM }, saveState: 'saved', notice: null, revealed: false });
       } catch (err) {
         set({ notice: { text: messageOf(err), bad: true } });
       }
@@ -209,6 +212,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     },
     flush: flushQueued,
     async check() {
+      set({ revealed: true });
       await flushQueued();
       const d = selected();
       if (!d) return;
@@ -216,6 +220,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       set({ notice: n === 0 ? { text: 'No problems found: ready to queue.', bad: false } : { text: `${n} problem${n === 1 ? '' : 's'} to fix before queueing.`, bad: true } });
     },
     async submit() {
+      set({ revealed: true });
       await flushQueued();
       const d = selected();
       if (!d) return null;

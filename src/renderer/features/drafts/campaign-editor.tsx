@@ -1,7 +1,10 @@
 // The campaign draft editor: every create field of spec 4.1, the shared rules' problems next to
-// their fields as the person types, autosave state, and Check / Queue to post. Each enum field
+// their fields in the window's words once a field is touched (all of them on Check), autosave
+// state, and Check / Queue to post. Each enum field
 // offers the spec's values and the ones the account's campaigns show the service uses.
+import { useState } from 'react';
 import { KNOWN_SPENDING_LIMIT_MODELS } from '../../../shared/domain/campaign';
+import { enumLabel } from '../../lib/enum-labels';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel } from '../../lib/shortcuts';
 import { useDrafts } from '../../stores/drafts-store';
@@ -15,6 +18,7 @@ import {
   type CampaignForm,
   type SeenValues,
 } from './campaign-form';
+import { problemInWords } from './draft-fields';
 
 const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spending limit', NONE: 'No limit (daily cap)' };
 
@@ -23,22 +27,33 @@ const SAVE_TEXT = { saved: 'All changes saved', saving: 'Saving...', unsaved: 'U
 export const DRAFT_KEYS = { queue: 'Mod+Enter', check: 'Alt+Enter', save: 'Mod+S', create: 'Alt+N' } as const;
 
 export function CampaignEditor({ form, accountType, seen = {} }: { form: CampaignForm; accountType?: 'ADVERTISER' | 'NETWORK'; seen?: SeenValues }) {
-  const { edit, saveState, saveError, check, submit } = useDrafts();
+  const { edit, saveState, saveError, check, submit, revealed } = useDrafts();
   const problems = campaignFormProblems(form, accountType);
-  const by = problemsByField(problems);
+  // A field's problems show once it was touched (typed in or left), all of them after Check or
+  // Queue: a blank new draft is not a page of errors.
+  const [touched, setTouched] = useState<Record<string, true>>({});
+  const touch = (field: string) => !touched[field] && setTouched((t) => ({ ...t, [field]: true }));
+  const shown = problems.filter((p) => revealed || touched[p.field] || p.field === 'account');
+  const by = problemsByField(shown.map((p) => ({ field: p.field, message: problemInWords(p) })));
   const cpc = cpcShown(form.bid_strategy);
   const limit = spendingLimitShown(form.budget);
   // Models the service uses besides the spec's, each under its own name.
   const otherModels = fieldChoices('spending_limit_model', seen).filter((m) => !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(m));
   const text = (field: keyof CampaignForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`f-${field}`} value={form[field]} onChange={(e) => edit({ [field]: e.target.value })} aria-invalid={by[field] ? true : undefined} data-testid={`input-${field}`} {...props} />
+    <input id={`f-${field}`} value={form[field]} onChange={(e) => {
+        touch(field);
+        edit({ [field]: e.target.value });
+      }} onBlur={() => touch(field)} aria-invalid={by[field] ? true : undefined} data-testid={`input-${field}`} {...props} />
   );
   const select = (field: keyof CampaignForm, options: readonly string[], extra: [string, string][] = []) => (
-    <select id={`f-${field}`} value={form[field]} onChange={(e) => edit({ [field]: e.target.value })} data-testid={`input-${field}`}>
+    <select id={`f-${field}`} value={form[field]} onChange={(e) => {
+        touch(field);
+        edit({ [field]: e.target.value });
+      }} data-testid={`input-${field}`}>
       {!options.includes(form[field]) && !extra.some(([v]) => v === form[field]) ? <option value={form[field]}>{form[field] || '(choose)'}</option> : null}
       {options.map((o) => (
-        <option key={o} value={o}>
-          {o}
+        <option key={o} value={o} title={o}>
+          {enumLabel(o)}
         </option>
       ))}
       {extra.map(([v, label]) => (
@@ -64,20 +79,20 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
         <FormField label="Name" name="name" problems={by.name}>
           {text('name', { autoFocus: true, maxLength: 300 })}
         </FormField>
-        <FormField label="Item type" name="campaign_item_type" problems={by.campaign_item_type}>
+        <FormField label="Creative surface" name="campaign_item_type" problems={by.campaign_item_type}>
           {select('campaign_item_type', fieldChoices('campaign_item_type', seen))}
         </FormField>
-        <FormField label="Branding text" name="branding_text" problems={by.branding_text} hint="Required for native campaigns (HAS_NO_ITEMS)">
+        <FormField label="Branding text" name="branding_text" problems={by.branding_text} hint="Needed for native campaigns">
           {text('branding_text')}
         </FormField>
         <FormField label="Objective" name="marketing_objective" problems={by.marketing_objective}>
           {select('marketing_objective', fieldChoices('marketing_objective', seen))}
         </FormField>
-        <FormField label="Bid strategy" name="bid_strategy" problems={by.bid_strategy}>
+        <FormField label="Bidding" name="bid_strategy" problems={by.bid_strategy}>
           {select('bid_strategy', fieldChoices('bid_strategy', seen))}
         </FormField>
         {cpc !== 'hidden' ? (
-          <FormField label="CPC" name="cpc" problems={by.cpc} hint={cpc === 'optional' ? `Optional: what ${form.bid_strategy} needs is the service's to say` : undefined}>
+          <FormField label="CPC" name="cpc" problems={by.cpc} hint={cpc === 'optional' ? `Optional: what ${enumLabel(form.bid_strategy)} needs is the service's to say` : undefined}>
             {text('cpc', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
           </FormField>
         ) : null}
@@ -96,7 +111,7 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           </select>
         </FormField>
         {limit !== 'hidden' ? (
-          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit} hint={limit === 'optional' ? `Optional: what ${form.budget} needs is the service's to say` : undefined}>
+          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit} hint={limit === 'optional' ? `Optional: what ${enumLabel(form.budget)} needs is the service's to say` : undefined}>
             {text('spending_limit', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
           </FormField>
         ) : null}
@@ -112,7 +127,7 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
       </div>
       <div className="editor-actions">
         <span className="muted" data-testid="problem-count">
-          {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+          {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}${revealed ? '' : ' (Check shows them)'}`}
         </span>
         <button type="button" onClick={() => void check()} title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`} data-testid="draft-check">
           Check <kbd>{shortcutLabel(DRAFT_KEYS.check)}</kbd>

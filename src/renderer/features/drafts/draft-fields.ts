@@ -39,8 +39,13 @@ export function fieldOfHeader(header: string): DraftField | undefined {
   return BY_NAME.get(norm(header));
 }
 
+const OTHER_LABELS: Record<string, string> = { budget: 'Budget', account: 'Account' };
+
 export function labelOf(field: string): string {
-  return DRAFT_FIELDS.find((f) => f.field === field)?.label ?? field.replace(/_/g, ' ');
+  const known = DRAFT_FIELDS.find((f) => f.field === field)?.label ?? OTHER_LABELS[field];
+  if (known) return known;
+  const words = field.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A rule's message in the window's words, led by the field's label. */
@@ -50,6 +55,6 @@ export function problemInWords(p: FieldProblem): string {
   for (const f of DRAFT_FIELDS) text = text.replace(new RegExp(`\\b${f.field}\\b`, 'g'), f.label);
   text = text.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:FIXED|MONTHLY|NONE)\b/g, (v) => enumLabel(v));
   text = text.replace(/ is required/, ' is needed').replace(/ cannot be empty/, ': enter a value');
-  const head = p.field === 'account' ? 'Account' : labelOf(p.field);
+  const head = labelOf(p.field);
   return text.toLowerCase().startsWith(head.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
 }

@@ -65,7 +65,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
                 checked={s.checked[d.id] === true}
                 onChange={() => s.toggleChecked(d.id)}
                 aria-label={`Tick ${draftTitle(d)}`}
-                data-testid="draft-check"
+                data-testid="draft-tick"
               />
               <button
                 type="button"
