@@ -101,7 +101,7 @@ export class HttpTransport {
     const max = this.#opts.maxBodyBytes;
     return new Promise<HttpResponse>((resolve, reject) => {
       if (this.#closed) {
-        reject(new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The connection to the service was closed' }));
+        reject(closedError());
         return;
       }
       let started = false;
@@ -123,17 +123,7 @@ export class HttpTransport {
         reject(e);
       };
       function onAbort(): void {
-        const reason: unknown = req.signal?.reason;
-        const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-        fail(
-          new ServiceError({
-            kind: timedOut ? 'timeout' : 'cancelled',
-            requestWritten: started,
-            message: timedOut
-              ? `The request to ${host} took too long and was stopped${started ? '; it may or may not have been applied' : ''}`
-              : `The request to ${host} was cancelled${started ? '; it may or may not have been applied' : ''}`,
-          }),
-        );
+        fail(abortedError(req.signal, host, started));
         controller?.abort(new Error('cancelled'));
       }
       if (req.signal?.aborted) {
@@ -171,28 +161,7 @@ export class HttpTransport {
           fail(classify(err, { started, answered, status, host, max }));
         },
       };
-      try {
-        this.#pool(url.origin).dispatch(
-          {
-            origin: url.origin,
-            path: url.pathname + url.search,
-            method: req.method,
-            headers: req.headers,
-            body: req.body,
-            headersTimeout: req.headersTimeoutMs ?? this.#opts.headersTimeoutMs,
-            bodyTimeout: this.#opts.bodyTimeoutMs,
-          },
-          handler,
-        );
-      } catch (err) {
-        fail(
-          new ServiceError({
-            kind: 'protocol',
-            requestWritten: false,
-            message: `The request to ${host} could not be built: ${err instanceof Error ? err.message : 'unknown error'}`,
-          }),
-        );
-      }
+      this.#dispatch(url, req, handler, fail);
     });
   }
 
@@ -206,7 +175,7 @@ export class HttpTransport {
     const host = url.host;
     return new Promise<StreamingResponse>((resolve, reject) => {
       if (this.#closed) {
-        reject(new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The connection to the service was closed' }));
+        reject(closedError());
         return;
       }
       let started = false;
@@ -224,15 +193,7 @@ export class HttpTransport {
         else reject(e);
       };
       function onAbort(): void {
-        const reason: unknown = req.signal?.reason;
-        const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-        fail(
-          new ServiceError({
-            kind: timedOut ? 'timeout' : 'cancelled',
-            requestWritten: started,
-            message: timedOut ? `The request to ${host} took too long and was stopped` : `The request to ${host} was cancelled`,
-          }),
-        );
+        fail(abortedError(req.signal, host, started));
         controller?.abort(new Error('cancelled'));
       }
       if (req.signal?.aborted) {
@@ -280,29 +241,34 @@ export class HttpTransport {
           fail(classify(err, { started, answered, status, host, max: Infinity }));
         },
       };
-      try {
-        this.#pool(url.origin).dispatch(
-          {
-            origin: url.origin,
-            path: url.pathname + url.search,
-            method: req.method,
-            headers: req.headers,
-            body: req.body,
-            headersTimeout: req.headersTimeoutMs ?? this.#opts.headersTimeoutMs,
-            bodyTimeout: this.#opts.bodyTimeoutMs,
-          },
-          handler,
-        );
-      } catch (err) {
-        fail(
-          new ServiceError({
-            kind: 'protocol',
-            requestWritten: false,
-            message: `The request to ${host} could not be built: ${err instanceof Error ? err.message : 'unknown error'}`,
-          }),
-        );
-      }
+      this.#dispatch(url, req, handler, fail);
     });
+  }
+
+  /** Hands the request to its origin's pool; a request undici cannot even build fails through `fail`. */
+  #dispatch(url: URL, req: HttpRequest, handler: Dispatcher.DispatchHandler, fail: (e: ServiceError) => void): void {
+    try {
+      this.#pool(url.origin).dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.headersTimeoutMs ?? this.#opts.headersTimeoutMs,
+          bodyTimeout: this.#opts.bodyTimeoutMs,
+        },
+        handler,
+      );
+    } catch (err) {
+      fail(
+        new ServiceError({
+          kind: 'protocol',
+          requestWritten: false,
+          message: `The request to ${url.host} could not be built: ${err instanceof Error ? err.message : 'unknown error'}`,
+        }),
+      );
+    }
   }
 
   async close(): Promise<void> {
@@ -311,6 +277,21 @@ export class HttpTransport {
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
   }
+}
+
+const closedError = (): ServiceError =>
+  new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The connection to the service was closed' });
+
+/** The caller's signal fired: a timeout of theirs or a cancel, after or before a byte was written. */
+function abortedError(signal: AbortSignal | undefined, host: string, started: boolean): ServiceError {
+  const reason: unknown = signal?.reason;
+  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+  const maybe = started ? '; it may or may not have been applied' : '';
+  return new ServiceError({
+    kind: timedOut ? 'timeout' : 'cancelled',
+    requestWritten: started,
+    message: timedOut ? `The request to ${host} took too long and was stopped${maybe}` : `The request to ${host} was cancelled${maybe}`,
+  });
 }
 
 interface Progress {
