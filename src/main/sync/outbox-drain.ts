@@ -277,6 +277,16 @@ export class OutboxDrainer {
           return;
         }
         if (item.kind === 'cancel_task' || item.kind === 'update_task') return this.#checkTaskAfterRefusal(item, err);
+        if (item.kind === 'send_push') {
+          // The refusal's Date header taught us the service's clock (it may have moved while we were
+          // offline): a time passed on it is the block a person fixes in one click, not a failure.
+          const passed = recheck(item, { now: now + (connections.client(item.profileId).serviceClock.offsetMs() ?? 0) });
+          if (passed?.code === 'TIME_PASSED') {
+            this.#d.notes.remove(item.seq);
+            this.#changed(store.outbox.markBlocked(item.seq, passed));
+            return this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.blocked', passed.message);
+          }
+        }
         return this.#refused(item, err);
       case 'not_found':
         if (item.kind === 'cancel_task' || item.kind === 'update_task') return this.#checkTaskAfterRefusal(item, err);

@@ -229,8 +229,10 @@ export const usePush = create<PushState>()((set, get) => {
       const ref = get().account;
       if (!ref) return;
       try {
-        const blocked = await call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId });
-        if (get().account === ref) set({ blocked });
+        // The outbox changed: main may have learned the service's clock anew from its answers (a push
+        // is blocked because that clock moved on), and the one-click fixes are times on that clock.
+        const [blocked, clock] = await Promise.all([call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId }), call('push.serviceClock', { profileId: ref.profileId })]);
+        if (get().account === ref) set({ blocked, serviceOffset: clock.offsetMs });
       } catch {
         // Shown again on the next change of the outbox.
       }
