@@ -103,6 +103,8 @@ describe('A scheduled task edited in the composer', () => {
     await page.getByTestId('task-userTimeZone').selectOption('1');
     expect(await page.getByTestId('task-schedule-summary').textContent()).toContain("09:00 in each subscriber's own time zone: the first receive it at");
     expect(await page.getByTestId('task-edit-state').textContent()).toBe('3 changes ready to queue');
+    // A picture of the editor: UPDATE_SCREENSHOT=1 npx vitest run -c vitest.e2e.config.mts test/e2e/push-task-edit.test.ts
+    if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/task-editor.png' });
     // A past time is refused with the one-click fixes, as in the composer.
     await page.getByTestId('task-executionTime').fill('2020-01-07T09:00');
     await expect.poll(() => page.getByTestId('task-schedule-summary').textContent()).toContain('This time has passed');
