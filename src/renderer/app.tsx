@@ -18,7 +18,7 @@ import { useDeskEvents, useNow } from './lib/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
 import { PENDING_STATES, useStatus } from './stores/status-store';
 import { useViews } from './stores/view-store';
-import { sameAccount, useWorkspace } from './stores/workspace-store';
+import { sameAccount, treeOrder, useWorkspace } from './stores/workspace-store';
 
 export function App() {
   const activityVersion = useDeskEvents();
@@ -70,6 +70,17 @@ export function App() {
         setTab(TABS[Number(digit[1]) - 1]);
         return;
       }
+      // Ctrl/Cmd+1..9 opens the first nine accounts of the tree (tabs are on Alt+1..6).
+      const account = /^Digit([1-9])$/.exec(e.code);
+      if (account && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !document.querySelector('[role="dialog"]')) {
+        const ws = useWorkspace.getState();
+        const target = treeOrder(ws.profiles, ws.accounts).flatMap((g) => g.rows)[Number(account[1]) - 1]?.account;
+        if (target) {
+          e.preventDefault();
+          ws.select({ profileId: target.profileId, accountId: target.accountId });
+        }
+        return;
+      }
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setSwitcher((o) => !o);
@@ -83,9 +94,12 @@ export function App() {
 
   return (
     <div className="app">
+      <a className="skip-link" href="#main" data-testid="skip-link">
+        Skip to the account&apos;s views
+      </a>
       <TopBar onOpenSwitcher={() => setSwitcher(true)} />
       <AccountTree />
-      <main className="main" aria-label="Account">
+      <main className="main" id="main" tabIndex={-1} aria-label="Account">
         {error ? (
           <p className="toolbar-error panel-empty" role="alert">
             {error}

@@ -1,6 +1,9 @@
 // The left sidebar: connections and their accounts, a network holding its members, a dot for the
 // connection state and a badge for queued changes. Per connection: add an account, work offline.
-import { useState } from 'react';
+// The accounts are one tab stop: arrow keys move between them, Enter opens one, Delete offers to
+// remove it; a filter above narrows the tree by name or id.
+import { useState, type KeyboardEvent } from 'react';
+import { MOD_KEY } from '../../lib/format';
 import type { Account, Profile } from '../../../shared/ipc/contract';
 import { call, messageOf } from '../../lib/api';
 import { treeOrder, useWorkspace } from '../../stores/workspace-store';
@@ -48,9 +51,35 @@ export function AccountTree() {
   const [addAccountTo, setAddAccountTo] = useState<Profile | null>(null);
   const [removing, setRemoving] = useState<{ profile: Profile } | { account: Account } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState('');
+  const needle = filter.trim().toLowerCase();
+  const hit = (a: Account) => a.name.toLowerCase().includes(needle) || a.accountId.toLowerCase().includes(needle);
+  const shownRows = (rows: { account: Account; depth: number }[]) =>
+    needle === ''
+      ? rows
+      : rows.filter(({ account }) => hit(account) || (account.type === 'NETWORK' && accounts.some((m) => m.networkId === account.accountId && m.profileId === account.profileId && hit(m))));
+  const shortcutOf = new Map(groups.flatMap((g) => g.rows).slice(0, 9).map(({ account }, i) => [`${account.profileId}/${account.accountId}`, i + 1]));
+  const visible = groups.flatMap((g) => shownRows(g.rows));
+  const selectedVisible = visible.some(({ account }) => account.profileId === selected?.profileId && account.accountId === selected.accountId);
+  const onItemKey = (e: KeyboardEvent<HTMLButtonElement>, account: Account) => {
+    const items = Array.from(document.querySelectorAll<HTMLButtonElement>('[data-tree-item]'));
+    const i = items.indexOf(e.currentTarget);
+    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      items[Math.max(0, Math.min(items.length - 1, to))]?.focus();
+    } else if (e.key === 'Delete') {
+      e.preventDefault();
+      setRemoving({ account });
+    }
+  };
   return (
     <nav className="tree" aria-label="Connections and accounts" data-testid="account-tree">
       <div className="tree-title">Connections</div>
+      <label className="tree-filter">
+        <span className="visually-hidden">Filter accounts</span>
+        <input type="search" placeholder="Filter accounts..." value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="tree-filter" />
+      </label>
       {loaded && groups.length === 0 ? <p className="muted tree-empty">No connections yet.</p> : null}
       {groups.map(({ profile, rows }) => (
         <div key={profile.id} className="tree-group" data-testid={`connection-${profile.id}`}>
@@ -75,14 +104,21 @@ export function AccountTree() {
           <SignInNote profile={profile} onError={setError} />
           <WorkOffline profile={profile} onError={setError} />
           <ul className="tree-list">
-            {rows.map(({ account, depth }) => {
+            {shownRows(rows).map(({ account, depth }) => {
               const isSel = selected?.profileId === account.profileId && selected.accountId === account.accountId;
+              const stop = isSel || (!selectedVisible && visible[0]?.account === account);
+              const digit = shortcutOf.get(`${account.profileId}/${account.accountId}`);
               return (
                 <li key={account.accountId} className={`tree-row${isSel ? ' is-selected' : ''}`}>
                   <button
                     type="button"
                     className={`tree-item depth-${depth}${isSel ? ' is-selected' : ''}`}
                     aria-current={isSel ? 'true' : undefined}
+                    tabIndex={stop ? 0 : -1}
+                    data-tree-item=""
+                    onKeyDown={(e) => onItemKey(e, account)}
+                    title={digit ? `${account.name || account.accountId} (${MOD_KEY}+${digit})` : undefined}
+                    aria-keyshortcuts={digit ? `Control+${digit} Meta+${digit}` : undefined}
                     onClick={() => select({ profileId: account.profileId, accountId: account.accountId })}
                     data-testid={`account-${account.accountId}`}
                   >
@@ -97,6 +133,7 @@ export function AccountTree() {
                   <button
                     type="button"
                     className="icon-button tree-remove"
+                    tabIndex={-1}
                     onClick={() => setRemoving({ account })}
                     title={`Remove ${account.name || account.accountId}...`}
                     aria-label={`Remove account ${account.name || account.accountId}`}
