@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
+import { SignInFields } from './sign-in-fields';
 import { call, DeskCallError, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../drafts/campaign-form';
@@ -139,17 +140,14 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
         <FormField label="Client secret" name="clientSecret" problems={by.clientSecret} hint="Kept in the system keychain, never shown again">
           {input('clientSecret', { type: 'password', autoComplete: 'new-password' })}
         </FormField>
-        <FormField label="Sign-in flow" name="flow">
-          <select id="f-flow" value={form.flow} onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })} data-testid="conn-flow">
-            <option value="client_credentials">Client credentials (no browser)</option>
-            <option value="authorization_code">Authorization code (sign in in the browser)</option>
-          </select>
-        </FormField>
-        {form.flow === 'authorization_code' ? (
-          <FormField label="Redirect URI" name="redirectUri" problems={by.redirectUri}>
-            {input('redirectUri', { type: 'url' })}
-          </FormField>
-        ) : null}
+        <SignInFields
+          form={form}
+          setForm={setForm}
+          problems={by.redirectUri}
+          redirectInput={input('redirectUri', { type: 'url' })}
+          idPrefix="f"
+          testId="conn-flow"
+        />
         {error ? (
           <p className="form-problem" role="alert" data-testid="conn-error">
             {error}

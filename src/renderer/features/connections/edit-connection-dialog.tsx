@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { ChannelInput, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
+import { SignInFields } from './sign-in-fields';
 import { call, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../drafts/campaign-form';
@@ -95,17 +96,14 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
         >
           {input('clientSecret', { type: 'password', autoComplete: 'new-password', ...(profile.hasSecret ? {} : { 'data-autofocus': true }) })}
         </FormField>
-        <FormField label="Sign-in flow" name="flow">
-          <select id="e-flow" value={form.flow} onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })} data-testid="edit-flow">
-            <option value="client_credentials">Client credentials (no browser)</option>
-            <option value="authorization_code">Authorization code (sign in in the browser)</option>
-          </select>
-        </FormField>
-        {form.flow === 'authorization_code' ? (
-          <FormField label="Redirect URI" name="redirectUri" problems={by.redirectUri}>
-            {input('redirectUri', { type: 'url' })}
-          </FormField>
-        ) : null}
+        <SignInFields
+          form={form}
+          setForm={setForm}
+          problems={by.redirectUri}
+          redirectInput={input('redirectUri', { type: 'url' })}
+          idPrefix="e"
+          testId="edit-flow"
+        />
         {error ? (
           <p className="form-problem" role="alert" data-testid="edit-error">
             {error}
