@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
 import { demoFixtures } from '../../src/sandbox/index';
-import { ROOT, RENDERER_DIR, ensureRendererBuilt, launchChromium, sandboxCampaignNames } from './support';
+import { RENDERER_DIR, ensureRendererBuilt, launchChromium, sandboxCampaignNames, screenshotPath } from './support';
 
 // The demo account the test opens: one the demo client reaches, an advertiser outside any network,
 // created on or before 2026-10-04 so it is not rate limited (the test's own list calls then cannot
@@ -152,7 +152,6 @@ describe('browser mode in Chromium against the built-in sandbox', () => {
     await row.click();
     await expect.poll(() => page.getByTestId('details-name').textContent()).toBe(name);
     // The README's picture is refreshed only on request, so a test run leaves the tree clean.
-    const target = process.env.UPDATE_SCREENSHOT ? join(ROOT, 'docs', 'screenshot.png') : join(ROOT, '.tmp', 'screenshot.png');
-    await page.screenshot({ path: target });
+    await page.screenshot({ path: screenshotPath('screenshot.png') });
   });
 });

@@ -2,10 +2,9 @@
 // saved (the dialog says so in the service's words); a plain http:// address to another computer
 // is refused with the reason; a rename with the right secret is saved and the queued change and
 // drafts are still there. Screenshot: docs/connection-edit.png.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
-import { ROOT } from './support';
+import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -35,7 +34,7 @@ describe('Edit connection', () => {
     await dialog.getByTestId('edit-clientSecret').fill('a-wrong-secret');
     await dialog.getByTestId('edit-save').click();
     await expect.poll(() => dialog.getByTestId('edit-error').textContent(), { timeout: 15_000 }).toMatch(/^The service refused this client id and secret, so nothing was changed: /);
-    await page.screenshot({ path: join(ROOT, 'docs', 'connection-edit.png') });
+    await page.screenshot({ path: screenshotPath('connection-edit.png') });
 
     await dialog.getByTestId('edit-clientSecret').fill('');
     await dialog.getByTestId('edit-pushUrl').fill('http://push.example.com');

@@ -1,10 +1,9 @@
 // The Outbox in the browser: a change queued while working offline says so (no "now"), the
 // status bar counts it as queued, and once online it is sent and folds into the account's sent
 // history, which names how long it is kept. Screenshots: docs/outbox-waiting.png, docs/outbox-history.png.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
-import { ROOT } from './support';
+import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -34,7 +33,7 @@ describe('Outbox: why a change waits, and the sent history', () => {
     expect(await row.getByTestId('outbox-wait').textContent()).toBe('Working offline: nothing is sent until you go online');
     expect(await row.getByTestId('outbox-state').textContent()).toBe('Queued');
     expect(await page.getByTestId('queued-count').textContent()).toBe('1 queued');
-    await page.screenshot({ path: join(ROOT, 'docs', 'outbox-waiting.png') });
+    await page.screenshot({ path: screenshotPath('outbox-waiting.png') });
 
     await page.getByTestId('work-offline-sandbox-demo').uncheck();
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
@@ -43,7 +42,7 @@ describe('Outbox: why a change waits, and the sent history', () => {
     await history.locator('summary').click();
     expect(await page.getByTestId('outbox-sent-item').filter({ hasText: name }).count()).toBe(1);
     expect(await page.getByTestId('queued-count').textContent()).toBe('Nothing queued');
-    await page.screenshot({ path: join(ROOT, 'docs', 'outbox-history.png') });
+    await page.screenshot({ path: screenshotPath('outbox-history.png') });
     expect(app.pageErrors).toEqual([]);
   });
 });

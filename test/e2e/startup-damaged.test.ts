@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../src/main/core';
 import { startBrowserModeOrExplain, type BrowserStart } from '../../src/main/browser-mode/start';
 import { openStore } from '../../src/main/store';
-import { ensureRendererBuilt, launchChromium, RENDERER_DIR, ROOT } from './support';
+import { ensureRendererBuilt, launchChromium, RENDERER_DIR, screenshotPath } from './support';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-damaged-'));
 let start: BrowserStart | undefined;
@@ -52,7 +52,7 @@ describe('restart with a damaged data file', () => {
     await page.goto(start.page.openUrl);
     const alert = page.getByRole('alert');
     expect(await alert.textContent()).toMatch(/^Campaign Desk's data file is damaged \(.+\): .*campaign-desk\.sqlite\. Choose "Start fresh" to move it aside/);
-    await page.screenshot({ path: join(ROOT, 'docs', 'startup-damaged.png') });
+    await page.screenshot({ path: screenshotPath('startup-damaged.png') });
     // Nothing has been moved until the person chooses.
     expect(readdirSync(dataDir).filter((f) => f.includes('.damaged-'))).toEqual([]);
 

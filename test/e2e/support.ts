@@ -1,7 +1,7 @@
 // Shared by the UI tests: where things are, the built renderer, the Chromium launch settings of
 // FEASIBILITY.md, and a small client of the sandbox used to learn what the demo account holds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +10,16 @@ import { chromium, type Browser } from 'playwright-core';
 export const ROOT = resolve(__dirname, '../..');
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
 export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Where a UI test saves a picture: docs/ (the README's) only when UPDATE_SCREENSHOT is set, so a test
+ * run leaves the tree clean; otherwise .tmp/screenshots/, kept as the run's artifacts.
+ */
+export function screenshotPath(file: string): string {
+  if (process.env.UPDATE_SCREENSHOT) return join(ROOT, 'docs', file);
+  mkdirSync(join(ROOT, '.tmp', 'screenshots'), { recursive: true });
+  return join(ROOT, '.tmp', 'screenshots', file);
+}
 
 /** scripts/test.sh builds the renderer first; a direct run of this suite builds it if missing. */
 export function ensureRendererBuilt(): void {
