@@ -2,6 +2,7 @@
 // set in bulk, the CPC step undone and redone from the history, all three checked and queued in
 // one go and found posted on the service with the new CPC; a pasted sheet with good and bad rows
 // reported row by row, nothing saved until asked, then only the ready row imported.
+// Screenshot: docs/drafts-import.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 
@@ -100,6 +101,7 @@ describe('drafts workbench', () => {
     expect(await page.getByTestId('import-all').isDisabled()).toBe(true);
     expect(await page.getByTestId('draft-item').count()).toBe(0);
 
+    if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/drafts-import.png' });
     await page.getByTestId('import-good').click();
     await expect.poll(() => page.getByTestId('import-dialog').count()).toBe(0);
     await expect.poll(async () => (await draftNames()).map((t) => t.replace(/^\+\s*/, ''))).toEqual(['Imported boots']);
@@ -119,11 +121,11 @@ describe('draft messages', () => {
     await page.getByTestId('input-name').waitFor();
     expect(await page.locator('.editor .form-problem').allTextContents()).toEqual([]);
     await page.getByTestId('input-cpc').fill('-1');
-    await expect.poll(() => page.locator('[data-testid="problem-cpc"]').textContent()).toBe('CPC must be greater than 0');
+    await expect.poll(() => page.locator('[data-testid="problem-cpc"]').textContent()).toBe('CPC must be greater than 0.');
     // Branding was never touched: its problem waits for Check.
     expect(await page.locator('[data-testid="problem-branding_text"]').count()).toBe(0);
     await page.getByTestId('draft-check').click();
-    await expect.poll(() => page.locator('[data-testid="problem-name"]').textContent()).toBe('Name: enter a value');
+    await expect.poll(() => page.locator('[data-testid="problem-name"]').textContent()).toBe('Name: enter a value.');
     expect(await page.locator('[data-testid="problem-branding_text"]').textContent()).toMatch(/^Branding text/);
     const all = await page.locator('.editor .form-problem').allTextContents();
     for (const m of all) expect(m).not.toMatch(/\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b/);

@@ -22,10 +22,10 @@ describe('Drafts tab: campaign draft editor', () => {
     // FIXED bidding without a CPC: the shared rule's message appears beside the CPC field.
     const cpcProblem = page.locator('[data-field="cpc"] [data-testid="problem-cpc"]');
     await page.getByTestId('draft-check').click(); // problems of untouched fields show on Check
-    await expect.poll(() => cpcProblem.textContent()).toBe('CPC is needed when Bidding is Fixed CPC');
+    await expect.poll(() => cpcProblem.textContent()).toBe('CPC is needed when Bidding is Fixed CPC.');
     expect(await page.getByTestId('draft-queue').isDisabled()).toBe(true);
     await page.getByTestId('input-cpc').fill('-1');
-    await expect.poll(() => cpcProblem.textContent()).toBe('CPC must be greater than 0');
+    await expect.poll(() => cpcProblem.textContent()).toBe('CPC must be greater than 0.');
     await page.getByTestId('input-cpc').fill('0.35');
     await expect.poll(() => cpcProblem.count()).toBe(0);
     await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');

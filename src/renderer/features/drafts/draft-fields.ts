@@ -56,5 +56,6 @@ export function problemInWords(p: FieldProblem): string {
   text = text.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:FIXED|MONTHLY|NONE)\b/g, (v) => enumLabel(v));
   text = text.replace(/ is required/, ' is needed').replace(/ cannot be empty/, ': enter a value');
   const head = labelOf(p.field);
-  return text.toLowerCase().startsWith(head.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+  const said = text.toLowerCase().startsWith(head.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+  return /[.!?]$/.test(said) ? said : `${said}.`;
 }

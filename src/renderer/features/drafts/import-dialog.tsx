@@ -28,6 +28,7 @@ export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTIS
         Paste rows from a spreadsheet or choose a CSV file. The first line names the columns, by the service&apos;s field name (cpc) or the
         window&apos;s label (CPC). Each row becomes a draft; nothing is posted.
       </p>
+      <div className="import-field">
       <label className="form-label" htmlFor="import-file">
         CSV file
       </label>
@@ -44,7 +45,8 @@ export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTIS
           check(t);
         }}
       />
-      <label className="form-label" htmlFor="import-text">
+      </div>
+      <label className="form-label import-field" htmlFor="import-text">
         Or paste the rows
       </label>
       <textarea
@@ -76,7 +78,13 @@ export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTIS
                   Row {r.line}
                   {r.name ? ` (${r.name})` : ''}:
                 </strong>{' '}
-                {r.payload ? 'ready' : r.problems.join(' ')}
+                {r.payload ? 'ready' : (
+                  <ul className="import-problems">
+                    {r.problems.map((m) => (
+                      <li key={m}>{m}</li>
+                    ))}
+                  </ul>
+                )}
               </li>
             ))}
           </ol>
