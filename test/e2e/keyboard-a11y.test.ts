@@ -86,6 +86,31 @@ describe('keyboard', () => {
   });
 });
 
+describe('focus after actions', () => {
+  it('gives focus back after Ctrl+K and Escape, and keeps it in the drafts after Ctrl+Enter queues the open draft', async () => {
+    const { page } = app;
+    await openAccount(page, account.account_id);
+    await page.getByTestId('tab-campaigns').click();
+    await page.getByTestId('campaign-grid').locator('[aria-rowindex="2"]').click();
+    expect(await focusedTestId(page)).toBe('campaign-grid');
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => page.getByTestId('account-switcher').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focusedTestId(page)).toBe('campaign-grid');
+
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('new-campaign-draft').click();
+    await page.getByTestId('input-name').fill(`Focus kept ${Date.now()}`);
+    await page.getByTestId('input-branding_text').fill('Acme');
+    await page.getByTestId('input-cpc').fill('0.3');
+    await page.getByTestId('input-spending_limit').fill('300');
+    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('Queued to post');
+    await expect.poll(() => focusedTestId(page)).toBe('new-campaign-draft');
+  });
+});
+
 describe('axe-core on every screen', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`finds nothing serious or critical in the ${theme} theme`, async () => {

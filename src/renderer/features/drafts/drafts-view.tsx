@@ -1,7 +1,7 @@
 // The Drafts tab: the account's drafts (campaign and push), each marked "not posted", and the
 // campaign editor of the selected one. A push draft opens in the Push tab's composer. Drafts can
 // be ticked for bulk work (bulk-bar.tsx) and imported from CSV (import-dialog.tsx).
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Draft } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
 import { formatAge } from '../../lib/format';
@@ -29,6 +29,16 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
   useEffect(() => {
     void useDrafts.getState().load();
   }, []);
+
+  // When the open draft goes (queued with Ctrl+Enter, deleted, undone), focus would fall to the
+  // page's start: keep it in the workbench.
+  const hadForm = useRef(false);
+  useEffect(() => {
+    const lost = hadForm.current && !s.form && (document.activeElement === document.body || document.activeElement === null);
+    hadForm.current = s.form !== null;
+    // The New button: the list's items may still be leaving (a queued draft goes on the next load).
+    if (lost) document.querySelector<HTMLElement>('[data-testid="new-campaign-draft"]')?.focus();
+  }, [s.form]);
 
   useShortcuts([
     { keys: 'Mod+N', run: () => void s.newCampaign() },

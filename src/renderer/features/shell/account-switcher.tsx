@@ -14,12 +14,24 @@ export function AccountSwitcher({ open, onClose }: { open: boolean; onClose(): v
       .filter(({ account }) => !q || account.name.toLowerCase().includes(q) || account.accountId.toLowerCase().includes(q));
   }, [profiles, accounts, query]);
 
+  // Focus comes back where it was when the switcher closes (or to the account's views when that
+  // place is gone), never to the page's start.
+  const before = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (open) {
+      before.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       setQuery('');
       setActive(0);
       requestAnimationFrame(() => input.current?.focus());
+      return;
     }
+    const back = before.current;
+    before.current = null;
+    if (back === null) return;
+    requestAnimationFrame(() => {
+      if (back.isConnected && back !== document.body) back.focus();
+      else document.getElementById('main')?.focus();
+    });
   }, [open]);
   if (!open) return null;
 
