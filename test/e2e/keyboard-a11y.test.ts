@@ -111,6 +111,18 @@ describe('focus after actions', () => {
   });
 });
 
+describe('Escape', () => {
+  it('closes a dialog after its error, even when the button clicked was disabled under the focus', async () => {
+    const { page } = app;
+    await page.getByTestId('add-account-sandbox-demo').click();
+    await page.getByTestId('acct-id').fill('nosuchaccount');
+    await page.getByTestId('acct-add').click();
+    await expect.poll(() => page.getByTestId('acct-error').count(), { timeout: 15_000 }).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('add-account-dialog').count()).toBe(0);
+  });
+});
+
 describe('axe-core on every screen', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`finds nothing serious or critical in the ${theme} theme`, async () => {

@@ -10,6 +10,19 @@ export function Dialog({ title, onClose, children, testId }: { title: string; on
     first?.focus();
     return () => before?.focus?.();
   }, []);
+  // Escape closes even when focus fell out of the dialog (a button disabled under it after an
+  // error): the box's own handler covers focus inside, this one the rest, so it never runs twice.
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || box.current?.contains(document.activeElement)) return;
+      const dialogs = document.querySelectorAll('[role="dialog"]');
+      if (dialogs[dialogs.length - 1] === box.current) close.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
