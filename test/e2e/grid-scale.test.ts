@@ -5,7 +5,7 @@ import type { CampaignRow } from '../../src/shared/ipc/contract';
 import { createManualEvents, createTransportTable, sampleProfile, sampleRow } from '../main/transport-handlers';
 import { RENDERER_DIR, ensureRendererBuilt, launchChromium } from './support';
 
-// The grid's windowing at scale, with the transport-test handler table answering campaigns.query
+// The grid's windowing at scale, with the transport-test handler table answering campaigns.records
 // from 100,000 generated rows (the real core's query speed is measured by the store's own tests
 // and bench; this file is about the page keeping only what is visible in the DOM).
 const N = 100_000;
@@ -23,6 +23,11 @@ beforeAll(async () => {
   table.handlers['campaigns.query'] = async (a) => {
     queries += 1;
     return { rows: rows.slice(a.offset, a.offset + a.limit), total: N, syncedAt: Date.now() };
+  };
+  // The grid reads campaigns.records (each row with every field the service sent).
+  table.handlers['campaigns.records'] = async (a) => {
+    queries += 1;
+    return { rows: rows.slice(a.offset, a.offset + a.limit).map((r) => ({ ...r, fields: {} })), total: N, syncedAt: Date.now() };
   };
   table.handlers['activity.list'] = async () => [];
   server = await startBrowserServer({ handlers: table.handlers, events: createManualEvents(), staticDir: RENDERER_DIR, log: () => undefined });
