@@ -53,7 +53,7 @@ export function App() {
   useEffect(() => {
     // Views of the account are applied when it opens, so wait for the saved ones.
     if (!restored) return;
-    if (selected && !sameAccount(useViews.getState().view.account, selected)) useViews.getState().setOpen({ account: selected });
+    if (selected && !sameAccount(useViews.getState().view.account ?? null, selected)) useViews.getState().setOpen({ account: selected });
     useCampaigns.getState().setAccount(selected);
     useDrafts.getState().setAccount(selected);
     usePush.getState().setAccount(selected);

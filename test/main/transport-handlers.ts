@@ -113,7 +113,7 @@ export function createTransportTable(): TransportTable {
     'campaigns.query': (a) => rec('campaigns.query', a, { rows: [sampleRow(a.offset)], total: 1, syncedAt: null }),
     'campaigns.values': (a) => rec('campaigns.values', a, { bid_strategy: ['FIXED'], marketing_objective: [], spending_limit_model: [], campaign_item_type: [] }),
     'campaigns.records': (a) => rec('campaigns.records', a, { rows: [{ ...sampleRow(a.offset), fields: { tracking_code: 'utm=1' } }], total: 1, syncedAt: null }),
-    'views.load': (a) => rec('views.load', a, { account: null, tab: null, accounts: {} }),
+    'views.load': (a) => rec('views.load', a, { accounts: {} }),
     'views.save': (a) => rec('views.save', a, { ok: true as const }),
     'sync.refresh': (a) => rec('sync.refresh', a, { ok: true as const }),
     'sync.cancel': (a) => rec('sync.cancel', a, { ok: true as const }),

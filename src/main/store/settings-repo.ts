@@ -23,7 +23,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   demo: { dismissed: false, removedAccounts: [] },
   pushPerformers: {},
   pushTemplates: [],
-  views: { account: null, tab: null, accounts: {} },
+  views: { accounts: {} },
 };
 
 export interface SettingsRepo {

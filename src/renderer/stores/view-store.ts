@@ -29,7 +29,7 @@ export const useViews = create<ViewState>()((set, get) => {
   }
   return {
     loaded: false,
-    view: { account: null, tab: null, accounts: {} },
+    view: { accounts: {} },
     async load() {
       try {
         const view = await call('views.load', {});

@@ -97,8 +97,9 @@ export const accountViewSchema = z.object({
 });
 export type AccountView = z.infer<typeof accountViewSchema>;
 export const windowViewSchema = z.object({
-  account: z.object({ profileId: id, accountId: z.string().max(200) }).nullable(),
-  tab: z.string().max(32).nullable(),
+  /** Absent until an account was opened (never null: no field of the contract takes null for "none" here). */
+  account: z.object({ profileId: id, accountId: z.string().max(200) }).optional(),
+  tab: z.string().max(32).optional(),
   /** Keyed by `${profileId}/${accountId}`. */
   accounts: z.record(z.string().max(420), accountViewSchema),
 });

@@ -30,7 +30,7 @@ describe('saved window', () => {
       tab: 'drafts',
       accounts: { 'p1/acmeshoes': { sort: { field: 'spent', direction: 'desc' as const }, status: 'PAUSED', text: 'boots', columns: [{ id: 'tracking_code', width: 200 }], detailsOpen: false } },
     };
-    expect(await env.core.handlers['views.load']({})).toEqual({ account: null, tab: null, accounts: {} });
+    expect(await env.core.handlers['views.load']({})).toEqual({ accounts: {} });
     await env.core.handlers['views.save'](view);
     const core = await env.restart();
     expect(await core.handlers['views.load']({})).toEqual(view);
