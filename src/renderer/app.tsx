@@ -16,7 +16,7 @@ import { TasksView } from './features/tasks/tasks-view';
 import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './lib/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
-import { PENDING_STATES, useStatus } from './stores/status-store';
+import { UNSENT_STATES, useStatus } from './stores/status-store';
 import { useViews } from './stores/view-store';
 import { sameAccount, treeOrder, useWorkspace } from './stores/workspace-store';
 
@@ -90,7 +90,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const pending = selected ? outbox.filter((o) => o.profileId === selected.profileId && o.accountId === selected.accountId && PENDING_STATES.has(o.state)).length : 0;
+  const unsent = selected ? outbox.filter((o) => o.profileId === selected.profileId && o.accountId === selected.accountId && UNSENT_STATES.has(o.state)).length : 0;
 
   return (
     <div className="app">
@@ -107,7 +107,7 @@ export function App() {
         ) : null}
         {selected ? (
           <>
-            <Tabs current={tab} onChange={setTab} counts={{ outbox: pending, drafts: draftCount }} />
+            <Tabs current={tab} onChange={setTab} counts={{ outbox: unsent, drafts: draftCount }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}
               {tab === 'outbox' ? <OutboxView now={now} /> : null}

@@ -33,8 +33,10 @@ describe('Drafts tab: campaign draft editor', () => {
     await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('Queued to post');
 
     await page.getByTestId('tab-outbox').click();
-    const row = page.getByTestId('outbox-item').filter({ hasText: name });
-    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('sent');
+    // Once sent, it leaves the waiting list for the account's folded history of sent changes.
+    const sent = page.getByTestId('outbox-sent-item').filter({ hasText: name });
+    await expect.poll(() => sent.count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.getByTestId('outbox-item').filter({ hasText: name }).count()).toBe(0);
 
     const onService = await sandboxJson<{ campaigns: { name: string; cpc: number; spending_limit: number }[] }>(
       app.sandboxUrl,

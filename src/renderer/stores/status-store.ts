@@ -96,4 +96,6 @@ export function tightestWindow(states: RateLimitState[], profileId: string, acco
  * not queued (nothing will send them until the person acts) and are counted as needing attention.
  */
 export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(['queued', 'sending', 'uncertain']);
+/** Not posted yet, whether the app is on it (pending) or it waits for the person (failed, blocked): the Outbox tab's count. */
+export const UNSENT_STATES: ReadonlySet<OutboxItem['state']> = new Set([...PENDING_STATES, 'failed', 'blocked']);
 export const ATTENTION_STATES: ReadonlySet<OutboxItem['state']> = new Set(['failed', 'blocked']);
