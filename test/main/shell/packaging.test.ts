@@ -10,7 +10,7 @@
 // - .github/workflows/release.yml: valid YAML, real actions, and the steps the release needs on each OS.
 // The real Electron, packaged, is driven by test/e2e/electron-smoke.test.ts in the release workflow.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -217,8 +217,7 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
 // ---- A real package, made here --------------------------------------------------------------------
 
 const work = mkdtempSync(join(tmpdir(), 'desk-package-'));
-const stage = join(work, 'project');
-const appOut = join(stage, 'dist', 'linux-unpacked');
+const appOut = join(work, 'dist', 'linux-unpacked');
 const resources = join(appOut, 'resources');
 const extracted = join(work, 'extracted');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -229,10 +228,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * natives stay Node's, so the package's main bundle can run under Node below).
  */
 function packHere(): void {
-  mkdirSync(stage, { recursive: true });
-  for (const entry of ['package.json', 'package-lock.json', 'electron-builder.yml', 'build', 'resources']) cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(stage, 'node_modules'), process.platform === 'win32' ? 'junction' : 'dir');
-  const electronVite = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--outDir', join(stage, 'out'), '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+  // The project itself is packed (its out/ built afresh), as `npm run package` does; only the
+  // installers' folder is elsewhere. A copy with node_modules linked in makes npm see that tree as
+  // foreign, and electron-builder then leaves the dependencies' own dependencies out.
+  const electronVite = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
   if (electronVite.status !== 0) throw new Error(`electron-vite build failed:\n${electronVite.stdout}\n${electronVite.stderr}`);
 
   const electronDist = join(work, 'electron-dist');
@@ -244,8 +243,8 @@ function packHere(): void {
 
   const builder = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules/electron-builder/cli.js'), '--linux', 'dir', '--x64', '--publish', 'never', '--projectDir', stage, `-c.electronDist=${electronDist}`, '-c.npmRebuild=false'],
-    { cwd: stage, encoding: 'utf8', env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } },
+    [join(ROOT, 'node_modules/electron-builder/cli.js'), '--linux', 'dir', '--x64', '--publish', 'never', '--projectDir', ROOT, `-c.directories.output=${join(work, 'dist')}`, `-c.electronDist=${electronDist}`, '-c.npmRebuild=false'],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } },
   );
   if (builder.status !== 0) throw new Error(`electron-builder failed:\n${builder.stdout}\n${builder.stderr}`);
   asar.extractAll(join(resources, 'app.asar'), extracted);
