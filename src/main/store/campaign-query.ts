@@ -27,8 +27,11 @@ export const campaignQuerySchema = z.object({
     .default({ field: 'name', direction: 'asc' }),
   /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
   statuses: z.array(z.string()).max(50).optional(),
-  /** Substring of the id, name or branding text, case-insensitive. */
-  text: z.string().max(200).optional(),
+  /**
+   * What the search box holds: words that must each appear in the id, name or branding text
+   * (case-insensitive, any order), or a list of campaign ids (two or more numbers) to show.
+   */
+  text: z.string().max(4000).optional(),
   limit: z.number().int().min(1).max(MAX_QUERY_LIMIT).default(50),
   offset: z.number().int().min(0).default(0),
 });
@@ -67,6 +70,19 @@ export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' |
       : `${field} ${dir}, status ${dir}, id_num ${dir}, id ${dir}`;
 }
 
+export type TextFilter = { words: string[] } | { ids: string[] };
+
+/**
+ * The search box's text as a filter: "boots uk" finds campaigns holding both words; a pasted list
+ * of ids ("4100001, 4100004" or one per line) finds exactly those campaigns. Null when empty.
+ */
+export function textFilter(text: string): TextFilter | null {
+  const tokens = [...new Set(normalizeNeedle(text).split(/[\s,;]+/).filter((t) => t !== ''))];
+  if (tokens.length === 0) return null;
+  if (tokens.length > 1 && tokens.every((t) => /^\d+$/.test(t))) return { ids: tokens };
+  return { words: tokens };
+}
+
 /** Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs. */
 export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): BuiltQuery {
   const order = campaignOrderBy(q.sort.field, q.sort.direction);
@@ -81,9 +97,9 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
     where.push(`+status IN (${marks})`);
     params.push(...statuses);
   }
-  const needle = normalizeNeedle(q.text ?? '');
+  const filter = textFilter(q.text ?? '');
   let count: { sql: string; params: unknown[] };
-  if (needle === '') {
+  if (filter === null) {
     count = {
       sql: `SELECT count(*) FROM ${t}${statuses.length > 0 ? ` WHERE status IN (${marks})` : ''}`,
       params: [...statuses],
@@ -102,12 +118,15 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
             params: [...statuses],
           };
   }
+  const match =
+    filter === null
+      ? null
+      : 'ids' in filter
+        ? { where: `id IN (${filter.ids.map(() => '?').join(', ')})`, params: filter.ids }
+        : { where: filter.words.map(() => 'instr(search, ?) > 0').join(' AND '), params: filter.words };
   return {
-    matchSql:
-      needle === ''
-        ? null
-        : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE instr(search, ?) > 0`,
-    matchParams: needle === '' ? [] : [needle],
+    matchSql: match === null ? null : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE ${match.where}`,
+    matchParams: match === null ? [] : match.params,
     pageSql: `SELECT id_num, id FROM ${t}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`,
     pageParams: [...params, q.limit, q.offset],
     countSql: count.sql,
@@ -150,7 +169,7 @@ export function createCampaignQuery(
     };
     const built = buildCampaignQuery(accountKey, q);
     if (built.matchSql !== null) {
-      const needle = built.matchParams[0] as string;
+      const needle = JSON.stringify(built.matchParams);
       const changes = totalChanges.get() as string;
       if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
         // Only the connection's temp schema is written: no lock on the database file, no fsync.

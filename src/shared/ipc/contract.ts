@@ -77,7 +77,8 @@ export const campaignQuerySchema = z.object({
   accountId: accountIdSchema,
   sort: z.object({ field: z.string().max(64), direction: z.enum(['asc', 'desc']) }).optional(),
   statuses: z.array(z.string().max(64)).max(20).optional(),
-  text: z.string().max(200).optional(),
+  /** Words that must all appear, or a pasted list of campaign ids. */
+  text: z.string().max(4000).optional(),
   offset: z.number().int().min(0).default(0),
   limit: z.number().int().min(1).max(1000).default(200),
 });
@@ -90,7 +91,7 @@ export const campaignQuerySchema = z.object({
 export const accountViewSchema = z.object({
   sort: z.object({ field: z.string().max(64), direction: z.enum(['asc', 'desc']) }).nullable(),
   status: z.string().max(64).nullable(),
-  text: z.string().max(200),
+  text: z.string().max(4000),
   /** Chosen columns in display order; widths in pixels. Empty means the default set. */
   columns: z.array(z.object({ id: z.string().max(64), width: z.number().int().min(40).max(1200) })).max(64),
   detailsOpen: z.boolean(),

@@ -46,9 +46,11 @@ function referenceSort(rows: Campaign[], field: SortableCampaignField, direction
   return sorted.map((c) => c.id);
 }
 
+/** The search box's meaning, written plainly: every word in some field, or one of the listed ids. */
 function matchesText(c: Campaign, text: string): boolean {
-  const n = text.trim().toLowerCase();
-  return [c.id, c.name, c.branding_text ?? ''].some((f) => f.toLowerCase().includes(n));
+  const tokens = text.trim().toLowerCase().split(/[\s,;]+/).filter((w) => w !== '');
+  if (tokens.length > 1 && tokens.every((w) => /^\d+$/.test(w))) return tokens.includes(c.id);
+  return tokens.every((w) => [c.id, c.name, c.branding_text ?? ''].some((f) => f.toLowerCase().includes(w)));
 }
 
 let t: TestStore;
@@ -102,6 +104,28 @@ describe('campaign query', () => {
       const expected = referenceSort(data.filter((c) => matchesText(c, text)), 'name', 'asc');
       expect(page.total, text).toBe(expected.length);
       expect(page.rows.map((c) => c.id), text).toEqual(expected);
+    }
+  });
+
+  it('finds campaigns holding every word of a multi-word search, in any order and field', () => {
+    const c = data.find((x) => x.branding_text && x.name.includes(' '))!;
+    const first = c.name.split(' ')[0];
+    const brand = c.branding_text!.split(' ')[0];
+    for (const text of [`${brand} ${first}`, `${first.toUpperCase()}   ${brand}`]) {
+      const expected = referenceSort(data.filter((x) => matchesText(x, text)), 'name', 'asc');
+      expect(expected, text).toContain(c.id);
+      const page = q({ text, sort: { field: 'name', direction: 'asc' } });
+      expect(page.rows.map((x) => x.id), text).toEqual(expected);
+    }
+  });
+
+  it('finds exactly the campaigns of a pasted list of ids (commas, spaces or one per line)', () => {
+    const numeric = data.filter((x) => /^\d+$/.test(x.id)).slice(0, 3).map((x) => x.id);
+    expect(numeric.length).toBe(3);
+    for (const text of [numeric.join(', '), numeric.join('\n'), `${numeric.join(' ')} 999999999999`]) {
+      const page = q({ text, sort: { field: 'id', direction: 'asc' } });
+      expect(page.total, text).toBe(3);
+      expect(new Set(page.rows.map((x) => x.id)), text).toEqual(new Set(numeric));
     }
   });
 

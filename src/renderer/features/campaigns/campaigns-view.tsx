@@ -98,6 +98,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           <input
             type="search"
             placeholder="Search name, id, branding..."
+            title="Every word must appear (any order); paste a list of campaign ids to show just those"
             value={text}
             onChange={(e) => setText(e.target.value)}
             data-testid="campaign-search"
