@@ -77,28 +77,8 @@ export function TasksView({ now }: { now: number }) {
           {s.loading ? 'Refreshing...' : 'Refresh tasks'}
         </button>
         <div className="task-filters">
-          <label className="field">
-            <span className="field-label">Type</span>
-            <select value={s.typeFilter} onChange={(e) => s.setView({ typeFilter: e.target.value })} data-testid="task-type-filter">
-              <option value="">any</option>
-              {TASK_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Status</span>
-            <select value={s.statusFilter} onChange={(e) => s.setView({ statusFilter: e.target.value })} data-testid="task-status-filter">
-              <option value="">any</option>
-              {statuses.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect label="Type" value={s.typeFilter} choices={TASK_TYPES} onChange={(v) => s.setView({ typeFilter: v })} testId="task-type-filter" />
+          <FilterSelect label="Status" value={s.statusFilter} choices={statuses} onChange={(v) => s.setView({ statusFilter: v })} testId="task-status-filter" />
           <label className="field">
             <span className="field-label">Sort by</span>
             <select value={s.sortBy} onChange={(e) => s.setView({ sortBy: e.target.value as TaskSort })} data-testid="task-sort">
@@ -163,5 +143,22 @@ export function TasksView({ now }: { now: number }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** A filter over one field of the tasks: "any" or one of the values. */
+function FilterSelect({ label, value, choices, onChange, testId }: { label: string; value: string; choices: readonly string[]; onChange(v: string): void; testId: string }) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+        <option value="">any</option>
+        {choices.map((t) => (
+          <option key={t} value={t}>
+            {t}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
