@@ -11,7 +11,7 @@ export default defineConfig({
       outDir: resolve(import.meta.dirname, 'out/main'),
       // better-sqlite3 and keytar are native: they must stay in node_modules, not in the bundle.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/electron/index.ts') } },
     },
   },
   preload: {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { request } from 'undici';
-import { createDeskCore, type DeskCore } from '../src/main/core';
+import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { createSecretStore } from '../src/main/secrets';
 import type { Fixtures } from '../src/sandbox/index';
 import type { SyncProgress } from '../src/shared/ipc/contract';

@@ -7,7 +7,7 @@ import { FuseV1Options, FuseVersion, flipFuses } from '@electron/fuses';
 
 /**
  * The fuses Campaign Desk ships with, by name. Each one is checked by
- * test/main/shell/packaging.test.ts and explained in docs/security.md ("Check which fuses you can change").
+ * test/main/electron/packaging.test.ts and explained in docs/security.md ("Check which fuses you can change").
  */
 export const FUSES = Object.freeze({
   // ELECTRON_RUN_AS_NODE would turn the signed app into a general Node.js runtime.

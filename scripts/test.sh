@@ -18,7 +18,7 @@ step lint npx eslint --max-warnings 0 src test bench scripts
 step unit scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
 # The client's integration suites again, against a service that makes the other legal choice at every
 # point the interface leaves open (test/helpers/variants.ts): users connect to services we did not write.
-step unit-variants env SANDBOX_VARIANTS=mixed scripts/with-keyring.sh npx vitest run test/main/service test/main/sync test/main/core \
+step unit-variants env SANDBOX_VARIANTS=mixed scripts/with-keyring.sh npx vitest run test/main/service test/main/sync test/main/app \
   --reporter=default --reporter=json --outputFile.json=.tmp/results/unit-variants.json
 if [ -d test/e2e ] && ls test/e2e/*.test.ts >/dev/null 2>&1; then
   step e2e-build npx vite build --config vite.renderer.config.mts --logLevel warn

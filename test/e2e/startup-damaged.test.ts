@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../src/main/core';
+import { DATABASE_FILE } from '../../src/main/app/create-core';
 import { startBrowserModeOrExplain, type BrowserStart } from '../../src/main/browser-mode/start';
 import { openStore } from '../../src/main/store';
 import { ensureRendererBuilt, launchChromium, RENDERER_DIR, screenshotPath } from './support';

@@ -2,7 +2,7 @@
 // flow): the platform's opener, given the URL as one argument (no shell), after the scheme check.
 import { spawn } from 'node:child_process';
 import { DeskError } from '../../shared/errors';
-import { isSafeExternalUrl } from '../security';
+import { isSafeExternalUrl } from '../web/external-urls';
 
 function opener(url: string, platform: NodeJS.Platform): [string, string[]] {
   if (platform === 'darwin') return ['open', [url]];

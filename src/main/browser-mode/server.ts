@@ -15,10 +15,10 @@ import {
   WS_PROTOCOL,
   WS_TOKEN_PROTOCOL_PREFIX,
 } from '../../shared/ipc/wire';
-import { buildCsp, staticSecurityHeaders } from '../csp';
-import { dispatch, invalidInput, type DispatchLog } from '../ipc/dispatch';
-import { subscribeAll } from '../ipc/events';
-import { readStaticFile } from '../static-files';
+import { buildCsp, staticSecurityHeaders } from '../web/csp';
+import { dispatch, invalidInput, type DispatchLog } from '../app/dispatch';
+import { subscribeAll } from '../app/event-forwarding';
+import { readStaticFile } from '../web/static-files';
 import { BodyTooLarge, declaredTooLarge, isJsonContentType, readBody } from './body';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
 

@@ -1,7 +1,7 @@
 // Browser mode end to end: the built-in sandbox, the same core as the desktop app (transport
 // 'browser'), and the HTTP/WebSocket server in front of it. Used by the CLI and the UI tests.
-import { createDeskCore } from '../core';
-import { startDemoSandbox, type DemoSandbox } from '../demo-sandbox';
+import { createDeskCore } from '../app/create-core';
+import { startDemoSandbox, type DemoSandbox } from '../app/demo-sandbox';
 import { openExternalFromNode } from './open-external';
 import { DeskError } from '../../shared/errors';
 import { startProblemPage, type ProblemPage } from './problem-page';

@@ -1,7 +1,7 @@
 // What a sent item changes in the caches, so the person sees the result without a full refresh.
 // Push answers carry no meaning (DECISIONS client 4): the task lists are fetched again instead.
 import type { OutboxItem, Store } from '../store';
-import type { EventHub } from './event-hub';
+import type { EventHub } from '../events/event-hub';
 import type { Refresher } from './refresh';
 import type { SendResult } from './send-item';
 import { targetApps } from './signature';

@@ -33,10 +33,10 @@ import type { OutboxItem, OutboxLane, SendNote, Store, StoredError } from '../st
 import { DeskError } from '../../shared/errors';
 import type { Campaign } from '../../shared/domain/campaign';
 import type { Task } from '../../shared/domain/push';
-import { backoffDelay, type BackoffPolicy } from './backoff';
+import { backoffDelay, type BackoffPolicy } from '../connections/backoff';
 import { campaignBaseline, claimedCampaignIds, claimedTaskIds, newestCachedCampaignId, taskBaseline } from './baseline';
-import type { Connections } from './connections';
-import type { EventHub } from './event-hub';
+import type { Connections } from '../connections/connections';
+import type { EventHub } from '../events/event-hub';
 import { recheck } from './recheck';
 import { findPushTasks, listForMatch, matchCampaign, performItem, type PushTasksFound, type SendResult } from './send-item';
 import { HistoryRetention } from './retention';

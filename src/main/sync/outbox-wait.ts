@@ -5,7 +5,7 @@
 // state and the scheduler's live model of the account's budgets.
 import type { BudgetSnapshot, SchedulerSnapshot } from '../ratelimit/scheduler';
 import type { OutboxItem } from '../store';
-import type { ConnectionState } from './connections';
+import type { ConnectionState } from '../connections/connections';
 
 export const WAIT_REASONS = [
   /** Its request is on the wire. */

@@ -12,8 +12,8 @@ import { DeskError } from '../../shared/errors';
 import { isServiceError } from '../service';
 import { walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
-import type { ConnectionState, Connections } from './connections';
-import type { EventHub } from './event-hub';
+import type { ConnectionState, Connections } from '../connections/connections';
+import type { EventHub } from '../events/event-hub';
 import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 
 export interface RefreshDeps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/main/ipc/dispatch';
+import { dispatch } from '../../../src/main/app/dispatch';
 import { createTransportTable } from '../transport-handlers';
 
 const validCreate = {

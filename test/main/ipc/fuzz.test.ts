@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { registerIpc } from '../../../src/main/ipc/register';
+import { registerIpc } from '../../../src/main/electron/ipc-register';
 import { ERROR_CODES } from '../../../src/shared/errors';
 import { ipcChannelId } from '../../../src/shared/ipc/wire';
 import { brokenField, channelAndPayload, channelWithFields, nonObject, realChannel } from '../fuzz-arbitraries';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registerIpc } from '../../../src/main/ipc/register';
+import { registerIpc } from '../../../src/main/electron/ipc-register';
 import { CHANNEL_NAMES } from '../../../src/shared/ipc/contract';
 import { ipcChannelId } from '../../../src/shared/ipc/wire';
 import { createTransportTable } from '../transport-handlers';

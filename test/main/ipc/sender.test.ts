@@ -1,7 +1,7 @@
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
-import { APP_START_URL, createAppUrlCheck } from '../../../src/main/app-origin';
-import { createSenderCheck } from '../../../src/main/ipc/sender';
+import { APP_START_URL, createAppUrlCheck } from '../../../src/main/web/app-origin';
+import { createSenderCheck } from '../../../src/main/electron/ipc-sender';
 
 // Plain objects shaped like Electron's webContents and frames (Electron cannot run here).
 function frame(opts: { url: string; processId?: number; routingId?: number; parent?: object | null }) {

@@ -1,8 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { importLegacySendNotes, LEGACY_NOTES_FOLDER, sendNoteRef } from '../../../src/main/sync/send-notes';
+import { sendNoteRef } from '../../../src/main/sync/send-notes';
 import { ACME, createWork as create, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -51,25 +49,5 @@ describe('send notes (what is known about an item before it is sent)', () => {
     raw.close();
     t.reopen();
     expect(t.store.sendNotes.get(item.seq, 'ref-a')).toMatchObject({ lastSentAt: 2, baseline: [] });
-  });
-
-  it('written as files by earlier versions are moved into the database once, for items still in flight only', () => {
-    const [a, b, c] = ['a', 'b', 'c'].map((n) => t.store.outbox.enqueue({ ...ACME, ...create(n) }));
-    const dir = join(t.dir, LEGACY_NOTES_FOLDER);
-    mkdirSync(dir);
-    writeFileSync(join(dir, `${a.seq}.json`), JSON.stringify({ seq: a.seq, clientRef: 'ref-a', firstSentAt: 5, lastSentAt: 6, baseline: ['41'] }));
-    writeFileSync(join(dir, `${b.seq}.json`), '{"seq": torn');
-    writeFileSync(join(dir, `${c.seq}.json`), JSON.stringify({ seq: c.seq, clientRef: 'ref-c', firstSentAt: 1, lastSentAt: 1, baseline: [] }));
-    writeFileSync(join(dir, '9999.json'), JSON.stringify({ seq: 9999, clientRef: 'gone', firstSentAt: 1, lastSentAt: 1, baseline: [] }));
-    const alive = (seq: number) => (seq === c.seq ? undefined : t.store.outbox.get(seq));
-
-    expect(importLegacySendNotes(t.dir, t.store.sendNotes, alive)).toBe(2);
-    expect(t.store.sendNotes.get(a.seq, 'ref-a')).toEqual({ seq: a.seq, clientRef: 'ref-a', firstSentAt: 5, lastSentAt: 6, baseline: ['41'] });
-    // A torn file of an item in flight: it may have been sent, so it is kept with an empty baseline.
-    expect(t.store.sendNotes.get(b.seq, 'ref-b')).toMatchObject({ baseline: [] });
-    expect(t.store.sendNotes.get(c.seq, 'ref-c')).toBeUndefined();
-    expect(existsSync(dir)).toBe(false);
-    // Nothing left to move the next time.
-    expect(importLegacySendNotes(t.dir, t.store.sendNotes, alive)).toBe(0);
   });
 });

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
 import { call, testFixtures, tokenFor } from '../../helpers/sandbox';
-import { fault, startEnv, until, type Env } from '../core/env';
+import { fault, startEnv, until, type Env } from '../app/env';
 import {
   campaignPayload,
   creates,

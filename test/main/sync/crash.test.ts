@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeskCore } from '../../../src/main/core';
-import { DATABASE_FILE } from '../../../src/main/core';
+import { createDeskCore } from '../../../src/main/app/create-core';
+import { DATABASE_FILE } from '../../../src/main/app/create-core';
 import { openStore } from '../../../src/main/store';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { campaignPayload, control, fault, memorySecrets, sandboxCampaigns } from '../core/env';
+import { campaignPayload, control, fault, memorySecrets, sandboxCampaigns } from '../app/env';
 
 const P = 'sandbox-demo';
 // Both created before 2026-10-04, so not rate limited: the kills, not the budgets, set the pace.

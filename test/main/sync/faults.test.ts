@@ -2,7 +2,7 @@
 // test proves what ends up on the service, counted there, not what the desk believes.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../core/env';
+import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../app/env';
 import { graceFor } from './support';
 
 const P = 'sandbox-demo';

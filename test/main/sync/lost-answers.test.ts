@@ -5,7 +5,7 @@
 // resend while in doubt.
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, tokenFor } from '../../helpers/sandbox';
-import { fault, startEnv, until, type AnswerRewrite, type Env } from '../core/env';
+import { fault, startEnv, until, type AnswerRewrite, type Env } from '../app/env';
 import { campaignPayload, creates, graceFor, lastSeq, listReads, onService, outboxItem, settled, submitCampaign } from './support';
 
 // Enabled for display campaigns and for the NONE limit model (rate limited: the look-ups count).

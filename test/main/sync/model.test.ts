@@ -4,7 +4,7 @@
 // twice; at the end, once online and drained, the service holds exactly the edits of the model.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../core/env';
+import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../app/env';
 import { testVariants } from '../../helpers/variants';
 import { graceFor } from './support';
 

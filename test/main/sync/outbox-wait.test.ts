@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/main/ratelimit/clock';
 import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
 import type { OutboxItem } from '../../../src/main/store';
-import type { ConnectionState } from '../../../src/main/sync/connections';
+import type { ConnectionState } from '../../../src/main/connections/connections';
 import { outboxWaits, type WaitInputs } from '../../../src/main/sync/outbox-wait';
 import { SlidingLogServer } from '../ratelimit/sim';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../../src/sandbox/index';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
 import { testFixtures } from '../../helpers/sandbox';
-import { control, startEnv, until, type Env } from '../core/env';
+import { control, startEnv, until, type Env } from '../app/env';
 
 let env: Env | undefined;
 afterEach(async () => {

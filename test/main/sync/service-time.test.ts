@@ -3,7 +3,7 @@
 // (sandbox variant clock_offset_ms, manual sandbox clock), a lost immediate push is found rather
 // than sent twice, and a scheduled push whose time has passed on the service is not sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fault, startEnv, until, type Env } from '../core/env';
+import { fault, startEnv, until, type Env } from '../app/env';
 import { P, requestLog, settled, tasksOnService } from './support';
 
 const MINUTE = 60_000;

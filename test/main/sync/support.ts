@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import type { Variants } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { campaignPayload, control, until, type Env } from '../core/env';
+import { campaignPayload, control, until, type Env } from '../app/env';
 
 export const P = 'sandbox-demo';
 

@@ -5,7 +5,7 @@
 // wanted happened, so the item is sent. Counted on the sandbox's own state and request log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/shared/domain/push';
-import { fault, startEnv, until, type Env } from '../core/env';
+import { fault, startEnv, until, type Env } from '../app/env';
 import { outboxItem, P, requestLog, rewritingProxy, settled, tasksOnService, type RewritingProxy } from './support';
 
 const APP = '1002';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBrowserServer, type BrowserServer } from '../../../src/main/browser-mode/server';
-import { registerIpc } from '../../../src/main/ipc/register';
+import { registerIpc } from '../../../src/main/electron/ipc-register';
 import { createBrowserBridge } from '../../../src/renderer/lib/browser-bridge';
 import type { ChannelName, DeskBridge } from '../../../src/shared/ipc/contract';
 import { ipcChannelId } from '../../../src/shared/ipc/wire';

@@ -1,6 +1,6 @@
 // A future scheduled task, opened in the composer's layout: the same fields with their hints, the
 // same "When" with its time-zone choice and conversion, and the live preview. The change is queued
-// as tasks.update; main merges it into the whole record it sends (push-handlers.ts wholeTaskUpdate).
+// as tasks.update; main merges it into the whole record it sends (src/main/app/handlers/tasks.ts wholeTaskUpdate).
 // What an update cannot change (spec 4.6: the URL and the target) is shown, not offered.
 import { useState } from 'react';
 import { descriptionLengthHint, MAX_TITLE_LENGTH, taskUpdateProblems, titleLengthHint, type Task } from '../../../shared/domain/push';

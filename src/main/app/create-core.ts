@@ -1,0 +1,236 @@
+// The composition root of the main-process core: one SQLite store, the secret store, the service
+// connections and the sync engine (cache refresh and outbox drain), behind the IPC contract's
+// handlers and events. The Electron shell, browser mode and the tests all build the app here.
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DeskError } from '../../shared/errors';
+import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
+import { accountHandlers } from './handlers/accounts';
+import type { CoreContext, Level } from './context';
+import { DEMO_PROFILE_ID, ensureDemoProfile } from './demo';
+import { draftHandlers } from './handlers/drafts';
+import { translated } from './errors';
+import { infoHandlers } from './handlers/info';
+import { profileHandlers } from './handlers/profiles';
+import { appsHandlers } from './handlers/apps';
+import { pushHandlers } from './handlers/push';
+import { tasksHandlers } from './handlers/tasks';
+import type { SecretPort } from '../secrets/secret-port';
+import { RateLimitScheduler } from '../ratelimit/scheduler';
+import { createSecretStore } from '../secrets';
+import { HttpTransport } from '../service';
+import { DataFileProblem, openStoreAtStart, type OpenedAtStart } from '../store';
+import { createAfterSent } from '../sync/after-sent';
+import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from '../connections/backoff';
+import { clockFrom } from '../sync/clock';
+import { Connections } from '../connections/connections';
+import { EventHub, throttleByKey } from '../events/event-hub';
+import { OutboxDrainer } from '../sync/outbox-drain';
+import { Refresher } from '../sync/refresh';
+
+export type SecretStore = SecretPort;
+
+/** Knobs for tests and benchmarks; the app uses the defaults. */
+export interface SyncTuning {
+  /** How long a request may wait for the answer's headers (default 30 s). */
+  requestTimeoutMs: number;
+  retryBackoff: BackoffPolicy;
+  probeBackoff: BackoffPolicy;
+  /** 5xx answers tolerated per item before it is failed with a Retry button (default 5). */
+  maxServerAttempts: number;
+  /** Wait after the latest send before looking for an item whose answer was lost (default: the request timeout). */
+  uncertainGraceMs: number;
+  /** Campaigns per list page (default 1000, the largest the service serves). */
+  pageSize: number;
+  /** Refresh the demo profile at start-up (default true). */
+  refreshOnStart: boolean;
+}
+
+export interface DeskCoreOptions {
+  dataDir: string;
+  transport: 'electron' | 'browser';
+  version: string;
+  demo?: { url: string };
+  openExternal?: (url: string) => Promise<void>;
+  secrets?: SecretStore;
+  clock?: () => number;
+  tuning?: Partial<SyncTuning>;
+  /**
+   * The person chose to start fresh after being told the data file is damaged or not ours: it is
+   * moved aside (kept) and an empty one is started. Without it such a file stops the start-up with
+   * a DeskError whose details say so (dataFile, canStartFresh), for the shell to ask.
+   */
+  startFresh?: boolean;
+}
+
+export interface DeskCore {
+  handlers: DeskHandlers;
+  events: DeskEventSource;
+  close(): Promise<void>;
+}
+
+export const DATABASE_FILE = 'campaign-desk.sqlite';
+/** The keychain service name: the app's name. */
+export const SECRET_SERVICE = 'Campaign Desk';
+
+/** The store, or a DeskError that tells the person what is wrong with the file and whether starting fresh can help. */
+function openDataFile(file: string, now: () => number, startFresh: boolean): OpenedAtStart {
+  try {
+    return openStoreAtStart({ file, clock: { now }, startFresh, at: () => new Date(now()) });
+  } catch (e) {
+    if (!(e instanceof DataFileProblem)) throw e;
+    const details: Record<string, unknown> = { dataFile: e.kind, canStartFresh: e.canStartFresh, file: e.file };
+    if (e.version !== undefined) details.version = e.version;
+    throw new DeskError('database', e.message, details);
+  }
+}
+
+export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
+  const now = opts.clock ?? (() => Date.now());
+  const tuning: SyncTuning = {
+    requestTimeoutMs: 30_000,
+    retryBackoff: DEFAULT_RETRY_BACKOFF,
+    probeBackoff: DEFAULT_PROBE_BACKOFF,
+    maxServerAttempts: 5,
+    pageSize: 1000,
+    refreshOnStart: true,
+    ...opts.tuning,
+    uncertainGraceMs: opts.tuning?.uncertainGraceMs ?? opts.tuning?.requestTimeoutMs ?? 30_000,
+  };
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // The cache, drafts and queued changes are the person's business: other local users may not read
+  // them (a folder made by an earlier version may have been left open to them).
+  if (process.platform !== 'win32') chmodSync(opts.dataDir, 0o700);
+  const { store, movedAside } = openDataFile(join(opts.dataDir, DATABASE_FILE), now, opts.startFresh === true);
+  let secrets: SecretPort;
+  try {
+    secrets = opts.secrets ?? (await createSecretStore({ service: SECRET_SERVICE }));
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  const clock = clockFrom(now);
+  const hub = new EventHub();
+  const transport = new HttpTransport({ headersTimeoutMs: tuning.requestTimeoutMs, bodyTimeoutMs: tuning.requestTimeoutMs });
+  const scheduler = new RateLimitScheduler({ clock });
+  const log = (profileId: string | null, accountId: string | null, level: Level, kind: string, message: string) => {
+    try {
+      store.activity.log({ profileId, accountId, kind, message, details: { level } });
+      hub.emit('data.changed', { profileId, accountId, what: 'activity' });
+    } catch {
+      // The log must never break the work it describes (e.g. a profile removed meanwhile).
+    }
+  };
+
+  // Items a crash left "sending" may or may not have reached the service: they are looked for
+  // before anything is sent again.
+  const interrupted = store.outbox.recoverInterrupted();
+  const notes = store.sendNotes;
+  const inFlight = (seq: number) => {
+    const item = store.outbox.get(seq);
+    return item !== undefined && (item.state === 'queued' || item.state === 'sending' || item.state === 'uncertain') ? item : undefined;
+  };
+  notes.prune((seq) => inFlight(seq) !== undefined);
+
+  // Built bottom-up: connections, then the refresher and drainer that use them. A connection coming
+  // back online resumes the drainer and refetches apps; that callback only runs after start-up (a
+  // probe answer arrives asynchronously), when both below exist.
+  const connections: Connections = new Connections({
+    store,
+    secrets,
+    hub,
+    clock,
+    transport,
+    scheduler,
+    probeBackoff: tuning.probeBackoff,
+    ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+    note: (profileId, level, kind, message) => log(profileId, null, level, kind, message),
+    onOnline: (profileId) => {
+      drainer.resume(profileId);
+      refresher.appsAfterReconnect(profileId);
+    },
+  });
+  const refresher = new Refresher({
+    store,
+    connections,
+    hub,
+    pageSize: tuning.pageSize,
+    note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
+  });
+  const drainer = new OutboxDrainer({
+    store,
+    connections,
+    hub,
+    notes,
+    clock,
+    retryBackoff: tuning.retryBackoff,
+    maxServerAttempts: tuning.maxServerAttempts,
+    uncertainGraceMs: tuning.uncertainGraceMs,
+    note: log,
+    afterSent: createAfterSent(store, hub, refresher),
+  });
+  const ctx: CoreContext = {
+    store,
+    secrets,
+    hub,
+    scheduler,
+    notes,
+    now,
+    connections,
+    refresher,
+    drainer,
+    info: { version: opts.version, transport: opts.transport },
+    demo: opts.demo ?? null,
+    log,
+  };
+
+  const rateEvents = throttleByKey(250, (profileId) => hub.emit('ratelimit.changed', { profileId }));
+  const unsubscribe = scheduler.subscribe(() => {
+    for (const p of store.profiles.list()) rateEvents.request(p.id);
+  });
+
+  const handlers = translated({
+    ...infoHandlers(ctx),
+    ...profileHandlers(ctx),
+    ...accountHandlers(ctx),
+    ...draftHandlers(ctx),
+    ...appsHandlers(ctx),
+    ...tasksHandlers(ctx),
+    ...pushHandlers(ctx),
+  }) satisfies DeskHandlers;
+
+  try {
+    if (movedAside) log(null, null, 'warning', 'data.moved_aside', movedAside.note);
+    if (secrets.kind === 'memory' && secrets.warning) log(null, null, 'warning', 'secrets.memory', secrets.warning);
+    if (interrupted > 0) {
+      log(null, null, 'warning', 'outbox.interrupted', `${interrupted} change(s) were being sent when the app stopped; checking the service before sending them again.`);
+    }
+    if (opts.demo) await ensureDemoProfile(ctx);
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  ctx.drainer.kick();
+  if (opts.demo && tuning.refreshOnStart && store.profiles.get(DEMO_PROFILE_ID)) void ctx.refresher.refreshProfile(DEMO_PROFILE_ID);
+
+  let closing: Promise<void> | undefined;
+  async function closeAll(): Promise<void> {
+    unsubscribe();
+    rateEvents.close();
+    ctx.refresher.close();
+    // Queued requests are cancelled (never sent); requests on the wire finish first.
+    scheduler.close();
+    await ctx.drainer.close();
+    await ctx.connections.close();
+    await transport.close();
+    hub.close();
+    // Until the store worker's connection is closed too, the database's -wal and -shm files stay.
+    await store.close();
+  }
+
+  return {
+    handlers,
+    events: hub,
+    close: () => (closing ??= closeAll()),
+  };
+}

@@ -1,0 +1,145 @@
+// accounts.*, campaigns.query and sync.*: accounts are added by id and verified with one small
+// list call; everything a screen shows afterwards is read from the cache, so switching accounts
+// never waits for the network.
+import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../../shared/domain/campaign';
+import { DeskError } from '../../../shared/errors';
+import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
+import { isServiceError } from '../../service';
+import type { Account, AccountRef } from '../../store';
+import type { CoreContext } from '../context';
+import { rememberDemoRemoval } from '../demo';
+import { accountDto, campaignRowDto } from '../dto';
+
+type AccountHandlers = Pick<
+  DeskHandlers,
+  'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.records' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel' | 'views.load' | 'views.save'
+>;
+
+const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN_FIELDS as readonly string[]).includes(f);
+
+export function accountView(ctx: CoreContext, a: Account) {
+  const queued = ctx.store.outbox.list({ profileId: a.profileId, accountId: a.accountId, states: ['queued', 'sending', 'uncertain'] }).length;
+  return accountDto(a, ctx.store.campaigns.count(a), queued);
+}
+
+function mustGet(ctx: CoreContext, ref: AccountRef): Account {
+  const a = ctx.store.accounts.get(ref);
+  if (!a) throw new DeskError('not_found', `Account ${ref.accountId} is not added to this connection. Add it first.`);
+  return a;
+}
+
+/** Verifies that the profile's credentials reach the account and learns whether it is a network. */
+async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVERTISER' | 'NETWORK'; name: string | null }> {
+  const client = ctx.connections.client(ref.profileId);
+  try {
+    const page = await client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page: 1, pageSize: 1 }, { priority: 'interactive' });
+    ctx.connections.noteSuccess(ref.profileId);
+    const first = page.campaigns[0];
+    const network = first !== undefined && (first.advertiser_name !== undefined || (first.advertiser_id !== undefined && first.advertiser_id !== ref.accountId));
+    return { type: network ? 'NETWORK' : 'ADVERTISER', name: null };
+  } catch (e) {
+    ctx.connections.noteFailure(ref.profileId, e, { read: true });
+    if (isServiceError(e) && e.kind === 'forbidden') {
+      throw new DeskError('forbidden', `These credentials cannot reach account ${ref.accountId}. Check the account id, or ask the account manager to grant this client access.`);
+    }
+    if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
+      throw new DeskError('offline', `The service could not be reached to check account ${ref.accountId}. Try again when you are online.`);
+    }
+    throw e;
+  }
+}
+
+/** One page of the account's cached campaigns, sorted and filtered as asked. */
+function queryPage(ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) {
+  const sort = q.sort;
+  if (sort && !isSortable(sort.field)) throw new DeskError('invalid_input', `Campaigns cannot be sorted by ${sort.field.slice(0, 64)}.`);
+  return ctx.store.campaigns.query({
+    profileId: q.profileId,
+    accountId: q.accountId,
+    ...(sort && isSortable(sort.field) ? { sort: { field: sort.field, direction: sort.direction } } : {}),
+    ...(q.statuses ? { statuses: q.statuses } : {}),
+    ...(q.text ? { text: q.text } : {}),
+    offset: q.offset,
+    limit: q.limit,
+  });
+}
+
+export function accountHandlers(ctx: CoreContext): AccountHandlers {
+  const { store, hub, refresher } = ctx;
+  return {
+    async 'accounts.list'({ profileId }) {
+      const accounts = profileId === undefined ? store.accounts.listAll() : store.accounts.list(profileId);
+      return accounts.map((a) => accountView(ctx, a));
+    },
+
+    async 'accounts.add'({ profileId, accountId, name }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      const ref = { profileId, accountId };
+      if (store.accounts.get(ref)) throw new DeskError('conflict', `Account ${accountId} is already added to this connection.`);
+      if (ctx.connections.isWorkingOffline(profileId)) {
+        throw new DeskError('offline', 'You chose to work offline. Go online to add an account: it has to be checked with the service.');
+      }
+      const found = await verify(ctx, ref);
+      const a = store.accounts.add({ ...ref, name: name?.trim() || found.name, type: found.type, verifiedAt: ctx.now() });
+      ctx.log(profileId, accountId, 'info', 'account.added', `Account ${accountId} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
+      hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
+      void refresher.refreshAccount(ref);
+      return accountView(ctx, a);
+    },
+
+    async 'accounts.remove'(ref) {
+      mustGet(ctx, ref);
+      refresher.cancel(ref);
+      store.accounts.remove(ref);
+      rememberDemoRemoval(ctx, ref);
+      hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
+      return { ok: true };
+    },
+
+    async 'campaigns.query'(q) {
+      const a = mustGet(ctx, q);
+      const page = queryPage(ctx, q);
+      return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'campaigns.records'(q) {
+      const a = mustGet(ctx, q);
+      const page = queryPage(ctx, q);
+      // The cache rebuilds each campaign exactly as the service sent it, unknown fields included.
+      return { rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'views.load'() {
+      return store.settings.get('views');
+    },
+
+    async 'views.save'(view) {
+      store.settings.set('views', view);
+      return { ok: true as const };
+    },
+
+    async 'campaigns.values'(ref) {
+      mustGet(ctx, ref);
+      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type') => store.campaigns.distinctValues(ref, column);
+      return {
+        bid_strategy: seen('bid_strategy'),
+        marketing_objective: seen('marketing_objective'),
+        spending_limit_model: seen('spending_limit_model'),
+        campaign_item_type: seen('campaign_item_type'),
+      };
+    },
+
+    async 'sync.refresh'(ref) {
+      mustGet(ctx, ref);
+      void refresher.refreshAccount(ref);
+      // A manual refresh brings the connection's applications and tasks up to date too.
+      void refresher.refreshApps(ref.profileId);
+      return { ok: true };
+    },
+
+    async 'sync.cancel'(ref) {
+      refresher.cancel(ref);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,186 @@
+// drafts.* and outbox.*: a draft becomes an outbox item only through submit, which checks it with
+// the shared rules and writes the item in the same transaction as the draft's new state.
+import { DeskError } from '../../../shared/errors';
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import type { Draft, OutboxItem } from '../../store';
+import type { CoreContext } from '../context';
+import { checkCampaignDraft, checkPushDraft } from '../draft-rules';
+import { draftDto, outboxDto } from '../dto';
+
+type DraftHandlers = Pick<
+  DeskHandlers,
+  | 'drafts.list'
+  | 'drafts.save'
+  | 'drafts.delete'
+  | 'drafts.submit'
+  | 'drafts.saveMany'
+  | 'drafts.deleteMany'
+  | 'drafts.submitMany'
+  | 'outbox.list'
+  | 'outbox.retry'
+  | 'outbox.discard'
+  | 'outbox.candidates'
+  | 'outbox.confirmMatch'
+  | 'outbox.sendAgain'
+>;
+
+function mustGetItem(ctx: CoreContext, id: string): OutboxItem {
+  const item = /^\d{1,15}$/.test(id) ? ctx.store.outbox.get(Number(id)) : undefined;
+  if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
+  return item;
+}
+
+export function draftHandlers(ctx: CoreContext): DraftHandlers {
+  const { store, hub, drainer } = ctx;
+  const accountType = (d: { profileId: string; accountId: string | null }) =>
+    d.accountId === null ? undefined : store.accounts.get({ profileId: d.profileId, accountId: d.accountId })?.type;
+  const check = (d: Pick<Draft, 'kind' | 'payload' | 'profileId' | 'accountId'>) =>
+    d.kind === 'campaign' ? checkCampaignDraft(d.payload, accountType(d)) : checkPushDraft(d.payload, ctx.now());
+  const draftsChanged = (profileId: string, accountId: string | null) => hub.emit('data.changed', { profileId, accountId, what: 'drafts' });
+  const outboxChanged = (item: OutboxItem) => hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
+
+  return {
+    async 'drafts.list'({ profileId, accountId }) {
+      // Submitted drafts stay listed while their item is blocked or failed: they can be fixed and
+      // submitted again. A sent item removes its draft.
+      const parked = new Set(
+        store.outbox.list({ profileId, accountId, states: ['blocked', 'failed'] }).map((i) => i.draftId).filter((x) => x !== null),
+      );
+      return store.drafts.list(profileId, { accountId }).filter((d) => d.state === 'editing' || parked.has(d.id)).map(draftDto);
+    },
+
+    async 'drafts.save'(input) {
+      const problems = check({ kind: input.kind, payload: input.payload, profileId: input.profileId, accountId: input.accountId }).problems;
+      const d = store.drafts.save({ ...(input.id ? { id: input.id } : {}), profileId: input.profileId, accountId: input.accountId, kind: input.kind, payload: input.payload, problems });
+      draftsChanged(d.profileId, d.accountId);
+      return draftDto(d);
+    },
+
+    async 'drafts.delete'({ id }) {
+      const d = store.drafts.get(id);
+      store.drafts.remove(id);
+      if (d) draftsChanged(d.profileId, d.accountId);
+      return { ok: true };
+    },
+
+    async 'drafts.submit'({ id }) {
+      const d = store.drafts.get(id);
+      if (!d) throw new DeskError('not_found', 'This draft no longer exists.');
+      const checked = check(d);
+      if (!checked.work) {
+        store.drafts.save({ id: d.id, profileId: d.profileId, accountId: d.accountId, kind: d.kind, payload: d.payload, problems: checked.problems });
+        draftsChanged(d.profileId, d.accountId);
+        throw new DeskError('validation', `Not submitted. Fix first: ${checked.problems.map((p) => p.message).join('; ')}.`, { problems: checked.problems });
+      }
+      const { item } = store.drafts.submit(id, checked.work);
+      ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} queued.`);
+      outboxChanged(item);
+      draftsChanged(d.profileId, d.accountId);
+      drainer.kick();
+      return outboxDto(item);
+    },
+
+    async 'drafts.saveMany'({ profileId, accountId, drafts }) {
+      if (!store.accounts.get({ profileId, accountId })) throw new DeskError('not_found', `Account ${accountId} is not added to this connection.`);
+      const saved = store.drafts.saveMany(
+        drafts.map((d) => ({
+          ...(d.id ? { id: d.id } : {}),
+          profileId,
+          accountId,
+          kind: 'campaign' as const,
+          payload: d.payload,
+          problems: check({ kind: 'campaign', payload: d.payload, profileId, accountId }).problems,
+        })),
+      );
+      draftsChanged(profileId, accountId);
+      return saved.map(draftDto);
+    },
+
+    async 'drafts.deleteMany'({ ids }) {
+      const accounts = new Map(ids.flatMap((id) => {
+        const d = store.drafts.get(id);
+        return d ? [[`${d.profileId}/${d.accountId}`, d] as const] : [];
+      }));
+      store.drafts.removeMany(ids);
+      for (const d of accounts.values()) draftsChanged(d.profileId, d.accountId);
+      return { ok: true };
+    },
+
+    async 'drafts.submitMany'({ ids }) {
+      // Each draft is checked and queued on its own transaction: one with problems does not hold
+      // back the others, and the answer says which were queued and what to fix in the rest.
+      const queued: { id: string; summary: string }[] = [];
+      const refused: { id: string; problems: { field: string; message: string }[] }[] = [];
+      const touched = new Map<string, Draft>();
+      for (const id of ids) {
+        const d = store.drafts.get(id);
+        if (!d) {
+          refused.push({ id, problems: [{ field: 'draft', message: 'This draft no longer exists' }] });
+          continue;
+        }
+        touched.set(`${d.profileId}/${d.accountId}`, d);
+        const checked = check(d);
+        if (!checked.work) {
+          store.drafts.save({ id: d.id, profileId: d.profileId, accountId: d.accountId, kind: d.kind, payload: d.payload, problems: checked.problems });
+          refused.push({ id, problems: checked.problems });
+          continue;
+        }
+        try {
+          const { item } = store.drafts.submit(id, checked.work);
+          const summary = outboxDto(item).summary;
+          ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${summary} queued.`);
+          outboxChanged(item);
+          queued.push({ id, summary });
+        } catch (e) {
+          refused.push({ id, problems: [{ field: 'draft', message: e instanceof Error ? e.message : String(e) }] });
+        }
+      }
+      for (const d of touched.values()) draftsChanged(d.profileId, d.accountId);
+      if (queued.length > 0) drainer.kick();
+      return { queued, refused };
+    },
+
+    async 'outbox.list'({ profileId, accountId }) {
+      return store.outbox.list({ ...(profileId ? { profileId } : {}), ...(accountId ? { accountId } : {}) }).map(outboxDto);
+    },
+
+    async 'outbox.retry'({ id }) {
+      let item = mustGetItem(ctx, id);
+      if (item.state === 'failed' || item.state === 'blocked') item = store.outbox.requeue(item.seq);
+      else if (item.state === 'sent') throw new DeskError('conflict', 'This change has already been sent.');
+      drainer.retryNow(item.seq);
+      outboxChanged(item);
+      return outboxDto(item);
+    },
+
+    async 'outbox.candidates'({ id }) {
+      const item = mustGetItem(ctx, id);
+      const waiting = drainer.candidates(item.seq);
+      if (!waiting) throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
+      return waiting;
+    },
+
+    // The two answers to an ambiguous match: only the person resolves it, never the engine.
+    async 'outbox.confirmMatch'({ id, candidateId }) {
+      const item = drainer.confirmMatch(mustGetItem(ctx, id).seq, candidateId);
+      outboxChanged(item);
+      return outboxDto(item);
+    },
+
+    async 'outbox.sendAgain'({ id }) {
+      const item = drainer.sendAgain(mustGetItem(ctx, id).seq);
+      outboxChanged(item);
+      return outboxDto(item);
+    },
+
+    async 'outbox.discard'({ id }) {
+      const item = mustGetItem(ctx, id);
+      if (item.state === 'sending') throw new DeskError('conflict', 'This change is being sent right now; wait a moment and look again.');
+      store.outbox.remove(item.seq);
+      ctx.notes.remove(item.seq);
+      ctx.log(item.profileId, item.accountId, 'info', 'outbox.discarded', `${outboxDto(item).summary} discarded.`);
+      outboxChanged(item);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// tasks.*: the task list comes from the cache; an update or a cancel of a future task is one
+// outbox item, checked with the shared rules before it is queued and again before it is sent.
+import { DeskError } from '../../../shared/errors';
+import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
+import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { taskIsFuture } from '../../sync/recheck';
+import type { CoreContext } from '../context';
+import { outboxDto } from '../dto';
+import { enqueueChange } from '../enqueue-change';
+
+/**
+ * What a task update sends: the whole editable record, the cached task merged with the person's
+ * change (DECISIONS client 11), because the spec does not say which fields an update requires and
+ * a service may refuse one without, say, its performer. Images are the exception: a listing gives
+ * them as image-CDN addresses (spec 2.6), and sending those back would have the service wrap a
+ * CDN address in another, so they go only when the person changed them.
+ */
+export function wholeTaskUpdate(task: Task, patch: TaskUpdate): TaskUpdate {
+  const update: TaskUpdate = {};
+  if (typeof task.title === 'string') update.title = task.title;
+  if (typeof task.performer === 'string') update.performer = task.performer;
+  if (typeof task.executionTime === 'number' && Number.isInteger(task.executionTime)) update.executionTime = task.executionTime;
+  if (task.userTimeZone === 0 || task.userTimeZone === 1) update.userTimeZone = task.userTimeZone;
+  if (typeof task.itemDescription === 'string') update.itemDescription = task.itemDescription;
+  return { ...update, ...patch };
+}
+
+type TasksHandlers = Pick<DeskHandlers, 'tasks.list' | 'tasks.refresh' | 'tasks.update' | 'tasks.cancel'>;
+
+export function tasksHandlers(ctx: CoreContext): TasksHandlers {
+  const { store } = ctx;
+
+  const futureTask = (profileId: string, taskId: string): Task => {
+    const task = store.tasks.get(profileId, taskId);
+    if (!task) throw new DeskError('not_found', `Task ${taskId} is not in the task list. Refresh the tasks of its application first.`);
+    if (!taskIsFuture(task, ctx.now())) {
+      throw new DeskError('conflict', `Task ${taskId} is no longer a future scheduled task (it is ${task.taskStatus}); it cannot be changed.`);
+    }
+    return task;
+  };
+
+  return {
+    async 'tasks.list'({ profileId, appId, taskType }) {
+      return store.tasks.list(profileId, appId).filter((t) => taskType === undefined || t.taskType === taskType);
+    },
+
+    async 'tasks.refresh'({ profileId, appId }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists.');
+      if (!ctx.connections.canUse(profileId)) {
+        throw new DeskError('offline', 'The service cannot be reached now (or you work offline); showing the last synced tasks.');
+      }
+      await ctx.refresher.refreshTasks(profileId, appId, 'interactive');
+      return { ok: true };
+    },
+
+    async 'tasks.update'({ profileId, accountId, taskId, patch }) {
+      const task = futureTask(profileId, taskId);
+      const update = wholeTaskUpdate(task, patch);
+      const problems = taskUpdateProblems(update, ctx.now());
+      if (problems.length > 0) throw new DeskError('validation', problems.map((p) => p.message).join('; '), { problems });
+      return outboxDto(enqueueChange(ctx, { profileId, accountId, kind: 'update_task', payload: { appId: task.tagId, taskId, update } }));
+    },
+
+    async 'tasks.cancel'({ profileId, accountId, taskId }) {
+      const task = futureTask(profileId, taskId);
+      return outboxDto(enqueueChange(ctx, { profileId, accountId, kind: 'cancel_task', payload: { appId: task.tagId, taskId } }));
+    },
+  };
+}

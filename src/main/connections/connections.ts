@@ -1,0 +1,373 @@
+// One service connection per profile: its client (own credentials and sign-in flow; transport
+// and rate-limit scheduler shared, since budgets belong to accounts on the server), whether it
+// can be reached, and whether the person chose to work offline. A profile that goes offline is
+// probed with backoff and reports back when it answers again; other profiles are not affected.
+import type { CONNECTION_STATES } from '../../shared/ipc/contract';
+import { DeskError } from '../../shared/errors';
+import type { Clock, TimerHandle } from '../ratelimit/clock';
+import type { RateLimitScheduler } from '../ratelimit/scheduler';
+import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
+import type { Profile, Store } from '../store';
+import type { SecretPort } from '../secrets/secret-port';
+import { backoffDelay, type BackoffPolicy } from './backoff';
+import type { EventHub } from '../events/event-hub';
+
+export type ConnectionState = (typeof CONNECTION_STATES)[number];
+export type SignInState = 'signed_in' | 'signed_out' | 'signing_in' | 'sign_in_required' | 'failed';
+
+export interface ConnectionView {
+  connection: ConnectionState;
+  signIn: { state: SignInState; message: string | null };
+}
+
+export interface ConnectionDeps {
+  store: Store;
+  secrets: SecretPort;
+  hub: EventHub;
+  clock: Clock;
+  transport: HttpTransport;
+  scheduler: RateLimitScheduler;
+  probeBackoff: BackoffPolicy;
+  openExternal?: (url: string) => Promise<void>;
+  /** For the activity log; never given a secret. */
+  note(profileId: string, level: 'info' | 'warning' | 'error', kind: string, message: string): void;
+  /** The profile can be reached again (or the person went back online): resume work. */
+  onOnline(profileId: string): void;
+}
+
+interface Conn {
+  client?: ServiceClient;
+  /** 'online' | 'offline' as last observed; working offline and sign-in problems override it. */
+  reach: 'online' | 'offline';
+  workOffline: boolean;
+  signIn: { state: SignInState; message: string | null };
+  probe?: TimerHandle;
+  probeAttempt: number;
+  lastEmitted?: ConnectionState;
+}
+
+/** Why a browser sign-in was aborted when a newer one took its place (not the person's Cancel). */
+const SUPERSEDED = 'superseded by a newer sign-in';
+
+export class Connections {
+  readonly #deps: ConnectionDeps;
+  readonly #conns = new Map<string, Conn>();
+  #closed = false;
+  /**
+   * The browser sign-in waiting for its callback, if any. One at a time: each listens on its
+   * redirect port, so a second one (the person clicked Sign in again, or signs in to another
+   * connection) replaces the first instead of failing on a port the app itself holds.
+   */
+  #browserSignIn: { profileId: string; abort: AbortController; done: Promise<unknown> } | null = null;
+
+  constructor(deps: ConnectionDeps) {
+    this.#deps = deps;
+  }
+
+  #conn(profileId: string): Conn {
+    let c = this.#conns.get(profileId);
+    if (!c) {
+      const profile = this.#deps.store.profiles.get(profileId);
+      c = {
+        reach: 'online',
+        // Persisted with the profile, so the choice survives a restart.
+        workOffline: profile?.workOffline ?? false,
+        signIn:
+          profile?.flow === 'authorization_code'
+            ? { state: 'sign_in_required', message: 'Sign in with your browser to use this connection.' }
+            : { state: 'signed_out', message: null },
+        probeAttempt: 0,
+      };
+      this.#conns.set(profileId, c);
+    }
+    return c;
+  }
+
+  #profile(profileId: string): Profile {
+    const p = this.#deps.store.profiles.get(profileId);
+    if (!p) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+    return p;
+  }
+
+  view(profileId: string): ConnectionView {
+    const c = this.#conn(profileId);
+    return { connection: this.#state(c), signIn: { ...c.signIn } };
+  }
+
+  #state(c: Conn): ConnectionState {
+    if (c.workOffline) return 'working_offline';
+    if (c.signIn.state === 'signing_in') return 'signing_in';
+    if (c.signIn.state === 'sign_in_required' || c.signIn.state === 'failed') return 'failing';
+    return c.reach;
+  }
+
+  #changed(profileId: string): void {
+    const c = this.#conn(profileId);
+    const s = this.#state(c);
+    if (s === c.lastEmitted) return;
+    const was = c.lastEmitted;
+    c.lastEmitted = s;
+    this.#deps.hub.emit('connection.changed', { profileId, connection: s });
+    if (s === 'online' && was !== undefined) this.#deps.onOnline(profileId);
+  }
+
+  /** Whether anything may be sent or fetched for this profile now. */
+  canUse(profileId: string): boolean {
+    return this.#state(this.#conn(profileId)) === 'online';
+  }
+
+  isWorkingOffline(profileId: string): boolean {
+    return this.#conn(profileId).workOffline;
+  }
+
+  /** The profile's client; throws a DeskError a person can act on when there is none yet. */
+  client(profileId: string): ServiceClient {
+    const c = this.#conn(profileId);
+    if (c.client) return c.client;
+    const p = this.#profile(profileId);
+    if (p.flow === 'authorization_code') {
+      throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
+    }
+    const { clock, transport, scheduler } = this.#deps;
+    c.client = new ServiceClient({
+      baseUrl: p.baseUrl,
+      authUrl: p.authUrl,
+      pushUrl: p.pushUrl,
+      transport,
+      scheduler,
+      clock,
+      credentials: {
+        flow: 'client_credentials',
+        clientId: p.clientId,
+        getSecret: () => this.#secret(p),
+      },
+    });
+    return c.client;
+  }
+
+  /** The profile's client secret; what fails here fails before anything is sent. */
+  async #secret(p: Profile): Promise<string> {
+    let s: string | null | undefined;
+    try {
+      s = await this.#deps.secrets.get(p.id, 'client_secret');
+    } catch {
+      throw new DeskError('keychain_unavailable', `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`);
+    }
+    if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Enter it with "Edit connection"; its drafts and queued changes are kept.`);
+    return s;
+  }
+
+  /** Signs in (client credentials: asks for a token; authorization code: the browser flow). */
+  async signIn(profileId: string): Promise<void> {
+    const p = this.#profile(profileId);
+    const c = this.#conn(profileId);
+    c.signIn = { state: 'signing_in', message: null };
+    this.#changed(profileId);
+    let abort: AbortController | undefined;
+    try {
+      if (p.flow === 'client_credentials') {
+        await this.client(profileId).authenticate();
+      } else {
+        const { openExternal, secrets, transport, clock, scheduler } = this.#deps;
+        if (!openExternal || !p.redirectUri) {
+          throw new DeskError('unauthorized', 'This connection signs in with a browser, which is not available here.');
+        }
+        const previous = this.#browserSignIn;
+        if (previous) {
+          previous.abort.abort(SUPERSEDED);
+          await previous.done.catch(() => undefined);
+        }
+        abort = new AbortController();
+        const run = signInWithBrowser({
+          authUrl: p.authUrl,
+          baseUrl: p.baseUrl,
+          clientId: p.clientId,
+          redirectUri: p.redirectUri,
+          openBrowser: openExternal,
+          transport,
+          clock,
+          getSecret: () => this.#secret(p),
+          signal: abort.signal,
+        });
+        const entry = { profileId, abort, done: run };
+        this.#browserSignIn = entry;
+        let session: Awaited<typeof run>;
+        try {
+          session = await run;
+        } finally {
+          if (this.#browserSignIn === entry) this.#browserSignIn = null;
+        }
+        if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
+        await c.client?.close();
+        c.client = new ServiceClient({
+          baseUrl: p.baseUrl,
+          authUrl: p.authUrl,
+          pushUrl: p.pushUrl,
+          transport,
+          scheduler,
+          clock,
+          credentials: { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens },
+        });
+      }
+      c.signIn = { state: 'signed_in', message: null };
+      c.reach = 'online';
+      this.#deps.note(profileId, 'info', 'connection.signed_in', `Signed in to "${p.name}".`);
+    } catch (e) {
+      // Replaced by a newer sign-in: that one owns the state now.
+      if (abort?.signal.reason === SUPERSEDED) throw e;
+      this.noteFailure(profileId, e, { read: true });
+      if (c.signIn.state === 'signing_in') {
+        const message = e instanceof Error ? e.message : null;
+        // A browser connection cannot do anything until it signs in: keep asking for it.
+        c.signIn = p.flow === 'authorization_code' ? { state: 'sign_in_required', message: message ?? 'Sign in with your browser to use this connection.' } : { state: 'signed_out', message };
+      }
+      this.#changed(profileId);
+      throw e;
+    }
+    this.#changed(profileId);
+  }
+
+  /** Stops this profile's browser sign-in if one is waiting; its signIn() then rejects. */
+  cancelSignIn(profileId: string): boolean {
+    const current = this.#browserSignIn;
+    if (current?.profileId !== profileId) return false;
+    current.abort.abort();
+    return true;
+  }
+
+    /** A call for this profile succeeded: it is reachable and signed in. */
+  noteSuccess(profileId: string): void {
+    const c = this.#conn(profileId);
+    const changed = c.reach !== 'online' || c.signIn.state !== 'signed_in';
+    c.reach = 'online';
+    c.signIn = { state: 'signed_in', message: null };
+    c.probeAttempt = 0;
+    c.probe?.cancel();
+    c.probe = undefined;
+    if (changed) this.#changed(profileId);
+  }
+
+  /**
+   * Learns from a failed call. `read`: the call changes nothing, so a lost answer means the
+   * service cannot be reached (a write's lost answer is the outbox's business, not a state).
+   */
+  noteFailure(profileId: string, e: unknown, opts: { read: boolean }): void {
+    if (!isServiceError(e)) {
+      if (e instanceof DeskError && (e.code === 'unauthorized' || e.code === 'keychain_unavailable')) {
+        this.#needsSignIn(profileId, 'sign_in_required', e.message);
+      }
+      return;
+    }
+    if (e.kind === 'network' || (opts.read && (e.kind === 'outcome_unknown' || e.kind === 'timeout'))) {
+      this.#goOffline(profileId, e.message);
+    } else if (e.kind === 'unauthorized') {
+      this.#needsSignIn(profileId, e.reason === 'credentials_rejected' ? 'failed' : 'sign_in_required', e.message);
+    }
+  }
+
+  #needsSignIn(profileId: string, state: 'failed' | 'sign_in_required', message: string): void {
+    const c = this.#conn(profileId);
+    if (c.signIn.state === state) return;
+    c.signIn = { state, message };
+    this.#deps.note(profileId, 'warning', 'connection.sign_in', message);
+    this.#changed(profileId);
+  }
+
+  #goOffline(profileId: string, message: string): void {
+    const c = this.#conn(profileId);
+    if (c.reach === 'offline') return;
+    c.reach = 'offline';
+    this.#deps.note(profileId, 'warning', 'connection.offline', `${message} Your changes stay queued and are sent when it is back.`);
+    this.#changed(profileId);
+    this.#scheduleProbe(profileId);
+  }
+
+  #scheduleProbe(profileId: string): void {
+    const c = this.#conn(profileId);
+    if (this.#closed || c.probe || c.reach !== 'offline') return;
+    c.probeAttempt++;
+    const delay = backoffDelay(c.probeAttempt, this.#deps.probeBackoff);
+    c.probe = this.#deps.clock.setTimer(() => {
+      c.probe = undefined;
+      void this.#runProbe(profileId);
+    }, delay);
+  }
+
+  async #runProbe(profileId: string): Promise<void> {
+    const c = this.#conns.get(profileId);
+    if (!c || this.#closed || c.reach !== 'offline') return;
+    if (c.workOffline) {
+      // Nothing may be contacted; look again later in case the person goes back online.
+      this.#scheduleProbe(profileId);
+      return;
+    }
+    try {
+      // auth-apps: cheap, read-only and outside the campaign budgets.
+      await this.client(profileId).authApps({ priority: 'interactive' });
+      this.noteSuccess(profileId);
+    } catch (e) {
+      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
+        this.#scheduleProbe(profileId);
+        return;
+      }
+      // It answered (even if with an error): it is reachable.
+      c.reach = 'online';
+      c.probeAttempt = 0;
+      this.noteFailure(profileId, e, { read: true });
+      this.#changed(profileId);
+    }
+  }
+
+  setWorkOffline(profileId: string, on: boolean): void {
+    const c = this.#conn(profileId);
+    this.#deps.store.profiles.setWorkOffline(profileId, on);
+    c.workOffline = on;
+    if (!on) {
+      // Going back online: assume reachable; the next call tells.
+      c.reach = 'online';
+      c.probeAttempt = 0;
+    }
+    this.#deps.note(profileId, 'info', 'connection.work_offline', on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.');
+    this.#changed(profileId);
+  }
+
+  /**
+   * Asks the service for a token with these credentials, without touching any connection: a
+   * connection edit is saved only when this succeeds. Throws a DeskError in the person's words.
+   */
+  async verifyClientCredentials(c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
+    try {
+      await requestClientCredentialsToken({ transport: this.#deps.transport, clock: this.#deps.clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret });
+    } catch (e) {
+      if (isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation')) {
+        throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`);
+      }
+      const why = isServiceError(e) ? e.message : 'no answer';
+      throw new DeskError('offline', `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`);
+    }
+  }
+
+  /** The profile was removed or its addresses changed: drop its client. */
+  async forget(profileId: string): Promise<void> {
+    this.cancelSignIn(profileId);
+    const c = this.#conns.get(profileId);
+    this.#conns.delete(profileId);
+    c?.probe?.cancel();
+    await c?.client?.close();
+  }
+
+  /** The first connection.changed of every known profile, so transports start in sync. */
+  announce(profileId: string): void {
+    this.#changed(profileId);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    // The sign-in's loopback listener must not outlive the app.
+    this.#browserSignIn?.abort.abort();
+    const all = [...this.#conns.values()];
+    this.#conns.clear();
+    for (const c of all) c.probe?.cancel();
+    await Promise.all(all.map((c) => c.client?.close()));
+  }
+}

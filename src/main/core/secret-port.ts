@@ -1,2 +1,0 @@
-// The secret store as the core uses it (src/main/secrets owns the keychain).
-export type { SecretName, SecretStore as SecretPort } from '../secrets';
