@@ -13,7 +13,7 @@ step() { # name, command...
   if "$@"; then echo pass > ".tmp/results/$name.status"; else echo fail > ".tmp/results/$name.status"; fi
 }
 
-step typecheck npx tsc --noEmit -p tsconfig.json
+step typecheck npm run --silent typecheck
 step lint npx eslint --max-warnings 0 src test bench scripts
 step unit scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
 # The client's integration suites again, against a service that makes the other legal choice at every
