@@ -43,6 +43,7 @@ export function Dialog({ title, onClose, children, testId }: { title: string; on
     }
   };
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a click on the backdrop closes, as Escape does from the keyboard
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown} data-testid={testId}>
         <h2 className="dialog-title">{title}</h2>

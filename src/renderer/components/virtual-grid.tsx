@@ -110,6 +110,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     const row = getRow(i);
     const selected = i === selectedIndex;
     rows.push(
+      // eslint-disable-next-line jsx-a11y/interactive-supports-focus -- the grid holds the focus and points at its row with aria-activedescendant
       <div
         key={row ? rowKey(row) : `loading-${i}`}
         role="row"

@@ -43,7 +43,9 @@ export function AccountSwitcher({ open, onClose }: { open: boolean; onClose(): v
   };
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a click on the backdrop closes, as Escape does from the keyboard
     <div className="overlay" onMouseDown={onClose}>
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- only keeps a click inside from reaching the backdrop */}
       <div className="switcher" role="dialog" aria-modal="true" aria-label="Switch account" onMouseDown={(e) => e.stopPropagation()} data-testid="account-switcher">
         <input
           ref={input}
@@ -69,6 +71,7 @@ export function AccountSwitcher({ open, onClose }: { open: boolean; onClose(): v
         />
         <ul id="switcher-list" role="listbox" className="switcher-list">
           {options.map(({ profile, account }, i) => (
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events -- the keyboard picks options through the combobox (arrows, Enter)
             <li
               key={`${profile.id}/${account.accountId}`}
               id={`switcher-${i}`}

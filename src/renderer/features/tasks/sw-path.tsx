@@ -37,6 +37,7 @@ export function SwPath({ app, account }: { app: App; account: AccountRef }) {
       }}
       onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
     >
+      {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the person just asked for this field (its button opened it) */}
       <input aria-label="Service worker path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/sw.js" autoFocus data-testid="sw-path-input" />
       <input aria-label="Performer" value={performer} onChange={(e) => setPerformer(e.target.value)} placeholder="performer" />
       <button type="submit" disabled={problems.length > 0}>
