@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
+import { FormFooter } from '../../components/form-footer';
 import { call, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
 import { accountIdProblem } from './profile-form';
@@ -47,19 +48,7 @@ export function AddAccountDialog({ profile, onClose }: { profile: Profile; onClo
         <FormField label="Name" name="accountName" hint="Optional; the service's name is used otherwise">
           <input id="f-accountName" value={name} onChange={(e) => setName(e.target.value)} data-testid="acct-name" />
         </FormField>
-        {error ? (
-          <p className="form-problem" role="alert" data-testid="acct-error">
-            {error}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} title="Escape">
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy} data-testid="acct-add">
-            Add account
-          </button>
-        </div>
+        <FormFooter error={error} errorTestId="acct-error" onCancel={onClose} submit="Add account" submitTestId="acct-add" busy={busy} />
       </form>
     </Dialog>
   );

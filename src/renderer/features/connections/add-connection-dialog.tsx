@@ -3,8 +3,8 @@
 import { useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
-import { FormField } from '../../components/form-field';
-import { SignInFields } from './sign-in-fields';
+import { FormFooter } from '../../components/form-footer';
+import { ConnectionFields } from './connection-fields';
 import { call, DeskCallError, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../drafts/campaign-form';
@@ -70,10 +70,6 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
     }
   };
 
-  const input = (field: keyof ProfileForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`f-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`conn-${field}`} {...props} />
-  );
-
   if (created) {
     return (
       <Dialog title="Sign in" onClose={onClose} testId="add-connection-dialog">
@@ -122,45 +118,17 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
         }}
         noValidate
       >
-        <FormField label="Name" name="name" problems={by.name}>
-          {input('name', { placeholder: 'e.g. Production' })}
-        </FormField>
-        <FormField label="API address" name="baseUrl" problems={by.baseUrl}>
-          {input('baseUrl', { type: 'url', placeholder: 'https://' })}
-        </FormField>
-        <FormField label="Sign-in address" name="authUrl" problems={by.authUrl}>
-          {input('authUrl', { type: 'url', placeholder: 'https://' })}
-        </FormField>
-        <FormField label="Push address" name="pushUrl" problems={by.pushUrl}>
-          {input('pushUrl', { type: 'url', placeholder: 'https://' })}
-        </FormField>
-        <FormField label="Client id" name="clientId" problems={by.clientId}>
-          {input('clientId', { autoComplete: 'off' })}
-        </FormField>
-        <FormField label="Client secret" name="clientSecret" problems={by.clientSecret} hint="Kept in the system keychain, never shown again">
-          {input('clientSecret', { type: 'password', autoComplete: 'new-password' })}
-        </FormField>
-        <SignInFields
+        <ConnectionFields
           form={form}
           setForm={setForm}
-          problems={by.redirectUri}
-          redirectInput={input('redirectUri', { type: 'url' })}
+          problems={by}
           idPrefix="f"
-          testId="conn-flow"
+          testPrefix="conn"
+          secretHint="Kept in the system keychain, never shown again"
+          secretAutofocus={false}
+          placeholders
         />
-        {error ? (
-          <p className="form-problem" role="alert" data-testid="conn-error">
-            {error}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} title="Escape">
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy} data-testid="conn-create">
-            Add connection
-          </button>
-        </div>
+        <FormFooter error={error} errorTestId="conn-error" onCancel={onClose} submit="Add connection" submitTestId="conn-create" busy={busy} />
       </form>
     </Dialog>
   );

@@ -4,8 +4,8 @@
 import { useState } from 'react';
 import type { ChannelInput, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
-import { FormField } from '../../components/form-field';
-import { SignInFields } from './sign-in-fields';
+import { FormFooter } from '../../components/form-footer';
+import { ConnectionFields } from './connection-fields';
 import { call, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../drafts/campaign-form';
@@ -54,9 +54,6 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
       setBusy(false);
     }
   };
-  const input = (field: keyof ProfileForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`e-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`edit-${field}`} {...props} />
-  );
   return (
     <Dialog title={`Edit connection "${profile.name}"`} onClose={onClose} testId="edit-connection-dialog">
       <p className="muted">Its accounts, drafts, cached campaigns and queued changes stay as they are.</p>
@@ -73,50 +70,17 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
         }}
         noValidate
       >
-        <FormField label="Name" name="name" problems={by.name}>
-          {input('name')}
-        </FormField>
-        <FormField label="API address" name="baseUrl" problems={by.baseUrl}>
-          {input('baseUrl', { type: 'url' })}
-        </FormField>
-        <FormField label="Sign-in address" name="authUrl" problems={by.authUrl}>
-          {input('authUrl', { type: 'url' })}
-        </FormField>
-        <FormField label="Push address" name="pushUrl" problems={by.pushUrl}>
-          {input('pushUrl', { type: 'url' })}
-        </FormField>
-        <FormField label="Client id" name="clientId" problems={by.clientId}>
-          {input('clientId', { autoComplete: 'off' })}
-        </FormField>
-        <FormField
-          label="Client secret"
-          name="clientSecret"
-          problems={by.clientSecret}
-          hint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
-        >
-          {input('clientSecret', { type: 'password', autoComplete: 'new-password', ...(profile.hasSecret ? {} : { 'data-autofocus': true }) })}
-        </FormField>
-        <SignInFields
+        <ConnectionFields
           form={form}
           setForm={setForm}
-          problems={by.redirectUri}
-          redirectInput={input('redirectUri', { type: 'url' })}
+          problems={by}
           idPrefix="e"
-          testId="edit-flow"
+          testPrefix="edit"
+          secretHint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
+          secretAutofocus={!profile.hasSecret}
+          placeholders={false}
         />
-        {error ? (
-          <p className="form-problem" role="alert" data-testid="edit-error">
-            {error}
-          </p>
-        ) : null}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose} title="Escape">
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy} data-testid="edit-save">
-            {busy ? 'Checking...' : 'Save'}
-          </button>
-        </div>
+        <FormFooter error={error} errorTestId="edit-error" onCancel={onClose} submit={busy ? 'Checking...' : 'Save'} submitTestId="edit-save" busy={busy} />
       </form>
     </Dialog>
   );

@@ -1,0 +1,66 @@
+// A connection's fields, the same in the add and the edit dialog: name, the three addresses, the
+// client id and secret, the sign-in flow and, for the browser flow, its registered redirect address.
+import type { InputHTMLAttributes } from 'react';
+import { FormField } from '../../components/form-field';
+import type { ProfileForm } from './profile-form';
+
+export function ConnectionFields({
+  form,
+  setForm,
+  problems,
+  idPrefix,
+  testPrefix,
+  secretHint,
+  secretAutofocus,
+  placeholders,
+}: {
+  form: ProfileForm;
+  setForm: (f: ProfileForm) => void;
+  problems: Partial<Record<string, string[]>>;
+  /** Ids of the inputs (`${idPrefix}-${field}`), unique per dialog. */
+  idPrefix: string;
+  /** Test ids (`${testPrefix}-${field}`; the flow select is `${testPrefix}-flow`). */
+  testPrefix: string;
+  secretHint: string;
+  secretAutofocus: boolean;
+  /** Example values for a new connection. */
+  placeholders: boolean;
+}) {
+  const input = (field: keyof ProfileForm, props: InputHTMLAttributes<HTMLInputElement> & { 'data-autofocus'?: boolean } = {}) => (
+    <input id={`${idPrefix}-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`${testPrefix}-${field}`} {...props} />
+  );
+  const address = placeholders ? { type: 'url', placeholder: 'https://' } : { type: 'url' };
+  return (
+    <>
+      <FormField label="Name" name="name" problems={problems.name}>
+        {input('name', placeholders ? { placeholder: 'e.g. Production' } : {})}
+      </FormField>
+      <FormField label="API address" name="baseUrl" problems={problems.baseUrl}>
+        {input('baseUrl', address)}
+      </FormField>
+      <FormField label="Sign-in address" name="authUrl" problems={problems.authUrl}>
+        {input('authUrl', address)}
+      </FormField>
+      <FormField label="Push address" name="pushUrl" problems={problems.pushUrl}>
+        {input('pushUrl', address)}
+      </FormField>
+      <FormField label="Client id" name="clientId" problems={problems.clientId}>
+        {input('clientId', { autoComplete: 'off' })}
+      </FormField>
+      <FormField label="Client secret" name="clientSecret" problems={problems.clientSecret} hint={secretHint}>
+        {input('clientSecret', { type: 'password', autoComplete: 'new-password', ...(secretAutofocus ? { 'data-autofocus': true } : {}) })}
+      </FormField>
+      <FormField label="Sign-in flow" name="flow">
+        <select id={`${idPrefix}-flow`} value={form.flow} onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })} data-testid={`${testPrefix}-flow`}>
+          <option value="client_credentials">Client credentials (no browser)</option>
+          <option value="authorization_code">Authorization code (sign in in the browser)</option>
+        </select>
+      </FormField>
+      {form.flow === 'authorization_code' ? (
+        <FormField label="Redirect URI" name="redirectUri" problems={problems.redirectUri}>
+          {input('redirectUri', { type: 'url' })}
+        </FormField>
+      ) : null}
+    </>
+  );
+}
