@@ -198,6 +198,16 @@ function createKeychainStore(service: string, keytar: KeytarLike): SecretStore {
     return item.data;
   }
 
+  /** The entry to change one secret of: an unreadable entry is replaced; a keychain that does not answer is reported. */
+  async function readItemForChange(profileId: string): Promise<Record<string, string>> {
+    try {
+      return await readItem(profileId);
+    } catch (e) {
+      if (!(e instanceof SecretStoreError && e.code === 'UNREADABLE')) throw e;
+      return {};
+    }
+  }
+
   async function writeItem(profileId: string, item: Record<string, string>, values: string[]): Promise<void> {
     try {
       if (Object.keys(item).length === 0) await keytar.deletePassword(service, profileId);
@@ -219,14 +229,7 @@ function createKeychainStore(service: string, keytar: KeytarLike): SecretStore {
       checkName(name);
       checkValue(value);
       await serial(profileId, async () => {
-        let item: Record<string, string>;
-        try {
-          item = await readItem(profileId);
-        } catch (e) {
-          // An unreadable entry is replaced; a keychain that does not answer is reported.
-          if (!(e instanceof SecretStoreError && e.code === 'UNREADABLE')) throw e;
-          item = {};
-        }
+        const item = await readItemForChange(profileId);
         item[name] = value;
         await writeItem(profileId, item, Object.values(item));
       });
@@ -243,13 +246,7 @@ function createKeychainStore(service: string, keytar: KeytarLike): SecretStore {
           }
           return;
         }
-        let item: Record<string, string>;
-        try {
-          item = await readItem(profileId);
-        } catch (e) {
-          if (!(e instanceof SecretStoreError && e.code === 'UNREADABLE')) throw e;
-          item = {};
-        }
+        const item = await readItemForChange(profileId);
         delete item[name];
         await writeItem(profileId, item, Object.values(item));
       });
