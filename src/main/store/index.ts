@@ -17,3 +17,4 @@ export type { ActivityEntry, LogInput } from './activity-repo';
 export type { QuarantinedRow } from './quarantine-repo';
 export { sendNoteSchema, type SendNote, type SendNotesRepo } from './send-notes-repo';
 export type { SettingKey, SettingValue, SettingsRepo } from './settings-repo';
+export type { CapabilitiesRepo, CapabilityInput } from './capabilities-repo';

@@ -5,6 +5,7 @@ import { createAccountsRepo, type AccountsRepo } from './accounts-repo';
 import { createActivityRepo, type ActivityRepo } from './activity-repo';
 import { createAppsRepo, type AppsRepo } from './apps-repo';
 import { createCampaignsRepo, type CampaignsRepo } from './campaigns-repo';
+import { createCapabilitiesRepo, type CapabilitiesRepo } from './capabilities-repo';
 import { openDatabase } from './connection';
 import { createContext } from './context';
 import { createDraftsRepo, type DraftsRepo } from './drafts-repo';
@@ -45,6 +46,8 @@ export interface Store {
   /** What was recorded about outbox items before they were sent (see send-notes-repo.ts). */
   readonly sendNotes: SendNotesRepo;
   readonly settings: SettingsRepo;
+  /** What each account may use, learned or said by the person (DECISIONS client 13). */
+  readonly capabilities: CapabilitiesRepo;
   /** Runs fn (synchronous) in one transaction; nested calls become savepoints. */
   transaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] when the file is sound. */
@@ -81,6 +84,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     quarantine,
     sendNotes: createSendNotesRepo(ctx),
     settings: createSettingsRepo(ctx),
+    capabilities: createCapabilitiesRepo(ctx, accounts),
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: () => {

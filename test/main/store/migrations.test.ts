@@ -97,6 +97,14 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
     SEEDERS[6](db);
     for (const [suffix] of CAMPAIGN_INDEX_TEMPLATES_V3) db.exec(`DROP INDEX campaigns_2_by_${suffix}`);
   },
+  // Version 8: every account's table with version 8's indexes; no account capabilities yet (version 9).
+  8: (db) => {
+    SEEDERS[6](db);
+    for (const t of ['campaigns_1', 'campaigns_2']) {
+      for (const [suffix] of CAMPAIGN_INDEX_TEMPLATES_V3) db.exec(`DROP INDEX ${t}_by_${suffix}`);
+      for (const [suffix, cols] of CAMPAIGN_INDEX_TEMPLATES_V8) db.exec(`CREATE INDEX ${t}_by_${suffix} ON ${t}(${cols})`);
+    }
+  },
 };
 
 function schemaOf(file: string): string[] {
@@ -138,7 +146,7 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
+      ['account_capabilities', 'accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();
@@ -178,6 +186,15 @@ describe('migrations', () => {
         expect(store.sendNotes.get(7, 'r7')).toMatchObject({ clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
       }
       if (from >= 6) expect(store.settings.get('demo').removedAccounts).toEqual(['oldtimerltd']);
+      if (from >= 1) {
+        // Capabilities start unknown for every account an older file had, and can be learned at once.
+        const acme = { profileId: 'p1', accountId: 'acmeads' };
+        expect(store.capabilities.list(acme)).toEqual([]);
+        store.capabilities.set(acme, { capability: 'display', state: 'refused', source: 'learned', message: 'Not enabled for display' });
+        expect(store.capabilities.list(acme)).toEqual([
+          { capability: 'display', state: 'refused', source: 'learned', message: 'Not enabled for display', at: clock.now() },
+        ]);
+      }
       if (from >= 2) {
         expect(store.drafts.get('d1')).toMatchObject({ payload: { name: 'Draft' } });
         expect(store.campaigns.count({ profileId: 'p1', accountId: 'emptyads' })).toBe(0);

@@ -8,5 +8,6 @@ import { migration005 } from './005-profile-work-offline';
 import { migration006 } from './006-settings';
 import { migration007 } from './007-send-note-lookups';
 import { migration008 } from './008-campaign-indexes-the-window-uses';
+import { migration009 } from './009-account-capabilities';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009];
