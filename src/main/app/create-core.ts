@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DeskError } from '../../shared/errors';
 import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
 import { accountHandlers } from './handlers/accounts';
+import { capabilityHandlers } from './handlers/capabilities';
 import type { CoreContext, Level } from './context';
 import { DEMO_PROFILE_ID, ensureDemoProfile } from './demo';
 import { draftHandlers } from './handlers/drafts';
@@ -21,6 +22,7 @@ import { createSecretStore } from '../secrets';
 import { HttpTransport } from '../service';
 import { DataFileProblem, openStoreAtStart, type OpenedAtStart } from '../store';
 import { createAfterSent } from '../sync/after-sent';
+import { createCapabilityLearning } from '../sync/capability-learning';
 import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from '../connections/backoff';
 import { clockFrom } from '../sync/clock';
 import { Connections } from '../connections/connections';
@@ -157,6 +159,18 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     pageSize: tuning.pageSize,
     note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
   });
+  // What an account may use is learned from what the service posts and refuses (DECISIONS client 13).
+  const capabilities = createCapabilityLearning(store, hub, log);
+  const withCapabilitiesLearned =
+    (afterSent: ReturnType<typeof createAfterSent>): ReturnType<typeof createAfterSent> =>
+    async (item, result) => {
+      try {
+        if (result.kind === 'create_campaign') capabilities.posted(item);
+      } catch {
+        // Learning is a bonus: the send itself succeeded and the caches must still be updated.
+      }
+      return afterSent(item, result);
+    };
   const drainer = new OutboxDrainer({
     store,
     connections,
@@ -167,7 +181,14 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     maxServerAttempts: tuning.maxServerAttempts,
     uncertainGraceMs: tuning.uncertainGraceMs,
     note: log,
-    afterSent: createAfterSent(store, hub, refresher),
+    afterSent: withCapabilitiesLearned(createAfterSent(store, hub, refresher)),
+    afterRefused: (item, refusal) => {
+      try {
+        capabilities.refused(item, refusal);
+      } catch {
+        // The refusal is recorded on the item whatever this learns.
+      }
+    },
   });
   const ctx: CoreContext = {
     store,
@@ -193,6 +214,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     ...infoHandlers(ctx),
     ...profileHandlers(ctx),
     ...accountHandlers(ctx),
+    ...capabilityHandlers(ctx),
     ...draftHandlers(ctx),
     ...appsHandlers(ctx),
     ...tasksHandlers(ctx),

@@ -37,6 +37,8 @@ export interface ServiceErrorInit {
   reason?: 'sign_in_required' | 'credentials_rejected';
   /** Field problems found before sending (shared rules) or named by the server. */
   problems?: FieldProblem[];
+  /** The service's own words (redacted, one line), without ours around them; for learning from refusals. */
+  serverText?: string;
 }
 
 export class ServiceError extends Error {
@@ -47,6 +49,7 @@ export class ServiceError extends Error {
   readonly violatedPolicies?: string[];
   readonly reason?: ServiceErrorInit['reason'];
   readonly problems?: FieldProblem[];
+  readonly serverText?: string;
 
   constructor(init: ServiceErrorInit) {
     super(init.message);
@@ -58,6 +61,7 @@ export class ServiceError extends Error {
     if (init.violatedPolicies !== undefined) this.violatedPolicies = init.violatedPolicies;
     if (init.reason !== undefined) this.reason = init.reason;
     if (init.problems !== undefined) this.problems = init.problems;
+    if (init.serverText !== undefined) this.serverText = init.serverText;
   }
 
   /** Safe to send over IPC or log: the same fields, nothing else. */
@@ -68,6 +72,7 @@ export class ServiceError extends Error {
     if (this.violatedPolicies !== undefined) out.violatedPolicies = this.violatedPolicies;
     if (this.reason !== undefined) out.reason = this.reason;
     if (this.problems !== undefined) out.problems = this.problems;
+    if (this.serverText !== undefined) out.serverText = this.serverText;
     return out;
   }
 }

@@ -68,7 +68,7 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
   const words = serverWords(res, ctx.secrets, ctx.clientId === undefined ? {} : { clientId: ctx.clientId });
   const said = words?.text;
   const status = res.status;
-  const base = { status, requestWritten: true } as const;
+  const base = { status, requestWritten: true, ...(said ? { serverText: said } : {}) } as const;
   // The fields the service named, to be shown next to them.
   const named = words?.problems.length ? { problems: words.problems } : {};
   if (status === 400 || status === 422 || status === 409) {

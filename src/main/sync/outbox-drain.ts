@@ -60,6 +60,8 @@ export interface DrainDeps {
   note(profileId: string | null, accountId: string | null, level: 'info' | 'warning' | 'error', kind: string, message: string): void;
   /** After a send: update caches (campaign row, task lists, sw-path). Awaited inside the lane. */
   afterSent(item: OutboxItem, result: SendResult): Promise<Record<string, unknown>>;
+  /** After the service refused an item: what it teaches about the account (capability-learning.ts). */
+  afterRefused?(item: OutboxItem, refusal: { message: string; status?: number; fields?: string[] }): void;
 }
 
 /** Items that wait only for the connection or a sign-in, not for a backoff of their own. */
@@ -320,6 +322,7 @@ export class OutboxDrainer {
     this.#changed(this.#d.store.outbox.markFailed(item.seq, { code: err.kind === 'forbidden' ? 'FORBIDDEN' : 'REFUSED', message: err.message }));
     this.#d.notes.remove(item.seq);
     this.#d.note(item.profileId, item.accountId, 'error', 'outbox.failed', `${describeItem(item)} was refused: ${err.message}`);
+    this.#d.afterRefused?.(item, { message: err.serverText ?? err.message, ...(err.status === undefined ? {} : { status: err.status }), ...(err.problems ? { fields: err.problems.map((p) => p.field) } : {}) });
   }
 
   #giveUp(item: OutboxItem, message: string): void {

@@ -126,6 +126,9 @@ export interface CapabilityWarning {
   capability: Capability;
   /** The form field a person changes to avoid it. */
   field: string;
+  /** What is known ("Fresh Crumb Bakery refused display campaigns on Nov 23: ..."). */
+  known: string;
+  /** `known` and what the person can do about it. */
   message: string;
 }
 
@@ -150,7 +153,7 @@ export function capabilityWarnings(
       rec.source === 'learned'
         ? `${accountName} refused ${what} on ${when}${rec.message ? `: ${sentence(rec.message)}` : '.'}`
         : `You said ${accountName} is not enabled for ${what} (${when}).`;
-    out.push({ capability: c, field: FIELD_OF[c] === 'spending_limit_model' ? 'budget' : FIELD_OF[c], message: `${head} Queue anyway, or ${AVOID[c]}.` });
+    out.push({ capability: c, field: FIELD_OF[c] === 'spending_limit_model' ? 'budget' : FIELD_OF[c], known: head, message: `${head} Queue anyway, or ${AVOID[c]}.` });
   }
   return out;
 }
@@ -162,3 +165,10 @@ export function capabilityStatus(rec: CapabilityRecord | undefined, now: number)
   if (rec.state === 'enabled') return rec.source === 'person' ? `Enabled (you said so on ${when})` : `Enabled (posted on ${when})`;
   return rec.source === 'person' ? `Not enabled (you said so on ${when})` : `Refused by the service on ${when}`;
 }
+
+/** What the window gets for one account: its name (for the warnings' words) and what is known. */
+export const accountCapabilitiesSchema = z.object({
+  accountName: z.string(),
+  capabilities: z.array(capabilityRecordSchema),
+});
+export type AccountCapabilities = z.infer<typeof accountCapabilitiesSchema>;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../domain/campaign';
 import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
+import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
 import { deskErrorSchema, type Result } from '../errors';
 
 // ---- Shared DTOs ---------------------------------------------------------------------------
@@ -335,6 +336,13 @@ export const channels = {
     output: accountSchema,
   },
   'accounts.remove': { input: accountRef, output: ok },
+  /** What the account may use (display, performance video, no spending limit), learned from the service or said by the person. */
+  'accounts.capabilities': { input: accountRef, output: accountCapabilitiesSchema },
+  /** The person says what the account may use ('unknown' forgets it); it replaces what was learned before. */
+  'accounts.setCapability': {
+    input: z.object({ profileId: id, accountId: accountIdSchema, capability: z.enum(CAPABILITIES), state: z.enum(CAPABILITY_STATES) }),
+    output: accountCapabilitiesSchema,
+  },
 
   'campaigns.query': {
     input: campaignQuerySchema,

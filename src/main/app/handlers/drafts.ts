@@ -4,7 +4,7 @@ import { DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { Draft, OutboxItem } from '../../store';
 import type { CoreContext } from '../context';
-import { checkCampaignDraft, checkPushDraft } from '../draft-rules';
+import { accountKnowledge, checkCampaignDraft, checkPushDraft } from '../draft-rules';
 import { draftDto, outboxDto } from '../dto';
 
 type DraftHandlers = Pick<
@@ -35,7 +35,9 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
   const accountType = (d: { profileId: string; accountId: string | null }) =>
     d.accountId === null ? undefined : store.accounts.get({ profileId: d.profileId, accountId: d.accountId })?.type;
   const check = (d: Pick<Draft, 'kind' | 'payload' | 'profileId' | 'accountId'>) =>
-    d.kind === 'campaign' ? checkCampaignDraft(d.payload, accountType(d)) : checkPushDraft(d.payload, ctx.now());
+    d.kind === 'campaign'
+      ? checkCampaignDraft(d.payload, accountType(d), d.accountId === null ? undefined : accountKnowledge(store, { profileId: d.profileId, accountId: d.accountId }, ctx.now()))
+      : checkPushDraft(d.payload, ctx.now());
   const draftsChanged = (profileId: string, accountId: string | null) => hub.emit('data.changed', { profileId, accountId, what: 'drafts' });
   const outboxChanged = (item: OutboxItem) => hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
 
@@ -74,6 +76,8 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       }
       const { item } = store.drafts.submit(id, checked.work);
       ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} queued.`);
+      // Queued anyway, knowing the account refused what it uses: the log says it was a choice.
+      for (const w of checked.warnings ?? []) ctx.log(item.profileId, item.accountId, 'warning', 'outbox.queued_anyway', `${w.known} Queued anyway.`);
       outboxChanged(item);
       draftsChanged(d.profileId, d.accountId);
       drainer.kick();
