@@ -110,6 +110,9 @@ export function createTransportTable(): TransportTable {
     'accounts.list': (a) => rec('accounts.list', a, [sampleAccount('p1', 'acme')]),
     'accounts.add': (a) => rec('accounts.add', a, sampleAccount(a.profileId, a.accountId)),
     'accounts.remove': (a) => rec('accounts.remove', a, { ok: true as const }),
+    'accounts.capabilities': (a) => rec('accounts.capabilities', a, { accountName: 'Acme', capabilities: [] }),
+    'accounts.setCapability': (a) =>
+      rec('accounts.setCapability', a, { accountName: 'Acme', capabilities: a.state === 'unknown' ? [] : [{ capability: a.capability, state: a.state, source: 'person' as const, message: null, at: 1 }] }),
     'campaigns.query': (a) => rec('campaigns.query', a, { rows: [sampleRow(a.offset)], total: 1, syncedAt: null }),
     'campaigns.values': (a) => rec('campaigns.values', a, { bid_strategy: ['FIXED'], marketing_objective: [], spending_limit_model: [], campaign_item_type: [] }),
     'campaigns.records': (a) => rec('campaigns.records', a, { rows: [{ ...sampleRow(a.offset), fields: { tracking_code: 'utm=1' } }], total: 1, syncedAt: null }),
@@ -206,6 +209,8 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   'accounts.list': {},
   'accounts.add': { profileId: 'p1', accountId: 'acme' },
   'accounts.remove': { profileId: 'p1', accountId: 'acme' },
+  'accounts.capabilities': { profileId: 'p1', accountId: 'acme' },
+  'accounts.setCapability': { profileId: 'p1', accountId: 'acme', capability: 'display', state: 'enabled' },
   'campaigns.query': { profileId: 'p1', accountId: 'acme', sort: { field: 'name', direction: 'asc' }, statuses: ['APPROVED'], text: 'boots' },
   'campaigns.values': { profileId: 'p1', accountId: 'acme' },
   'campaigns.records': { profileId: 'p1', accountId: 'acme', text: 'boots' },

@@ -1,9 +1,14 @@
 // The campaign draft editor: every create field of spec 4.1, the shared rules' problems next to
 // their fields in the window's words once a field is touched (all of them on Check), autosave
 // state, and Check / Queue to post. Each enum field
-// offers the spec's values and the ones the account's campaigns show the service uses.
+// offers the spec's values and the ones the account's campaigns show the service uses. What the
+// account is known to refuse (learned or said, DECISIONS client 13) is shown on the choices and as
+// a warning before queueing; it never blocks.
 import { useState } from 'react';
+import { capabilityStatus, capabilityWarnings, type Capability } from '../../../shared/domain/capabilities';
 import { KNOWN_SPENDING_LIMIT_MODELS } from '../../../shared/domain/campaign';
+import { AccountCapabilitiesDialog } from '../accounts/account-capabilities-dialog';
+import { useAccountCapabilities } from '../accounts/use-account-capabilities';
 import { enumLabel } from '../../lib/enum-labels';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel } from '../../lib/shortcuts';
@@ -12,6 +17,7 @@ import {
   campaignFormProblems,
   cpcShown,
   fieldChoices,
+  formToPayload,
   GROUP_BUDGET,
   problemsByField,
   spendingLimitShown,
@@ -21,14 +27,33 @@ import {
 import { problemInWords } from './draft-fields';
 
 const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spending limit', NONE: 'No limit (daily cap)' };
+/** The budget choice that sends neither a limit nor a model: the interface's display example (spec 4.1 rule 6). */
+const NOT_SENT_LABEL = 'Not sent (as in display campaigns)';
+
+/** The capability a choice of a field needs, for showing what is known next to it. */
+const CAPABILITY_OF: Readonly<Record<string, Capability>> = {
+  HAS_NO_ITEMS_DISPLAY: 'display',
+  HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO: 'performance_video',
+  NONE: 'no_spending_limit',
+};
 
 const SAVE_TEXT = { saved: 'All changes saved', saving: 'Saving...', unsaved: 'Unsaved changes...', failed: 'Not saved' } as const;
 
 export const DRAFT_KEYS = { queue: 'Mod+Enter', check: 'Alt+Enter', save: 'Mod+S', create: 'Alt+N' } as const;
 
 export function CampaignEditor({ form, accountType, seen = {} }: { form: CampaignForm; accountType?: 'ADVERTISER' | 'NETWORK'; seen?: SeenValues }) {
-  const { edit, saveState, saveError, check, submit, revealed } = useDrafts();
+  const { edit, saveState, saveError, check, submit, revealed, account } = useDrafts();
   const problems = campaignFormProblems(form, accountType);
+  const known = useAccountCapabilities(account);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const now = Date.now();
+  const warnings = known ? capabilityWarnings(formToPayload(form), known.capabilities, known.accountName, now) : [];
+  /** " (refused on Nov 23)" after a choice the account is known about; nothing when unknown. */
+  const knownNote = (value: string): string => {
+    const c = CAPABILITY_OF[value];
+    const rec = c ? known?.capabilities.find((r) => r.capability === c) : undefined;
+    return rec ? ` (${capabilityStatus(rec, now).charAt(0).toLowerCase()}${capabilityStatus(rec, now).slice(1)})` : '';
+  };
   // A field's problems show once it was touched (typed in or left), all of them after Check or
   // Queue: a blank new draft is not a page of errors.
   const [touched, setTouched] = useState<Record<string, true>>({});
@@ -54,6 +79,7 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
       {options.map((o) => (
         <option key={o} value={o} title={o}>
           {enumLabel(o)}
+          {knownNote(o)}
         </option>
       ))}
       {extra.map(([v, label]) => (
@@ -96,18 +122,19 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
             {text('cpc', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
           </FormField>
         ) : null}
-        <FormField label="Budget" name="budget" problems={by.budget}>
+        <FormField label="Budget" name="budget" problems={by.budget} hint={form.budget === '' ? 'No spending limit or model is sent, as in the display example of the interface' : undefined}>
           <select id="f-budget" value={form.budget} onChange={(e) => edit({ budget: e.target.value })} data-testid="input-budget">
-            {form.budget === '' ? <option value="">(choose)</option> : null}
             {[...KNOWN_SPENDING_LIMIT_MODELS, ...otherModels].map((m) => (
               <option key={m} value={m}>
                 {BUDGET_LABELS[m] ?? `${m} (a model this service uses)`}
+                {knownNote(m)}
               </option>
             ))}
             {form.budget !== '' && form.budget !== GROUP_BUDGET && !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(form.budget) && !otherModels.includes(form.budget) ? (
               <option value={form.budget}>{form.budget}</option>
             ) : null}
             <option value={GROUP_BUDGET}>Shared campaign group budget</option>
+            <option value="">{NOT_SENT_LABEL}</option>
           </select>
         </FormField>
         {limit !== 'hidden' ? (
@@ -125,9 +152,24 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           {text('start_date', { type: 'datetime-local' })}
         </FormField>
       </div>
+      {warnings.length > 0 ? (
+        <div className="capability-warnings" role="status" data-testid="capability-warning">
+          <p className="warning-head">Before you queue</p>
+          {warnings.map((w) => (
+            <p key={w.capability}>{w.message}</p>
+          ))}
+          <p>
+            <button type="button" className="link-button" onClick={() => setSettingsOpen(true)} data-testid="open-account-capabilities">
+              What {known?.accountName} may use...
+            </button>
+          </p>
+        </div>
+      ) : null}
       <div className="editor-actions">
         <span className="muted" data-testid="problem-count">
-          {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}${revealed ? '' : ' (Check shows them)'}`}
+          {problems.length === 0
+            ? `Ready to queue${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`
+            : `${problems.length} problem${problems.length === 1 ? '' : 's'}${revealed ? '' : ' (Check shows them)'}`}
         </span>
         <button type="button" onClick={() => void check()} title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`} data-testid="draft-check">
           Check <kbd>{shortcutLabel(DRAFT_KEYS.check)}</kbd>
@@ -136,6 +178,7 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           Queue to post <kbd>{shortcutLabel(DRAFT_KEYS.queue)}</kbd>
         </button>
       </div>
+      {settingsOpen && account ? <AccountCapabilitiesDialog account={{ ...account, name: known?.accountName ?? account.accountId }} onClose={() => setSettingsOpen(false)} /> : null}
     </section>
   );
 }

@@ -11,6 +11,7 @@ import { AddAccountDialog } from '../connections/add-account-dialog';
 import { AddConnectionDialog } from '../connections/add-connection-dialog';
 import { EditConnectionButton } from '../connections/edit-connection-dialog';
 import { RemoveAccountDialog, RemoveConnectionDialog } from '../connections/remove-dialogs';
+import { AccountCapabilitiesDialog } from '../accounts/account-capabilities-dialog';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
 import { SignInNote } from './sign-in-note';
 
@@ -51,6 +52,8 @@ export function AccountTree() {
   const [addAccountTo, setAddAccountTo] = useState<Profile | null>(null);
   const [removing, setRemoving] = useState<{ profile: Profile } | { account: Account } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The account's settings (what it may use): right-click, the context-menu key or Shift+F10.
+  const [settingsOf, setSettingsOf] = useState<Account | null>(null);
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
   const hit = (a: Account) => a.name.toLowerCase().includes(needle) || a.accountId.toLowerCase().includes(needle);
@@ -71,6 +74,9 @@ export function AccountTree() {
     } else if (e.key === 'Delete') {
       e.preventDefault();
       setRemoving({ account });
+    } else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && account.type === 'ADVERTISER') {
+      e.preventDefault();
+      setSettingsOf(account);
     }
   };
   return (
@@ -120,6 +126,11 @@ export function AccountTree() {
                     title={digit ? `${account.name || account.accountId} (${MOD_KEY}+${digit})` : undefined}
                     aria-keyshortcuts={digit ? `Control+${digit} Meta+${digit}` : undefined}
                     onClick={() => select({ profileId: account.profileId, accountId: account.accountId })}
+                    onContextMenu={(e) => {
+                      if (account.type !== 'ADVERTISER') return;
+                      e.preventDefault();
+                      setSettingsOf(account);
+                    }}
                     data-testid={`account-${account.accountId}`}
                   >
                     <span className="tree-item-name">{account.name || account.accountId}</span>
@@ -130,6 +141,19 @@ export function AccountTree() {
                       </span>
                     ) : null}
                   </button>
+                  {account.type === 'ADVERTISER' ? (
+                    <button
+                      type="button"
+                      className="icon-button tree-remove tree-settings"
+                      tabIndex={-1}
+                      onClick={() => setSettingsOf(account)}
+                      title={`What ${account.name || account.accountId} may use (Shift+F10)`}
+                      aria-label={`Account settings of ${account.name || account.accountId}`}
+                      data-testid={`account-settings-${account.accountId}`}
+                    >
+                      {'\u2699'}
+                    </button>
+                  ) : null}
                   <button
                     type="button"
                     className="icon-button tree-remove"
@@ -160,6 +184,7 @@ export function AccountTree() {
           onClose={() => setRemoving(null)}
         />
       ) : null}
+      {settingsOf ? <AccountCapabilitiesDialog account={settingsOf} onClose={() => setSettingsOf(null)} /> : null}
       {removing && 'profile' in removing ? (
         <RemoveConnectionDialog profile={removing.profile} accounts={accounts.filter((a) => a.profileId === removing.profile.id)} onClose={() => setRemoving(null)} />
       ) : null}
