@@ -32,6 +32,16 @@ describe('campaign draft form', () => {
     expect(campaignFormProblems({ ...valid, budget: GROUP_BUDGET, campaign_group_id: '' }).map((x) => x.field)).toContain('campaign_group_id');
   });
 
+  it("enters the interface's display example (spec 4.1 rule 6): no branding, no spending limit or model, and nothing to fix", () => {
+    const form: CampaignForm = { ...NEW_CAMPAIGN_FORM, name: 'Banners', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', cpc: '0.4', budget: '' };
+    expect(formToPayload(form)).toEqual({ name: 'Banners', bid_strategy: 'FIXED', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', cpc: 0.4 });
+    expect(campaignFormProblems(form)).toEqual([]);
+    // Read back, the budget is still the one that sends nothing.
+    expect(payloadToForm(formToPayload(form)).budget).toBe('');
+    // A native campaign still needs its branding and a budget.
+    expect(campaignFormProblems({ ...form, campaign_item_type: 'HAS_NO_ITEMS' }).map((p) => p.field)).toEqual(['branding_text', 'budget']);
+  });
+
   it('round-trips a form through the stored payload', () => {
     const f = { ...valid, start_date: '2030-05-01T09:30', daily_cap: '15' };
     expect(payloadToForm(formToPayload(f))).toEqual(f);
