@@ -76,6 +76,22 @@ export default tseslint.config(
     files: ['src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['node:*', 'electron', '**/main/**', '**/sandbox/**'] }] },
   },
+  {
+    // The renderer in layers too: lib/ < forms/ < components/ < stores/ < features/. Form models
+    // and helpers stay pure, so stores can use them without reaching up into a screen.
+    files: ['src/renderer/lib/**', 'src/renderer/forms/**', 'src/renderer/components/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'electron', '**/main/**', '**/sandbox/**'], message: 'The renderer runs in a sandboxed page: it reaches the rest only through the contract.' },
+            { group: ['**/stores/**', '**/features/**'], message: 'lib/, forms/ and components/ sit below stores/ and features/: pass what they need in.' },
+          ],
+        },
+      ],
+    },
+  },
   ...MAIN_FOLDERS.map((folder) => ({
     files: [`src/main/${folder}/**`],
     ignores: folder === 'app' ? ['src/main/app/demo-sandbox.ts'] : [],

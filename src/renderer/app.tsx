@@ -14,7 +14,7 @@ import { PushView } from './features/push/push-view';
 import { usePush } from './stores/push-store';
 import { TasksView } from './features/tasks/tasks-view';
 import { useTasks } from './stores/tasks-store';
-import { useDeskEvents, useNow } from './lib/use-desk-events';
+import { useDeskEvents, useNow } from './stores/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
 import { UNSENT_STATES, useStatus } from './stores/status-store';
 import { useViews } from './stores/view-store';

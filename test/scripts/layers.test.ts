@@ -32,6 +32,9 @@ describe('layer rules (eslint.config.mjs)', { timeout: 60_000 }, () => {
     expect(await problems('src/main/electron/probe.ts', "import { app } from 'electron';\nexport { app };\n")).toEqual([]);
     expect(await problems('src/main/app/probe.ts', "import '../../renderer/app';\n")).toHaveLength(1);
     expect(await problems('src/renderer/probe.ts', "import '../main/store';\n")).toHaveLength(1);
+    expect((await problems('src/renderer/lib/probe.ts', "import '../stores/drafts-store';\n")).join()).toMatch(/sit below stores/);
+    expect(await problems('src/renderer/forms/probe.ts', "import '../features/drafts/drafts-view';\n")).toHaveLength(1);
+    expect(await problems('src/renderer/stores/probe.ts', "import '../forms/campaign-form';\n")).toEqual([]);
     expect(await problems('src/shared/probe.ts', "import 'node:fs';\n")).toHaveLength(1);
     expect(await problems('src/preload/probe.ts', "import '../main/store';\n")).toHaveLength(1);
     expect(await problems('src/sandbox/probe.ts', "import '../main/store';\n")).toHaveLength(1);

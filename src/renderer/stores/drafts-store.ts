@@ -3,10 +3,10 @@
 // only for the edits it carried, so nothing typed is lost across a reload or a crash.
 import { create } from 'zustand';
 import type { Draft, OutboxItem } from '../../shared/ipc/contract';
-import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../features/drafts/draft-history';
+import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../forms/draft-history';
 import { call, DeskCallError, messageOf } from '../lib/api';
 import { createDraftJournal, type DraftJournal } from '../lib/draft-journal';
-import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../features/drafts/campaign-form';
+import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../forms/campaign-form';
 import type { AccountRef } from './workspace-store';
 
 export const AUTOSAVE_MS = 400;

@@ -7,8 +7,8 @@ import type { App, BlockedPush, Draft, ImageCheck, PushTemplate } from '../../sh
 import type { ImageRole } from '../../shared/domain/push';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
-import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../features/push/push-form';
-import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../features/push/push-recovery';
+import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../forms/push-form';
+import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
 import { AUTOSAVE_MS, type SaveState } from './drafts-store';
 import type { AccountRef } from './workspace-store';
 

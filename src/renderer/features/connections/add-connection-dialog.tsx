@@ -7,7 +7,7 @@ import { FormFooter } from '../../components/form-footer';
 import { ConnectionFields } from './connection-fields';
 import { call, DeskCallError, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
-import { problemsByField } from '../drafts/campaign-form';
+import { problemsByField } from '../../forms/campaign-form';
 import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type ProfileForm } from './profile-form';
 
 export function AddConnectionDialog({ onClose }: { onClose(): void }) {

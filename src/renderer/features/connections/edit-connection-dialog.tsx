@@ -8,7 +8,7 @@ import { FormFooter } from '../../components/form-footer';
 import { ConnectionFields } from './connection-fields';
 import { call, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
-import { problemsByField } from '../drafts/campaign-form';
+import { problemsByField } from '../../forms/campaign-form';
 import { profileFormProblems, type ProfileForm } from './profile-form';
 
 const formOf = (p: Profile): ProfileForm => ({

@@ -6,7 +6,7 @@ import { shortcutLabel } from '../../lib/shortcuts';
 import { useDrafts } from '../../stores/drafts-store';
 import { DRAFT_FIELDS } from './draft-fields';
 import { draftsToCsv } from './draft-transfer';
-import type { CampaignPayload } from './campaign-form';
+import type { CampaignPayload } from '../../forms/campaign-form';
 
 export const HISTORY_KEYS = { undo: 'Mod+Z', redo: 'Mod+Shift+Z' } as const;
 

@@ -23,7 +23,7 @@ import {
   spendingLimitShown,
   type CampaignForm,
   type SeenValues,
-} from './campaign-form';
+} from '../../forms/campaign-form';
 import { problemInWords } from './draft-fields';
 
 const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spending limit', NONE: 'No limit (daily cap)' };

@@ -5,7 +5,7 @@ import { campaignCreateProblems, campaignCreateSchema, CREATABLE_ITEM_TYPE, type
 import type { CampaignRecord, Draft } from '../../../shared/ipc/contract';
 import { parseDelimited, toDelimited } from '../../lib/delimited';
 import { enumLabel } from '../../lib/enum-labels';
-import type { CampaignPayload } from './campaign-form';
+import type { CampaignPayload } from '../../forms/campaign-form';
 import { DRAFT_FIELDS, fieldOfHeader, problemInWords, type DraftField } from './draft-fields';
 
 /** A cached campaign as a new draft: its create fields, the name marked as a copy. */

@@ -9,7 +9,7 @@ import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { useDrafts } from '../../stores/drafts-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { CampaignEditor, DRAFT_KEYS } from './campaign-editor';
-import { campaignDraftTitle } from './campaign-form';
+import { campaignDraftTitle } from '../../forms/campaign-form';
 import { useSeenValues } from './use-seen-values';
 import { BulkBar, HISTORY_KEYS } from './bulk-bar';
 import { ImportDialog } from './import-dialog';

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Dialog } from '../../components/dialog';
 import { useDrafts } from '../../stores/drafts-store';
-import type { CampaignPayload } from './campaign-form';
+import type { CampaignPayload } from '../../forms/campaign-form';
 import { readImport, type ImportReport } from './draft-transfer';
 
 export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTISER' | 'NETWORK'; onClose(): void }) {

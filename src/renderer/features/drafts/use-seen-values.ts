@@ -4,7 +4,7 @@
 // the spec's values, so a failed read only narrows the choices.
 import { useEffect, useState } from 'react';
 import { call, onEvent } from '../../lib/api';
-import type { SeenValues } from './campaign-form';
+import type { SeenValues } from '../../forms/campaign-form';
 
 export function useSeenValues(account: { profileId: string; accountId: string } | null): SeenValues {
   const [seen, setSeen] = useState<SeenValues>({});

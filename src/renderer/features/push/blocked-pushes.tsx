@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { onEvent } from '../../lib/api';
 import { usePush } from '../../stores/push-store';
-import { describeSchedule, timeFixes } from './schedule';
+import { describeSchedule, timeFixes } from '../../forms/schedule';
 
 export function BlockedPushes({ serviceNow }: { serviceNow: number }) {
   const blocked = usePush((s) => s.blocked);

@@ -3,7 +3,7 @@
 // fetched and checked them (a data: URL): the window never loads a typed third-party address.
 import type { ImageRole } from '../../../shared/domain/push';
 import { usePush } from '../../stores/push-store';
-import { previewImage, type PushForm } from './push-form';
+import { previewImage, type PushForm } from '../../forms/push-form';
 
 function hostOf(url: string): string {
   try {

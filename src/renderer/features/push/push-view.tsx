@@ -6,8 +6,8 @@ import { descriptionLengthHint, MAX_TITLE_LENGTH } from '../../../shared/domain/
 import { FormField } from '../../components/form-field';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { usePush } from '../../stores/push-store';
-import { problemsByField } from '../drafts/campaign-form';
-import { pushFormProblems, titleHint, type PushForm } from './push-form';
+import { problemsByField } from '../../forms/campaign-form';
+import { pushFormProblems, titleHint, type PushForm } from '../../forms/push-form';
 import { BlockedPushes } from './blocked-pushes';
 import { ImageHints } from './image-field';
 import { PushPreview } from './push-preview';

@@ -1,7 +1,7 @@
 // "When": now, or scheduled at a wall time in UTC or in each subscriber's zone, with what that
 // means in the manager's own time spelled out, and one-click fixes once the time has passed.
 // Used by the composer and by the editor of a future scheduled task.
-import { describeSchedule, localZone, msToWall, timeFixes, wallToMs } from './schedule';
+import { describeSchedule, localZone, msToWall, timeFixes, wallToMs } from '../../forms/schedule';
 
 export interface ScheduleValue {
   mode: 'immediate' | 'scheduled';

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { MAX_TARGET_APPS } from '../../../shared/domain/push';
 import type { App } from '../../../shared/ipc/contract';
 import { ChipInput } from '../../components/chip-input';
-import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, type PushForm, type Side } from './push-form';
-import { chipName, parseUserDataValues } from './target-codes';
+import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, type PushForm, type Side } from '../../forms/push-form';
+import { chipName, parseUserDataValues } from '../../forms/target-codes';
 
 const LABELS: Record<string, string> = {
   countries: 'Countries',

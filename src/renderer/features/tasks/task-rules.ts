@@ -1,7 +1,7 @@
 // Which tasks a person may change, and why not otherwise: the service only updates or deletes a
 // future scheduled task (spec 4.6), so the window says so before anything is queued.
 import type { Task, TaskUpdate } from '../../../shared/domain/push';
-import { msToWall, wallToMs } from '../push/schedule';
+import { msToWall, wallToMs } from '../../forms/schedule';
 
 export type Editability = { editable: true } | { editable: false; reason: string };
 

@@ -2,7 +2,7 @@
 // the window's words, and the undo/redo history's merging.
 import { describe, expect, it } from 'vitest';
 import type { CampaignRecord } from '../../../../src/shared/ipc/contract';
-import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo } from '../../../../src/renderer/features/drafts/draft-history';
+import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo } from '../../../../src/renderer/forms/draft-history';
 import { fieldOfHeader, problemInWords } from '../../../../src/renderer/features/drafts/draft-fields';
 import { campaignToPayload, draftsToCsv, readImport } from '../../../../src/renderer/features/drafts/draft-transfer';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../../../src/renderer/lib/draft-journal';
-import { formToPayload, newPushForm } from '../../../../src/renderer/features/push/push-form';
-import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../../../../src/renderer/features/push/push-recovery';
+import type { JournalEntry } from '../../../src/renderer/lib/draft-journal';
+import { formToPayload, newPushForm } from '../../../src/renderer/forms/push-form';
+import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../../../src/renderer/forms/push-recovery';
 
 const push = (draftId: string, seq: number, title: string): JournalEntry => ({
   draftId, kind: 'push', profileId: 'p1', accountId: 'acme', seq, payload: formToPayload({ ...newPushForm(), title }) as unknown as Record<string, unknown>,

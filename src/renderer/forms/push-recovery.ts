@@ -1,8 +1,8 @@
 // What the push composer does with journaled edits at start-up. A reload or a crash can leave the
 // composer's last edits only in the journal; they come back into the composer, and any other push
 // the core never created is created, so nothing typed is lost and nothing blank is kept.
-import { pushDraftPayloadSchema } from '../../../shared/ipc/contract';
-import { isLocalDraftId, type JournalEntry } from '../../lib/draft-journal';
+import { pushDraftPayloadSchema } from '../../shared/ipc/contract';
+import { isLocalDraftId, type JournalEntry } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, type PushForm } from './push-form';
 
 const BLANK = JSON.stringify(formToPayload(newPushForm()));

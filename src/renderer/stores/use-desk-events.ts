@@ -1,13 +1,13 @@
 // One place where core events reach the stores. Subscribes before the first load, so nothing that
 // happens between the load and the subscription can be missed.
 import { useEffect, useState } from 'react';
-import { onEvent } from './api';
-import { useCampaigns } from '../stores/campaigns-store';
-import { useDrafts } from '../stores/drafts-store';
-import { usePush } from '../stores/push-store';
-import { useTasks } from '../stores/tasks-store';
-import { useStatus } from '../stores/status-store';
-import { useWorkspace } from '../stores/workspace-store';
+import { onEvent } from '../lib/api';
+import { useCampaigns } from './campaigns-store';
+import { useDrafts } from './drafts-store';
+import { usePush } from './push-store';
+import { useTasks } from './tasks-store';
+import { useStatus } from './status-store';
+import { useWorkspace } from './workspace-store';
 
 /** Returns a counter that moves whenever activity changed, for views that list it. */
 export function useDeskEvents(): number {

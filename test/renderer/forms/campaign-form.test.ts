@@ -8,7 +8,7 @@ import {
   payloadToForm,
   problemsByField,
   type CampaignForm,
-} from '../../../../src/renderer/features/drafts/campaign-form';
+} from '../../../src/renderer/forms/campaign-form';
 
 const valid: CampaignForm = { ...NEW_CAMPAIGN_FORM, name: 'Boots', branding_text: 'Acme', cpc: '0.4', spending_limit: '100' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addChip, chipProblem, formToEvent, formToPayload, newPushForm, payloadToForm, previewImage, pushFormProblems, removeChip, setUserData, titleHint } from '../../../../src/renderer/features/push/push-form';
+import { addChip, chipProblem, formToEvent, formToPayload, newPushForm, payloadToForm, previewImage, pushFormProblems, removeChip, setUserData, titleHint } from '../../../src/renderer/forms/push-form';
 
 const NOW = Date.parse('2030-01-01T12:00:00Z');
 const ready = () => ({ ...newPushForm(), title: 'Hello', url: 'https://x.example', performer: 'me', apps: ['1001'] });

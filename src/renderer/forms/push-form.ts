@@ -1,8 +1,8 @@
 // The push composer's form model and its mapping to a push event (spec 2.4/2.5). The shared rules
 // (pushEventProblems, which includes targetProblems) judge the event exactly as main will.
-import { pushEventProblems, titleLengthHint, type PushEvent, type Segment, type Target } from '../../../shared/domain/push';
-import type { FieldProblem } from '../../../shared/domain/campaign';
-import type { PushDraftPayload } from '../../../shared/ipc/contract';
+import { pushEventProblems, titleLengthHint, type PushEvent, type Segment, type Target } from '../../shared/domain/push';
+import type { FieldProblem } from '../../shared/domain/campaign';
+import type { PushDraftPayload } from '../../shared/ipc/contract';
 import { msToWall, wallToMs } from './schedule';
 import { chipValueProblem, normalizeChip } from './target-codes';
 

@@ -9,7 +9,7 @@ import {
   type CampaignCreate,
   type FieldProblem,
   type OpenCreateEnum,
-} from '../../../shared/domain/campaign';
+} from '../../shared/domain/campaign';
 
 /**
  * The budget select: a spending_limit_model (MONTHLY, NONE or another the service uses),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchedule, msToWall, timeFixes, wallToMs } from '../../../../src/renderer/features/push/schedule';
-import { chipValueProblem, countryName, languageName, normalizeChip, parseUserDataValues } from '../../../../src/renderer/features/push/target-codes';
-import { descriptionLengthHint, imageHints } from '../../../../src/shared/domain/push';
+import { describeSchedule, msToWall, timeFixes, wallToMs } from '../../../src/renderer/forms/schedule';
+import { chipValueProblem, countryName, languageName, normalizeChip, parseUserDataValues } from '../../../src/renderer/forms/target-codes';
+import { descriptionLengthHint, imageHints } from '../../../src/shared/domain/push';
 
 const TUE_0900_UTC = Date.UTC(2030, 4, 14, 9, 0);
 
