@@ -10,7 +10,7 @@
 // Where no keychain answers (a Linux session without a Secret Service, a locked keyring), the
 // secrets are kept in memory for this session only, and `warning` says so plainly. Never on disk.
 import { z } from 'zod';
-import { profileIdSchema } from '../store/profiles-repo';
+import { profileIdSchema } from '../../shared/domain/profile';
 
 export const SECRET_NAMES = ['client_secret', 'refresh_token'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];

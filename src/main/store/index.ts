@@ -4,7 +4,7 @@ export { StoreError, type StoreErrorCode } from './errors';
 export { DataFileProblem, type DataFileProblemKind } from './data-file';
 export { openStoreAtStart, type OpenedAtStart } from './open-at-start';
 export type { Clock, AccountRef, StoredError } from './types';
-export type { Profile, ProfileInput, ProfilePatch, SignInFlow } from './profiles-repo';
+export type { Profile, ProfileInput, ProfilePatch } from './profiles-repo';
 export type { Account, AccountType, OnlineState, AddAccountInput, AccountPatch } from './accounts-repo';
 export type { CampaignRefresh, PageResult, RefreshSummary } from './campaigns-repo';
 export { MAX_QUERY_LIMIT, type CampaignQuery, type CampaignPage } from './campaign-query';

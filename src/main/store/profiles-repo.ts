@@ -4,45 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
+import { flowProblem, profileFieldsSchema, profileIdSchema, SIGN_IN_FLOWS, type SignInFlow } from '../../shared/domain/profile';
 
-export const SIGN_IN_FLOWS = ['client_credentials', 'authorization_code'] as const;
-export type SignInFlow = (typeof SIGN_IN_FLOWS)[number];
-
-/** Profile ids double as keychain account names, so they stay short and plain. */
-export const profileIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'profile id must be 1-64 letters, digits, _ or -');
-
-function plainHttpUrl(s: string): boolean {
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '' && u.username === '' && u.password === '';
-  } catch {
-    return false;
-  }
-}
-
-const URL_MESSAGE = 'must be an http(s) address without a user name or password in it';
-
-/** Service addresses: no credentials, no query or fragment, no trailing slash (paths are appended). */
-const serviceUrlSchema = z
-  .string()
-  .trim()
-  .refine(plainHttpUrl, URL_MESSAGE)
-  .refine((s) => !s.includes('?') && !s.includes('#'), 'must not contain a query (?) or fragment (#)')
-  .transform((s) => s.replace(/\/+$/, ''));
-
-const redirectUriSchema = z.string().trim().refine(plainHttpUrl, URL_MESSAGE);
-
-const profileFieldsSchema = z.object({
-  name: z.string().trim().min(1, 'name cannot be empty').max(200),
-  baseUrl: serviceUrlSchema,
-  authUrl: serviceUrlSchema,
-  pushUrl: serviceUrlSchema,
-  clientId: z.string().trim().min(1, 'client id cannot be empty').max(500),
-  flow: z.enum(SIGN_IN_FLOWS),
-  redirectUri: redirectUriSchema.nullable().optional(),
+/** The shared profile rules (the forms and the contract use them too), plus the id for the demo. */
+export const profileInputSchema = profileFieldsSchema.extend({
+  id: profileIdSchema.optional(),
+  redirectUri: profileFieldsSchema.shape.redirectUri.optional(),
 });
-
-export const profileInputSchema = profileFieldsSchema.extend({ id: profileIdSchema.optional() });
 export type ProfileInput = z.input<typeof profileInputSchema>;
 export type ProfilePatch = Partial<z.input<typeof profileFieldsSchema>>;
 
@@ -93,9 +61,8 @@ function fromRow(r: unknown): Profile {
 }
 
 function checkFlow(flow: SignInFlow, redirectUri: string | null | undefined): void {
-  if (flow === 'authorization_code' && !redirectUri) {
-    throw new StoreError('INVALID_INPUT', 'redirectUri: the authorization code sign-in needs a registered redirect address');
-  }
+  const problem = flowProblem(flow, redirectUri);
+  if (problem) throw new StoreError('INVALID_INPUT', `${problem.field}: ${problem.message}`);
 }
 
 export interface ProfilesRepo {

@@ -6,16 +6,15 @@ import { z } from 'zod';
 import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../domain/campaign';
 import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
 import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
+import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
 import { deskErrorSchema, type Result } from '../errors';
 
 // ---- Shared DTOs ---------------------------------------------------------------------------
 
 const id = z.string().min(1).max(200);
-const url = z.string().url().max(2000);
 
 export const fieldProblemSchema: z.ZodType<FieldProblem> = z.object({ field: z.string(), message: z.string() });
 
-export const SIGN_IN_FLOWS = ['client_credentials', 'authorization_code'] as const;
 export const CONNECTION_STATES = ['online', 'offline', 'working_offline', 'signing_in', 'failing'] as const;
 
 /** A connection profile as the renderer sees it: never a secret, only whether one is stored. */
@@ -287,17 +286,8 @@ export const channels = {
 
   'profiles.list': { input: empty, output: z.array(profileSchema) },
   'profiles.create': {
-    input: z.object({
-      name: z.string().trim().min(1).max(100),
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: z.string().trim().min(1).max(200),
-      /** Goes into the keychain; it never comes back out of main. */
-      clientSecret: z.string().min(1).max(1000),
-      flow: z.enum(SIGN_IN_FLOWS),
-      redirectUri: url.nullable().default(null),
-    }),
+    /** The shared profile rules; the client secret goes into the keychain and never comes back out of main. */
+    input: profileCreateSchema,
     output: profileSchema,
   },
   'profiles.remove': { input: profileRef, output: ok },
@@ -308,17 +298,10 @@ export const channels = {
    * for loopback addresses.
    */
   'profiles.update': {
-    input: z.object({
+    input: profileFieldsSchema.partial().extend({
       profileId: id,
-      name: z.string().trim().min(1).max(100).optional(),
-      baseUrl: url.optional(),
-      authUrl: url.optional(),
-      pushUrl: url.optional(),
-      clientId: z.string().trim().min(1).max(200).optional(),
       /** Only when it changes (or was lost); goes into the keychain and never comes back out of main. */
-      clientSecret: z.string().min(1).max(1000).optional(),
-      flow: z.enum(SIGN_IN_FLOWS).optional(),
-      redirectUri: url.nullable().optional(),
+      clientSecret: clientSecretSchema.optional(),
     }),
     output: profileSchema,
   },

@@ -4,7 +4,7 @@ import { DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { CoreContext } from '../context';
 import { rememberDemoRemoval, restoreDemo, DEMO_PROFILE_ID } from '../demo';
-import { serviceAddressProblem } from '../../../shared/service-address';
+import { addressProblem } from '../../../shared/domain/profile';
 import { profileDto } from '../dto';
 
 const ADDRESS_LABELS = { baseUrl: 'The service address', authUrl: 'The sign-in address', pushUrl: 'The push address', redirectUri: 'The redirect address' } as const;
@@ -14,7 +14,7 @@ function checkAddresses(fields: Partial<Record<keyof typeof ADDRESS_LABELS, stri
   for (const key of Object.keys(ADDRESS_LABELS) as (keyof typeof ADDRESS_LABELS)[]) {
     const value = fields[key];
     if (typeof value !== 'string') continue;
-    const problem = serviceAddressProblem(value);
+    const problem = addressProblem(value, key === 'redirectUri' ? 'redirect' : 'service');
     if (problem) throw new DeskError('validation', `${ADDRESS_LABELS[key]} ${problem}.`, { field: key });
   }
 }

@@ -1,9 +1,9 @@
 // The "Add connection" form and its checks, before the core sees it (the core checks again with
-// the contract's schema). The client secret lives only in this form's state until it is sent.
+// the same shared rules). The client secret lives only in this form's state until it is sent.
 import { accountIdSchema } from '../../../shared/domain/campaign';
 import type { FieldProblem } from '../../../shared/domain/campaign';
 import type { ChannelInput } from '../../../shared/ipc/contract';
-import { serviceAddressProblem } from '../../../shared/service-address';
+import { profileCreateProblems } from '../../../shared/domain/profile';
 
 export interface ProfileForm {
   name: string;
@@ -18,39 +18,9 @@ export interface ProfileForm {
 
 export const NEW_PROFILE_FORM: ProfileForm = { name: '', baseUrl: '', authUrl: '', pushUrl: '', clientId: '', clientSecret: '', flow: 'client_credentials', redirectUri: '' };
 
-function httpUrlProblem(field: string, label: string, v: string): FieldProblem | null {
-  if (v.trim() === '') return { field, message: `${label} is required` };
-  try {
-    const u = new URL(v.trim());
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return { field, message: `${label} must start with https:// (or http:// for a local test server)` };
-    const insecure = serviceAddressProblem(v.trim());
-    if (insecure) return { field, message: `${label} ${insecure}` };
-    if (u.username || u.password) return { field, message: `${label} must not contain a user name or password` };
-    return null;
-  } catch {
-    return { field, message: `${label} is not a valid address (e.g. https://api.example.com)` };
-  }
-}
-
+/** The shared profile rules (src/shared/domain/profile.ts), as the core will check them. */
 export function profileFormProblems(f: ProfileForm): FieldProblem[] {
-  const out: FieldProblem[] = [];
-  if (f.name.trim() === '') out.push({ field: 'name', message: 'Give the connection a name' });
-  else if (f.name.trim().length > 100) out.push({ field: 'name', message: 'Name is too long (max 100)' });
-  for (const [field, label] of [
-    ['baseUrl', 'API address'],
-    ['authUrl', 'Sign-in address'],
-    ['pushUrl', 'Push address'],
-  ] as const) {
-    const p = httpUrlProblem(field, label, f[field]);
-    if (p) out.push(p);
-  }
-  if (f.clientId.trim() === '') out.push({ field: 'clientId', message: 'Client id is required' });
-  if (f.clientSecret === '') out.push({ field: 'clientSecret', message: 'Client secret is required' });
-  if (f.flow === 'authorization_code') {
-    const p = httpUrlProblem('redirectUri', 'Redirect URI', f.redirectUri);
-    if (p) out.push(p);
-  }
-  return out;
+  return profileCreateProblems(profileCreateInput(f));
 }
 
 export function profileCreateInput(f: ProfileForm): ChannelInput<'profiles.create'> {
