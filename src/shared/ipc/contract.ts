@@ -7,6 +7,7 @@ import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../dom
 import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
 import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
 import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
+import { OUTBOX_ITEM_KINDS, OUTBOX_STATES } from '../domain/outbox';
 import { deskErrorSchema, type Result } from '../errors';
 
 // ---- Shared DTOs ---------------------------------------------------------------------------
@@ -15,8 +16,7 @@ const id = z.string().min(1).max(200);
 
 export const fieldProblemSchema: z.ZodType<FieldProblem> = z.object({ field: z.string(), message: z.string() });
 
-/** 'unknown': not checked since start-up (or since going back online); nothing is claimed until the service answers. */
-export const CONNECTION_STATES = ['unknown', 'online', 'offline', 'working_offline', 'signing_in', 'failing'] as const;
+export const CONNECTION_STATES = ['online', 'offline', 'working_offline', 'signing_in', 'failing'] as const;
 
 /** A connection profile as the renderer sees it: never a secret, only whether one is stored. */
 export const profileSchema = z.object({
@@ -139,14 +139,11 @@ export const draftSchema = z.discriminatedUnion('kind', [
 ]);
 export type Draft = z.infer<typeof draftSchema>;
 
-export const OUTBOX_KINDS = ['create_campaign', 'send_push', 'schedule_push', 'update_task', 'cancel_task', 'set_sw_path'] as const;
-export const OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'blocked'] as const;
-
 export const outboxItemSchema = z.object({
   id: z.string(),
   profileId: id,
   accountId: z.string(),
-  kind: z.enum(OUTBOX_KINDS),
+  kind: z.enum(OUTBOX_ITEM_KINDS),
   summary: z.string(),
   state: z.enum(OUTBOX_STATES),
   attempts: z.number().int(),
