@@ -65,7 +65,7 @@ describe('picking campaigns and copying them', () => {
     const parsed = Papa.parse<string[]>(text, { delimiter: '\t', skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     const [header, ...rows] = parsed.data;
-    expect(header).toEqual(['Name', 'Status', 'Spent', 'CPC', 'Daily cap', 'Bidding', 'Start', 'ID']);
+    expect(header).toEqual(['Name', 'Status', 'Spent', 'CPC', 'Daily cap', 'Start', 'ID']);
     expect(rows).toHaveLength(50);
     const col = (name: string) => header.indexOf(name);
     const ids = new Set<string>();

@@ -233,6 +233,8 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     throw e;
   }
   ctx.drainer.kick();
+  // Every connection is 'Not checked yet' until its service answers: ask each once, now.
+  void connections.checkOnStart();
   if (opts.demo && tuning.refreshOnStart && store.profiles.get(DEMO_PROFILE_ID)) void ctx.refresher.refreshProfile(DEMO_PROFILE_ID);
 
   let closing: Promise<void> | undefined;

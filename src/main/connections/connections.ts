@@ -2,6 +2,8 @@
 // and rate-limit scheduler shared, since budgets belong to accounts on the server), whether it
 // can be reached, and whether the person chose to work offline. A profile that goes offline is
 // probed with backoff and reports back when it answers again; other profiles are not affected.
+// Until a profile's service has answered since start-up its state is 'unknown' ("Not checked
+// yet"), never a guessed 'online': checkOnStart() asks each one cheaply (a token) to find out.
 import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../ratelimit/clock';
@@ -35,10 +37,18 @@ export interface ConnectionDeps {
   onOnline(profileId: string): void;
 }
 
+/** Reachability as last observed: 'unknown' until the service answers (or fails to) after start-up. */
+export type Reach = 'unknown' | 'online' | 'offline';
+
+/** States in which work may go out: 'unknown' too, since trying is how reachability is learned. */
+export function usable(s: ConnectionState): boolean {
+  return s === 'online' || s === 'unknown';
+}
+
 interface Conn {
   client?: ServiceClient;
-  /** 'online' | 'offline' as last observed; working offline and sign-in problems override it. */
-  reach: 'online' | 'offline';
+  /** Working offline and sign-in problems override it. */
+  reach: Reach;
   workOffline: boolean;
   signIn: { state: SignInState; message: string | null };
   probe?: TimerHandle;
@@ -69,7 +79,7 @@ export class Connections {
     if (!c) {
       const profile = this.#deps.store.profiles.get(profileId);
       c = {
-        reach: 'online',
+        reach: 'unknown',
         // Persisted with the profile, so the choice survives a restart.
         workOffline: profile?.workOffline ?? false,
         signIn:
@@ -108,12 +118,14 @@ export class Connections {
     const was = c.lastEmitted;
     c.lastEmitted = s;
     this.#deps.hub.emit('connection.changed', { profileId, connection: s });
-    if (s === 'online' && was !== undefined) this.#deps.onOnline(profileId);
+    // Work resumes when it may go out again; not on the first picture, nor when a check merely
+    // confirms what was already allowed (unknown -> online).
+    if (usable(s) && was !== undefined && !usable(was)) this.#deps.onOnline(profileId);
   }
 
   /** Whether anything may be sent or fetched for this profile now. */
   canUse(profileId: string): boolean {
-    return this.#state(this.#conn(profileId)) === 'online';
+    return usable(this.#state(this.#conn(profileId)));
   }
 
   isWorkingOffline(profileId: string): boolean {
@@ -323,12 +335,47 @@ export class Connections {
     this.#deps.store.profiles.setWorkOffline(profileId, on);
     c.workOffline = on;
     if (!on) {
-      // Going back online: assume reachable; the next call tells.
-      c.reach = 'online';
+      // Going back online: not known to be reachable until it answers, so look at once.
+      c.reach = 'unknown';
       c.probeAttempt = 0;
+      c.probe?.cancel();
+      c.probe = undefined;
     }
     this.#deps.note(profileId, 'info', 'connection.work_offline', on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.');
     this.#changed(profileId);
+    if (!on) void this.check(profileId);
+  }
+
+  /**
+   * Finds out whether a profile's service can be reached while its state is 'unknown': one token
+   * request (client credentials; outside the campaign rate limits, and the token is then reused by
+   * the calls that follow). A browser-sign-in connection without a session has nothing cheap to
+   * ask, and says "sign in" anyway. Working offline contacts nothing.
+   */
+  async check(profileId: string): Promise<void> {
+    const c = this.#conns.get(profileId) ?? (this.#deps.store.profiles.get(profileId) ? this.#conn(profileId) : undefined);
+    if (!c || this.#closed || c.reach !== 'unknown' || c.workOffline) return;
+    const p = this.#deps.store.profiles.get(profileId);
+    if (!p || (p.flow === 'authorization_code' && !c.client)) return;
+    try {
+      await this.client(profileId).authenticate();
+      if (c.reach === 'unknown') this.noteSuccess(profileId);
+    } catch (e) {
+      if (this.#conns.get(profileId) !== c) return; // forgotten meanwhile
+      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
+        this.#goOffline(profileId, e.message);
+        return;
+      }
+      // It answered (if with a refusal): reachable, and the refusal says what is wrong.
+      if (isServiceError(e)) c.reach = 'online';
+      this.noteFailure(profileId, e, { read: true });
+      this.#changed(profileId);
+    }
+  }
+
+  /** At start-up: every profile's reachability, checked in parallel (each one request at most). */
+  checkOnStart(): Promise<void> {
+    return Promise.all(this.#deps.store.profiles.list().map((p) => this.check(p.id))).then(() => undefined);
   }
 
   /**

@@ -3,6 +3,7 @@
 // height, so position and range are plain arithmetic (lib/virtual-range.ts).
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { scrollTopToReveal, visibleRange } from '../lib/virtual-range';
+import { clampWidth, GridHeader, type DropSide } from './grid-header';
 
 export interface GridColumn<T> {
   id: string;
@@ -12,6 +13,10 @@ export interface GridColumn<T> {
   grow?: boolean;
   align?: 'left' | 'right';
   sortable?: boolean;
+  /** A handle on the header's right edge resizes it (needs onResize). */
+  resizable?: boolean;
+  /** The header can be dragged onto another movable one (needs onMove). */
+  movable?: boolean;
   render(row: T): ReactNode;
 }
 
@@ -29,6 +34,8 @@ export interface VirtualGridProps<T> {
   label: string;
   testId?: string;
   empty?: ReactNode;
+  onResize?(id: string, width: number): void;
+  onMove?(id: string, targetId: string, side: DropSide): void;
 }
 
 export function VirtualGrid<T>(props: VirtualGridProps<T>) {
@@ -64,8 +71,28 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
 
   // Every row and the header get the same template and the same width, so columns line up
   // whatever the content of a row; the body is at least as wide as all minimum widths.
-  const template = columns.map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
-  const minWidth = columns.reduce((sum, c) => sum + c.width, 0);
+  // A column being resized by drag shows its new width in every row at once.
+  const [live, setLive] = useState<{ id: string; width: number } | null>(null);
+  const laid = live ? columns.map((c) => (c.id === live.id ? { ...c, width: live.width, grow: false } : c)) : columns;
+  const template = laid.map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
+  const minWidth = laid.reduce((sum, c) => sum + c.width, 0);
+  /** The width that shows the title and every value of a column among the rows on screen. */
+  const fitWidth = (id: string): number | null => {
+    const el = scroller.current;
+    if (!el) return null;
+    const range = document.createRange();
+    let widest = 0;
+    for (const node of el.querySelectorAll<HTMLElement>('.vg-cell, .vg-head .vg-sort, .vg-head > .vg-title')) {
+      const cell = node.classList.contains('vg-title') ? node.parentElement! : node;
+      if ((node.closest('[data-col]') as HTMLElement | null)?.dataset.col !== id) continue;
+      // The text's own extent, even where the cell clips it with an ellipsis, plus the cell's padding.
+      range.selectNodeContents(node);
+      const style = getComputedStyle(cell);
+      const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+      widest = Math.max(widest, range.getBoundingClientRect().width + pad);
+    }
+    return widest > 0 ? clampWidth(Math.ceil(widest) + 2) : null;
+  };
   const reveal = (index: number) => {
     const el = scroller.current;
     if (!el) return;
@@ -143,26 +170,18 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       onKeyDown={onKeyDown}
       data-testid={props.testId}
     >
-      <div className="vg-header" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template, height: header, minWidth }}>
-        {columns.map((c) => {
-          const active = sort?.field === c.id;
-          const ariaSort = active ? (sort?.direction === 'asc' ? 'ascending' : 'descending') : 'none';
-          return (
-            <div key={c.id} role="columnheader" aria-sort={ariaSort} className={`vg-head${c.align === 'right' ? ' is-right' : ''}`}>
-              {c.sortable ? (
-                <button type="button" className="vg-sort" onClick={() => onSort(c.id)} data-testid={`sort-${c.id}`} title={`Sort by ${c.title}`}>
-                  {c.title}
-                  <span className="vg-arrow" aria-hidden="true">
-                    {active ? (sort?.direction === 'asc' ? '\u25B2' : '\u25BC') : ''}
-                  </span>
-                </button>
-              ) : (
-                c.title
-              )}
-            </div>
-          );
-        })}
-      </div>
+      <GridHeader
+        columns={laid}
+        template={template}
+        height={header}
+        minWidth={minWidth}
+        sort={sort}
+        onSort={onSort}
+        onLiveWidth={setLive}
+        onResize={props.onResize}
+        onMove={props.onMove}
+        fitWidth={fitWidth}
+      />
       <div className="vg-body" style={{ height: rowCount * rowHeight, minWidth }}>
         {rows}
       </div>

@@ -16,7 +16,8 @@ const id = z.string().min(1).max(200);
 
 export const fieldProblemSchema: z.ZodType<FieldProblem> = z.object({ field: z.string(), message: z.string() });
 
-export const CONNECTION_STATES = ['online', 'offline', 'working_offline', 'signing_in', 'failing'] as const;
+/** 'unknown': not checked since start-up (or since going back online); nothing is claimed until the service answers. */
+export const CONNECTION_STATES = ['unknown', 'online', 'offline', 'working_offline', 'signing_in', 'failing'] as const;
 
 /** A connection profile as the renderer sees it: never a secret, only whether one is stored. */
 export const profileSchema = z.object({

@@ -1,9 +1,11 @@
 // The campaign grid's columns: the chosen fields (saved per account) in the chosen order and
-// widths, or the default set. Sortable ones are the fields the list endpoint can sort on.
+// widths, or the default set. Sortable ones are the fields the list endpoint can sort on. Moving
+// and resizing (by drag, keyboard or the column chooser) go through the pure functions below.
 import { SORTABLE_CAMPAIGN_FIELDS } from '../../../shared/domain/campaign';
 import type { AccountView, CampaignRecord } from '../../../shared/ipc/contract';
+import { clampWidth, type DropSide } from '../../components/grid-header';
 import type { GridColumn } from '../../components/virtual-grid';
-import { CAMPAIGN_FIELDS, DEFAULT_COLUMN_IDS, FIELD_BY_ID, FieldValue, rawValue } from './campaign-fields';
+import { CAMPAIGN_FIELDS, DEFAULT_COLUMN_IDS, DEFAULT_NETWORK_COLUMN_IDS, FIELD_BY_ID, FieldValue, rawValue } from './campaign-fields';
 
 const sortable = new Set<string>(SORTABLE_CAMPAIGN_FIELDS);
 const RIGHT = new Set(['money']);
@@ -14,8 +16,23 @@ export type ChosenColumn = AccountView['columns'][number];
 export function chosenColumns(saved: ChosenColumn[], network: boolean): ChosenColumn[] {
   const known = saved.filter((c) => FIELD_BY_ID.has(c.id));
   if (known.length > 0) return known;
-  const ids = network ? ['name', 'advertiser_name', ...DEFAULT_COLUMN_IDS.slice(1)] : DEFAULT_COLUMN_IDS;
-  return ids.map((id) => ({ id, width: FIELD_BY_ID.get(id)!.width }));
+  return (network ? DEFAULT_NETWORK_COLUMN_IDS : DEFAULT_COLUMN_IDS).map((id) => ({ id, width: FIELD_BY_ID.get(id)!.width }));
+}
+
+/** `id` placed before or after `targetId`; anything else leaves the order as it is. */
+export function moveColumn(cols: ChosenColumn[], id: string, targetId: string, side: DropSide): ChosenColumn[] {
+  const moved = cols.find((c) => c.id === id);
+  if (!moved || id === targetId || !cols.some((c) => c.id === targetId)) return cols;
+  const rest = cols.filter((c) => c.id !== id);
+  const at = rest.findIndex((c) => c.id === targetId) + (side === 'after' ? 1 : 0);
+  return [...rest.slice(0, at), moved, ...rest.slice(at)];
+}
+
+/** `id` set to `width`, kept within what the saved view accepts. */
+export function resizeColumn(cols: ChosenColumn[], id: string, width: number): ChosenColumn[] {
+  if (!Number.isFinite(width)) return cols;
+  const w = clampWidth(width);
+  return cols.map((c) => (c.id === id ? { ...c, width: w } : c));
 }
 
 export function campaignColumns(chosen: ChosenColumn[]): GridColumn<CampaignRecord>[] {
@@ -25,7 +42,11 @@ export function campaignColumns(chosen: ChosenColumn[]): GridColumn<CampaignReco
       id,
       title: f.label,
       width,
-      grow: id === 'name',
+      // The name takes the spare width while it has its default; once a person sets its width,
+      // it keeps exactly that, or dragging its edge would seem to do nothing on a wide window.
+      grow: id === 'name' && width === f.width,
+      resizable: true,
+      movable: true,
       align: RIGHT.has(f.kind) || id === 'id' ? 'right' : 'left',
       sortable: sortable.has(id),
       render: (r: CampaignRecord) =>

@@ -1,6 +1,6 @@
 // The Campaigns tab: filters, the column chooser, the virtualized grid of the cached campaigns, and
-// the details pane (which folds away to give the grid the width). Columns and the pane are saved
-// with the account's view.
+// the details pane (shown while a campaign is selected, and folded away on request, to give the
+// grid the width). Columns (dragged, resized or chosen) and the pane are saved with the account's view.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
 import type { CampaignRecord } from '../../../shared/ipc/contract';
@@ -11,7 +11,7 @@ import { accountKey, useStatus } from '../../stores/status-store';
 import { DEFAULT_ACCOUNT_VIEW, useViews, viewKey } from '../../stores/view-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { enumLabel } from '../../lib/enum-labels';
-import { campaignColumns, chosenColumns } from './campaign-columns';
+import { campaignColumns, chosenColumns, moveColumn, resizeColumn } from './campaign-columns';
 import { ColumnChooser } from './column-chooser';
 import { copyPicked, SelectionBar } from './selection-bar';
 import { CampaignDetails } from './campaign-details';
@@ -83,6 +83,8 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
       useCampaigns.getState().clearPicks();
     }
   };
+  // The pane takes its 300 px only when it has a campaign to show: an empty pane would cut Start and ID.
+  const showDetails = view.detailsOpen && s.selectedRow !== null;
   const patchView = (patch: Partial<typeof view>) => ref && useViews.getState().patchAccount(ref, patch);
   const filtered = s.status !== null || s.text.trim() !== '';
   const syncing = useStatus((st) => (account ? st.sync[accountKey(account.profileId, account.accountId)]?.state === 'running' : false));
@@ -135,7 +137,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
         ) : null}
       </div>
       <SelectionBar columns={chosen} note={note} setNote={setNote} onOpenDrafts={onOpenDrafts} />
-      <div className={`campaigns-body${view.detailsOpen ? '' : ' no-details'}`}>
+      <div className={`campaigns-body${showDetails ? '' : ' no-details'}`}>
         <div className="grid-frame" onMouseDownCapture={onPointer} onKeyDownCapture={onKeys}>
         <VirtualGrid
           columns={columns}
@@ -150,6 +152,8 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           onSort={(f) => s.toggleSort(f)}
           label="Campaigns"
           testId="campaign-grid"
+          onResize={(id, width) => patchView({ columns: resizeColumn(chosen, id, width) })}
+          onMove={(id, target, side) => patchView({ columns: moveColumn(chosen, id, target, side) })}
           empty={
             s.loadedOnce ? (
               <p className="muted" data-testid="campaigns-empty">
@@ -159,7 +163,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           }
         />
         </div>
-        {view.detailsOpen ? <CampaignDetails row={s.selectedRow} syncedAt={s.syncedAt ?? account?.lastSyncedAt ?? null} now={now} /> : null}
+        {showDetails ? <CampaignDetails row={s.selectedRow} syncedAt={s.syncedAt ?? account?.lastSyncedAt ?? null} now={now} /> : null}
       </div>
     </div>
   );

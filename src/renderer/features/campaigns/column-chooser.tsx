@@ -2,11 +2,9 @@
 // campaign is offered; the choice is saved with the account's view. Keyboard: the panel opens on
 // the button, Escape closes it and gives focus back to the button.
 import { useEffect, useRef, useState } from 'react';
+import { MAX_COLUMN_WIDTH as MAX_WIDTH, MIN_COLUMN_WIDTH as MIN_WIDTH } from '../../components/grid-header';
 import { CAMPAIGN_FIELDS, FIELD_BY_ID } from './campaign-fields';
-import type { ChosenColumn } from './campaign-columns';
-
-const MIN_WIDTH = 40;
-const MAX_WIDTH = 1200;
+import { resizeColumn, type ChosenColumn } from './campaign-columns';
 
 export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; onChange(next: ChosenColumn[]): void }) {
   const [open, setOpen] = useState(false);
@@ -41,11 +39,7 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
     [next[i], next[j]] = [next[j], next[i]];
     onChange(next);
   };
-  const resize = (id: string, width: number) => {
-    if (!Number.isFinite(width)) return;
-    const w = Math.round(Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, width)));
-    onChange(columns.map((c) => (c.id === id ? { ...c, width: w } : c)));
-  };
+  const resize = (id: string, width: number) => onChange(resizeColumn(columns, id, width));
   // Shown columns first, in their order, then the others in the catalog's order.
   const ordered = [...columns.map((c) => FIELD_BY_ID.get(c.id)!), ...CAMPAIGN_FIELDS.filter((f) => !shown.has(f.id))];
 
@@ -77,7 +71,7 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
             }
           }}
         >
-          <p className="muted column-hint">Tick the fields to show. Move them up or down to change the order; widths are in pixels.</p>
+          <p className="muted column-hint">Tick the fields to show. Move them up or down to change the order (or drag a header in the table); widths are in pixels (or drag a header's edge).</p>
           <ul className="column-list">
             {ordered.map((f) => {
               const i = shown.get(f.id);

@@ -2,6 +2,8 @@
 import type { Profile } from '../../../shared/ipc/contract';
 
 export const CONNECTION_LABEL: Record<Profile['connection'], string> = {
+  // Since start-up the service has not answered yet: neither online nor offline is known.
+  unknown: 'Not checked yet',
   online: 'Online',
   offline: 'Offline',
   working_offline: 'Working offline',
