@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Bottleneck from 'bottleneck';
-import { systemClock } from '../src/main/ratelimit/clock';
+import { systemClock } from '../src/main/clock/clock';
 import { HttpTransport, type HttpResponse } from '../src/main/service/http-transport';
 import { requestClientCredentialsToken } from '../src/main/service/oauth';
 import { ServiceClient } from '../src/main/service/service-client';

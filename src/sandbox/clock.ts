@@ -55,3 +55,31 @@ export function createClock(mode: ClockMode, startMs?: number): SandboxClock {
     },
   };
 }
+
+/**
+ * A manual clock owned by whoever started the sandbox in-process, which the sandbox follows and
+ * moves (a test's ManualClock: the app under test runs its timers on it, so moving the sandbox's
+ * clock fires them too). Structural, so the sandbox needs nothing of the app.
+ */
+export interface DrivingClock {
+  now(): number;
+  advanceTo(ms: number): void;
+}
+
+export function followClock(source: DrivingClock): SandboxClock {
+  return {
+    mode: 'manual',
+    now: () => source.now(),
+    advance(ms: number) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a finite, non-negative number of ms');
+      source.advanceTo(source.now() + ms);
+    },
+    set(ms: number) {
+      if (!Number.isFinite(ms)) throw new RangeError('set needs a finite time in ms');
+      if (ms < source.now()) throw new RangeError('the sandbox clock cannot go backwards (reset it first)');
+      source.advanceTo(ms);
+    },
+    // The clock belongs to the caller, whose timers assume it never goes back: a reset keeps it.
+    reset: () => undefined,
+  };
+}

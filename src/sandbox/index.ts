@@ -1,5 +1,5 @@
 // The sandbox's programmatic API: a faithful local emulator of the service (docs/sandbox.md).
-import { createClock } from './clock';
+import { createClock, followClock, type DrivingClock } from './clock';
 import { SandboxCore } from './core';
 import { demoFixtures } from './demo-fixtures';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './fixtures';
@@ -9,6 +9,7 @@ import { variantsSchema, type Variants } from './variants';
 export { fixturesSchema, SandboxFixturesError, type Fixtures } from './fixtures';
 export { demoFixtures } from './demo-fixtures';
 export { loadFixturesFile };
+export type { DrivingClock } from './clock';
 export { MIXED_VARIANTS, VARIANT_NAMES, variantsSchema, type Variants } from './variants';
 
 export interface SandboxOptions {
@@ -16,8 +17,11 @@ export interface SandboxOptions {
   port?: number;
   fixtures?: Fixtures;
   fixturesPath?: string;
-  /** Default real. A manual clock starts at fixtures.now (or the real time) and moves only when told. */
-  clock?: 'real' | 'manual';
+  /**
+   * Default real. A manual clock starts at fixtures.now (or the real time) and moves only when told.
+   * A DrivingClock is a manual clock the caller owns (its own time; reset does not move it).
+   */
+  clock?: 'real' | 'manual' | DrivingClock;
   /** Service variants to play on top of the fixtures' own (docs/sandbox.md); a key given here wins. */
   variants?: Variants;
 }
@@ -46,7 +50,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         ? loadFixturesFile(opts.fixturesPath)
         : demoFixtures(startedAt);
   const start = fixtures.now === undefined ? startedAt : Date.parse(fixtures.now);
-  const clock = createClock(opts.clock ?? 'real', start);
+  const clock = typeof opts.clock === 'object' ? followClock(opts.clock) : createClock(opts.clock ?? 'real', start);
   const core = new SandboxCore(clock, fixtures, opts.fixturesPath, opts.variants === undefined ? {} : variantsSchema.parse(opts.variants));
   const server = await startServer(core, opts.port ?? 0);
   const url = `http://127.0.0.1:${server.port}`;

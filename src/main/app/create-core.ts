@@ -24,7 +24,7 @@ import { DataFileProblem, openStoreAtStart, type OpenedAtStart } from '../store'
 import { createAfterSent } from '../sync/after-sent';
 import { createCapabilityLearning } from '../sync/capability-learning';
 import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from '../connections/backoff';
-import { clockFrom } from '../sync/clock';
+import { systemClock, type Clock } from '../clock/clock';
 import { Connections } from '../connections/connections';
 import { EventHub, throttleByKey } from '../events/event-hub';
 import { OutboxDrainer } from '../sync/outbox-drain';
@@ -55,7 +55,12 @@ export interface DeskCoreOptions {
   demo?: { url: string };
   openExternal?: (url: string) => Promise<void>;
   secrets?: SecretStore;
-  clock?: () => number;
+  /**
+   * The time of every part of the engine, timers included (default: the system clock). Tests pass
+   * the ManualClock that drives their sandbox: advancing it fires the drainer's retries and grace
+   * periods, the scheduler's waits and the connections' probes.
+   */
+  clock?: Clock;
   tuning?: Partial<SyncTuning>;
   /**
    * The person chose to start fresh after being told the data file is damaged or not ours: it is
@@ -88,7 +93,8 @@ function openDataFile(file: string, now: () => number, startFresh: boolean): Ope
 }
 
 export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
-  const now = opts.clock ?? (() => Date.now());
+  const clock = opts.clock ?? systemClock;
+  const now = () => clock.now();
   const tuning: SyncTuning = {
     requestTimeoutMs: 30_000,
     retryBackoff: DEFAULT_RETRY_BACKOFF,
@@ -111,7 +117,6 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     await store.close();
     throw e;
   }
-  const clock = clockFrom(now);
   const hub = new EventHub();
   const transport = new HttpTransport({ headersTimeoutMs: tuning.requestTimeoutMs, bodyTimeoutMs: tuning.requestTimeoutMs });
   const scheduler = new RateLimitScheduler({ clock });

@@ -6,7 +6,7 @@
 // yet"), never a guessed 'online': checkOnStart() asks each one cheaply (a token) to find out.
 import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { DeskError } from '../../shared/errors';
-import type { Clock, TimerHandle } from '../ratelimit/clock';
+import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
 import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
 import type { Profile, Store } from '../store';

@@ -1,7 +1,7 @@
 // Admits requests to the service only when our model of their budget says they fit every window,
 // so that the service never has to refuse one. Each budget (account x group x read/write) has its
 // own queue and timer: one account's exhaustion or errors never hold up another's requests.
-import { systemClock, type Clock, type TimerHandle } from './clock';
+import { systemClock, type Clock, type TimerHandle } from '../clock/clock';
 import { parseRateLimit, parseRateLimitPolicy, retryAfterDelayMs } from './headers';
 import { documentedGuess, type Budget, type EndpointGroup } from './tiers';
 import { BudgetModel, type ModelState, type WindowPolicy, type WindowView } from './window-model';

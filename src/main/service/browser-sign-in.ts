@@ -3,7 +3,7 @@
 // listener answers exactly one callback carrying our random `state`, then closes.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { systemClock, type Clock } from '../ratelimit/clock';
+import { systemClock, type Clock } from '../clock/clock';
 import { cleanServerMessage, ServiceError } from './errors';
 import { HttpTransport } from './http-transport';
 import { exchangeAuthorizationCode, joinUrl, type TokenSet } from './oauth';

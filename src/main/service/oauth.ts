@@ -1,7 +1,7 @@
 // Token requests of both flows (spec 4.4, 4.5). Token values live in TokenSet objects that refuse
 // to serialise or print them, so a log line or an IPC message cannot carry one by accident.
 import { z } from 'zod';
-import type { Clock } from '../ratelimit/clock';
+import type { Clock } from '../clock/clock';
 import { ServiceError } from './errors';
 import type { HttpResponse, HttpTransport } from './http-transport';
 import { errorFromResponse, parseJsonBody, serverWords, type ErrorContext } from './response-errors';

@@ -1,7 +1,7 @@
 // One authenticated API call: bearer token, rate-limit scheduling, the one renewal a 401 allows
 // (DECISIONS client 3), and one quiet resend of a read whose connection broke. Writes whose
 // outcome is unknown are never resent here (DECISIONS client 8): the caller reconciles.
-import type { Clock } from '../ratelimit/clock';
+import type { Clock } from '../clock/clock';
 import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
 import { budgetOfMethod, type EndpointGroup } from '../ratelimit/tiers';
 import { ServiceError } from './errors';

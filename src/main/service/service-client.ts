@@ -1,7 +1,7 @@
 // The one typed client of the service: every operation of the spec behind one object per set of
 // credentials. Rate limiting, token handling and transport are shared parts; several clients
 // (profiles) can share one transport and one scheduler.
-import { systemClock, type Clock } from '../ratelimit/clock';
+import { systemClock, type Clock } from '../clock/clock';
 import { RateLimitScheduler, type SchedulerSnapshot } from '../ratelimit/scheduler';
 import type { Campaign, CampaignCreate, CampaignListQuery, CampaignRuleContext } from '../../shared/domain/campaign';
 import type { PushEvent, PushMode, SwPathRequest, Task, TaskUpdate } from '../../shared/domain/push';

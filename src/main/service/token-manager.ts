@@ -2,7 +2,7 @@
 // tokens are renewed a little before they run out and concurrent callers share one renewal;
 // authorization-code tokens cannot be renewed (the spec does not show the refresh grant,
 // DECISIONS client 3), so an ended session asks the person to sign in again.
-import type { Clock } from '../ratelimit/clock';
+import type { Clock } from '../clock/clock';
 import { ServiceError } from './errors';
 import type { HttpTransport } from './http-transport';
 import { requestClientCredentialsToken, type TokenSet } from './oauth';

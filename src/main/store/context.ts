@@ -1,11 +1,11 @@
 // What every repository gets: the connection, the clock and one way to run a transaction.
 import type { Database } from 'better-sqlite3';
 import { createCampaignTables, type CampaignTables } from './campaign-tables';
-import type { Clock } from './types';
+import type { StoreClock } from './types';
 
 export interface RepoContext {
   db: Database;
-  clock: Clock;
+  clock: StoreClock;
   /** Runs fn in a transaction (a savepoint when already inside one) and returns its result. */
   tx<T>(fn: () => T): T;
   /**
@@ -22,7 +22,7 @@ export interface ContextOptions {
   cacheSync?: 'NORMAL' | 'FULL';
 }
 
-export function createContext(db: Database, clock: Clock, opts: ContextOptions = {}): RepoContext {
+export function createContext(db: Database, clock: StoreClock, opts: ContextOptions = {}): RepoContext {
   const cacheSync = opts.cacheSync ?? 'NORMAL';
   const tx = <T>(fn: () => T): T => {
     // IMMEDIATE takes the write lock up front, so a second process (the crash tests' child, a

@@ -17,12 +17,13 @@ import { createQuarantineRepo, type QuarantineRepo } from './quarantine-repo';
 import { createSendNotesRepo, type SendNotesRepo } from './send-notes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
 import { createTasksRepo, type TasksRepo } from './tasks-repo';
-import { systemClock, type Clock } from './types';
+import { systemClock } from '../clock/clock';
+import type { StoreClock } from './types';
 
 export interface OpenStoreOptions {
   /** Path of the database file (created when missing). */
   file: string;
-  clock?: Clock;
+  clock?: StoreClock;
   /**
    * How campaign-cache refresh pages commit. The app uses the default, NORMAL (see connection.ts);
    * the benchmark passes FULL to measure what that choice saves.

@@ -1,11 +1,9 @@
 // Small types shared by the repositories.
 
-/** Milliseconds since the epoch. Tests pass a manual clock so nothing sleeps. */
-export interface Clock {
-  now(): number;
-}
+import type { Clock } from '../clock/clock';
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** What the repositories need of the clock: the time stamps they write (src/main/clock). */
+export type StoreClock = Pick<Clock, 'now'>;
 
 /** One account of one connection profile: the unit of caches, rate limits and outbox order. */
 export interface AccountRef {

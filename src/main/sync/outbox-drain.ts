@@ -27,7 +27,7 @@
 // Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
 // resend is checked against the task on the service, since our lost first attempt may be the
 // reason for it (the task is cancelled already, or already holds the update).
-import type { Clock, TimerHandle } from '../ratelimit/clock';
+import type { Clock, TimerHandle } from '../clock/clock';
 import { isServiceError, type ServiceClient, type ServiceError } from '../service';
 import type { OutboxItem, OutboxLane, SendNote, Store, StoredError } from '../store';
 import { DeskError } from '../../shared/errors';

@@ -7,7 +7,6 @@ import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../dom
 import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
 import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
 import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
-import { OUTBOX_ITEM_KINDS, OUTBOX_STATES } from '../domain/outbox';
 import { deskErrorSchema, type Result } from '../errors';
 
 // ---- Shared DTOs ---------------------------------------------------------------------------
@@ -140,11 +139,14 @@ export const draftSchema = z.discriminatedUnion('kind', [
 ]);
 export type Draft = z.infer<typeof draftSchema>;
 
+export const OUTBOX_KINDS = ['create_campaign', 'send_push', 'schedule_push', 'update_task', 'cancel_task', 'set_sw_path'] as const;
+export const OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'blocked'] as const;
+
 export const outboxItemSchema = z.object({
   id: z.string(),
   profileId: id,
   accountId: z.string(),
-  kind: z.enum(OUTBOX_ITEM_KINDS),
+  kind: z.enum(OUTBOX_KINDS),
   summary: z.string(),
   state: z.enum(OUTBOX_STATES),
   attempts: z.number().int(),

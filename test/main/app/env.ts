@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ManualClock, systemClock, type Clock } from '../../../src/main/clock/clock';
 import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../../src/main/app/create-core';
 import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
 import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
@@ -131,7 +132,12 @@ export interface EnvOptions {
 
 export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   const variants = opts.variants ? { ...testVariants(), ...opts.variants } : testVariants();
-  const sandbox = await startSandbox({ port: 0, variants, clock: opts.clock ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
+  // A manual clock is shared: the sandbox reads and moves it, the core runs its timers on it, so
+  // env.sandbox.advance(ms) (or the control API) also fires the engine's retries, grace periods
+  // and probes that fall due.
+  const manual = opts.clock === 'manual' ? new ManualClock(opts.fixtures?.now === undefined ? Date.now() : Date.parse(opts.fixtures.now)) : undefined;
+  const clock: Clock = manual ?? systemClock;
+  const sandbox = await startSandbox({ port: 0, variants, clock: manual ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
   const proxy = opts.proxy ? await startProxy(sandbox.url, typeof opts.proxy === 'object' ? opts.proxy.rewrite : undefined) : undefined;
   const serviceUrl = proxy?.url ?? sandbox.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-core-'));
@@ -144,7 +150,7 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
       transport: 'browser',
       version: 'test',
       secrets,
-      clock: () => sandbox.now(),
+      clock,
       tuning: { ...FAST, ...opts.tuning },
       ...(opts.demo === false ? {} : { demo: { url: serviceUrl } }),
       ...extra,

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_RETENTION_MS } from '../../../src/shared/retention';
 import { campaignPayload, startEnv, until, type Env } from './env';
+import { ManualClock } from '../../../src/main/clock/clock';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;
@@ -45,7 +46,7 @@ describe('outbox.waits', () => {
     const waiting = await submit(env, 'Still waiting');
     await env.core.close();
     const later = Date.now() + HISTORY_RETENTION_MS + 60_000;
-    await env.restart({ clock: () => later });
+    await env.restart({ clock: new ManualClock(later) });
     const ids = (await env.core.handlers['outbox.list']({})).map((o) => o.id);
     expect(ids).toContain(waiting.id);
     expect(ids).not.toContain(sent.id);

@@ -20,7 +20,7 @@ import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import type { MenuItemConstructorOptions } from 'electron';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../../src/main/ratelimit/clock';
+import { ManualClock } from '../../../src/main/clock/clock';
 import { detectAvailability, type AvailabilityFacts } from '../../../src/main/electron/updates/availability';
 import { fileConsentStore, UPDATE_CONSENT_FILE } from '../../../src/main/electron/updates/consent';
 import { CHECK_INTERVAL_MS, createUpdateController, FIRST_CHECK_DELAY_MS, type UpdatePrompts } from '../../../src/main/electron/updates/controller';

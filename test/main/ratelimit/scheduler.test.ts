@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/main/ratelimit/clock';
+import { ManualClock } from '../../../src/main/clock/clock';
 import { QueueCancelledError, RateLimitScheduler, type Priority, type SchedulerSnapshot } from '../../../src/main/ratelimit/scheduler';
 import { flush, simulate, SlidingLogServer, type SimRequest, type SimResponse } from './sim';
 

@@ -2,7 +2,7 @@
 // thousands of requests without sleeping: a sliding-log server with the semantics of DECISIONS
 // sandbox 4 that can also merely watch, and the sandbox's own limiter (any refill rule, header
 // spelling or Retry-After form) answering as the service would.
-import type { ManualClock } from '../../../src/main/ratelimit/clock';
+import type { ManualClock } from '../../../src/main/clock/clock';
 import type { Priority, RateLimitScheduler, ScheduledResponse } from '../../../src/main/ratelimit/scheduler';
 import { RateLimiter } from '../../../src/sandbox/rate-limiter';
 import type { Variants } from '../../../src/sandbox/variants';

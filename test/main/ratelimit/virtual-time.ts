@@ -2,7 +2,7 @@
 // one clock for both. Time stands still while any request is out, and jumps to the next timer
 // (a rate-limit wait, a Retry-After) once every answer has been handled and nothing is left to
 // do but wait, so that minutes of quota drain in well under a second and every time is exact.
-import { ManualClock, type Clock, type TimerHandle } from '../../../src/main/ratelimit/clock';
+import { ManualClock, type Clock, type TimerHandle } from '../../../src/main/clock/clock';
 import { HttpTransport, type HttpRequest, type HttpResponse } from '../../../src/main/service/http-transport';
 import type { RunningSandbox } from '../../../src/sandbox/index';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/main/ratelimit/clock';
+import { ManualClock } from '../../../src/main/clock/clock';
 import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
 import { refillShownBy } from '../../../src/main/ratelimit/policy';
 import { BudgetModel } from '../../../src/main/ratelimit/window-model';

@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/main/ratelimit/clock';
+import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
 import { ServiceError } from '../../../src/main/service/errors';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';

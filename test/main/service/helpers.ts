@@ -2,7 +2,7 @@
 // control API, a client wired to it, and a "browser" that fills in the sandbox's real login page.
 import { createServer } from 'node:net';
 import { request } from 'undici';
-import { systemClock, type Clock } from '../../../src/main/ratelimit/clock';
+import { systemClock, type Clock } from '../../../src/main/clock/clock';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/main/service/service-client';
 import type { Fixtures, RunningSandbox } from '../../../src/sandbox/index';
 import { call as raw } from '../../helpers/sandbox';

@@ -2,7 +2,7 @@
 // read from a real scheduler on a manual clock (held while its window is full, gone once the
 // request is admitted), and the connection's state overrides any "due now".
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/main/ratelimit/clock';
+import { ManualClock } from '../../../src/main/clock/clock';
 import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
 import type { OutboxItem } from '../../../src/main/store';
 import type { ConnectionState } from '../../../src/main/connections/connections';

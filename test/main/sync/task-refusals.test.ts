@@ -9,6 +9,7 @@ import { fault, startEnv, until, type Env } from '../app/env';
 import { outboxItem, P, requestLog, rewritingProxy, settled, tasksOnService, type RewritingProxy } from './support';
 
 const APP = '1002';
+const DAY = 24 * 60 * 60_000;
 let env: Env | undefined;
 let proxy: RewritingProxy | undefined;
 afterEach(async () => {
@@ -82,7 +83,9 @@ describe('a cancel whose answer was lost', () => {
 
 describe('an update whose answer was lost', () => {
   it('is done, not blocked, when the task has run since, holding the update', async () => {
-    env = await startEnv({ clock: 'manual', variants: { late_apply_ms: undefined }, tuning: { refreshOnStart: true } });
+    // The automatic retry after the 500 is days away on the manual clock: the person's Retry, after
+    // the task has run, is what sends it again.
+    env = await startEnv({ clock: 'manual', variants: { late_apply_ms: undefined }, tuning: { refreshOnStart: true, retryBackoff: { baseMs: 30 * DAY, maxMs: 30 * DAY } } });
     const task = await pendingTask(env);
     const path = `/epsilon/task/${task.taskId}`;
     // The update lands but its answer is lost; the resend meets a failing server and waits.

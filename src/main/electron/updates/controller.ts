@@ -8,7 +8,7 @@
 // - A downloaded version is never forced on anyone: the person is offered "Restart to Update" (a
 //   dialog once, and the menu item until they do); otherwise it is installed when they next quit.
 // - Before the restart the core is closed, so the database and the outbox are left consistent.
-import type { Clock, TimerHandle } from '../../ratelimit/clock';
+import type { Clock, TimerHandle } from '../../clock/clock';
 import type { UpdateAvailability } from './availability';
 import type { ConsentStore } from './consent';
 import type { UpdaterPort } from './updater-port';

@@ -5,7 +5,7 @@ import { app, dialog, Menu, type BrowserWindow, type MessageBoxOptions } from 'e
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMenuTemplate, type MenuOptions } from '../menu';
-import { systemClock } from '../../ratelimit/clock';
+import { systemClock } from '../../clock/clock';
 import { detectAvailability } from './availability';
 import { fileConsentStore, UPDATE_CONSENT_FILE } from './consent';
 import { createUpdateController, type UpdatePrompts } from './controller';

@@ -1,5 +1,7 @@
-// Time is injected so that the scheduler and the token cache can be driven by a manual clock in
-// tests (no sleeping) and by the sandbox's clock when it runs in manual mode.
+// The one clock of the main process. Time is injected everywhere (the store's timestamps, the
+// rate-limit scheduler, tokens, the outbox drainer's retries and grace periods, connection probes,
+// update checks) so that tests and the sandbox's manual mode move time by telling a clock to
+// advance: the timers follow it, nothing sleeps.
 
 export interface TimerHandle {
   cancel(): void;
@@ -8,13 +10,17 @@ export interface TimerHandle {
 export interface Clock {
   /** Milliseconds since the epoch, on the same scale as the service's clock. */
   now(): number;
+  /** Runs `fn` once `delayMs` have passed on this clock (at once when the delay is not positive). */
   setTimer(fn: () => void, delayMs: number): TimerHandle;
 }
+
+/** setTimeout fires at once for delays beyond a signed 32-bit number of ms: wait the longest it can. */
+const LONGEST_TIMEOUT_MS = 2 ** 31 - 1;
 
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, delayMs) {
-    const t = setTimeout(fn, Math.max(0, delayMs));
+    const t = setTimeout(fn, Math.max(0, Math.min(delayMs, LONGEST_TIMEOUT_MS)));
     return { cancel: () => clearTimeout(t) };
   },
 };
@@ -29,11 +35,14 @@ interface ManualTimer {
 /**
  * A clock that only moves when told to. Timers fire in time order during `advanceTo`; each one
  * runs at its own due time so that code reading `now()` inside a callback sees the right time.
+ * A timer that is already due when it is set fires on the next turn of the event loop without
+ * time moving, as setTimeout(fn, 0) would: code that retries "at once" needs no one to advance.
  */
 export class ManualClock implements Clock {
   #now: number;
   #seq = 0;
   #timers: ManualTimer[] = [];
+  #dueSoon = false;
 
   constructor(start = 0) {
     this.#now = start;
@@ -46,11 +55,21 @@ export class ManualClock implements Clock {
   setTimer(fn: () => void, delayMs: number): TimerHandle {
     const timer: ManualTimer = { at: this.#now + Math.max(0, delayMs), seq: this.#seq++, fn, cancelled: false };
     this.#timers.push(timer);
+    if (timer.at <= this.#now) this.#fireDueSoon();
     return {
       cancel: () => {
         timer.cancelled = true;
       },
     };
+  }
+
+  #fireDueSoon(): void {
+    if (this.#dueSoon) return;
+    this.#dueSoon = true;
+    setImmediate(() => {
+      this.#dueSoon = false;
+      this.advanceTo(this.#now);
+    });
   }
 
   /** Due time of the earliest live timer, if any. */
