@@ -123,8 +123,8 @@ export function createTransportTable(): TransportTable {
     'drafts.list': (a) => rec('drafts.list', a, []),
     'drafts.save': (a) =>
       rec('drafts.save', a, a.kind === 'campaign'
-        ? { kind: 'campaign' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0 }
-        : { kind: 'push' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0 }),
+        ? { kind: 'campaign' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0, status: 'draft' as const }
+        : { kind: 'push' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0, status: 'draft' as const }),
     'drafts.delete': (a) => rec('drafts.delete', a, { ok: true as const }),
     'drafts.submit': (a) => rec('drafts.submit', a, sampleOutbox(a.id)),
     'drafts.saveMany': (a) => rec('drafts.saveMany', a, []),
@@ -132,6 +132,7 @@ export function createTransportTable(): TransportTable {
     'drafts.submitMany': (a) => rec('drafts.submitMany', a, { queued: a.ids.map((id) => ({ id, summary: 'Create campaign' })), refused: [] }),
     'outbox.list': (a) => rec('outbox.list', a, []),
     'outbox.retry': (a) => rec('outbox.retry', a, sampleOutbox(a.id)),
+    'outbox.takeBack': (a) => rec('outbox.takeBack', a, { kind: 'campaign' as const, id: 'd1', profileId: 'p1', accountId: 'acme', payload: {}, problems: [], updatedAt: 0, status: 'draft' as const }),
     'outbox.discard': (a) => rec('outbox.discard', a, { ok: true as const }),
     'outbox.waits': (a) => rec('outbox.waits', a, []),
     'outbox.candidates': (a) => rec('outbox.candidates', a, { kind: 'campaign' as const, ids: ['1000001', '1000002'] }),
@@ -153,6 +154,11 @@ export function createTransportTable(): TransportTable {
     'push.removeTemplate': (a) => rec('push.removeTemplate', a, { ok: true as const }),
     'images.check': (a) => rec('images.check', a, { url: '', reachable: false, status: null, contentType: null, format: null, bytes: null, width: null, height: null, dataUrl: null, error: 'x', hints: [] }),
     'ratelimit.state': (a) => rec('ratelimit.state', a, []),
+    'ratelimit.view': (a) => rec('ratelimit.view', a, { at: 0, accounts: [] }),
+    'unsent.list': (a) => rec('unsent.list', a, { items: [] }),
+    'retention.get': (a) => rec('retention.get', a, { sentDays: 30, activityDays: 30 }),
+    'retention.preview': (a) => rec('retention.preview', a, { sent: 0, activity: 0 }),
+    'retention.set': (a) => rec('retention.set', a, { retention: { sentDays: a.sentDays, activityDays: a.activityDays }, removed: { sent: 0, activity: 0 } }),
     'activity.list': (a) => {
       calls.push({ channel: 'activity.list', args: a });
       return Promise.reject(new Error('disk I/O error at /home/someone/secret-token-abc123'));
@@ -227,6 +233,7 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   'drafts.submitMany': { ids: ['d1'] },
   'outbox.list': {},
   'outbox.retry': { id: 'o1' },
+  'outbox.takeBack': { id: 'o1' },
   'outbox.discard': { id: 'o1' },
   'outbox.waits': {},
   'outbox.candidates': { id: 'o1' },
@@ -248,6 +255,11 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   'push.removeTemplate': { id: 't1' },
   'images.check': { url: 'https://example.com/i.png', role: 'icon' },
   'ratelimit.state': {},
+  'ratelimit.view': { profileId: 'p1' },
+  'unsent.list': { profileId: 'p1', accountId: 'acme' },
+  'retention.get': {},
+  'retention.preview': { sentDays: 7, activityDays: 30 },
+  'retention.set': { sentDays: 7, activityDays: 30 },
   'activity.list': { limit: 10 },
 };
 

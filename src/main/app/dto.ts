@@ -6,6 +6,8 @@ import { pushDraftPayloadSchema } from '../../shared/ipc/contract';
 import type * as S from '../store';
 import type { ConnectionView } from '../connections/connections';
 import { describeItem } from '../sync/outbox-drain';
+import { postedAs } from '../sync/posted';
+import { SERVICE_WORDS_FIELD } from '../store/drafts-repo';
 import { BLOCK_CODES, FIX_OF_BLOCK, type BlockCode } from '../sync/recheck';
 import { DEMO_PROFILE_ID } from './demo';
 
@@ -65,9 +67,26 @@ export function campaignRowDto(accountId: string, c: Campaign): C.CampaignRow {
   };
 }
 
-/** A draft's payload as the contract types it; fields that do not fit are left out, not fatal. */
-export function draftDto(d: S.Draft): C.Draft {
-  const base = { id: d.id, profileId: d.profileId, accountId: d.accountId ?? '', problems: d.problems, updatedAt: d.updatedAt };
+/**
+ * A change as Drafts shows it: the draft with its one unsent item's state (none: editable). The
+ * payload as the contract types it; fields that do not fit are left out, not fatal. The service's
+ * kept words travel apart from the rules' problems.
+ */
+export function draftDto(d: S.Draft, item?: S.OutboxItem): C.Draft {
+  const live = item && item.state !== 'sent' ? outboxDto(item) : undefined;
+  // Edited after it was refused: an editable draft again, whose next Queue replaces the old item.
+  const status: C.Draft['status'] = !live || d.state === 'editing' ? 'draft' : (live.state as Exclude<C.Draft['status'], 'draft'>);
+  const words = d.problems.find((p) => p.field === SERVICE_WORDS_FIELD)?.message;
+  const base = {
+    id: d.id,
+    profileId: d.profileId,
+    accountId: d.accountId ?? '',
+    problems: d.problems.filter((p) => p.field !== SERVICE_WORDS_FIELD),
+    updatedAt: d.updatedAt,
+    status,
+    ...(live ? { item: { id: live.id, lastError: live.lastError, fix: live.fix, attempts: live.attempts, updatedAt: live.updatedAt } } : {}),
+    ...(words ? { serviceWords: words } : {}),
+  };
   if (d.kind === 'campaign') {
     const parsed = campaignCreateSchema.partial().safeParse(d.payload);
     return { kind: 'campaign', ...base, payload: parsed.success ? parsed.data : {} };
@@ -83,7 +102,8 @@ export function outboxDto(item: S.OutboxItem): C.OutboxItem {
   const code = item.lastError?.code ?? '';
   let fix: string | null = null;
   if (item.state === 'blocked') fix = isBlockCode(code) ? FIX_OF_BLOCK[code] : FIX_OF_BLOCK.RULES;
-  else if (item.state === 'failed') fix = code === 'SERVER' ? 'Use Retry to send it again' : 'Correct it and submit it again, or discard it';
+  else if (item.state === 'failed') fix = code === 'SERVER' ? 'Use Retry to send it again' : item.draftId === null ? 'Retry it, or discard it and make the change again' : 'Fix it in its draft and queue it again, or discard it';
+  const posted = item.state === 'sent' ? postedAs(item.result) : undefined;
   return {
     id: String(item.seq),
     profileId: item.profileId,
@@ -97,6 +117,8 @@ export function outboxDto(item: S.OutboxItem): C.OutboxItem {
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     nextAttemptAt: item.state === 'queued' ? item.nextAttemptAt : null,
+    ...(item.draftId === null ? {} : { draftId: item.draftId }),
+    ...(posted ? { posted } : {}),
   };
 }
 

@@ -18,6 +18,15 @@ export type DraftState = 'editing' | 'submitted';
 export const draftPayloadSchema = z.record(z.string(), z.unknown());
 export const fieldProblemsSchema = z.array(z.object({ field: z.string(), message: z.string() }));
 
+/**
+ * The service's last words on a change taken back to draft are kept among the draft's problems
+ * under this field (no column of their own: the schema stays as it is). The rules' problems are
+ * replaced on every save; these stay until the draft is submitted again, so the editor can show
+ * what the service refused while the person fixes it.
+ */
+export const SERVICE_WORDS_FIELD = 'service';
+const isServiceWords = (p: { field: string }) => p.field === SERVICE_WORDS_FIELD;
+
 export interface Draft {
   id: string;
   profileId: string;
@@ -68,9 +77,21 @@ export interface DraftsRepo {
   /**
    * Turns the draft into an outbox item, atomically. Refused while an earlier item of this draft
    * is still on its way (queued, sending or uncertain), so one edit is never posted twice. A
-   * blocked earlier item is replaced by the new one.
+   * failed or blocked earlier item is replaced by the new one: one change is one item.
    */
   submit(id: string, work: OutboxWork, opts?: { expectedVersion?: number }): { draft: Draft; item: OutboxItem };
+  /**
+   * The draft's one unsent item (queued, sending, uncertain, failed or blocked), if any. Sent items
+   * are history: their draft is gone.
+   */
+  liveItem(draftId: string): OutboxItem | undefined;
+  /**
+   * Takes a queued, failed or blocked item back to its draft, atomically: the item is removed and
+   * the draft is editable again, keeping what the service last said of the item. Refused for an
+   * item on its way (sending, or being looked for on the service), a sent one, and one that came
+   * from no draft (task edits, service-worker paths).
+   */
+  takeBack(seq: number): { draft: Draft; item: OutboxItem };
 }
 
 export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantine: QuarantineRepo): DraftsRepo {
@@ -80,7 +101,7 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
   const update = db.prepare(`UPDATE drafts SET account_id = @accountId, kind = @kind, payload = @payload,
     problems = @problems, state = 'editing', version = version + 1, updated_at = @now WHERE id = @id`);
   const setSubmitted = db.prepare(
-    "UPDATE drafts SET state = 'submitted', version = version + 1, updated_at = ? WHERE id = ?",
+    "UPDATE drafts SET state = 'submitted', problems = ?, version = version + 1, updated_at = ? WHERE id = ?",
   );
   const getStmt = db.prepare('SELECT * FROM drafts WHERE id = ?');
   const listStmt = db.prepare('SELECT * FROM drafts WHERE profile_id = ? ORDER BY updated_at DESC, id');
@@ -88,7 +109,11 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
   const activeItems = db
     .prepare("SELECT count(*) FROM outbox WHERE draft_id = ? AND state IN ('queued', 'sending', 'uncertain')")
     .pluck();
-  const blockedItems = db.prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state = 'blocked'").pluck();
+  const parkedItems = db.prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state IN ('failed', 'blocked')").pluck();
+  const liveItemsStmt = db.prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state <> 'sent' ORDER BY seq DESC").pluck();
+  const takenBack = db.prepare(
+    "UPDATE drafts SET state = 'editing', problems = ?, version = version + 1, updated_at = ? WHERE id = ?",
+  );
 
   /** Row -> draft; a row that no longer parses goes to quarantine and yields undefined. */
   function fromRow(r: unknown): Draft | undefined {
@@ -127,6 +152,18 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
     return r === undefined ? undefined : fromRow(r);
   };
 
+  /**
+   * Deleting a draft deletes its change: a failed or blocked item of it goes too (it would be left
+   * with no draft to fix). A change on its way is refused: it must be taken back first.
+   */
+  function removeChange(id: string): boolean {
+    if ((activeItems.get(id) as number) > 0) {
+      throw new StoreError('CONFLICT', 'This change is queued to post: take it back to draft first, or discard it in the Outbox');
+    }
+    for (const seq of parkedItems.all(id)) outbox.remove(seq);
+    return del.run(id).changes > 0;
+  }
+
   function checkVersion(d: Draft, expected: number | undefined): void {
     if (expected !== undefined && d.version !== expected) {
       throw new StoreError('CONFLICT', 'This draft was changed elsewhere since you opened it; reload it to see the latest version');
@@ -139,16 +176,17 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
       if (!parsed.success) throw new StoreError('INVALID_INPUT', describeIssues(parsed.error.issues));
       const s = parsed.data;
       return ctx.tx(() => {
+        const current = s.id === undefined ? undefined : get(s.id);
+        const kept = (current?.problems ?? []).filter(isServiceWords);
         const values = {
           id: s.id ?? randomUUID(),
           profileId: s.profileId,
           accountId: s.accountId ?? null,
           kind: s.kind,
           payload: toJson(s.payload),
-          problems: toJson(s.problems),
+          problems: toJson([...kept, ...s.problems.filter((p) => !isServiceWords(p))]),
           now: ctx.clock.now(),
         };
-        const current = s.id === undefined ? undefined : get(s.id);
         if (!current) {
           try {
             insert.run(values);
@@ -182,13 +220,13 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
       return out;
     },
     remove(id) {
-      return del.run(id).changes > 0;
+      return ctx.tx(() => removeChange(id));
     },
     saveMany(inputs) {
       return ctx.tx(() => inputs.map((input) => this.save(input)));
     },
     removeMany(ids) {
-      return ctx.tx(() => ids.reduce((n, id) => n + del.run(id).changes, 0));
+      return ctx.tx(() => ids.reduce((n, id) => n + (removeChange(id) ? 1 : 0), 0));
     },
     submit(id, work, opts = {}) {
       return ctx.tx(() => {
@@ -201,10 +239,44 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
         if ((activeItems.get(id) as number) > 0) {
           throw new StoreError('CONFLICT', 'This draft has already been submitted and is on its way');
         }
-        for (const seq of blockedItems.all(id)) outbox.remove(seq);
+        // The stale version goes: never two items for one draft.
+        for (const seq of parkedItems.all(id)) outbox.remove(seq);
         const item = outbox.enqueue({ profileId: d.profileId, accountId: d.accountId, draftId: d.id, ...work });
-        setSubmitted.run(ctx.clock.now(), id);
+        setSubmitted.run(toJson(d.problems.filter((p) => !isServiceWords(p))), ctx.clock.now(), id);
         return { draft: get(id) as Draft, item };
+      });
+    },
+    liveItem(draftId) {
+      for (const seq of liveItemsStmt.all(draftId)) {
+        const item = outbox.get(seq);
+        if (item) return item;
+      }
+      return undefined;
+    },
+    takeBack(seq) {
+      return ctx.tx(() => {
+        const item = outbox.get(seq);
+        if (!item) throw new StoreError('NOT_FOUND', 'This change is no longer in the outbox; refresh the list');
+        if (item.state === 'sent') throw new StoreError('CONFLICT', 'This change has already been posted; there is nothing to take back');
+        if (item.state === 'sending' || item.state === 'uncertain') {
+          throw new StoreError(
+            'CONFLICT',
+            item.state === 'sending'
+              ? 'This change is being sent right now; wait until it is posted or refused'
+              : 'The service may already have this change; wait until the app has looked for it there',
+          );
+        }
+        const d = item.draftId === null ? undefined : get(item.draftId);
+        if (!d) {
+          throw new StoreError(
+            'INVALID_INPUT',
+            'This change was not made from a draft (a task edit or a service-worker path): discard it, or retry it, and make the change again where you made it',
+          );
+        }
+        outbox.remove(seq);
+        const words = item.state === 'queued' ? [] : [{ field: SERVICE_WORDS_FIELD, message: item.lastError?.message ?? '' }].filter((p) => p.message !== '');
+        takenBack.run(toJson([...words, ...d.problems.filter((p) => !isServiceWords(p))]), ctx.clock.now(), d.id);
+        return { draft: get(d.id) as Draft, item };
       });
     },
   };

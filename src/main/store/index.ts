@@ -11,8 +11,8 @@ export { MAX_QUERY_LIMIT, type CampaignQuery, type CampaignPage } from './campai
 export type { App } from './apps-repo';
 export type { TaskInput } from './tasks-repo';
 export type { Draft, DraftKind, DraftState, SaveDraftInput } from './drafts-repo';
-export { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxItem, type OutboxLane, type OutboxState, type EnqueueInput } from './outbox-repo';
-export { OUTBOX_KINDS, outboxPayloadSchemas, type OutboxKind, type OutboxPayload, type OutboxWork } from './outbox-payloads';
+export { type OutboxItem, type OutboxLane, type EnqueueInput } from './outbox-repo';
+export { outboxPayloadSchemas, type OutboxPayload, type OutboxWork } from './outbox-payloads';
 export type { ActivityEntry, LogInput } from './activity-repo';
 export type { QuarantinedRow } from './quarantine-repo';
 export { sendNoteSchema, type SendNote, type SendNotesRepo } from './send-notes-repo';

@@ -3,9 +3,7 @@
 import { z } from 'zod';
 import { campaignCreateSchema } from '../../shared/domain/campaign';
 import { pushEventSchema, taskUpdateSchema } from '../../shared/domain/push';
-
-export const OUTBOX_KINDS = ['create_campaign', 'send_push', 'update_task', 'cancel_task', 'set_sw_path'] as const;
-export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+import type { OutboxKind } from '../../shared/domain/outbox';
 
 export const outboxPayloadSchemas = {
   /** clientRef: chosen by the desk, lets the sync engine recognise its own campaign after an unknown outcome. */

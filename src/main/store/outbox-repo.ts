@@ -14,22 +14,10 @@ import { z } from 'zod';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import { parseJsonColumn, toJson, toJsonOrNull } from './json';
-import { ACCOUNT_BOUND_KINDS, OUTBOX_KINDS, outboxPayloadSchemas, type OutboxKind, type OutboxPayload, type OutboxWork } from './outbox-payloads';
+import { ACCOUNT_BOUND_KINDS, outboxPayloadSchemas, type OutboxPayload, type OutboxWork } from './outbox-payloads';
+import { OUTBOX_KINDS, OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxKind, type OutboxState } from '../../shared/domain/outbox';
 import type { QuarantineRepo } from './quarantine-repo';
 import type { StoredError } from './types';
-
-export const OUTBOX_STATES = ['queued', 'sending', 'sent', 'failed', 'uncertain', 'blocked'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
-
-/** Allowed moves; anything else is a bug in the caller and is refused. */
-export const OUTBOX_TRANSITIONS: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
-  queued: ['sending', 'blocked'],
-  sending: ['sent', 'failed', 'uncertain', 'blocked', 'queued'],
-  uncertain: ['sent', 'queued', 'failed', 'blocked'],
-  blocked: ['queued', 'failed'],
-  failed: ['queued'],
-  sent: [],
-};
 
 export interface OutboxLane {
   profileId: string;

@@ -1,5 +1,6 @@
-// Drains the outbox: per lane (one account of one profile) one item at a time in seq order,
-// lanes independently of each other, through the scheduler at outbox priority.
+// Drains the outbox: per lane (one account of one profile) one item at a time in the lane's order
+// (the order of queueing, unless the person moved a queued item), lanes independently of each other,
+// through the scheduler at outbox priority.
 //
 // Per item: check it again with the shared rules (blocked if it no longer passes), write its send
 // note (creates and pushes), send, and settle by what the answer means:
@@ -40,6 +41,7 @@ import type { EventHub } from '../events/event-hub';
 import { recheck } from './recheck';
 import { findPushTasks, listForMatch, matchCampaign, performItem, type PushTasksFound, type SendResult } from './send-item';
 import { HistoryRetention } from './retention';
+import { postedAs, postedWords } from './posted';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor, type SendNotes } from './send-notes';
 import { targetApps, taskHasUpdate } from './signature';
 
@@ -140,6 +142,7 @@ export class OutboxDrainer {
     this.#timer = undefined;
     let next = Infinity;
     const heads = new Map<string, OutboxItem>();
+    // The list gives each lane in its order (in flight first, then as the person ordered it).
     for (const item of store.outbox.list({ states: ['queued', 'sending', 'uncertain'] })) {
       const k = laneKey(item);
       if (!heads.has(k)) heads.set(k, item);
@@ -257,7 +260,9 @@ export class OutboxDrainer {
     if (item.draftId) store.drafts.remove(item.draftId);
     this.#changed(sent);
     this.#d.hub.emit('data.changed', { profileId: item.profileId, accountId: item.accountId, what: 'drafts' });
-    this.#d.note(item.profileId, item.accountId, 'info', 'outbox.sent', `${describeItem(item)} ${what}.`);
+    // "... was sent: campaign 4100123": the id the service gave it, when the answer named one.
+    const posted = what === 'was sent' ? postedAs(result) : undefined;
+    this.#d.note(item.profileId, item.accountId, 'info', 'outbox.sent', `${describeItem(item)} ${what}${posted ? `: ${postedWords(posted)}` : ''}.`);
     this.#retention.maybePrune();
   }
 

@@ -118,7 +118,7 @@ export class Refresher {
       pagesDone: number,
       pagesTotal: number | null,
       message: string | null,
-    ) => hub.emit('sync.progress', { profileId: ref.profileId, accountId: ref.accountId, state, pagesDone, pagesTotal, message, indexing: null });
+    ) => hub.emit('sync.progress', { profileId: ref.profileId, accountId: ref.accountId, state, pagesDone, pagesTotal, message });
     if (this.#closed) return 'skipped';
     const account = store.accounts.get(ref);
     if (!account) return 'skipped';

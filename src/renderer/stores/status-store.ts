@@ -20,10 +20,6 @@ export const accountKey = (profileId: string, accountId: string) => `${profileId
 /** What the top bar says of an account's sync, and how full its progress bar is (none when idle). */
 export function syncLabel(p: SyncProgress | undefined): { text: string; bar: { value: number; max: number | undefined } | null } {
   if (!p) return { text: '', bar: null };
-  if (p.state === 'running' && p.indexing) {
-    // After the last page of a first load: the pages are in, the sorts are being prepared.
-    return { text: `Preparing sorts ${p.indexing.done}/${p.indexing.total}`, bar: { value: p.indexing.done, max: p.indexing.total } };
-  }
   if (p.state === 'running') return { text: `Sync ${p.pagesDone}/${p.pagesTotal ?? '?'} pages`, bar: { value: p.pagesDone, max: p.pagesTotal ?? undefined } };
   if (p.state === 'failed') return { text: p.message ?? 'Sync failed', bar: null };
   if (p.state === 'cancelled') return { text: 'Sync cancelled', bar: null };

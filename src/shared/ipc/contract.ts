@@ -7,7 +7,11 @@ import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../dom
 import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
 import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
 import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
+import { OUTBOX_ITEM_KINDS, OUTBOX_STATES } from '../domain/outbox';
+import { campaignQuerySchema } from '../domain/campaign-query';
 import { deskErrorSchema, type Result } from '../errors';
+import { unsentListSchema } from '../domain/unsent';
+import { retentionEffectSchema, retentionSchema } from '../retention';
 
 // ---- Shared DTOs ---------------------------------------------------------------------------
 
@@ -73,17 +77,6 @@ export const campaignRowSchema = z.object({
 });
 export type CampaignRow = z.infer<typeof campaignRowSchema>;
 
-export const campaignQuerySchema = z.object({
-  profileId: id,
-  accountId: accountIdSchema,
-  sort: z.object({ field: z.string().max(64), direction: z.enum(['asc', 'desc']) }).optional(),
-  statuses: z.array(z.string().max(64)).max(20).optional(),
-  /** Words that must all appear, or a pasted list of campaign ids. */
-  text: z.string().max(4000).optional(),
-  offset: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(1000).default(200),
-});
-
 /**
  * The window as the person left it (issue 16): the open account and tab, and per account the
  * campaigns view (sort, status filter, search, chosen columns with widths, details pane). Saved
@@ -117,36 +110,36 @@ export const pushDraftPayloadSchema = z.object({
 });
 export type PushDraftPayload = z.infer<typeof pushDraftPayloadSchema>;
 
+/**
+ * Where an unsent change stands (one change = the draft plus at most one outbox item): 'draft' is
+ * editable; the others are its item's state, read-only until taken back to draft.
+ */
+export const DRAFT_STATUSES = ['draft', 'queued', 'sending', 'uncertain', 'failed', 'blocked'] as const;
+const draftCommon = {
+  id,
+  profileId: id,
+  accountId: z.string(),
+  problems: z.array(fieldProblemSchema),
+  updatedAt: z.number(),
+  status: z.enum(DRAFT_STATUSES),
+  /** The change's outbox item while it has one (absent for a draft never queued or taken back). */
+  item: z
+    .object({ id: z.string(), lastError: z.object({ code: z.string(), message: z.string() }).nullable(), fix: z.string().nullable(), attempts: z.number().int(), updatedAt: z.number() })
+    .optional(),
+  /** What the service said of it last, kept when it was taken back to draft to be fixed. */
+  serviceWords: z.string().optional(),
+};
 export const draftSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('campaign'),
-    id,
-    profileId: id,
-    accountId: z.string(),
-    payload: campaignCreateSchema.partial(),
-    problems: z.array(fieldProblemSchema),
-    updatedAt: z.number(),
-  }),
-  z.object({
-    kind: z.literal('push'),
-    id,
-    profileId: id,
-    accountId: z.string(),
-    payload: pushDraftPayloadSchema.partial(),
-    problems: z.array(fieldProblemSchema),
-    updatedAt: z.number(),
-  }),
+  z.object({ kind: z.literal('campaign'), ...draftCommon, payload: campaignCreateSchema.partial() }),
+  z.object({ kind: z.literal('push'), ...draftCommon, payload: pushDraftPayloadSchema.partial() }),
 ]);
 export type Draft = z.infer<typeof draftSchema>;
-
-export const OUTBOX_KINDS = ['create_campaign', 'send_push', 'schedule_push', 'update_task', 'cancel_task', 'set_sw_path'] as const;
-export const OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'blocked'] as const;
 
 export const outboxItemSchema = z.object({
   id: z.string(),
   profileId: id,
   accountId: z.string(),
-  kind: z.enum(OUTBOX_KINDS),
+  kind: z.enum(OUTBOX_ITEM_KINDS),
   summary: z.string(),
   state: z.enum(OUTBOX_STATES),
   attempts: z.number().int(),
@@ -156,6 +149,10 @@ export const outboxItemSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   nextAttemptAt: z.number().nullable(),
+  /** The draft it came from (absent for task edits and service-worker paths): it can be taken back to it. */
+  draftId: z.string().optional(),
+  /** Once posted: what the service calls it (the campaign's id, or the push's task ids). */
+  posted: z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) }).optional(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 
@@ -251,6 +248,48 @@ export const rateLimitStateSchema = z.object({
 });
 export type RateLimitState = z.infer<typeof rateLimitStateSchema>;
 
+/** One window of a budget as the rate-limit view shows it, from the scheduler's live model. */
+export const limitWindowSchema = z.object({
+  name: z.string(),
+  quota: z.number(),
+  used: z.number(),
+  windowMs: z.number(),
+  /** Until the window is back to its full quota; null while only an answer can tell. */
+  resetInMs: z.number().nullable(),
+  /** Until one more request fits; 0 when one fits now, null while only an answer can free a slot. */
+  nextSlotInMs: z.number().nullable(),
+  /** This window is what keeps this budget's waiting work from going out now. */
+  holding: z.boolean(),
+});
+export const limitBudgetSchema = z.object({
+  group: z.string(),
+  budget: z.enum(['read', 'write']),
+  /** 'guess': no answer with rate-limit headers yet (the documented tiers); 'unlimited': answers carry none. */
+  model: z.enum(['guess', 'learned', 'unlimited']),
+  windows: z.array(limitWindowSchema),
+  /** Requests of this budget waiting in the scheduler now. */
+  waiting: z.number().int(),
+  /** The service said to wait (Retry-After) this much longer. */
+  blockedForMs: z.number(),
+});
+export const accountLimitsSchema = z.object({
+  accountId: z.string(),
+  /** Changes of the account on their way (queued or sending). */
+  queued: z.number().int(),
+  /** Until they would all have gone out, by the model; null when not known (no answer with limits yet). */
+  drainEstimateMs: z.number().nullable(),
+  budgets: z.array(limitBudgetSchema),
+});
+export const limitsViewSchema = z.object({
+  /** When the picture was taken (main's clock): counts down from here. */
+  at: z.number(),
+  accounts: z.array(accountLimitsSchema),
+});
+export type LimitWindow = z.infer<typeof limitWindowSchema>;
+export type LimitBudget = z.infer<typeof limitBudgetSchema>;
+export type AccountLimits = z.infer<typeof accountLimitsSchema>;
+export type LimitsView = z.infer<typeof limitsViewSchema>;
+
 export const syncProgressSchema = z.object({
   profileId: id,
   accountId: z.string(),
@@ -258,11 +297,6 @@ export const syncProgressSchema = z.object({
   pagesDone: z.number().int(),
   pagesTotal: z.number().int().nullable(),
   message: z.string().nullable(),
-  /**
-   * After the last page of a first load: the sort indexes built so far of how many. Absent or
-   * null while pages are fetched and when nothing is being indexed.
-   */
-  indexing: z.object({ done: z.number().int().nonnegative(), total: z.number().int().positive() }).nullable().optional(),
 });
 export type SyncProgress = z.infer<typeof syncProgressSchema>;
 
@@ -291,7 +325,11 @@ export const channels = {
     input: profileCreateSchema,
     output: profileSchema,
   },
-  'profiles.remove': { input: profileRef, output: ok },
+  /**
+   * Removes the connection with its accounts, cache, drafts and queue. Refused while anything of it
+   * is unsent (unsent.list) unless discardUnsent is true, and while a change is being sent.
+   */
+  'profiles.remove': { input: profileRef.extend({ discardUnsent: z.boolean().optional() }), output: ok },
   /**
    * Edits a connection in place (name, addresses, client id, sign-in flow, and the secret when one
    * is given): its drafts, cache and queue are kept. A new secret or client id is checked with the
@@ -319,7 +357,19 @@ export const channels = {
     input: z.object({ profileId: id, accountId: accountIdSchema, name: z.string().max(200).optional() }),
     output: accountSchema,
   },
-  'accounts.remove': { input: accountRef, output: ok },
+  /** As profiles.remove, for one account: refused while anything of it is unsent unless discardUnsent is true. */
+  'accounts.remove': { input: accountRef.extend({ discardUnsent: z.boolean().optional() }), output: ok },
+  /** Every unsent change of a connection (or of one of its accounts): drafts, queued, sending, being checked, failed, blocked. */
+  'unsent.list': { input: z.object({ profileId: id, accountId: accountIdSchema.optional() }), output: unsentListSchema },
+  /** How many days sent changes and the activity log are kept. */
+  'retention.get': { input: empty, output: retentionSchema },
+  /** What a new setting would remove at once; nothing is changed. Out-of-range days are refused with the bounds. */
+  'retention.preview': { input: z.object({ sentDays: z.number(), activityDays: z.number() }), output: retentionEffectSchema },
+  /** Saves the periods and prunes at once what is older than them; says what went. */
+  'retention.set': {
+    input: z.object({ sentDays: z.number(), activityDays: z.number() }),
+    output: z.object({ retention: retentionSchema, removed: retentionEffectSchema }),
+  },
   /** What the account may use (display, performance video, no spending limit), learned from the service or said by the person. */
   'accounts.capabilities': { input: accountRef, output: accountCapabilitiesSchema },
   /** The person says what the account may use ('unknown' forgets it); it replaces what was learned before. */
@@ -391,7 +441,10 @@ export const channels = {
   'drafts.submit': { input: z.object({ id }), output: outboxItemSchema },
 
   'outbox.list': { input: z.object({ profileId: id.optional(), accountId: z.string().optional() }), output: z.array(outboxItemSchema) },
+  /** Queues a failed or blocked item again as it is (refused if its draft was edited since). */
   'outbox.retry': { input: z.object({ id }), output: outboxItemSchema },
+  /** A queued, failed or blocked item goes back to its draft, atomically: the item is gone, the draft editable. */
+  'outbox.takeBack': { input: z.object({ id }), output: draftSchema },
   'outbox.discard': { input: z.object({ id }), output: ok },
   /** Why each queued or sending item waits, now (the Outbox view's "Waiting" column). */
   'outbox.waits': { input: z.object({ profileId: id.optional() }), output: z.array(outboxWaitSchema) },
@@ -443,6 +496,8 @@ export const channels = {
   'images.check': { input: z.object({ url: z.string().max(4000), role: z.enum(['icon', 'thumbnail']) }), output: imageCheckSchema },
 
   'ratelimit.state': { input: z.object({ profileId: id.optional() }), output: z.array(rateLimitStateSchema) },
+  /** The rate-limit view: per account of the connection, each budget's windows and when its queue is drained. */
+  'ratelimit.view': { input: z.object({ profileId: id }), output: limitsViewSchema },
   'activity.list': { input: z.object({ profileId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) }), output: z.array(activitySchema) },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 

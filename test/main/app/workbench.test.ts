@@ -81,9 +81,11 @@ describe('bulk drafts', () => {
     await h['profiles.setWorkOffline']({ profileId, offline: false });
     expect(out.queued.map((q) => q.id)).toEqual([saved[0].id, saved[1].id]);
     expect(out.refused).toEqual([{ id: saved[2].id, problems: [expect.objectContaining({ field: 'cpc' })] }]);
+    // Queued ones stay listed (read-only, with their state) until posted; the refused one is editable.
     const left = await h['drafts.list']({ profileId, accountId: 'acmeshoes' });
-    expect(left.map((d) => d.id)).toEqual([saved[2].id]);
+    expect(left.filter((d) => d.status === 'draft').map((d) => d.id)).toEqual([saved[2].id]);
     await until(async () => (await h['outbox.list']({})).filter((i) => i.state === 'sent').length === 2, 'both posted');
+    expect((await h['drafts.list']({ profileId, accountId: 'acmeshoes' })).map((d) => d.id)).toEqual([saved[2].id]);
 
     // A removal and its undo: the draft comes back under its own id.
     await h['drafts.deleteMany']({ ids: [saved[2].id] });

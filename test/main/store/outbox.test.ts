@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxItem, type OutboxState } from '../../../src/main/store';
+import { type OutboxItem } from '../../../src/main/store';
+import { OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxState } from '../../../src/shared/domain/outbox';
 import { ACME, createWork as create, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;

@@ -32,17 +32,16 @@ describe('tightest rate-limit window', () => {
 
 describe('sync label in the top bar', () => {
   const p = (over: Partial<SyncProgress>): SyncProgress => ({
-    profileId: 'p1', accountId: 'acme', state: 'running', pagesDone: 3, pagesTotal: 100, message: null, indexing: null, ...over,
+    profileId: 'p1', accountId: 'acme', state: 'running', pagesDone: 3, pagesTotal: 100, message: null, ...over,
   });
 
-  it('counts pages while they arrive, then the sort indexes a first load builds after its last page', () => {
+  it('counts pages while they arrive', () => {
     expect(syncLabel(p({}))).toEqual({ text: 'Sync 3/100 pages', bar: { value: 3, max: 100 } });
     expect(syncLabel(p({ pagesTotal: null, pagesDone: 0 }))).toEqual({ text: 'Sync 0/? pages', bar: { value: 0, max: undefined } });
-    expect(syncLabel(p({ pagesDone: 100, indexing: { done: 5, total: 17 } }))).toEqual({ text: 'Preparing sorts 5/17', bar: { value: 5, max: 17 } });
   });
 
   it('shows no bar once the refresh has ended, and says why it ended', () => {
-    expect(syncLabel(p({ state: 'done', indexing: null }))).toEqual({ text: 'Synced', bar: null });
+    expect(syncLabel(p({ state: 'done' }))).toEqual({ text: 'Synced', bar: null });
     expect(syncLabel(p({ state: 'failed', message: 'The service cannot be reached now' }))).toEqual({ text: 'The service cannot be reached now', bar: null });
     expect(syncLabel(p({ state: 'cancelled' }))).toEqual({ text: 'Sync cancelled', bar: null });
     expect(syncLabel(undefined)).toEqual({ text: '', bar: null });

@@ -2,6 +2,7 @@
 // list call; everything a screen shows afterwards is read from the cache, so switching accounts
 // never waits for the network.
 import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../../shared/domain/campaign';
+import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 import { DeskError } from '../../../shared/errors';
 import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
 import { isServiceError } from '../../service';
@@ -18,7 +19,7 @@ type AccountHandlers = Pick<
 const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN_FIELDS as readonly string[]).includes(f);
 
 export function accountView(ctx: CoreContext, a: Account) {
-  const queued = ctx.store.outbox.list({ profileId: a.profileId, accountId: a.accountId, states: ['queued', 'sending', 'uncertain'] }).length;
+  const queued = ctx.store.outbox.list({ profileId: a.profileId, accountId: a.accountId, states: ON_THE_WAY_STATES }).length;
   return accountDto(a, ctx.store.campaigns.count(a), queued);
 }
 

@@ -18,6 +18,7 @@ type DraftHandlers = Pick<
   | 'drafts.submitMany'
   | 'outbox.list'
   | 'outbox.retry'
+  | 'outbox.takeBack'
   | 'outbox.discard'
   | 'outbox.candidates'
   | 'outbox.confirmMatch'
@@ -43,19 +44,17 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
 
   return {
     async 'drafts.list'({ profileId, accountId }) {
-      // Submitted drafts stay listed while their item is blocked or failed: they can be fixed and
-      // submitted again. A sent item removes its draft.
-      const parked = new Set(
-        store.outbox.list({ profileId, accountId, states: ['blocked', 'failed'] }).map((i) => i.draftId).filter((x) => x !== null),
-      );
-      return store.drafts.list(profileId, { accountId }).filter((d) => d.state === 'editing' || parked.has(d.id)).map(draftDto);
+      // Every unsent change of the account: editable drafts, and submitted ones with their item's
+      // state (queued, sending, being looked for, failed, blocked). A posted change has left: the
+      // engine removes its draft when the item is sent.
+      return store.drafts.list(profileId, { accountId }).map((d) => draftDto(d, store.drafts.liveItem(d.id)));
     },
 
     async 'drafts.save'(input) {
       const problems = check({ kind: input.kind, payload: input.payload, profileId: input.profileId, accountId: input.accountId }).problems;
       const d = store.drafts.save({ ...(input.id ? { id: input.id } : {}), profileId: input.profileId, accountId: input.accountId, kind: input.kind, payload: input.payload, problems });
       draftsChanged(d.profileId, d.accountId);
-      return draftDto(d);
+      return draftDto(d, store.drafts.liveItem(d.id));
     },
 
     async 'drafts.delete'({ id }) {
@@ -97,7 +96,7 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
         })),
       );
       draftsChanged(profileId, accountId);
-      return saved.map(draftDto);
+      return saved.map((d) => draftDto(d, store.drafts.liveItem(d.id)));
     },
 
     async 'drafts.deleteMany'({ ids }) {
@@ -150,11 +149,24 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
 
     async 'outbox.retry'({ id }) {
       let item = mustGetItem(ctx, id);
+      const draft = item.draftId === null ? undefined : store.drafts.get(item.draftId);
+      if (draft?.state === 'editing' && (item.state === 'failed' || item.state === 'blocked')) {
+        // Retry would post the version the service refused, not the one now in the draft.
+        throw new DeskError('conflict', 'This change was edited in its draft after it was queued: queue the draft again to send the edited version, or discard it.');
+      }
       if (item.state === 'failed' || item.state === 'blocked') item = store.outbox.requeue(item.seq);
       else if (item.state === 'sent') throw new DeskError('conflict', 'This change has already been sent.');
       drainer.retryNow(item.seq);
       outboxChanged(item);
       return outboxDto(item);
+    },
+
+    async 'outbox.takeBack'({ id }) {
+      const { draft, item } = store.drafts.takeBack(mustGetItem(ctx, id).seq);
+      ctx.log(item.profileId, item.accountId, 'info', 'outbox.taken_back', `${outboxDto(item).summary} taken back to draft.`);
+      outboxChanged(item);
+      draftsChanged(draft.profileId, draft.accountId);
+      return draftDto(draft);
     },
 
     async 'outbox.candidates'({ id }) {
@@ -180,10 +192,15 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
     async 'outbox.discard'({ id }) {
       const item = mustGetItem(ctx, id);
       if (item.state === 'sending') throw new DeskError('conflict', 'This change is being sent right now; wait a moment and look again.');
-      store.outbox.remove(item.seq);
+      // One change is one item: discarding it discards its draft too (never a hidden draft left behind).
+      store.transaction(() => {
+        store.outbox.remove(item.seq);
+        if (item.draftId !== null) store.drafts.remove(item.draftId);
+      });
       ctx.notes.remove(item.seq);
       ctx.log(item.profileId, item.accountId, 'info', 'outbox.discarded', `${outboxDto(item).summary} discarded.`);
       outboxChanged(item);
+      if (item.draftId !== null) draftsChanged(item.profileId, item.accountId);
       return { ok: true };
     },
   };

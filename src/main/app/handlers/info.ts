@@ -4,6 +4,7 @@ import type { CoreContext } from '../context';
 import { demoState } from '../demo';
 import { activityDto } from '../dto';
 import { outboxWaits } from '../../sync/outbox-wait';
+import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 
 type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'activity.list' | 'outbox.waits'>;
 
@@ -47,7 +48,7 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
     },
     async 'outbox.waits'({ profileId }) {
       const profiles = new Map(ctx.store.profiles.list().map((p) => [p.id, p]));
-      const items = ctx.store.outbox.list({ ...(profileId === undefined ? {} : { profileId }), states: ['queued', 'sending', 'uncertain'] });
+      const items = ctx.store.outbox.list({ ...(profileId === undefined ? {} : { profileId }), states: ON_THE_WAY_STATES });
       const waits = outboxWaits({
         now: ctx.now(),
         items,

@@ -31,7 +31,7 @@ describe('import report', () => {
 
   it('round-trips exported drafts', () => {
     const csv = draftsToCsv([
-      { kind: 'campaign', id: 'd1', profileId: 'p', accountId: 'acme', payload: { name: 'A "quoted" one', branding_text: 'Acme', bid_strategy: 'FIXED', cpc: 0.3, marketing_objective: 'LEADS_GENERATION', spending_limit_model: 'MONTHLY', spending_limit: 50 }, problems: [], updatedAt: 0 },
+      { kind: 'campaign', id: 'd1', profileId: 'p', accountId: 'acme', payload: { name: 'A "quoted" one', branding_text: 'Acme', bid_strategy: 'FIXED', cpc: 0.3, marketing_objective: 'LEADS_GENERATION', spending_limit_model: 'MONTHLY', spending_limit: 50 }, problems: [], updatedAt: 0, status: 'draft' },
     ]);
     const back = readImport(csv);
     expect(back.rows[0].problems).toEqual([]);

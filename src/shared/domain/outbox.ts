@@ -1,0 +1,30 @@
+// The outbox's kinds and states, written once for the store, the sync engine, the contract and
+// the window. An item is one change to send; its state says where it stands.
+
+/** What the store holds: one kind of change to the service each. */
+export const OUTBOX_KINDS = ['create_campaign', 'send_push', 'update_task', 'cancel_task', 'set_sw_path'] as const;
+export type OutboxKind = (typeof OUTBOX_KINDS)[number];
+
+/**
+ * How the window names an item: the stored kinds, and a scheduled push told apart from one sent
+ * at once (both are `send_push` in the store), since the person acts on them differently.
+ */
+export const OUTBOX_ITEM_KINDS = [...OUTBOX_KINDS, 'schedule_push'] as const;
+export type OutboxItemKind = (typeof OUTBOX_ITEM_KINDS)[number];
+
+/** In the order of an item's life: waiting, on its way, lost answer, then settled or stopped. */
+export const OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'sent', 'failed', 'blocked'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+/** States the drainer takes care of without the person: the item will be sent (or found) on its own. */
+export const ON_THE_WAY_STATES = ['queued', 'sending', 'uncertain'] as const satisfies readonly OutboxState[];
+
+/** Allowed moves; anything else is a bug in the caller and is refused. */
+export const OUTBOX_TRANSITIONS: Readonly<Record<OutboxState, readonly OutboxState[]>> = {
+  queued: ['sending', 'blocked'],
+  sending: ['sent', 'failed', 'uncertain', 'blocked', 'queued'],
+  uncertain: ['sent', 'queued', 'failed', 'blocked'],
+  blocked: ['queued', 'failed'],
+  failed: ['queued'],
+  sent: [],
+};
