@@ -16,6 +16,8 @@ import { profileHandlers } from './handlers/profiles';
 import { appsHandlers } from './handlers/apps';
 import { pushHandlers } from './handlers/push';
 import { tasksHandlers } from './handlers/tasks';
+import { unsentHandlers } from './handlers/unsent';
+import { retentionHandlers } from './handlers/retention';
 import type { SecretPort } from '../secrets/secret-port';
 import { RateLimitScheduler } from '../ratelimit/scheduler';
 import { createSecretStore } from '../secrets';
@@ -224,6 +226,8 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     ...appsHandlers(ctx),
     ...tasksHandlers(ctx),
     ...pushHandlers(ctx),
+    ...unsentHandlers(ctx),
+    ...retentionHandlers(ctx),
   }) satisfies DeskHandlers;
 
   try {

@@ -93,6 +93,8 @@ export interface ActivityRepo {
   /** Newest first. */
   list(filter?: { profileId?: string; accountId?: string; limit?: number; before?: number }): ActivityEntry[];
   prune(before: number): number;
+  /** How many entries prune(before) would remove. */
+  countBefore(before: number): number;
 }
 
 export function createActivityRepo(ctx: RepoContext): ActivityRepo {
@@ -102,6 +104,7 @@ export function createActivityRepo(ctx: RepoContext): ActivityRepo {
   );
   const getStmt = db.prepare('SELECT * FROM activity WHERE id = ?');
   const pruneStmt = db.prepare('DELETE FROM activity WHERE at < ?');
+  const countBeforeStmt = db.prepare('SELECT count(*) FROM activity WHERE at < ?').pluck();
 
   function fromRow(r: unknown): ActivityEntry {
     const row = rowSchema.parse(r);
@@ -149,6 +152,9 @@ export function createActivityRepo(ctx: RepoContext): ActivityRepo {
     },
     prune(before) {
       return pruneStmt.run(before).changes;
+    },
+    countBefore(before) {
+      return countBeforeStmt.get(before) as number;
     },
   };
 }

@@ -3,6 +3,7 @@
 // setting must not keep the app from starting.
 import { z } from 'zod';
 import { windowViewSchema } from '../../shared/ipc/contract';
+import { RETENTION_DEFAULTS, retentionSchema } from '../../shared/retention';
 import type { RepoContext } from './context';
 
 const SETTINGS = {
@@ -14,6 +15,8 @@ const SETTINGS = {
   pushTemplates: z.array(z.object({ id: z.string(), name: z.string(), payload: z.record(z.string(), z.unknown()), createdAt: z.number() })),
   /** The window as the person left it: open account and tab, each account's campaigns view. */
   views: windowViewSchema,
+  /** How many days sent changes and activity entries are kept (src/main/sync/retention.ts prunes). */
+  retention: retentionSchema,
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -24,6 +27,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   pushPerformers: {},
   pushTemplates: [],
   views: { accounts: {} },
+  retention: RETENTION_DEFAULTS,
 };
 
 export interface SettingsRepo {

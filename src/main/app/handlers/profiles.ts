@@ -1,11 +1,13 @@
 // profiles.*: connections to a service, each with its own credentials and sign-in flow. The
 // client secret goes to the secret store and nowhere else.
+import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
 import { DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { CoreContext } from '../context';
 import { rememberDemoRemoval, restoreDemo, DEMO_PROFILE_ID } from '../demo';
 import { addressProblem } from '../../../shared/domain/profile';
 import { profileDto } from '../dto';
+import { guardRemoval } from '../unsent';
 
 const ADDRESS_LABELS = { baseUrl: 'The service address', authUrl: 'The sign-in address', pushUrl: 'The push address', redirectUri: 'The redirect address' } as const;
 
@@ -106,18 +108,23 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       return profileView(ctx, profileId);
     },
 
-    async 'profiles.remove'({ profileId }) {
+    async 'profiles.remove'({ profileId, discardUnsent }) {
       const p = store.profiles.get(profileId);
       if (!p) return { ok: true };
+      guardRemoval(store, { profileId }, discardUnsent);
       for (const a of store.accounts.list(profileId)) ctx.refresher.cancel(a);
       await connections.forget(profileId);
       ctx.refresher.forgetApps(profileId);
+      // Again after the awaits, right before the delete: the drainer may have started a send meanwhile.
+      const discarded = guardRemoval(store, { profileId }, discardUnsent);
       for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
       store.profiles.remove(profileId);
       rememberDemoRemoval(ctx, { profileId });
       await ctx.secrets.delete(profileId).catch(() => undefined);
-      ctx.log(null, null, 'info', 'profile.removed', `Connection "${p.name}" removed.`);
+      const gone = discarded.length > 0 ? `; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen` : '';
+      ctx.log(null, null, discarded.length > 0 ? 'warning' : 'info', 'profile.removed', `Connection "${p.name}" removed${gone}.`);
       changed();
+      if (discarded.length > 0) hub.emit('outbox.changed', { profileId, accountId: '' });
       return { ok: true };
     },
 
