@@ -11,8 +11,8 @@ import type { Account, AccountRef } from '../../store';
 import type { CoreContext } from '../context';
 import { rememberDemoRemoval } from '../demo';
 import { accountDto, campaignRowDto } from '../dto';
-
 import { guardRemoval } from '../unsent';
+
 type AccountHandlers = Pick<
   DeskHandlers,
   'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.records' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel' | 'views.load' | 'views.save'
@@ -92,20 +92,20 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
 
     async 'accounts.remove'({ discardUnsent, ...ref }) {
       mustGet(ctx, ref);
+      // Checked and removed with no await between: the drainer cannot start sending in the gap.
+      const discarded = guardRemoval(store, ref, discardUnsent);
       refresher.cancel(ref);
       store.accounts.remove(ref, { discardPending: discarded.length > 0 });
       rememberDemoRemoval(ctx, ref);
-      hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
-      return { ok: true };
-      // Checked and removed with no await between: the drainer cannot start sending in the gap.
-      const discarded = guardRemoval(store, ref, discardUnsent);
-    },
-
-    async 'campaigns.query'(q) {
       if (discarded.length > 0) {
         ctx.log(ref.profileId, null, 'warning', 'account.removed', `Account ${ref.accountId} removed; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen.`);
         hub.emit('outbox.changed', { profileId: ref.profileId, accountId: ref.accountId });
       }
+      hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
+      return { ok: true };
+    },
+
+    async 'campaigns.query'(q) {
       const a = mustGet(ctx, q);
       const page = queryPage(ctx, q);
       return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
