@@ -1,7 +1,7 @@
 // accounts.*, campaigns.query and sync.*: accounts are added by id and verified with one small
 // list call; everything a screen shows afterwards is read from the cache, so switching accounts
 // never waits for the network.
-import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../../shared/domain/campaign';
+import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../../shared/domain/campaign';
 import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
 import { DeskError } from '../../../shared/errors';
@@ -9,6 +9,7 @@ import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
 import { isServiceError } from '../../service';
 import type { Account, AccountRef } from '../../store';
 import type { CoreContext } from '../context';
+import { nameUnnamedAccounts, serviceName } from '../account-names';
 import { rememberDemoRemoval } from '../demo';
 import { accountDto, campaignRowDto } from '../dto';
 import { guardRemoval } from '../unsent';
@@ -32,14 +33,14 @@ function mustGet(ctx: CoreContext, ref: AccountRef): Account {
 }
 
 /** Verifies that the profile's credentials reach the account and learns whether it is a network. */
-async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVERTISER' | 'NETWORK'; name: string | null }> {
+async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVERTISER' | 'NETWORK'; sample: readonly Campaign[] }> {
   const client = ctx.connections.client(ref.profileId);
   try {
     const page = await client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page: 1, pageSize: 1 }, { priority: 'interactive' });
     ctx.connections.noteSuccess(ref.profileId);
     const first = page.campaigns[0];
     const network = first !== undefined && (first.advertiser_name !== undefined || (first.advertiser_id !== undefined && first.advertiser_id !== ref.accountId));
-    return { type: network ? 'NETWORK' : 'ADVERTISER', name: null };
+    return { type: network ? 'NETWORK' : 'ADVERTISER', sample: page.campaigns };
   } catch (e) {
     ctx.connections.noteFailure(ref.profileId, e, { read: true });
     if (isServiceError(e) && e.kind === 'forbidden') {
@@ -83,10 +84,17 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
         throw new DeskError('offline', 'You chose to work offline. Go online to add an account: it has to be checked with the service.');
       }
       const found = await verify(ctx, ref);
-      const a = store.accounts.add({ ...ref, name: name?.trim() || found.name, type: found.type, verifiedAt: ctx.now() });
+      // The person's name first; else the one the service gives it (account-names.ts), else none (its id shows).
+      const a = store.accounts.add({ ...ref, name: name?.trim() || serviceName(store, ref, found.sample), type: found.type, verifiedAt: ctx.now() });
       ctx.log(profileId, accountId, 'info', 'account.added', `Account ${accountId} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
       hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
-      void refresher.refreshAccount(ref);
+      // Once listed, the caches may name this account (a network by its own campaigns) or others.
+      void refresher
+        .refreshAccount(ref)
+        .then(() => {
+          if (nameUnnamedAccounts(store, profileId).length > 0) hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
+        })
+        .catch(() => undefined); // the core closed meanwhile: the names wait for the next add
       return accountView(ctx, a);
     },
 
