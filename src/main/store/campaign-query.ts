@@ -9,7 +9,8 @@
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
 // serve both directions. Ties are broken by status, then id, so paging is stable.
 import { z } from 'zod';
-import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../shared/domain/campaign';
+import type { Campaign, SortableCampaignField } from '../../shared/domain/campaign';
+import { campaignQuerySchema, type CampaignQuery, type ParsedCampaignQuery } from '../../shared/domain/campaign-query';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
 import { campaignTableName } from './campaign-tables';
@@ -17,26 +18,7 @@ import type { RowReader } from './campaigns-repo';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 
-export const MAX_QUERY_LIMIT = 1000;
-
-export const campaignQuerySchema = z.object({
-  profileId: z.string().min(1),
-  accountId: z.string().min(1),
-  sort: z
-    .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS), direction: z.enum(['asc', 'desc']) })
-    .default({ field: 'name', direction: 'asc' }),
-  /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
-  statuses: z.array(z.string()).max(50).optional(),
-  /**
-   * What the search box holds: words that must each appear in the id, name or branding text
-   * (case-insensitive, any order), or a list of campaign ids (two or more numbers) to show.
-   */
-  text: z.string().max(4000).optional(),
-  limit: z.number().int().min(1).max(MAX_QUERY_LIMIT).default(50),
-  offset: z.number().int().min(0).default(0),
-});
-export type CampaignQuery = z.input<typeof campaignQuerySchema>;
-export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema>;
+export { MAX_QUERY_LIMIT, type CampaignQuery } from '../../shared/domain/campaign-query';
 
 export interface CampaignPage {
   rows: Campaign[];

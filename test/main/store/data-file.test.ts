@@ -58,8 +58,9 @@ async function deeplyDamagedFile(): Promise<string> {
   const store = openStore({ file });
   seed(store);
   for (let i = 0; i < 300; i++) {
-    store.profiles.create({ name: `Agency ${i} ${'x'.repeat(150)}`, baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test',
-      pushUrl: 'https://push.example.test', clientId: `client-${i}`, flow: 'client_credentials' });
+    // Long names and client ids (within the profile limits) so that the rows fill many pages.
+    store.profiles.create({ name: `Agency ${i} ${'x'.repeat(85)}`, baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test',
+      pushUrl: 'https://push.example.test', clientId: `client-${i}-${'y'.repeat(70)}`, flow: 'client_credentials' });
   }
   await store.close();
   const bytes = readFileSync(file);

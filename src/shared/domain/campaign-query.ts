@@ -1,0 +1,28 @@
+// What a screen asks of the campaign cache (campaigns.query and campaigns.records): one account,
+// sorted, filtered by status and text, one page at a time. One schema with one set of limits and
+// defaults, checked by the contract and again by the store.
+import { z } from 'zod';
+import { accountIdSchema, SORTABLE_CAMPAIGN_FIELDS } from './campaign';
+
+/** The most rows one page may hold: a page is read and sent in one piece. */
+export const MAX_QUERY_LIMIT = 1000;
+
+export const campaignQuerySchema = z.object({
+  profileId: z.string().min(1).max(200),
+  accountId: accountIdSchema,
+  /** Only fields the cache keeps a sortable column of; ties are broken by status, then id. */
+  sort: z
+    .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS), direction: z.enum(['asc', 'desc']) })
+    .default({ field: 'name', direction: 'asc' }),
+  /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
+  statuses: z.array(z.string().max(64)).max(50).optional(),
+  /**
+   * What the search box holds: words that must each appear in the id, name or branding text
+   * (case-insensitive, any order), or a list of campaign ids (two or more numbers) to show.
+   */
+  text: z.string().max(4000).optional(),
+  limit: z.number().int().min(1).max(MAX_QUERY_LIMIT).default(200),
+  offset: z.number().int().min(0).default(0),
+});
+export type CampaignQuery = z.input<typeof campaignQuerySchema>;
+export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema>;
