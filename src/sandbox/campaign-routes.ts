@@ -9,7 +9,7 @@ import { isListed, parseListQuery, sortListed, type Listed, type ListQuery } fro
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type RequestContext, type Route } from './http';
 import type { Budget } from './rate-limiter';
-import type { RateLimitGroup } from './rate-tiers';
+import type { RateLimitGroup } from '../shared/domain/rate-tiers';
 import { fillMissingObjective, normaliseCreate } from './create-fill';
 import { campaignFromCreate } from './records';
 import type { AccountRec } from './state';

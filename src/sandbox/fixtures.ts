@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACCOUNT_FEATURES, accountIdSchema } from '../shared/domain/campaign';
-import { RATE_LIMIT_GROUPS, SPEC_TIERS } from './rate-tiers';
+import { RATE_LIMIT_GROUPS, SPEC_TIERS } from '../shared/domain/rate-tiers';
 import { variantsSchema } from './variants';
 
 const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' });

@@ -3,7 +3,7 @@
 // reading, and strict content-type and JSON parsing that answer 4xx rather than throwing.
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Budget } from './rate-limiter';
-import type { RateLimitGroup } from './rate-tiers';
+import type { RateLimitGroup } from '../shared/domain/rate-tiers';
 import type { Variants } from './variants';
 
 /** Header fields of a reply; an array is sent as one field line per element (RFC 9110 5.3). */

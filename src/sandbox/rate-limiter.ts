@@ -18,7 +18,7 @@ import {
   type RateLimitGroup,
   type TierQuotas,
   type TierRow,
-} from './rate-tiers';
+} from '../shared/domain/rate-tiers';
 
 export type Budget = 'read' | 'write';
 

@@ -1,6 +1,6 @@
 // A ring buffer of handled requests (the last 200,000), so tests and benchmarks can see what the
 // sandbox saw: statuses, rate-limit decisions, injected faults. O(1) per request.
-import type { RateLimitGroup } from './rate-tiers';
+import type { RateLimitGroup } from '../shared/domain/rate-tiers';
 
 export type Outcome =
   | 'ok'

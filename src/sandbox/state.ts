@@ -2,7 +2,7 @@
 // tokens and codes issued since. A reset throws the whole world away and builds a new one.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Fixtures } from './fixtures';
-import { LIMITED_FROM_MS } from './rate-tiers';
+import { LIMITED_FROM_MS } from '../shared/domain/rate-tiers';
 import {
   campaignFromFixture,
   setTaskUpdateTime,

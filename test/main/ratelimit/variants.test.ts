@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { MIXED_VARIANTS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { SPEC_TIERS } from '../../../src/sandbox/rate-tiers';
+import { SPEC_TIERS } from '../../../src/shared/domain/rate-tiers';
 import { clientFor, raw, sandboxRequests, SECRET, worldFixtures, type LoggedRequest } from '../service/helpers';
 import { greedyAdmissions, greedyBucketAdmissions, type SandboxWindows } from './sim';
 import { VirtualTime } from './virtual-time';

@@ -1,5 +1,6 @@
-// The spec's rate-limit constants (8.1), kept apart so that both the fixtures validator and the
-// limiter read the same table.
+// The spec's rate-limit constants (8.1), written once: the sandbox limits requests with them, and
+// the client takes them as its first guess of a budget before the service's headers tell it the
+// real policy (DECISIONS client 6).
 
 export type TierRow = readonly [number, number, number];
 export interface TierQuotas {
@@ -25,10 +26,25 @@ export const SPEC_TIERS: Readonly<Record<string, TierQuotas>> = {
 export const RATE_LIMIT_GROUPS = ['campaigns', 'campaigns.list'] as const;
 export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number];
 
+/** Spec 8.1.9: create is Tier 2, list is Tier 4. */
 export const DEFAULT_ENDPOINT_TIERS: Readonly<Record<RateLimitGroup, number>> = {
   campaigns: 2,
   'campaigns.list': 4,
 };
+
+/** A documented window: its name, how many requests it admits, and how long it is. */
+export interface DocumentedWindow {
+  name: WindowName;
+  quota: number;
+  windowMs: number;
+}
+
+/** The documented windows of a group's read or write budget, or undefined for a group the spec does not limit. */
+export function documentedWindows(group: string, budget: keyof TierQuotas): DocumentedWindow[] | undefined {
+  const tier = (DEFAULT_ENDPOINT_TIERS as Readonly<Record<string, number>>)[group];
+  const quotas = tier === undefined ? undefined : SPEC_TIERS[String(tier)]?.[budget];
+  return quotas?.map((quota, i) => ({ name: WINDOW_NAMES[i], quota, windowMs: DEFAULT_WINDOWS_S[WINDOW_NAMES[i]] * 1000 }));
+}
 
 /**
  * Spec 8.1.1: accounts created after October 4, 2026 are limited. "After" is read as "from the
