@@ -6,10 +6,12 @@
 //          uncertain -> sent (found on the service) | queued (provably absent) | failed | blocked,
 //                       or stays uncertain with a new reason (AMBIGUOUS: the person decides)
 //          blocked -> queued (fixed by the person) | failed;   failed -> queued (retry by hand)
-// The head of a lane is its oldest queued, sending or uncertain item: only the head is claimed,
-// so a lane sends one item at a time, in seq order. Failed and blocked items are parked and do not
-// hold the lane up (a 4xx stops only that item); an uncertain head does, because the next item
-// may depend on whether it happened.
+// The head of a lane is its item in flight (sending or uncertain) if it has one, else its first
+// queued item in the lane's order: only the head is claimed, so a lane sends one item at a time.
+// The order is the order of queueing until the person moves a queued item (move()); an item in
+// flight is never moved and always stays the head, because it must be settled first. Failed and
+// blocked items are parked and do not hold the lane up (a 4xx stops only that item); an uncertain
+// head does, because the next item may depend on whether it happened.
 import { z } from 'zod';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
@@ -39,6 +41,9 @@ interface OutboxItemBase<K extends OutboxKind> extends OutboxLane {
   updatedAt: number;
 }
 export type OutboxItem = { [K in OutboxKind]: OutboxItemBase<K> }[OutboxKind];
+
+/** Where the person moves a queued item within its lane: one place, to an end, or before another queued item. */
+export type OutboxMove = 'up' | 'down' | 'first' | 'last' | { before: number };
 
 export type EnqueueInput = OutboxWork & {
   profileId: string;
@@ -70,7 +75,7 @@ export interface OutboxRepo {
   enqueue(input: EnqueueInput): OutboxItem;
   get(seq: number): OutboxItem | undefined;
   list(filter?: { profileId?: string; accountId?: string | null; states?: readonly OutboxState[] }): OutboxItem[];
-  /** The lane's current head (oldest queued, sending or uncertain item). */
+  /** The lane's current head (its sending or uncertain item, else its first queued one in the lane's order). */
   head(lane: OutboxLane): OutboxItem | undefined;
   /** Lanes whose head is queued and due at `now`, oldest head first. */
   readyLanes(now: number): OutboxLane[];
@@ -94,6 +99,11 @@ export interface OutboxRepo {
   retryLater(seq: number, nextAttemptAt: number, error: StoredError): OutboxItem;
   /** Back to queued (after a fix, a manual retry, or a resolution that found nothing on the service). */
   requeue(seq: number, opts?: { work?: OutboxWork; nextAttemptAt?: number }): OutboxItem;
+  /**
+   * The person changes which queued change of the lane goes first. Only queued items move, among
+   * the lane's queued items; anything else is refused (BAD_TRANSITION, with why). Returns the moved item.
+   */
+  move(seq: number, to: OutboxMove): OutboxItem;
   /** Deletes an item that is not in flight (a person discarded it). */
   remove(seq: number): boolean;
   /** At start-up: items left sending by a crash may or may not have reached the service. */
@@ -108,18 +118,59 @@ function parseWork(kind: OutboxKind, payload: unknown): { ok: true; work: Outbox
   return { ok: true, work: { kind, payload: r.data } as OutboxWork };
 }
 
+const NOT_MOVABLE: Partial<Record<OutboxState, string>> = {
+  sending: 'it is being sent right now, and the changes behind it wait until its answer is in',
+  uncertain: 'its answer was lost and the service is being checked for it; the changes behind it wait until that is settled',
+  sent: 'it has already been sent',
+  failed: 'the service refused it; Retry puts it back in the queue, where it can then be moved',
+  blocked: 'it needs a fix first; once it is queued again it can be moved',
+};
+
+function notMovable(state: OutboxState): string {
+  return `Only a queued change can be moved: ${NOT_MOVABLE[state] ?? `it is ${state}`}.`;
+}
+
+/**
+ * Where the moved item goes in `rest` (the lane's other queued items, in order), given where it
+ * was (`from`). Moving past either end stays at that end.
+ */
+function targetIndex(to: OutboxMove, from: number, rest: readonly number[], lookup: (seq: number) => OutboxItem | undefined): number {
+  if (to === 'first') return 0;
+  if (to === 'last') return rest.length;
+  if (to === 'up') return Math.max(0, from - 1);
+  if (to === 'down') return Math.min(rest.length, from + 1);
+  const at = rest.indexOf(to.before);
+  if (at >= 0) return at;
+  const other = lookup(to.before);
+  if (!other) throw new StoreError('NOT_FOUND', `No outbox item ${to.before} to move it before`);
+  if (other.state === 'queued') throw new StoreError('INVALID_INPUT', 'A change can only be moved among the queued changes of its own account');
+  throw new StoreError('BAD_TRANSITION', `It cannot go before that change: ${NOT_MOVABLE[other.state] ?? `it is ${other.state}`}.`);
+}
+
 export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): OutboxRepo {
   const { db } = ctx;
   const ACTIVE = "state IN ('queued', 'sending', 'uncertain')";
+  // The lane's order: an item in flight first (it must be settled before anything behind it, even
+  // when a failed item placed earlier was queued again meanwhile), then the person's order.
+  const IN_LANE_ORDER = "CASE WHEN state IN ('sending', 'uncertain') THEN 0 ELSE 1 END, lane_order, seq";
+  // A new item's place is its own seq: after every item of its lane, since seqs only grow and a
+  // move only exchanges places among items already there.
   const insert = db.prepare(`INSERT INTO outbox (profile_id, account_id, kind, payload, draft_id, state, attempts,
       next_attempt_at, created_at, updated_at)
     VALUES (@profileId, @accountId, @kind, @payload, @draftId, 'queued', 0, @notBefore, @now, @now)`);
+  const placeNew = db.prepare('UPDATE outbox SET lane_order = seq WHERE seq = ?');
   const getStmt = db.prepare('SELECT * FROM outbox WHERE seq = ?');
   const headStmt = db.prepare(
-    `SELECT * FROM outbox WHERE profile_id = ? AND account_id IS ? AND ${ACTIVE} ORDER BY seq LIMIT 1`,
+    `SELECT * FROM outbox WHERE profile_id = ? AND account_id IS ? AND ${ACTIVE} ORDER BY ${IN_LANE_ORDER} LIMIT 1`,
   );
-  const headsSql = `SELECT o.* FROM outbox o JOIN (SELECT min(seq) AS seq FROM outbox WHERE ${ACTIVE}
-      GROUP BY profile_id, account_id) h ON h.seq = o.seq`;
+  const headsSql = `SELECT * FROM (SELECT o.*, row_number() OVER (PARTITION BY profile_id, account_id ORDER BY ${IN_LANE_ORDER}) AS lane_rank
+      FROM outbox o WHERE ${ACTIVE}) WHERE lane_rank = 1`;
+  const queuedInLane = db.prepare(
+    `SELECT seq, lane_order FROM outbox WHERE profile_id = ? AND account_id IS ? AND state = 'queued' ORDER BY ${IN_LANE_ORDER}`,
+  );
+  // updated_at is left alone: the place is not part of the change, and the engine reads
+  // updated_at to tell whether an item waited for the connection before it came back.
+  const setPlace = db.prepare('UPDATE outbox SET lane_order = ? WHERE seq = ?');
   const readyStmt = db.prepare(
     `SELECT profile_id, account_id FROM (${headsSql}) WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY seq`,
   );
@@ -245,6 +296,7 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
           }
           throw e;
         }
+        placeNew.run(seq);
         return get(seq) as OutboxItem;
       });
     },
@@ -265,7 +317,7 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
         where.push(`state IN (${states.map(() => '?').join(', ')})`);
         params.push(...states);
       }
-      const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq`;
+      const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${IN_LANE_ORDER}`;
       return rowsToItems(db.prepare(sql).all(...params));
     },
     head,
@@ -336,6 +388,25 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
           set.payload = toJson(w.work.payload);
         }
         return transition(seq, 'queued', set);
+      });
+    },
+    move(seq, to) {
+      return ctx.tx(() => {
+        const item = get(seq);
+        if (!item) throw new StoreError('NOT_FOUND', `No outbox item ${seq}`);
+        if (item.state !== 'queued') throw new StoreError('BAD_TRANSITION', notMovable(item.state));
+        const lane = queuedInLane.all(item.profileId, item.accountId) as { seq: number; lane_order: number }[];
+        const from = lane.findIndex((r) => r.seq === seq);
+        const order = lane.map((r) => r.seq);
+        order.splice(from, 1);
+        order.splice(targetIndex(to, from, order, (other) => get(other)), 0, seq);
+        // The queued items keep the places they had between them, in the new order: items in flight
+        // and parked ones keep theirs, and a later new item still goes last.
+        const places = lane.map((r) => r.lane_order);
+        order.forEach((s, i) => {
+          if (lane[i].seq !== s) setPlace.run(places[i], s);
+        });
+        return get(seq) as OutboxItem;
       });
     },
     remove(seq) {

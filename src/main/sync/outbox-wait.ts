@@ -52,7 +52,7 @@ export interface OutboxWait {
 
 export interface WaitInputs {
   now: number;
-  /** Items of every lane, in seq order (any states; only queued and sending ones are described). */
+  /** Items of every lane, each lane in its order as the outbox lists it (any states; only queued and sending ones are described). */
   items: readonly OutboxItem[];
   connection(profileId: string): ConnectionState;
   /** The scheduler's account key for an item's requests (an account id, or push:<client id>). */
@@ -118,7 +118,7 @@ function describe(item: OutboxItem, ahead: number, inputs: WaitInputs): Omit<Out
   return { reason: 'next', ...none };
 }
 
-/** The wait of every queued or sending item, in seq order. */
+/** The wait of every queued or sending item, in the order given. */
 export function outboxWaits(inputs: WaitInputs): OutboxWait[] {
   const aheadInLane = new Map<string, number>();
   const out: OutboxWait[] = [];

@@ -9,7 +9,7 @@ import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from '../../../src/main/store/migrations/003-campaigns-per-account';
 import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
-import { ManualClock, tempDir } from './helpers';
+import { createWork, ManualClock, tempDir } from './helpers';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -50,11 +50,14 @@ const SQL_V1 = `
       INSERT INTO activity (at, profile_id, account_id, kind, message) VALUES (3, 'p1', 'acmeads', 'sync', 'refreshed');
     `;
 
+/** A create's outbox payload as the app writes it (clientRef `ref-<name>`). */
+const createPayload = (name: string) => JSON.stringify(createWork(name).payload);
+
 /** An item whose outcome is unknown, with its send note (tables since version 4). */
 const SQL_V4_SENT = `
   INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at)
-    VALUES (7, 'p1', 'acmeads', 'create_campaign', '{"clientRef":"r7","body":{"name":"Seven"}}', 'uncertain', 0, 1, 1);
-  INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'r7', 10, 11, '["40"]');
+    VALUES (7, 'p1', 'acmeads', 'create_campaign', '${createPayload('Seven')}', 'uncertain', 0, 1, 1);
+  INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline) VALUES (7, 'ref-Seven', 10, 11, '["40"]');
 `;
 
 const SEEDERS: Record<number, (db: Database.Database) => void> = {
@@ -104,6 +107,16 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
       for (const [suffix] of CAMPAIGN_INDEX_TEMPLATES_V3) db.exec(`DROP INDEX ${t}_by_${suffix}`);
       for (const [suffix, cols] of CAMPAIGN_INDEX_TEMPLATES_V8) db.exec(`CREATE INDEX ${t}_by_${suffix} ON ${t}(${cols})`);
     }
+  },
+  // Version 9 added account capabilities; its outbox had no order of its own (version 10): a lane
+  // went in seq order. Two queued creates wait behind the uncertain one.
+  9: (db) => {
+    SEEDERS[8](db);
+    db.exec(`
+      INSERT INTO outbox (seq, profile_id, account_id, kind, payload, state, next_attempt_at, created_at, updated_at) VALUES
+        (8, 'p1', 'acmeads', 'create_campaign', '${createPayload('Eight')}', 'queued', 0, 2, 2),
+        (9, 'p1', 'acmeads', 'create_campaign', '${createPayload('Nine')}', 'queued', 0, 3, 3);
+    `);
   },
 };
 
@@ -181,9 +194,9 @@ describe('migrations', () => {
       if (from >= 1) expect(store.profiles.get('p1')?.workOffline).toBe(from >= 4);
       if (from >= 4) {
         // A note from before version 7 has no look-up progress, and its times are our clock's.
-        expect(store.sendNotes.get(7, 'r7')).toEqual({ seq: 7, clientRef: 'r7', firstSentAt: 10, lastSentAt: 11, baseline: ['40'] });
-        store.sendNotes.put({ seq: 7, clientRef: 'r7', firstSentAt: 10, lastSentAt: 11, baseline: ['40'], clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
-        expect(store.sendNotes.get(7, 'r7')).toMatchObject({ clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
+        expect(store.sendNotes.get(7, 'ref-Seven')).toEqual({ seq: 7, clientRef: 'ref-Seven', firstSentAt: 10, lastSentAt: 11, baseline: ['40'] });
+        store.sendNotes.put({ seq: 7, clientRef: 'ref-Seven', firstSentAt: 10, lastSentAt: 11, baseline: ['40'], clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
+        expect(store.sendNotes.get(7, 'ref-Seven')).toMatchObject({ clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
       }
       if (from >= 6) expect(store.settings.get('demo').removedAccounts).toEqual(['oldtimerltd']);
       if (from >= 1) {
@@ -194,6 +207,16 @@ describe('migrations', () => {
         expect(store.capabilities.list(acme)).toEqual([
           { capability: 'display', state: 'refused', source: 'learned', message: 'Not enabled for display', at: clock.now() },
         ]);
+      }
+      if (from >= 4) {
+        // The lane goes in the order it was queued, the uncertain item first, until the person moves one.
+        const order = () => store.outbox.list({ profileId: 'p1', accountId: 'acmeads' }).map((i) => i.seq);
+        const queued = from >= 9 ? [8, 9] : [];
+        expect(order()).toEqual([7, ...queued]);
+        const next = store.outbox.enqueue({ profileId: 'p1', accountId: 'acmeads', ...createWork('Ten') });
+        store.outbox.move(next.seq, 'first');
+        expect(order()).toEqual([7, next.seq, ...queued]);
+        expect(store.outbox.head({ profileId: 'p1', accountId: 'acmeads' })?.seq).toBe(7);
       }
       if (from >= 2) {
         expect(store.drafts.get('d1')).toMatchObject({ payload: { name: 'Draft' } });
