@@ -1,37 +1,68 @@
 // Removing an account or a whole connection from this computer, after saying exactly what goes
-// with it. Nothing changes on the service. An account with changes not yet sent is refused by the
-// core (send or discard them first); removing a connection discards its queue, so the dialog
-// counts what would be lost before the person confirms.
+// with it. Nothing changes on the service. Whatever was never sent (drafts, queued, failed or
+// blocked changes) is listed with its count and can be exported first; removal then needs the
+// person's explicit choice to discard it (the core refuses otherwise, and always while a change
+// is being sent). With nothing unsent the dialog stays a plain confirmation.
 import { useState } from 'react';
+import { countUnsent, unsentPhrase, type UnsentItem } from '../../../shared/domain/unsent';
 import type { Account, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
+import { useStatus } from '../../stores/status-store';
 import { useWorkspace } from '../../stores/workspace-store';
+import { UnsentList, useUnsent } from './unsent-list';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function useRemove(run: () => Promise<unknown>, onClose: () => void) {
+/** The unsent work of what is removed, the choice to discard it, and the removal itself. */
+function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (discardUnsent: boolean) => Promise<unknown>, onClose: () => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [discard, setDiscard] = useState(false);
+  const count = unsent.items?.length ?? 0;
   const remove = async () => {
     setBusy(true);
     setError(null);
     try {
-      await run();
-      await useWorkspace.getState().load();
+      await run(count > 0 && discard);
+      await Promise.all([useWorkspace.getState().load(), useStatus.getState().loadOutbox()]);
       onClose();
     } catch (err) {
       setError(messageOf(err));
+      // Something may have been queued or sent meanwhile: show the list as it is now, and ask again.
+      setDiscard(false);
+      await unsent.reload();
     } finally {
       setBusy(false);
     }
   };
-  return { busy, error, remove };
+  const loading = unsent.items === null && unsent.error === null;
+  return { busy, error, discard, setDiscard, remove, blocked: busy || loading || (count > 0 && !discard) };
+}
+
+function UnsentSection(props: { items: UnsentItem[] | null; loadError: string | null; what: string; exportAs: { connection: string; account?: string }; discard: boolean; onDiscard(v: boolean): void }) {
+  const { items, loadError, what, exportAs, discard, onDiscard } = props;
+  if (loadError) return <p className="form-problem">The unsent changes could not be listed: {loadError}</p>;
+  if (items === null) return <p className="muted">Looking for changes not sent yet…</p>;
+  if (items.length === 0) return null;
+  const n = items.length;
+  return (
+    <>
+      <p className="form-problem" data-testid="unsent-summary">
+        {unsentPhrase(countUnsent(items))}. Removing {what} deletes {n === 1 ? 'it' : 'them'} from this computer: export {n === 1 ? 'it' : 'them'} first to keep a copy.
+      </p>
+      <UnsentList items={items} exportAs={exportAs} />
+      <label className="unsent-discard">
+        <input type="checkbox" checked={discard} onChange={(e) => onDiscard(e.target.checked)} data-testid="unsent-discard" />
+        Discard {n === 1 ? 'this unsent change' : `these ${n} unsent changes`}
+      </label>
+    </>
+  );
 }
 
 /** Why the removal was refused, if it was, then the two choices. */
-function Actions(props: { busy: boolean; error: string | null; onClose(): void; onRemove(): void; label: string; testId: string }) {
-  const { busy, error, onClose, onRemove, label, testId } = props;
+function Actions(props: { blocked: boolean; error: string | null; onClose(): void; onRemove(): void; label: string; testId: string; hint: string | undefined }) {
+  const { blocked, error, onClose, onRemove, label, testId, hint } = props;
   return (
     <>
       {error ? (
@@ -43,7 +74,7 @@ function Actions(props: { busy: boolean; error: string | null; onClose(): void; 
         <button type="button" onClick={onClose} title="Escape" data-autofocus>
           Keep it
         </button>
-        <button type="button" className="danger" onClick={onRemove} disabled={busy} data-testid={testId}>
+        <button type="button" className="danger" onClick={onRemove} disabled={blocked} title={hint} data-testid={testId}>
           {label}
         </button>
       </div>
@@ -54,10 +85,13 @@ function Actions(props: { busy: boolean; error: string | null; onClose(): void; 
 /** What was removed of the built-in demo connection stays removed until brought back (core/demo.ts). */
 const DEMO_PROFILE_ID = 'sandbox-demo';
 const DEMO_STAYS_REMOVED = 'It stays removed when Campaign Desk starts again. “+ Add connection” can bring the whole Sandbox demo back.';
+const TICK_FIRST = 'Export what you want to keep, then tick “Discard” to remove';
 
 export function RemoveAccountDialog({ account, members, onClose }: { account: Account; members: Account[]; onClose(): void }) {
   const name = account.name || account.accountId;
-  const { busy, error, remove } = useRemove(() => call('accounts.remove', { profileId: account.profileId, accountId: account.accountId }), onClose);
+  const profileName = useWorkspace((s) => s.profiles.find((p) => p.id === account.profileId)?.name ?? account.profileId);
+  const unsent = useUnsent(account.profileId, account.accountId);
+  const r = useRemoval(unsent, (discardUnsent) => call('accounts.remove', { profileId: account.profileId, accountId: account.accountId, discardUnsent }), onClose);
   return (
     <Dialog title={`Remove ${name}?`} onClose={onClose} testId="remove-account-dialog">
       <p>
@@ -71,20 +105,23 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
         </p>
       ) : null}
       {account.profileId === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
-      {account.queued > 0 ? (
-        <p className="form-problem">
-          {plural(account.queued, 'change')} of this account {account.queued === 1 ? 'is' : 'are'} not sent yet: send or discard {account.queued === 1 ? 'it' : 'them'} in the
-          Outbox first.
-        </p>
-      ) : null}
-      <Actions busy={busy} error={error} onClose={onClose} onRemove={() => void remove()} label="Remove account" testId="remove-account-confirm" />
+      <UnsentSection items={unsent.items} loadError={unsent.error} what="the account" exportAs={{ connection: profileName, account: name }} discard={r.discard} onDiscard={r.setDiscard} />
+      <Actions
+        blocked={r.blocked}
+        error={r.error}
+        onClose={onClose}
+        onRemove={() => void r.remove()}
+        label="Remove account"
+        testId="remove-account-confirm"
+        hint={r.blocked && !r.busy && (unsent.items?.length ?? 0) > 0 ? TICK_FIRST : undefined}
+      />
     </Dialog>
   );
 }
 
 export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile: Profile; accounts: Account[]; onClose(): void }) {
-  const queued = accounts.reduce((n, a) => n + a.queued, 0);
-  const { busy, error, remove } = useRemove(() => call('profiles.remove', { profileId: profile.id }), onClose);
+  const unsent = useUnsent(profile.id);
+  const r = useRemoval(unsent, (discardUnsent) => call('profiles.remove', { profileId: profile.id, discardUnsent }), onClose);
   return (
     <Dialog title={`Remove the connection ${profile.name}?`} onClose={onClose} testId="remove-connection-dialog">
       <p>
@@ -92,12 +129,16 @@ export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile
         keychain. Nothing changes on the service.
       </p>
       {profile.id === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
-      {queued > 0 ? (
-        <p className="form-problem" data-testid="remove-queued">
-          {plural(queued, 'change')} waiting in the Outbox will never be sent.
-        </p>
-      ) : null}
-      <Actions busy={busy} error={error} onClose={onClose} onRemove={() => void remove()} label="Remove connection" testId="remove-connection-confirm" />
+      <UnsentSection items={unsent.items} loadError={unsent.error} what="the connection" exportAs={{ connection: profile.name }} discard={r.discard} onDiscard={r.setDiscard} />
+      <Actions
+        blocked={r.blocked}
+        error={r.error}
+        onClose={onClose}
+        onRemove={() => void r.remove()}
+        label="Remove connection"
+        testId="remove-connection-confirm"
+        hint={r.blocked && !r.busy && (unsent.items?.length ?? 0) > 0 ? TICK_FIRST : undefined}
+      />
     </Dialog>
   );
 }

@@ -5,12 +5,14 @@
 // Waiting items say why they wait (outbox.waits, true when shown); sent ones collapse into the
 // account's history below, kept for the retention period it names.
 import { useEffect, useState } from 'react';
-import { HISTORY_RETENTION_DAYS } from '../../../shared/retention';
+import { daysLabel } from '../../../shared/retention';
 import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
 import { formatAge } from '../../lib/format';
 import { useStatus } from '../../stores/status-store';
+import { useRetention } from '../../stores/retention-store';
+import { RetentionNote } from './retention-dialog';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { canDiscard, canRetry, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, waitLabel } from './outbox-labels';
 
@@ -161,13 +163,14 @@ export function OutboxView({ now }: { now: number }) {
 
 /** Sent changes of the account, newest first, folded away so they never push waiting work off-screen. */
 function SentHistory({ items, now }: { items: OutboxItem[]; now: number }) {
+  const keptDays = useRetention((r) => r.retention.sentDays);
   return (
     <details className="outbox-history" data-testid="outbox-history">
       <summary>
-        Sent ({items.length}) <span className="muted">kept for {HISTORY_RETENTION_DAYS} days, then removed; the activity log likewise</span>
+        Sent ({items.length}) <RetentionNote />
       </summary>
       {items.length === 0 ? (
-        <p className="muted">Nothing sent in the last {HISTORY_RETENTION_DAYS} days.</p>
+        <p className="muted">Nothing sent in the last {daysLabel(keptDays)}.</p>
       ) : (
         <table className="list">
           <tbody>
