@@ -184,6 +184,18 @@ export class RateLimitScheduler {
     return { at: now, budgets, queued, totals: { ...this.#totals } };
   }
 
+  /**
+   * How long `n` more requests of one budget would take to go out, by its model now (the rate-limit
+   * view's "drained in about ..."), without creating the budget: null when nothing has used it
+   * since start-up, so its limits are not known. `state` says whether the model is only a guess.
+   */
+  estimate(key: BudgetKey, n: number): { state: ModelState; drainMs: number | null } | null {
+    const b = this.#budgets.get(`${key.account}\u0000${key.group}\u0000${key.budget}`);
+    if (!b) return null;
+    const drain = b.model.drainEstimate(this.#clock.now(), n);
+    return { state: b.model.state, drainMs: Number.isFinite(drain) ? drain : null };
+  }
+
   /** Calls `listener` after state changes (coalesced per tick). Returns an unsubscribe. */
   subscribe(listener: (s: SchedulerSnapshot) => void): () => void {
     this.#listeners.add(listener);

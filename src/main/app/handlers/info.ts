@@ -4,9 +4,10 @@ import type { CoreContext } from '../context';
 import { demoState } from '../demo';
 import { activityDto } from '../dto';
 import { outboxWaits } from '../../sync/outbox-wait';
+import { limitsView } from '../limits-view';
 import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 
-type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'activity.list' | 'outbox.waits'>;
+type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'ratelimit.view' | 'activity.list' | 'outbox.waits'>;
 
 /** The budgets of a profile: its accounts' (campaign API) and its client's push budget. */
 export function rateLimitStates(ctx: CoreContext, profileId?: string): RateLimitState[] {
@@ -45,6 +46,9 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
     },
     async 'ratelimit.state'({ profileId }) {
       return rateLimitStates(ctx, profileId);
+    },
+    async 'ratelimit.view'({ profileId }) {
+      return limitsView(ctx, profileId);
     },
     async 'outbox.waits'({ profileId }) {
       const profiles = new Map(ctx.store.profiles.list().map((p) => [p.id, p]));

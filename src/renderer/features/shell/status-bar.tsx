@@ -4,7 +4,7 @@ import { useCampaigns } from '../../stores/campaigns-store';
 import { PENDING_STATES, tightestWindow, useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 
-export function StatusBar({ now }: { now: number }) {
+export function StatusBar({ now, onOpenLimits }: { now: number; onOpenLimits?: () => void }) {
   const account = useWorkspace(selectedAccount);
   const syncedAt = useCampaigns((s) => s.syncedAt);
   const outbox = useStatus((s) => s.outbox);
@@ -19,9 +19,10 @@ export function StatusBar({ now }: { now: number }) {
       <span aria-hidden="true">·</span>
       <span data-testid="queued-count">{queued === 0 ? 'Nothing queued' : `${queued} queued`}</span>
       <span aria-hidden="true">·</span>
-      <span data-testid="rate-limit">
+      {/* The tightest window; the whole picture is one click (or Alt+7) away in the Limits tab. */}
+      <button type="button" className="statusbar-link" data-testid="rate-limit" onClick={onOpenLimits} title="Open the rate limits of this connection's accounts (Alt+7)" aria-keyshortcuts="Alt+7">
         {tight ? `${tight.group}: ${tight.left}/${tight.quota} per ${formatWindow(tight.windowMs)} left` : 'Not rate limited'}
-      </span>
+      </button>
     </footer>
   );
 }

@@ -1,7 +1,8 @@
-// Tabs per account; the ones holding pending work show a count.
-export const TABS = ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity'] as const;
+// Tabs per account; the ones holding pending work show a count. Limits (the rate-limit view) is
+// last: it looks at the account's budgets rather than its work.
+export const TABS = ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity', 'limits'] as const;
 export type Tab = (typeof TABS)[number];
-const TITLES: Record<Tab, string> = { campaigns: 'Campaigns', drafts: 'Drafts', push: 'Push', tasks: 'Tasks', outbox: 'Outbox', activity: 'Activity' };
+const TITLES: Record<Tab, string> = { campaigns: 'Campaigns', drafts: 'Drafts', push: 'Push', tasks: 'Tasks', outbox: 'Outbox', activity: 'Activity', limits: 'Limits' };
 
 export function Tabs({ current, onChange, counts }: { current: Tab; onChange(t: Tab): void; counts: Partial<Record<Tab, number>> }) {
   return (

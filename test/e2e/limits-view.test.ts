@@ -1,0 +1,113 @@
+// The Limits tab in the browser, against a service with a small write limit (2 creates per 6 s
+// window, 1 per second): a queue of five changes drains while the view shows the window filling,
+// marks it as the one holding work back, and its estimate of when the queue is drained moves to
+// "Nothing to send". Also: a connection is "Not checked yet" until its service answers, then online.
+// Screenshot: ratelimit-view.png (docs/ with UPDATE_SCREENSHOT=1).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import { demoClient, fixtures, openApp, type AppSession } from './app-session';
+import { axeViolations } from './axe';
+import { sandboxCampaignNames, screenshotPath } from './support';
+
+/** An advertiser of the demo client created after rate limits began (spec 8.1): it is limited. */
+const LIMITED = 'acmeshoes';
+let app: AppSession;
+let page: Page;
+let service: RunningSandbox;
+
+beforeAll(async () => {
+  service = await startSandbox({
+    port: 0,
+    fixtures: {
+      ...fixtures,
+      rate_limits: { windows: { second: 1, minute: 6, hour: 3600 }, tiers: { 9: { read: [20, 120, 1500], write: [1, 2, 100] } }, endpoint_tiers: { campaigns: 9 } },
+    },
+  });
+  app = await openApp();
+  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
+  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
+  await page.goto(app.mode.server.openUrl);
+});
+afterAll(async () => {
+  await app?.close();
+  await service?.close();
+});
+
+describe('Limits: the rate-limit view while a queue drains', () => {
+  it('a new connection is "Not checked yet" or online, never offline, and online once its service has answered', async () => {
+    await page.getByTestId('add-connection').click();
+    await page.getByTestId('conn-name').fill('Small limits');
+    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(service.url);
+    await page.getByTestId('conn-clientId').fill(demoClient.client_id);
+    await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
+    await page.getByTestId('conn-create').click();
+    await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
+    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Small limits' });
+    const dot = group.locator('.tree-profile [role="img"]');
+    await expect.poll(() => dot.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Online');
+    await group.locator('[data-testid^="add-account-"]').click();
+    await page.getByTestId('acct-id').fill(LIMITED);
+    await page.getByTestId('acct-add').click();
+    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
+    await group.getByTestId(`account-${LIMITED}`).click();
+    expect(await page.getByTestId('connection-state').textContent()).toContain('Online');
+  });
+
+  it('shows each window used of quota, marks the one holding work back, and the drain estimate moves to nothing while five changes go out', async () => {
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('drafts-import').click();
+    const names = [1, 2, 3, 4, 5].map((i) => `Limits drain ${i} ${Date.now()}`);
+    const sheet = [['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...names.map((n) => [n, 'Acme', 'Fixed CPC', '0.30', 'MONTHLY', '900'])]
+      .map((r) => r.join('\t'))
+      .join('\n');
+    await page.getByTestId('import-text').fill(sheet);
+    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('5 rows: 5 ready');
+    await page.getByTestId('import-all').click();
+    await expect.poll(() => page.getByTestId('draft-item').count(), { timeout: 15_000 }).toBe(5);
+
+    // Alt+7 opens the Limits tab from anywhere outside a dialog.
+    await page.locator('body').press('Alt+7');
+    await expect.poll(() => page.getByTestId('tab-limits').getAttribute('aria-selected')).toBe('true');
+    const card = page.getByTestId(`limits-account-${LIMITED}`);
+    await card.waitFor();
+
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('drafts-check-all').check();
+    await page.getByTestId('bulk-queue').click();
+    await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('5 drafts queued');
+    await page.getByTestId('tab-limits').click();
+
+    // The 6 s window of creates fills (2 of 2) and holds the rest back; the estimate is a time.
+    const createWindow = card.locator('[data-testid="limits-window"][data-group="campaigns"][data-budget="write"][data-window="minute"]');
+    await expect.poll(() => createWindow.getByTestId('limits-used').textContent(), { timeout: 20_000 }).toBe('2 of 2 used');
+    await expect.poll(() => createWindow.getAttribute('data-holding'), { timeout: 10_000 }).toBe('true');
+    const queued = await card.getByTestId('limits-queued').textContent();
+    expect(queued).toMatch(/^[1-4] changes? queued$/);
+    expect(await card.getByTestId('limits-drain').textContent()).toMatch(/^All sent in (\d+ s|about \d+ min)$/);
+    expect(await createWindow.getByTestId('limits-refill').textContent()).toMatch(/^Refills in \d+ s$/);
+    await page.screenshot({ path: screenshotPath('ratelimit-view.png') });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // It keeps moving: fewer queued, until the queue is drained.
+    const first = Number(/^(\d+)/.exec(queued ?? '')?.[1]);
+    await expect.poll(async () => Number(/^(\d+)/.exec((await card.getByTestId('limits-queued').textContent()) ?? '')?.[1] ?? 0), { timeout: 30_000 }).toBeLessThan(first);
+    await expect.poll(() => card.getByTestId('limits-queued').textContent(), { timeout: 40_000 }).toBe('Nothing queued');
+    expect(await card.getByTestId('limits-drain').textContent()).toBe('Nothing to send');
+    const onService = await sandboxCampaignNames(service.url, demoClient.client_id, demoClient.client_secret, LIMITED);
+    for (const n of names) expect(onService.filter((c) => c === n)).toHaveLength(1);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('is axe clean in the dark theme too, and reachable from the keyboard through the tabs', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByTestId('tab-activity').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tab-limits');
+    await page.getByTestId('limits-view').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
