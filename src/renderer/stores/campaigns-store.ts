@@ -4,6 +4,7 @@
 // Sort, status filter and search are the account's own (view-store): switching accounts restores
 // that account's, and every change is saved so a restart finds them again.
 import { create } from 'zustand';
+import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../shared/domain/campaign';
 import type { CampaignRecord } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
 import { pagesOf } from '../lib/virtual-range';
@@ -51,6 +52,16 @@ export interface CampaignsState {
   select(row: CampaignRecord | null): void;
 }
 
+const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN_FIELDS as readonly string[]).includes(f);
+
+/**
+ * The sort as campaigns.query takes it: only fields the cache can sort on. A saved view is plain
+ * text and may name a field an older or newer version sorted on; that one is left out (by name).
+ */
+export function sortArg(sort: SortSpec | null): { sort?: { field: SortableCampaignField; direction: 'asc' | 'desc' } } {
+  return sort && isSortable(sort.field) ? { sort: { field: sort.field, direction: sort.direction } } : {};
+}
+
 export function rowAt(pages: Record<number, CampaignRecord[]>, index: number): CampaignRecord | undefined {
   return pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
 }
@@ -70,7 +81,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
       const out = await call('campaigns.records', {
         profileId: s.account.profileId,
         accountId: s.account.accountId,
-        ...(s.sort ? { sort: s.sort } : {}),
+        ...sortArg(s.sort),
         ...(s.status ? { statuses: [s.status] } : {}),
         ...(s.text.trim() ? { text: s.text.trim() } : {}),
         offset: page * PAGE_SIZE,

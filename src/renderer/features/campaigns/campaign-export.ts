@@ -3,6 +3,7 @@
 // or a script reads them back exactly.
 import type { CampaignRecord } from '../../../shared/ipc/contract';
 import { call } from '../../lib/api';
+import { sortArg } from '../../stores/campaigns-store';
 import type { ChosenColumn } from './campaign-columns';
 import { FIELD_BY_ID, plainText, rawValue } from './campaign-fields';
 
@@ -28,7 +29,7 @@ export async function allMatching(f: CampaignFilter): Promise<CampaignRecord[]> 
     const page = await call('campaigns.records', {
       profileId: f.profileId,
       accountId: f.accountId,
-      ...(f.sort ? { sort: f.sort } : {}),
+      ...sortArg(f.sort),
       ...(f.status ? { statuses: [f.status] } : {}),
       ...(f.text.trim() ? { text: f.text.trim() } : {}),
       offset,
