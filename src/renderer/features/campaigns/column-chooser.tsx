@@ -38,6 +38,12 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
     const next = [...columns];
     [next[i], next[j]] = [next[j], next[i]];
     onChange(next);
+    // At either end the pressed button turns disabled and would drop the focus (and with it
+    // Escape's closing the panel): the focus goes to the same field's other button.
+    if (j === 0 || j === columns.length - 1) {
+      const other = `column-${step < 0 ? 'right' : 'left'}-${id}`;
+      requestAnimationFrame(() => [...(panel.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find((b) => b.dataset.testid === other)?.focus());
+    }
   };
   const resize = (id: string, width: number) => onChange(resizeColumn(columns, id, width));
   // Shown columns first, in their order, then the others in the catalog's order.
@@ -95,7 +101,14 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
                         onChange={(e) => resize(f.id, Number(e.target.value))}
                         data-testid={`column-width-${f.id}`}
                       />
-                      <button type="button" className="btn btn-small" aria-label={`Move ${f.label} left`} disabled={i === 0} onClick={() => move(f.id, -1)}>
+                      <button
+                        type="button"
+                        className="btn btn-small"
+                        aria-label={`Move ${f.label} left`}
+                        disabled={i === 0}
+                        onClick={() => move(f.id, -1)}
+                        data-testid={`column-left-${f.id}`}
+                      >
                         {'\u2191'}
                       </button>
                       <button
