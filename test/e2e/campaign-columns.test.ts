@@ -3,8 +3,8 @@
 // header's edge, by its handle's arrow keys, fitted by a double-click, and moved by dragging its
 // header or by the column chooser's buttons; a restart (new core and browser on the same data)
 // finds the table as it was left. An account added by id on a second connection shows its name.
-// axe-core finds nothing serious in either theme. Screenshots: .tmp/screenshots/ (docs/ with
-// UPDATE_SCREENSHOT=1).
+// axe-core finds nothing serious in either theme. Screenshots: .tmp/screenshots/ (the README's
+// docs/campaign-columns.png is saved-views.test.ts's).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,11 +194,6 @@ describe('campaign columns', () => {
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBeGreaterThan(3);
     expect(await headers()).toEqual(order);
     expect({ spent: await headWidth('spent'), cpc: await headWidth('cpc'), name: await headWidth('name') }).toEqual(widths);
-    if (process.env.UPDATE_SCREENSHOT) {
-      await page.getByTestId('columns-button').click();
-      await page.screenshot({ path: 'docs/campaign-columns.png' });
-      await page.keyboard.press('Escape');
-    }
   });
 
   it('finds nothing serious or critical with axe in either theme, handles and details pane included', async () => {
