@@ -1,6 +1,8 @@
-// The open account's drafts and the campaign draft being edited. Every edit is journaled at once
+// The open account's unsent changes (editable drafts, and queued, failed or blocked ones with their
+// item's state) and the campaign draft being edited. Every edit is journaled at once
 // (lib/draft-journal.ts) and saved to the core after a short pause; a save confirms the journal
-// only for the edits it carried, so nothing typed is lost across a reload or a crash.
+// only for the edits it carried, so nothing typed is lost across a reload or a crash. A change
+// that is not a plain draft is read-only here until it is taken back to draft (Fix).
 import { create } from 'zustand';
 import type { Draft, OutboxItem } from '../../shared/ipc/contract';
 import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../forms/draft-history';
@@ -35,6 +37,13 @@ export interface DraftsState {
   check(): Promise<void>;
   submit(): Promise<OutboxItem | null>;
   remove(id: string): Promise<void>;
+  /**
+   * Takes the change's outbox item back to its draft and opens it to be edited (Fix, or "Take back
+   * to draft" of a queued one): the item is gone from the outbox.
+   */
+  takeBack(draftId: string): Promise<void>;
+  /** Queues a failed or blocked change again as it is. */
+  retry(draftId: string): Promise<void>;
   /** Drafts ticked in the list for bulk work. */
   checked: Record<string, true>;
   setChecked(ids: string[]): void;
@@ -50,6 +59,9 @@ export interface DraftsState {
   /** Checks and queues the drafts; one notice sums it up. */
   submitMany(ids: string[]): Promise<void>;
 }
+
+/** A plain draft: neither queued nor parked in the outbox. */
+export const isEditable = (d: Draft) => d.status === 'draft';
 
 function browserJournal(): DraftJournal {
   return createDraftJournal(typeof window === 'undefined' ? null : window.localStorage);
@@ -96,7 +108,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     timer = null;
     const d = selected();
     const form = get().form;
-    if (!d || d.kind !== 'campaign' || !form) return;
+    if (!d || d.kind !== 'campaign' || !form || !isEditable(d)) return;
     const mySeq = seq;
     set({ saveState: 'saving' });
     try {
@@ -194,7 +206,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     edit(patch) {
       const d = selected();
       const form = get().form;
-      if (!d || !form) return;
+      if (!d || !form || !isEditable(d)) return;
       const next = { ...form, ...patch };
       // One history step per field typed in; it merges until another field or draft is edited.
       const step: HistoryStep = {
@@ -238,6 +250,37 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     },
     async remove(id) {
       await get().removeMany([id]);
+    },
+    async takeBack(draftId) {
+      const d = get().drafts.find((x) => x.id === draftId);
+      if (!d?.item) return;
+      try {
+        const back = await call('outbox.takeBack', { id: d.item.id });
+        set({ drafts: get().drafts.map((x) => (x.id === back.id ? back : x)) });
+        // Opened at once to be edited; the form is read again from what the core holds.
+        set({
+          selectedId: back.id,
+          form: back.kind === 'campaign' ? payloadToForm(back.payload) : null,
+          saveState: 'saved',
+          saveError: null,
+          revealed: true,
+          notice: { text: 'Taken back to draft: it is out of the Outbox. Edit it and queue it again.', bad: false },
+        });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+      }
+      await get().load();
+    },
+    async retry(draftId) {
+      const d = get().drafts.find((x) => x.id === draftId);
+      if (!d?.item) return;
+      try {
+        const item = await call('outbox.retry', { id: d.item.id });
+        set({ notice: { text: `Queued again as it was: ${item.summary}.`, bad: false } });
+      } catch (err) {
+        set({ notice: { text: messageOf(err), bad: true } });
+      }
+      await get().load();
     },
     checked: {},
     setChecked(ids) {

@@ -39,9 +39,12 @@ export function useDeskEvents(): number {
         void useWorkspace.getState().load();
       }),
       onEvent('ratelimit.changed', () => void useStatus.getState().loadRateLimits()),
-      onEvent('outbox.changed', () => {
+      onEvent('outbox.changed', (e) => {
         void useStatus.getState().loadOutbox();
         void useWorkspace.getState().load();
+        // Drafts shows each queued change's item state (queued, sending, failed, ...).
+        const open = useDrafts.getState().account;
+        if (open && e.profileId === open.profileId && (e.accountId === '' || e.accountId === open.accountId)) void useDrafts.getState().load();
       }),
     ];
     void useWorkspace.getState().load();

@@ -1,18 +1,21 @@
-// The Drafts tab: the account's drafts (campaign and push), each marked "not posted", and the
-// campaign editor of the selected one. A push draft opens in the Push tab's composer. Drafts can
-// be ticked for bulk work (bulk-bar.tsx) and imported from CSV (import-dialog.tsx).
+// The Drafts tab: every unsent change of the account (campaign and push): drafts marked "not
+// posted", and queued, refused or blocked ones with their state (change-state.tsx), read-only until
+// taken back to draft. The campaign editor of the selected one; a push draft opens in the Push
+// tab's composer. Drafts can be ticked for bulk work (bulk-bar.tsx) and imported from CSV
+// (import-dialog.tsx). A posted change leaves the list.
 import { useEffect, useRef, useState } from 'react';
 import type { Draft } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
 import { formatAge } from '../../lib/format';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
-import { useDrafts } from '../../stores/drafts-store';
+import { isEditable, useDrafts } from '../../stores/drafts-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { CampaignEditor, DRAFT_KEYS } from './campaign-editor';
 import { campaignDraftTitle } from '../../forms/campaign-form';
 import { useSeenValues } from './use-seen-values';
 import { BulkBar, HISTORY_KEYS } from './bulk-bar';
 import { ImportDialog } from './import-dialog';
+import { ChangeState, ChangeStateBadge, changeMeta } from './change-state';
 
 function draftTitle(d: Draft): string {
   if (d.kind === 'campaign') return campaignDraftTitle(d.payload);
@@ -25,6 +28,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
   const [confirmDelete, setConfirmDelete] = useState<Draft | null>(null);
   const [importing, setImporting] = useState(false);
   const seen = useSeenValues(s.account);
+  const open = s.drafts.find((d) => d.id === s.selectedId);
 
   useEffect(() => {
     void useDrafts.getState().load();
@@ -43,8 +47,8 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
   useShortcuts([
     { keys: 'Mod+N', run: () => void s.newCampaign() },
     { keys: DRAFT_KEYS.create, run: () => void s.newCampaign() },
-    { keys: DRAFT_KEYS.queue, run: () => s.form && void s.submit() },
-    { keys: DRAFT_KEYS.check, run: () => s.form && void s.check() },
+    { keys: DRAFT_KEYS.queue, run: () => s.form && open && isEditable(open) && void s.submit() },
+    { keys: DRAFT_KEYS.check, run: () => s.form && open && isEditable(open) && void s.check() },
     { keys: DRAFT_KEYS.save, run: () => void s.flush() },
     // The drafts' own history, also inside a text field: the browser's text undo would not know
     // about bulk edits, imports or deletes.
@@ -88,13 +92,16 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
                   <span className="mark-added" title="Not posted yet">+</span> {d.id === s.selectedId && s.form ? campaignDraftTitle({ name: s.form.name }) : draftTitle(d)}
                 </span>
                 <span className="pick-meta muted">
-                  {d.kind === 'campaign' ? 'campaign' : 'push'} · not posted · {formatAge(d.updatedAt, now)}
-                  {d.problems.length > 0 ? <span className="warning"> · {d.problems.length} to fix</span> : null}
+                  {d.status === 'draft' ? null : <><ChangeStateBadge d={d} />{' '}</>}
+                  {d.kind === 'campaign' ? 'campaign' : 'push'} · {changeMeta(d)} · {formatAge(d.updatedAt, now)}
+                  {d.problems.length > 0 && isEditable(d) ? <span className="warning"> · {d.problems.length} to fix</span> : null}
                 </span>
               </button>
-              <button type="button" className="icon-button" onClick={() => setConfirmDelete(d)} title={`Delete draft "${draftTitle(d)}"`} aria-label={`Delete draft ${draftTitle(d)}`}>
-                {'\u00D7'}
-              </button>
+              {d.status === 'draft' || d.status === 'failed' || d.status === 'blocked' ? (
+                <button type="button" className="icon-button" onClick={() => setConfirmDelete(d)} title={`Delete draft "${draftTitle(d)}"`} aria-label={`Delete draft ${draftTitle(d)}`}>
+                  {'\u00D7'}
+                </button>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -105,12 +112,21 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
             {s.notice.text}
           </p>
         ) : null}
-        {s.form ? <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} seen={seen} /> : <p className="muted panel-empty">Select a draft, or start a new one.</p>}
+        {open ? <ChangeState d={open} /> : null}
+        {s.form ? (
+          // A queued, refused or blocked change is shown as it was queued, not editable: Fix (or
+          // Take back to draft) makes it a draft again.
+          <fieldset className="plain-fieldset" disabled={open ? !isEditable(open) : false} data-testid="draft-editor-fields">
+            <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} seen={seen} />
+          </fieldset>
+        ) : (
+          <p className="muted panel-empty">Select a draft, or start a new one.</p>
+        )}
       </div>
       {confirmDelete ? (
         <ConfirmDialog
           title="Delete draft"
-          message={`Delete "${draftTitle(confirmDelete)}"? It was never posted, so it will be gone.`}
+          message={`Delete "${draftTitle(confirmDelete)}"? It was never posted, so it will be gone${confirmDelete.status === 'draft' ? '' : ', and its refused version leaves the Outbox'}.`}
           confirm="Delete draft"
           onConfirm={() => void s.remove(confirmDelete.id)}
           onClose={() => setConfirmDelete(null)}

@@ -108,6 +108,18 @@ export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number)
   }
 }
 
+/**
+ * Take back to draft (queued) or Fix (failed, blocked): only a change made from a draft, and
+ * never one on its way or being looked for on the service (it may be there already).
+ */
+export const canTakeBack = (o: OutboxItem) => o.draftId !== undefined && (o.state === 'queued' || o.state === 'failed' || o.state === 'blocked');
+
+/** What the service calls a posted change: "campaign 4100123", "task 77", "tasks 77, 78"; '' when it named nothing. */
+export function postedLabel(o: OutboxItem): string {
+  if (!o.posted || o.posted.ids.length === 0) return '';
+  return `${o.posted.kind}${o.posted.ids.length > 1 ? 's' : ''} ${o.posted.ids.join(', ')}`;
+}
+
 /** Retry: a failed or blocked item goes back to the queue; a queued one is tried now. */
 export const canRetry = (o: OutboxItem) => o.state === 'failed' || o.state === 'blocked' || o.state === 'queued';
 /** An item being sent cannot be pulled back; a sent one has nothing left to discard. */

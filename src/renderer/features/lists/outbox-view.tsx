@@ -3,18 +3,22 @@
 // answer was lost and which matches several campaigns (or tasks) on the service waits for the
 // person: "It is campaign N" for each match, or "It was not posted: send it" (asks first).
 // Waiting items say why they wait (outbox.waits, true when shown); sent ones collapse into the
-// account's history below, kept for the retention period it names.
+// account's history below, kept for the retention period it names, each with the id the service
+// gave it (a campaign's opens it in the Campaigns tab). A change made from a draft can go back to
+// it: "Take back to draft" while queued, "Fix" (take back and open it) when refused or blocked.
 import { useEffect, useState } from 'react';
 import { daysLabel } from '../../../shared/retention';
 import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
 import { formatAge } from '../../lib/format';
+import { useCampaigns } from '../../stores/campaigns-store';
+import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
 import { useRetention } from '../../stores/retention-store';
 import { RetentionNote } from './retention-dialog';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { canDiscard, canRetry, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, waitLabel } from './outbox-labels';
+import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, postedLabel, waitLabel } from './outbox-labels';
 
 /** The matches an ambiguous item waits on, fetched when it is shown (or changes). */
 function useCandidates(o: OutboxItem): OutboxCandidates | null {
@@ -56,7 +60,13 @@ function AmbiguousChoices({ item, act, onSendAgain }: { item: OutboxItem; act(f:
   );
 }
 
-export function OutboxView({ now }: { now: number }) {
+/** Where the Outbox sends the person: the draft a change went back to, or a posted campaign. */
+export interface OutboxLinks {
+  onOpenDrafts(): void;
+  onOpenCampaigns(): void;
+}
+
+export function OutboxView({ now, links }: { now: number; links?: OutboxLinks }) {
   const account = useWorkspace(selectedAccount);
   const all = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
   const waits = useStatus((s) => s.waits);
@@ -73,6 +83,23 @@ export function OutboxView({ now }: { now: number }) {
       setError(messageOf(err));
     }
     void useStatus.getState().loadOutbox();
+  };
+  // Take back (queued) or Fix (refused, blocked): the item leaves the Outbox and its draft opens.
+  const takeBack = (o: OutboxItem) =>
+    act(async () => {
+      const back = await call('outbox.takeBack', { id: o.id });
+      const drafts = useDrafts.getState();
+      await drafts.load();
+      await drafts.select(back.id);
+      links?.onOpenDrafts();
+    });
+  const openCampaign = (id: string) => {
+    // The search shows exactly a pasted id; the grid selects the row when it arrives.
+    const c = useCampaigns.getState();
+    c.setStatus(null);
+    c.setText(id);
+    useCampaigns.setState({ selectedId: id, selectedRow: null });
+    links?.onOpenCampaigns();
   };
   return (
     <div className="outbox">
@@ -121,6 +148,17 @@ export function OutboxView({ now }: { now: number }) {
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">
                   {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
+                  {canTakeBack(o) ? (
+                    o.state === 'queued' ? (
+                      <button type="button" onClick={() => void takeBack(o)} title="Take it out of the Outbox and edit its draft again" data-testid="outbox-take-back">
+                        Take back to draft
+                      </button>
+                    ) : (
+                      <button type="button" onClick={() => void takeBack(o)} title="Take it back to its draft and edit it there; this version leaves the Outbox" data-testid="outbox-fix">
+                        Fix
+                      </button>
+                    )
+                  ) : null}
                   {canRetry(o) ? (
                     <button type="button" onClick={() => void act(() => call('outbox.retry', { id: o.id }))} title={o.state === 'queued' ? 'Try to send it now' : 'Put it back in the queue'} data-testid="outbox-retry">
                       Retry
@@ -138,7 +176,7 @@ export function OutboxView({ now }: { now: number }) {
         </tbody>
       </table>
       )}
-      <SentHistory items={sent} now={now} />
+      <SentHistory items={sent} now={now} onOpenCampaign={links ? openCampaign : undefined} />
       {sendAgain ? (
         <ConfirmDialog
           title="Send it again"
@@ -151,7 +189,7 @@ export function OutboxView({ now }: { now: number }) {
       {discard ? (
         <ConfirmDialog
           title="Discard change"
-          message={`Discard "${discard.summary}"? It will not be sent.`}
+          message={`Discard "${discard.summary}"? It will not be sent${discard.draftId ? ', and its draft is deleted' : ''}.`}
           confirm="Discard"
           onConfirm={() => void act(() => call('outbox.discard', { id: discard.id }))}
           onClose={() => setDiscard(null)}
@@ -162,7 +200,7 @@ export function OutboxView({ now }: { now: number }) {
 }
 
 /** Sent changes of the account, newest first, folded away so they never push waiting work off-screen. */
-function SentHistory({ items, now }: { items: OutboxItem[]; now: number }) {
+function SentHistory({ items, now, onOpenCampaign }: { items: OutboxItem[]; now: number; onOpenCampaign: ((id: string) => void) | undefined }) {
   const keptDays = useRetention((r) => r.retention.sentDays);
   return (
     <details className="outbox-history" data-testid="outbox-history">
@@ -177,6 +215,15 @@ function SentHistory({ items, now }: { items: OutboxItem[]; now: number }) {
             {items.map((o) => (
               <tr key={o.id} data-testid="outbox-sent-item">
                 <td>{o.summary}</td>
+                <td data-testid="outbox-posted-id">
+                  {o.posted?.kind === 'campaign' && onOpenCampaign ? (
+                    <button type="button" className="link-button" onClick={() => onOpenCampaign(o.posted!.ids[0])} title="Show it in the Campaigns tab" data-testid="outbox-open-campaign">
+                      {postedLabel(o)}
+                    </button>
+                  ) : (
+                    postedLabel(o)
+                  )}
+                </td>
                 <td>
                   <span className={`badge ${OUTBOX_CLASS.sent}`}>Sent</span>
                 </td>

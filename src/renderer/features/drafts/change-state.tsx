@@ -1,0 +1,97 @@
+// Where a change of the Drafts list stands, above its editor: a plain draft says what the service
+// said of its last version (kept when it was taken back); a queued one can be taken back to draft;
+// a failed or blocked one shows the service's words or the fix, with Fix (take back and edit) and
+// Retry (queue as it is). Sending and checking whether it arrived offer nothing: it may be on the
+// service already. Only one of Fix and Retry can take effect: each removes the other's ground.
+import type { Draft } from '../../../shared/ipc/contract';
+import { useDrafts } from '../../stores/drafts-store';
+import { OUTBOX_CLASS } from '../lists/outbox-labels';
+
+export const CHANGE_LABEL: Record<Draft['status'], string> = {
+  draft: 'Draft',
+  queued: 'Queued',
+  sending: 'Sending',
+  uncertain: 'Checking whether it arrived',
+  failed: 'Refused',
+  blocked: 'Blocked',
+};
+
+/** The few words the list shows under a change's title. */
+export function changeMeta(d: Draft): string {
+  switch (d.status) {
+    case 'draft':
+      return d.serviceWords ? 'not posted · refused before' : 'not posted';
+    case 'queued':
+      return 'waits in the Outbox';
+    case 'sending':
+      return 'on its way';
+    case 'uncertain':
+      return 'may have arrived';
+    case 'failed':
+    case 'blocked':
+      return 'not posted';
+  }
+}
+
+const badgeClass = (s: Draft['status']) => (s === 'draft' ? 'status-muted' : OUTBOX_CLASS[s]);
+
+export function ChangeStateBadge({ d }: { d: Draft }) {
+  return (
+    <span className={`badge ${badgeClass(d.status)}`} data-testid="draft-status" data-status={d.status}>
+      {CHANGE_LABEL[d.status]}
+    </span>
+  );
+}
+
+export function ChangeState({ d }: { d: Draft }) {
+  const { takeBack, retry } = useDrafts();
+  if (d.status === 'draft') {
+    if (!d.serviceWords) return null;
+    return (
+      <div className="change-state" data-testid="change-state" data-status="draft">
+        <p className="form-problem" data-testid="service-words">
+          The service refused the last version: {d.serviceWords}
+        </p>
+        <p className="muted">Fix it here and queue it again; it replaces the refused one.</p>
+      </div>
+    );
+  }
+  const words = d.status === 'failed' || d.status === 'blocked' ? d.item?.lastError?.message : undefined;
+  return (
+    <div className="change-state" data-testid="change-state" data-status={d.status}>
+      <p>
+        <ChangeStateBadge d={d} />{' '}
+        <span className="muted">
+          {d.status === 'queued' ? 'Waiting in the Outbox to be posted; it cannot be edited while queued.' : null}
+          {d.status === 'sending' ? 'On its way to the service now.' : null}
+          {d.status === 'uncertain' ? 'The answer was lost; the app is looking for it on the service before anything else happens.' : null}
+          {d.status === 'failed' || d.status === 'blocked' ? 'Not posted.' : null}
+        </span>
+      </p>
+      {words ? (
+        <p className="form-problem" data-testid="service-words">
+          {d.status === 'failed' ? 'The service said: ' : ''}
+          {words}
+        </p>
+      ) : null}
+      {d.item?.fix && (d.status === 'failed' || d.status === 'blocked') ? <p className="muted">{d.item.fix}.</p> : null}
+      <div className="editor-actions">
+        {d.status === 'queued' ? (
+          <button type="button" onClick={() => void takeBack(d.id)} title="Take it out of the Outbox and edit it again" data-testid="draft-take-back">
+            Take back to draft
+          </button>
+        ) : null}
+        {d.status === 'failed' || d.status === 'blocked' ? (
+          <>
+            <button type="button" className="primary" onClick={() => void takeBack(d.id)} title="Take it back to draft and edit it; the refused version leaves the Outbox" data-testid="draft-fix">
+              Fix
+            </button>
+            <button type="button" onClick={() => void retry(d.id)} title="Queue it again exactly as it is" data-testid="draft-retry">
+              Retry
+            </button>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
