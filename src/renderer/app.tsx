@@ -13,6 +13,7 @@ import { useDrafts } from './stores/drafts-store';
 import { PushView } from './features/push/push-view';
 import { usePush } from './stores/push-store';
 import { TasksView } from './features/tasks/tasks-view';
+import { LimitsTab } from './features/limits/limits-view';
 import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './stores/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
@@ -63,14 +64,14 @@ export function App() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      // Alt+1..6 picks a tab (the digit row's code, so it works on any keyboard layout).
-      const digit = /^Digit([1-6])$/.exec(e.code);
+      // Alt+1..7 picks a tab (the digit row's code, so it works on any keyboard layout).
+      const digit = /^Digit([1-7])$/.exec(e.code);
       if (digit && e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && !document.querySelector('[role="dialog"]')) {
         e.preventDefault();
         setTab(TABS[Number(digit[1]) - 1]);
         return;
       }
-      // Ctrl/Cmd+1..9 opens the first nine accounts of the tree (tabs are on Alt+1..6).
+      // Ctrl/Cmd+1..9 opens the first nine accounts of the tree (tabs are on Alt+1..7).
       const account = /^Digit([1-9])$/.exec(e.code);
       if (account && (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && !document.querySelector('[role="dialog"]')) {
         const ws = useWorkspace.getState();
@@ -118,13 +119,14 @@ export function App() {
                   }} /> : null}
               {tab === 'push' ? <PushView now={now} /> : null}
               {tab === 'tasks' ? <TasksView now={now} /> : null}
+              {tab === 'limits' ? <LimitsTab /> : null}
             </section>
           </>
         ) : loaded && !error ? (
           <p className="muted panel-empty">No account yet. Add a connection and an account to begin.</p>
         ) : null}
       </main>
-      <StatusBar now={now} />
+      <StatusBar now={now} onOpenLimits={() => setTab('limits')} />
       <AccountSwitcher open={switcher} onClose={() => setSwitcher(false)} />
     </div>
   );
