@@ -446,6 +446,15 @@ export const channels = {
   /** A queued, failed or blocked item goes back to its draft, atomically: the item is gone, the draft editable. */
   'outbox.takeBack': { input: z.object({ id }), output: draftSchema },
   'outbox.discard': { input: z.object({ id }), output: ok },
+  /**
+   * The person changes which queued change of the account goes first: one place up or down, to the
+   * top or the bottom, or before another queued change. Only queued items move (a change being sent
+   * or looked for stays first); the moved item comes back.
+   */
+  'outbox.move': {
+    input: z.object({ id, to: z.union([z.enum(['up', 'down', 'first', 'last']), z.object({ before: id })]) }),
+    output: outboxItemSchema,
+  },
   /** Why each queued or sending item waits, now (the Outbox view's "Waiting" column). */
   'outbox.waits': { input: z.object({ profileId: id.optional() }), output: z.array(outboxWaitSchema) },
   /**

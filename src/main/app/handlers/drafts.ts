@@ -20,6 +20,7 @@ type DraftHandlers = Pick<
   | 'outbox.retry'
   | 'outbox.takeBack'
   | 'outbox.discard'
+  | 'outbox.move'
   | 'outbox.candidates'
   | 'outbox.confirmMatch'
   | 'outbox.sendAgain'
@@ -167,6 +168,16 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       outboxChanged(item);
       draftsChanged(draft.profileId, draft.accountId);
       return draftDto(draft);
+    },
+
+    // The store refuses anything but a queued item, saying why; the drainer looks again because
+    // the new first change may be due sooner than the one it was waiting for.
+    async 'outbox.move'({ id, to }) {
+      const seq = mustGetItem(ctx, id).seq;
+      const item = store.outbox.move(seq, typeof to === 'string' ? to : { before: mustGetItem(ctx, to.before).seq });
+      outboxChanged(item);
+      drainer.kick();
+      return outboxDto(item);
     },
 
     async 'outbox.candidates'({ id }) {
