@@ -16,7 +16,7 @@ import { useCampaigns } from '../../stores/campaigns-store';
 import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
 import { useRetention } from '../../stores/retention-store';
-import { RetentionNote } from './retention-dialog';
+import { RetentionChange, RetentionText } from './retention-dialog';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, postedLabel, waitLabel } from './outbox-labels';
 
@@ -203,36 +203,39 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
 function SentHistory({ items, now, onOpenCampaign }: { items: OutboxItem[]; now: number; onOpenCampaign: ((id: string) => void) | undefined }) {
   const keptDays = useRetention((r) => r.retention.sentDays);
   return (
-    <details className="outbox-history" data-testid="outbox-history">
-      <summary>
-        Sent ({items.length}) <RetentionNote />
-      </summary>
-      {items.length === 0 ? (
-        <p className="muted">Nothing sent in the last {daysLabel(keptDays)}.</p>
-      ) : (
-        <table className="list">
-          <tbody>
-            {items.map((o) => (
-              <tr key={o.id} data-testid="outbox-sent-item">
-                <td>{o.summary}</td>
-                <td data-testid="outbox-posted-id">
-                  {o.posted?.kind === 'campaign' && onOpenCampaign ? (
-                    <button type="button" className="link-button" onClick={() => onOpenCampaign(o.posted!.ids[0])} title="Show it in the Campaigns tab" data-testid="outbox-open-campaign">
-                      {postedLabel(o)}
-                    </button>
-                  ) : (
-                    postedLabel(o)
-                  )}
-                </td>
-                <td>
-                  <span className={`badge ${OUTBOX_CLASS.sent}`}>Sent</span>
-                </td>
-                <td className="muted">{formatAge(o.updatedAt, now)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </details>
+    <div className="outbox-history-row">
+      <details className="outbox-history" data-testid="outbox-history">
+        <summary>
+          Sent ({items.length}) <RetentionText />
+        </summary>
+        {items.length === 0 ? (
+          <p className="muted">Nothing sent in the last {daysLabel(keptDays)}.</p>
+        ) : (
+          <table className="list">
+            <tbody>
+              {items.map((o) => (
+                <tr key={o.id} data-testid="outbox-sent-item">
+                  <td>{o.summary}</td>
+                  <td data-testid="outbox-posted-id">
+                    {o.posted?.kind === 'campaign' && onOpenCampaign ? (
+                      <button type="button" className="link-button" onClick={() => onOpenCampaign(o.posted!.ids[0])} title="Show it in the Campaigns tab" data-testid="outbox-open-campaign">
+                        {postedLabel(o)}
+                      </button>
+                    ) : (
+                      postedLabel(o)
+                    )}
+                  </td>
+                  <td>
+                    <span className={`badge ${OUTBOX_CLASS.sent}`}>Sent</span>
+                  </td>
+                  <td className="muted">{formatAge(o.updatedAt, now)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </details>
+      <RetentionChange />
+    </div>
   );
 }

@@ -2,7 +2,6 @@
 // changes and the activity log are kept. A shorter period removes older history at once, so the
 // dialog says how much before anything is saved.
 import { useEffect, useState } from 'react';
-import { createPortal } from 'react-dom';
 import { daysLabel, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, retentionEffectText, retentionSchema, type Retention, type RetentionEffect } from '../../../shared/retention';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
@@ -102,32 +101,29 @@ function RetentionDialog({ onClose }: { onClose(): void }) {
   );
 }
 
-/** The Sent history's "kept for N days" with its Change…; the dialog opens outside the <summary> so clicks in it do not fold the history. */
-export function RetentionNote() {
+/** "kept for N days, then removed": said in the Sent history's summary (plain text, so the summary holds no control). */
+export function RetentionText() {
   const { retention, loaded, load } = useRetention();
-  const [open, setOpen] = useState(false);
   useEffect(() => {
     if (!loaded) void load();
   }, [loaded, load]);
   const same = retention.sentDays === retention.activityDays;
   return (
+    <span className="muted" data-testid="retention-note">
+      kept for {daysLabel(retention.sentDays)}, then removed; the activity log {same ? 'likewise' : `for ${daysLabel(retention.activityDays)}`}
+    </span>
+  );
+}
+
+/** Change… beside the Sent history's summary (outside it: a control inside a <summary> is nested interaction). */
+export function RetentionChange() {
+  const [open, setOpen] = useState(false);
+  return (
     <>
-      <span className="muted" data-testid="retention-note">
-        kept for {daysLabel(retention.sentDays)}, then removed; the activity log {same ? 'likewise' : `for ${daysLabel(retention.activityDays)}`}
-      </span>{' '}
-      <button
-        type="button"
-        className="link-button"
-        onClick={(e) => {
-          // Inside <summary>: without this the click would also fold or unfold the history.
-          e.preventDefault();
-          setOpen(true);
-        }}
-        data-testid="retention-change"
-      >
+      <button type="button" className="link-button outbox-retention-change" onClick={() => setOpen(true)} title="How long sent changes and the activity log are kept" data-testid="retention-change">
         Change…
       </button>
-      {open ? createPortal(<RetentionDialog onClose={() => setOpen(false)} />, document.body) : null}
+      {open ? <RetentionDialog onClose={() => setOpen(false)} /> : null}
     </>
   );
 }
