@@ -349,8 +349,9 @@ export class Connections {
   /**
    * Finds out whether a profile's service can be reached while its state is 'unknown': one token
    * request (client credentials; outside the campaign rate limits, and the token is then reused by
-   * the calls that follow). A browser-sign-in connection without a session has nothing cheap to
-   * ask, and says "sign in" anyway. Working offline contacts nothing.
+   * the calls that follow), or one small read when a token is still held. A browser-sign-in
+   * connection without a session has nothing cheap to ask, and says "sign in" anyway. Working
+   * offline contacts nothing.
    */
   async check(profileId: string): Promise<void> {
     const c = this.#conns.get(profileId) ?? (this.#deps.store.profiles.get(profileId) ? this.#conn(profileId) : undefined);
@@ -358,7 +359,11 @@ export class Connections {
     const p = this.#deps.store.profiles.get(profileId);
     if (!p || (p.flow === 'authorization_code' && !c.client)) return;
     try {
-      await this.client(profileId).authenticate();
+      const client = this.client(profileId);
+      const before = client.tokenRequests;
+      await client.authenticate();
+      // A token still held contacted nothing: then one small read (auth-apps, outside the campaign budgets) asks.
+      if (client.tokenRequests === before) await client.authApps({ priority: 'interactive' });
       if (c.reach === 'unknown') this.noteSuccess(profileId);
     } catch (e) {
       if (this.#conns.get(profileId) !== c) return; // forgotten meanwhile
@@ -391,6 +396,27 @@ export class Connections {
       }
       const why = isServiceError(e) ? e.message : 'no answer';
       throw new DeskError('offline', `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`);
+    }
+  }
+
+  /**
+   * Whether a connection not yet saved can be reached: null when its service answered (even with a
+   * refusal: the credentials are the sign-in's business), else why not in the transport's words.
+   * Client credentials ask for a token; a browser sign-in has no credentials to use yet, so its
+   * API address is asked for anything at all.
+   */
+  async unreachableReason(c: { flow: Profile['flow']; baseUrl: string; authUrl: string; clientId: string; secret: string }): Promise<string | null> {
+    const { transport, clock } = this.#deps;
+    try {
+      if (c.flow === 'client_credentials') {
+        await requestClientCredentialsToken({ transport, clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret });
+      } else {
+        await transport.send({ method: 'GET', url: c.baseUrl });
+      }
+      return null;
+    } catch (e) {
+      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'outcome_unknown')) return e.message;
+      return null;
     }
   }
 

@@ -321,8 +321,12 @@ export const channels = {
 
   'profiles.list': { input: empty, output: z.array(profileSchema) },
   'profiles.create': {
-    /** The shared profile rules; the client secret goes into the keychain and never comes back out of main. */
-    input: profileCreateSchema,
+    /**
+     * The shared profile rules; the client secret goes into the keychain and never comes back out of
+     * main. A service that cannot be reached is refused (code 'offline', details.unreachable: the
+     * address) unless saveUnreachable: then it is saved working offline, as the person chose.
+     */
+    input: profileCreateSchema.extend({ saveUnreachable: z.boolean().optional() }),
     output: profileSchema,
   },
   /**

@@ -2,6 +2,7 @@
 // "Online" before the service has answered, and "Offline" (not "Online") when its host is dead.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../src/shared/ipc/contract';
+import { freePort } from '../service/helpers';
 import { startEnv, until, type Env } from './env';
 
 const P = 'sandbox-demo';
@@ -34,5 +35,22 @@ describe('connection state after a restart', () => {
     await until(async () => (await profile(env!, P)).connection === 'online', 'the start-up check');
     const changes = env.events.filter((e) => e.event === 'connection.changed').map((e) => (e.payload as { connection: string }).connection);
     expect(changes.at(-1)).toBe('online');
+  });
+});
+
+describe('adding a connection whose host cannot be reached', () => {
+  it('is refused with the question, and saved working offline only when the person says so', async () => {
+    env = await startEnv();
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const input = { name: 'Dead host', baseUrl: dead, authUrl: dead, pushUrl: dead, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials' as const, redirectUri: null };
+    await expect(env.core.handlers['profiles.create'](input)).rejects.toMatchObject({
+      code: 'offline',
+      message: `Could not reach ${dead}: save it anyway and work offline?`,
+      details: { unreachable: dead },
+    });
+    expect((await env.core.handlers['profiles.list']({})).map((p) => p.name)).not.toContain('Dead host');
+    const saved = await env.core.handlers['profiles.create']({ ...input, saveUnreachable: true });
+    expect(saved.connection).toBe('working_offline');
+    expect(await profile(env, saved.id)).toMatchObject({ name: 'Dead host', connection: 'working_offline', hasSecret: true });
   });
 });

@@ -42,8 +42,14 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     },
 
     async 'profiles.create'(input) {
-      const { clientSecret, ...fields } = input;
+      const { clientSecret, saveUnreachable, ...fields } = input;
       checkAddresses(fields);
+      // Never saved silently when its service cannot be reached: the person is asked first.
+      const asked = fields.flow === 'client_credentials' ? fields.authUrl : fields.baseUrl;
+      const unreachable = await connections.unreachableReason({ ...fields, secret: clientSecret });
+      if (unreachable !== null && !saveUnreachable) {
+        throw new DeskError('offline', `Could not reach ${asked}: save it anyway and work offline?`, { unreachable: asked, reason: unreachable });
+      }
       const p = store.profiles.create(fields);
       try {
         await ctx.secrets.set(p.id, 'client_secret', clientSecret);
@@ -53,6 +59,12 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
           'keychain_unavailable',
           'The system keychain refused to store the client secret, so the connection was not added. Unlock your keyring and try again.',
         );
+      }
+      if (unreachable !== null) {
+        connections.setWorkOffline(p.id, true);
+        ctx.log(p.id, null, 'warning', 'profile.created', `Connection "${p.name}" added while ${asked} could not be reached (${unreachable}); working offline until you go online.`);
+        changed();
+        return profileView(ctx, p.id);
       }
       ctx.log(p.id, null, 'info', 'profile.created', `Connection "${p.name}" added.`);
       changed();

@@ -16,24 +16,30 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<Profile | null>(null);
+  /** The service could not be reached: the question put to the person, and why it failed. */
+  const [unreachable, setUnreachable] = useState<{ question: string; reason: string } | null>(null);
   const demo = useWorkspace((s) => s.info?.demo);
   const problems = profileFormProblems(form);
   // Problems show after the first attempt, then live: no red before a person has typed anything.
   const by = tried ? problemsByField(problems) : {};
 
-  const create = async () => {
+  const create = async (saveUnreachable = false) => {
     setTried(true);
     setError(null);
     if (problems.length > 0) return;
     setBusy(true);
     try {
-      const p = await call('profiles.create', profileCreateInput(form));
+      const p = await call('profiles.create', { ...profileCreateInput(form), ...(saveUnreachable ? { saveUnreachable: true } : {}) });
+      setUnreachable(null);
       setForm({ ...form, clientSecret: '' });
       setCreated(p);
       void useWorkspace.getState().load();
       if (p.flow === 'client_credentials') onClose();
     } catch (err) {
-      setError(messageOf(err));
+      // Never saved silently when the service cannot be reached: ask whether to keep it offline.
+      if (err instanceof DeskCallError && err.code === 'offline' && typeof err.details?.unreachable === 'string') {
+        setUnreachable({ question: err.message, reason: typeof err.details.reason === 'string' ? err.details.reason : '' });
+      } else setError(messageOf(err));
     } finally {
       setBusy(false);
     }
@@ -94,6 +100,25 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
           ) : null}
           <button type="button" className="primary" onClick={() => void signIn()} disabled={busy} data-testid="conn-sign-in" data-autofocus>
             Sign in
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  if (unreachable) {
+    return (
+      <Dialog title="Service not reached" onClose={onClose} testId="add-connection-dialog">
+        <p data-testid="conn-unreachable">{unreachable.question}</p>
+        {unreachable.reason ? <p className="muted">{unreachable.reason}</p> : null}
+        <p className="muted">Saved offline, its drafts can be written now and nothing is sent until you go online (the box under the connection).</p>
+        {error ? <p className="form-problem" role="alert">{error}</p> : null}
+        <div className="dialog-actions">
+          <button type="button" onClick={() => setUnreachable(null)} disabled={busy} data-testid="conn-unreachable-back" data-autofocus>
+            Go back and check the address
+          </button>
+          <button type="button" className="primary" onClick={() => void create(true)} disabled={busy} data-testid="conn-save-offline">
+            Save and work offline
           </button>
         </div>
       </Dialog>
