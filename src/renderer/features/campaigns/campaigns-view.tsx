@@ -126,7 +126,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           aria-pressed={view.detailsOpen}
           onClick={() => patchView({ detailsOpen: !view.detailsOpen })}
           data-testid="details-toggle"
-          title="Show or hide the details of the selected campaign"
+          title="Show or hide the details pane; it opens beside the table when a campaign is selected"
         >
           Details
         </button>
