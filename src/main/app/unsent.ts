@@ -2,7 +2,7 @@
 // and the rule that guards removal: nothing unsent is deleted unless the person chose to discard
 // it, and never while something is being sent (its answer could still arrive for a row gone).
 import { DeskError } from '../../shared/errors';
-import { countUnsent, unsentRefusal, type UnsentGroup, type UnsentItem } from '../../shared/domain/unsent';
+import { countUnsent, unsentKey, unsentRefusal, type UnsentGroup, type UnsentItem } from '../../shared/domain/unsent';
 import type { Draft, OutboxItem, Store } from '../store';
 import { describeItem } from '../sync/outbox-drain';
 
@@ -91,10 +91,10 @@ export function listUnsent(store: Pick<Store, 'drafts' | 'outbox'>, scope: Unsen
 
 /**
  * Refuses the removal of `scope` while anything of it is being sent (whatever the choice), or is
- * unsent and the person did not choose to discard it. The refusal counts what is unsent by kind,
- * says what to do, and carries the list.
+ * unsent and the person did not choose to discard it, or (given what they were shown) was not
+ * among what they saw. The refusal counts what is unsent by kind, says what to do, and carries the list.
  */
-export function guardRemoval(store: Pick<Store, 'drafts' | 'outbox'>, scope: UnsentScope, discardUnsent: boolean | undefined): UnsentItem[] {
+export function guardRemoval(store: Pick<Store, 'drafts' | 'outbox'>, scope: UnsentScope, choice: { discardUnsent?: boolean | undefined; discarding?: string[] | undefined }): UnsentItem[] {
   const unsent = listUnsent(store, scope);
   const counts = countUnsent(unsent);
   if (counts.sending > 0) {
@@ -104,8 +104,22 @@ export function guardRemoval(store: Pick<Store, 'drafts' | 'outbox'>, scope: Uns
       { counts },
     );
   }
-  if (unsent.length > 0 && discardUnsent !== true) {
+  if (unsent.length > 0 && choice.discardUnsent !== true) {
     throw new DeskError('conflict', unsentRefusal(counts), { counts, unsent });
+  }
+  if (choice.discarding !== undefined) {
+    const seen = new Set(choice.discarding);
+    const unseen = unsent.filter((i) => !seen.has(unsentKey(i)));
+    if (unseen.length > 0) {
+      throw new DeskError(
+        'conflict',
+        `${unseen.length === 1 ? 'Another change was' : `${unseen.length} more changes were`} made since the list was shown (${unseen
+          .slice(0, 3)
+          .map((i) => i.summary)
+          .join(', ')}${unseen.length > 3 ? ', ...' : ''}): look at the list again, then choose.`,
+        { counts, unsent },
+      );
+    }
   }
   return unsent;
 }

@@ -28,6 +28,12 @@ export const unsentItemSchema = z.object({
 });
 export type UnsentItem = z.infer<typeof unsentItemSchema>;
 
+/**
+ * What names one unsent change across a list and a removal: a removal says which ones the person
+ * saw, so that a change made meanwhile (another window, an import) is never discarded unseen.
+ */
+export const unsentKey = (i: Pick<UnsentItem, 'source' | 'id'>) => `${i.source}:${i.id}`;
+
 export const unsentListSchema = z.object({ items: z.array(unsentItemSchema) });
 export type UnsentList = z.infer<typeof unsentListSchema>;
 

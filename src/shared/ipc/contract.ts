@@ -304,6 +304,8 @@ const profileRef = z.object({ profileId: id });
 const accountRef = z.object({ profileId: id, accountId: accountIdSchema });
 const empty = z.object({});
 const ok = z.object({ ok: z.literal(true) });
+/** The person's choice on a removal: discard what is unsent, and which unsent changes they were shown (unsentKey). */
+const removalChoice = { discardUnsent: z.boolean().optional(), discarding: z.array(z.string().max(300)).max(100_000).optional() };
 
 // ---- Channels --------------------------------------------------------------------------------
 
@@ -331,9 +333,10 @@ export const channels = {
   },
   /**
    * Removes the connection with its accounts, cache, drafts and queue. Refused while anything of it
-   * is unsent (unsent.list) unless discardUnsent is true, and while a change is being sent.
+   * is unsent (unsent.list) unless discardUnsent is true, and while a change is being sent. With
+   * `discarding` (the unsent.list keys the person saw), anything unsent not among them refuses too.
    */
-  'profiles.remove': { input: profileRef.extend({ discardUnsent: z.boolean().optional() }), output: ok },
+  'profiles.remove': { input: profileRef.extend(removalChoice), output: ok },
   /**
    * Edits a connection in place (name, addresses, client id, sign-in flow, and the secret when one
    * is given): its drafts, cache and queue are kept. A new secret or client id is checked with the
@@ -362,7 +365,7 @@ export const channels = {
     output: accountSchema,
   },
   /** As profiles.remove, for one account: refused while anything of it is unsent unless discardUnsent is true. */
-  'accounts.remove': { input: accountRef.extend({ discardUnsent: z.boolean().optional() }), output: ok },
+  'accounts.remove': { input: accountRef.extend(removalChoice), output: ok },
   /** Every unsent change of a connection (or of one of its accounts): drafts, queued, sending, being checked, failed, blocked. */
   'unsent.list': { input: z.object({ profileId: id, accountId: accountIdSchema.optional() }), output: unsentListSchema },
   /** How many days sent changes and the activity log are kept. */

@@ -4,7 +4,7 @@
 // sent, and takes nothing of anything else; history is kept for the days the person sets, and
 // a shorter period prunes at once what it says it will (time moved by the clock, no sleeps).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { UnsentItem } from '../../../src/shared/domain/unsent';
+import { unsentKey, type UnsentItem } from '../../../src/shared/domain/unsent';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { DAY_MS } from '../../../src/shared/retention';
 import { campaignPayload, fault, startEnv, until, type Env } from './env';
@@ -82,6 +82,20 @@ describe('removal accounts for every unsent change', () => {
     expect(queued.id).not.toBe(elsewhereQueued.id);
     const log = (await h['activity.list']({ profileId: P, limit: 20 })).map((a) => a.message);
     expect(log).toContain('Account freshcrumbbakery removed; 1 draft, 1 queued and 1 failed changes are discarded, as chosen.');
+  });
+
+  it('never discards a change made after the list was shown: the removal names it and waits for a new look', async () => {
+    env = await startEnv();
+    const h = env.core.handlers;
+    await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: BAKERY.accountId, payload: campaignPayload('Seen') });
+    const shown = (await h['unsent.list'](BAKERY)).items.map(unsentKey);
+    // Another window adds a draft while the dialog is open.
+    await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: BAKERY.accountId, payload: campaignPayload('Made meanwhile') });
+    const refused = await refusal(h['accounts.remove']({ ...BAKERY, discardUnsent: true, discarding: shown }));
+    expect(refused).toMatchObject({ code: 'conflict', message: 'Another change was made since the list was shown (Campaign draft "Made meanwhile"): look at the list again, then choose.' });
+    expect((await h['unsent.list'](BAKERY)).items).toHaveLength(2);
+    await h['accounts.remove']({ ...BAKERY, discardUnsent: true, discarding: (await h['unsent.list'](BAKERY)).items.map(unsentKey) });
+    expect((await h['accounts.list']({ profileId: P })).some((a) => a.accountId === BAKERY.accountId)).toBe(false);
   });
 
   it('removes an account with nothing unsent as before, without asking', async () => {

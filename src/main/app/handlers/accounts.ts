@@ -98,10 +98,10 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       return accountView(ctx, a);
     },
 
-    async 'accounts.remove'({ discardUnsent, ...ref }) {
+    async 'accounts.remove'({ discardUnsent, discarding, ...ref }) {
       mustGet(ctx, ref);
       // Checked and removed with no await between: the drainer cannot start sending in the gap.
-      const discarded = guardRemoval(store, ref, discardUnsent);
+      const discarded = guardRemoval(store, ref, { discardUnsent, discarding });
       refresher.cancel(ref);
       store.accounts.remove(ref, { discardPending: discarded.length > 0 });
       rememberDemoRemoval(ctx, ref);

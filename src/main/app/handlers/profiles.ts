@@ -120,15 +120,15 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       return profileView(ctx, profileId);
     },
 
-    async 'profiles.remove'({ profileId, discardUnsent }) {
+    async 'profiles.remove'({ profileId, ...choice }) {
       const p = store.profiles.get(profileId);
       if (!p) return { ok: true };
-      guardRemoval(store, { profileId }, discardUnsent);
+      guardRemoval(store, { profileId }, choice);
       for (const a of store.accounts.list(profileId)) ctx.refresher.cancel(a);
       await connections.forget(profileId);
       ctx.refresher.forgetApps(profileId);
       // Again after the awaits, right before the delete: the drainer may have started a send meanwhile.
-      const discarded = guardRemoval(store, { profileId }, discardUnsent);
+      const discarded = guardRemoval(store, { profileId }, choice);
       for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
       store.profiles.remove(profileId);
       rememberDemoRemoval(ctx, { profileId });

@@ -4,7 +4,7 @@
 // person's explicit choice to discard it (the core refuses otherwise, and always while a change
 // is being sent). With nothing unsent the dialog stays a plain confirmation.
 import { useState } from 'react';
-import { countUnsent, unsentPhrase, type UnsentItem } from '../../../shared/domain/unsent';
+import { countUnsent, unsentKey, unsentPhrase, type UnsentItem } from '../../../shared/domain/unsent';
 import type { Account, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
@@ -15,7 +15,7 @@ import { UnsentList, useUnsent } from './unsent-list';
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The unsent work of what is removed, the choice to discard it, and the removal itself. */
-function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (discardUnsent: boolean) => Promise<unknown>, onClose: () => void) {
+function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (choice: { discardUnsent: boolean; discarding: string[] }) => Promise<unknown>, onClose: () => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [discard, setDiscard] = useState(false);
@@ -24,7 +24,8 @@ function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (discardUnsent: b
     setBusy(true);
     setError(null);
     try {
-      await run(count > 0 && discard);
+      // What the person saw goes with the choice: a change made meanwhile is never discarded unseen.
+      await run({ discardUnsent: count > 0 && discard, discarding: (unsent.items ?? []).map(unsentKey) });
       await Promise.all([useWorkspace.getState().load(), useStatus.getState().loadOutbox()]);
       onClose();
     } catch (err) {
@@ -91,7 +92,7 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
   const name = account.name || account.accountId;
   const profileName = useWorkspace((s) => s.profiles.find((p) => p.id === account.profileId)?.name ?? account.profileId);
   const unsent = useUnsent(account.profileId, account.accountId);
-  const r = useRemoval(unsent, (discardUnsent) => call('accounts.remove', { profileId: account.profileId, accountId: account.accountId, discardUnsent }), onClose);
+  const r = useRemoval(unsent, (choice) => call('accounts.remove', { profileId: account.profileId, accountId: account.accountId, ...choice }), onClose);
   return (
     <Dialog title={`Remove ${name}?`} onClose={onClose} testId="remove-account-dialog">
       <p>
@@ -121,7 +122,7 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
 
 export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile: Profile; accounts: Account[]; onClose(): void }) {
   const unsent = useUnsent(profile.id);
-  const r = useRemoval(unsent, (discardUnsent) => call('profiles.remove', { profileId: profile.id, discardUnsent }), onClose);
+  const r = useRemoval(unsent, (choice) => call('profiles.remove', { profileId: profile.id, ...choice }), onClose);
   return (
     <Dialog title={`Remove the connection ${profile.name}?`} onClose={onClose} testId="remove-connection-dialog">
       <p>
