@@ -37,6 +37,6 @@ export function unsentToJson(items: readonly UnsentItem[], from: { connection: s
 
 /** A file name from what is removed, with only characters every file system takes. */
 export function exportFileName(what: string, ext: 'csv' | 'json', now: number): string {
-  const safe = what.replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'campaign-desk';
+  const safe = what.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().replace(/\s+/g, '-') || 'campaign-desk';
   return `${safe}-unsent-${new Date(now).toISOString().slice(0, 10)}.${ext}`;
 }

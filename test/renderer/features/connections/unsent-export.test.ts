@@ -32,8 +32,9 @@ describe('unsent export', () => {
     ]);
   });
 
-  it('names the file after what is removed, with safe characters only', () => {
+  it('names the file after what is removed, letters of any script, digits, spaces as dashes', () => {
     expect(exportFileName('Acme Shoes / UK: "main"', 'csv', Date.UTC(2026, 10, 26))).toBe('Acme-Shoes-UK-main-unsent-2026-11-26.csv');
+    expect(exportFileName('Café Müller', 'csv', Date.UTC(2026, 10, 26))).toBe('Café-Müller-unsent-2026-11-26.csv');
     expect(exportFileName('***', 'json', Date.UTC(2026, 10, 26))).toBe('campaign-desk-unsent-2026-11-26.json');
   });
 });
