@@ -11,6 +11,7 @@ import type { RateLimitScheduler } from '../ratelimit/scheduler';
 import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../secrets/secret-port';
+import { AccountAccess } from './account-access';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import type { EventHub } from '../events/event-hub';
 
@@ -70,8 +71,32 @@ export class Connections {
    */
   #browserSignIn: { profileId: string; abort: AbortController; done: Promise<unknown> } | null = null;
 
+  /** Each account's own state: "No access" after a 403, until a call about it succeeds. */
+  readonly access: AccountAccess;
+
   constructor(deps: ConnectionDeps) {
     this.#deps = deps;
+    this.access = new AccountAccess({
+      settings: deps.store.settings,
+      now: () => deps.clock.now(),
+      changed: (profileId, accountId, noAccess) => {
+        deps.note(
+          profileId,
+          noAccess ? 'warning' : 'info',
+          'account.access',
+          noAccess ? `Account ${accountId}: no access (${noAccess.words}). Ask the service to grant these credentials access again.` : `Account ${accountId}: access is back.`,
+        );
+        deps.hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
+      },
+    });
+  }
+
+  /** Feeds every answer about one of the profile's accounts into its access state. */
+  #observer(profileId: string) {
+    return {
+      answered: (accountId: string) => this.access.answered(profileId, accountId),
+      forbidden: (accountId: string, words: string) => this.access.refused(profileId, accountId, words),
+    };
   }
 
   #conn(profileId: string): Conn {
@@ -148,6 +173,7 @@ export class Connections {
       transport,
       scheduler,
       clock,
+      observer: this.#observer(profileId),
       credentials: {
         flow: 'client_credentials',
         clientId: p.clientId,
@@ -218,6 +244,7 @@ export class Connections {
           transport,
           scheduler,
           clock,
+          observer: this.#observer(profileId),
           credentials: { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens },
         });
       }

@@ -30,6 +30,17 @@ export interface CallSpec {
   what: string;
 }
 
+/**
+ * Told how each call about an account ended, so that the account's own state (access withdrawn)
+ * is known wherever the call came from: refresh, outbox, a look-up. Push calls are the client's,
+ * not an account's, and are not reported.
+ */
+export interface AccountAnswerObserver {
+  answered(accountId: string): void;
+  /** 403: these credentials no longer reach the account; `words` are the service's. */
+  forbidden(accountId: string, words: string): void;
+}
+
 export interface ExecutorDeps {
   transport: HttpTransport;
   tokens: TokenManager;
@@ -37,20 +48,38 @@ export interface ExecutorDeps {
   clock: Clock;
   /** Learns the service's clock from every answer's Date header (DECISIONS client 10). */
   serviceClock?: ServiceClock;
+  observer?: AccountAnswerObserver;
 }
 
 export class RequestExecutor {
   constructor(private readonly deps: ExecutorDeps) {}
 
   /** Resolves with a 2xx answer; everything else is a ServiceError. */
-  async call(spec: CallSpec, opts: CallOptions = {}): Promise<HttpResponse> {
-    try {
-      return await this.#authorized(spec, opts);
-    } catch (e) {
-      // A read changes nothing, so a read whose connection broke is simply asked again once.
-      if (e instanceof ServiceError && e.kind === 'outcome_unknown' && spec.method === 'GET' && !opts.signal?.aborted) {
-        return this.#authorized(spec, opts);
+  call(spec: CallSpec, opts: CallOptions = {}): Promise<HttpResponse> {
+    return this.#observed(spec, async () => {
+      try {
+        return await this.#authorized(spec, opts);
+      } catch (e) {
+        // A read changes nothing, so a read whose connection broke is simply asked again once.
+        if (e instanceof ServiceError && e.kind === 'outcome_unknown' && spec.method === 'GET' && !opts.signal?.aborted) {
+          return this.#authorized(spec, opts);
+        }
+        throw e;
       }
+    });
+  }
+
+  /** Reports the outcome of a call about an account (not push) to the observer, if any. */
+  async #observed<T>(spec: CallSpec, run: () => Promise<T>): Promise<T> {
+    const observer = this.deps.observer;
+    const account = spec.rate && !spec.rate.account.startsWith('push:') ? spec.rate.account : null;
+    if (!observer || account === null) return run();
+    try {
+      const r = await run();
+      observer.answered(account);
+      return r;
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'forbidden') observer.forbidden(account, e.serverText ?? e.message);
       throw e;
     }
   }
@@ -60,14 +89,16 @@ export class RequestExecutor {
    * rate-limit and renewal rules as call(); the budget is spent when the request is admitted, and
    * a broken connection before the answer's headers is asked again once. Errors are read whole.
    */
-  async stream(spec: CallSpec, opts: CallOptions = {}): Promise<StreamingResponse> {
+  stream(spec: CallSpec, opts: CallOptions = {}): Promise<StreamingResponse> {
     const open = () => this.#authorized(spec, opts, true);
-    try {
-      return await open();
-    } catch (e) {
-      if (e instanceof ServiceError && e.kind === 'outcome_unknown' && spec.method === 'GET' && !opts.signal?.aborted) return open();
-      throw e;
-    }
+    return this.#observed(spec, async () => {
+      try {
+        return await open();
+      } catch (e) {
+        if (e instanceof ServiceError && e.kind === 'outcome_unknown' && spec.method === 'GET' && !opts.signal?.aborted) return open();
+        throw e;
+      }
+    });
   }
 
   async #authorized(spec: CallSpec, opts: CallOptions): Promise<HttpResponse>;

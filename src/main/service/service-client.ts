@@ -16,7 +16,7 @@ import {
 } from './campaigns-api';
 import { HttpTransport } from './http-transport';
 import * as push from './push-api';
-import { RequestExecutor, type CallOptions } from './request-executor';
+import { RequestExecutor, type AccountAnswerObserver, type CallOptions } from './request-executor';
 import { ServiceClock } from './service-clock';
 import { TokenManager, type CredentialSource } from './token-manager';
 
@@ -39,6 +39,8 @@ export interface ServiceClientOptions extends ServiceEndpoints {
   clock?: Clock;
   /** Renew client-credentials tokens this long before expiry (default 60 s, capped at 10%). */
   renewBeforeMs?: number;
+  /** Told how each call about an account ended (its access state). */
+  observer?: AccountAnswerObserver;
 }
 
 export class ServiceClient {
@@ -74,6 +76,7 @@ export class ServiceClient {
       scheduler: this.#scheduler,
       clock: this.#clock,
       serviceClock: this.#serviceClock,
+      ...(opts.observer ? { observer: opts.observer } : {}),
     });
     this.#push = {
       exec: this.#exec,

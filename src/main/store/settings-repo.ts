@@ -17,6 +17,8 @@ const SETTINGS = {
   views: windowViewSchema,
   /** How many days sent changes and activity entries are kept (src/main/sync/retention.ts prunes). */
   retention: retentionSchema,
+  /** Accounts whose access the service withdrew ("profileId/accountId" -> its words and when), until a call succeeds. */
+  accountAccess: z.record(z.string(), z.object({ words: z.string(), at: z.number() })),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -28,6 +30,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   pushTemplates: [],
   views: { accounts: {} },
   retention: RETENTION_DEFAULTS,
+  accountAccess: {},
 };
 
 export interface SettingsRepo {

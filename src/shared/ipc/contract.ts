@@ -51,6 +51,8 @@ export const accountSchema = z.object({
   lastSyncedAt: z.number().nullable(),
   campaignCount: z.number().int(),
   queued: z.number().int(),
+  /** The service refused this account (403) on its last call: its words and when. Absent when fine. */
+  noAccess: z.object({ words: z.string(), at: z.number() }).optional(),
 });
 export type Account = z.infer<typeof accountSchema>;
 

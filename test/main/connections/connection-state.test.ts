@@ -50,13 +50,14 @@ function setUp(opts: { workOffline?: boolean } = {}) {
   const transport = new StandInTransport();
   const hub = new EventHub();
   const profile = { ...PROFILE, workOffline: opts.workOffline ?? false };
-  // Only what Connections reads of the store: the profile and its work-offline choice.
+  // Only what Connections reads of the store: the profile, its work-offline choice, the accounts' access.
   const store = {
     profiles: {
       get: (id: string) => (id === profile.id ? profile : undefined),
       list: () => [profile],
       setWorkOffline: (_id: string, on: boolean) => void (profile.workOffline = on),
     },
+    settings: { get: () => ({}), set: () => undefined },
   } as unknown as Store;
   const secrets = { kind: 'memory', get: () => Promise.resolve('secret'), set: () => Promise.resolve(), delete: () => Promise.resolve() } as unknown as SecretPort;
   const states: ConnectionState[] = [];

@@ -23,7 +23,8 @@ const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN
 
 export function accountView(ctx: CoreContext, a: Account) {
   const queued = ctx.store.outbox.list({ profileId: a.profileId, accountId: a.accountId, states: ON_THE_WAY_STATES }).length;
-  return accountDto(a, ctx.store.campaigns.count(a), queued);
+  const noAccess = ctx.connections.access.get(a.profileId, a.accountId);
+  return { ...accountDto(a, ctx.store.campaigns.count(a), queued), ...(noAccess ? { noAccess } : {}) };
 }
 
 function mustGet(ctx: CoreContext, ref: AccountRef): Account {

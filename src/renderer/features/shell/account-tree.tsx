@@ -13,6 +13,7 @@ import { EditConnectionButton } from '../connections/edit-connection-dialog';
 import { RemoveAccountDialog, RemoveConnectionDialog } from '../connections/remove-dialogs';
 import { AccountCapabilitiesDialog } from '../accounts/account-capabilities-dialog';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
+import { NoAccessTag } from './no-access';
 import { SignInNote } from './sign-in-note';
 
 function WorkOffline({ profile, onError }: { profile: Profile; onError(m: string | null): void }) {
@@ -135,6 +136,7 @@ export function AccountTree() {
                   >
                     <span className="tree-item-name">{account.name || account.accountId}</span>
                     {account.type === 'NETWORK' ? <span className="tag">network</span> : null}
+                    <NoAccessTag account={account} />
                     {account.queued > 0 ? (
                       <span className="count-badge" title={`${account.queued} queued change${account.queued === 1 ? '' : 's'}`}>
                         {account.queued}
