@@ -128,6 +128,15 @@ describe('campaign columns', () => {
   it('resizes a column by dragging its edge, by its handle and arrow keys, and fits it to its content on a double-click', async () => {
     const before = await headWidth('spent');
     const handle = await centre('resize-spent');
+    // The width follows the pointer; Escape drops the drag and the column keeps its width.
+    await page.mouse.move(handle.x, handle.y);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + 40, handle.y, { steps: 4 });
+    await expect.poll(() => headWidth('spent')).toBe(before + 40);
+    await page.keyboard.press('Escape');
+    await page.mouse.up();
+    await expect.poll(() => headWidth('spent')).toBe(before);
+
     const resized = savedWhen((b) => b.includes(`"id":"spent","width":${before + 60}`));
     await drag(handle, { x: handle.x + 60, y: handle.y });
     await resized;

@@ -3,7 +3,7 @@
 // the column to what it shows) and reordering by dragging the header onto another one. A drag
 // shows its width or drop place live and reports once, when the pointer is released, so a saved
 // view is written once per gesture rather than once per pixel.
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import type { GridColumn } from './virtual-grid';
 
 export const MIN_COLUMN_WIDTH = 40;
@@ -60,18 +60,28 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
     return null;
   };
 
-  const follow = (move: (e: PointerEvent) => void, up: (e: PointerEvent) => void) => {
-    const onUp = (e: PointerEvent) => {
+  /** Follows the pointer until it is released (up) or Escape drops the gesture (cancel). */
+  const follow = (move: (e: PointerEvent) => void, up: () => void, cancel: () => void) => {
+    const onUp = () => {
       cleanup.current();
-      up(e);
+      up();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      cleanup.current();
+      cancel();
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', onUp);
     window.addEventListener('pointercancel', onUp);
+    window.addEventListener('keydown', onKey, true);
     cleanup.current = () => {
       window.removeEventListener('pointermove', move);
       window.removeEventListener('pointerup', onUp);
       window.removeEventListener('pointercancel', onUp);
+      window.removeEventListener('keydown', onKey, true);
       cleanup.current = () => undefined;
     };
   };
@@ -92,6 +102,7 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
         onLiveWidth(null);
         if (width !== from) onResize(c.id, width);
       },
+      () => onLiveWidth(null),
     );
   };
 
@@ -113,6 +124,13 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
         setTimeout(() => (swallowClick.current = false), 0);
         if (target) onMove(c.id, target.targetId, target.side);
       },
+      () => {
+        setDrop(null);
+        if (!press.dragging) return;
+        // The button still gets its click when the pointer is released: that is no sort either.
+        swallowClick.current = true;
+        window.addEventListener('pointerup', () => setTimeout(() => (swallowClick.current = false), 0), { once: true });
+      },
     );
   };
 
@@ -125,7 +143,7 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
     const w = fitWidth(c.id);
     if (w !== null) setWidth(c, w);
   };
-  const onHandleKey = (c: GridColumn<T>, e: KeyboardEvent) => {
+  const onHandleKey = (c: GridColumn<T>, e: ReactKeyboardEvent) => {
     const step = e.key === 'ArrowLeft' ? -KEY_STEP : e.key === 'ArrowRight' ? KEY_STEP : 0;
     if (step !== 0) setWidth(c, shownWidth(c) + step);
     else if (e.key === 'Enter') fit(c);
