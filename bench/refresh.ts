@@ -4,6 +4,7 @@
 // a first refresh of a 5,000-member network with 100,000 campaigns. The sandbox runs as a child
 // process, so its own work does not count against the app's event loop or memory.
 // Run: npm run bench -- refresh   (or: npx tsx bench/refresh.ts [network])
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { request } from 'undici';
 import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { createSecretStore } from '../src/main/secrets';
-import type { Fixtures } from '../src/sandbox/index';
+import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, type Fixtures } from '../src/sandbox/index';
 import type { SyncProgress } from '../src/shared/ipc/contract';
 
 const ROOT = join(__dirname, '..');
@@ -71,9 +72,12 @@ function fixtures(kind: 'single' | 'network', campaigns: number, members = 0): F
   } as Fixtures;
 }
 
+/** The control API secret the sandbox child is started with, so the bench can read its request log. */
+const CONTROL_SECRET = randomBytes(32).toString('base64url');
+
 async function spawnSandbox(fixtureFile: string, variants: string[]): Promise<{ url: string; child: ChildProcess }> {
   const args = [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0', '--fixtures', fixtureFile, ...variants.flatMap((v) => ['--variant', v])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [CONTROL_SECRET_ENV]: CONTROL_SECRET } });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('sandbox did not start within 120 s')), 120_000);
@@ -104,7 +108,7 @@ interface Logged {
 }
 
 async function requestLog(url: string, since = 0): Promise<Logged[]> {
-  const res = await request(`${url}/_sandbox/requests?since=${since}`);
+  const res = await request(`${url}/_sandbox/requests?since=${since}`, { headers: { [CONTROL_SECRET_HEADER]: CONTROL_SECRET } });
   return ((await res.body.json()) as { requests: Logged[] }).requests;
 }
 

@@ -13,6 +13,7 @@
 //    documentation (static configuration is wrong by design); this part takes about 8 minutes.
 // Run: npx tsx bench/scheduler.ts (both parts) or npx tsx bench/scheduler.ts virtual (part 1).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +22,7 @@ import { systemClock } from '../src/main/clock/clock';
 import { HttpTransport, type HttpResponse } from '../src/main/service/http-transport';
 import { requestClientCredentialsToken } from '../src/main/service/oauth';
 import { ServiceClient } from '../src/main/service/service-client';
-import { startSandbox, type Variants } from '../src/sandbox/index';
+import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, startSandbox, type Variants } from '../src/sandbox/index';
 import { SPEC_TIERS } from '../src/shared/domain/rate-tiers';
 import { greedyAdmissions, greedyBucketAdmissions } from '../test/main/ratelimit/sim';
 import { VirtualTime } from '../test/main/ratelimit/virtual-time';
@@ -358,12 +359,16 @@ async function runBottleneck(url: string, jobs: Job[]): Promise<void> {
 
 // ---- sandbox and figures ----
 
+/** The control API secret the sandbox child is started with, so the bench can read its request log. */
+const CONTROL_SECRET = randomBytes(32).toString('base64url');
+
 async function startSandboxProcess(fixturesFile: string, refill: Refill): Promise<{ url: string; child: ChildProcess }> {
   const args = [join(repoRoot, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0', '--fixtures', fixturesFile];
   if (refill === 'token_bucket') args.push('--variant', 'windows=token_bucket');
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, [CONTROL_SECRET_ENV]: CONTROL_SECRET },
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     let out = '';
@@ -380,7 +385,7 @@ async function startSandboxProcess(fixturesFile: string, refill: Refill): Promis
 async function requestLog(url: string, since: number): Promise<LogEntry[]> {
   const transport = new HttpTransport();
   try {
-    const res = await transport.send({ method: 'GET', url: `${url}/_sandbox/requests?since=${since}` });
+    const res = await transport.send({ method: 'GET', url: `${url}/_sandbox/requests?since=${since}`, headers: { [CONTROL_SECRET_HEADER]: CONTROL_SECRET } });
     return (JSON.parse(res.body.toString('utf8')) as { requests: LogEntry[] }).requests;
   } finally {
     await transport.close();

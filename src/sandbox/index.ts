@@ -1,5 +1,6 @@
 // The sandbox's programmatic API: a faithful local emulator of the service (docs/sandbox.md).
 import { createClock, followClock, type DrivingClock } from './clock';
+import { newControlSecret } from './control-secret';
 import { SandboxCore } from './core';
 import { demoFixtures } from './demo-fixtures';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './fixtures';
@@ -10,6 +11,7 @@ export { fixturesSchema, SandboxFixturesError, type Fixtures } from './fixtures'
 export { demoFixtures } from './demo-fixtures';
 export { loadFixturesFile };
 export type { DrivingClock } from './clock';
+export { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from './control-secret';
 export { MIXED_VARIANTS, VARIANT_NAMES, variantsSchema, type Variants } from './variants';
 
 export interface SandboxOptions {
@@ -24,12 +26,19 @@ export interface SandboxOptions {
   clock?: 'real' | 'manual' | DrivingClock;
   /** Service variants to play on top of the fixtures' own (docs/sandbox.md); a key given here wins. */
   variants?: Variants;
+  /**
+   * The secret every control request (/_sandbox/...) must carry in the X-Sandbox-Control header.
+   * Default: a fresh random one, returned as `controlSecret`.
+   */
+  controlSecret?: string;
 }
 
 export interface RunningSandbox {
   /** 'http://127.0.0.1:PORT' (no trailing slash): base_url = auth_url = push_url. */
   url: string;
   port: number;
+  /** What the X-Sandbox-Control header of a control request must hold. */
+  controlSecret: string;
   /** Sandbox clock, ms. */
   now(): number;
   /** Manual clock only (throws on a real clock). */
@@ -52,12 +61,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const start = fixtures.now === undefined ? startedAt : Date.parse(fixtures.now);
   const clock = typeof opts.clock === 'object' ? followClock(opts.clock) : createClock(opts.clock ?? 'real', start);
   const core = new SandboxCore(clock, fixtures, opts.fixturesPath, opts.variants === undefined ? {} : variantsSchema.parse(opts.variants));
-  const server = await startServer(core, opts.port ?? 0);
+  if (opts.controlSecret !== undefined && opts.controlSecret.length < 16) {
+    throw new TypeError('startSandbox: controlSecret must be at least 16 characters (leave it out for a random one)');
+  }
+  const controlSecret = opts.controlSecret ?? newControlSecret();
+  const server = await startServer(core, opts.port ?? 0, controlSecret);
   const url = `http://127.0.0.1:${server.port}`;
   core.origin = url;
   return {
     url,
     port: server.port,
+    controlSecret,
     now: () => clock.now(),
     advance: (ms: number) => {
       clock.advance(ms);

@@ -6,6 +6,7 @@ import { authRoutes } from './auth-routes';
 import { campaignRoutes } from './campaign-routes';
 import { cdnReply } from './cdn';
 import { controlRoutes } from './control-routes';
+import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, controlSecretMatches } from './control-secret';
 import type { SandboxCore } from './core';
 import {
   apiError,
@@ -71,7 +72,7 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-export async function startServer(core: SandboxCore, port: number): Promise<SandboxServer> {
+export async function startServer(core: SandboxCore, port: number, controlSecret: string): Promise<SandboxServer> {
   const routes: Route[] = [...campaignRoutes(core), ...pushRoutes(core), ...taskRoutes(core), ...authRoutes(core), ...controlRoutes(core)];
   const timers = new Set<NodeJS.Timeout>();
 
@@ -135,6 +136,19 @@ export async function startServer(core: SandboxCore, port: number): Promise<Sand
     if (!logged && !isLoopbackHost(req.headers.host)) {
       // A web page could reach 127.0.0.1 through DNS rebinding; it must not reset or steer the sandbox.
       sendReply(res, apiError(core.variants, 'control', 403, 'the control API only answers requests addressed to 127.0.0.1 or localhost'));
+      return;
+    }
+    if (!logged && !controlSecretMatches(controlSecret, req.headers[CONTROL_SECRET_HEADER])) {
+      // Any page the person visits can send a request to 127.0.0.1: only the sandbox's starter knows this.
+      sendReply(
+        res,
+        apiError(
+          core.variants,
+          'control',
+          403,
+          `the control API needs the ${CONTROL_SECRET_HEADER} header with this run's secret (npm run sandbox prints it, or takes one with --control-secret or ${CONTROL_SECRET_ENV}; startSandbox returns it as controlSecret)`,
+        ),
+      );
       return;
     }
     const m = match(routes, method, path);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
-import { demoFixtures } from '../../src/sandbox/index';
+import { CONTROL_SECRET_HEADER, demoFixtures } from '../../src/sandbox/index';
 import { RENDERER_DIR, ensureRendererBuilt, launchChromium } from './support';
 
 export const fixtures = demoFixtures(Date.now());
@@ -36,6 +36,12 @@ export interface AppSession {
   close(): Promise<void>;
 }
 
+/**
+ * Each session's demo sandbox secret, by its address: the control API answers only requests that
+ * carry it (the app made it; browser mode hands it to the test, never to the window).
+ */
+const controlSecrets = new Map<string, string>();
+
 export async function openApp(): Promise<AppSession> {
   ensureRendererBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
@@ -43,6 +49,7 @@ export async function openApp(): Promise<AppSession> {
   // The "system browser" is the test itself: it opens each recorded address in a page of its own.
   const openExternal = async (url: string) => void opened.push(url);
   const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal });
+  if (mode.demoUrl && mode.demoControlSecret) controlSecrets.set(mode.demoUrl, mode.demoControlSecret);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const pageErrors: string[] = [];
@@ -70,7 +77,10 @@ export async function openAccount(page: Page, accountId: string): Promise<void> 
 }
 
 export async function sandboxJson<T>(sandboxUrl: string, path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(`${sandboxUrl}${path}`, init);
+  const headers = new Headers(init?.headers);
+  const secret = controlSecrets.get(sandboxUrl);
+  if (secret !== undefined) headers.set(CONTROL_SECRET_HEADER, secret);
+  const res = await fetch(`${sandboxUrl}${path}`, { ...init, headers });
   if (!res.ok) throw new Error(`sandbox ${path} answered ${res.status}`);
   return (await res.json()) as T;
 }

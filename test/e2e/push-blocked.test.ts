@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // The demo sandbox is this session's own; put its clock back all the same.
-  await fetch(`${app.sandboxUrl}/_sandbox/variants`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
+  await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
   await app?.close();
 });
 

@@ -2,6 +2,9 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../src/sandbox/index';
+import { controlHeaders, type SandboxRef } from './control';
+
+export { controlHeaders, type SandboxRef };
 
 export interface HttpResult {
   status: number;
@@ -28,8 +31,8 @@ function flatHeaders(h: Record<string, string | string[] | undefined>): Record<s
 }
 
 /** One request; the body is always read so the connection goes back to the pool. */
-export async function call(sb: { url: string }, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
-  const headers: Record<string, string> = { ...opts.headers };
+export async function call(sb: SandboxRef, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...controlHeaders(sb, path), ...opts.headers };
   let body = opts.body;
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
   if (opts.json !== undefined) {

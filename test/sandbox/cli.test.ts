@@ -18,9 +18,13 @@ interface Run {
   code: number | null;
 }
 
-function runCli(args: string[], onLine?: (line: string, stop: () => void) => void): Promise<Run> {
+/** The control secret the runs below are given through the environment (as a script would). */
+const SECRET = 'cli-test-control-secret-0123456789';
+const withSecret = { ...process.env, SANDBOX_CONTROL_SECRET: SECRET };
+
+function runCli(args: string[], onLine?: (line: string, stop: () => void) => void, env: NodeJS.ProcessEnv = withSecret): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(TSX, ['src/sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -44,7 +48,7 @@ describe('sandbox CLI', () => {
     const run = await runCli(['--port', '0', '--clock', 'manual'], (line, stop) => {
       const url = /^Sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(line)?.[1];
       expect(url).toBeDefined();
-      call({ url: url! }, 'GET', '/_sandbox/clock').then(
+      call({ url: url!, controlSecret: SECRET }, 'GET', '/_sandbox/clock').then(
         (r) => {
           clock = r.body;
           stop();
@@ -62,13 +66,13 @@ describe('sandbox CLI', () => {
     writeFileSync(file, readFileSync(join(ROOT, 'docs/sandbox-fixtures.example.json')));
     let now: unknown;
     const run = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(TSX, ['src/sandbox/cli.ts', '--fixtures', file, '--clock=manual'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(TSX, ['src/sandbox/cli.ts', '--fixtures', file, '--clock=manual', `--control-secret=${SECRET}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
         const url = /listening on (\S+)/.exec(stdout)?.[1];
         if (url) {
-          void call({ url }, 'GET', '/_sandbox/clock').then((r) => {
+          void call({ url, controlSecret: SECRET }, 'GET', '/_sandbox/clock').then((r) => {
             now = (r.body as { iso: string }).iso;
             child.kill('SIGINT');
           });
@@ -79,6 +83,38 @@ describe('sandbox CLI', () => {
     });
     expect(run.code).toBe(0);
     expect(now).toBe('2026-11-21T09:00:00.000Z');
+  });
+
+  it('without a secret given, makes one and prints it on stderr (stdout stays one line); control requests need it', async () => {
+    const { SANDBOX_CONTROL_SECRET: _given, ...env } = process.env;
+    let statuses: number[] = [];
+    let url = '';
+    const run = await runCli(
+      ['--clock', 'manual'],
+      (line, stop) => {
+        url = /listening on (\S+)/.exec(line)![1];
+        stop();
+      },
+      env,
+    );
+    const printed = /control API secret (\S+)/.exec(run.stderr)?.[1];
+    expect(printed).toMatch(/^[\w-]{40,}$/);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+    // A second run with the printed one: it works, and a given secret is not printed again.
+    const again = await runCli(['--clock', 'manual', '--control-secret', printed!], (line, stop) => {
+      url = /listening on (\S+)/.exec(line)![1];
+      void Promise.all([call({ url }, 'GET', '/_sandbox/clock'), call({ url, controlSecret: printed! }, 'GET', '/_sandbox/clock')])
+        .then((rs) => (statuses = rs.map((r) => r.status)))
+        .finally(stop);
+    });
+    expect(statuses).toEqual([403, 200]);
+    expect(again.stderr).not.toContain(printed);
+  });
+
+  it('exits 2 for a control secret too short to be one', async () => {
+    const run = await runCli(['--control-secret', 'abc']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('must be at least 16 characters');
   });
 
   it('exits non-zero naming the file, the JSON path and the problem for a bad fixtures file', async () => {
@@ -98,7 +134,7 @@ describe('sandbox CLI', () => {
     const args = ['--clock', 'manual', '--variant', 'problem_json', '--variant', 'page_size_cap=25', '--variant=date_offset=+05:30'];
     const run = await runCli(args, (line, stop) => {
       const url = /listening on (\S+)/.exec(line)![1];
-      const target = { url };
+      const target = { url, controlSecret: SECRET };
       void (async () => {
         const before = await call(target, 'GET', '/_sandbox/variants');
         await call(target, 'POST', '/_sandbox/reset');

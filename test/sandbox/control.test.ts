@@ -147,6 +147,59 @@ describe('control API guard', () => {
     expect(r.status).toBe(403);
     expect((await call(sb, 'GET', '/_sandbox/clock', { headers: { host: `localhost:${sb.port}` } })).status).toBe(200);
   });
+
+  /** The sandbox as a web page on another origin sees it: its address only, not the run's secret. */
+  const page = () => ({ url: sb.url });
+  const faultsNow = async () => ((await call(sb, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults;
+
+  it('refuses a control request without the run\'s secret, saying what it needs, and changes nothing', async () => {
+    const r = await call(page(), 'POST', '/_sandbox/faults', { json: { mode: 'status_500' } });
+    expect(r.status).toBe(403);
+    expect((r.body as { error: string }).error).toMatch(/x-sandbox-control header with this run's secret/);
+    expect(await faultsNow()).toEqual([]);
+    for (const [method, path] of [['GET', '/_sandbox/requests'], ['GET', '/_sandbox/state/campaigns'], ['POST', '/_sandbox/reset'], ['GET', '/_sandbox/clock']]) {
+      expect((await call(page(), method, path)).status).toBe(403);
+    }
+  });
+
+  it('refuses a wrong secret, one of another length, and an empty one', async () => {
+    for (const guess of [sb.controlSecret.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')), `${sb.controlSecret}x`, '']) {
+      const r = await call(page(), 'POST', '/_sandbox/clock', { json: { advance_ms: 60_000 }, headers: { 'x-sandbox-control': guess } });
+      expect(r.status).toBe(403);
+    }
+    expect(sb.now()).toBe(T0);
+  });
+
+  it('gives a cross-origin page nothing to work with: its plain POST is refused, no answer lets it read or send the secret', async () => {
+    // What a page may send without asking first (a "simple" request): no custom header, so no secret.
+    const simple = await call(page(), 'POST', '/_sandbox/faults', {
+      body: JSON.stringify({ mode: 'status_500' }),
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+    });
+    expect(simple.status).toBe(403);
+    expect(await faultsNow()).toEqual([]);
+    // Sending the header needs a CORS preflight, which the sandbox never allows.
+    const preflight = await call(page(), 'OPTIONS', '/_sandbox/faults', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-sandbox-control' },
+    });
+    expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-allow'))).toEqual([]);
+    // And the secret is in no answer, control or API.
+    const answers = [preflight, simple, await call(sb, 'GET', '/_sandbox/clock'), await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns')];
+    for (const a of answers) expect(JSON.stringify(a.headers) + a.text).not.toContain(sb.controlSecret);
+  });
+
+  it('takes the secret its starter chose', async () => {
+    const chosen = 'a-secret-the-test-chose-0123456789';
+    const other = await startSandbox({ fixtures: testFixtures(), controlSecret: chosen });
+    try {
+      expect(other.controlSecret).toBe(chosen);
+      expect((await call({ url: other.url, controlSecret: chosen }, 'GET', '/_sandbox/clock')).status).toBe(200);
+      expect((await call({ url: other.url, controlSecret: sb.controlSecret }, 'GET', '/_sandbox/clock')).status).toBe(403);
+    } finally {
+      await other.close();
+    }
+    await expect(startSandbox({ controlSecret: 'short' })).rejects.toThrow(/at least 16 characters/);
+  });
 });
 
 describe('state views', () => {

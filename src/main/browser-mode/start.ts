@@ -25,6 +25,8 @@ export interface BrowserModeOptions {
 export interface BrowserMode {
   server: BrowserServer;
   demoUrl: string | null;
+  /** The demo sandbox's control secret, for the tests that drive it (never sent to the window). */
+  demoControlSecret: string | null;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   return {
     server,
     demoUrl: demo?.url ?? null,
+    demoControlSecret: demo?.controlSecret ?? null,
     close: async () => {
       await server.close();
       await core.close();

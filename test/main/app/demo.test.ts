@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PROFILE_ID } from '../../../src/main/app/demo';
 import type { SyncProgress } from '../../../src/shared/ipc/contract';
 import { demoFixtures } from '../../../src/sandbox/index';
+import { call } from '../../helpers/sandbox';
 import { testVariants } from '../../helpers/variants';
 import { control, fault, startEnv, until, type Env } from './env';
 
@@ -15,8 +16,8 @@ afterEach(async () => {
 
 /** Sets the sandbox's service variants (all of them) through its control API. */
 async function putVariants(e: Env, variants: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${e.sandbox.url}/_sandbox/variants`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(variants) });
-  if (!res.ok) throw new Error(`PUT /_sandbox/variants: ${res.status}`);
+  const res = await call(e.sandbox, 'PUT', '/_sandbox/variants', { json: variants });
+  if (res.status !== 200) throw new Error(`PUT /_sandbox/variants: ${res.status}`);
 }
 
 /**

@@ -11,7 +11,10 @@ import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } 
 import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
 import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { controlHeaders, type SandboxRef } from '../../helpers/control';
 import { testVariants } from '../../helpers/variants';
+
+export { until } from '../../helpers/wait';
 
 /** Small waits so that retries happen within a test's time. */
 export const FAST: Partial<SyncTuning> = {
@@ -186,32 +189,22 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   return env;
 }
 
-/** Polls `fn` until it returns a truthy value (real time; the engine runs on real timers). */
-export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
-
 /** Control API of the sandbox. */
-export async function control(sb: { url: string }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
+export async function control(sb: SandboxRef, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.url}${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    headers: { ...controlHeaders(sb, path), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return res.json();
 }
 
-export async function sandboxCampaigns(sb: { url: string }, account?: string): Promise<{ id: number; name: string; advertiser_id: string }[]> {
+export async function sandboxCampaigns(sb: SandboxRef, account?: string): Promise<{ id: number; name: string; advertiser_id: string }[]> {
   const r = (await control(sb, 'GET', `/_sandbox/state/campaigns${account ? `?account=${account}` : ''}`)) as { campaigns: { id: number; name: string; advertiser_id: string }[] };
   return r.campaigns;
 }
 
-export const fault = (sb: { url: string }, spec: Record<string, unknown>) => control(sb, 'POST', '/_sandbox/faults', spec);
+export const fault = (sb: SandboxRef, spec: Record<string, unknown>) => control(sb, 'POST', '/_sandbox/faults', spec);
 
 /** A valid native campaign draft payload. */
 export function campaignPayload(name: string, overrides: Record<string, unknown> = {}) {

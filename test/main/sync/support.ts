@@ -5,6 +5,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo, Socket } from 'node:net';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import type { Variants } from '../../../src/sandbox/index';
+import { controlHeaders, type SandboxRef } from '../../helpers/control';
 import { testVariants } from '../../helpers/variants';
 import { campaignPayload, control, until, type Env } from '../app/env';
 
@@ -19,19 +20,19 @@ export interface LoggedRequest {
   outcome: string;
 }
 
-export async function requestLog(sb: { url: string }, since = 0): Promise<LoggedRequest[]> {
+export async function requestLog(sb: SandboxRef, since = 0): Promise<LoggedRequest[]> {
   return ((await control(sb, 'GET', `/_sandbox/requests?since=${since}`)) as { requests: LoggedRequest[] }).requests;
 }
 
 /** The newest request's number, to count what follows it. */
-export async function lastSeq(sb: { url: string }): Promise<number> {
+export async function lastSeq(sb: SandboxRef): Promise<number> {
   return (await requestLog(sb)).reduce((m, r) => Math.max(m, r.seq), 0);
 }
 
 const listPath = (account: string) => new RegExp(`^/core/api/1\\.0/${account}/campaigns/?$`);
 
 /** Campaign list reads of `account` after request `since`. */
-export async function listReads(sb: { url: string }, account: string, since: number): Promise<LoggedRequest[]> {
+export async function listReads(sb: SandboxRef, account: string, since: number): Promise<LoggedRequest[]> {
   return (await requestLog(sb, since)).filter((r) => r.method === 'GET' && listPath(account).test(r.path));
 }
 
@@ -39,14 +40,14 @@ export async function listReads(sb: { url: string }, account: string, since: num
  * Create requests of `account` after request `since` (a write the late_apply_ms variant applied
  * later has an entry of its own, 'late_applied': not a request, so not counted).
  */
-export async function creates(sb: { url: string }, account: string, since = 0): Promise<LoggedRequest[]> {
+export async function creates(sb: SandboxRef, account: string, since = 0): Promise<LoggedRequest[]> {
   return (await requestLog(sb, since)).filter((r) => r.method === 'POST' && listPath(account).test(r.path) && r.outcome !== 'late_applied');
 }
 
 /** The run's variants (SANDBOX_VARIANTS) with `extra` on top, played from now on. */
-export async function playVariants(sb: { url: string }, extra: Variants): Promise<Variants> {
+export async function playVariants(sb: SandboxRef, extra: Variants): Promise<Variants> {
   const all = { ...testVariants(), ...extra };
-  const res = await fetch(`${sb.url}/_sandbox/variants`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(all) });
+  const res = await fetch(`${sb.url}/_sandbox/variants`, { method: 'PUT', headers: { ...controlHeaders(sb, '/_sandbox/variants'), 'content-type': 'application/json' }, body: JSON.stringify(all) });
   if (!res.ok) throw new Error(`PUT /_sandbox/variants: ${res.status} ${await res.text()}`);
   return all;
 }
@@ -66,7 +67,7 @@ export interface CampaignOnService {
   spending_limit_model: string | null;
 }
 
-export async function onService(sb: { url: string }, account: string, name: string): Promise<CampaignOnService[]> {
+export async function onService(sb: SandboxRef, account: string, name: string): Promise<CampaignOnService[]> {
   const r = (await control(sb, 'GET', `/_sandbox/state/campaigns?account=${account}`)) as { campaigns: CampaignOnService[] };
   return r.campaigns.filter((c) => c.name.trim() === name.trim());
 }
@@ -79,7 +80,7 @@ export interface TaskOnService {
   executionTime: number;
 }
 
-export async function tasksOnService(sb: { url: string }, app?: string): Promise<TaskOnService[]> {
+export async function tasksOnService(sb: SandboxRef, app?: string): Promise<TaskOnService[]> {
   return ((await control(sb, 'GET', `/_sandbox/state/tasks${app ? `?app=${app}` : ''}`)) as { tasks: TaskOnService[] }).tasks;
 }
 

@@ -83,8 +83,6 @@ export function windowLength(ms: number): string {
 export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number): string {
   if (!w) return o.state === 'sending' ? 'Sending' : '';
   const behind = `behind ${w.ahead} earlier change${w.ahead === 1 ? '' : 's'} of this account`;
-  // Held by the connection, every change waits alike: its place in the order is what tells them apart.
-  const then = w.ahead === 0 ? '' : `; ${w.ahead} earlier change${w.ahead === 1 ? ' goes' : 's go'} first`;
   switch (w.reason) {
     case 'sending':
       return 'Sending now';
@@ -93,11 +91,11 @@ export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number)
     case 'turn':
       return `Its turn comes ${behind}`;
     case 'offline':
-      return `Offline: sent when the service can be reached again${then}`;
+      return 'Offline: sent when the service can be reached again';
     case 'working_offline':
-      return `Working offline: nothing is sent until you go online${then}`;
+      return 'Working offline: nothing is sent until you go online';
     case 'signing_in':
-      return `Waiting for sign-in${then}`;
+      return 'Waiting for sign-in';
     case 'retry':
       return w.until === null ? 'Tried again soon' : `Tried again ${inTime(w.until, now)} (${clockTime(w.until)})`;
     case 'rate_limit': {
