@@ -1,7 +1,7 @@
 // The composition root of the main-process core: one SQLite store, the secret store, the service
 // connections and the sync engine (cache refresh and outbox drain), behind the IPC contract's
 // handlers and events. The Electron shell, browser mode and the tests all build the app here.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { makeDataFilePrivate, makePrivateDataDir } from './private-data';
 import { join } from 'node:path';
 import { DeskError } from '../../shared/errors';
 import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
@@ -107,11 +107,9 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     ...opts.tuning,
     uncertainGraceMs: opts.tuning?.uncertainGraceMs ?? opts.tuning?.requestTimeoutMs ?? 30_000,
   };
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  // The cache, drafts and queued changes are the person's business: other local users may not read
-  // them (a folder made by an earlier version may have been left open to them).
-  if (process.platform !== 'win32') chmodSync(opts.dataDir, 0o700);
+  makePrivateDataDir(opts.dataDir);
   const { store, movedAside } = openDataFile(join(opts.dataDir, DATABASE_FILE), now, opts.startFresh === true);
+  makeDataFilePrivate(join(opts.dataDir, DATABASE_FILE));
   let secrets: SecretPort;
   try {
     secrets = opts.secrets ?? (await createSecretStore({ service: SECRET_SERVICE }));

@@ -13,6 +13,7 @@ import { registerIpc } from './ipc-register';
 import { createSenderCheck } from './ipc-sender';
 import { hardenSession, hardenWebContents } from './security';
 import { openExternalSafely } from '../web/external-urls';
+import { makePrivateDataDir } from '../app/private-data';
 import { startUpdates } from './updates';
 import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState, type WindowState } from './window-state';
 
@@ -150,6 +151,8 @@ export function startShell(deps: ShellDeps): Shell {
   });
 
   const ready = app.whenReady().then(async () => {
+    // Before the window writes its storage (the draft journal) there: owner-only, like the database.
+    makePrivateDataDir(app.getPath('userData'));
     hardenSession(session.defaultSession);
     if (devServerUrl) {
       const devCsp = buildCsp({ devServer: true, connectSrc: [new URL(devServerUrl).origin.replace(/^http/, 'ws')] });

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../../src/main/app/create-core';
+import { defaultBrowserDataDir } from '../../../src/main/browser-mode/data-dir';
 import { rawRequest } from './http-client';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -26,14 +28,19 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Starts a command and collects stdout until `lines` lines arrived (or it exits). */
-function start(args: string[], lines: number): Promise<{ child: ChildProcess; out: string[]; err: string }> {
+/**
+ * Starts a command and collects stdout until `lines` lines arrived (or it exits). Its data goes to
+ * a fresh temp folder: `CAMPAIGN_DESK_DATA_DIR` itself, or with `defaultDir` the default browser
+ * mode folder under it as XDG_CONFIG_HOME.
+ */
+function start(args: string[], lines: number, opts: { defaultDir?: boolean } = {}): Promise<{ child: ChildProcess; out: string[]; err: string; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-cli-'));
   dirs.push(dataDir);
+  const { CAMPAIGN_DESK_DATA_DIR: _unused, ...inherited } = process.env;
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, CAMPAIGN_DESK_DATA_DIR: dataDir, XDG_CONFIG_HOME: dataDir },
+    env: { ...inherited, ...(opts.defaultDir ? {} : { CAMPAIGN_DESK_DATA_DIR: dataDir }), XDG_CONFIG_HOME: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -47,10 +54,18 @@ function start(args: string[], lines: number): Promise<{ child: ChildProcess; ou
       const parts = buf.split('\n');
       buf = parts.pop() ?? '';
       out.push(...parts);
-      if (out.length >= lines) resolvePromise({ child, out, err });
+      if (out.length >= lines) resolvePromise({ child, out, err, dataDir });
     });
-    child.once('exit', () => resolvePromise({ child, out, err }));
+    child.once('exit', () => resolvePromise({ child, out, err, dataDir }));
   });
+}
+
+/** SIGTERM to the child's process group, then its exit and the end of its output. */
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  const drained = new Promise((r) => child.stdout!.once('close', r));
+  process.kill(-child.pid!, 'SIGTERM');
+  await Promise.all([exited, drained]);
 }
 
 const tsx = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -66,15 +81,32 @@ const electronInstalled = (() => {
 
 describe('npm run start:browser (the CLI, as a real process)', () => {
   it('prints exactly one line with the address, which serves the page and refuses the API without the token', async () => {
-    const { out, err } = await start([tsx, 'src/main/browser-mode/cli.ts'], 1);
+    const { child, out, err } = await start([tsx, 'src/main/browser-mode/cli.ts'], 1);
     expect(err).not.toMatch(/secret|token=/i);
     expect(out[0]).toMatch(LINE);
     const [, , port] = LINE.exec(out[0])!;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(out).toHaveLength(1);
     expect((await rawRequest(Number(port), { path: '/' })).status).toBe(200);
     const api = await rawRequest(Number(port), { method: 'POST', path: '/api/app.info', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(api.status).toBe(401);
+    // Everything it ever printed, up to its exit: still the one line.
+    await stop(child);
+    expect(out).toHaveLength(1);
+  });
+
+  it.skipIf(process.platform === 'win32')('creates its default data folder for its owner only: the folder 0700, the database 0600', async () => {
+    const { child, out, dataDir } = await start([tsx, 'src/main/browser-mode/cli.ts'], 1, { defaultDir: true });
+    expect(out[0]).toMatch(LINE);
+    const folder = defaultBrowserDataDir({ XDG_CONFIG_HOME: dataDir }, 'linux');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(statSync(join(folder, DATABASE_FILE)).mode & 0o777).toBe(0o600);
+    await stop(child);
+    // A folder and a database an earlier version left open are closed at the next start.
+    chmodSync(folder, 0o755);
+    chmodSync(join(folder, DATABASE_FILE), 0o644);
+    const again = await start([tsx, 'src/main/browser-mode/cli.ts', '--data-dir', folder], 1);
+    expect(again.out[0]).toMatch(LINE);
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(statSync(join(folder, DATABASE_FILE)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses an unknown option with a message and a non-zero exit', async () => {
