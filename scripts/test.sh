@@ -15,7 +15,8 @@ step() { # name, command...
 
 step typecheck npm run --silent typecheck
 step lint npx eslint --max-warnings 0 src test bench scripts
-step unit scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
+# DESK_REQUIRE_KEYCHAIN: inside with-keyring.sh a keychain that does not answer is a failure, not a skip.
+step unit env DESK_REQUIRE_KEYCHAIN=1 scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
 # The client's integration suites again, against a service that makes the other legal choice at every
 # point the interface leaves open (test/helpers/variants.ts): users connect to services we did not write.
 step unit-variants env SANDBOX_VARIANTS=mixed scripts/with-keyring.sh npx vitest run test/main/service test/main/sync test/main/app \

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import { createSecretStore, SecretStoreError } from '../../../src/main/secrets';
+import { keychainRequired, keychainSuite } from '../../helpers/keychain';
 
 const ROOT = resolve(__dirname, '../../..');
 const PROBE = join(__dirname, 'fixtures/secret-probe.ts');
@@ -12,10 +13,8 @@ const SERVICE = `Campaign Desk test ${process.pid}-${Date.now()}`;
 
 // The keychain tests need a reachable, unlocked Secret Service: CI runs this file inside
 // scripts/with-keyring.sh (a private D-Bus session with gnome-keyring). Elsewhere they are skipped
-// and the reason is in the test name.
+// and the reason is in the test name; where a keychain is required they fail (test/helpers/keychain.ts).
 const probeStore = await createSecretStore({ service: SERVICE, probeTimeoutMs: 5000 });
-const keychainReason =
-  probeStore.kind === 'keychain' ? '' : ` (skipped: ${probeStore.warning}; run via scripts/with-keyring.sh)`;
 
 function hasCommand(cmd: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
@@ -50,7 +49,7 @@ function runProbe(env: NodeJS.ProcessEnv, secret: string, wrap: string[] = [], e
   return JSON.parse(line) as ProbeResult;
 }
 
-describe.skipIf(probeStore.kind !== 'keychain')(`keychain (real Secret Service)${keychainReason}`, () => {
+keychainSuite(probeStore, 'keychain (real Secret Service)', () => {
   const store = probeStore;
   afterAll(async () => {
     for (const p of ['pa', 'pb', 'pc', 'pd']) await keytar.deletePassword(SERVICE, p);
@@ -141,7 +140,8 @@ describe('without a usable keychain', () => {
     expect(r.warning).toContain('Cannot autolaunch D-Bus without X11 $DISPLAY');
   });
 
-  it.skipIf(!hasCommand('dbus-run-session') || !hasCommand('gnome-keyring-daemon') || !hasCommand('gdbus'))(
+  // Where a keychain is required the tools must be there too: the test fails instead of skipping.
+  it.skipIf(!keychainRequired() && (!hasCommand('dbus-run-session') || !hasCommand('gnome-keyring-daemon') || !hasCommand('gdbus')))(
     'falls back to memory when the keyring is locked (a real gnome-keyring, locked over D-Bus)',
     () => {
       const r = runProbe(isolatedEnv({}), 'cs-Locked-777', [join(ROOT, 'scripts/with-keyring.sh')], ['--lock']);
