@@ -1,7 +1,10 @@
 // The order of an account's queued changes, as the person sets it (issue #14): on a real SQLite
 // file, through a reopen, and as the engine's head, readyLanes and nextDueAt see it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/main/clock/clock';
+import { RateLimitScheduler } from '../../../src/main/ratelimit/scheduler';
 import type { OutboxItem } from '../../../src/main/store';
+import { outboxWaits } from '../../../src/main/sync/outbox-wait';
 import { ACME, createWork as create, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -113,6 +116,28 @@ describe('outbox order', () => {
     expect(out.uncertainHeads().map((i) => i.seq)).toEqual([b.seq]);
     out.markSent(b.seq);
     expect(nameOf(out.claimNext(ACME, now))).toBe('a');
+  });
+
+  it('what the Outbox says of each change follows the order: "next to send", then its turn behind the others', () => {
+    const [a, b, c] = queue('a', 'b', 'c');
+    const out = t.store.outbox;
+    // Nothing held by a rate limit: an idle scheduler's snapshot.
+    const scheduler = new RateLimitScheduler({ clock: new ManualClock(t.clock.now()) });
+    const waits = () =>
+      outboxWaits({
+        now: t.clock.now(),
+        items: out.list({ states: ['queued', 'sending', 'uncertain'] }),
+        connection: () => 'online',
+        rateAccount: (i) => i.accountId,
+        snapshot: scheduler.snapshot(),
+      }).map((w) => [nameOf(out.get(w.seq)), w.reason, w.ahead]);
+    out.claimNext(ACME, t.clock.now());
+    out.move(c.seq, 'first');
+    expect(waits()).toEqual([['a', 'sending', 0], ['c', 'turn', 1], ['b', 'turn', 2]]);
+    out.markSent(a.seq);
+    expect(waits()).toEqual([['c', 'next', 0], ['b', 'turn', 1]]);
+    out.move(b.seq, { before: c.seq });
+    expect(waits()).toEqual([['b', 'next', 0], ['c', 'turn', 1]]);
   });
 
   it('moves stay within the account: other lanes keep their order, and a change cannot go before another account’s', () => {
