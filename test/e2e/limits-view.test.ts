@@ -88,6 +88,8 @@ describe('Limits: the rate-limit view while a queue drains', () => {
     expect(queued).toMatch(/^[1-4] changes? queued$/);
     expect(await card.getByTestId('limits-drain').textContent()).toMatch(/^All sent in (\d+ s|about \d+ min)$/);
     expect(await createWindow.getByTestId('limits-refill').textContent()).toMatch(/^Refills in \d+ s$/);
+    // The status bar says it too, next to the count.
+    expect(await page.getByTestId('drain-estimate').textContent()).toMatch(/^\(all sent in (\d+ s|about \d+ min)\)$/);
     await page.screenshot({ path: screenshotPath('ratelimit-view.png') });
     expect(await axeViolations(page)).toEqual([]);
 
