@@ -4,6 +4,7 @@ import { AccountSwitcher } from './features/shell/account-switcher';
 import { AccountTree } from './features/shell/account-tree';
 import { StatusBar } from './features/shell/status-bar';
 import { TABS, Tabs, type Tab } from './features/shell/tabs';
+import { NoAccessNote } from './features/shell/no-access';
 import { TopBar } from './features/shell/top-bar';
 import { CampaignsView } from './features/campaigns/campaigns-view';
 import { ActivityView } from './features/lists/activity-view';
@@ -108,6 +109,7 @@ export function App() {
         ) : null}
         {selected ? (
           <>
+            <NoAccessNote />
             <Tabs current={tab} onChange={setTab} counts={{ outbox: unsent, drafts: draftCount }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}

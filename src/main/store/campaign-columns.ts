@@ -43,9 +43,6 @@ export const CAMPAIGN_WRITE_COLUMNS = [
   'search',
 ] as const;
 
-/** Columns an update may change (the key stays). */
-export const CAMPAIGN_UPDATE_COLUMNS = CAMPAIGN_WRITE_COLUMNS.filter((c) => !['id_num', 'id'].includes(c));
-
 /**
  * Sort key of an id: its numeric value when it is a plain integer (ids arrive as digits, and
  * "9" must come before "10"), otherwise -1 so non-numeric ids sort first and then by text.

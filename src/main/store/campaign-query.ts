@@ -10,7 +10,7 @@
 // serve both directions. Ties are broken by status, then id, so paging is stable.
 import { z } from 'zod';
 import type { Campaign, SortableCampaignField } from '../../shared/domain/campaign';
-import { campaignQuerySchema, type CampaignQuery, type ParsedCampaignQuery } from '../../shared/domain/campaign-query';
+import { campaignQuerySchema, DEFAULT_CAMPAIGN_SORT, type CampaignQuery, type ParsedCampaignQuery } from '../../shared/domain/campaign-query';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
 import { campaignTableName } from './campaign-tables';
@@ -119,7 +119,7 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
 export function parseCampaignQuery(input: CampaignQuery): ParsedCampaignQuery {
   const parsed = campaignQuerySchema.safeParse(input);
   if (!parsed.success) throw new StoreError('INVALID_INPUT', describeIssues(parsed.error.issues));
-  return parsed.data;
+  return { ...parsed.data, sort: parsed.data.sort ?? DEFAULT_CAMPAIGN_SORT };
 }
 
 export function createCampaignQuery(

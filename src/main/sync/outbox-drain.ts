@@ -28,6 +28,7 @@
 // Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
 // resend is checked against the task on the service, since our lost first attempt may be the
 // reason for it (the task is cancelled already, or already holds the update).
+import { ON_THE_WAY_STATES } from '../../shared/domain/outbox';
 import type { Clock, TimerHandle } from '../clock/clock';
 import { isServiceError, type ServiceClient, type ServiceError } from '../service';
 import type { OutboxItem, OutboxLane, SendNote, Store, StoredError } from '../store';
@@ -129,11 +130,6 @@ export class OutboxDrainer {
     this.kick();
   }
 
-  /** Items still on their way (queued, sending or uncertain). */
-  pendingCount(): number {
-    return this.#d.store.outbox.list({ states: ['queued', 'sending', 'uncertain'] }).length;
-  }
-
   #pump(): void {
     if (this.#closed) return;
     const { store, connections, clock } = this.#d;
@@ -143,7 +139,7 @@ export class OutboxDrainer {
     let next = Infinity;
     const heads = new Map<string, OutboxItem>();
     // The list gives each lane in its order (in flight first, then as the person ordered it).
-    for (const item of store.outbox.list({ states: ['queued', 'sending', 'uncertain'] })) {
+    for (const item of store.outbox.list({ states: ON_THE_WAY_STATES })) {
       const k = laneKey(item);
       if (!heads.has(k)) heads.set(k, item);
     }

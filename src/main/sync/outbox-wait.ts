@@ -3,6 +3,7 @@
 // offline, or due "now" while the service cannot be reached; a "sending" row may sit in the
 // rate-limit scheduler's queue for a long time). The answer joins the row with the connection's
 // state and the scheduler's live model of the account's budgets.
+import { ON_THE_WAY_STATES } from '../../shared/domain/outbox';
 import type { BudgetSnapshot, SchedulerSnapshot } from '../ratelimit/scheduler';
 import type { OutboxItem } from '../store';
 import type { ConnectionState } from '../connections/connections';
@@ -60,7 +61,7 @@ export interface WaitInputs {
   snapshot: SchedulerSnapshot;
 }
 
-const ON_THE_WAY = new Set(['queued', 'sending', 'uncertain']);
+const ON_THE_WAY = new Set<string>(ON_THE_WAY_STATES);
 const laneKey = (i: OutboxItem) => `${i.profileId}\u0000${i.accountId ?? ''}`;
 
 /** The window that holds a budget's queued requests longest, or null when nothing holds them. */

@@ -98,10 +98,6 @@ export class Refresher {
     this.#deps = deps;
   }
 
-  isRunning(ref: AccountRef): boolean {
-    return this.#running.has(keyOf(ref));
-  }
-
   cancel(ref: AccountRef): void {
     this.#running.get(keyOf(ref))?.abort();
   }

@@ -10,10 +10,10 @@ export const MAX_QUERY_LIMIT = 1000;
 export const campaignQuerySchema = z.object({
   profileId: z.string().min(1).max(200),
   accountId: accountIdSchema,
-  /** Only fields the cache keeps a sortable column of; ties are broken by status, then id. */
+  /** Only fields the cache keeps a sortable column of; ties are broken by status, then id. Absent: DEFAULT_CAMPAIGN_SORT. */
   sort: z
-    .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS), direction: z.enum(['asc', 'desc']) })
-    .default({ field: 'name', direction: 'asc' }),
+    .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS, { error: 'campaigns cannot be sorted by this field' }), direction: z.enum(['asc', 'desc']) })
+    .optional(),
   /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
   statuses: z.array(z.string().max(64)).max(50).optional(),
   /**
@@ -25,4 +25,9 @@ export const campaignQuerySchema = z.object({
   offset: z.number().int().min(0).default(0),
 });
 export type CampaignQuery = z.input<typeof campaignQuerySchema>;
-export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema>;
+
+/** The order of a list nobody sorted: by name, as the grid first shows it. */
+export const DEFAULT_CAMPAIGN_SORT = { field: 'name', direction: 'asc' } as const satisfies NonNullable<CampaignQuery['sort']>;
+
+/** A checked query with every default filled in. */
+export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema> & { sort: NonNullable<z.output<typeof campaignQuerySchema>['sort']> };

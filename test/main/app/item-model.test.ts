@@ -63,6 +63,12 @@ describe('one change, one item', () => {
     expect(sent).toMatchObject({ state: 'sent', posted: { kind: 'campaign', ids: [String(onService[0].id)] } });
     expect((await h['outbox.list']({ profileId: P })).map((i) => i.id)).toEqual([again.id]);
     expect(await listed(env, BAKERY)).toEqual([]);
+    // A window still showing the posted draft cannot bring it back as a new one (a second post).
+    await expect(h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Spring banners') })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/no longer here: it was posted or deleted/),
+    });
+    expect(await listed(env, BAKERY)).toEqual([]);
     expect(await activity(env)).toEqual(
       expect.arrayContaining([
         'Create campaign "Spring banners" taken back to draft.',

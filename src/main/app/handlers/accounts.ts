@@ -1,7 +1,7 @@
 // accounts.*, campaigns.query and sync.*: accounts are added by id and verified with one small
 // list call; everything a screen shows afterwards is read from the cache, so switching accounts
 // never waits for the network.
-import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../../shared/domain/campaign';
+import type { Campaign } from '../../../shared/domain/campaign';
 import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
 import { DeskError } from '../../../shared/errors';
@@ -18,8 +18,6 @@ type AccountHandlers = Pick<
   DeskHandlers,
   'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.records' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel' | 'views.load' | 'views.save'
 >;
-
-const isSortable = (f: string): f is SortableCampaignField => (SORTABLE_CAMPAIGN_FIELDS as readonly string[]).includes(f);
 
 export function accountView(ctx: CoreContext, a: Account) {
   const queued = ctx.store.outbox.list({ profileId: a.profileId, accountId: a.accountId, states: ON_THE_WAY_STATES }).length;
@@ -54,19 +52,9 @@ async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVER
   }
 }
 
-/** One page of the account's cached campaigns, sorted and filtered as asked. */
+/** One page of the account's cached campaigns, sorted and filtered as asked (checked with the shared campaign query). */
 function queryPage(ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) {
-  const sort = q.sort;
-  if (sort && !isSortable(sort.field)) throw new DeskError('invalid_input', `Campaigns cannot be sorted by ${sort.field.slice(0, 64)}.`);
-  return ctx.store.campaigns.query({
-    profileId: q.profileId,
-    accountId: q.accountId,
-    ...(sort && isSortable(sort.field) ? { sort: { field: sort.field, direction: sort.direction } } : {}),
-    ...(q.statuses ? { statuses: q.statuses } : {}),
-    ...(q.text ? { text: q.text } : {}),
-    offset: q.offset,
-    limit: q.limit,
-  });
+  return ctx.store.campaigns.query(q);
 }
 
 export function accountHandlers(ctx: CoreContext): AccountHandlers {

@@ -52,6 +52,11 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
     },
 
     async 'drafts.save'(input) {
+      // A draft that is gone was posted or deleted: saving it again (a window still showing it)
+      // would bring a posted change back as a new draft, one Queue away from a second post.
+      if (input.id && !store.drafts.get(input.id)) {
+        throw new DeskError('not_found', 'This draft is no longer here: it was posted or deleted (see the Outbox and Activity). Start a new draft for another change.');
+      }
       const problems = check({ kind: input.kind, payload: input.payload, profileId: input.profileId, accountId: input.accountId }).problems;
       const d = store.drafts.save({ ...(input.id ? { id: input.id } : {}), profileId: input.profileId, accountId: input.accountId, kind: input.kind, payload: input.payload, problems });
       draftsChanged(d.profileId, d.accountId);

@@ -83,6 +83,8 @@ export function windowLength(ms: number): string {
 export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number): string {
   if (!w) return o.state === 'sending' ? 'Sending' : '';
   const behind = `behind ${w.ahead} earlier change${w.ahead === 1 ? '' : 's'} of this account`;
+  // Held by the connection, every change waits alike: its place in the order is what tells them apart.
+  const then = w.ahead === 0 ? '' : `; ${w.ahead} earlier change${w.ahead === 1 ? ' goes' : 's go'} first`;
   switch (w.reason) {
     case 'sending':
       return 'Sending now';
@@ -91,11 +93,11 @@ export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number)
     case 'turn':
       return `Its turn comes ${behind}`;
     case 'offline':
-      return 'Offline: sent when the service can be reached again';
+      return `Offline: sent when the service can be reached again${then}`;
     case 'working_offline':
-      return 'Working offline: nothing is sent until you go online';
+      return `Working offline: nothing is sent until you go online${then}`;
     case 'signing_in':
-      return 'Waiting for sign-in';
+      return `Waiting for sign-in${then}`;
     case 'retry':
       return w.until === null ? 'Tried again soon' : `Tried again ${inTime(w.until, now)} (${clockTime(w.until)})`;
     case 'rate_limit': {

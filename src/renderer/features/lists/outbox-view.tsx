@@ -6,6 +6,7 @@
 // account's history below, kept for the retention period it names, each with the id the service
 // gave it (a campaign's opens it in the Campaigns tab). A change made from a draft can go back to
 // it: "Take back to draft" while queued, "Fix" (take back and open it) when refused or blocked.
+// Queued changes go out in the order listed, which the person changes (outbox-order.tsx).
 import { useEffect, useState } from 'react';
 import { daysLabel } from '../../../shared/retention';
 import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
@@ -17,6 +18,7 @@ import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
 import { useRetention } from '../../stores/retention-store';
 import { RetentionChange, RetentionText } from './retention-dialog';
+import { outboxOrder } from './outbox-order';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, postedLabel, waitLabel } from './outbox-labels';
 
@@ -84,6 +86,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
     }
     void useStatus.getState().loadOutbox();
   };
+  const order = outboxOrder(items, act);
   // Take back (queued) or Fix (refused, blocked): the item leaves the Outbox and its draft opens.
   const takeBack = (o: OutboxItem) =>
     act(async () => {
@@ -127,7 +130,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
           {items.map((o) => {
             const detail = outboxDetail(o);
             return (
-              <tr key={o.id} data-testid="outbox-item" data-state={o.state}>
+              <tr key={o.id} data-testid="outbox-item" data-state={o.state} {...order.rowProps(o)}>
                 <td>
                   <div>{o.summary}</div>
                   {detail ? (
@@ -142,11 +145,12 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
                   </span>
                 </td>
                 <td>{o.attempts}</td>
-                <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''}>
+                <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''} data-ahead={waits[o.id]?.ahead ?? ''}>
                   {waitLabel(waits[o.id], o, now)}
                 </td>
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">
+                  {order.buttons(o)}
                   {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
                   {canTakeBack(o) ? (
                     o.state === 'queued' ? (

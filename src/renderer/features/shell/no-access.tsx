@@ -2,6 +2,7 @@
 // with the service's words and the date, until a call about it succeeds again.
 import type { Account } from '../../../shared/ipc/contract';
 import { formatDateTime } from '../../lib/format';
+import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 
 /** "Refused on 26 Nov 2026, 17:02: Not authorized for account acmeshoes". */
 export function noAccessText(a: Pick<Account, 'noAccess'>): string {
@@ -19,12 +20,14 @@ export function NoAccessTag({ account }: { account: Pick<Account, 'noAccess'> })
   );
 }
 
-/** The header's line for the open account: what the service said and when. */
-export function NoAccessNote({ account }: { account: Pick<Account, 'noAccess' | 'name' | 'accountId'> }) {
-  if (!account.noAccess) return null;
+/** The open account's header line, above its tabs: what the service said, when, and what to do. */
+export function NoAccessNote() {
+  const account = useWorkspace(selectedAccount);
+  if (!account?.noAccess) return null;
   return (
-    <span className="no-access-note" role="status" data-testid="account-no-access" title="Ask the service to grant these credentials access again; the next call that succeeds clears this.">
-      No access to {account.name || account.accountId}. {noAccessText(account)}
-    </span>
+    <p className="no-access-note" role="status" data-testid="account-no-access">
+      <strong>No access to {account.name || account.accountId}.</strong> {noAccessText(account)}. Ask the service to grant these credentials access again; the next
+      call that succeeds clears this.
+    </p>
   );
 }

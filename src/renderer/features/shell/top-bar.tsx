@@ -4,7 +4,6 @@ import { MOD_KEY } from '../../lib/format';
 import { accountKey, syncLabel, useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
-import { NoAccessNote } from './no-access';
 import { useState } from 'react';
 
 export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
@@ -49,7 +48,6 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
           <ConnectionDot state={profile.connection} /> {CONNECTION_LABEL[profile.connection]}
         </span>
       ) : null}
-      {account ? <NoAccessNote account={account} /> : null}
       <span className="topbar-sync" data-testid="sync-progress" aria-live="polite">
         {sync.bar ? <progress max={sync.bar.max} value={sync.bar.value} /> : null}
         {sync.text}

@@ -45,6 +45,12 @@ describe('outbox item presentation', () => {
     expect(waitLabel(wait({ reason: 'retry', until: 30_000 }), o, 0)).toMatch(/^Tried again in 30 s/);
     for (const r of ['working_offline', 'offline', 'signing_in', 'turn'] as const) expect(waitLabel(wait({ reason: r }), o, 0)).not.toMatch(/\bnow\b/);
   });
+  it('says, while the connection holds every change, how many go before this one', () => {
+    const o = item({});
+    expect(waitLabel(wait({ reason: 'working_offline', ahead: 2 }), o, 0)).toBe('Working offline: nothing is sent until you go online; 2 earlier changes go first');
+    expect(waitLabel(wait({ reason: 'offline', ahead: 1 }), o, 0)).toBe('Offline: sent when the service can be reached again; 1 earlier change goes first');
+    expect(waitLabel(wait({ reason: 'signing_in', ahead: 3 }), o, 0)).toBe('Waiting for sign-in; 3 earlier changes go first');
+  });
   it('says a rate-limit wait with its window, how full it is and when a request fits again; the badge is not "Sending"', () => {
     const o = item({ state: 'sending' });
     const w = wait({ reason: 'rate_limit', until: 40_000, window: { group: 'campaigns', name: 'minute', used: 15, quota: 15, windowMs: 60_000, nextSlotAt: 40_000 } });
