@@ -84,6 +84,32 @@ describe('Drafts and Outbox: one change, one item', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it('Fix in the Outbox takes a refused change back to its draft and opens it in Drafts; Retry is gone with it', async () => {
+    const { page } = app;
+    const name = `E2E outbox fix ${Date.now()}`;
+    await page.getByTestId('tab-drafts').click();
+    await page.getByTestId('new-campaign-draft').click();
+    await page.getByTestId('input-name').fill(name);
+    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
+    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
+    await page.getByTestId('input-spending_limit').fill('100');
+    // The account refused display once already (the first test): warned, still offered.
+    await expect.poll(() => page.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
+    await page.getByTestId('draft-queue').click();
+    await page.getByTestId('tab-outbox').click();
+    const row = page.getByTestId('outbox-item').filter({ hasText: name });
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
+    expect(await row.getByTestId('outbox-retry').count()).toBe(1);
+    await row.getByTestId('outbox-fix').click();
+    await expect.poll(() => page.getByTestId('tab-drafts').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByTestId('input-name').inputValue()).toBe(name);
+    expect(await page.getByTestId('input-name').isDisabled()).toBe(false);
+    expect(await page.getByTestId('service-words').textContent()).toContain('This account is not enabled for display campaigns');
+    await page.getByTestId('tab-outbox').click();
+    await expect.poll(() => page.getByTestId('outbox-item').filter({ hasText: name }).count()).toBe(0);
+    expect(app.pageErrors).toEqual([]);
+  });
+
   it('a queued draft stays in Drafts, read-only with its state, and can be taken back to draft', async () => {
     const { page } = app;
     const name = `E2E queued ${Date.now()}`;

@@ -85,7 +85,8 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
                 type="button"
                 className="pick-main"
                 aria-current={d.id === s.selectedId ? 'true' : undefined}
-                onClick={() => (d.kind === 'push' ? onOpenPush(d) : void s.select(d.id))}
+                // A push draft opens in the Push composer; a queued or refused push shows its state here first.
+                onClick={() => (d.kind === 'push' && isEditable(d) ? onOpenPush(d) : void s.select(d.id))}
                 data-testid="draft-item"
               >
                 <span className="pick-title">
@@ -113,13 +114,20 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
           </p>
         ) : null}
         {open ? <ChangeState d={open} /> : null}
+        {open?.kind === 'push' && isEditable(open) ? (
+          <p className="panel-empty">
+            <button type="button" className="primary" onClick={() => onOpenPush(open)} data-testid="draft-open-push">
+              Open in the Push tab
+            </button>
+          </p>
+        ) : null}
         {s.form ? (
           // A queued, refused or blocked change is shown as it was queued, not editable: Fix (or
           // Take back to draft) makes it a draft again.
           <fieldset className="plain-fieldset" disabled={open ? !isEditable(open) : false} data-testid="draft-editor-fields">
             <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} seen={seen} />
           </fieldset>
-        ) : (
+        ) : open ? null : (
           <p className="muted panel-empty">Select a draft, or start a new one.</p>
         )}
       </div>
