@@ -239,7 +239,13 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       try {
         const item = await call('drafts.submit', { id: d.id });
         journal.remove(d.id);
-        set({ selectedId: null, form: null, notice: { text: `Queued to post: ${item.summary}. Follow it in the Outbox.`, bad: false } });
+        set({
+          selectedId: null,
+          form: null,
+          notice: { text: `Queued to post: ${item.summary}. Follow it in the Outbox.`, bad: false },
+          // As after a bulk queue: an undo must not write the queued draft again (once posted it would come back as new).
+          history: EMPTY_HISTORY,
+        });
         await get().load();
         return item;
       } catch (err) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canDiscard, canRetry, isAmbiguous, OUTBOX_LABEL, outboxDetail, outboxStateLabel, waitLabel } from '../../../../src/renderer/features/lists/outbox-labels';
+import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_LABEL, outboxDetail, outboxStateLabel, postedLabel, waitLabel } from '../../../../src/renderer/features/lists/outbox-labels';
 import type { OutboxItem, OutboxWait } from '../../../../src/shared/ipc/contract';
 
 const item = (o: Partial<OutboxItem>): OutboxItem => ({
@@ -7,6 +7,21 @@ const item = (o: Partial<OutboxItem>): OutboxItem => ({
   lastError: null, fix: null, createdAt: 0, updatedAt: 0, nextAttemptAt: null, ...o,
 });
 const wait = (w: Partial<OutboxWait>): OutboxWait => ({ id: '1', reason: 'next', until: null, ahead: 0, window: null, lastTry: null, ...w });
+
+describe('one change, one item', () => {
+  it('offers Take back / Fix only for a change made from a draft that is queued, refused or blocked', () => {
+    for (const state of ['queued', 'failed', 'blocked'] as const) expect(canTakeBack(item({ state, draftId: 'd1' })), state).toBe(true);
+    // On its way or being looked for on the service: it may be there already.
+    for (const state of ['sending', 'uncertain', 'sent'] as const) expect(canTakeBack(item({ state, draftId: 'd1' })), state).toBe(false);
+    // A task edit or a service-worker path has no draft to go back to.
+    expect(canTakeBack(item({ state: 'failed', kind: 'update_task' }))).toBe(false);
+  });
+  it("names a posted change by the service's id", () => {
+    expect(postedLabel(item({ state: 'sent', posted: { kind: 'campaign', ids: ['4100123'] } }))).toBe('campaign 4100123');
+    expect(postedLabel(item({ state: 'sent', posted: { kind: 'task', ids: ['77', '78'] } }))).toBe('tasks 77, 78');
+    expect(postedLabel(item({ state: 'sent' }))).toBe('');
+  });
+});
 
 describe('outbox item presentation', () => {
   it('says an uncertain item is being checked, not resent', () => {
