@@ -3,26 +3,42 @@
 // leaves the Outbox), the person edits and queues it again, and exactly one item is posted, with
 // the id the service gave it in the Outbox history (which opens the campaign) and in the Activity
 // line. A queued draft stays visible in Drafts, read-only, and can be taken back.
-// Screenshots: drafts-refused.png, drafts-fix.png, outbox-posted-id.png, drafts-queued.png.
+// Screenshots: drafts-refused.png and outbox-posted-id.png (the README's), drafts-fix.png,
+// drafts-queued.png; axe clean in both themes on each state shown.
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { axeViolations } from './axe';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
+let page: Page;
 
 beforeAll(async () => {
   app = await openApp();
-  await openAccount(app.page, account.account_id);
+  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
+  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
+  await page.goto(app.mode.server.openUrl);
+  await openAccount(page, account.account_id);
 });
 afterAll(async () => app?.close());
+
+async function expectAxeClean(): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await axeViolations(page), `${colorScheme} theme`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 const onService = async (name: string) =>
   (await sandboxJson<{ campaigns: { id: number; name: string }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`)).campaigns.filter((c) => c.name === name);
 
 describe('Drafts and Outbox: one change, one item', () => {
   it('a refused draft is fixed and queued again: one item, posted, with the service id shown and linked', async () => {
-    const { page } = app;
     const name = `E2E refused then fixed ${Date.now()}`;
     await page.getByTestId('tab-drafts').click();
     await page.getByTestId('new-campaign-draft').click();
@@ -43,6 +59,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     expect(await page.getByTestId('input-name').isDisabled()).toBe(true);
     expect(await state.getByTestId('draft-retry').count()).toBe(1);
     await page.screenshot({ path: screenshotPath('drafts-refused.png') });
+    await expectAxeClean();
 
     // Fix: back to draft, editable, out of the Outbox; the service's words stay while editing.
     await state.getByTestId('draft-fix').click();
@@ -69,6 +86,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     await expect.poll(() => sent.count()).toBe(1);
     expect(await sent.getByTestId('outbox-posted-id').textContent()).toBe(`campaign ${created.id}`);
     await page.screenshot({ path: screenshotPath('outbox-posted-id.png') });
+    await expectAxeClean();
 
     await page.getByTestId('tab-activity').click();
     await expect.poll(() => page.getByTestId('activity-list').textContent()).toContain(`Create campaign "${name}" was sent: campaign ${created.id}.`);
@@ -85,7 +103,6 @@ describe('Drafts and Outbox: one change, one item', () => {
   });
 
   it('Fix in the Outbox takes a refused change back to its draft and opens it in Drafts; Retry is gone with it', async () => {
-    const { page } = app;
     const name = `E2E outbox fix ${Date.now()}`;
     await page.getByTestId('tab-drafts').click();
     await page.getByTestId('new-campaign-draft').click();
@@ -111,7 +128,6 @@ describe('Drafts and Outbox: one change, one item', () => {
   });
 
   it('a queued draft stays in Drafts, read-only with its state, and can be taken back to draft', async () => {
-    const { page } = app;
     const name = `E2E queued ${Date.now()}`;
     await page.getByTestId('work-offline-sandbox-demo').check();
     await page.getByTestId('tab-drafts').click();
@@ -129,6 +145,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     expect(await page.getByTestId('input-name').isDisabled()).toBe(true);
     expect(await page.getByTestId('change-state').textContent()).toContain('Waiting in the Outbox to be posted');
     await page.screenshot({ path: screenshotPath('drafts-queued.png') });
+    await expectAxeClean();
 
     await page.getByTestId('draft-take-back').click();
     await expect.poll(() => page.getByTestId('input-name').isDisabled()).toBe(false);
