@@ -13,19 +13,31 @@ export function keychainRequired(env: NodeJS.ProcessEnv = process.env): boolean 
   return env.CI === 'true' || env.DESK_REQUIRE_KEYCHAIN === '1';
 }
 
+/** The parts of vitest a suite is declared with (passed in by the test of this helper). */
+export interface SuiteApi {
+  describe: ((title: string, body: () => void) => void) & { skip: (title: string, body: () => void) => void };
+  it: (title: string, body: () => void) => void;
+}
+
 /** `describe(title, body)` when the keychain answered; otherwise a failure (required) or a named skip. */
-export function keychainSuite(store: ProbedStore, title: string, body: () => void, env: NodeJS.ProcessEnv = process.env): void {
+export function keychainSuite(
+  store: ProbedStore,
+  title: string,
+  body: () => void,
+  env: NodeJS.ProcessEnv = process.env,
+  api: SuiteApi = { describe, it },
+): void {
   if (store.kind === 'keychain') {
-    describe(title, body);
+    api.describe(title, body);
     return;
   }
   const why = store.warning ?? 'no keychain answered';
   if (!keychainRequired(env)) {
-    describe.skip(`${title} (skipped: ${why}; run via scripts/with-keyring.sh)`, body);
+    api.describe.skip(`${title} (skipped: ${why}; run via scripts/with-keyring.sh)`, body);
     return;
   }
-  describe(title, () => {
-    it('has a keychain to test (required here: CI or DESK_REQUIRE_KEYCHAIN=1)', () => {
+  api.describe(title, () => {
+    api.it('has a keychain to test (required here: CI or DESK_REQUIRE_KEYCHAIN=1)', () => {
       throw new Error(
         `No keychain answered: ${why}. Run the tests under scripts/with-keyring.sh with dbus-run-session and gnome-keyring-daemon installed (npm run setup).`,
       );

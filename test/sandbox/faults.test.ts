@@ -52,16 +52,15 @@ describe('faults', () => {
   });
 
   it('delay holds the request for delay_ms of real time, then handles it normally (the next one is not held)', async () => {
-    // A long delay against a generous bound for the next request: a loaded CI machine can make a
-    // plain loopback request slow, but never anywhere near 800 ms slower than the held one.
+    // The delay is real time by design, so its lower bound is what it promises (a slow machine only
+    // makes it longer). That the next request is not held is read from the sandbox, not timed.
     await fault({ method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'delay', delay_ms: 800 });
     const started = performance.now();
     const r = await call(sb, 'GET', '/epsilon/push/auth-apps', { token });
     expect(performance.now() - started).toBeGreaterThanOrEqual(790);
     expect(r.status).toBe(200);
-    const quick = performance.now();
-    await call(sb, 'GET', '/epsilon/push/auth-apps', { token });
-    expect(performance.now() - quick).toBeLessThan(500);
+    expect((await call(sb, 'GET', '/_sandbox/faults')).body).toEqual({ faults: [] });
+    expect((await call(sb, 'GET', '/epsilon/push/auth-apps', { token })).status).toBe(200);
   });
 
   it('applies to the next count matching requests only, by method and path prefix', async () => {

@@ -6,16 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { keychainSuite } from '../helpers/keychain';
 
 const ROOT = resolve(__dirname, '../..');
 const emptyBin = mkdtempSync(join(tmpdir(), 'desk-nobin-'));
 afterAll(() => rmSync(emptyBin, { recursive: true, force: true }));
-
-/** The environment without any keyring variable of this session, and D-Bus pointing nowhere. */
-function noKeyring(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { CI: _ci, DESK_REQUIRE_KEYCHAIN: _req, ...env } = process.env;
-  return { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/desk-bus', ...extra };
-}
 
 describe('scripts/with-keyring.sh without dbus-run-session and gnome-keyring-daemon', () => {
   const run = (env: NodeJS.ProcessEnv) =>
@@ -37,19 +32,31 @@ describe('scripts/with-keyring.sh without dbus-run-session and gnome-keyring-dae
   });
 });
 
-describe('the keychain suite when no keychain answers', () => {
-  const suite = (env: NodeJS.ProcessEnv) =>
-    spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', 'test/main/app/keychain.test.ts'], {
-      cwd: ROOT,
-      env: noKeyring(env),
-      encoding: 'utf8',
-      timeout: 120_000,
+describe('a keychain suite when no keychain answered', () => {
+  /** What the suite declares, as vitest would be told it. */
+  function declared(env: NodeJS.ProcessEnv, kind = 'memory') {
+    const calls: { what: string; title: string; body: () => void }[] = [];
+    const describeFn = Object.assign((title: string, body: () => void) => (calls.push({ what: 'describe', title, body }), body()), {
+      skip: (title: string, body: () => void) => void calls.push({ what: 'skip', title, body }),
     });
+    const itFn = (title: string, body: () => void) => void calls.push({ what: 'it', title, body });
+    const store = { kind, warning: 'no system keychain is available (no D-Bus session)' };
+    keychainSuite(store, 'keychain tests', () => itFn('a real keychain test', () => undefined), env, { describe: describeFn, it: itFn });
+    return calls;
+  }
 
-  it('fails where a keychain is required, saying why and what to do', () => {
-    const r = suite({ DESK_REQUIRE_KEYCHAIN: '1' });
-    expect(r.status).not.toBe(0);
-    expect(r.stdout + r.stderr).toContain('No keychain answered');
-    expect(r.stdout + r.stderr).toContain('scripts/with-keyring.sh');
+  it.each([[{ CI: 'true' }], [{ DESK_REQUIRE_KEYCHAIN: '1' }]])('fails where one is required (%j), saying why and what to run', (env) => {
+    const calls = declared(env);
+    expect(calls.map((c) => c.what)).toEqual(['describe', 'it']);
+    expect(calls[1].body).toThrow(/No keychain answered: no system keychain is available \(no D-Bus session\)\. Run the tests under scripts\/with-keyring\.sh/);
+  });
+
+  it('is skipped elsewhere, with the reason in its name', () => {
+    const calls = declared({});
+    expect(calls).toEqual([{ what: 'skip', title: 'keychain tests (skipped: no system keychain is available (no D-Bus session); run via scripts/with-keyring.sh)', body: expect.any(Function) }]);
+  });
+
+  it('runs its tests when the keychain answered, required or not', () => {
+    expect(declared({ CI: 'true' }, 'keychain').map((c) => `${c.what} ${c.title}`)).toEqual(['describe keychain tests', 'it a real keychain test']);
   });
 });

@@ -214,7 +214,8 @@ describe('cache refresh', () => {
     // The second page of the next refresh is slow; cancel while it is on its way.
     await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'delay', delay_ms: 400, count: 5 });
     await h['sync.refresh']({ profileId: P, accountId: 'oldtimerltd' });
-    await new Promise((r) => setTimeout(r, 100));
+    // On its way: the sandbox holds one of its page requests.
+    await until(async () => ((await control(env!.sandbox, 'GET', '/_sandbox/faults')) as { faults: { remaining: number }[] }).faults[0]?.remaining === 4, 'a page request to be held');
     await h['sync.cancel']({ profileId: P, accountId: 'oldtimerltd' });
     await until(() => progressOf(env!, 'oldtimerltd').some((p) => p.state === 'cancelled'), 'the cancellation');
     const after = await h['campaigns.query']({ profileId: P, accountId: 'oldtimerltd', offset: 0, limit: 1000 });

@@ -105,9 +105,10 @@ describe('outbox drain under faults', () => {
     const item = await submit(env, 'Slow server boots');
     const done = await settled(env, item.id);
     expect(done.state).toBe('sent');
-    // Count only once the slow request has surely landed (its delay is real time).
+    // Count only once the slow request has landed (its delay is real time), and once the core has
+    // closed: closing lets every request it sent finish, so no later POST can still be on its way.
     await until(async () => (await posts(env!)).length >= 1, 'the slow request to land');
-    await new Promise((r) => setTimeout(r, 300));
+    await env.core.close();
     expect(await named(env, 'Slow server boots')).toHaveLength(1);
     expect(await posts(env)).toHaveLength(1);
   });

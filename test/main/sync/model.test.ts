@@ -1,6 +1,7 @@
 // Model-based test of the outbox: random sequences of edits, going offline (working offline, or
-// the service unreachable), going online, crash-and-restart, and server faults (500, answers
-// lost before or after the change was applied). After every step no edit is on the service
+// the service unreachable), going online, quitting and starting again, and server faults (500,
+// answers lost before or after the change was applied). A real crash (SIGKILL mid-send) is
+// crash.test.ts's subject; here the app quits normally, with changes queued or in doubt. After every step no edit is on the service
 // twice; at the end, once online and drained, the service holds exactly the edits of the model.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -70,14 +71,15 @@ class ServiceReachable implements Cmd {
   toString = () => (this.up ? 'serviceUp' : 'serviceDown');
 }
 
-class CrashRestart implements Cmd {
+/** The person quits the app (a normal close: requests on the wire finish) and starts it again. */
+class QuitAndRestart implements Cmd {
   check = () => true;
   async run(m: Model, r: Real) {
     await r.env.core.close();
     await r.env.restart();
     await noDuplicates(m, r);
   }
-  toString = () => 'crashRestart';
+  toString = () => 'quitAndRestart';
 }
 
 class ServerFault implements Cmd {
@@ -93,6 +95,10 @@ class ServerFault implements Cmd {
   toString = () => `fault(${this.mode} x${this.count})`;
 }
 
+/**
+ * Lets the engine run for a moment between two steps, so that steps also land mid-send, mid-retry
+ * or mid-look-up. Not a wait for a result: what is checked after it holds at any moment.
+ */
 class Wait implements Cmd {
   constructor(readonly ms: number) {}
   check = () => true;
@@ -108,7 +114,7 @@ const commands = [
   fc.constantFrom(...ACCOUNTS).map((a) => new Edit(a)),
   fc.boolean().map((on) => new WorkOffline(on)),
   fc.boolean().map((up) => new ServiceReachable(up)),
-  fc.constant(new CrashRestart()),
+  fc.constant(new QuitAndRestart()),
   fc.tuple(fc.constantFrom('status_500' as const, 'close_after' as const, 'close_before' as const), fc.integer({ min: 1, max: 2 })).map(([mode, n]) => new ServerFault(mode, n)),
   fc.integer({ min: 0, max: 60 }).map((ms) => new Wait(ms)),
 ];

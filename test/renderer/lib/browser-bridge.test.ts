@@ -77,6 +77,9 @@ describe('renderer browser-mode bridge (real server, transport-test handler tabl
     const bridge = browserBridge(server.token);
     const got: unknown[] = [];
     const off = bridge.on('sync.progress', (p) => got.push(p));
+    // A second listener that stays: once it has the last event, the first would have had it too.
+    const stayed: unknown[] = [];
+    const offStayed = bridge.on('sync.progress', (p) => stayed.push(p));
     // The first call waits for the socket, so events after it are not missed.
     await bridge.invoke('app.info', {});
     events.emit('sync.progress', { profileId: 'p1', accountId: 'acme', state: 'running', pagesDone: 1, pagesTotal: 3, message: null });
@@ -84,8 +87,9 @@ describe('renderer browser-mode bridge (real server, transport-test handler tabl
     expect(got[0]).toMatchObject({ pagesDone: 1, pagesTotal: 3 });
     off();
     events.emit('sync.progress', { profileId: 'p1', accountId: 'acme', state: 'done', pagesDone: 3, pagesTotal: 3, message: null });
-    await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => stayed.length).toBe(2);
     expect(got).toHaveLength(1);
+    offStayed();
     bridge.close();
   });
 });
