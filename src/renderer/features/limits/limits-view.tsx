@@ -3,7 +3,7 @@
 // "used of quota", when it refills and which one holds work back, and how long the account's
 // queued changes will take to go out. Live from the scheduler's model (ratelimit.changed and
 // outbox.changed); the countdowns tick with the window's clock.
-import type { Account, AccountLimits, LimitBudget } from '../../../shared/ipc/contract';
+import type { Account, AccountLimits, LimitBudget, Profile } from '../../../shared/ipc/contract';
 import { useNow } from '../../stores/use-desk-events';
 import { useWorkspace } from '../../stores/workspace-store';
 import { blockedLabel, budgetName, drainLabel, modelNote, queuedLabel, refillLabel, usedOfQuota, windowName } from './limits-words';
@@ -65,7 +65,7 @@ function BudgetRows({ budget, elapsed }: { budget: LimitBudget; elapsed: number 
   );
 }
 
-function AccountCard({ limits, account, open, elapsed }: { limits: AccountLimits; account: Account | undefined; open: boolean; elapsed: number }) {
+function AccountCard({ limits, account, open, elapsed, connection }: { limits: AccountLimits; account: Account | undefined; open: boolean; elapsed: number; connection: Profile['connection'] }) {
   const name = account?.name || limits.accountId;
   const headingId = `limits-heading-${limits.accountId}`;
   return (
@@ -77,7 +77,7 @@ function AccountCard({ limits, account, open, elapsed }: { limits: AccountLimits
       <p className="limits-summary">
         <span data-testid="limits-queued">{queuedLabel(limits)}</span>
         <span aria-hidden="true"> · </span>
-        <span data-testid="limits-drain">{drainLabel(limits, elapsed)}</span>
+        <span data-testid="limits-drain">{drainLabel(limits, elapsed, connection)}</span>
       </p>
       {limits.budgets.length === 0 ? (
         <p className="muted limits-note" data-testid="limits-none">
@@ -111,6 +111,7 @@ function AccountCard({ limits, account, open, elapsed }: { limits: AccountLimits
 export function LimitsView({ now }: { now: number }) {
   const selected = useWorkspace((s) => s.selected);
   const accounts = useWorkspace((s) => s.accounts);
+  const connection = useWorkspace((s) => s.profiles.find((p) => p.id === s.selected?.profileId)?.connection ?? 'unknown');
   const { view, receivedAt, error } = useLimits(selected?.profileId ?? null);
   if (!selected) return null;
   const elapsed = Math.max(0, now - receivedAt);
@@ -131,7 +132,7 @@ export function LimitsView({ now }: { now: number }) {
       </p>
       {view && ordered.length === 0 ? <p className="muted panel-empty">This connection has no accounts yet.</p> : null}
       {ordered.map((a) => (
-        <AccountCard key={a.accountId} limits={a} account={accountOf(a.accountId)} open={a.accountId === selected.accountId} elapsed={elapsed} />
+        <AccountCard key={a.accountId} limits={a} account={accountOf(a.accountId)} open={a.accountId === selected.accountId} elapsed={elapsed} connection={connection} />
       ))}
     </div>
   );

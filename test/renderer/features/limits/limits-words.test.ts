@@ -36,4 +36,11 @@ describe('limits words', () => {
     expect(drainLabel({ queued: 0, drainEstimateMs: 0 }, 0)).toBe('Nothing to send');
     expect(queuedLabel({ queued: 1 })).toBe('1 change queued');
   });
+
+  it('promises no time while the connection cannot send', () => {
+    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'working_offline')).toBe('Nothing is sent while working offline');
+    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'offline')).toBe('Sent when the service can be reached again');
+    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'failing')).toBe('Sent after the sign-in');
+    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'unknown')).toBe('All sent in 5 s');
+  });
 });
