@@ -79,7 +79,7 @@ export interface DraftsRepo {
    * is still on its way (queued, sending or uncertain), so one edit is never posted twice. A
    * failed or blocked earlier item is replaced by the new one: one change is one item.
    */
-  submit(id: string, work: OutboxWork, opts?: { expectedVersion?: number }): { draft: Draft; item: OutboxItem };
+  submit(id: string, work: OutboxWork, opts?: { expectedVersion?: number }): { draft: Draft; item: OutboxItem; replaced: OutboxItem[] };
   /**
    * The draft's one unsent item (queued, sending, uncertain, failed or blocked), if any. Sent items
    * are history: their draft is gone.
@@ -240,10 +240,14 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
           throw new StoreError('CONFLICT', 'This draft has already been submitted and is on its way');
         }
         // The stale version goes: never two items for one draft.
-        for (const seq of parkedItems.all(id)) outbox.remove(seq);
+        const replaced = parkedItems.all(id).flatMap((seq) => {
+          const old = outbox.get(seq);
+          outbox.remove(seq);
+          return old ? [old] : [];
+        });
         const item = outbox.enqueue({ profileId: d.profileId, accountId: d.accountId, draftId: d.id, ...work });
         setSubmitted.run(toJson(d.problems.filter((p) => !isServiceWords(p))), ctx.clock.now(), id);
-        return { draft: get(id) as Draft, item };
+        return { draft: get(id) as Draft, item, replaced };
       });
     },
     liveItem(draftId) {

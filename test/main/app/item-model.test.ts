@@ -89,6 +89,7 @@ describe('one change, one item', () => {
     // Never two items for one draft: the refused one is gone.
     expect((await h['outbox.list']({ profileId: P })).map((i) => i.id)).toEqual([again.id]);
     expect((await settled(env, again.id)).state).toBe('sent');
+    expect(await activity(env)).toContain('Create campaign "Summer banners" queued again, replacing the refused version.');
   });
 
   it('Retry queues a refused change as it is: Drafts shows it queued, with no fix offered', async () => {

@@ -26,6 +26,12 @@ type DraftHandlers = Pick<
   | 'outbox.sendAgain'
 >;
 
+/** "queued", or "queued again, replacing the refused version" when it took an old item's place. */
+function queuedWords(replaced: readonly OutboxItem[]): string {
+  if (replaced.length === 0) return 'queued';
+  return `queued again, replacing the ${replaced.some((r) => r.state === 'failed') ? 'refused' : 'blocked'} version`;
+}
+
 function mustGetItem(ctx: CoreContext, id: string): OutboxItem {
   const item = /^\d{1,15}$/.test(id) ? ctx.store.outbox.get(Number(id)) : undefined;
   if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
@@ -79,8 +85,8 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
         draftsChanged(d.profileId, d.accountId);
         throw new DeskError('validation', `Not submitted. Fix first: ${checked.problems.map((p) => p.message).join('; ')}.`, { problems: checked.problems });
       }
-      const { item } = store.drafts.submit(id, checked.work);
-      ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} queued.`);
+      const { item, replaced } = store.drafts.submit(id, checked.work);
+      ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} ${queuedWords(replaced)}.`);
       // Queued anyway, knowing the account refused what it uses: the log says it was a choice.
       for (const w of checked.warnings ?? []) ctx.log(item.profileId, item.accountId, 'warning', 'outbox.queued_anyway', `${w.known} Queued anyway.`);
       outboxChanged(item);
@@ -135,9 +141,9 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
           continue;
         }
         try {
-          const { item } = store.drafts.submit(id, checked.work);
+          const { item, replaced } = store.drafts.submit(id, checked.work);
           const summary = outboxDto(item).summary;
-          ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${summary} queued.`);
+          ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${summary} ${queuedWords(replaced)}.`);
           outboxChanged(item);
           queued.push({ id, summary });
         } catch (e) {
