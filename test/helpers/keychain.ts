@@ -6,7 +6,7 @@ import { describe, it } from 'vitest';
 
 export interface ProbedStore {
   kind: string;
-  warning: string | null;
+  warning?: string | null;
 }
 
 export function keychainRequired(env: NodeJS.ProcessEnv = process.env): boolean {
