@@ -18,7 +18,7 @@ import { LimitsTab } from './features/limits/limits-view';
 import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './stores/use-desk-events';
 import { useCampaigns } from './stores/campaigns-store';
-import { UNSENT_STATES, useStatus } from './stores/status-store';
+import { countIn, UNSENT_STATES, useStatus } from './stores/status-store';
 import { useViews } from './stores/view-store';
 import { sameAccount, treeOrder, useWorkspace } from './stores/workspace-store';
 
@@ -30,12 +30,14 @@ export function App() {
   const selected = useWorkspace((s) => s.selected);
   const error = useWorkspace((s) => s.error);
   const loaded = useWorkspace((s) => s.loaded);
-  const outbox = useStatus((s) => s.outbox);
+  const counts = useStatus((s) => s.counts);
   const viewsLoaded = useViews((s) => s.loaded);
   const accounts = useWorkspace((s) => s.accounts);
   const [restored, setRestored] = useState(false);
 
   useEffect(() => void useViews.getState().load(), []);
+  // The outbox's items (sent history included) are read only while its tab shows them.
+  useEffect(() => useStatus.getState().setOutboxOpen(tab === 'outbox'), [tab]);
 
   // Once both the accounts and the saved window are known, reopen the account and tab left open
   // (if that account is still there); from then on every change of either is saved.
@@ -92,7 +94,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const unsent = selected ? outbox.filter((o) => o.profileId === selected.profileId && o.accountId === selected.accountId && UNSENT_STATES.has(o.state)).length : 0;
+  const unsent = selected ? countIn(counts, selected, UNSENT_STATES) : 0;
 
   return (
     <div className="app">

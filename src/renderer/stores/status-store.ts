@@ -1,18 +1,26 @@
 // What the top bar and the status bar report: sync progress per account, the rate-limit windows,
-// and the outbox. Fed by core events; reloaded when the core says something changed.
+// and the outbox: its unsent counts always, its items only while the Outbox tab shows them. Fed by
+// core events; reloaded when the core says something changed.
 import { create } from 'zustand';
-import type { OutboxItem, OutboxWait, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
+import type { OutboxCount, OutboxItem, OutboxWait, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
 import { call } from '../lib/api';
 
 export interface StatusState {
   sync: Record<string, SyncProgress>;
   rateLimits: RateLimitState[];
+  /** Every item with the sent history, read only while the Outbox tab is open (empty otherwise). */
   outbox: OutboxItem[];
+  /** Unsent changes per account and state: what the status bar and the tab counts show. */
+  counts: OutboxCount[];
+  outboxOpen: boolean;
   /** Why each queued or sending item waits, read with the outbox and again when a rate-limit window moves. */
   waits: Record<string, OutboxWait>;
   setSync(p: SyncProgress): void;
   loadRateLimits(): Promise<void>;
+  /** Reads the counts again, and the items when the Outbox tab is open. */
   loadOutbox(): Promise<void>;
+  /** The Outbox tab opened or closed: its items are read while it is open. */
+  setOutboxOpen(open: boolean): void;
 }
 
 export const accountKey = (profileId: string, accountId: string) => `${profileId}/${accountId}`;
@@ -35,10 +43,12 @@ async function loadWaits(set: (s: Partial<StatusState>) => void): Promise<void> 
   }
 }
 
-export const useStatus = create<StatusState>()((set) => ({
+export const useStatus = create<StatusState>()((set, get) => ({
   sync: {},
   rateLimits: [],
   outbox: [],
+  counts: [],
+  outboxOpen: false,
   waits: {},
   setSync(p) {
     set((s) => ({ sync: { ...s.sync, [accountKey(p.profileId, p.accountId)]: p } }));
@@ -53,11 +63,18 @@ export const useStatus = create<StatusState>()((set) => ({
   },
   async loadOutbox() {
     try {
-      set({ outbox: await call('outbox.list', {}) });
+      const open = get().outboxOpen;
+      const [counts, outbox] = await Promise.all([call('outbox.counts', {}), open ? call('outbox.list', {}) : []]);
+      set({ counts, outbox });
     } catch {
       // as above
     }
     await loadWaits(set);
+  },
+  setOutboxOpen(open) {
+    if (open === get().outboxOpen) return;
+    set({ outboxOpen: open, ...(open ? {} : { outbox: [] }) });
+    if (open) void get().loadOutbox();
   },
 }));
 
@@ -95,3 +112,8 @@ export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(['queued
 /** Not posted yet, whether the app is on it (pending) or it waits for the person (failed, blocked): the Outbox tab's count. */
 export const UNSENT_STATES: ReadonlySet<OutboxItem['state']> = new Set([...PENDING_STATES, 'failed', 'blocked']);
 export const ATTENTION_STATES: ReadonlySet<OutboxItem['state']> = new Set(['failed', 'blocked']);
+
+/** How many of an account's changes are in any of these states. */
+export function countIn(counts: readonly OutboxCount[], ref: { profileId: string; accountId: string }, states: ReadonlySet<OutboxItem['state']>): number {
+  return counts.reduce((n, c) => (c.profileId === ref.profileId && c.accountId === ref.accountId && states.has(c.state) ? n + c.count : n), 0);
+}

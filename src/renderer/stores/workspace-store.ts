@@ -16,7 +16,10 @@ export interface WorkspaceState {
   selected: AccountRef | null;
   loaded: boolean;
   error: string | null;
+  /** Reads the app info, the connections and the accounts again. */
   load(): Promise<void>;
+  /** Reads again only the parts named (what an event says changed). */
+  reload(parts: { info?: boolean; profiles?: boolean; accounts?: boolean }): Promise<void>;
   select(ref: AccountRef): void;
   setConnection(profileId: string, connection: Profile['connection']): void;
 }
@@ -48,9 +51,18 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   selected: null,
   loaded: false,
   error: null,
-  async load() {
+  load() {
+    return get().reload({ info: true, profiles: true, accounts: true });
+  },
+  async reload(parts) {
     try {
-      const [info, profiles, accounts] = await Promise.all([call('app.info', {}), call('profiles.list', {}), call('accounts.list', {})]);
+      // Only what changed is asked for: profiles.list reads every connection's sign-in state and
+      // accounts.list every account's counts, and data events come up to once a second.
+      const [info, profiles, accounts] = await Promise.all([
+        parts.info ? call('app.info', {}) : get().info,
+        parts.profiles ? call('profiles.list', {}) : get().profiles,
+        parts.accounts ? call('accounts.list', {}) : get().accounts,
+      ]);
       const current = get().selected;
       const stillThere = current && accounts.some((a) => a.profileId === current.profileId && a.accountId === current.accountId);
       let selected = stillThere ? current : null;

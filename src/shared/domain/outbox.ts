@@ -28,3 +28,7 @@ export const OUTBOX_TRANSITIONS: Readonly<Record<OutboxState, readonly OutboxSta
   failed: ['queued'],
   sent: [],
 };
+
+/** Every state but sent: the change has not reached the service, whether the app or the person is to act. */
+export const UNSENT_OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'failed', 'blocked'] as const satisfies readonly OutboxState[];
+export type UnsentOutboxState = (typeof UNSENT_OUTBOX_STATES)[number];

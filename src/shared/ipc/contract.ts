@@ -7,7 +7,7 @@ import { accountIdSchema, campaignCreateSchema, type FieldProblem } from '../dom
 import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
 import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
 import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
-import { OUTBOX_ITEM_KINDS, OUTBOX_STATES } from '../domain/outbox';
+import { OUTBOX_ITEM_KINDS, OUTBOX_STATES, UNSENT_OUTBOX_STATES } from '../domain/outbox';
 import { campaignQuerySchema } from '../domain/campaign-query';
 import { deskErrorSchema, type Result } from '../errors';
 import { unsentListSchema } from '../domain/unsent';
@@ -157,6 +157,10 @@ export const outboxItemSchema = z.object({
   posted: z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) }).optional(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
+
+/** How many of an account's changes are in one unsent state: what the status bar and the Outbox tab count. */
+export const outboxCountSchema = z.object({ profileId: id, accountId: z.string(), state: z.enum(UNSENT_OUTBOX_STATES), count: z.number().int().min(1) });
+export type OutboxCount = z.infer<typeof outboxCountSchema>;
 
 /**
  * Why a queued or sending item waits, true at the moment it is asked (outbox.waits): next in line,
@@ -450,6 +454,8 @@ export const channels = {
   'drafts.submit': { input: z.object({ id }), output: outboxItemSchema },
 
   'outbox.list': { input: z.object({ profileId: id.optional(), accountId: z.string().optional() }), output: z.array(outboxItemSchema) },
+  /** The unsent changes counted per account and state, without the items or the sent history (the status bar's question). */
+  'outbox.counts': { input: z.object({ profileId: id.optional() }), output: z.array(outboxCountSchema) },
   /** Queues a failed or blocked item again as it is (refused if its draft was edited since). */
   'outbox.retry': { input: z.object({ id }), output: outboxItemSchema },
   /** A queued, failed or blocked item goes back to its draft, atomically: the item is gone, the draft editable. */

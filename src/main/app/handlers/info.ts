@@ -5,9 +5,9 @@ import { demoState } from '../demo';
 import { activityDto } from '../dto';
 import { outboxWaits } from '../../sync/outbox-wait';
 import { limitsView } from '../limits-view';
-import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
+import { ON_THE_WAY_STATES, UNSENT_OUTBOX_STATES, type UnsentOutboxState } from '../../../shared/domain/outbox';
 
-type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'ratelimit.view' | 'activity.list' | 'outbox.waits'>;
+type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'ratelimit.view' | 'activity.list' | 'outbox.waits' | 'outbox.counts'>;
 
 /** The budgets of a profile: its accounts' (campaign API) and its client's push budget. */
 export function rateLimitStates(ctx: CoreContext, profileId?: string): RateLimitState[] {
@@ -66,6 +66,19 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
         snapshot: ctx.scheduler.snapshot(),
       });
       return waits.map(({ seq, ...w }) => ({ id: String(seq), ...w }));
+    },
+    async 'outbox.counts'({ profileId }) {
+      // Only unsent items are read (no sent history), counted per account and state.
+      const counts = new Map<string, { profileId: string; accountId: string; state: UnsentOutboxState; count: number }>();
+      for (const item of ctx.store.outbox.list({ ...(profileId === undefined ? {} : { profileId }), states: UNSENT_OUTBOX_STATES })) {
+        if (item.state === 'sent') continue;
+        const accountId = item.accountId ?? '';
+        const key = JSON.stringify([item.profileId, accountId, item.state]);
+        const c = counts.get(key) ?? { profileId: item.profileId, accountId, state: item.state, count: 0 };
+        c.count++;
+        counts.set(key, c);
+      }
+      return [...counts.values()];
     },
     async 'activity.list'({ profileId, limit }) {
       return ctx.store.activity.list({ ...(profileId === undefined ? {} : { profileId }), limit }).map(activityDto);

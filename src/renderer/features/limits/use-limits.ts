@@ -15,7 +15,7 @@ export interface LimitsPicture {
 
 export function useLimits(profileId: string | null): LimitsPicture {
   const rateLimits = useStatus((s) => s.rateLimits);
-  const outbox = useStatus((s) => s.outbox);
+  const counts = useStatus((s) => s.counts);
   const [picture, setPicture] = useState<LimitsPicture>({ view: null, receivedAt: 0, error: null });
   useEffect(() => {
     if (!profileId) return;
@@ -27,6 +27,6 @@ export function useLimits(profileId: string | null): LimitsPicture {
     return () => {
       live = false;
     };
-  }, [profileId, rateLimits, outbox]);
+  }, [profileId, rateLimits, counts]);
   return picture;
 }

@@ -2,7 +2,7 @@
 // limit's estimate, while the connection may send), and the tightest rate-limit window.
 import { formatAge, formatWindow } from '../../lib/format';
 import { useCampaigns } from '../../stores/campaigns-store';
-import { PENDING_STATES, tightestWindow, useStatus } from '../../stores/status-store';
+import { countIn, PENDING_STATES, tightestWindow, useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { drainLabel } from '../limits/limits-words';
 import { useLimits } from '../limits/use-limits';
@@ -10,12 +10,12 @@ import { useLimits } from '../limits/use-limits';
 export function StatusBar({ now, onOpenLimits }: { now: number; onOpenLimits?: () => void }) {
   const account = useWorkspace(selectedAccount);
   const syncedAt = useCampaigns((s) => s.syncedAt);
-  const outbox = useStatus((s) => s.outbox);
+  const counts = useStatus((s) => s.counts);
   const rateLimits = useStatus((s) => s.rateLimits);
   const connection = useWorkspace((s) => s.profiles.find((p) => p.id === account?.profileId)?.connection);
   const limits = useLimits(account?.profileId ?? null);
   if (!account) return <footer className="statusbar" data-testid="status-bar" />;
-  const queued = outbox.filter((o) => o.profileId === account.profileId && o.accountId === account.accountId && PENDING_STATES.has(o.state)).length || account.queued;
+  const queued = countIn(counts, account, PENDING_STATES) || account.queued;
   const tight = tightestWindow(rateLimits, account.profileId, account.accountId);
   const last = syncedAt ?? account.lastSyncedAt;
   // Offline, working offline or signing in, no time can be promised: the Outbox says why it waits.
