@@ -98,6 +98,9 @@ describe('Drafts and Outbox: one change, one item', () => {
     await page.getByTestId('outbox-sent-item').filter({ hasText: name }).getByTestId('outbox-open-campaign').click();
     await expect.poll(() => page.getByTestId('campaign-search').inputValue()).toBe(String(created.id));
     await expect.poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 }).toEqual([name]);
+    // Selected, its details open beside the grid.
+    await expect.poll(() => page.getByTestId('details-name').textContent()).toBe(name);
+    await page.screenshot({ path: screenshotPath('outbox-opened-campaign.png') });
     await page.getByTestId('campaign-search').fill('');
     expect(app.pageErrors).toEqual([]);
   });
