@@ -20,15 +20,16 @@ import { electronNativeBinding } from './native-binding';
 export const SYNCHRONOUS = 'FULL' as const;
 export const BUSY_TIMEOUT_MS = 5000;
 /**
- * Page size of a new file. The campaign cache is written in large sorted runs (a first load of
- * 100,000 rows, then one CREATE INDEX per sort column): with 16 KiB pages those write a quarter
- * of the pages and b-tree splits of 4 KiB ones, and bench/store.ts's first load ran about 25%
- * faster on the development VM. It only applies to a file that has no tables yet; an older file
- * keeps its size (everything works with either).
+ * Page size of a new file: SQLite's default, 4 KiB. The campaign cache is written in short
+ * transactions whose rows land at random places in each sort index, and every commit appends each
+ * page it dirtied to the log whole: with 16 KiB pages (chosen for the bulk load, gone since)
+ * loading 100,000 campaigns wrote 8.8 GB, with 4 KiB pages 3.8 GB, for a 77 MB file (2-core VM,
+ * 2026-11-26; see docs/benchmarks.md). It only applies to a file that has no tables yet; an
+ * older file keeps its size (everything works with either).
  */
-export const NEW_FILE_PAGE_SIZE = 16384;
+export const NEW_FILE_PAGE_SIZE = 4096;
 
-/** Size the -wal file is cut back to when the log starts over (see checkpoints.ts). */
+/** Size the -wal file is cut back to when the log starts over after a checkpoint. */
 export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** Tables that hold what a person did (connections, accounts, drafts, queued changes). */
@@ -136,8 +137,8 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     // The sort indexes of a 100,000-campaign account are ~30 MB; a smaller cache re-reads pages.
     db.pragma('cache_size = -32000');
     db.pragma('trusted_schema = OFF');
-    // Once the worker has copied a large log (a first load writes ~100 MB), the next commit starts
-    // the log over and cuts the file back to this size instead of keeping all of it on disk.
+    // Once a checkpoint has copied a large log (a first load writes gigabytes of it), the next
+    // commit starts the log over and cuts the file back to this size instead of keeping it on disk.
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     return db;
   } catch (e) {
