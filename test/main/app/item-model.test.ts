@@ -126,6 +126,19 @@ describe('one change, one item', () => {
     expect(await sandboxCampaigns(env.sandbox, 'oldtimerltd').then((cs) => cs.filter((c) => c.name === 'Winter sale'))).toEqual([]);
   });
 
+  it('deleting a refused draft takes its item out of the Outbox with it, and says so', async () => {
+    env = await startEnv();
+    const h = env.core.handlers;
+    const { draft, item } = await refusedDisplayDraft(env, 'Winter banners');
+    const before = env.events.length;
+    await h['drafts.delete']({ id: draft.id });
+    expect(await h['outbox.list']({ profileId: P })).toEqual([]);
+    expect(await listed(env, BAKERY)).toEqual([]);
+    expect(env.events.slice(before).map((e) => e.event)).toContain('outbox.changed');
+    expect(await activity(env)).toContain('Create campaign "Winter banners" discarded with its draft.');
+    await expect(h['outbox.retry']({ id: item.id })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('an item that came from no draft is not taken back, with what to do instead; discarding a change discards its draft', async () => {
     env = await startEnv();
     const h = env.core.handlers;

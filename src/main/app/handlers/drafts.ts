@@ -71,8 +71,14 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
 
     async 'drafts.delete'({ id }) {
       const d = store.drafts.get(id);
+      // Deleting a refused or blocked change takes its item out of the Outbox too.
+      const parked = store.drafts.liveItem(id);
       store.drafts.remove(id);
       if (d) draftsChanged(d.profileId, d.accountId);
+      if (parked) {
+        ctx.log(parked.profileId, parked.accountId, 'info', 'outbox.discarded', `${outboxDto(parked).summary} discarded with its draft.`);
+        outboxChanged(parked);
+      }
       return { ok: true };
     },
 
@@ -116,8 +122,13 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
         const d = store.drafts.get(id);
         return d ? [[`${d.profileId}/${d.accountId}`, d] as const] : [];
       }));
+      const parked = ids.flatMap((id) => store.drafts.liveItem(id) ?? []);
       store.drafts.removeMany(ids);
       for (const d of accounts.values()) draftsChanged(d.profileId, d.accountId);
+      for (const item of parked) {
+        ctx.log(item.profileId, item.accountId, 'info', 'outbox.discarded', `${outboxDto(item).summary} discarded with its draft.`);
+        outboxChanged(item);
+      }
       return { ok: true };
     },
 
