@@ -161,6 +161,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     store,
     connections,
     hub,
+    clock,
     pageSize: tuning.pageSize,
     note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
   });

@@ -132,7 +132,7 @@ export async function signInWithBrowser(opts: SignInOptions): Promise<Authorizat
     });
   }
 
-  const timer = setTimeout(() => {
+  const timer = (opts.clock ?? systemClock).setTimer(() => {
     settle?.reject(
       new ServiceError({
         kind: 'timeout',
@@ -162,7 +162,7 @@ export async function signInWithBrowser(opts: SignInOptions): Promise<Authorizat
     code = await codeArrived;
     await opened;
   } finally {
-    clearTimeout(timer);
+    timer.cancel();
     opts.signal?.removeEventListener('abort', onAbort);
     server.close();
     server.closeAllConnections();

@@ -15,6 +15,7 @@ import { StoreError, type Account, type AccountRef, type CampaignRefresh, type S
 import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
 import { planBackgroundRefresh, refreshCost } from './refresh-budget';
+import { systemClock, type Clock } from '../clock/clock';
 
 export interface RefreshDeps {
   store: Store;
@@ -22,6 +23,8 @@ export interface RefreshDeps {
   hub: EventHub;
   note(profileId: string, accountId: string | null, level: 'info' | 'warning' | 'error', kind: string, message: string): void;
   pageSize?: number;
+  /** Waits for room in the list budget run on it, like the budget's own windows (default: the system clock). */
+  clock?: Clock;
 }
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
@@ -237,10 +240,10 @@ export class Refresher {
       if (plan.go) return;
       say(plan.message);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, plan.waitMs);
+        const timer = (this.#deps.clock ?? systemClock).setTimer(done, plan.waitMs);
         signal.addEventListener('abort', done, { once: true });
         function done() {
-          clearTimeout(timer);
+          timer.cancel();
           signal.removeEventListener('abort', done);
           resolve();
         }
