@@ -20,6 +20,12 @@ export interface SecretStore {
   /** Set when secrets will not outlive this session: shown to the person as it is. */
   readonly warning?: string;
   get(profileId: string, name: SecretName): Promise<string | null>;
+  /**
+   * Whether the secret is stored, without its value. The keychain store answers from what it
+   * last read or wrote (each read fills it, set and delete update it), so listing the connections
+   * does not ask the system keychain once per connection per call.
+   */
+  has(profileId: string, name: SecretName): Promise<boolean>;
   set(profileId: string, name: SecretName, value: string): Promise<void>;
   /** Deletes one secret, or every secret of the profile when `name` is omitted. */
   delete(profileId: string, name?: SecretName): Promise<void>;
@@ -145,6 +151,11 @@ function createMemoryStore(warning: string): SecretStore {
   return {
     kind: 'memory',
     warning,
+    async has(profileId, name) {
+      checkProfile(profileId);
+      checkName(name);
+      return profiles.get(profileId)?.has(name) ?? false;
+    },
     async get(profileId, name) {
       checkProfile(profileId);
       checkName(name);
@@ -173,14 +184,24 @@ function createKeychainStore(service: string, keytar: KeytarLike): SecretStore {
   const serial = createSerializer();
   const fail = (what: string, e: unknown, values: (string | undefined)[] = []) =>
     new SecretStoreError('KEYCHAIN_FAILED', `Could not ${what} in the system keychain: ${scrub(messageOf(e), values)}`);
+  /** Which secrets each profile's entry held when last read or written (names only, never values). */
+  const present = new Map<string, ReadonlySet<string>>();
 
   async function readItem(profileId: string): Promise<Record<string, string>> {
     let text: string | null;
     try {
       text = await keytar.getPassword(service, profileId);
     } catch (e) {
+      // Not known any more: the next question asks the keychain again.
+      present.delete(profileId);
       throw fail('read the secrets of this profile', e);
     }
+    const item = parseItem(text);
+    present.set(profileId, new Set(Object.keys(item)));
+    return item;
+  }
+
+  function parseItem(text: string | null): Record<string, string> {
     if (text === null) return {};
     let parsed: unknown;
     try {
@@ -213,12 +234,30 @@ function createKeychainStore(service: string, keytar: KeytarLike): SecretStore {
       if (Object.keys(item).length === 0) await keytar.deletePassword(service, profileId);
       else await keytar.setPassword(service, profileId, JSON.stringify(item));
     } catch (e) {
+      present.delete(profileId);
       throw fail('save the secrets of this profile', e, values);
     }
+    present.set(profileId, new Set(Object.keys(item)));
   }
 
   return {
     kind: 'keychain',
+    async has(profileId, name) {
+      checkProfile(profileId);
+      checkName(name);
+      return serial(profileId, async () => {
+        const known = present.get(profileId);
+        if (known) return known.has(name);
+        try {
+          return Object.hasOwn(await readItem(profileId), name);
+        } catch (e) {
+          // An entry that cannot be read holds no usable secret: known as such until it is replaced.
+          if (!(e instanceof SecretStoreError && e.code === 'UNREADABLE')) throw e;
+          present.set(profileId, new Set());
+          return false;
+        }
+      });
+    },
     async get(profileId, name) {
       checkProfile(profileId);
       checkName(name);
@@ -242,8 +281,10 @@ function createKeychainStore(service: string, keytar: KeytarLike): SecretStore {
           try {
             await keytar.deletePassword(service, profileId);
           } catch (e) {
+            present.delete(profileId);
             throw fail('delete the secrets of this profile', e);
           }
+          present.set(profileId, new Set());
           return;
         }
         const item = await readItemForChange(profileId);

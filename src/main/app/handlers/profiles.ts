@@ -29,8 +29,9 @@ type ProfileHandlers = Pick<
 export async function profileView(ctx: CoreContext, profileId: string) {
   const p = ctx.store.profiles.get(profileId);
   if (!p) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
-  const secret = await ctx.secrets.get(profileId, 'client_secret').catch(() => null);
-  return profileDto(p, ctx.connections.view(profileId), typeof secret === 'string' && secret.length > 0);
+  // Presence only, answered from the secret store's cache: profiles.list runs on every connection change.
+  const hasSecret = await ctx.secrets.has(profileId, 'client_secret').catch(() => false);
+  return profileDto(p, ctx.connections.view(profileId), hasSecret);
 }
 
 export function profileHandlers(ctx: CoreContext): ProfileHandlers {
