@@ -111,6 +111,8 @@ export interface Env {
   /** Where the core talks to: the proxy when there is one, else the sandbox. */
   serviceUrl: string;
   proxy?: Proxy;
+  /** The clock the sandbox and the core share, with `clock: 'manual'` (advance it with sandbox.advance). */
+  clock?: ManualClock;
   dataDir: string;
   secrets: SecretStore;
   core: DeskCore;
@@ -170,6 +172,7 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
     sandbox,
     serviceUrl,
     ...(proxy ? { proxy } : {}),
+    ...(manual ? { clock: manual } : {}),
     dataDir,
     secrets,
     core: await make(),
