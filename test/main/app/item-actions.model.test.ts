@@ -15,6 +15,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../../src/shared/ipc/contract';
+import { testVariants } from '../../helpers/variants';
+import { graceFor } from '../sync/support';
 import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from './env';
 
 const P = 'sandbox-demo';
@@ -286,7 +288,10 @@ describe('the item actions, modelled', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 16 }), async (cmds) => {
         run++;
-        const env = await startEnv({ tuning: { maxServerAttempts: 100 } });
+        // A service that applies lost writes late (late_apply_ms, in the mixed variants) is played at
+        // 200 ms and given the grace to do so, as in the engine's own model test.
+        const late = testVariants()?.late_apply_ms === undefined ? {} : { late_apply_ms: 200 };
+        const env = await startEnv({ variants: late, tuning: { maxServerAttempts: 100, uncertainGraceMs: graceFor({ ...testVariants(), ...late }) } });
         const real: Real = { env, run };
         const model: Model = { changes: [], offline: false };
         try {
