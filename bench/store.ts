@@ -9,7 +9,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { SORTABLE_CAMPAIGN_FIELDS, type Campaign } from '../src/shared/domain/campaign';
 import { openStore, type CampaignQuery, type Store } from '../src/main/store';
-import { mulberry32, syntheticCampaigns } from './campaign-data';
+import { mulberry32 } from '../src/sandbox/random';
+import { syntheticCampaigns } from '../test/fixtures/campaigns';
 
 export interface QueryGroupStats {
   group: string;

@@ -2,21 +2,10 @@
 // client plus a few more advertisers, about 200 campaigns and some push tasks. A seeded PRNG makes
 // it the same for a given `now`; dates are relative to `now` so the demo always looks current.
 import type { CampaignFixture, Fixtures, TaskFixture } from './fixtures';
+import { mulberry32 } from './random';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
-
-/** mulberry32: tiny, fast, and good enough to make fake data look varied. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface DemoAccount {
   account_id: string;
@@ -145,7 +134,7 @@ function tasksOf(now: number): TaskFixture[] {
 }
 
 export function demoFixtures(now: number = Date.now()): Fixtures {
-  const rand = prng(20261121);
+  const rand = mulberry32(20261121);
   const drafts = ACCOUNTS.flatMap((a) => campaignsOf(a, rand, now));
   // Ids grow with creation time, as a real service's sequence would.
   drafts.sort((x, y) => Date.parse(x.created_at) - Date.parse(y.created_at) || x.name.localeCompare(y.name));

@@ -4,7 +4,7 @@ import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } f
 import { idSortKey } from '../../../src/main/store/campaign-columns';
 import { buildCampaignQuery, parseCampaignQuery, TEXT_MATCH_TABLE_SQL, type CampaignQuery } from '../../../src/main/store/campaign-query';
 import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
-import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 // A data set with the awkward cases: nulls in every nullable sortable column, names that differ

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/shared/domain/campaign';
-import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { CAMPAIGN_FIELDS, CAMPAIGN_WRITE_COLUMNS, campaignRowValues } from '../../../src/main/store/campaign-columns';
 import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';

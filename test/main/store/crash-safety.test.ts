@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/main/store';
-import { mulberry32 } from '../../../bench/campaign-data';
+import { mulberry32 } from '../../../src/sandbox/random';
 import { tempDir } from './helpers';
 
 const ROOT = resolve(__dirname, '../../..');

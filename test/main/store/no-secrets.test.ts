@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import { createSecretStore } from '../../../src/main/secrets';
 import { redactCredentialText } from '../../../src/main/store/activity-repo';
-import { syntheticCampaigns } from '../../../bench/campaign-data';
+import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { secretSpellings } from '../service/secret-spellings';
 import { openTestStore } from './helpers';
 
