@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../../src/main/app/create-core';
-import { defaultBrowserDataDir } from '../../../src/main/browser-mode/data-dir';
 import { rawRequest } from './http-client';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -28,19 +26,14 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/**
- * Starts a command and collects stdout until `lines` lines arrived (or it exits). Its data goes to
- * a fresh temp folder: `CAMPAIGN_DESK_DATA_DIR` itself, or with `defaultDir` the default browser
- * mode folder under it as XDG_CONFIG_HOME.
- */
-function start(args: string[], lines: number, opts: { defaultDir?: boolean } = {}): Promise<{ child: ChildProcess; out: string[]; err: string; dataDir: string }> {
+/** Starts a command and collects stdout until `lines` lines arrived (or it exits). */
+function start(args: string[], lines: number): Promise<{ child: ChildProcess; out: string[]; err: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-cli-'));
   dirs.push(dataDir);
-  const { CAMPAIGN_DESK_DATA_DIR: _unused, ...inherited } = process.env;
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     detached: true,
-    env: { ...inherited, ...(opts.defaultDir ? {} : { CAMPAIGN_DESK_DATA_DIR: dataDir }), XDG_CONFIG_HOME: dataDir },
+    env: { ...process.env, CAMPAIGN_DESK_DATA_DIR: dataDir, XDG_CONFIG_HOME: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -54,9 +47,9 @@ function start(args: string[], lines: number, opts: { defaultDir?: boolean } = {
       const parts = buf.split('\n');
       buf = parts.pop() ?? '';
       out.push(...parts);
-      if (out.length >= lines) resolvePromise({ child, out, err, dataDir });
+      if (out.length >= lines) resolvePromise({ child, out, err });
     });
-    child.once('exit', () => resolvePromise({ child, out, err, dataDir }));
+    child.once('exit', () => resolvePromise({ child, out, err }));
   });
 }
 
@@ -91,22 +84,6 @@ describe('npm run start:browser (the CLI, as a real process)', () => {
     // Everything it ever printed, up to its exit: still the one line.
     await stop(child);
     expect(out).toHaveLength(1);
-  });
-
-  it.skipIf(process.platform === 'win32')('creates its default data folder for its owner only: the folder 0700, the database 0600', async () => {
-    const { child, out, dataDir } = await start([tsx, 'src/main/browser-mode/cli.ts'], 1, { defaultDir: true });
-    expect(out[0]).toMatch(LINE);
-    const folder = defaultBrowserDataDir({ XDG_CONFIG_HOME: dataDir }, 'linux');
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    expect(statSync(join(folder, DATABASE_FILE)).mode & 0o777).toBe(0o600);
-    await stop(child);
-    // A folder and a database an earlier version left open are closed at the next start.
-    chmodSync(folder, 0o755);
-    chmodSync(join(folder, DATABASE_FILE), 0o644);
-    const again = await start([tsx, 'src/main/browser-mode/cli.ts', '--data-dir', folder], 1);
-    expect(again.out[0]).toMatch(LINE);
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    expect(statSync(join(folder, DATABASE_FILE)).mode & 0o777).toBe(0o600);
   });
 
   it('refuses an unknown option with a message and a non-zero exit', async () => {
