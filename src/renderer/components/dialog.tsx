@@ -1,14 +1,34 @@
-// A modal dialog: focus moves in on open and back where it was on close, Tab stays inside, Escape
-// closes. Used for confirmations and the connection forms.
+// The one modal dialog: focus moves in on open and back where it was on close (or to the account's
+// views when that place is gone), Tab stays inside, Escape and a click on the backdrop close. Used
+// for confirmations, the connection forms and the account switcher.
 import { useEffect, useRef, type ReactNode } from 'react';
 
-export function Dialog({ title, onClose, children, testId }: { title: string; onClose(): void; children: ReactNode; testId?: string }) {
+export function Dialog({
+  title,
+  onClose,
+  children,
+  testId,
+  className = 'dialog',
+  titleHidden = false,
+}: {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  testId?: string;
+  /** The box's look: 'dialog' for forms and confirmations, or a panel of its own (the switcher). */
+  className?: string;
+  /** The title only names the dialog for assistive technology (the switcher's input says what it is). */
+  titleHidden?: boolean;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const before = document.activeElement as HTMLElement | null;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const first = box.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button');
     first?.focus();
-    return () => before?.focus?.();
+    return () => {
+      if (before && before.isConnected && before !== document.body) before.focus();
+      else document.getElementById('main')?.focus();
+    };
   }, []);
   // Escape closes even when focus fell out of the dialog (a button disabled under it after an
   // error): the box's own handler covers focus inside, this one the rest, so it never runs twice.
@@ -45,8 +65,8 @@ export function Dialog({ title, onClose, children, testId }: { title: string; on
   return (
     // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a click on the backdrop closes, as Escape does from the keyboard
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={box} className="dialog" role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown} data-testid={testId}>
-        <h2 className="dialog-title">{title}</h2>
+      <div ref={box} className={className} role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown} data-testid={testId}>
+        {titleHidden ? null : <h2 className="dialog-title">{title}</h2>}
         {children}
       </div>
     </div>

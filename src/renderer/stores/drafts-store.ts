@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import type { Draft, OutboxItem } from '../../shared/ipc/contract';
 import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../forms/draft-history';
 import { call, DeskCallError, messageOf } from '../lib/api';
-import { createDraftJournal, type DraftJournal } from '../lib/draft-journal';
+import { browserDraftJournal } from '../lib/draft-journal';
 import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../forms/campaign-form';
 import type { AccountRef } from './workspace-store';
 
@@ -63,12 +63,8 @@ export interface DraftsState {
 /** A plain draft: neither queued nor parked in the outbox. */
 export const isEditable = (d: Draft) => d.status === 'draft';
 
-function browserJournal(): DraftJournal {
-  return createDraftJournal(typeof window === 'undefined' ? null : window.localStorage);
-}
-
 export const useDrafts = create<DraftsState>()((set, get) => {
-  const journal = browserJournal();
+  const journal = browserDraftJournal();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let seq = Date.now();
   let saving: Promise<void> | null = null;
