@@ -129,6 +129,26 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     return run;
   }
 
+  let loading: Promise<void> | null = null;
+  let nextLoad: Promise<void> | null = null;
+
+  async function loadNow(): Promise<void> {
+    const ref = get().account;
+    if (!ref) return;
+    try {
+      let drafts = await call('drafts.list', { profileId: ref.profileId, accountId: ref.accountId });
+      drafts = await replayJournal(ref, drafts);
+      const now = get().account;
+      if (!now || now.profileId !== ref.profileId || now.accountId !== ref.accountId) return;
+      const sel = get().selectedId;
+      const stillThere = sel !== null && drafts.some((d) => d.id === sel);
+      // The form being typed in stays as it is; only the list is refreshed under it.
+      set({ drafts, loaded: true, error: null, ...(stillThere ? {} : { selectedId: null, form: null }) });
+    } catch (err) {
+      set({ loaded: true, error: messageOf(err) });
+    }
+  }
+
   /** Journal entries of this account that the core never confirmed: save them now. */
   async function replayJournal(ref: AccountRef, drafts: Draft[]): Promise<Draft[]> {
     let out = drafts;
@@ -166,21 +186,21 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       set({ account: ref, drafts: [], loaded: false, error: null, selectedId: null, form: null, notice: null, saveState: 'saved', checked: {}, history: EMPTY_HISTORY });
       if (ref) void get().load();
     },
-    async load() {
-      const ref = get().account;
-      if (!ref) return;
-      try {
-        let drafts = await call('drafts.list', { profileId: ref.profileId, accountId: ref.accountId });
-        drafts = await replayJournal(ref, drafts);
-        const now = get().account;
-        if (!now || now.profileId !== ref.profileId || now.accountId !== ref.accountId) return;
-        const sel = get().selectedId;
-        const stillThere = sel !== null && drafts.some((d) => d.id === sel);
-        // The form being typed in stays as it is; only the list is refreshed under it.
-        set({ drafts, loaded: true, error: null, ...(stillThere ? {} : { selectedId: null, form: null }) });
-      } catch (err) {
-        set({ loaded: true, error: messageOf(err) });
+    load() {
+      // Every outbox event reloads the list (a change's state lives there): one load runs at a
+      // time and the calls made meanwhile share a single next one, which starts after it and so
+      // sees everything they were called for.
+      if (!loading) {
+        loading = loadNow().finally(() => {
+          loading = null;
+        });
+        return loading;
       }
+      nextLoad ??= loading.then(() => {
+        nextLoad = null;
+        return get().load();
+      });
+      return nextLoad;
     },
     async select(id) {
       if (id === get().selectedId) return;

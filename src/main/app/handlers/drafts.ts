@@ -54,7 +54,12 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       // Every unsent change of the account: editable drafts, and submitted ones with their item's
       // state (queued, sending, being looked for, failed, blocked). A posted change has left: the
       // engine removes its draft when the item is sent.
-      return store.drafts.list(profileId, { accountId }).map((d) => draftDto(d, store.drafts.liveItem(d.id)));
+      // One read of the account's unsent items, not one per draft (an account may hold thousands).
+      const live = new Map<string, OutboxItem>();
+      for (const i of store.outbox.list({ profileId, accountId, states: ['queued', 'sending', 'uncertain', 'failed', 'blocked'] })) {
+        if (i.draftId !== null && (live.get(i.draftId)?.seq ?? -1) < i.seq) live.set(i.draftId, i);
+      }
+      return store.drafts.list(profileId, { accountId }).map((d) => draftDto(d, live.get(d.id)));
     },
 
     async 'drafts.save'(input) {
