@@ -419,6 +419,7 @@ export const channels = {
   'sync.refresh': { input: accountRef, output: ok },
   'sync.cancel': { input: accountRef, output: ok },
 
+  /** Every unsent change of the account: editable drafts, and queued, sending, uncertain, failed or blocked ones (status). */
   'drafts.list': { input: accountRef, output: z.array(draftSchema) },
   'drafts.save': {
     input: z.discriminatedUnion('kind', [
