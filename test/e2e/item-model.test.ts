@@ -3,13 +3,22 @@
 // leaves the Outbox), the person edits and queues it again, and exactly one item is posted, with
 // the id the service gave it in the Outbox history (which opens the campaign) and in the Activity
 // line. A queued draft stays visible in Drafts, read-only, and can be taken back.
-// Screenshots: drafts-refused.png and outbox-posted-id.png (the README's), drafts-fix.png,
-// drafts-queued.png; axe clean in both themes on each state shown.
+// Screenshots: drafts-refused.png and outbox-posted-id.png (the README's, UPDATE_SCREENSHOT=1), and
+// as artifacts drafts-fix.png, drafts-queued.png, outbox-fix.png, outbox-opened-campaign.png; axe
+// clean in both themes on each state shown.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { axeViolations } from './axe';
-import { screenshotPath } from './support';
+import { ROOT, screenshotPath } from './support';
+
+/** Pictures the README does not show: always the run's artifacts, never docs/. */
+function artifactPath(file: string): string {
+  mkdirSync(join(ROOT, '.tmp', 'screenshots'), { recursive: true });
+  return join(ROOT, '.tmp', 'screenshots', file);
+}
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -71,7 +80,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     await page.getByTestId('input-bid_strategy').selectOption('FIXED');
     await page.getByTestId('input-cpc').fill('0.35');
     await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.screenshot({ path: screenshotPath('drafts-fix.png') });
+    await page.screenshot({ path: artifactPath('drafts-fix.png') });
     await page.getByTestId('draft-queue').click();
 
     // Exactly one item for the change, posted, with the id the service gave it.
@@ -100,7 +109,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     await expect.poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 }).toEqual([name]);
     // Selected, its details open beside the grid.
     await expect.poll(() => page.getByTestId('details-name').textContent()).toBe(name);
-    await page.screenshot({ path: screenshotPath('outbox-opened-campaign.png') });
+    await page.screenshot({ path: artifactPath('outbox-opened-campaign.png') });
     await page.getByTestId('campaign-search').fill('');
     expect(app.pageErrors).toEqual([]);
   });
@@ -120,6 +129,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     const row = page.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
     expect(await row.getByTestId('outbox-retry').count()).toBe(1);
+    await page.screenshot({ path: artifactPath('outbox-fix.png') });
     await row.getByTestId('outbox-fix').click();
     await expect.poll(() => page.getByTestId('tab-drafts').getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => page.getByTestId('input-name').inputValue()).toBe(name);
@@ -147,7 +157,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     await entry.getByTestId('draft-item').click();
     expect(await page.getByTestId('input-name').isDisabled()).toBe(true);
     expect(await page.getByTestId('change-state').textContent()).toContain('Waiting in the Outbox to be posted');
-    await page.screenshot({ path: screenshotPath('drafts-queued.png') });
+    await page.screenshot({ path: artifactPath('drafts-queued.png') });
     await expectAxeClean();
 
     await page.getByTestId('draft-take-back').click();

@@ -5,15 +5,16 @@
 // service already. Only one of Fix and Retry can take effect: each removes the other's ground.
 import type { Draft } from '../../../shared/ipc/contract';
 import { useDrafts } from '../../stores/drafts-store';
-import { OUTBOX_CLASS } from '../lists/outbox-labels';
+import { OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
 
+/** The Outbox's own words for each state: one change reads the same in both places. */
 export const CHANGE_LABEL: Record<Draft['status'], string> = {
   draft: 'Draft',
-  queued: 'Queued',
-  sending: 'Sending',
-  uncertain: 'Checking whether it arrived',
-  failed: 'Refused',
-  blocked: 'Blocked',
+  queued: OUTBOX_LABEL.queued,
+  sending: OUTBOX_LABEL.sending,
+  uncertain: OUTBOX_LABEL.uncertain,
+  failed: OUTBOX_LABEL.failed,
+  blocked: OUTBOX_LABEL.blocked,
 };
 
 /** The few words the list shows under a change's title. */
