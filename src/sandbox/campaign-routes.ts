@@ -5,7 +5,8 @@ import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/c
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
 import { answer, campaignAnswer } from './answers';
-import { isListed, parseListQuery, sortListed, type Listed, type ListQuery } from './campaign-query';
+import { isListed, sortListed, type Listed } from './campaign-query';
+import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type RequestContext, type Route } from './http';
 import type { Budget } from './rate-limiter';

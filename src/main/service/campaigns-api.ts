@@ -18,6 +18,7 @@ import {
   type FetchLevel,
   type FieldProblem,
 } from '../../shared/domain/campaign';
+import { parseListQuery } from '../../shared/domain/campaign-listing';
 import { invalidDraft, ServiceError } from './errors';
 import type { HttpResponse, StreamingResponse } from './http-transport';
 import type { CallOptions, RequestExecutor } from './request-executor';
@@ -225,20 +226,13 @@ export async function* streamCampaigns(
   }
 }
 
+/**
+ * What is wrong with a query before it is sent, by the rules the sandbox parses it with (spec
+ * 4.2): the same parser reads what this client would put on the wire.
+ */
 function listQueryProblems(q: CampaignListQuery): FieldProblem[] {
-  const out: FieldProblem[] = [];
-  if (q.fetchLevel !== 'R' && q.fetchLevel !== 'RAP') out.push({ field: 'fetch_level', message: 'fetch_level must be R or RAP' });
-  if (q.page !== undefined && (!Number.isInteger(q.page) || q.page < 1)) out.push({ field: 'page', message: 'page must be a whole number from 1' });
-  if (q.pageSize !== undefined && (!Number.isInteger(q.pageSize) || q.pageSize < 1)) {
-    out.push({ field: 'page_size', message: 'page_size must be a whole number from 1' });
-  }
-  for (const id of q.campaignIds ?? []) {
-    if (!/^\d+$/.test(String(id))) out.push({ field: 'campaign_ids', message: `campaign id ${String(id)} is not a number` });
-  }
-  if (q.sort && (!/^[a-z_]+$/.test(q.sort.field) || (q.sort.direction !== 'asc' && q.sort.direction !== 'desc'))) {
-    out.push({ field: 'sort', message: 'sort must name a field and asc or desc' });
-  }
-  return out;
+  const parsed = parseListQuery(campaignListSearchParams(q));
+  return typeof parsed === 'string' ? [{ field: 'query', message: parsed }] : [];
 }
 
 /**
