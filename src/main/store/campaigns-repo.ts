@@ -9,6 +9,7 @@
 // sees the first rows of a first load as soon as their batch commits. Rows the service no longer
 // lists disappear only when finish() runs after the last batch; a cancelled or failed refresh
 // removes nothing. The cache shows "last known" data, never a half-emptied account.
+import type { Database, Statement } from 'better-sqlite3';
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
 import { campaignFromRow, campaignRowValues, CAMPAIGN_WRITE_COLUMNS, idSortKey } from './campaign-columns';
@@ -81,22 +82,48 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
 
-function prepareFor(ctx: RepoContext, accountKey: number) {
-  const { db } = ctx;
-  const t = campaignTableName(accountKey);
-  return {
-    /** Insert, compare and masked update (row-writer.ts). */
-    rows: rowStatements(db, { table: t, columns: CAMPAIGN_WRITE_COLUMNS }) as RowStatements,
-    keysAfter: db.prepare<[number, string, number], { id_num: number; id: string }>(
-      `SELECT id_num, id FROM ${t} WHERE (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?`,
-    ),
-    deleteKey: db.prepare(`DELETE FROM ${t} WHERE id_num = ? AND id = ?`),
-    row: db.prepare(`SELECT * FROM ${t} WHERE id_num = ? AND id = ?`),
-    count: db.prepare(`SELECT count(*) FROM ${t}`).pluck(),
-    any: db.prepare(`SELECT 1 FROM ${t} LIMIT 1`).pluck(),
-  };
+/**
+ * The statements on one account's table, each prepared when first used: a network's refresh
+ * writes into thousands of member tables, mostly only inserting, and every statement prepared
+ * for nothing is native memory that waits for a full garbage collection to be freed.
+ */
+class TableStatements {
+  readonly #db: Database;
+  readonly #t: string;
+  #rows?: RowStatements;
+  #keysAfter?: Statement<[number, string, number], { id_num: number; id: string }>;
+  #deleteKey?: Statement;
+  #row?: Statement;
+  #count?: Statement;
+  #any?: Statement;
+
+  constructor(db: Database, accountKey: number) {
+    this.#db = db;
+    this.#t = campaignTableName(accountKey);
+  }
+
+  /** Insert, compare and masked update (row-writer.ts). */
+  get rows(): RowStatements {
+    return (this.#rows ??= rowStatements(this.#db, { table: this.#t, columns: CAMPAIGN_WRITE_COLUMNS }));
+  }
+  get keysAfter() {
+    return (this.#keysAfter ??= this.#db.prepare<[number, string, number], { id_num: number; id: string }>(
+      `SELECT id_num, id FROM ${this.#t} WHERE (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?`,
+    ));
+  }
+  get deleteKey(): Statement {
+    return (this.#deleteKey ??= this.#db.prepare(`DELETE FROM ${this.#t} WHERE id_num = ? AND id = ?`));
+  }
+  get row(): Statement {
+    return (this.#row ??= this.#db.prepare(`SELECT * FROM ${this.#t} WHERE id_num = ? AND id = ?`));
+  }
+  get count(): Statement {
+    return (this.#count ??= this.#db.prepare(`SELECT count(*) FROM ${this.#t}`).pluck());
+  }
+  get any(): Statement {
+    return (this.#any ??= this.#db.prepare(`SELECT 1 FROM ${this.#t} LIMIT 1`).pluck());
+  }
 }
-type TableStatements = ReturnType<typeof prepareFor>;
 
 export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo): CampaignsRepo {
   const { db, campaignTables: tables } = ctx;
@@ -115,7 +142,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       statements.delete(accountKey);
     } else {
       tables.ensure(accountKey);
-      s = prepareFor(ctx, accountKey);
+      s = new TableStatements(db, accountKey);
       if (statements.size >= PREPARED_TABLES) statements.delete(statements.keys().next().value!);
     }
     statements.set(accountKey, s);
