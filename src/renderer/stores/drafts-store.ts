@@ -8,12 +8,9 @@ import type { Draft, OutboxItem } from '../../shared/ipc/contract';
 import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../forms/draft-history';
 import { call, DeskCallError, messageOf } from '../lib/api';
 import { browserDraftJournal } from '../lib/draft-journal';
+import { createAutosave, type SaveState } from '../lib/autosave';
 import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../forms/campaign-form';
 import type { AccountRef } from './workspace-store';
-
-export const AUTOSAVE_MS = 400;
-
-export type SaveState = 'saved' | 'saving' | 'unsaved' | 'failed';
 
 export interface DraftsState {
   account: AccountRef | null;
@@ -65,9 +62,8 @@ export const isEditable = (d: Draft) => d.status === 'draft';
 
 export const useDrafts = create<DraftsState>()((set, get) => {
   const journal = browserDraftJournal();
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  const autosave = createAutosave(() => void flushQueued());
   let seq = Date.now();
-  let saving: Promise<void> | null = null;
 
   const selected = () => get().drafts.find((d) => d.id === get().selectedId) ?? null;
   const snapOf = (d: Draft): DraftSnap => ({ id: d.id, payload: d.kind === 'campaign' ? d.payload : null });
@@ -100,8 +96,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
   }
 
   async function saveNow(): Promise<void> {
-    if (timer) clearTimeout(timer);
-    timer = null;
+    autosave.cancel();
     const d = selected();
     const form = get().form;
     if (!d || d.kind !== 'campaign' || !form || !isEditable(d)) return;
@@ -122,11 +117,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
   }
 
   function flushQueued(): Promise<void> {
-    const run = (saving ?? Promise.resolve()).then(saveNow);
-    saving = run.finally(() => {
-      if (saving === run) saving = null;
-    });
-    return run;
+    return autosave.serial(saveNow);
   }
 
   let loading: Promise<void> | null = null;
@@ -235,8 +226,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       seq += 1;
       journal.write({ draftId: d.id, kind: 'campaign', profileId: d.profileId, accountId: d.accountId, payload: formToPayload(next), seq });
       set({ form: next, saveState: 'unsaved', notice: null });
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(() => void flushQueued(), AUTOSAVE_MS);
+      autosave.schedule();
     },
     flush: flushQueued,
     async check() {

@@ -9,7 +9,7 @@ import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../forms/push-form';
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
-import { AUTOSAVE_MS, type SaveState } from './drafts-store';
+import { createAutosave, type SaveState } from '../lib/autosave';
 import type { AccountRef } from './workspace-store';
 
 export interface PushState {
@@ -70,7 +70,7 @@ interface SaveJob {
 export const usePush = create<PushState>()((set, get) => {
   const journal = browserDraftJournal();
 
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  const autosave = createAutosave(() => void flush());
   let seq = Date.now();
   /** Which push the composer shows; moves on New, open and account switch so late answers are ignored. */
   let composer = 0;
@@ -80,7 +80,6 @@ export const usePush = create<PushState>()((set, get) => {
   let queuedSeq = seq;
   /** Local ids the core has created, for saves queued before the create answered. */
   const created = new Map<string, string>();
-  let chain: Promise<unknown> = Promise.resolve();
 
   const isCurrent = (job: SaveJob) => job.composer === composer;
 
@@ -123,13 +122,10 @@ export const usePush = create<PushState>()((set, get) => {
   }
 
   function flush(force = false): Promise<string | null> {
-    if (timer) clearTimeout(timer);
-    timer = null;
+    autosave.cancel();
     const job = takeJob(force);
     const mine = composer;
-    const next = chain.then(() => (job ? run(job) : mine === composer ? get().draftId : null));
-    chain = next.catch(() => undefined);
-    return next;
+    return autosave.serial(() => (job ? run(job) : Promise.resolve(mine === composer ? get().draftId : null)));
   }
 
   /** A new push in the composer: pending edits of the old one are saved first. */
@@ -153,8 +149,7 @@ export const usePush = create<PushState>()((set, get) => {
     seq += 1;
     journal.write({ draftId: s.draftId ?? localId, kind: 'push', profileId: s.account.profileId, accountId: s.account.accountId, payload: formToPayload(form), seq });
     set({ saveState: 'unsaved' });
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void flush(), AUTOSAVE_MS);
+    autosave.schedule();
   }
 
   /** Journaled pushes of this account the core never confirmed: back into the composer, or created. */
