@@ -32,14 +32,15 @@ export const NEW_FILE_PAGE_SIZE = 4096;
 /**
  * Log pages after which a commit copies the log into the file (SQLite's default is 1000). A
  * refresh dirties the same index pages over and over, and a checkpoint copies each page once
- * however often the log holds it: every 4000 pages (16 MB) a 100,000-campaign first load wrote
- * 0.9 GB instead of 1.2-1.3 GB, with shorter event-loop holds and faster draft saves meanwhile
- * (bench/refresh.ts, run alternately on the same VM, 2026-11-26).
+ * however often the log holds it. bench/refresh.ts, 100,000 campaigns, run alternately on the
+ * shared 2-core VM (2026-11-26): every 1000 pages wrote 1.2-1.3 GB with event-loop holds up to
+ * 445 ms; every 4000, 0.9-0.95 GB and 276-372 ms; every 10,000 (40 MB of log), 0.7-0.86 GB and
+ * 147-186 ms, with faster draft saves meanwhile. Less written is less for the kernel to throttle.
  */
-export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
-/** Size the -wal file is cut back to when the log starts over after a checkpoint. */
-export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+/** Size the -wal file is cut back to when the log starts over after a checkpoint: above the ~40 MB it reaches between checkpoints, so it is not cut back every time. */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Tables that hold what a person did (connections, accounts, drafts, queued changes). */
 const WORK_TABLES = ['profiles', 'accounts', 'drafts', 'outbox'] as const;
