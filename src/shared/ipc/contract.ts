@@ -311,6 +311,8 @@ const accountRef = z.object({ profileId: id, accountId: accountIdSchema });
 const empty = z.object({});
 const ok = z.object({ ok: z.literal(true) });
 /** The person's choice on a removal: discard what is unsent, and which unsent changes they were shown (unsentKey). */
+/** Whole days; the range is checked by the handler, whose refusal names the field and its bounds. */
+const retentionDaysInput = z.object({ sentDays: z.number().int(), activityDays: z.number().int() });
 const removalChoice = { discardUnsent: z.boolean().optional(), discarding: z.array(z.string().max(300)).max(100_000).optional() };
 
 // ---- Channels --------------------------------------------------------------------------------
@@ -377,10 +379,10 @@ export const channels = {
   /** How many days sent changes and the activity log are kept. */
   'retention.get': { input: empty, output: retentionSchema },
   /** What a new setting would remove at once; nothing is changed. Out-of-range days are refused with the bounds. */
-  'retention.preview': { input: z.object({ sentDays: z.number(), activityDays: z.number() }), output: retentionEffectSchema },
+  'retention.preview': { input: retentionDaysInput, output: retentionEffectSchema },
   /** Saves the periods and prunes at once what is older than them; says what went. */
   'retention.set': {
-    input: z.object({ sentDays: z.number(), activityDays: z.number() }),
+    input: retentionDaysInput,
     output: z.object({ retention: retentionSchema, removed: retentionEffectSchema }),
   },
   /** What the account may use (display, performance video, no spending limit), learned from the service or said by the person. */
