@@ -1,6 +1,7 @@
 // Everything of an account or a connection not yet on the service (src/shared/domain/unsent.ts),
 // and the rule that guards removal: nothing unsent is deleted unless the person chose to discard
 // it, and never while something is being sent (its answer could still arrive for a row gone).
+import { UNSENT_OUTBOX_STATES } from '../../shared/domain/outbox';
 import { DeskError } from '../../shared/errors';
 import { countUnsent, unsentKey, unsentRefusal, type UnsentGroup, type UnsentItem } from '../../shared/domain/unsent';
 import type { Draft, OutboxItem, Store } from '../store';
@@ -12,9 +13,8 @@ export interface UnsentScope {
   accountId?: string;
 }
 
-const UNSENT_STATES = ['queued', 'sending', 'uncertain', 'failed', 'blocked'] as const;
 
-const GROUP_OF: Record<(typeof UNSENT_STATES)[number], UnsentGroup> = {
+const GROUP_OF: Record<(typeof UNSENT_OUTBOX_STATES)[number], UnsentGroup> = {
   queued: 'queued',
   sending: 'sending',
   uncertain: 'uncertain',
@@ -51,7 +51,7 @@ function itemKind(item: OutboxItem): UnsentItem['kind'] {
  */
 export function listUnsent(store: Pick<Store, 'drafts' | 'outbox'>, scope: UnsentScope): UnsentItem[] {
   const drafts = store.drafts.list(scope.profileId, scope.accountId === undefined ? {} : { accountId: scope.accountId });
-  const items = store.outbox.list({ profileId: scope.profileId, ...(scope.accountId === undefined ? {} : { accountId: scope.accountId }), states: UNSENT_STATES });
+  const items = store.outbox.list({ profileId: scope.profileId, ...(scope.accountId === undefined ? {} : { accountId: scope.accountId }), states: UNSENT_OUTBOX_STATES });
   const draftById = new Map(drafts.map((d) => [d.id, d]));
   const withItem = new Set<string>();
   const out: UnsentItem[] = [];

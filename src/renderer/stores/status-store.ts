@@ -3,6 +3,7 @@
 // core events; reloaded when the core says something changed.
 import { create } from 'zustand';
 import type { OutboxCount, OutboxItem, OutboxWait, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
+import { ON_THE_WAY_STATES, UNSENT_OUTBOX_STATES } from '../../shared/domain/outbox';
 import { call } from '../lib/api';
 
 export interface StatusState {
@@ -108,9 +109,9 @@ export function tightestWindow(states: RateLimitState[], profileId: string, acco
  * Changes still on their way to the service: what "N queued" counts. Failed and blocked items are
  * not queued (nothing will send them until the person acts) and are counted as needing attention.
  */
-export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(['queued', 'sending', 'uncertain']);
+export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(ON_THE_WAY_STATES);
 /** Not posted yet, whether the app is on it (pending) or it waits for the person (failed, blocked): the Outbox tab's count. */
-export const UNSENT_STATES: ReadonlySet<OutboxItem['state']> = new Set([...PENDING_STATES, 'failed', 'blocked']);
+export const UNSENT_STATES: ReadonlySet<OutboxItem['state']> = new Set(UNSENT_OUTBOX_STATES);
 export const ATTENTION_STATES: ReadonlySet<OutboxItem['state']> = new Set(['failed', 'blocked']);
 
 /** How many of an account's changes are in any of these states. */
