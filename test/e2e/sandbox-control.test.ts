@@ -6,17 +6,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import { startDemoSandbox, type DemoSandbox } from '../../src/main/app/demo-sandbox';
 import { call } from '../helpers/sandbox';
 import { launchChromium } from './support';
 
-let sandbox: RunningSandbox;
+let sandbox: DemoSandbox;
 let site: Server;
 let siteUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  // The app's own demo sandbox, started as the app starts it (a fresh secret only the app holds).
+  sandbox = await startDemoSandbox();
   // Another origin on the same machine: any page the person might open.
   site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Some page</title><p>Hello</p>'));
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
