@@ -1,6 +1,7 @@
 // The built-in demo world (used when no fixtures are given): the example file's accounts and
 // client plus a few more advertisers, about 200 campaigns and some push tasks. A seeded PRNG makes
 // it the same for a given `now`; dates are relative to `now` so the demo always looks current.
+import type { AccountType } from '../shared/domain/account';
 import type { CampaignFixture, Fixtures, TaskFixture } from './fixtures';
 import { mulberry32 } from './random';
 
@@ -10,7 +11,7 @@ const HOUR = 60 * 60 * 1000;
 interface DemoAccount {
   account_id: string;
   name: string;
-  type: 'ADVERTISER' | 'NETWORK';
+  type: AccountType;
   network_id?: string;
   created_at: string;
   features: ('DISPLAY' | 'PERFORMANCE_VIDEO' | 'SPENDING_LIMIT_NONE')[];

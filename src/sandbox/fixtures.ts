@@ -1,6 +1,7 @@
 // The fixtures file: the world a sandbox starts from (format in /work/shared/sandbox/FIXTURES.md
 // and docs/sandbox.md). Strict on purpose: a typo in a fixture must fail loudly at start, naming
 // the file and the JSON path, instead of silently producing a different world.
+import { ACCOUNT_TYPES } from '../shared/domain/account';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACCOUNT_FEATURES, accountIdSchema } from '../shared/domain/campaign';
@@ -42,7 +43,7 @@ const rateLimitsSchema = z.strictObject({
 const accountSchema = z.strictObject({
   account_id: accountIdSchema,
   name: nonEmpty,
-  type: z.enum(['ADVERTISER', 'NETWORK']),
+  type: z.enum(ACCOUNT_TYPES),
   network_id: accountIdSchema.optional(),
   created_at: isoDateTime,
   features: z.array(z.enum(ACCOUNT_FEATURES)).optional(),

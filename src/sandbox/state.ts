@@ -1,5 +1,6 @@
 // The in-memory world built from fixtures: accounts, clients, apps, campaigns, tasks, and the
 // tokens and codes issued since. A reset throws the whole world away and builds a new one.
+import type { AccountType } from '../shared/domain/account';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Fixtures } from './fixtures';
 import { LIMITED_FROM_MS } from '../shared/domain/rate-tiers';
@@ -14,7 +15,7 @@ import {
 export interface AccountRec {
   id: string;
   name: string;
-  type: 'ADVERTISER' | 'NETWORK';
+  type: AccountType;
   networkId?: string;
   createdAtMs: number;
   features: readonly string[];

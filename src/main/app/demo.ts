@@ -2,6 +2,7 @@
 // granted (a network with its members), so a new user sees real campaigns at once. main may not
 // import the sandbox, so the accounts are written out here; a test checks them against the
 // sandbox's demo fixtures.
+import type { AccountType } from '../../shared/domain/account';
 import type { CoreContext } from './context';
 
 export const DEMO_PROFILE_ID = 'sandbox-demo';
@@ -13,7 +14,7 @@ export const DEMO_CLIENT_SECRET = 'demo-secret';
 export interface DemoAccount {
   accountId: string;
   name: string;
-  type: 'ADVERTISER' | 'NETWORK';
+  type: AccountType;
   networkId: string | null;
 }
 

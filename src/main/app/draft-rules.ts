@@ -1,6 +1,7 @@
 // A draft checked with the shared rules: the problems shown next to its fields, and, when there
 // are none, the outbox work it becomes. What the account is known to refuse (DECISIONS client 13)
 // comes back as warnings, never problems: the person may still queue it.
+import type { AccountType } from '../../shared/domain/account';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { capabilityWarnings, type CapabilityRecord, type CapabilityWarning } from '../../shared/domain/capabilities';
@@ -31,7 +32,7 @@ export function accountKnowledge(store: Store, ref: AccountRef, now: number): Ac
   return { accountName: account.name ?? account.accountId, capabilities: store.capabilities.list(ref), now };
 }
 
-export function checkCampaignDraft(payload: unknown, accountType: 'ADVERTISER' | 'NETWORK' | undefined, known?: AccountKnowledge): Checked {
+export function checkCampaignDraft(payload: unknown, accountType: AccountType | undefined, known?: AccountKnowledge): Checked {
   // Warned about even while the draft is incomplete: the type is chosen before the rest is filled in.
   const partial = campaignCreateSchema.partial().safeParse(payload);
   const warnings = known && partial.success ? capabilityWarnings(partial.data, known.capabilities, known.accountName, known.now) : [];

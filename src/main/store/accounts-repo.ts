@@ -1,4 +1,5 @@
 // Accounts added to a profile by id. Each is its own lane for caches, rate limits and the outbox.
+import { ACCOUNT_TYPES, type AccountType } from '../../shared/domain/account';
 import { z } from 'zod';
 import { accountIdSchema } from '../../shared/domain/campaign';
 import type { RepoContext } from './context';
@@ -6,8 +7,6 @@ import { StoreError, describeIssues } from './errors';
 import { parseJsonColumn, toJsonOrNull } from './json';
 import type { AccountRef, StoredError } from './types';
 
-export const ACCOUNT_TYPES = ['ADVERTISER', 'NETWORK'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
 export const ONLINE_STATES = ['unknown', 'online', 'offline'] as const;
 export type OnlineState = (typeof ONLINE_STATES)[number];
 

@@ -5,7 +5,7 @@ export { DataFileProblem, type DataFileProblemKind } from './data-file';
 export { openStoreAtStart, type OpenedAtStart } from './open-at-start';
 export type { StoreClock, AccountRef, StoredError } from './types';
 export type { Profile, ProfileInput, ProfilePatch } from './profiles-repo';
-export type { Account, AccountType, OnlineState, AddAccountInput, AccountPatch } from './accounts-repo';
+export type { Account, OnlineState, AddAccountInput, AccountPatch } from './accounts-repo';
 export type { CampaignRefresh, PageResult, RefreshSummary } from './campaigns-repo';
 export { MAX_QUERY_LIMIT, type CampaignQuery, type CampaignPage } from './campaign-query';
 export type { App } from './apps-repo';

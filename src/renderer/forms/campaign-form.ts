@@ -2,6 +2,7 @@
 // nothing is lost half-typed; the draft payload (spec 4.1 create body, partial) is derived from it.
 // The shared rules check that payload live, exactly as main checks it on submit. Enum fields keep
 // any value the service may use (DECISIONS client 7), not only the ones the spec shows.
+import type { AccountType } from '../../shared/domain/account';
 import {
   campaignCreateProblems,
   isCreatableValue,
@@ -148,7 +149,7 @@ function numberProblems(f: CampaignForm): FieldProblem[] {
 }
 
 /** Every problem of the form, by the shared rules, as main will judge the draft on submit. */
-export function campaignFormProblems(f: CampaignForm, accountType?: 'ADVERTISER' | 'NETWORK'): FieldProblem[] {
+export function campaignFormProblems(f: CampaignForm, accountType?: AccountType): FieldProblem[] {
   const p = formToPayload(f);
   const body: CampaignCreate = { ...p, name: p.name ?? '', bid_strategy: p.bid_strategy ?? '', marketing_objective: p.marketing_objective ?? '' };
   if (f.start_date !== '' && p.start_date === undefined) body.start_date = f.start_date;

@@ -1,5 +1,6 @@
 // Campaign rules shared by the sandbox (which enforces them) and the desk (which checks a draft
 // offline before it is ever sent). Pure TypeScript and zod: no Node, Electron or DOM imports.
+import type { AccountType } from './account';
 import { z } from 'zod';
 
 /** Account ids are alphabetic (spec 4.1, 4.2). */
@@ -92,7 +93,7 @@ export interface CampaignRuleContext {
   /** Features of the target account; `undefined` when the desk does not know them (offline check). */
   features?: readonly string[];
   /** Account type; creating in a NETWORK account is refused. */
-  accountType?: 'ADVERTISER' | 'NETWORK';
+  accountType?: AccountType;
   /**
    * Which enum values pass. 'open' (the default, the desk's): the values the spec shows and any
    * well-formed other value, since the service may use more than the spec shows (DECISIONS client

@@ -9,6 +9,7 @@ import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../d
 import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
 import { OUTBOX_ITEM_KINDS, OUTBOX_STATES, UNSENT_OUTBOX_STATES } from '../domain/outbox';
 import { campaignQuerySchema } from '../domain/campaign-query';
+import { ACCOUNT_TYPES } from '../domain/account';
 import { deskErrorSchema, type Result } from '../errors';
 import { unsentListSchema } from '../domain/unsent';
 import { retentionEffectSchema, retentionSchema } from '../retention';
@@ -46,7 +47,7 @@ export const accountSchema = z.object({
   profileId: id,
   accountId: z.string(),
   name: z.string(),
-  type: z.enum(['ADVERTISER', 'NETWORK']),
+  type: z.enum(ACCOUNT_TYPES),
   networkId: z.string().nullable(),
   lastSyncedAt: z.number().nullable(),
   campaignCount: z.number().int(),

@@ -1,6 +1,7 @@
 // Drafts in and out of tables: a campaign duplicated into a draft, a CSV or pasted TSV turned into
 // drafts with a report of every problem per row, drafts written out as CSV. Rows are checked with
 // the same shared rules the core applies on submit, before anything is saved.
+import type { AccountType } from '../../../shared/domain/account';
 import { campaignCreateProblems, campaignCreateSchema, CREATABLE_ITEM_TYPE, type FieldProblem } from '../../../shared/domain/campaign';
 import type { CampaignRecord, Draft } from '../../../shared/ipc/contract';
 import { parseDelimited, toDelimited } from '../../lib/delimited';
@@ -71,7 +72,7 @@ const KNOWN_ENUMS = [
 ];
 
 /** Every row of the text checked; nothing is saved here. */
-export function readImport(text: string, accountType?: 'ADVERTISER' | 'NETWORK'): ImportReport {
+export function readImport(text: string, accountType?: AccountType): ImportReport {
   const delimiter = text.split(/\r?\n/, 1)[0]?.includes('\t') ? '\t' : ',';
   const parsed = parseDelimited(text, delimiter);
   const fields = parsed.header.map((h) => fieldOfHeader(h));
