@@ -277,6 +277,18 @@ export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 
 /** One page of a listing: what a walk asks for. */
 export type PageReader = (page: number, pageSize: number) => Promise<CampaignPage>;
 
+/**
+ * The one paging step of every listing read (the walk and the newest-first look-up): reads the
+ * page, in pages of `size`, that holds row `offset`, and says where its rows start and end in the
+ * listing. An offset inside a page reads that page whole.
+ */
+export async function readPageAt(read: PageReader, offset: number, size: number): Promise<{ page: CampaignPage; start: number; end: number }> {
+  const number = Math.floor(offset / size) + 1;
+  const start = (number - 1) * size;
+  const page = await read(number, size);
+  return { page, start, end: start + page.campaigns.length };
+}
+
 /** One page of a walk, as it arrives. */
 export interface ListingStep {
   campaigns: Campaign[];
@@ -402,9 +414,7 @@ export async function* walkListing(
       cancelled();
       // The offset is a whole number of pages (the size changes only after the first answer,
       // which held that many rows); computed all the same, a page it falls inside is read whole.
-      const page = Math.floor(offset / size) + 1;
-      const start = (page - 1) * size;
-      const p = await read(page, size);
+      const { page: p, start, end } = await readPageAt(read, offset, size);
       pagesDone++;
       reads++;
       for (const c of p.campaigns) ids.add(c.id);
@@ -412,7 +422,6 @@ export async function* walkListing(
         size = sizeUsed(size, p.campaigns.length, start, p.total);
         sizeLearned = true;
       }
-      const end = start + p.campaigns.length;
       const progressed = end > offset;
       offset = Math.max(offset, end);
       more = progressed && offset < p.total && reads < readLimit(p.total, size);

@@ -2,7 +2,7 @@
 // answer was lost. Pure service work: no state changes here, the drainer decides what they mean.
 import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, Task } from '../../shared/domain/push';
-import type { ServiceClient } from '../service';
+import { readPageAt, type ServiceClient } from '../service';
 import type { OutboxItem } from '../store';
 import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
 
@@ -55,10 +55,10 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
   let offset = 0;
   // The oldest id read so far: every row not read before must be older still.
   let oldest = Infinity;
+  const newestFirst = (page: number, pageSize: number) =>
+    client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
-    const page = Math.floor(offset / size) + 1;
-    const start = (page - 1) * size;
-    const p = await client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize: size, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
+    const { page: p, end } = await readPageAt(newestFirst, offset, size);
     for (const c of p.campaigns) {
       if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
       const n = numericId(c.id);
@@ -66,7 +66,6 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
       oldest = n;
       rows.set(c.id, c);
     }
-    const end = start + p.campaigns.length;
     // Everything the listing holds has been read: nothing can hide further down.
     if (end >= p.total || p.campaigns.length === 0) return [...rows.values()];
     if (horizon === undefined || end <= offset) return undefined;
