@@ -35,12 +35,18 @@ describe('Connections: add connection, add account, work offline', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('add-connection');
   });
 
-  it('creates a client-credentials connection against the sandbox and adds an account to it; a bad account id is refused before asking', async () => {
+  it('creates a client-credentials connection against the sandbox (a refused secret first, never saved) and adds an account to it; a bad account id is refused before asking', async () => {
     const { page } = app;
     await page.getByTestId('add-connection').click();
     await page.getByTestId('conn-name').fill('Second sandbox');
     for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
     await page.getByTestId('conn-clientId').fill('demo-client');
+    // A secret the service refuses is never saved: the dialog stays, as typed, with the service's words.
+    await page.getByTestId('conn-clientSecret').fill('demo-secret-typo');
+    await page.getByTestId('conn-create').click();
+    await expect.poll(() => page.getByTestId('add-connection-dialog').textContent()).toMatch(/The service refused this client id and secret, so the connection was not added: .*invalid_client/);
+    expect(await page.getByTestId('conn-name').inputValue()).toBe('Second sandbox');
+    expect(await page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' }).count()).toBe(0);
     await page.getByTestId('conn-clientSecret').fill('demo-secret');
     await page.getByTestId('conn-create').click();
     await expect.poll(() => page.getByTestId('add-connection-dialog').count()).toBe(0);

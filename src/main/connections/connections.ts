@@ -8,7 +8,7 @@ import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport } from '../service';
+import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceError } from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../secrets/secret-port';
 import { AccountAccess } from './account-access';
@@ -59,6 +59,9 @@ interface Conn {
 
 /** Why a browser sign-in was aborted when a newer one took its place (not the person's Cancel). */
 const SUPERSEDED = 'superseded by a newer sign-in';
+
+/** The token endpoint said no to these credentials (not: could not be asked). */
+const isCredentialRefusal = (e: unknown): e is ServiceError => isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation');
 
 export class Connections {
   readonly #deps: ConnectionDeps;
@@ -418,8 +421,8 @@ export class Connections {
     try {
       await requestClientCredentialsToken({ transport: this.#deps.transport, clock: this.#deps.clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret });
     } catch (e) {
-      if (isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation')) {
-        throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`);
+      if (isCredentialRefusal(e)) {
+        throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`, { field: 'clientSecret' });
       }
       const why = isServiceError(e) ? e.message : 'no answer';
       throw new DeskError('offline', `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`);
@@ -427,10 +430,10 @@ export class Connections {
   }
 
   /**
-   * Whether a connection not yet saved can be reached: null when its service answered (even with a
-   * refusal: the credentials are the sign-in's business), else why not in the transport's words.
-   * Client credentials ask for a token; a browser sign-in has no credentials to use yet, so its
-   * API address is asked for anything at all.
+   * Whether a connection not yet saved can be reached: null when its service answered, else why
+   * not in the transport's words. Client credentials ask for a token, and a refusal of them is
+   * thrown (a wrong secret is never saved: the person would only learn it at the first sync); a
+   * browser sign-in has no credentials to use yet, so its API address is asked for anything at all.
    */
   async unreachableReason(c: { flow: Profile['flow']; baseUrl: string; authUrl: string; clientId: string; secret: string }): Promise<string | null> {
     const { transport, clock } = this.#deps;
@@ -443,6 +446,11 @@ export class Connections {
       return null;
     } catch (e) {
       if (isServiceError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'outcome_unknown')) return e.message;
+      if (c.flow === 'client_credentials' && isCredentialRefusal(e)) {
+        throw new DeskError('unauthorized', `The service refused this client id and secret, so the connection was not added: ${e.message}. Check both and try again.`, {
+          field: 'clientSecret',
+        });
+      }
       return null;
     }
   }

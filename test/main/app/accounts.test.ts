@@ -67,13 +67,14 @@ describe('profiles and accounts', () => {
     expect((await h['profiles.list']({})).map((x) => x.name)).toEqual(['Agency A']);
   });
 
-  it('says when a client secret is refused, without sending anything else', async () => {
+  it('refuses to add a connection whose client secret the service refuses, saving nothing', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    const p = await addProfile(env, 'Typo', 'demo-client', 'not-the-secret');
-    await expect(env.core.handlers['profiles.signIn']({ profileId: p.id })).rejects.toMatchObject({ code: 'unauthorized' });
-    const [view] = await env.core.handlers['profiles.list']({});
-    expect(view.signIn.state).toBe('failed');
-    expect(view.connection).toBe('failing');
+    await expect(addProfile(env, 'Typo', 'demo-client', 'not-the-secret')).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/^The service refused this client id and secret, so the connection was not added: .*invalid_client.*Check both and try again\.$/),
+      details: { field: 'clientSecret' },
+    });
+    expect(await env.core.handlers['profiles.list']({})).toEqual([]);
   });
 
   it('campaigns.query reads the cache only: sorted, filtered and paged without a request', async () => {

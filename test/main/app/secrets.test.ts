@@ -64,13 +64,12 @@ describe('secrets never leak', () => {
     await until(async () => (await h['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox to drain');
     expect((await h['outbox.list']({})).find((i) => i.id === item.id)?.state).toBe('sent');
     // Refused sign-ins whose error echoes the form body: a wrong secret, and the right secret with a wrong client id.
-    const wrong = await h['profiles.create']({ name: 'Typo', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: `${SECRET}-typo`, flow: 'client_credentials', redirectUri: null });
+    // Adding them is refused (nothing saved), and the person still reads what the server said, with the secret taken out.
     const refusals: string[] = [];
-    await h['profiles.signIn']({ profileId: wrong.id }).catch((e: Error) => refusals.push(e.message));
-    const wrongId = await h['profiles.create']({ name: 'Wrong id', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-cleint', clientSecret: SECRET, flow: 'client_credentials', redirectUri: null });
-    await h['profiles.signIn']({ profileId: wrongId.id }).catch((e: Error) => refusals.push(e.message));
-    // The person still reads what the server said, with the secret taken out.
+    await h['profiles.create']({ name: 'Typo', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: `${SECRET}-typo`, flow: 'client_credentials', redirectUri: null }).catch((e: Error) => refusals.push(e.message));
+    await h['profiles.create']({ name: 'Wrong id', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-cleint', clientSecret: SECRET, flow: 'client_credentials', redirectUri: null }).catch((e: Error) => refusals.push(e.message));
     expect(refusals).toHaveLength(2);
+    expect((await h['profiles.list']({})).map((x) => x.name)).not.toContain('Typo');
     for (const r of refusals) expect(r).toMatch(/invalid_client: Client authentication failed.*\(request: .*\[redacted\]/);
     for (const c of ['profiles.list', 'accounts.list', 'outbox.list', 'activity.list', 'ratelimit.state', 'app.info'] as const) await h[c]({} as never);
     await h['apps.list']({ profileId: p.id });
@@ -86,8 +85,8 @@ describe('secrets never leak', () => {
       ...tokens.map((t): [string, string] => ['token', t]),
     ];
     const activity = await h['activity.list']({ limit: 1000 });
-    expect(activity.some((a) => a.message.includes('invalid_client'))).toBe(true);
     const texts: [string, string][] = [
+      ['refusals', JSON.stringify(refusals)],
       ['answers', JSON.stringify(answers)],
       ['events', JSON.stringify(env.events)],
       ['activity', JSON.stringify(activity)],
