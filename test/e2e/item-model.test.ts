@@ -100,6 +100,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     await page.getByTestId('tab-activity').click();
     await expect.poll(() => page.getByTestId('activity-list').textContent()).toContain(`Create campaign "${name}" was sent: campaign ${created.id}.`);
     expect(await page.getByTestId('activity-list').textContent()).toContain(`Create campaign "${name}" taken back to draft.`);
+    await page.screenshot({ path: screenshotPath('activity.png') });
 
     // The id opens the campaign in the Campaigns tab.
     await page.getByTestId('tab-outbox').click();
