@@ -154,6 +154,8 @@ export const outboxItemSchema = z.object({
   nextAttemptAt: z.number().nullable(),
   /** The draft it came from (absent for task edits and service-worker paths): it can be taken back to it. */
   draftId: z.string().optional(),
+  /** Failed or blocked, and its draft was edited since: only queueing the draft again sends it (Retry would send the old version). */
+  draftEdited: z.boolean().optional(),
   /** Once posted: what the service calls it (the campaign's id, or the push's task ids). */
   posted: z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) }).optional(),
 });

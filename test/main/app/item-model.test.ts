@@ -82,7 +82,8 @@ describe('one change, one item', () => {
     const h = env.core.handlers;
     const { draft, item } = await refusedDisplayDraft(env, 'Summer banners');
     await h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Summer banners') });
-    // Edited since it was queued: Retry would post the refused version.
+    // Edited since it was queued: Retry would post the refused version, so the Outbox offers none.
+    expect((await h['outbox.list']({ profileId: P })).find((i) => i.id === item.id)).toMatchObject({ state: 'failed', draftEdited: true });
     await expect(h['outbox.retry']({ id: item.id })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/edited in its draft.*queue the draft again/) });
     expect(await listed(env, BAKERY)).toEqual([expect.objectContaining({ status: 'draft' })]);
     const again = await h['drafts.submit']({ id: draft.id });

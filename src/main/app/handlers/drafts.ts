@@ -47,6 +47,9 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       ? checkCampaignDraft(d.payload, accountType(d), d.accountId === null ? undefined : accountKnowledge(store, { profileId: d.profileId, accountId: d.accountId }, ctx.now()))
       : checkPushDraft(d.payload, ctx.now());
   const draftsChanged = (profileId: string, accountId: string | null) => hub.emit('data.changed', { profileId, accountId, what: 'drafts' });
+  /** A parked item whose draft is being edited again: Retry would post the version the service refused. */
+  const draftEditedSince = (item: OutboxItem) =>
+    (item.state === 'failed' || item.state === 'blocked') && item.draftId !== null && store.drafts.get(item.draftId)?.state === 'editing';
   const outboxChanged = (item: OutboxItem) => hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
 
   return {
@@ -172,13 +175,15 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
     },
 
     async 'outbox.list'({ profileId, accountId }) {
-      return store.outbox.list({ ...(profileId ? { profileId } : {}), ...(accountId ? { accountId } : {}) }).map(outboxDto);
+      return store.outbox.list({ ...(profileId ? { profileId } : {}), ...(accountId ? { accountId } : {}) }).map((item) => {
+        const dto = outboxDto(item);
+        return draftEditedSince(item) ? { ...dto, draftEdited: true } : dto;
+      });
     },
 
     async 'outbox.retry'({ id }) {
       let item = mustGetItem(ctx, id);
-      const draft = item.draftId === null ? undefined : store.drafts.get(item.draftId);
-      if (draft?.state === 'editing' && (item.state === 'failed' || item.state === 'blocked')) {
+      if (draftEditedSince(item)) {
         // Retry would post the version the service refused, not the one now in the draft.
         throw new DeskError('conflict', 'This change was edited in its draft after it was queued: queue the draft again to send the edited version, or discard it.');
       }

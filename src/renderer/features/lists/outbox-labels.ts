@@ -123,7 +123,8 @@ export function postedLabel(o: OutboxItem): string {
 }
 
 /** Retry: a failed or blocked item goes back to the queue; a queued one is tried now. */
-export const canRetry = (o: OutboxItem) => o.state === 'failed' || o.state === 'blocked' || o.state === 'queued';
+/** Retry and the edited draft are never both live: once the draft is edited, only queueing it again sends. */
+export const canRetry = (o: OutboxItem) => ((o.state === 'failed' || o.state === 'blocked') && !o.draftEdited) || o.state === 'queued';
 /** An item being sent cannot be pulled back; a sent one has nothing left to discard. */
 export const canDiscard = (o: OutboxItem) => o.state !== 'sending' && o.state !== 'sent';
 

@@ -47,6 +47,7 @@ describe('outbox item presentation', () => {
   it('offers Retry and Discard only where the core accepts them', () => {
     expect(canRetry(item({ state: 'sent' }))).toBe(false);
     expect(canRetry(item({ state: 'failed' }))).toBe(true);
+    expect(canRetry(item({ state: 'failed', draftEdited: true }))).toBe(false);
     expect(canDiscard(item({ state: 'sending' }))).toBe(false);
     expect(canDiscard(item({ state: 'blocked' }))).toBe(true);
   });
