@@ -39,7 +39,10 @@ export const NEW_FILE_PAGE_SIZE = 4096;
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
-/** Size the -wal file is cut back to when the log starts over after a checkpoint: above the ~40 MB it reaches between checkpoints, so it is not cut back every time. */
+/**
+ * Size the -wal file is cut back to when the log starts over after a checkpoint: above the ~40 MB
+ * it reaches between checkpoints, so it is not cut back every time.
+ */
 export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /** Tables that hold what a person did (connections, accounts, drafts, queued changes). */
