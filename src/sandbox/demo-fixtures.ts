@@ -1,47 +1,51 @@
 // The built-in demo world (used when no fixtures are given): the example file's accounts and
 // client plus a few more advertisers, about 200 campaigns and some push tasks. A seeded PRNG makes
 // it the same for a given `now`; dates are relative to `now` so the demo always looks current.
-import type { AccountType } from '../shared/domain/account';
+import { DEMO_ACCOUNTS, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET, type DemoAccount } from '../shared/demo-world';
 import type { CampaignFixture, Fixtures, TaskFixture } from './fixtures';
 import { mulberry32 } from './random';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
-interface DemoAccount {
+/** What the sandbox adds to each account of the demo world (src/shared/demo-world.ts). */
+interface DemoAccountData {
   account_id: string;
-  name: string;
-  type: AccountType;
-  network_id?: string;
   created_at: string;
   features: ('DISPLAY' | 'PERFORMANCE_VIDEO' | 'SPENDING_LIMIT_NONE')[];
   products: string[];
   campaigns: number;
 }
 
-const ACCOUNTS: DemoAccount[] = [
-  { account_id: 'acmeshoes', name: 'Acme Shoes', type: 'ADVERTISER', created_at: '2026-11-02T10:00:00Z', features: ['DISPLAY', 'SPENDING_LIMIT_NONE'], campaigns: 34,
+const ACCOUNTS: DemoAccountData[] = [
+  { account_id: 'acmeshoes', created_at: '2026-11-02T10:00:00Z', features: ['DISPLAY', 'SPENDING_LIMIT_NONE'], campaigns: 34,
     products: ['Winter boots', 'Trail runners', 'Kids sneakers', 'Leather loafers', 'Rain boots', 'Running shoes', 'Work boots'] },
-  { account_id: 'oldtimerltd', name: 'Old Timer Ltd', type: 'ADVERTISER', created_at: '2025-03-01T00:00:00Z', features: [], campaigns: 28,
+  { account_id: 'oldtimerltd', created_at: '2025-03-01T00:00:00Z', features: [], campaigns: 28,
     products: ['Vintage clocks', 'Pocket watches', 'Restoration service', 'Antique barometers', 'Grandfather clocks'] },
-  { account_id: 'northnet', name: 'North Network', type: 'NETWORK', created_at: '2026-10-10T00:00:00Z', features: [], campaigns: 2,
+  { account_id: 'northnet', created_at: '2026-10-10T00:00:00Z', features: [], campaigns: 2,
     products: ['North brands'] },
-  { account_id: 'northbikes', name: 'North Bikes', type: 'ADVERTISER', network_id: 'northnet', created_at: '2026-10-12T00:00:00Z', features: ['PERFORMANCE_VIDEO'], campaigns: 24,
+  { account_id: 'northbikes', created_at: '2026-10-12T00:00:00Z', features: ['PERFORMANCE_VIDEO'], campaigns: 24,
     products: ['Gravel bikes', 'E-bikes', 'Kids bikes', 'Bike helmets', 'Winter tyres', 'Service plans'] },
-  { account_id: 'northboats', name: 'North Boats', type: 'ADVERTISER', network_id: 'northnet', created_at: '2026-10-20T00:00:00Z', features: [], campaigns: 18,
+  { account_id: 'northboats', created_at: '2026-10-20T00:00:00Z', features: [], campaigns: 18,
     products: ['Sailing dinghies', 'Kayaks', 'Boat rentals', 'Marine electronics', 'Life jackets'] },
-  { account_id: 'suntrailtravel', name: 'Sun Trail Travel', type: 'ADVERTISER', created_at: '2024-06-18T09:30:00Z', features: ['DISPLAY'], campaigns: 30,
+  { account_id: 'suntrailtravel', created_at: '2024-06-18T09:30:00Z', features: ['DISPLAY'], campaigns: 30,
     products: ['Lisbon city breaks', 'Greek islands', 'Alpine ski weeks', 'Canary winter sun', 'Rome weekends', 'Iceland tours', 'Family resorts'] },
-  { account_id: 'bluepeaksoftware', name: 'Blue Peak Software', type: 'ADVERTISER', created_at: '2025-09-03T14:00:00Z', features: ['SPENDING_LIMIT_NONE', 'PERFORMANCE_VIDEO'], campaigns: 26,
+  { account_id: 'bluepeaksoftware', created_at: '2025-09-03T14:00:00Z', features: ['SPENDING_LIMIT_NONE', 'PERFORMANCE_VIDEO'], campaigns: 26,
     products: ['Project planner', 'Team chat', 'Invoice app', 'Backup suite', 'Free trial', 'Product webinar'] },
-  { account_id: 'freshcrumbbakery', name: 'Fresh Crumb Bakery', type: 'ADVERTISER', created_at: '2026-11-09T08:00:00Z', features: [], campaigns: 8,
+  { account_id: 'freshcrumbbakery', created_at: '2026-11-09T08:00:00Z', features: [], campaigns: 8,
     products: ['Sourdough subscription', 'Birthday cakes', 'Holiday cookies'] },
-  { account_id: 'southmedia', name: 'South Media Group', type: 'NETWORK', created_at: '2026-10-15T00:00:00Z', features: [], campaigns: 0, products: [] },
-  { account_id: 'southcafe', name: 'South Cafe', type: 'ADVERTISER', network_id: 'southmedia', created_at: '2025-06-01T00:00:00Z', features: [], campaigns: 14,
+  { account_id: 'southmedia', created_at: '2026-10-15T00:00:00Z', features: [], campaigns: 0, products: [] },
+  { account_id: 'southcafe', created_at: '2025-06-01T00:00:00Z', features: [], campaigns: 14,
     products: ['Breakfast menu', 'Coffee beans', 'Loyalty card'] },
-  { account_id: 'southgym', name: 'South Gym', type: 'ADVERTISER', network_id: 'southmedia', created_at: '2026-10-20T00:00:00Z', features: [], campaigns: 14,
+  { account_id: 'southgym', created_at: '2026-10-20T00:00:00Z', features: [], campaigns: 14,
     products: ['New year membership', 'Personal training', 'Yoga classes'] },
 ];
+
+function demoAccount(id: string): DemoAccount {
+  const a = DEMO_ACCOUNTS.find((x) => x.accountId === id);
+  if (!a) throw new Error(`demo account ${id} is not in src/shared/demo-world.ts`);
+  return a;
+}
 
 const TACTICS = [
   'retargeting', 'prospecting', 'lookalike audiences', 'search intent', 'newsletter readers', 'Black Friday',
@@ -69,7 +73,8 @@ function status(rand: () => number, ageDays: number): string {
 
 type DraftCampaign = Omit<CampaignFixture, 'id'>;
 
-function campaignsOf(a: DemoAccount, rand: () => number, now: number): DraftCampaign[] {
+function campaignsOf(a: DemoAccountData, rand: () => number, now: number): DraftCampaign[] {
+  const brand = demoAccount(a.account_id).name;
   const out: DraftCampaign[] = [];
   const names = new Set<string>();
   const span = Math.max(DAY, Math.min(120 * DAY, now - Date.parse(a.created_at)));
@@ -93,7 +98,7 @@ function campaignsOf(a: DemoAccount, rand: () => number, now: number): DraftCamp
       account_id: a.account_id,
       created_at: iso(created),
       name,
-      branding_text: display ? null : a.name,
+      branding_text: display ? null : brand,
       tracking_code: `utm_source=campaigndesk&utm_medium=${display ? 'display' : 'native'}&utm_campaign=${slug(name)}`,
       bid_strategy: fixed ? 'FIXED' : 'MAX_CONVERSIONS',
       cpc: fixed ? cents(0.05 + rand() * 1.45) : null,
@@ -142,14 +147,16 @@ export function demoFixtures(now: number = Date.now()): Fixtures {
   const campaigns: CampaignFixture[] = drafts.map((d, i) => ({ id: 4100001 + i, ...d }));
   return {
     token_ttl_s: 3600,
-    accounts: ACCOUNTS.map(({ account_id, name, type, network_id, created_at, features }) => ({
-      account_id, name, type, created_at, features, ...(network_id === undefined ? {} : { network_id }),
-    })),
+    accounts: ACCOUNTS.map(({ account_id, created_at, features }) => {
+      const { name, type, networkId } = demoAccount(account_id);
+      return { account_id, name, type, created_at, features, ...(networkId === null ? {} : { network_id: networkId }) };
+    }),
     clients: [
       {
-        client_id: 'demo-client',
-        client_secret: 'demo-secret',
-        accounts: ['acmeshoes', 'oldtimerltd', 'northnet', 'suntrailtravel', 'bluepeaksoftware', 'freshcrumbbakery', 'southmedia'],
+        client_id: DEMO_CLIENT_ID,
+        client_secret: DEMO_CLIENT_SECRET,
+        // Granted a network, a client reaches its members through it.
+        accounts: DEMO_ACCOUNTS.filter((a) => a.networkId === null).map((a) => a.accountId),
         apps: ['1001', '1002', '1004'],
         redirect_uris: ['http://127.0.0.1:53682/callback'],
         users: [{ username: 'manager@example.com', password: 'demo' }],

@@ -1,36 +1,11 @@
 // The "Sandbox demo" connection: the built-in sandbox's demo client and the accounts it is
-// granted (a network with its members), so a new user sees real campaigns at once. main may not
-// import the sandbox, so the accounts are written out here; a test checks them against the
-// sandbox's demo fixtures.
-import type { AccountType } from '../../shared/domain/account';
+// granted (a network with its members, src/shared/demo-world.ts), so a new user sees real
+// campaigns at once.
+import { DEMO_ACCOUNTS, DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../shared/demo-world';
 import type { CoreContext } from './context';
 
 export const DEMO_PROFILE_ID = 'sandbox-demo';
 export const DEMO_PROFILE_NAME = 'Sandbox demo';
-export const DEMO_CLIENT_ID = 'demo-client';
-/** The demo sandbox's public demo credential (published in its fixtures; not a real secret). */
-export const DEMO_CLIENT_SECRET = 'demo-secret';
-
-export interface DemoAccount {
-  accountId: string;
-  name: string;
-  type: AccountType;
-  networkId: string | null;
-}
-
-export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { accountId: 'acmeshoes', name: 'Acme Shoes', type: 'ADVERTISER', networkId: null },
-  { accountId: 'oldtimerltd', name: 'Old Timer Ltd', type: 'ADVERTISER', networkId: null },
-  { accountId: 'northnet', name: 'North Network', type: 'NETWORK', networkId: null },
-  { accountId: 'northbikes', name: 'North Bikes', type: 'ADVERTISER', networkId: 'northnet' },
-  { accountId: 'northboats', name: 'North Boats', type: 'ADVERTISER', networkId: 'northnet' },
-  { accountId: 'suntrailtravel', name: 'Sun Trail Travel', type: 'ADVERTISER', networkId: null },
-  { accountId: 'bluepeaksoftware', name: 'Blue Peak Software', type: 'ADVERTISER', networkId: null },
-  { accountId: 'freshcrumbbakery', name: 'Fresh Crumb Bakery', type: 'ADVERTISER', networkId: null },
-  { accountId: 'southmedia', name: 'South Media Group', type: 'NETWORK', networkId: null },
-  { accountId: 'southcafe', name: 'South Cafe', type: 'ADVERTISER', networkId: 'southmedia' },
-  { accountId: 'southgym', name: 'South Gym', type: 'ADVERTISER', networkId: 'southmedia' },
-];
 
 /**
  * Creates the demo profile, or points it at this run's sandbox (a new port each run), and makes

@@ -1,6 +1,7 @@
 // The demo connection and the cache refresh: what a new user sees at once, read from the cache.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_PROFILE_ID } from '../../../src/main/app/demo';
+import { DEMO_PROFILE_ID } from '../../../src/main/app/demo';
+import { DEMO_ACCOUNTS } from '../../../src/shared/demo-world';
 import type { SyncProgress } from '../../../src/shared/ipc/contract';
 import { demoFixtures } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';

@@ -3,7 +3,7 @@
 // goes out; name and addresses change without touching drafts, cache or queue; plain http:// is
 // refused for anything but this computer, with the reason.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEMO_CLIENT_SECRET } from '../../../src/main/app/demo';
+import { DEMO_CLIENT_SECRET } from '../../../src/shared/demo-world';
 import { campaignPayload, startEnv, until, type Env } from './env';
 
 const P = 'sandbox-demo';
