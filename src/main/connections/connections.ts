@@ -8,7 +8,7 @@ import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceError } from '../service';
+import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions, type ServiceError } from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../secrets/secret-port';
 import { AccountAccess } from './account-access';
@@ -168,22 +168,14 @@ export class Connections {
     if (p.flow === 'authorization_code') {
       throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
     }
-    const { clock, transport, scheduler } = this.#deps;
-    c.client = new ServiceClient({
-      baseUrl: p.baseUrl,
-      authUrl: p.authUrl,
-      pushUrl: p.pushUrl,
-      transport,
-      scheduler,
-      clock,
-      observer: this.#observer(profileId),
-      credentials: {
-        flow: 'client_credentials',
-        clientId: p.clientId,
-        getSecret: () => this.#secret(p),
-      },
-    });
+    c.client = this.#newClient(p, { flow: 'client_credentials', clientId: p.clientId, getSecret: () => this.#secret(p) });
     return c.client;
+  }
+
+  /** A client for the profile's addresses, reporting to its connection state. */
+  #newClient(p: Profile, credentials: ServiceClientOptions['credentials']): ServiceClient {
+    const { clock, transport, scheduler } = this.#deps;
+    return new ServiceClient({ baseUrl: p.baseUrl, authUrl: p.authUrl, pushUrl: p.pushUrl, transport, scheduler, clock, observer: this.#observer(p.id), credentials });
   }
 
   /** The profile's client secret; what fails here fails before anything is sent. */
@@ -209,7 +201,7 @@ export class Connections {
       if (p.flow === 'client_credentials') {
         await this.client(profileId).authenticate();
       } else {
-        const { openExternal, secrets, transport, clock, scheduler } = this.#deps;
+        const { openExternal, secrets, transport, clock } = this.#deps;
         if (!openExternal || !p.redirectUri) {
           throw new DeskError('unauthorized', 'This connection signs in with a browser, which is not available here.');
         }
@@ -240,16 +232,7 @@ export class Connections {
         }
         if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
         await c.client?.close();
-        c.client = new ServiceClient({
-          baseUrl: p.baseUrl,
-          authUrl: p.authUrl,
-          pushUrl: p.pushUrl,
-          transport,
-          scheduler,
-          clock,
-          observer: this.#observer(profileId),
-          credentials: { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens },
-        });
+        c.client = this.#newClient(p, { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens });
       }
       c.signIn = { state: 'signed_in', message: null };
       c.reach = 'online';
