@@ -140,6 +140,8 @@ export class Refresher {
       const client = connections.client(ref.profileId);
       if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
       const sizer = new BatchSizer();
+      /** Member accounts of a network known to have their table (see #batchEnd). */
+      const knownMembers = new Set<string>();
       let firstRequestRows = 0;
       let listedTotal = 0;
       let pending: Campaign[] = [];
@@ -155,7 +157,8 @@ export class Refresher {
       /** Writes what has been parsed, in batches of the current size; yields between them. */
       const writePending = async (all: boolean) => {
         while (pending.length >= sizer.rows || (all && pending.length > 0)) {
-          const batch = pending.length > sizer.rows ? pending.slice(0, sizer.rows) : pending;
+          const end = this.#batchEnd(account, pending, sizer.rows, knownMembers);
+          const batch = end < pending.length ? pending.slice(0, end) : pending;
           pending = batch === pending ? [] : pending.slice(batch.length);
           const started = performance.now();
           this.#applyBatch(account, batch, refreshes, skipped);
@@ -250,6 +253,30 @@ export class Refresher {
       });
       if (signal.aborted || this.#closed) throw new Error('cancelled');
     }
+  }
+
+  /**
+   * How many of `rows` the next batch takes: up to `limit`, and for a network no more than one
+   * member account that has no table yet. Creating a table makes SQLite scan its whole schema,
+   * which grows with every member, so a first batch bringing in 100 new members of a large network
+   * held the event loop for seconds; one at a time, each batch stays as short as one creation.
+   */
+  #batchEnd(account: Account, rows: readonly Campaign[], limit: number, known: Set<string>): number {
+    const end = Math.min(rows.length, limit);
+    if (account.type !== 'NETWORK') return end;
+    let fresh: string | null = null;
+    for (let i = 0; i < end; i++) {
+      const owner = rows[i].advertiser_id;
+      // Rows #applyNetworkBatch files under no member (none, the network, an id no account has).
+      if (!owner || owner === account.accountId || !/^[A-Za-z]+$/.test(owner) || known.has(owner) || owner === fresh) continue;
+      if (this.#deps.store.accounts.get({ profileId: account.profileId, accountId: owner })) {
+        known.add(owner);
+        continue;
+      }
+      if (fresh !== null) return i;
+      fresh = owner;
+    }
+    return end;
   }
 
   /** One batch into the account's cache and, for a network, its members' caches: one transaction. */
