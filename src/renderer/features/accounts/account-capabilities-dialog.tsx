@@ -8,6 +8,7 @@ import type { Account } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormFooter } from '../../components/form-footer';
 import { call, messageOf } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 
 const CHOICES: readonly [CapabilityState, string][] = [
   ['unknown', 'Not known'],
@@ -30,8 +31,7 @@ export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<
   const name = account.name || account.accountId;
   const [known, setKnown] = useState<AccountCapabilities | null>(null);
   const [choices, setChoices] = useState<Choices | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const now = Date.now();
 
   useEffect(() => {
@@ -47,14 +47,13 @@ export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<
     return () => {
       live = false;
     };
-  }, [account.profileId, account.accountId]);
+    // setError is React's state setter, the same on every render: the account is what reloads.
+  }, [account.profileId, account.accountId, setError]);
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (!known || !choices) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       // Only what the person changed is said: an untouched row keeps what was learned, and its date.
       const before = choicesOf(known);
       for (const capability of CAPABILITIES) {
@@ -62,11 +61,7 @@ export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<
         await call('accounts.setCapability', { profileId: account.profileId, accountId: account.accountId, capability, state: choices[capability] });
       }
       onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -5,7 +5,8 @@ import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
 import { FormFooter } from '../../components/form-footer';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
 import { accountIdProblem } from './profile-form';
 
@@ -13,24 +14,18 @@ export function AddAccountDialog({ profile, onClose }: { profile: Profile; onClo
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const problem = accountIdProblem(id);
   const add = async () => {
     setTried(true);
     setError(null);
     if (problem) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       const a = await call('accounts.add', { profileId: profile.id, accountId: id.trim(), ...(name.trim() ? { name: name.trim() } : {}) });
       await useWorkspace.getState().load();
       useWorkspace.getState().select({ profileId: a.profileId, accountId: a.accountId });
       onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog title={`Add account to ${profile.name}`} onClose={onClose} testId="add-account-dialog">

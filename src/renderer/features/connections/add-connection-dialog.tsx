@@ -6,6 +6,7 @@ import { Dialog } from '../../components/dialog';
 import { FormFooter } from '../../components/form-footer';
 import { ConnectionFields } from './connection-fields';
 import { call, DeskCallError, messageOf } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
 import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type ProfileForm } from './profile-form';
@@ -13,8 +14,7 @@ import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type Profile
 export function AddConnectionDialog({ onClose }: { onClose(): void }) {
   const [form, setForm] = useState<ProfileForm>(NEW_PROFILE_FORM);
   const [tried, setTried] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<Profile | null>(null);
   /** The service could not be reached: the question put to the person, and why it failed. */
   const [unreachable, setUnreachable] = useState<{ question: string; reason: string } | null>(null);
@@ -27,53 +27,45 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
     setTried(true);
     setError(null);
     if (problems.length > 0) return;
-    setBusy(true);
-    try {
-      const p = await call('profiles.create', { ...profileCreateInput(form), ...(saveUnreachable ? { saveUnreachable: true } : {}) });
-      setUnreachable(null);
-      setForm({ ...form, clientSecret: '' });
-      setCreated(p);
-      void useWorkspace.getState().load();
-      if (p.flow === 'client_credentials') onClose();
-    } catch (err) {
-      // Never saved silently when the service cannot be reached: ask whether to keep it offline.
-      if (err instanceof DeskCallError && err.code === 'offline' && typeof err.details?.unreachable === 'string') {
-        setUnreachable({ question: err.message, reason: typeof err.details.reason === 'string' ? err.details.reason : '' });
-      } else setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const p = await call('profiles.create', { ...profileCreateInput(form), ...(saveUnreachable ? { saveUnreachable: true } : {}) });
+        setUnreachable(null);
+        setForm({ ...form, clientSecret: '' });
+        setCreated(p);
+        void useWorkspace.getState().load();
+        if (p.flow === 'client_credentials') onClose();
+      },
+      (err) => {
+        // Never saved silently when the service cannot be reached: ask whether to keep it offline.
+        if (err instanceof DeskCallError && err.code === 'offline' && typeof err.details?.unreachable === 'string') {
+          setUnreachable({ question: err.message, reason: typeof err.details.reason === 'string' ? err.details.reason : '' });
+        } else setError(messageOf(err));
+      },
+    );
   };
 
-  const restoreDemo = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const restoreDemo = () =>
+    run(async () => {
       await call('profiles.restoreDemo', {});
       void useWorkspace.getState().load();
       onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const signIn = async () => {
     if (!created) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const p = await call('profiles.signIn', { profileId: created.id });
-      setCreated(p);
-      if (p.signIn.state === 'signed_in') onClose();
-      else if (p.signIn.message) setError(p.signIn.message);
-    } catch (err) {
-      // The person stopped it: nothing went wrong, and "Sign in" is there to start again.
-      if (!(err instanceof DeskCallError && err.code === 'cancelled')) setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const p = await call('profiles.signIn', { profileId: created.id });
+        setCreated(p);
+        if (p.signIn.state === 'signed_in') onClose();
+        else if (p.signIn.message) setError(p.signIn.message);
+      },
+      (err) => {
+        // The person stopped it: nothing went wrong, and "Sign in" is there to start again.
+        if (!(err instanceof DeskCallError && err.code === 'cancelled')) setError(messageOf(err));
+      },
+    );
   };
 
   if (created) {

@@ -6,7 +6,8 @@ import type { ChannelInput, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormFooter } from '../../components/form-footer';
 import { ConnectionFields } from './connection-fields';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
 import { profileFormProblems, type ProfileForm } from './profile-form';
@@ -35,24 +36,18 @@ export function profilePatch(p: Profile, f: ProfileForm): ChannelInput<'profiles
 
 export function EditConnectionDialog({ profile, onClose }: { profile: Profile; onClose(): void }) {
   const [form, setForm] = useState<ProfileForm>(() => formOf(profile));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
   // The secret may stay empty (kept as stored) unless none is stored.
   const problems = profileFormProblems({ ...form, clientSecret: form.clientSecret || (profile.hasSecret ? 'kept' : '') });
   const by = problemsByField(problems);
   const save = async () => {
     setError(null);
     if (problems.length > 0) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await call('profiles.update', profilePatch(profile, form));
       void useWorkspace.getState().load();
       onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog title={`Edit connection "${profile.name}"`} onClose={onClose} testId="edit-connection-dialog">

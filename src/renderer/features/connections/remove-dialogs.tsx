@@ -8,6 +8,7 @@ import { countUnsent, unsentKey, unsentPhrase, type UnsentItem } from '../../../
 import type { Account, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { useStatus } from '../../stores/status-store';
 import { useWorkspace } from '../../stores/workspace-store';
 import { UnsentList, useUnsent } from './unsent-list';
@@ -16,27 +17,24 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** The unsent work of what is removed, the choice to discard it, and the removal itself. */
 function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (choice: { discardUnsent: boolean; discarding: string[] }) => Promise<unknown>, onClose: () => void) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run: runAction } = useAction();
   const [discard, setDiscard] = useState(false);
   const count = unsent.items?.length ?? 0;
-  const remove = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      // What the person saw goes with the choice: a change made meanwhile is never discarded unseen.
-      await run({ discardUnsent: count > 0 && discard, discarding: (unsent.items ?? []).map(unsentKey) });
-      await Promise.all([useWorkspace.getState().load(), useStatus.getState().loadOutbox()]);
-      onClose();
-    } catch (err) {
-      setError(messageOf(err));
-      // Something may have been queued or sent meanwhile: show the list as it is now, and ask again.
-      setDiscard(false);
-      await unsent.reload();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = () =>
+    runAction(
+      async () => {
+        // What the person saw goes with the choice: a change made meanwhile is never discarded unseen.
+        await run({ discardUnsent: count > 0 && discard, discarding: (unsent.items ?? []).map(unsentKey) });
+        await Promise.all([useWorkspace.getState().load(), useStatus.getState().loadOutbox()]);
+        onClose();
+      },
+      async (err) => {
+        setError(messageOf(err));
+        // Something may have been queued or sent meanwhile: show the list as it is now, and ask again.
+        setDiscard(false);
+        await unsent.reload();
+      },
+    );
   const loading = unsent.items === null && unsent.error === null;
   return { busy, error, discard, setDiscard, remove, blocked: busy || loading || (count > 0 && !discard) };
 }

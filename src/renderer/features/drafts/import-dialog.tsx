@@ -3,6 +3,7 @@
 // and then all the chosen rows are saved in one transaction or none.
 import { useState } from 'react';
 import { Dialog } from '../../components/dialog';
+import { useAction } from '../../lib/use-action';
 import { useDrafts } from '../../stores/drafts-store';
 import type { CampaignPayload } from '../../forms/campaign-form';
 import { readImport, type ImportReport } from './draft-transfer';
@@ -10,17 +11,17 @@ import { readImport, type ImportReport } from './draft-transfer';
 export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTISER' | 'NETWORK'; onClose(): void }) {
   const [text, setText] = useState('');
   const [report, setReport] = useState<ImportReport | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The store reports a failed save itself (and returns nothing saved), so no error is shown here.
+  const { busy, run } = useAction();
 
   const check = (t: string) => setReport(t.trim() ? readImport(t, accountType) : null);
   const good = report?.rows.filter((r) => r.payload !== null) ?? [];
   const bad = report ? report.rows.length - good.length : 0;
-  const save = async (payloads: CampaignPayload[]) => {
-    setBusy(true);
-    const saved = await useDrafts.getState().createMany(`import ${payloads.length} draft${payloads.length === 1 ? '' : 's'}`, payloads);
-    setBusy(false);
-    if (saved.length > 0) onClose();
-  };
+  const save = (payloads: CampaignPayload[]) =>
+    run(async () => {
+      const saved = await useDrafts.getState().createMany(`import ${payloads.length} draft${payloads.length === 1 ? '' : 's'}`, payloads);
+      if (saved.length > 0) onClose();
+    });
 
   return (
     <Dialog title="Import campaign drafts" onClose={onClose} testId="import-dialog">

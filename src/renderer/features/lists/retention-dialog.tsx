@@ -6,7 +6,8 @@ import { daysLabel, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, retentionEffectText,
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
 import { FormFooter } from '../../components/form-footer';
-import { call, messageOf } from '../../lib/api';
+import { call } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { useRetention } from '../../stores/retention-store';
 import { useStatus } from '../../stores/status-store';
 
@@ -23,8 +24,7 @@ function RetentionDialog({ onClose }: { onClose(): void }) {
   const [sent, setSent] = useState(String(current.sentDays));
   const [activity, setActivity] = useState(String(current.activityDays));
   const [effect, setEffect] = useState<RetentionEffect | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const form = readForm(sent, activity);
   const value = form.ok ? form.value : null;
 
@@ -44,17 +44,11 @@ function RetentionDialog({ onClose }: { onClose(): void }) {
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
     if (!value) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await useRetention.getState().set(value);
       await useStatus.getState().loadOutbox();
       onClose();
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const effectText = value && effect ? retentionEffectText(effect, value) : null;

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Task } from '../../../shared/domain/push';
 import { ConfirmDialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
 import { taskEditability } from './task-rules';
@@ -39,22 +40,20 @@ function fieldText(t: Task, key: keyof Task & string): string {
 
 export function TaskDetails({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
   const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction();
   const say = useTasks((s) => s.say);
   const edit = useTasks((s) => s.edit);
   const can = taskEditability(task, now);
 
-  const cancel = async () => {
-    setBusy(true);
-    try {
-      const item = await call('tasks.cancel', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId });
-      say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
-    } catch (err) {
-      say(messageOf(err), true);
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The outcome is said in the tasks view's notice line.
+  const cancel = () =>
+    run(
+      async () => {
+        const item = await call('tasks.cancel', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId });
+        say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
+      },
+      (err) => say(messageOf(err), true),
+    );
 
   return (
     <aside className="details" aria-label="Task" data-testid="task-details">

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { descriptionLengthHint, MAX_TITLE_LENGTH, taskUpdateProblems, titleLengthHint, type Task } from '../../../shared/domain/push';
 import { FormField } from '../../components/form-field';
 import { call, messageOf } from '../../lib/api';
+import { useAction } from '../../lib/use-action';
 import { usePush } from '../../stores/push-store';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
@@ -19,7 +20,7 @@ import { taskPatch, taskToEditForm, type TaskEditForm } from './task-rules';
 export function TaskEditor({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
   const original = taskToEditForm(task);
   const [form, setForm] = useState<TaskEditForm>(original);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction();
   const serviceOffset = usePush((s) => s.serviceOffset);
   const tasks = useTasks();
   // "In the future" as the service will judge it: on its clock.
@@ -30,18 +31,16 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
   const by = problemsByField(problems);
   const close = () => tasks.edit(null);
 
-  const queue = async () => {
-    setBusy(true);
-    try {
-      const item = await call('tasks.update', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId, patch });
-      close();
-      tasks.say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
-    } catch (err) {
-      tasks.say(messageOf(err), true);
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The outcome is said in the tasks view's notice line, not in the editor.
+  const queue = () =>
+    run(
+      async () => {
+        const item = await call('tasks.update', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId, patch });
+        close();
+        tasks.say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
+      },
+      (err) => tasks.say(messageOf(err), true),
+    );
 
   const text = (field: 'title' | 'thumbnailUrl' | 'icon' | 'performer', props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input id={`f-task-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`task-${field}`} {...props} />
