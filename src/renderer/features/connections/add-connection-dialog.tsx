@@ -3,8 +3,7 @@
 import { useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
-import { FormFooter } from '../../components/form-footer';
-import { ConnectionFields } from './connection-fields';
+import { ConnectionForm } from './connection-fields';
 import { call, DeskCallError, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
@@ -127,26 +126,22 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
           </button>
         </div>
       ) : null}
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create();
-        }}
-        noValidate
-      >
-        <ConnectionFields
-          form={form}
-          setForm={setForm}
-          problems={by}
-          idPrefix="f"
-          testPrefix="conn"
-          secretHint="Kept in the system keychain, never shown again"
-          secretAutofocus={false}
-          placeholders
-        />
-        <FormFooter error={error} errorTestId="conn-error" onCancel={onClose} submit="Add connection" submitTestId="conn-create" busy={busy} />
-      </form>
+      <ConnectionForm
+        form={form}
+        setForm={setForm}
+        problems={by}
+        idPrefix="f"
+        testPrefix="conn"
+        secretHint="Kept in the system keychain, never shown again"
+        secretAutofocus={false}
+        placeholders
+        onSubmit={() => void create()}
+        error={error}
+        onCancel={onClose}
+        submit="Add connection"
+        submitTestId="conn-create"
+        busy={busy}
+      />
     </Dialog>
   );
 }

@@ -1,19 +1,11 @@
 // A connection's fields, the same in the add and the edit dialog: name, the three addresses, the
 // client id and secret, the sign-in flow and, for the browser flow, its registered redirect address.
-import type { InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import { FormField } from '../../components/form-field';
+import { FormFooter } from '../../components/form-footer';
 import type { ProfileForm } from './profile-form';
 
-export function ConnectionFields({
-  form,
-  setForm,
-  problems,
-  idPrefix,
-  testPrefix,
-  secretHint,
-  secretAutofocus,
-  placeholders,
-}: {
+interface ConnectionFieldsProps {
   form: ProfileForm;
   setForm: (f: ProfileForm) => void;
   problems: Partial<Record<string, string[]>>;
@@ -25,7 +17,34 @@ export function ConnectionFields({
   secretAutofocus: boolean;
   /** Example values for a new connection. */
   placeholders: boolean;
-}) {
+}
+
+/** The add and the edit dialog's whole form: the fields, then the last error and the two buttons. */
+export function ConnectionForm({
+  onSubmit,
+  error,
+  onCancel,
+  submit,
+  submitTestId,
+  busy,
+  ...fields
+}: ConnectionFieldsProps & { onSubmit(): void; error: string | null; onCancel(): void; submit: ReactNode; submitTestId: string; busy: boolean }) {
+  return (
+    <form
+      className="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+      noValidate
+    >
+      <ConnectionFields {...fields} />
+      <FormFooter error={error} errorTestId={`${fields.testPrefix}-error`} onCancel={onCancel} submit={submit} submitTestId={submitTestId} busy={busy} />
+    </form>
+  );
+}
+
+function ConnectionFields({ form, setForm, problems, idPrefix, testPrefix, secretHint, secretAutofocus, placeholders }: ConnectionFieldsProps) {
   const input = (field: keyof ProfileForm, props: InputHTMLAttributes<HTMLInputElement> & { 'data-autofocus'?: boolean } = {}) => (
     <input id={`${idPrefix}-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`${testPrefix}-${field}`} {...props} />
   );

@@ -4,8 +4,7 @@
 import { useState } from 'react';
 import type { ChannelInput, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
-import { FormFooter } from '../../components/form-footer';
-import { ConnectionFields } from './connection-fields';
+import { ConnectionForm } from './connection-fields';
 import { call } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
@@ -57,26 +56,22 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
           No client secret is stored for this connection (the keychain may have lost it): enter it to send its queued changes.
         </p>
       ) : null}
-      <form
-        className="form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-        noValidate
-      >
-        <ConnectionFields
-          form={form}
-          setForm={setForm}
-          problems={by}
-          idPrefix="e"
-          testPrefix="edit"
-          secretHint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
-          secretAutofocus={!profile.hasSecret}
-          placeholders={false}
-        />
-        <FormFooter error={error} errorTestId="edit-error" onCancel={onClose} submit={busy ? 'Checking...' : 'Save'} submitTestId="edit-save" busy={busy} />
-      </form>
+      <ConnectionForm
+        form={form}
+        setForm={setForm}
+        problems={by}
+        idPrefix="e"
+        testPrefix="edit"
+        secretHint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
+        secretAutofocus={!profile.hasSecret}
+        placeholders={false}
+        onSubmit={() => void save()}
+        error={error}
+        onCancel={onClose}
+        submit={busy ? 'Checking...' : 'Save'}
+        submitTestId="edit-save"
+        busy={busy}
+      />
     </Dialog>
   );
 }
