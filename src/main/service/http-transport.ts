@@ -104,40 +104,17 @@ export class HttpTransport {
         reject(closedError());
         return;
       }
-      let started = false;
       let answered = false;
-      let settled = false;
-      let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
       let headers: HttpResponse['headers'] = {};
       const chunks: Buffer[] = [];
       let size = 0;
-
-      const finish = (): void => {
-        settled = true;
-        req.signal?.removeEventListener('abort', onAbort);
-      };
-      const fail = (e: ServiceError): void => {
-        if (settled) return;
-        finish();
-        reject(e);
-      };
-      function onAbort(): void {
-        fail(abortedError(req.signal, host, started));
-        controller?.abort(new Error('cancelled'));
-      }
-      if (req.signal?.aborted) {
-        onAbort();
-        return;
-      }
-      req.signal?.addEventListener('abort', onAbort, { once: true });
+      const flight = new Flight(req.signal, host, reject);
+      if (!flight.watch()) return;
 
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart(ctrl) {
-          controller = ctrl;
-          // Cancelled while queued in the pool: stop before a byte is written.
-          if (settled) ctrl.abort(new Error('cancelled'));
-          else started = true;
+          flight.requestStart(ctrl);
         },
         onResponseStart(ctrl, statusCode, hdrs) {
           if (statusCode < 200) return;
@@ -153,15 +130,13 @@ export class HttpTransport {
           else chunks.push(chunk);
         },
         onResponseEnd() {
-          if (settled) return;
-          finish();
-          resolve({ status, headers, body: Buffer.concat(chunks) });
+          if (flight.settle()) resolve({ status, headers, body: Buffer.concat(chunks) });
         },
         onResponseError(_ctrl, err) {
-          fail(classify(err, { started, answered, status, host, max }));
+          flight.fail(classify(err, { started: flight.started, answered, status, host, max }));
         },
       };
-      this.#dispatch(url, req, handler, fail);
+      this.#dispatch(url, req, handler, (e) => flight.fail(e));
     });
   }
 
@@ -178,34 +153,18 @@ export class HttpTransport {
         reject(closedError());
         return;
       }
-      let started = false;
       let answered = false;
-      let ended = false;
-      let controller: Dispatcher.DispatchController | undefined;
       let status = 0;
       // Created with the headers; until then failures reject the promise.
       let body: Readable | null = null;
-      const fail = (e: ServiceError): void => {
-        req.signal?.removeEventListener('abort', onAbort);
-        if (ended) return;
-        ended = true;
+      const flight = new Flight(req.signal, host, (e) => {
         if (body) body.destroy(e);
         else reject(e);
-      };
-      function onAbort(): void {
-        fail(abortedError(req.signal, host, started));
-        controller?.abort(new Error('cancelled'));
-      }
-      if (req.signal?.aborted) {
-        onAbort();
-        return;
-      }
-      req.signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      if (!flight.watch()) return;
       const handler: Dispatcher.DispatchHandler = {
         onRequestStart(ctrl) {
-          controller = ctrl;
-          if (ended) ctrl.abort(new Error('cancelled'));
-          else started = true;
+          flight.requestStart(ctrl);
         },
         onResponseStart(ctrl, statusCode, hdrs) {
           if (statusCode < 200) return;
@@ -217,11 +176,7 @@ export class HttpTransport {
             read: () => ctrl.resume(),
             destroy: (err, cb) => {
               // The reader stopped early (or failed): the rest of the answer is not wanted.
-              if (!ended) {
-                ended = true;
-                req.signal?.removeEventListener('abort', onAbort);
-                ctrl.abort(new Error('cancelled'));
-              }
+              if (flight.settle()) ctrl.abort(new Error('cancelled'));
               cb(err);
             },
           });
@@ -232,16 +187,13 @@ export class HttpTransport {
           if (body && !body.push(chunk)) ctrl.pause();
         },
         onResponseEnd() {
-          if (ended) return;
-          ended = true;
-          req.signal?.removeEventListener('abort', onAbort);
-          body?.push(null);
+          if (flight.settle()) body?.push(null);
         },
         onResponseError(_ctrl, err) {
-          fail(classify(err, { started, answered, status, host, max: Infinity }));
+          flight.fail(classify(err, { started: flight.started, answered, status, host, max: Infinity }));
         },
       };
-      this.#dispatch(url, req, handler, fail);
+      this.#dispatch(url, req, handler, (e) => flight.fail(e));
     });
   }
 
@@ -276,6 +228,58 @@ export class HttpTransport {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
     await Promise.all(pools.map((p) => p.close().catch(() => p.destroy())));
+  }
+}
+
+/**
+ * One request on its way, for send() and stream() alike: whether its bytes may have gone out,
+ * the caller's signal tied to it until it settles, and settling once (an abort racing the answer,
+ * or a failure after the end, changes nothing).
+ */
+class Flight {
+  /** undici is writing (or wrote) the request: from here a failure may have reached the service. */
+  started = false;
+  #settled = false;
+  #controller: Dispatcher.DispatchController | undefined;
+
+  constructor(
+    private readonly signal: AbortSignal | undefined,
+    private readonly host: string,
+    private readonly onFail: (e: ServiceError) => void,
+  ) {}
+
+  readonly #onAbort = (): void => {
+    this.fail(abortedError(this.signal, this.host, this.started));
+    this.#controller?.abort(new Error('cancelled'));
+  };
+
+  /** Starts watching the caller's signal; false when it had fired already (the request then failed). */
+  watch(): boolean {
+    if (this.signal?.aborted) {
+      this.#onAbort();
+      return false;
+    }
+    this.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    return true;
+  }
+
+  requestStart(ctrl: Dispatcher.DispatchController): void {
+    this.#controller = ctrl;
+    // Cancelled while queued in the pool: stop before a byte is written.
+    if (this.#settled) ctrl.abort(new Error('cancelled'));
+    else this.started = true;
+  }
+
+  /** Ends the request; true only the first time, for the caller to deliver its outcome. */
+  settle(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.signal?.removeEventListener('abort', this.#onAbort);
+    return true;
+  }
+
+  fail(e: ServiceError): void {
+    if (this.settle()) this.onFail(e);
   }
 }
 

@@ -133,3 +133,68 @@ describe('timeouts, cancellation and size limits', () => {
     await transport.close();
   });
 });
+
+describe('a streamed answer (stream())', () => {
+  // A plain local server that sends the first part of a body and holds the rest until told.
+  async function holdingServer() {
+    const { createServer } = await import('node:http');
+    let release: () => void = () => undefined;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first part;');
+      release = () => res.end('second part');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}/list`,
+      release: () => release(),
+      close: () => new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    };
+  }
+
+  it('delivers the whole body, and a cancel after the end changes nothing', async () => {
+    const srv = await holdingServer();
+    const transport = new HttpTransport();
+    const ctrl = new AbortController();
+    const res = await transport.stream({ method: 'GET', url: srv.url, signal: ctrl.signal });
+    expect(res.status).toBe(200);
+    const parts: Buffer[] = [];
+    res.body.on('data', (c: Buffer) => parts.push(c));
+    await until(() => Buffer.concat(parts).toString() === 'first part;', 'the first part');
+    srv.release();
+    await new Promise<void>((resolve, reject) => res.body.once('end', resolve).once('error', reject));
+    ctrl.abort();
+    expect(Buffer.concat(parts).toString()).toBe('first part;second part');
+    expect(res.body.errored).toBeNull();
+    await transport.close();
+    await srv.close();
+  });
+
+  it('ends the body with a cancel (may have been applied) when the signal fires mid-body', async () => {
+    const srv = await holdingServer();
+    const transport = new HttpTransport();
+    const ctrl = new AbortController();
+    const res = await transport.stream({ method: 'GET', url: srv.url, signal: ctrl.signal });
+    const failed = new Promise<unknown>((resolve) => res.body.once('error', resolve));
+    res.body.resume();
+    ctrl.abort();
+    expect(await failed).toMatchObject({ kind: 'cancelled', requestWritten: true });
+    await transport.close();
+    await srv.close();
+  });
+
+  it('sends nothing when the signal fired before', async () => {
+    const srv = await holdingServer();
+    const transport = new HttpTransport();
+    const ctrl = new AbortController();
+    ctrl.abort();
+    const e = await rejection(transport.stream({ method: 'GET', url: srv.url, signal: ctrl.signal }));
+    expect(e).toMatchObject({ kind: 'cancelled', requestWritten: false });
+    await transport.close();
+    await srv.close();
+  });
+});
