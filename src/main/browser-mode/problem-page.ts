@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
 import { readBody } from './body';
+import { answerHeaders, sendWhole } from './respond';
 
 export interface ProblemPageOptions {
   message: string;
@@ -21,12 +22,10 @@ export interface ProblemPage {
   close(): Promise<void>;
 }
 
-const HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:*; frame-ancestors 'none'",
-};
+const HEADERS = answerHeaders(
+  'text/html; charset=utf-8',
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http://127.0.0.1:*; frame-ancestors 'none'",
+);
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -44,10 +43,7 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
   let guards: Guards | null = null;
   let started: Promise<string> | null = null;
 
-  const send = (res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { ...HEADERS, ...extra, 'content-length': Buffer.byteLength(html) });
-    res.end(html);
-  };
+  const send = (res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) => sendWhole(res, status, HEADERS, html, extra);
 
   async function handle(req: IncomingMessage, res: ServerResponse, g: Guards): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;

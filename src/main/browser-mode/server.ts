@@ -21,6 +21,7 @@ import { subscribeAll } from '../app/event-forwarding';
 import { readStaticFile } from '../web/static-files';
 import { BodyTooLarge, declaredTooLarge, isJsonContentType, readBody } from './body';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
+import { answerHeaders, sendWhole } from './respond';
 
 export interface BrowserServerOptions {
   handlers: DeskHandlers;
@@ -44,17 +45,10 @@ export interface BrowserServer {
   close(): Promise<void>;
 }
 
-const API_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-};
+const API_HEADERS = answerHeaders('application/json; charset=utf-8', "default-src 'none'; frame-ancestors 'none'");
 
 function sendJson(res: ServerResponse, status: number, body: Result<unknown>, extra: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...API_HEADERS, ...extra, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  sendWhole(res, status, API_HEADERS, JSON.stringify(body), extra);
 }
 
 function refusal(code: ErrorCode, message: string): Result<never> {
