@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { RepoContext } from './context';
 import { parseJsonColumn } from './json';
+import { when, whereClause } from './where';
 
 export interface ActivityEntry {
   id: number;
@@ -132,23 +133,14 @@ export function createActivityRepo(ctx: RepoContext): ActivityRepo {
       return fromRow(getStmt.get(id));
     },
     list(filter = {}) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (filter.profileId !== undefined) {
-        where.push('profile_id = ?');
-        params.push(filter.profileId);
-      }
-      if (filter.accountId !== undefined) {
-        where.push('account_id = ?');
-        params.push(filter.accountId);
-      }
-      if (filter.before !== undefined) {
-        where.push('at < ?');
-        params.push(filter.before);
-      }
+      const where = whereClause([
+        when(filter.profileId !== undefined, 'profile_id = ?', filter.profileId),
+        when(filter.accountId !== undefined, 'account_id = ?', filter.accountId),
+        when(filter.before !== undefined, 'at < ?', filter.before),
+      ]);
       const limit = Math.min(Math.max(filter.limit ?? 200, 1), 5000);
-      const sql = `SELECT * FROM activity ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at DESC, id DESC LIMIT ?`;
-      return db.prepare(sql).all(...params, limit).map(fromRow);
+      const sql = `SELECT * FROM activity ${where.sql} ORDER BY at DESC, id DESC LIMIT ?`;
+      return db.prepare(sql).all(...where.params, limit).map(fromRow);
     },
     prune(before) {
       return pruneStmt.run(before).changes;

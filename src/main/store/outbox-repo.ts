@@ -20,6 +20,7 @@ import { ACCOUNT_BOUND_KINDS, outboxPayloadSchemas, type OutboxPayload, type Out
 import { OUTBOX_KINDS, OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxKind, type OutboxState } from '../../shared/domain/outbox';
 import type { QuarantineRepo } from './quarantine-repo';
 import type { StoredError } from './types';
+import { placeholders, when, whereClause } from './where';
 
 export interface OutboxLane {
   profileId: string;
@@ -302,23 +303,14 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
     },
     get,
     list(filter = {}) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (filter.profileId !== undefined) {
-        where.push('profile_id = ?');
-        params.push(filter.profileId);
-      }
-      if (filter.accountId !== undefined) {
-        where.push('account_id IS ?');
-        params.push(filter.accountId);
-      }
-      if (filter.states && filter.states.length > 0) {
-        const states = filter.states.map((s) => z.enum(OUTBOX_STATES).parse(s));
-        where.push(`state IN (${states.map(() => '?').join(', ')})`);
-        params.push(...states);
-      }
-      const sql = `SELECT * FROM outbox ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${IN_LANE_ORDER}`;
-      return rowsToItems(db.prepare(sql).all(...params));
+      const states = (filter.states ?? []).map((s) => z.enum(OUTBOX_STATES).parse(s));
+      const where = whereClause([
+        when(filter.profileId !== undefined, 'profile_id = ?', filter.profileId),
+        when(filter.accountId !== undefined, 'account_id IS ?', filter.accountId),
+        when(states.length > 0, `state IN (${placeholders(states.length)})`, ...states),
+      ]);
+      const sql = `SELECT * FROM outbox ${where.sql} ORDER BY ${IN_LANE_ORDER}`;
+      return rowsToItems(db.prepare(sql).all(...where.params));
     },
     head,
     readyLanes(now) {

@@ -144,6 +144,19 @@ describe('activity log', () => {
     expect(t.store.activity.list({ profileId: 'p1' }).map((x) => x.kind)).toEqual(['http', 'auth']);
     expect(t.store.activity.list({ accountId: 'acmeads' })).toHaveLength(1);
   });
+
+  it('combines its filters: the account, and only what is older than a moment ("load older")', () => {
+    seed(t.store);
+    const first = t.store.activity.log({ profileId: 'p1', accountId: 'acmeads', kind: 'http', message: 'first' });
+    t.clock.advance(10);
+    t.store.activity.log({ profileId: 'p1', kind: 'auth', message: 'signed in' });
+    t.clock.advance(10);
+    const third = t.store.activity.log({ profileId: 'p1', accountId: 'acmeads', kind: 'http', message: 'third' });
+    expect(t.store.activity.list().map((x) => x.message)).toEqual(['third', 'signed in', 'first']);
+    expect(t.store.activity.list({ profileId: 'p1', accountId: 'acmeads', before: third.at }).map((x) => x.message)).toEqual(['first']);
+    expect(t.store.activity.list({ profileId: 'p1', before: first.at })).toEqual([]);
+    expect(t.store.activity.list({ profileId: 'p2' })).toEqual([]);
+  });
 });
 
 describe('settings', () => {
