@@ -123,8 +123,14 @@ export function postedLabel(o: OutboxItem): string {
 }
 
 /** Retry: a failed or blocked item goes back to the queue; a queued one is tried now. */
-/** Retry and the edited draft are never both live: once the draft is edited, only queueing it again sends. */
-export const canRetry = (o: OutboxItem) => ((o.state === 'failed' || o.state === 'blocked') && !o.draftEdited) || o.state === 'queued';
+/**
+ * Retry and the edited draft are never both live: once the draft is edited, only queueing it again
+ * sends. A queued change offers "try now" only where trying now can do something: after a service
+ * error or while the service seemed unreachable; not while working offline, signing in, held by the
+ * rate limit or simply waiting its turn, where the button would promise what cannot happen.
+ */
+export const canRetry = (o: OutboxItem, w?: OutboxWait) =>
+  ((o.state === 'failed' || o.state === 'blocked') && !o.draftEdited) || (o.state === 'queued' && (w?.reason === 'retry' || w?.reason === 'offline'));
 /** An item being sent cannot be pulled back; a sent one has nothing left to discard. */
 export const canDiscard = (o: OutboxItem) => o.state !== 'sending' && o.state !== 'sent';
 

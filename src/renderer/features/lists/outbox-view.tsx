@@ -163,8 +163,8 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
                       </button>
                     )
                   ) : null}
-                  {canRetry(o) ? (
-                    <button type="button" onClick={() => void act(() => call('outbox.retry', { id: o.id }))} title={o.state === 'queued' ? 'Try to send it now' : 'Put it back in the queue'} data-testid="outbox-retry">
+                  {canRetry(o, waits[o.id]) ? (
+                    <button type="button" onClick={() => void act(() => call('outbox.retry', { id: o.id }))} title={o.state === 'queued' ? 'Try to send it now instead of waiting' : 'Put it back in the queue'} data-testid="outbox-retry">
                       Retry
                     </button>
                   ) : null}

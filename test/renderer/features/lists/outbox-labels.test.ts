@@ -48,6 +48,12 @@ describe('outbox item presentation', () => {
     expect(canRetry(item({ state: 'sent' }))).toBe(false);
     expect(canRetry(item({ state: 'failed' }))).toBe(true);
     expect(canRetry(item({ state: 'failed', draftEdited: true }))).toBe(false);
+    // A queued change: "try now" only where trying can do something.
+    expect(canRetry(item({ state: 'queued' }), wait({ reason: 'retry' }))).toBe(true);
+    expect(canRetry(item({ state: 'queued' }), wait({ reason: 'offline' }))).toBe(true);
+    for (const reason of ['working_offline', 'signing_in', 'rate_limit', 'turn', 'next', 'sending'] as const) {
+      expect(canRetry(item({ state: 'queued' }), wait({ reason })), reason).toBe(false);
+    }
     expect(canDiscard(item({ state: 'sending' }))).toBe(false);
     expect(canDiscard(item({ state: 'blocked' }))).toBe(true);
   });
