@@ -447,11 +447,6 @@ export class Connections {
     await c?.client?.close();
   }
 
-  /** The first connection.changed of every known profile, so transports start in sync. */
-  announce(profileId: string): void {
-    this.#changed(profileId);
-  }
-
   async close(): Promise<void> {
     this.#closed = true;
     // The sign-in's loopback listener must not outlive the app.

@@ -118,7 +118,6 @@ describe('connection state', () => {
 
   it('a check that only confirms a connection is usable does not count as coming back online', async () => {
     const { connections, onlineAgain } = setUp();
-    connections.announce('p1');
     await connections.check('p1');
     expect(state(connections)).toBe('online');
     expect(onlineAgain).toEqual([]);
