@@ -1,6 +1,6 @@
 // The push composer's form model and its mapping to a push event (spec 2.4/2.5). The shared rules
 // (pushEventProblems, which includes targetProblems) judge the event exactly as main will.
-import { pushEventProblems, titleLengthHint, type PushEvent, type Segment, type Target } from '../../shared/domain/push';
+import { pushEventProblems, type PushEvent, type Segment, type Target } from '../../shared/domain/push';
 import type { FieldProblem } from '../../shared/domain/campaign';
 import type { PushDraftPayload } from '../../shared/ipc/contract';
 import { msToWall, wallToMs } from './schedule';
@@ -161,8 +161,4 @@ export function previewImage(url: string): string | null {
   } catch {
     return null;
   }
-}
-
-export function titleHint(title: string): string | null {
-  return titleLengthHint(title);
 }

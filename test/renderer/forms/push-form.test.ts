@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addChip, chipProblem, formToEvent, formToPayload, newPushForm, payloadToForm, previewImage, pushFormProblems, removeChip, setUserData, titleHint } from '../../../src/renderer/forms/push-form';
+import { addChip, chipProblem, formToEvent, formToPayload, newPushForm, payloadToForm, previewImage, pushFormProblems, removeChip, setUserData } from '../../../src/renderer/forms/push-form';
+import { titleLengthHint } from '../../../src/shared/domain/push';
 
 const NOW = Date.parse('2030-01-01T12:00:00Z');
 const ready = () => ({ ...newPushForm(), title: 'Hello', url: 'https://x.example', performer: 'me', apps: ['1001'] });
@@ -43,8 +44,8 @@ describe('push composer form', () => {
     expect(previewImage('https://a.example/i.png')).toBe('https://a.example/i.png');
     expect(previewImage('http://a.example/i.png')).toBeNull();
     expect(previewImage('not a url')).toBeNull();
-    expect(titleHint('x'.repeat(10))).toMatch(/50-80/);
-    expect(titleHint('x'.repeat(60))).toBeNull();
-    expect(titleHint('x'.repeat(100))).toMatch(/Long titles/);
+    expect(titleLengthHint('x'.repeat(10))).toMatch(/50-80/);
+    expect(titleLengthHint('x'.repeat(60))).toBeNull();
+    expect(titleLengthHint('x'.repeat(100))).toMatch(/Long titles/);
   });
 });

@@ -2,14 +2,13 @@
 // Every edit is kept as a draft (not posted) on its own; Save as draft saves at once and says so.
 // Queue checks it with the rules and hands it to the outbox.
 import { useEffect } from 'react';
-import { descriptionLengthHint, MAX_TITLE_LENGTH } from '../../../shared/domain/push';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { usePush } from '../../stores/push-store';
 import { problemsByField } from '../../forms/campaign-form';
-import { pushFormProblems, titleHint, type PushForm } from '../../forms/push-form';
+import { pushFormProblems, type PushForm } from '../../forms/push-form';
 import { BlockedPushes } from './blocked-pushes';
-import { ImageHints } from './image-field';
+import { PushContentFields } from './content-fields';
 import { PushPreview } from './push-preview';
 import { ScheduleField } from './schedule-field';
 import { TargetBuilder } from './target-builder';
@@ -38,7 +37,6 @@ export function PushView({ now }: { now: number }) {
   const text = (field: keyof PushForm & string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input id={`f-${field}`} value={String(f[field])} onChange={(e) => s.edit({ [field]: e.target.value })} data-testid={`push-${field}`} {...props} />
   );
-  const hint = titleHint(f.title);
 
   return (
     <div className="push" data-testid="push-composer">
@@ -59,40 +57,19 @@ export function PushView({ now }: { now: number }) {
         </div>
         <TemplatesBar />
         <div className="form">
-          <FormField
-            label="Title"
-            name="title"
-            problems={by.title}
-            hint={
-              <span data-testid="title-counter">
-                {f.title.length}/{MAX_TITLE_LENGTH}
-                {hint ? ` · ${hint}` : ''}
-              </span>
+          <PushContentFields
+            value={f}
+            onEdit={(patch) => s.edit(patch)}
+            problems={by}
+            prefix=""
+            inputTestPrefix="push"
+            placeholders
+            urlRow={
+              <FormField label="URL" name="url" problems={by.url}>
+                {text('url', { type: 'url', placeholder: 'https://' })}
+              </FormField>
             }
-          >
-            {text('title', { maxLength: MAX_TITLE_LENGTH + 20 })}
-          </FormField>
-          <FormField label="URL" name="url" problems={by.url}>
-            {text('url', { type: 'url', placeholder: 'https://' })}
-          </FormField>
-          <FormField
-            label="Description"
-            name="itemDescription"
-            problems={by.itemDescription}
-            hint={
-              <span data-testid="description-hint">
-                {f.itemDescription.length} characters{descriptionLengthHint(f.itemDescription) ? ` · ${descriptionLengthHint(f.itemDescription)}` : ''}
-              </span>
-            }
-          >
-            <textarea id="f-itemDescription" rows={2} value={f.itemDescription} onChange={(e) => s.edit({ itemDescription: e.target.value })} data-testid="push-itemDescription" />
-          </FormField>
-          <FormField label="Thumbnail URL" name="thumbnailUrl" problems={by.thumbnailUrl} hint={<ImageHints url={f.thumbnailUrl} role="thumbnail" testId="thumbnail-hints" />}>
-            {text('thumbnailUrl', { type: 'url', placeholder: 'https://  (at least 300x200, under 200 KB)' })}
-          </FormField>
-          <FormField label="Icon URL" name="icon" problems={by.icon} hint={<ImageHints url={f.icon} role="icon" testId="icon-hints" />}>
-            {text('icon', { type: 'url', placeholder: 'https://  (192x192, square)' })}
-          </FormField>
+          />
           <FormField
             label="Performer"
             name="performer"

@@ -3,7 +3,7 @@
 // as tasks.update; main merges it into the whole record it sends (src/main/app/handlers/tasks.ts wholeTaskUpdate).
 // What an update cannot change (spec 4.6: the URL and the target) is shown, not offered.
 import { useState } from 'react';
-import { descriptionLengthHint, MAX_TITLE_LENGTH, taskUpdateProblems, titleLengthHint, type Task } from '../../../shared/domain/push';
+import { taskUpdateProblems, type Task } from '../../../shared/domain/push';
 import { FormField } from '../../components/form-field';
 import { call, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
@@ -11,7 +11,7 @@ import { usePush } from '../../stores/push-store';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
-import { ImageHints } from '../push/image-field';
+import { PushContentFields } from '../push/content-fields';
 import { newPushForm } from '../../forms/push-form';
 import { PushPreview } from '../push/push-preview';
 import { ScheduleField } from '../push/schedule-field';
@@ -45,8 +45,6 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
   const text = (field: 'title' | 'thumbnailUrl' | 'icon' | 'performer', props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <input id={`f-task-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`task-${field}`} {...props} />
   );
-  const titleHint = titleLengthHint(form.title);
-  const descHint = descriptionLengthHint(form.itemDescription);
   // The preview reads the composer's form: the task's URL with the fields being edited.
   const preview = { ...newPushForm(), title: form.title, url: task.url ?? '', itemDescription: form.itemDescription, thumbnailUrl: form.thumbnailUrl, icon: form.icon };
 
@@ -61,29 +59,22 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
           </button>
         </div>
         <div className="form">
-          <FormField label="Title" name="task-title" problems={by.title} hint={<span data-testid="task-title-counter">{`${form.title.length}/${MAX_TITLE_LENGTH}${titleHint ? ` · ${titleHint}` : ''}`}</span>}>
-            {text('title', { maxLength: MAX_TITLE_LENGTH + 20 })}
-          </FormField>
-          <div className="form-row">
-            <span className="form-label">URL</span>
-            <span className="form-control" data-testid="task-url">
-              {task.url ?? '\u2014'} <span className="muted form-hint">An update cannot change the URL or the target.</span>
-            </span>
-          </div>
-          <FormField
-            label="Description"
-            name="task-itemDescription"
-            problems={by.itemDescription}
-            hint={<span data-testid="task-description-hint">{`${form.itemDescription.length} characters${descHint ? ` · ${descHint}` : ''}`}</span>}
-          >
-            <textarea id="f-task-itemDescription" rows={2} value={form.itemDescription} onChange={(e) => setForm({ ...form, itemDescription: e.target.value })} data-testid="task-itemDescription" />
-          </FormField>
-          <FormField label="Thumbnail URL" name="task-thumbnailUrl" problems={by.thumbnailUrl} hint={<ImageHints url={form.thumbnailUrl} role="thumbnail" testId="task-thumbnail-hints" />}>
-            {text('thumbnailUrl', { type: 'url' })}
-          </FormField>
-          <FormField label="Icon URL" name="task-icon" problems={by.icon} hint={<ImageHints url={form.icon} role="icon" testId="task-icon-hints" />}>
-            {text('icon', { type: 'url' })}
-          </FormField>
+          <PushContentFields
+            value={form}
+            onEdit={(patch) => setForm({ ...form, ...patch })}
+            problems={by}
+            prefix="task-"
+            inputTestPrefix="task"
+            placeholders={false}
+            urlRow={
+              <div className="form-row">
+                <span className="form-label">URL</span>
+                <span className="form-control" data-testid="task-url">
+                  {task.url ?? '\u2014'} <span className="muted form-hint">An update cannot change the URL or the target.</span>
+                </span>
+              </div>
+            }
+          />
           <FormField label="Performer" name="task-performer" problems={by.performer} hint="Who changes it (recorded by the service).">
             {text('performer')}
           </FormField>
