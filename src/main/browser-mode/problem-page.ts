@@ -3,9 +3,9 @@
 // fresh start (the file is moved aside, never deleted). Same guards as the app's server: 127.0.0.1
 // only, the Host checked, and the POST accepted only from this page (its Origin and a per-run token).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
 import { readBody } from './body';
+import { listenOnLoopback } from './listen';
 import { answerHeaders, sendWhole } from './respond';
 
 export interface ProblemPageOptions {
@@ -82,14 +82,7 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, opts.port);
   guards = createGuards(port);
   const origin = `http://127.0.0.1:${port}`;
   return {

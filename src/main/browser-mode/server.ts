@@ -2,7 +2,6 @@
 // one WebSocket (`/events`), on 127.0.0.1 only, plus the built renderer as static files. Every
 // refusal happens before the dispatch, so a refused request cannot change anything.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
@@ -21,6 +20,7 @@ import { subscribeAll } from '../app/event-forwarding';
 import { readStaticFile } from '../web/static-files';
 import { BodyTooLarge, declaredTooLarge, isJsonContentType, readBody } from './body';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
+import { listenOnLoopback } from './listen';
 import { answerHeaders, sendWhole } from './respond';
 
 export interface BrowserServerOptions {
@@ -198,14 +198,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   });
   server.on('clientError', (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, opts.port);
   guards = createGuards(port);
   const csp = buildCsp({ connectSrc: guards.origins.map((o) => o.replace(/^http:/, 'ws:')) });
   staticHeaders = staticSecurityHeaders(csp);
