@@ -104,8 +104,6 @@ export class HttpTransport {
         reject(closedError());
         return;
       }
-      let answered = false;
-      let status = 0;
       let headers: HttpResponse['headers'] = {};
       const chunks: Buffer[] = [];
       let size = 0;
@@ -117,10 +115,8 @@ export class HttpTransport {
           flight.requestStart(ctrl);
         },
         onResponseStart(ctrl, statusCode, hdrs) {
-          if (statusCode < 200) return;
-          status = statusCode;
+          if (!flight.answer(statusCode)) return;
           headers = hdrs as HttpResponse['headers'];
-          answered = true;
           const declared = Number(hdrs['content-length']);
           if (Number.isFinite(declared) && declared > max) ctrl.abort(new BodyTooLargeError());
         },
@@ -130,10 +126,10 @@ export class HttpTransport {
           else chunks.push(chunk);
         },
         onResponseEnd() {
-          if (flight.settle()) resolve({ status, headers, body: Buffer.concat(chunks) });
+          if (flight.settle()) resolve({ status: flight.status, headers, body: Buffer.concat(chunks) });
         },
         onResponseError(_ctrl, err) {
-          flight.fail(classify(err, { started: flight.started, answered, status, host, max }));
+          flight.failFrom(err, max);
         },
       };
       this.#dispatch(url, req, handler, (e) => flight.fail(e));
@@ -153,8 +149,6 @@ export class HttpTransport {
         reject(closedError());
         return;
       }
-      let answered = false;
-      let status = 0;
       // Created with the headers; until then failures reject the promise.
       let body: Readable | null = null;
       const flight = new Flight(req.signal, host, (e) => {
@@ -167,9 +161,7 @@ export class HttpTransport {
           flight.requestStart(ctrl);
         },
         onResponseStart(ctrl, statusCode, hdrs) {
-          if (statusCode < 200) return;
-          status = statusCode;
-          answered = true;
+          if (!flight.answer(statusCode)) return;
           body = new Readable({
             highWaterMark: STREAM_HIGH_WATER,
             // The reader wants more: let the socket deliver again.
@@ -180,7 +172,7 @@ export class HttpTransport {
               cb(err);
             },
           });
-          resolve({ status, headers: hdrs as HttpResponse['headers'], body });
+          resolve({ status: flight.status, headers: hdrs as HttpResponse['headers'], body });
         },
         onResponseData(ctrl, chunk) {
           // Over the high-water mark: hold the socket until the reader catches up.
@@ -190,7 +182,7 @@ export class HttpTransport {
           if (flight.settle()) body?.push(null);
         },
         onResponseError(_ctrl, err) {
-          flight.fail(classify(err, { started: flight.started, answered, status, host, max: Infinity }));
+          flight.failFrom(err, Infinity);
         },
       };
       this.#dispatch(url, req, handler, (e) => flight.fail(e));
@@ -239,6 +231,8 @@ export class HttpTransport {
 class Flight {
   /** undici is writing (or wrote) the request: from here a failure may have reached the service. */
   started = false;
+  /** The answer's status once its headers are in; 0 before. */
+  status = 0;
   #settled = false;
   #controller: Dispatcher.DispatchController | undefined;
 
@@ -268,6 +262,18 @@ class Flight {
     // Cancelled while queued in the pool: stop before a byte is written.
     if (this.#settled) ctrl.abort(new Error('cancelled'));
     else this.started = true;
+  }
+
+  /** The headers of an answer are in; false for an interim (1xx) one, which is not the answer awaited. */
+  answer(statusCode: number): boolean {
+    if (statusCode < 200) return false;
+    this.status = statusCode;
+    return true;
+  }
+
+  /** undici failed the request: said by how far it got (`max`: the body limit, for the message). */
+  failFrom(err: Error, max: number): void {
+    this.fail(classify(err, { started: this.started, answered: this.status !== 0, status: this.status, host: this.host, max }));
   }
 
   /** Ends the request; true only the first time, for the caller to deliver its outcome. */
