@@ -69,6 +69,7 @@ describe('Removal with unsent work', () => {
     // Without the choice, Remove cannot be pressed.
     const confirm = dialog.getByTestId('remove-account-confirm');
     expect(await confirm.isDisabled()).toBe(true);
+    expect(await confirm.getAttribute('title')).toBe('Export what you want to keep, then tick “Discard” to remove');
     await dialog.screenshot({ path: screenshotPath('remove-unsent.png') });
     await expectAxeClean();
 
@@ -93,6 +94,7 @@ describe('Removal with unsent work', () => {
 
     await dialog.getByTestId('unsent-discard').check();
     expect(await dialog.getByTestId('unsent-discard').evaluate((el) => el.parentElement?.textContent)).toBe('Discard these 2 unsent changes');
+    expect(await confirm.getAttribute('title')).toBeNull();
     await confirm.click();
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => page.getByTestId('account-freshcrumbbakery').count()).toBe(0);

@@ -15,6 +15,8 @@ import { UnsentList, useUnsent } from './unsent-list';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+const TICK_FIRST = 'Export what you want to keep, then tick “Discard” to remove';
+
 /** The unsent work of what is removed, the choice to discard it, and the removal itself. */
 function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (choice: { discardUnsent: boolean; discarding: string[] }) => Promise<unknown>, onClose: () => void) {
   const { busy, error, setError, run: runAction } = useAction();
@@ -36,7 +38,10 @@ function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (choice: { discar
       },
     );
   const loading = unsent.items === null && unsent.error === null;
-  return { busy, error, discard, setDiscard, remove, blocked: busy || loading || (count > 0 && !discard) };
+  const blocked = busy || loading || (count > 0 && !discard);
+  // The removal button's props: held back until "Discard" is ticked, and saying so while it is.
+  const actions = { blocked, error, onRemove: () => void remove(), hint: blocked && !busy && count > 0 ? TICK_FIRST : undefined };
+  return { discard, setDiscard, actions };
 }
 
 function UnsentSection(props: { items: UnsentItem[] | null; loadError: string | null; what: string; exportAs: { connection: string; account?: string }; discard: boolean; onDiscard(v: boolean): void }) {
@@ -84,7 +89,6 @@ function Actions(props: { blocked: boolean; error: string | null; onClose(): voi
 /** What was removed of the built-in demo connection stays removed until brought back (core/demo.ts). */
 const DEMO_PROFILE_ID = 'sandbox-demo';
 const DEMO_STAYS_REMOVED = 'It stays removed when Campaign Desk starts again. “+ Add connection” can bring the whole Sandbox demo back.';
-const TICK_FIRST = 'Export what you want to keep, then tick “Discard” to remove';
 
 export function RemoveAccountDialog({ account, members, onClose }: { account: Account; members: Account[]; onClose(): void }) {
   const name = account.name || account.accountId;
@@ -105,15 +109,7 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
       ) : null}
       {account.profileId === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
       <UnsentSection items={unsent.items} loadError={unsent.error} what="the account" exportAs={{ connection: profileName, account: name }} discard={r.discard} onDiscard={r.setDiscard} />
-      <Actions
-        blocked={r.blocked}
-        error={r.error}
-        onClose={onClose}
-        onRemove={() => void r.remove()}
-        label="Remove account"
-        testId="remove-account-confirm"
-        hint={r.blocked && !r.busy && (unsent.items?.length ?? 0) > 0 ? TICK_FIRST : undefined}
-      />
+      <Actions {...r.actions} onClose={onClose} label="Remove account" testId="remove-account-confirm" />
     </Dialog>
   );
 }
@@ -129,15 +125,7 @@ export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile
       </p>
       {profile.id === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
       <UnsentSection items={unsent.items} loadError={unsent.error} what="the connection" exportAs={{ connection: profile.name }} discard={r.discard} onDiscard={r.setDiscard} />
-      <Actions
-        blocked={r.blocked}
-        error={r.error}
-        onClose={onClose}
-        onRemove={() => void r.remove()}
-        label="Remove connection"
-        testId="remove-connection-confirm"
-        hint={r.blocked && !r.busy && (unsent.items?.length ?? 0) > 0 ? TICK_FIRST : undefined}
-      />
+      <Actions {...r.actions} onClose={onClose} label="Remove connection" testId="remove-connection-confirm" />
     </Dialog>
   );
 }
