@@ -30,6 +30,12 @@ const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spen
 /** The budget choice that sends neither a limit nor a model: the interface's display example (spec 4.1 rule 6). */
 const NOT_SENT_LABEL = 'Not sent (as in display campaigns)';
 
+/** An amount of money: cents, never negative, the decimal keypad on touch screens. */
+const AMOUNT: React.InputHTMLAttributes<HTMLInputElement> = { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' };
+
+/** The hint of a field the chosen strategy or model may not need: the service decides, not the desk. */
+const optionalFor = (need: 'required' | 'optional' | 'hidden', choice: string) => (need === 'optional' ? `Optional: what ${enumLabel(choice)} needs is the service's to say` : undefined);
+
 /** The capability a choice of a field needs, for showing what is known next to it. */
 const CAPABILITY_OF: Readonly<Record<string, Capability>> = {
   HAS_NO_ITEMS_DISPLAY: 'display',
@@ -118,8 +124,8 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           {select('bid_strategy', fieldChoices('bid_strategy', seen))}
         </FormField>
         {cpc !== 'hidden' ? (
-          <FormField label="CPC" name="cpc" problems={by.cpc} hint={cpc === 'optional' ? `Optional: what ${enumLabel(form.bid_strategy)} needs is the service's to say` : undefined}>
-            {text('cpc', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+          <FormField label="CPC" name="cpc" problems={by.cpc} hint={optionalFor(cpc, form.bid_strategy)}>
+            {text('cpc', AMOUNT)}
           </FormField>
         ) : null}
         <FormField label="Budget" name="budget" problems={by.budget} hint={form.budget === '' ? 'No spending limit or model is sent, as in the display example of the interface' : undefined}>
@@ -138,12 +144,12 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           </select>
         </FormField>
         {limit !== 'hidden' ? (
-          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit} hint={limit === 'optional' ? `Optional: what ${enumLabel(form.budget)} needs is the service's to say` : undefined}>
-            {text('spending_limit', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+          <FormField label="Spending limit" name="spending_limit" problems={by.spending_limit} hint={optionalFor(limit, form.budget)}>
+            {text('spending_limit', AMOUNT)}
           </FormField>
         ) : null}
         <FormField label="Daily cap" name="daily_cap" problems={by.daily_cap} hint={form.budget === 'NONE' ? undefined : 'Optional'}>
-          {text('daily_cap', { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' })}
+          {text('daily_cap', AMOUNT)}
         </FormField>
         <FormField label="Campaign group" name="campaign_group_id" problems={by.campaign_group_id} hint={form.budget === GROUP_BUDGET ? 'The group whose budget this campaign shares' : 'Optional'}>
           {text('campaign_group_id')}
