@@ -5,10 +5,9 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
-import { ServiceError } from '../../../src/main/service/errors';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, freePort, isTokenRequest, loginAs, sandboxRequests, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, freePort, isTokenRequest, loginAs, sandboxRequests, SECRET, worldFixtures, rejection } from './helpers';
 
 let sb: RunningSandbox | undefined;
 afterEach(async () => {
@@ -31,16 +30,6 @@ async function setup() {
     clock: clockOf(s),
   });
   return { s, port, redirectUri, base };
-}
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a ServiceError');
 }
 
 async function refused(url: string): Promise<boolean> {

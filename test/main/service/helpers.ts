@@ -3,6 +3,7 @@
 import { createServer } from 'node:net';
 import { request } from 'undici';
 import { systemClock, type Clock } from '../../../src/main/clock/clock';
+import { ServiceError } from '../../../src/main/service/errors';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/main/service/service-client';
 import type { Fixtures, RunningSandbox } from '../../../src/sandbox/index';
 import { call as raw } from '../../helpers/sandbox';
@@ -153,4 +154,15 @@ export function loginAs(
     seen.callbackStatus = callback.statusCode;
     seen.callbackBody = await callback.body.text();
   };
+}
+
+/** The ServiceError the call failed with; anything else (or success) fails the test. */
+export async function rejection(p: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof ServiceError) return e;
+    throw e;
+  }
+  throw new Error('expected a ServiceError');
 }

@@ -1,12 +1,11 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignIdGroups, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing } from '../../../src/main/service/campaigns-api';
-import { ServiceError } from '../../../src/main/service/errors';
 import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, raw, sandboxRequests, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, raw, sandboxRequests, SECRET, worldFixtures, rejection as failure } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -26,16 +25,6 @@ afterAll(async () => {
   await client.close();
   await sb.close();
 });
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a ServiceError');
-}
 
 const draft = {
   name: 'Spring sale',

@@ -3,10 +3,9 @@
 // problem_json variant). And a token endpoint that echoes the request (token_error_echo) never
 // gets the client secret into an error, in any spelling.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../src/main/service/errors';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { clientFor, raw, worldFixtures } from './helpers';
+import { clientFor, raw, worldFixtures, rejection } from './helpers';
 import { secretSpellings } from './secret-spellings';
 
 let sb: RunningSandbox | undefined;
@@ -21,16 +20,6 @@ afterEach(async () => {
 async function start(variants: Variants, fixtures = worldFixtures()): Promise<RunningSandbox> {
   sb = await startSandbox({ variants, clock: 'real', fixtures });
   return sb;
-}
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a ServiceError');
 }
 
 const campaign = {

@@ -1,13 +1,12 @@
 // Failures on the wire, made by the sandbox's fault injection: what certainly did nothing, what
 // may have been applied, timeouts, cancellation and oversized answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../src/main/service/errors';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
 import { until } from '../../helpers/wait';
-import { addFault, clientFor, freePort, raw, sandboxRequests, worldFixtures } from './helpers';
+import { addFault, clientFor, freePort, raw, sandboxRequests, worldFixtures, rejection } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -22,16 +21,6 @@ afterAll(async () => {
   await client.close();
   await sb.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ServiceError) return e;
-    throw e;
-  }
-  throw new Error('expected a ServiceError');
-}
 
 const draft = (name: string) => ({
   name,
