@@ -1,9 +1,8 @@
 // Restart with a damaged data file, in the browser: the page says what happened and what to do,
 // "Start fresh" moves the file aside (its bytes kept beside it) and opens the app on an empty one.
 // Screenshot: docs/startup-damaged.png.
-import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -12,6 +11,7 @@ import { DATABASE_FILE } from '../../src/main/app/create-core';
 import { startBrowserModeOrExplain, type BrowserStart } from '../../src/main/browser-mode/start';
 import { openStore } from '../../src/main/store';
 import { ensureRendererBuilt, launchChromium, RENDERER_DIR, screenshotPath } from './support';
+import { damageTablePage } from '../helpers/damage';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-damaged-'));
 let start: BrowserStart | undefined;
@@ -28,13 +28,7 @@ async function damageDataFile(file: string): Promise<void> {
   const store = openStore({ file });
   store.profiles.create({ name: 'Agency', baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test', pushUrl: 'https://push.example.test', clientId: 'c1', flow: 'client_credentials' });
   await store.close();
-  const db = new Database(file, { readonly: true });
-  const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'profiles'").pluck().get() as number;
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  db.close();
-  const bytes = readFileSync(file);
-  bytes.fill(0xab, (root - 1) * pageSize, root * pageSize);
-  writeFileSync(file, bytes);
+  damageTablePage(file, 'profiles');
 }
 
 describe('restart with a damaged data file', () => {

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DataFileProblem, openStore, openStoreAtStart } from '../../../src/main/store';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { seed, tempDir } from './helpers';
+import { damageTablePage } from '../../helpers/damage';
 
 const dirs: string[] = [];
 const immutable: string[] = [];
@@ -42,13 +43,7 @@ async function damagedFile(): Promise<string> {
   const store = openStore({ file });
   seed(store);
   await store.close();
-  const db = new Database(file, { readonly: true });
-  const root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = 'profiles'").pluck().get() as number;
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  db.close();
-  const bytes = readFileSync(file);
-  bytes.fill(0xab, (root - 1) * pageSize, root * pageSize);
-  writeFileSync(file, bytes);
+  damageTablePage(file, 'profiles');
   return file;
 }
 
