@@ -80,23 +80,33 @@ function checkWorkTables(db: Db, tables: Set<string>): string | null {
   return null;
 }
 
+/** A connection to the file, or the reason it cannot be opened in words a person can act on. */
+function openOrExplain(file: string, options: Database.Options): Db {
+  try {
+    return new Database(file, { ...options, nativeBinding: electronNativeBinding() });
+  } catch (e) {
+    throw explainOpenError(e, file);
+  }
+}
+
+/** The file's schema version; a file from a newer app is refused, naming both versions. */
+function refuseNewer(db: Db, file: string, migrations: readonly Migration[]): number {
+  const found = readUserVersion(db);
+  const known = latestVersion(migrations);
+  if (found > known) throw tooNewError(file, found, known);
+  return found;
+}
+
 /**
  * Looks at an existing file through a read-only connection first: a read-write one would, on
  * closing, fold a -wal into the file and delete it, which must not happen to a file that turns
  * out to be damaged, foreign or newer (its last commits may be in that log).
  */
 function inspect(file: string, migrations: readonly Migration[]): void {
-  let db: Db;
+  const db = openOrExplain(file, { readonly: true, fileMustExist: true });
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true, nativeBinding: electronNativeBinding() });
-  } catch (e) {
-    throw explainOpenError(e, file);
-  }
-  try {
-    const found = readUserVersion(db);
-    const known = latestVersion(migrations);
     // A file that says it is newer is left alone whatever it holds: an update is the remedy.
-    if (found > known) throw tooNewError(file, found, known);
+    const found = refuseNewer(db, file, migrations);
     const tables = assertOurs(db, file, found);
     const broken = checkWorkTables(db, tables);
     if (broken !== null) throw damaged(file, broken);
@@ -127,18 +137,11 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     inspect(file, migrations);
     assertWritable(file);
   }
-  let db: Db;
-  try {
-    db = new Database(file, { timeout: BUSY_TIMEOUT_MS, nativeBinding: electronNativeBinding() });
-  } catch (e) {
-    throw explainOpenError(e, file);
-  }
+  const db = openOrExplain(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     // Checked again on this connection (the file may be new, or replaced meanwhile), before any
     // pragma that writes (journal_mode): a file from a newer app is refused without being touched.
-    const found = readUserVersion(db);
-    const known = latestVersion(migrations);
-    if (found > known) throw tooNewError(file, found, known);
+    const found = refuseNewer(db, file, migrations);
     if (found === 0 && tableNames(db).size === 0) {
       db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
     }
