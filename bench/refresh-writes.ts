@@ -11,8 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { campaignRowValues, CAMPAIGN_WRITE_COLUMNS } from '../src/main/store/campaign-columns';
-import { CAMPAIGN_TABLE_TEMPLATE_V3 } from '../src/main/store/migrations/003-campaigns-per-account';
-import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../src/main/store/migrations/008-campaign-indexes-the-window-uses';
+import { CAMPAIGN_INDEXES, CAMPAIGN_TABLE_SQL } from '../src/main/store/campaign-tables';
 import { syntheticCampaigns } from '../test/fixtures/campaigns';
 
 const writtenBytes = () => Number(/^write_bytes:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
@@ -31,8 +30,8 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
     db.pragma('journal_size_limit = 33554432');
     // Fixed names from the frozen templates, no input: safe to put in SQL.
-    db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', 't'));
-    for (const [suffix, cols] of CAMPAIGN_INDEX_TEMPLATES_V8.slice(0, indexes)) db.exec(`CREATE INDEX t_by_${suffix} ON t(${cols})`);
+    db.exec(CAMPAIGN_TABLE_SQL.replaceAll('{t}', 't'));
+    for (const [suffix, cols] of CAMPAIGN_INDEXES.slice(0, indexes)) db.exec(`CREATE INDEX t_by_${suffix} ON t(${cols})`);
     const insert = db.prepare(`INSERT INTO t (${CAMPAIGN_WRITE_COLUMNS.join(', ')}) VALUES (${CAMPAIGN_WRITE_COLUMNS.map(() => '?').join(', ')})`);
     const written0 = writtenBytes();
     const cpu0 = process.cpuUsage();
@@ -76,6 +75,6 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
 }
 
 if (require.main === module) {
-  const [pageSize = 4096, autocheckpoint = 4000, batchMs = 12, maxBatchRows = 2000, indexes = CAMPAIGN_INDEX_TEMPLATES_V8.length] = process.argv.slice(2).map(Number);
+  const [pageSize = 4096, autocheckpoint = 4000, batchMs = 12, maxBatchRows = 2000, indexes = CAMPAIGN_INDEXES.length] = process.argv.slice(2).map(Number);
   console.log(JSON.stringify(run(pageSize, autocheckpoint, batchMs, maxBatchRows, indexes)));
 }

@@ -1,8 +1,51 @@
-// The per-account campaign tables (campaigns_<account_key>): their names, creation from the frozen
-// templates (columns: migration 3; indexes: migration 8), and dropping them with their account.
+// The per-account campaign tables (campaigns_<account_key>): their names, their shape today, and
+// creating and dropping them with their account. The migrations keep their own frozen copies of the
+// shape they created (columns: 3, indexes: 8); test/main/store/migrations.test.ts proves a table
+// made here and one a migrated file holds are the same, so the two cannot drift apart unseen.
 import type { Database } from 'better-sqlite3';
-import { CAMPAIGN_TABLE_TEMPLATE_V3 } from './migrations/003-campaigns-per-account';
-import { CAMPAIGN_INDEX_TEMPLATES_V8 } from './migrations/008-campaign-indexes-the-window-uses';
+
+/** A new account's table, `{t}` its name. */
+export const CAMPAIGN_TABLE_SQL = `CREATE TABLE {t} (
+  id_num INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  advertiser_id TEXT COLLATE NOCASE,
+  advertiser_name TEXT COLLATE NOCASE,
+  name TEXT NOT NULL COLLATE NOCASE,
+  branding_text TEXT COLLATE NOCASE,
+  tracking_code TEXT,
+  pricing_model TEXT,
+  cpc REAL,
+  safety_rating TEXT CHECK (safety_rating IS NULL OR json_valid(safety_rating)),
+  daily_cap REAL,
+  daily_ad_delivery_model TEXT,
+  spending_limit REAL,
+  spending_limit_model TEXT,
+  bid_strategy TEXT,
+  marketing_objective TEXT,
+  campaign_group_id TEXT,
+  start_date TEXT,
+  campaign_item_type TEXT,
+  status TEXT,
+  spent REAL,
+  present INTEGER NOT NULL,
+  extra TEXT CHECK (extra IS NULL OR json_valid(extra)),
+  search TEXT NOT NULL,
+  PRIMARY KEY (id_num, id)
+) STRICT, WITHOUT ROWID`;
+
+/** [name suffix, columns] of its secondary indexes: only what the window sorts and filters by, status riding along. */
+export const CAMPAIGN_INDEXES: readonly (readonly [string, string])[] = [
+  ['name', 'name, status'],
+  ['advertiser_name', 'advertiser_name, status'],
+  ['status', 'status'],
+  ['spent', 'spent, status'],
+  ['cpc', 'cpc, status'],
+  ['daily_cap', 'daily_cap, status'],
+  ['spending_limit', 'spending_limit, status'],
+  ['bid_strategy', 'bid_strategy, status'],
+  ['start_date', 'start_date, status'],
+  ['search', 'search'],
+];
 
 const TABLE_NAME = /^campaigns_(\d+)$/;
 
@@ -38,8 +81,8 @@ export function createCampaignTables(db: Database): CampaignTables {
       if (exists(key)) return;
       const t = campaignTableName(key);
       inTx(() => {
-        db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', t));
-        for (const [suffix, cols] of CAMPAIGN_INDEX_TEMPLATES_V8) db.exec(`CREATE INDEX ${t}_by_${suffix} ON ${t}(${cols})`);
+        db.exec(CAMPAIGN_TABLE_SQL.replaceAll('{t}', t));
+        for (const [suffix, cols] of CAMPAIGN_INDEXES) db.exec(`CREATE INDEX ${t}_by_${suffix} ON ${t}(${cols})`);
       });
     },
     reset(key) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../../src/shared/domain/campaign';
 import { idSortKey } from '../../../src/main/store/campaign-columns';
 import { buildCampaignQuery, parseCampaignQuery, TEXT_MATCH_TABLE_SQL, type CampaignQuery } from '../../../src/main/store/campaign-query';
-import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
+import { CAMPAIGN_INDEXES } from '../../../src/main/store/campaign-tables';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
@@ -189,7 +189,7 @@ describe('campaign query plans', () => {
     const db = new Database(t.file, { readonly: true });
     // ACME's table (key 1) has its indexes from its creation on: right after its first load.
     const indexes = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns_1' AND sql IS NOT NULL").pluck();
-    expect(indexes.get()).toBe(CAMPAIGN_INDEX_TEMPLATES_V8.length);
+    expect(indexes.get()).toBe(CAMPAIGN_INDEXES.length);
     db.exec(TEXT_MATCH_TABLE_SQL);
     try {
       for (const field of GRID_SORTS) {

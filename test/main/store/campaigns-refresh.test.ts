@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/shared/domain/campaign';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { CAMPAIGN_FIELDS, CAMPAIGN_WRITE_COLUMNS, campaignRowValues } from '../../../src/main/store/campaign-columns';
-import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
+import { CAMPAIGN_INDEXES } from '../../../src/main/store/campaign-tables';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -174,7 +174,7 @@ describe('campaign cache refresh', () => {
 
   it('serves a first load sorted and filtered from its first batch on, with the indexes the window uses', async () => {
     const data = syntheticCampaigns(500, { firstId: 1 });
-    expect(indexCount(1)).toBe(CAMPAIGN_INDEX_TEMPLATES_V8.length);
+    expect(indexCount(1)).toBe(CAMPAIGN_INDEXES.length);
     const r = t.store.campaigns.beginRefresh(ACME);
     r.applyPage(data.slice(0, 250));
     // What the window asks right after the first batch: the biggest spenders among the paused.
@@ -190,7 +190,7 @@ describe('campaign cache refresh', () => {
     expect(page().rows.map((c) => c.id)).toEqual(expected(data));
     expect(page().total).toBe(data.filter((c) => c.status === 'PAUSED').length);
     expect(await r.finish()).toMatchObject({ pages: 2, removed: 0 });
-    expect(indexCount(1)).toBe(CAMPAIGN_INDEX_TEMPLATES_V8.length);
+    expect(indexCount(1)).toBe(CAMPAIGN_INDEXES.length);
     expect(t.store.campaigns.count(ACME)).toBe(500);
   });
 

@@ -40,7 +40,7 @@ export function taskToEditForm(t: Task): TaskEditForm {
   };
 }
 
-/** What the person changed; main merges it into the whole record it sends (push-handlers.ts). */
+/** What the person changed; main merges it into the whole record it sends (src/main/app/handlers/tasks.ts). */
 export function taskPatch(before: TaskEditForm, after: TaskEditForm): TaskUpdate {
   const patch: TaskUpdate = {};
   if (after.title !== before.title) patch.title = after.title;
