@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { request } from 'undici';
+import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { createSecretStore } from '../src/main/secrets';
 import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, type Fixtures } from '../src/sandbox/index';
@@ -75,24 +76,6 @@ function fixtures(kind: 'single' | 'network', campaigns: number, members = 0): F
 /** The control API secret the sandbox child is started with, so the bench can read its request log. */
 const CONTROL_SECRET = randomBytes(32).toString('base64url');
 
-async function spawnSandbox(fixtureFile: string, variants: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const args = [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0', '--fixtures', fixtureFile, ...variants.flatMap((v) => ['--variant', v])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [CONTROL_SECRET_ENV]: CONTROL_SECRET } });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('sandbox did not start within 120 s')), 120_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^Sandbox listening on (\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
@@ -243,7 +226,7 @@ async function withSandbox<T>(fx: Fixtures, variants: string[], fn: (url: string
   const dir = mkdtempSync(join(tmpdir(), 'desk-bench-fx-'));
   const file = join(dir, 'fixtures.json');
   writeFileSync(file, JSON.stringify(fx));
-  const { url, child } = await spawnSandbox(file, variants);
+  const { url, child } = await spawnSandbox(['--fixtures', file, ...variants.flatMap((v) => ['--variant', v])], { env: { [CONTROL_SECRET_ENV]: CONTROL_SECRET }, startWithinMs: 120_000 });
   try {
     return await fn(url);
   } finally {

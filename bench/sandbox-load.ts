@@ -2,10 +2,10 @@
 // 429s), over a keep-alive undici Pool. The sandbox runs as a child process (the CLI, as
 // `npm run sandbox` runs it) so that the load generator does not share its event loop.
 // Run: npx tsx bench/sandbox-load.ts [requests] [concurrency]
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { spawnSandbox } from './sandbox-child';
 
 export interface SandboxLoadOptions {
   /** Measured requests (default 20,000). */
@@ -31,28 +31,7 @@ export interface SandboxLoadResult {
   errors: number;
 }
 
-const ROOT = join(__dirname, '..');
 
-async function spawnSandbox(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('sandbox did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^Sandbox listening on (\S+)$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 async function stopSandbox(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -84,7 +63,7 @@ export async function runSandboxLoad(opts: SandboxLoadOptions = {}): Promise<San
   const concurrency = opts.concurrency ?? 32;
   const warmup = opts.warmup ?? 1_000;
   const account = opts.account ?? 'oldtimerltd';
-  const spawned = opts.url === undefined ? await spawnSandbox() : undefined;
+  const spawned = opts.url === undefined ? await spawnSandbox([]) : undefined;
   const url = opts.url ?? spawned!.url;
   const pool = new Pool(url, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
   try {
