@@ -44,6 +44,10 @@ export function treeOrder(profiles: Profile[], accounts: Account[]): { profile: 
   });
 }
 
+/** How many reloads asked for each part, and the newest of them whose answer is in the store. */
+const issued = { info: 0, profiles: 0, accounts: 0 };
+const stored = { info: 0, profiles: 0, accounts: 0 };
+
 export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   info: null,
   profiles: [],
@@ -57,20 +61,32 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   async reload(parts) {
     try {
       // Only what changed is asked for: profiles.list reads every connection's sign-in state and
-      // accounts.list every account's counts, and data events come up to once a second.
+      // accounts.list every account's counts, and data events come up to once a second. Reloads
+      // overlap (an event and a dialog's own reload), so each part keeps only its newest answer,
+      // and a part not asked for is read when the answer is stored, never from before the wait:
+      // an older snapshot would undo what an overlapping reload just brought (a restored
+      // connection vanishing from the sidebar).
+      const asked = { info: parts.info ? ++issued.info : 0, profiles: parts.profiles ? ++issued.profiles : 0, accounts: parts.accounts ? ++issued.accounts : 0 };
       const [info, profiles, accounts] = await Promise.all([
-        parts.info ? call('app.info', {}) : get().info,
-        parts.profiles ? call('profiles.list', {}) : get().profiles,
-        parts.accounts ? call('accounts.list', {}) : get().accounts,
+        parts.info ? call('app.info', {}) : null,
+        parts.profiles ? call('profiles.list', {}) : null,
+        parts.accounts ? call('accounts.list', {}) : null,
       ]);
-      const current = get().selected;
-      const stillThere = current && accounts.some((a) => a.profileId === current.profileId && a.accountId === current.accountId);
+      const newest = <T,>(part: keyof typeof issued, answer: T | null, kept: T): T => {
+        if (answer === null || asked[part] < stored[part]) return kept;
+        stored[part] = asked[part];
+        return answer;
+      };
+      const now = get();
+      const next = { info: newest('info', info, now.info), profiles: newest('profiles', profiles, now.profiles), accounts: newest('accounts', accounts, now.accounts) };
+      const current = now.selected;
+      const stillThere = current && next.accounts.some((a) => a.profileId === current.profileId && a.accountId === current.accountId);
       let selected = stillThere ? current : null;
       if (!selected) {
-        const first = treeOrder(profiles, accounts).flatMap((g) => g.rows)[0]?.account;
+        const first = treeOrder(next.profiles, next.accounts).flatMap((g) => g.rows)[0]?.account;
         selected = first ? { profileId: first.profileId, accountId: first.accountId } : null;
       }
-      set({ info, profiles, accounts, selected, loaded: true, error: null });
+      set({ ...next, selected, loaded: true, error: null });
     } catch (err) {
       set({ loaded: true, error: messageOf(err) });
     }
