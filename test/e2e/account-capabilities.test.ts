@@ -7,8 +7,8 @@
 // Screenshots: docs/capability-warning.png, docs/account-capabilities.png; axe clean in both themes.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, fixtures, openAccount, openApp, type AppSession } from './app-session';
-import { axeViolations } from './axe';
+import { demoClient, fixtures, openAccount, openApp, openAxePage, type AppSession } from './app-session';
+import { expectAxeClean } from './axe';
 import { sandboxCampaignNames, screenshotPath } from './support';
 
 let app: AppSession;
@@ -16,14 +16,6 @@ let page: Page;
 
 const notEnabled = fixtures.accounts.find((a) => a.account_id === 'freshcrumbbakery' && (a.features ?? []).length === 0);
 const enabled = fixtures.accounts.find((a) => a.account_id === 'acmeshoes' && (a.features ?? []).includes('DISPLAY'));
-
-async function expectAxeClean(): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect(await axeViolations(page), `${colorScheme} theme`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** A new draft of the open account with the interface's display example (spec 4.1 rule 6). */
 async function displayExample(name: string): Promise<void> {
@@ -38,11 +30,7 @@ async function displayExample(name: string): Promise<void> {
 beforeAll(async () => {
   if (!notEnabled || !enabled) throw new Error('the demo fixtures changed: Fresh Crumb Bakery without features and Acme Shoes with display are needed');
   app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
+  page = await openAxePage(app);
 });
 afterAll(async () => app?.close());
 
@@ -67,7 +55,7 @@ describe('Account capabilities', () => {
     expect(await page.getByTestId('draft-queue').isEnabled()).toBe(true);
     // The choice itself says what is known, and stays offered.
     expect(await page.locator('#f-campaign_item_type option[value="HAS_NO_ITEMS_DISPLAY"]').textContent()).toMatch(/^Display \(no items yet\) \(refused by the service on /);
-    await expectAxeClean();
+    await expectAxeClean(page);
     await page.screenshot({ path: screenshotPath('capability-warning.png') });
 
     // The account's settings from the keyboard, on the account in the sidebar.
@@ -79,7 +67,7 @@ describe('Account capabilities', () => {
     expect(await dialog.getByTestId('capability-display-refused').isChecked()).toBe(true);
     expect(await dialog.getByTestId('capability-performance_video-unknown').isChecked()).toBe(true);
     expect(await dialog.getByTestId('capability-no_spending_limit-known').textContent()).toBe('Not known yet');
-    await expectAxeClean();
+    await expectAxeClean(page);
     await dialog.screenshot({ path: screenshotPath('account-capabilities.png') });
 
     // The person knows the account was enabled since: the warning goes, and the choice says so.

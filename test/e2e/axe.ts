@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
+import { expect } from 'vitest';
 
 const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -22,4 +23,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return results
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} (${v.help}) at ${n.replace(/\s+/g, ' ')}`));
+}
+
+/** No serious or critical violation in the light theme nor in the dark one; leaves the page light. */
+export async function expectAxeClean(page: Page): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await axeViolations(page), `${colorScheme} theme`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -10,8 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
-import { axeViolations } from './axe';
+import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { expectAxeClean } from './axe';
 import { ROOT, screenshotPath } from './support';
 
 /** Pictures the README does not show: always the run's artifacts, never docs/. */
@@ -26,22 +26,10 @@ let page: Page;
 
 beforeAll(async () => {
   app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
+  page = await openAxePage(app);
   await openAccount(page, account.account_id);
 });
 afterAll(async () => app?.close());
-
-async function expectAxeClean(): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect(await axeViolations(page), `${colorScheme} theme`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 const onService = async (name: string) =>
   (await sandboxJson<{ campaigns: { id: number; name: string }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`)).campaigns.filter((c) => c.name === name);
@@ -68,7 +56,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     expect(await page.getByTestId('input-name').isDisabled()).toBe(true);
     expect(await state.getByTestId('draft-retry').count()).toBe(1);
     await page.screenshot({ path: screenshotPath('drafts-refused.png') });
-    await expectAxeClean();
+    await expectAxeClean(page);
 
     // Fix: back to draft, editable, out of the Outbox; the service's words stay while editing.
     await state.getByTestId('draft-fix').click();
@@ -95,7 +83,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     await expect.poll(() => sent.count()).toBe(1);
     expect(await sent.getByTestId('outbox-posted-id').textContent()).toBe(`campaign ${created.id}`);
     await page.screenshot({ path: screenshotPath('outbox-posted-id.png') });
-    await expectAxeClean();
+    await expectAxeClean(page);
 
     await page.getByTestId('tab-activity').click();
     await expect.poll(() => page.getByTestId('activity-list').textContent()).toContain(`Create campaign "${name}" was sent: campaign ${created.id}.`);
@@ -159,7 +147,7 @@ describe('Drafts and Outbox: one change, one item', () => {
     expect(await page.getByTestId('input-name').isDisabled()).toBe(true);
     expect(await page.getByTestId('change-state').textContent()).toContain('Waiting in the Outbox to be posted');
     await page.screenshot({ path: artifactPath('drafts-queued.png') });
-    await expectAxeClean();
+    await expectAxeClean(page);
 
     await page.getByTestId('draft-take-back').click();
     await expect.poll(() => page.getByTestId('input-name').isDisabled()).toBe(false);

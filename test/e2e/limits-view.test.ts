@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
-import { demoClient, fixtures, openApp, type AppSession } from './app-session';
+import { demoClient, fixtures, openApp, openAxePage, type AppSession } from './app-session';
 import { axeViolations } from './axe';
 import { sandboxCampaignNames, screenshotPath } from './support';
 
@@ -25,11 +25,7 @@ beforeAll(async () => {
     },
   });
   app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
+  page = await openAxePage(app);
 });
 afterAll(async () => {
   await app?.close();

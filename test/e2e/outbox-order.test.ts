@@ -4,7 +4,7 @@
 // order, and once online the service receives them in that order. Screenshot: outbox-order.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { axeViolations } from './axe';
 import { screenshotPath } from './support';
 
@@ -14,11 +14,7 @@ let page: Page;
 
 beforeAll(async () => {
   app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
+  page = await openAxePage(app);
   await openAccount(page, account.account_id);
 });
 afterAll(async () => app?.close());

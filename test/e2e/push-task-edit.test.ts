@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
-import { axeViolations } from './axe';
+import { expectAxeClean } from './axe';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -32,14 +32,6 @@ const serviceTask = async (title: string) =>
   (await sandboxJson<{ tasks: ServiceTask[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001')).tasks.find((t) => t.title === title);
 
 /** axe over the page as it is, in the light and then the dark theme (the app follows the system's). */
-async function expectAxeClean(): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect(await axeViolations(page), `${colorScheme} theme`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 const title = `Edit me ${Date.now()}`;
 const first = utcAt(1, 9);
 const moved = utcAt(2, 10);
@@ -65,7 +57,7 @@ describe('A scheduled task edited in the composer', () => {
     await page.getByTestId('push-executionTime').fill('2020-01-07T09:00');
     await expect.poll(() => page.getByTestId('push-schedule-summary').textContent()).toContain('This time has passed');
     await page.getByTestId('app-1001').waitFor();
-    await expectAxeClean();
+    await expectAxeClean(page);
   });
 
   it('queues the push for tomorrow 09:00 UTC and finds it pending in Tasks, axe clean', async () => {
@@ -82,7 +74,7 @@ describe('A scheduled task edited in the composer', () => {
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
     await row.click();
     await page.getByTestId('task-edit').waitFor();
-    await expectAxeClean();
+    await expectAxeClean(page);
   });
 
   it('opens the task in the composer with its preview and time zone, and discards an edit', async () => {
@@ -110,7 +102,7 @@ describe('A scheduled task edited in the composer', () => {
     await expect.poll(() => page.getByTestId('task-schedule-summary').textContent()).toContain('This time has passed');
     expect(await page.getByTestId('task-save').isDisabled()).toBe(true);
     await expect.poll(() => page.getByTestId('task-fix-tomorrow').count()).toBe(1);
-    await expectAxeClean();
+    await expectAxeClean(page);
 
     await page.getByTestId('task-edit-discard').click();
     await page.getByTestId('task-grid').waitFor();

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readImport } from '../../src/renderer/features/drafts/draft-transfer';
-import { openAccount, openApp, type AppSession } from './app-session';
-import { axeViolations } from './axe';
+import { openAccount, openApp, openAxePage, type AppSession } from './app-session';
+import { expectAxeClean } from './axe';
 import { screenshotPath } from './support';
 
 let app: AppSession;
@@ -17,20 +17,9 @@ let page: Page;
 
 beforeAll(async () => {
   app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
+  page = await openAxePage(app);
 });
 
-async function expectAxeClean(): Promise<void> {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    expect(await axeViolations(page), `${colorScheme} theme`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 afterAll(async () => app?.close());
 
 /** A new draft of the open account with the interface's display example (valid, no branding, no budget). */
@@ -71,7 +60,7 @@ describe('Removal with unsent work', () => {
     expect(await confirm.isDisabled()).toBe(true);
     expect(await confirm.getAttribute('title')).toBe('Export what you want to keep, then tick “Discard” to remove');
     await dialog.screenshot({ path: screenshotPath('remove-unsent.png') });
-    await expectAxeClean();
+    await expectAxeClean(page);
 
     // The CSV is the drafts' own format: Import reads both campaigns back, ready to queue.
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('unsent-export-csv').click()]);
@@ -137,7 +126,7 @@ describe('Retention the person sets', () => {
     // Everything here is from today: nothing would be removed, so nothing is announced.
     expect(await dialog.getByTestId('retention-effect').count()).toBe(0);
     await dialog.screenshot({ path: screenshotPath('retention-dialog.png') });
-    await expectAxeClean();
+    await expectAxeClean(page);
     await dialog.getByTestId('retention-save').click();
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => note.textContent()).toBe('kept for 7 days, then removed; the activity log for 90 days');
