@@ -19,8 +19,18 @@ type AccountHandlers = Pick<
   'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.records' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel' | 'views.load' | 'views.save'
 >;
 
-export function accountView(ctx: CoreContext, a: Account) {
-  const queued = ctx.store.outbox.list({ profileId: a.profileId, accountId: a.accountId, states: ON_THE_WAY_STATES }).length;
+/** How many changes of each account are on their way, keyed profile/account: one read for a whole list. */
+function onTheWayCounts(ctx: CoreContext, lane: { profileId?: string; accountId?: string }): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of ctx.store.outbox.list({ ...lane, states: ON_THE_WAY_STATES })) {
+    const key = `${item.profileId}/${item.accountId ?? ''}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export function accountView(ctx: CoreContext, a: Account, onTheWay = onTheWayCounts(ctx, { profileId: a.profileId, accountId: a.accountId })) {
+  const queued = onTheWay.get(`${a.profileId}/${a.accountId}`) ?? 0;
   const noAccess = ctx.connections.access.get(a.profileId, a.accountId);
   return { ...accountDto(a, ctx.store.campaigns.count(a), queued), ...(noAccess ? { noAccess } : {}) };
 }
@@ -62,7 +72,9 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
   return {
     async 'accounts.list'({ profileId }) {
       const accounts = profileId === undefined ? store.accounts.listAll() : store.accounts.list(profileId);
-      return accounts.map((a) => accountView(ctx, a));
+      // Listed on every refresh event (up to once a second): the outbox is read once, not per account.
+      const onTheWay = onTheWayCounts(ctx, profileId === undefined ? {} : { profileId });
+      return accounts.map((a) => accountView(ctx, a, onTheWay));
     },
 
     async 'accounts.add'({ profileId, accountId, name }) {
