@@ -118,9 +118,8 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
       if (!parsed.success) throw new StoreError('INVALID_INPUT', describeIssues(parsed.error.issues));
       const a = parsed.data;
       try {
-        // The account and its (empty) campaign table appear together.
         ctx.tx(() => {
-          const key = insert.run({
+          insert.run({
             profileId: a.profileId,
             accountId: a.accountId,
             name: a.name ?? null,
@@ -128,8 +127,7 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
             networkId: a.networkId ?? null,
             verifiedAt: a.verifiedAt ?? null,
             now: ctx.clock.now(),
-          }).lastInsertRowid;
-          ctx.campaignTables.reset(Number(key));
+          });
         });
       } catch (e) {
         const code = (e as { code?: string }).code;
@@ -180,12 +178,8 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
             `Account ${ref.accountId} has ${n} change(s) not yet sent. Send or discard them before removing the account.`,
           );
         }
-        const key = keyStmt.get(ref.profileId, ref.accountId);
-        if (typeof key !== 'number') return false;
-        del.run(ref.profileId, ref.accountId);
-        // Dropping the account's table is instant, where deleting 100,000 rows was not.
-        ctx.campaignTables.drop(key);
-        return true;
+        // Its cached campaigns go by cascade (CampaignsRepo.forget deletes a large cache in steps first).
+        return del.run(ref.profileId, ref.accountId).changes > 0;
       });
     },
     keyOf(ref) {

@@ -34,8 +34,10 @@ export const CAMPAIGN_FIELDS: readonly (readonly [keyof Campaign & string, Colum
 ];
 const KNOWN = new Set<string>(CAMPAIGN_FIELDS.map(([f]) => f));
 
-/** Columns written for a campaign, in the order of campaignRowValues (the table is the account). */
+/** Columns written for a campaign, in the order of campaignRowValues; the first three are the key. */
+export const CAMPAIGN_KEY_COLUMNS = ['account_key', 'id_num', 'id'] as const;
 export const CAMPAIGN_WRITE_COLUMNS = [
+  'account_key',
   'id_num',
   ...CAMPAIGN_FIELDS.map(([f]) => f),
   'present',
@@ -85,25 +87,25 @@ interface RowBuild {
 /** Stores field `i` of CAMPAIGN_FIELDS; returns its bit of `present` (0 when absent). */
 function put(b: RowBuild, i: number, v: unknown): number {
   if (v === undefined) {
-    b.values[i + 1] = null;
+    b.values[i + 2] = null;
     return 0;
   }
   const type = FIELD_TYPES[i];
   if (!fits(type, v)) {
     // A value of an unexpected type is kept verbatim in extra (it wins when rebuilding).
-    b.values[i + 1] = null;
+    b.values[i + 2] = null;
     (b.extra ??= {})[FIELD_NAMES[i]] = v;
-  } else b.values[i + 1] = type === 'json' && v !== null ? JSON.stringify(v) : v;
+  } else b.values[i + 2] = type === 'json' && v !== null ? JSON.stringify(v) : v;
   return 1 << i;
 }
 
 /**
- * Positional values for CAMPAIGN_WRITE_COLUMNS. This runs for every row of every refresh (100,000
+ * Positional values for CAMPAIGN_WRITE_COLUMNS of a campaign of the account `accountKey`. This runs for every row of every refresh (100,000
  * times for a large account). The fields are read by name, one explicit read each, in the order of
  * CAMPAIGN_FIELDS (a test checks the order): a loop reading `record[field]` from the list was four
  * times slower, and the unknown-field pass is skipped when the object has no other keys.
  */
-export function campaignRowValues(c: Campaign): unknown[] {
+export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
   const b: RowBuild = { values: new Array(ROW_WIDTH), extra: null };
   const present =
     put(b, 0, c.id) |
@@ -138,10 +140,11 @@ export function campaignRowValues(c: Campaign): unknown[] {
       if (!KNOWN.has(key) && record[key] !== undefined) (b.extra ??= {})[key] = record[key];
     }
   }
-  b.values[0] = idSortKey(c.id);
-  b.values[FIELD_COUNT + 1] = present;
-  b.values[FIELD_COUNT + 2] = b.extra === null ? null : JSON.stringify(b.extra);
-  b.values[FIELD_COUNT + 3] = searchText(c);
+  b.values[0] = accountKey;
+  b.values[1] = idSortKey(c.id);
+  b.values[FIELD_COUNT + 2] = present;
+  b.values[FIELD_COUNT + 3] = b.extra === null ? null : JSON.stringify(b.extra);
+  b.values[FIELD_COUNT + 4] = searchText(c);
   return b.values;
 }
 

@@ -1,8 +1,8 @@
 // The campaign list a screen shows: one account, sorted by any sortable column, filtered by status
-// and by text, one page at a time, with the total. Every sort walks an index of (column, status) of
-// the account's own table in order, reading only the index until the page is found (see the
+// and by text, one page at a time, with the total. Every sort walks an index of (account, column,
+// status) of the campaigns table in order, reading only the index until the page is found (see the
 // query-plan test), so a page costs its size plus the entries it skips, never a sort of the
-// account. The grid's sorts all have an index (migration 8); a sort by another field the list
+// account. The grid's sorts all have an index (migration 11); a sort by another field the list
 // endpoint knows (asked through IPC) runs the same SQL, which then scans and sorts: slower, but
 // correct.
 //
@@ -13,7 +13,6 @@ import type { Campaign, SortableCampaignField } from '../../shared/domain/campai
 import { campaignQuerySchema, DEFAULT_CAMPAIGN_SORT, type CampaignQuery, type ParsedCampaignQuery } from '../../shared/domain/campaign-query';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
-import { campaignTableName } from './campaign-tables';
 import type { RowReader } from './campaigns-repo';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
@@ -68,9 +67,10 @@ export function textFilter(text: string): TextFilter | null {
 /** Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs. */
 export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): BuiltQuery {
   const order = campaignOrderBy(q.sort.field, q.sort.direction);
-  const t = campaignTableName(accountKey);
-  const where: string[] = [];
-  const params: unknown[] = [];
+  // Every statement starts with the account: each index leads with account_key.
+  const t = 'campaigns';
+  const where: string[] = ['account_key = ?'];
+  const params: unknown[] = [accountKey];
   const statuses = q.statuses ?? [];
   const marks = statuses.map(() => '?').join(', ');
   if (statuses.length > 0) {
@@ -83,8 +83,8 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
   let count: { sql: string; params: unknown[] };
   if (filter === null) {
     count = {
-      sql: `SELECT count(*) FROM ${t}${statuses.length > 0 ? ` WHERE status IN (${marks})` : ''}`,
-      params: [...statuses],
+      sql: `SELECT count(*) FROM ${t} WHERE account_key = ?${statuses.length > 0 ? ` AND status IN (${marks})` : ''}`,
+      params: [accountKey, ...statuses],
     };
   } else {
     // The sort index is walked as usual, each entry tested against the matching ids (id is part
@@ -96,8 +96,8 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
         : {
             sql:
               `SELECT count(*) FROM temp.campaign_text_match m JOIN ${t} c ` +
-              `ON c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
-            params: [...statuses],
+              `ON c.account_key = ? AND c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
+            params: [accountKey, ...statuses],
           };
   }
   const match =
@@ -107,9 +107,9 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
         ? { where: `id IN (${filter.ids.map(() => '?').join(', ')})`, params: filter.ids }
         : { where: filter.words.map(() => 'instr(search, ?) > 0').join(' AND '), params: filter.words };
   return {
-    matchSql: match === null ? null : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE ${match.where}`,
-    matchParams: match === null ? [] : match.params,
-    pageSql: `SELECT id_num, id FROM ${t}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    matchSql: match === null ? null : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE account_key = ? AND ${match.where}`,
+    matchParams: match === null ? [] : [accountKey, ...match.params],
+    pageSql: `SELECT id_num, id FROM ${t} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
     pageParams: [...params, q.limit, q.offset],
     countSql: count.sql,
     countParams: count.params,

@@ -1,6 +1,7 @@
 // The campaign cache: written by refreshes (batch by batch, as the listing streams in) and by
 // single upserts after a create; read by screens through campaign-query.ts. Each account has its
-// own table (campaign-tables.ts) with the indexes the window sorts and filters by.
+// rows in the one campaigns table (migration 11), keyed by the account, with the indexes the
+// window sorts and filters by.
 //
 // One writer, on the main thread, in short transactions: the caller hands over batches small
 // enough that writing one (rows compared with what is stored, and only the columns that differ
@@ -9,16 +10,14 @@
 // sees the first rows of a first load as soon as their batch commits. Rows the service no longer
 // lists disappear only when finish() runs after the last batch; a cancelled or failed refresh
 // removes nothing. The cache shows "last known" data, never a half-emptied account.
-import type { Database, Statement } from 'better-sqlite3';
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
-import { campaignFromRow, campaignRowValues, CAMPAIGN_WRITE_COLUMNS, idSortKey } from './campaign-columns';
+import { campaignFromRow, campaignRowValues, CAMPAIGN_KEY_COLUMNS, CAMPAIGN_WRITE_COLUMNS, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
-import { campaignTableName } from './campaign-tables';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
-import { rowStatements, writeRows, type RowStatements } from './row-writer';
+import { rowStatements, writeRows } from './row-writer';
 import type { AccountRef } from './types';
 
 export interface PageResult {
@@ -57,6 +56,11 @@ export interface CampaignsRepo {
   /** The distinct values of one enum column in the account's cache, in order, at most `limit`. */
   distinctValues(ref: AccountRef, column: EnumColumn, limit?: number): string[];
   query(q: CampaignQuery): CampaignPage;
+  /**
+   * Deletes the account's cached campaigns in short steps, yielding between them, before the
+   * account itself is removed (its cascade would delete 100,000 rows in one long statement).
+   */
+  forget(ref: AccountRef): Promise<number>;
   /** Runs fn (synchronous) as one cache transaction: a network's batch and its members' rows commit together. */
   inOneTransaction<T>(fn: () => T): T;
 }
@@ -65,14 +69,8 @@ export interface CampaignsRepo {
 export const ENUM_COLUMNS = ['status', 'pricing_model', 'bid_strategy', 'marketing_objective', 'spending_limit_model', 'campaign_item_type', 'daily_ad_delivery_model'] as const;
 export type EnumColumn = (typeof ENUM_COLUMNS)[number];
 
-/** Keys read, and rows deleted, per step of finish(): keeps each synchronous call short. */
-const FINISH_CHUNK = 2000;
-
-/**
- * Accounts whose statements are kept prepared. A network's refresh writes to every member's
- * table; thousands of members must not each hold a set of compiled statements.
- */
-const PREPARED_TABLES = 32;
+/** Keys read, and rows deleted, per step of finish() and forget(): keeps each synchronous call short. */
+const CHUNK = 2000;
 
 interface ActiveRefresh {
   seen: Set<string>;
@@ -82,86 +80,30 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
 
-/**
- * The statements on one account's table, each prepared when first used: a network's refresh
- * writes into thousands of member tables, mostly only inserting, and every statement prepared
- * for nothing is native memory that waits for a full garbage collection to be freed.
- */
-class TableStatements {
-  readonly #db: Database;
-  readonly #t: string;
-  #rows?: RowStatements;
-  #keysAfter?: Statement<[number, string, number], { id_num: number; id: string }>;
-  #deleteKey?: Statement;
-  #row?: Statement;
-  #count?: Statement;
-  #any?: Statement;
-
-  constructor(db: Database, accountKey: number) {
-    this.#db = db;
-    this.#t = campaignTableName(accountKey);
-  }
-
-  /** Insert, compare and masked update (row-writer.ts). */
-  get rows(): RowStatements {
-    return (this.#rows ??= rowStatements(this.#db, { table: this.#t, columns: CAMPAIGN_WRITE_COLUMNS }));
-  }
-  get keysAfter() {
-    return (this.#keysAfter ??= this.#db.prepare<[number, string, number], { id_num: number; id: string }>(
-      `SELECT id_num, id FROM ${this.#t} WHERE (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?`,
-    ));
-  }
-  get deleteKey(): Statement {
-    return (this.#deleteKey ??= this.#db.prepare(`DELETE FROM ${this.#t} WHERE id_num = ? AND id = ?`));
-  }
-  get row(): Statement {
-    return (this.#row ??= this.#db.prepare(`SELECT * FROM ${this.#t} WHERE id_num = ? AND id = ?`));
-  }
-  get count(): Statement {
-    return (this.#count ??= this.#db.prepare(`SELECT count(*) FROM ${this.#t}`).pluck());
-  }
-  get any(): Statement {
-    return (this.#any ??= this.#db.prepare(`SELECT 1 FROM ${this.#t} LIMIT 1`).pluck());
-  }
-}
+/** The one campaigns table (migration 11); every statement names the account's key first. */
+const TABLE = 'campaigns';
 
 export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo): CampaignsRepo {
-  const { db, campaignTables: tables } = ctx;
-  // Most recently used last (a Map keeps insertion order).
-  const statements = new Map<number, TableStatements>();
+  const { db } = ctx;
   const active = new Map<number, ActiveRefresh>();
-  tables.onDrop((key) => {
-    statements.delete(key);
-    active.delete(key);
-  });
-
-  /** Statements on the account's table; the caller has checked that the account exists. */
-  const stmts = (accountKey: number): TableStatements => {
-    let s = statements.get(accountKey);
-    if (s) {
-      statements.delete(accountKey);
-    } else {
-      tables.ensure(accountKey);
-      s = new TableStatements(db, accountKey);
-      if (statements.size >= PREPARED_TABLES) statements.delete(statements.keys().next().value!);
-    }
-    statements.set(accountKey, s);
-    return s;
-  };
+  const rows = rowStatements(db, { table: TABLE, key: CAMPAIGN_KEY_COLUMNS, columns: CAMPAIGN_WRITE_COLUMNS });
+  const keysAfter = db.prepare<[number, number, string, number], { id_num: number; id: string }>(
+    `SELECT id_num, id FROM ${TABLE} WHERE account_key = ? AND (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?`,
+  );
+  const deleteKey = db.prepare(`DELETE FROM ${TABLE} WHERE account_key = ? AND id_num = ? AND id = ?`);
+  const rowStmt = db.prepare(`SELECT * FROM ${TABLE} WHERE account_key = ? AND id_num = ? AND id = ?`);
+  const countStmt = db.prepare(`SELECT count(*) FROM ${TABLE} WHERE account_key = ?`).pluck();
+  const anyStmt = db.prepare(`SELECT 1 FROM ${TABLE} WHERE account_key = ? LIMIT 1`).pluck();
+  const deleteSome = db.prepare(
+    `DELETE FROM ${TABLE} WHERE account_key = ? AND (id_num, id) IN (SELECT id_num, id FROM ${TABLE} WHERE account_key = ? LIMIT ?)`,
+  );
 
   // Cache metadata, committed like the cache rows it describes.
   const markSynced = (ref: AccountRef) => ctx.cacheTx(() => accounts.markSynced(ref, ctx.clock.now()));
 
-  // On open: tables of accounts that are gone (a removal interrupted by a crash) are dropped, and
-  // accounts without a table get one.
-  const accountKeys = new Set(db.prepare('SELECT account_key FROM accounts').pluck().all() as number[]);
-  for (const key of tables.keys()) if (!accountKeys.has(key)) tables.drop(key);
-  for (const key of accountKeys) tables.ensure(key);
-
   /** A cached row that no longer rebuilds into a campaign is quarantined; the next refresh fetches it again. */
   const readRow: RowReader = (accountKey, profileId, key) => {
-    const s = stmts(accountKey);
-    const row = s.row.get(key.id_num, key.id) as Record<string, unknown> | undefined;
+    const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
     if (row === undefined) return undefined;
     let reason: string;
     try {
@@ -172,7 +114,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       reason = 'stored JSON is damaged';
     }
     quarantine.add({ source: 'campaigns', sourceKey: `${accountKey}/${key.id}`, profileId, row, reason }, () => {
-      stmts(accountKey).deleteKey.run(key.id_num, key.id);
+      deleteKey.run(accountKey, key.id_num, key.id);
     });
     return undefined;
   };
@@ -182,8 +124,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   return {
     beginRefresh(ref) {
       const accountKey = accounts.keyOf(ref);
-      // Empty table: a first load, which has nothing to remove at its end.
-      const empty = stmts(accountKey).any.get() === undefined;
+      // Nothing cached: a first load, which has nothing to remove at its end.
+      const empty = anyStmt.get(accountKey) === undefined;
       const state: ActiveRefresh = { seen: new Set() };
       // A newer refresh of the same account supersedes an older one still running.
       active.set(accountKey, state);
@@ -199,9 +141,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         account: { profileId: ref.profileId, accountId: ref.accountId },
         applyPage(campaigns) {
           check();
-          const s = stmts(accountKey);
           if (!empty) for (const c of campaigns) state.seen.add(c.id);
-          const written = ctx.cacheTx(() => writeRows(s.rows, campaigns.map(campaignRowValues)));
+          const values = campaigns.map((c) => campaignRowValues(accountKey, c));
+          const written = ctx.cacheTx(() => writeRows(rows, values, { mostlyNew: empty }));
           totals.written += written;
           totals.unchanged += campaigns.length - written;
           totals.pages++;
@@ -212,14 +154,13 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           let after = { id_num: -2, id: '' };
           // Started empty: every row was written by this refresh or by upsert(), all of them seen.
           while (!empty) {
-            const s = stmts(accountKey);
-            const keys = s.keysAfter.all(after.id_num, after.id, FINISH_CHUNK);
+            const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
             if (keys.length === 0) break;
             after = keys[keys.length - 1];
             const stale = keys.filter((k) => !state.seen.has(k.id));
             if (stale.length > 0) {
               ctx.cacheTx(() => {
-                for (const k of stale) totals.removed += s.deleteKey.run(k.id_num, k.id).changes;
+                for (const k of stale) totals.removed += deleteKey.run(accountKey, k.id_num, k.id).changes;
               });
             }
             await yieldToEventLoop();
@@ -236,13 +177,23 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         },
       };
     },
+    async forget(ref) {
+      const accountKey = accounts.keyOf(ref);
+      active.delete(accountKey);
+      let removed = 0;
+      for (;;) {
+        const n = ctx.cacheTx(() => deleteSome.run(accountKey, accountKey, CHUNK).changes);
+        removed += n;
+        if (n < CHUNK || !accounts.get(ref)) return removed;
+        await yieldToEventLoop();
+      }
+    },
     upsert(ref, campaign) {
       const accountKey = accounts.keyOf(ref);
       const result = campaignSchema.safeParse(campaign);
       if (!result.success) throw new StoreError('INVALID_INPUT', describeIssues(result.error.issues));
       const parsed = result.data;
-      const s = stmts(accountKey);
-      ctx.tx(() => writeRows(s.rows, [campaignRowValues(parsed)]));
+      ctx.tx(() => writeRows(rows, [campaignRowValues(accountKey, parsed)]));
       // A refresh that listed before this campaign existed must not remove it at finish().
       active.get(accountKey)?.seen.add(parsed.id);
     },
@@ -250,16 +201,14 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       return readRow(accounts.keyOf(ref), ref.profileId, { id_num: idSortKey(id), id });
     },
     count(ref) {
-      return stmts(accounts.keyOf(ref)).count.get() as number;
+      return countStmt.get(accounts.keyOf(ref)) as number;
     },
     distinctValues(ref, column, limit = 100) {
       if (!(ENUM_COLUMNS as readonly string[]).includes(column)) throw new StoreError('INVALID_INPUT', `${String(column)} is not an enum column`);
-      const key = accounts.keyOf(ref);
-      stmts(key);
       // The column is one of ENUM_COLUMNS (checked above). Columns with an index (status,
       // bid_strategy) are read from it; the others in one pass over the account's rows.
-      const sql = `SELECT ${column} FROM ${campaignTableName(key)} WHERE ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column} LIMIT ?`;
-      return db.prepare(sql).pluck().all(limit) as string[];
+      const sql = `SELECT ${column} FROM ${TABLE} WHERE account_key = ? AND ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column} LIMIT ?`;
+      return db.prepare(sql).pluck().all(accounts.keyOf(ref), limit) as string[];
     },
     query,
     inOneTransaction: (fn) => ctx.cacheTx(fn),

@@ -1,6 +1,5 @@
 // What every repository gets: the connection, the clock and one way to run a transaction.
 import type { Database } from 'better-sqlite3';
-import { createCampaignTables, type CampaignTables } from './campaign-tables';
 import type { StoreClock } from './types';
 
 export interface RepoContext {
@@ -14,8 +13,6 @@ export interface RepoContext {
    * commit (an outbox or draft write) syncs it along with its own data.
    */
   cacheTx<T>(fn: () => T): T;
-  /** The per-account campaign tables (created with an account, dropped with it). */
-  campaignTables: CampaignTables;
 }
 
 export interface ContextOptions {
@@ -41,7 +38,6 @@ export function createContext(db: Database, clock: StoreClock, opts: ContextOpti
     db,
     clock,
     tx,
-    campaignTables: createCampaignTables(db),
     cacheTx<T>(fn: () => T): T {
       // Inside someone else's transaction the outer commit decides; do not touch the setting.
       if (db.inTransaction) return fn();

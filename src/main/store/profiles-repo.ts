@@ -86,7 +86,6 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
   const del = ctx.db.prepare('DELETE FROM profiles WHERE id = ?');
   const setOffline = ctx.db.prepare('UPDATE profiles SET work_offline = ? WHERE id = ?');
   const delQuarantine = ctx.db.prepare('DELETE FROM quarantine WHERE profile_id = ?');
-  const accountKeys = ctx.db.prepare('SELECT account_key FROM accounts WHERE profile_id = ?').pluck();
 
   const get = (id: string): Profile | undefined => {
     const r = getStmt.get(id);
@@ -132,8 +131,7 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
     remove(id) {
       return ctx.tx(() => {
         delQuarantine.run(id);
-        // The accounts go by cascade; their campaign tables are not referenced by a key.
-        for (const key of accountKeys.all(id) as number[]) ctx.campaignTables.drop(key);
+        // The accounts go by cascade, and their cached campaigns with them.
         return del.run(id).changes > 0;
       });
     },

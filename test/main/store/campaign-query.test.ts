@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../../src/shared/domain/campaign';
 import { idSortKey } from '../../../src/main/store/campaign-columns';
 import { buildCampaignQuery, parseCampaignQuery, TEXT_MATCH_TABLE_SQL, type CampaignQuery } from '../../../src/main/store/campaign-query';
-import { CAMPAIGN_INDEXES } from '../../../src/main/store/campaign-tables';
+import { CAMPAIGN_INDEXES_V11 } from '../../../src/main/store/migrations/011-one-campaigns-table';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
@@ -187,9 +187,9 @@ describe('campaign query plans', () => {
 
   it('walk an index in order for every sort the grid offers and every filter: no full scan, no temp b-tree for sorting', () => {
     const db = new Database(t.file, { readonly: true });
-    // ACME's table (key 1) has its indexes from its creation on: right after its first load.
-    const indexes = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns_1' AND sql IS NOT NULL").pluck();
-    expect(indexes.get()).toBe(CAMPAIGN_INDEXES.length);
+    // The campaigns table has its indexes from the start: right after ACME's (key 1) first load.
+    const indexes = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL").pluck();
+    expect(indexes.get()).toBe(CAMPAIGN_INDEXES_V11.length);
     db.exec(TEXT_MATCH_TABLE_SQL);
     try {
       for (const field of GRID_SORTS) {
@@ -199,15 +199,15 @@ describe('campaign query plans', () => {
             const page = plan(db, built.pageSql, built.pageParams);
             const label = `${field} ${direction} ${JSON.stringify(shape)}: ${page}`;
             expect(page, label).not.toMatch(/TEMP B-TREE/);
-            // The account is the whole table, so walking an index from its start shows as SCAN;
-            // in index order (no temp b-tree) it stops once the page is found.
-            if (field === 'id') expect(page, label).not.toMatch(/campaigns_1 USING (COVERING )?INDEX/);
-            else expect(page, label).toMatch(new RegExp(`^(SCAN|SEARCH) campaigns_1 USING COVERING INDEX campaigns_1_by_${field}\\b`));
+            // The account's range of an index (account_key leads each one) is walked in index
+            // order (no temp b-tree), so it stops once the page is found.
+            if (field === 'id') expect(page, label).toMatch(/^SEARCH campaigns USING PRIMARY KEY \(account_key=\?\)/);
+            else expect(page, label).toMatch(new RegExp(`^SEARCH campaigns USING COVERING INDEX campaigns_by_${field} \\(account_key=\\?\\)`));
             const count = plan(db, built.countSql, built.countParams);
-            // Counting the whole account reads a narrow index; it never reads the rows themselves.
-            expect(count, `count ${label}`).not.toMatch(/SCAN (campaigns_1|c)( \||$)/);
+            // Counting reads the account's range of a narrow index (or the matches), never a whole table.
+            expect(count, `count ${label}`).not.toMatch(/SCAN (campaigns|c)( \||$)/);
             if (built.matchSql) {
-              expect(plan(db, built.matchSql, built.matchParams)).toContain('USING COVERING INDEX campaigns_1_by_search');
+              expect(plan(db, built.matchSql, built.matchParams)).toContain('USING COVERING INDEX campaigns_by_search (account_key=?)');
             }
           }
         }

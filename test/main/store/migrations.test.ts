@@ -9,6 +9,7 @@ import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from '../../../src/main/store/migrations/003-campaigns-per-account';
 import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
+import { CAMPAIGN_INDEXES_V11 } from '../../../src/main/store/migrations/011-one-campaigns-table';
 import { createWork, ManualClock, tempDir } from './helpers';
 
 const dirs: string[] = [];
@@ -118,6 +119,15 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
         (9, 'p1', 'acmeads', 'create_campaign', '${createPayload('Nine')}', 'queued', 0, 3, 3);
     `);
   },
+  // Version 10 gave the outbox its own order (lane_order = seq until the person moves one); the
+  // campaigns still lived in one table per account (version 11 makes them one table). A table
+  // whose account is gone (a removal a crash interrupted) is left over.
+  10: (db) => {
+    SEEDERS[9](db);
+    db.exec('UPDATE outbox SET lane_order = seq');
+    db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', 'campaigns_5'));
+    db.exec(`INSERT INTO campaigns_5 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42})`);
+  },
 };
 
 function schemaOf(file: string): string[] {
@@ -159,7 +169,7 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['account_capabilities', 'accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
+      ['account_capabilities', 'accounts', 'activity', 'apps', 'campaigns', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();
@@ -229,7 +239,7 @@ describe('migrations', () => {
       expect(reopened.pragma('page_size', { simple: true })).toBe(from === 0 ? NEW_FILE_PAGE_SIZE : 4096);
       reopened.close();
 
-      // The same accounts added by today's app: their campaign tables must match the upgraded ones.
+      // The same accounts added by today's app: the schema must match the upgraded one.
       const fresh = newFile();
       const freshStore = openStore({ file: fresh });
       if (from >= 1) {
@@ -240,27 +250,32 @@ describe('migrations', () => {
       }
       freshStore.close();
       expect(schemaOf(file)).toEqual(schemaOf(fresh));
-      expect(schemaOf(file).some((line) => line.startsWith('table campaigns '))).toBe(false);
+      // One campaigns table: no per-account table is left, not even one whose account was gone.
+      expect(schemaOf(file).filter((line) => /^table campaigns_\d/.test(line))).toEqual([]);
     });
   }
 
-  it('keep only the indexes the window sorts and filters by (version 8), and complete tables an unfinished first load left without them', () => {
+  it('move every account\'s table into one campaigns table with only the indexes the window sorts and filters by (versions 8 and 11), also a table an unfinished first load left without indexes', () => {
     const file = newFile();
     const db = new Database(file);
     migrate(db, MIGRATIONS.slice(0, 7), file);
     SEEDERS[7](db);
+    // Account 2's table (no secondary indexes left: SEEDERS[7]) holds rows too.
+    db.exec(`INSERT INTO campaigns_2 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42})`);
+    db.exec(`INSERT INTO campaigns_2 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42.replace("42, '42', 'Spring'", "43, '43', 'Summer'")})`);
     db.close();
-    openStore({ file }).close();
+    const store = openStore({ file });
+    expect(store.campaigns.query({ profileId: 'p1', accountId: 'emptyads', sort: { field: 'name', direction: 'asc' } }).rows.map((c) => c.name)).toEqual(['Spring', 'Summer']);
+    expect(store.campaigns.count({ profileId: 'p1', accountId: 'acmeads' })).toBe(1);
+    store.close();
     const after = new Database(file, { readonly: true });
-    const indexes = (t: string) => (after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name").pluck().all(t) as string[]);
-    const expected = (t: string) => CAMPAIGN_INDEX_TEMPLATES_V8.map(([suffix]) => `${t}_by_${suffix}`).sort();
-    expect(indexes('campaigns_1')).toEqual(expected('campaigns_1'));
-    expect(indexes('campaigns_2')).toEqual(expected('campaigns_2'));
+    const indexes = after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
+    expect(indexes).toEqual(CAMPAIGN_INDEXES_V11.map(([suffix]) => `campaigns_by_${suffix}`).sort());
     // Every sort the grid offers still walks an index (id is the primary key).
-    expect(CAMPAIGN_INDEX_TEMPLATES_V8.map(([suffix]) => suffix)).toEqual(
+    expect(CAMPAIGN_INDEXES_V11.map(([suffix]) => suffix)).toEqual(
       expect.arrayContaining(['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date', 'search']),
     );
-    expect(CAMPAIGN_INDEX_TEMPLATES_V8).toHaveLength(10);
+    expect(CAMPAIGN_INDEXES_V11).toHaveLength(10);
     after.close();
   });
 

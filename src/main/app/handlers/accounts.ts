@@ -101,9 +101,13 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
 
     async 'accounts.remove'({ discardUnsent, discarding, ...ref }) {
       mustGet(ctx, ref);
-      // Checked and removed with no await between: the drainer cannot start sending in the gap.
-      const discarded = guardRemoval(store, ref, { discardUnsent, discarding });
+      guardRemoval(store, ref, { discardUnsent, discarding });
       refresher.cancel(ref);
+      // A large cache goes in short steps first, so the removal's own delete is quick.
+      await store.campaigns.forget(ref);
+      if (!store.accounts.get(ref)) return { ok: true };
+      // Checked again and removed with no await between: the drainer cannot start sending in the gap.
+      const discarded = guardRemoval(store, ref, { discardUnsent, discarding });
       store.accounts.remove(ref, { discardPending: discarded.length > 0 });
       rememberDemoRemoval(ctx, ref);
       if (discarded.length > 0) {

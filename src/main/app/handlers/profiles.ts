@@ -126,6 +126,8 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       if (!p) return { ok: true };
       guardRemoval(store, { profileId }, choice);
       for (const a of store.accounts.list(profileId)) ctx.refresher.cancel(a);
+      // Large caches go in short steps first, so the removal's own delete is quick.
+      for (const a of store.accounts.list(profileId)) await store.campaigns.forget(a);
       await connections.forget(profileId);
       ctx.refresher.forgetApps(profileId);
       // Again after the awaits, right before the delete: the drainer may have started a send meanwhile.
