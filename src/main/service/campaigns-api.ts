@@ -1,7 +1,6 @@
 // Campaign operations (spec 4.1, 4.2). Drafts are checked with the same shared rules the sandbox
 // enforces before anything is sent; answers are read liberally (ids kept as strings, unknown
 // fields and enum values kept).
-import { JSONParser } from '@streamparser/json';
 import type { z } from 'zod';
 import {
   accountIdSchema,
@@ -21,6 +20,7 @@ import {
 import { parseListQuery } from '../../shared/domain/campaign-listing';
 import { invalidDraft, ServiceError } from './errors';
 import type { HttpResponse, StreamingResponse } from './http-transport';
+import { ListingStreamParser, UnreadableListingError, type ListingPart } from './listing-stream';
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
 
@@ -160,10 +160,11 @@ const listingMetadataSchema = campaignListEnvelopeSchema.shape.metadata;
 
 /**
  * The whole listing in one request (no page, no page_size: paging is optional, spec 4.2), parsed
- * as the body arrives with a streaming JSON parser: each campaign is checked with the shared
- * schema and handed on in the batches the network delivers, so memory holds one batch, never the
- * ~50 MB answer of a 100,000-campaign account. The last item carries the metadata; an answer
- * without it, or with a campaign that does not parse, is unreadable like any other.
+ * as the body arrives (listing-stream.ts: native JSON.parse of each chunk's complete campaigns):
+ * each campaign is checked with the shared schema and handed on in the batches the network
+ * delivers, so memory holds one batch, never the ~50 MB answer of a 100,000-campaign account.
+ * The last item carries the metadata; an answer without it, or with a campaign that does not
+ * parse, is unreadable like any other.
  */
 export async function* streamCampaigns(
   exec: RequestExecutor,
@@ -180,46 +181,38 @@ export async function* streamCampaigns(
     { method: 'GET', base: baseUrl, path: campaignsPath(account), query: campaignListSearchParams(query), rate: { account, group: 'campaigns.list' }, what },
     opts,
   );
-  let batch: Campaign[] = [];
+  const parser = new ListingStreamParser();
   let metadata: { total: number; count: number } | null = null;
-  let bad = false;
-  // keepStack false: a parsed campaign is not also kept in its parent array.
-  const parser = new JSONParser({ paths: ['$.results.*', '$.metadata'], keepStack: false });
-  parser.onValue = ({ value, key, stack }) => {
-    if (bad) return;
-    if (stack.length === 1 && key === 'metadata') {
-      const m = listingMetadataSchema.safeParse(value);
-      if (m.success) metadata = { total: m.data.total, count: m.data.count };
-      else bad = true;
-      return;
-    }
-    const c = campaignSchema.safeParse(value);
-    if (c.success) batch.push(c.data);
-    else bad = true;
-  };
+  const unreadable = (e: unknown) => (e instanceof UnreadableListingError ? unreadableAnswer(what, res.status) : e);
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      let part: ListingPart;
       try {
-        parser.write(chunk);
-      } catch {
-        bad = true;
+        part = parser.write(chunk);
+      } catch (e) {
+        throw unreadable(e);
       }
-      if (bad) throw unreadableAnswer(what, res.status);
-      if (batch.length > 0) {
-        const out = batch;
-        batch = [];
-        yield { campaigns: out, metadata };
+      if (part.metadata) {
+        const m = listingMetadataSchema.safeParse(part.metadata.value);
+        if (!m.success) throw unreadableAnswer(what, res.status);
+        metadata = { total: m.data.total, count: m.data.count };
       }
+      if (part.results.length === 0) continue;
+      const batch: Campaign[] = [];
+      for (const item of part.results) {
+        const c = campaignSchema.safeParse(item);
+        if (!c.success) throw unreadableAnswer(what, res.status);
+        batch.push(c.data);
+      }
+      yield { campaigns: batch, metadata };
     }
-    if (!parser.isEnded) {
-      try {
-        parser.end();
-      } catch {
-        bad = true;
-      }
+    try {
+      parser.end();
+    } catch (e) {
+      throw unreadable(e);
     }
-    if (bad || metadata === null) throw unreadableAnswer(what, res.status);
-    yield { campaigns: batch, metadata };
+    if (metadata === null) throw unreadableAnswer(what, res.status);
+    yield { campaigns: [], metadata };
   } finally {
     // Stopped early (cancelled, failed): the rest of the answer is not read.
     res.body.destroy();
