@@ -140,8 +140,6 @@ export class Refresher {
       const client = connections.client(ref.profileId);
       if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
       const sizer = new BatchSizer();
-      /** Member accounts of a network known to have their table (see #batchEnd). */
-      const knownMembers = new Set<string>();
       let firstRequestRows = 0;
       let listedTotal = 0;
       let pending: Campaign[] = [];
@@ -157,8 +155,7 @@ export class Refresher {
       /** Writes what has been parsed, in batches of the current size; yields between them. */
       const writePending = async (all: boolean) => {
         while (pending.length >= sizer.rows || (all && pending.length > 0)) {
-          const end = this.#batchEnd(account, pending, sizer.rows, knownMembers);
-          const batch = end < pending.length ? pending.slice(0, end) : pending;
+          const batch = sizer.rows < pending.length ? pending.slice(0, sizer.rows) : pending;
           pending = batch === pending ? [] : pending.slice(batch.length);
           const started = performance.now();
           this.#applyBatch(account, batch, refreshes, skipped);
@@ -206,16 +203,22 @@ export class Refresher {
       await writePending(true);
       // Capped: the first request held one page of the service's size (the cost of the next one).
       this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
+      // A network finishes thousands of member caches: finishing one that started empty never
+      // waits, so the loop yields by the clock, and the window is told once for all of them.
+      let slice = performance.now();
       for (const [accountId, r] of refreshes) {
         try {
           await r.finish();
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;
-          continue;
         }
-        hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
+        if (performance.now() - slice > BATCH_TARGET_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
       }
+      hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
       progress('done', pagesDone, pagesTotal, null);
       return 'done';
@@ -255,30 +258,6 @@ export class Refresher {
     }
   }
 
-  /**
-   * How many of `rows` the next batch takes: up to `limit`, and for a network no more than one
-   * member account that has no table yet. Creating a table makes SQLite scan its whole schema,
-   * which grows with every member, so a first batch bringing in 100 new members of a large network
-   * held the event loop for seconds; one at a time, each batch stays as short as one creation.
-   */
-  #batchEnd(account: Account, rows: readonly Campaign[], limit: number, known: Set<string>): number {
-    const end = Math.min(rows.length, limit);
-    if (account.type !== 'NETWORK') return end;
-    let fresh: string | null = null;
-    for (let i = 0; i < end; i++) {
-      const owner = rows[i].advertiser_id;
-      // Rows #applyNetworkBatch files under no member (none, the network, an id no account has).
-      if (!owner || owner === account.accountId || !/^[A-Za-z]+$/.test(owner) || known.has(owner) || owner === fresh) continue;
-      if (this.#deps.store.accounts.get({ profileId: account.profileId, accountId: owner })) {
-        known.add(owner);
-        continue;
-      }
-      if (fresh !== null) return i;
-      fresh = owner;
-    }
-    return end;
-  }
-
   /** One batch into the account's cache and, for a network, its members' caches: one transaction. */
   #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
     if (account.type !== 'NETWORK') {
@@ -291,6 +270,7 @@ export class Refresher {
   #applyNetworkBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
     const { store, hub } = this.#deps;
     refreshes.get(account.accountId)!.applyPage(campaigns);
+    let added = false;
     const byOwner = new Map<string, Campaign[]>();
     for (const c of campaigns) {
       const owner = c.advertiser_id;
@@ -307,7 +287,7 @@ export class Refresher {
         const known = store.accounts.get(ref);
         if (!known) {
           store.accounts.add({ ...ref, name: list[0].advertiser_name ?? null, type: 'ADVERTISER', networkId: account.accountId });
-          hub.emit('data.changed', { profileId: account.profileId, accountId: null, what: 'accounts' });
+          added = true;
         } else if (known.networkId !== account.accountId) {
           continue; // listed under two networks? keep the member's own view as it is
         }
@@ -322,6 +302,8 @@ export class Refresher {
         skipped.add(owner);
       }
     }
+    // One notice however many members this batch brought in (each makes the window re-read its tree).
+    if (added) hub.emit('data.changed', { profileId: account.profileId, accountId: null, what: 'accounts' });
   }
 
   /**
