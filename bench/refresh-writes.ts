@@ -30,6 +30,9 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
     db.pragma('journal_size_limit = 33554432');
     // Fixed names from the frozen templates, no input: safe to put in SQL.
+    // The campaigns table refers to its account: one account, key 1.
+    db.exec('CREATE TABLE accounts (account_key INTEGER PRIMARY KEY); INSERT INTO accounts VALUES (1)');
+    db.pragma('foreign_keys = ON');
     db.exec(CAMPAIGNS_TABLE_V11);
     for (const [suffix, cols] of CAMPAIGN_INDEXES_V11.slice(0, indexes)) db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
     const insert = db.prepare(`INSERT INTO campaigns (${CAMPAIGN_WRITE_COLUMNS.join(', ')}) VALUES (${CAMPAIGN_WRITE_COLUMNS.map(() => '?').join(', ')})`);
