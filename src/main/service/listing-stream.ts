@@ -104,6 +104,13 @@ export class ListingStreamParser {
     return part;
   }
 
+  /** Bytes kept from earlier chunks (the unfinished piece): bounded by one element, not the body. */
+  get heldBytes(): number {
+    let n = 0;
+    for (const b of this.held) n += b.length;
+    return n;
+  }
+
   /** The body has ended: throws unless it was one whole listing. */
   end(): void {
     if (this.failed) throw new UnreadableListingError('it was already found unreadable');

@@ -166,6 +166,33 @@ describe('reading the unpaged listing chunk by chunk', () => {
     parser.end();
   });
 
+  it('keeps no more than the unfinished campaign between chunks, however long the listing (or an unknown key)', () => {
+    const parser = new ListingStreamParser();
+    const element = (i: number) => JSON.stringify({ id: i, name: `Campaign ${i} "été" \\ 𝄞`, targeting: { countries: ['FR', 'DE'], nested: [[{}]] } });
+    const longest = Buffer.byteLength(element(99_999));
+    let read = 0;
+    let maxHeld = 0;
+    let pending = Buffer.from('{"links": [');
+    const feed = (more: string) => {
+      pending = Buffer.concat([pending, Buffer.from(more)]);
+      // Odd-sized chunks, so boundaries fall everywhere in the elements.
+      while (pending.length >= 997) {
+        read += parser.write(pending.subarray(0, 997)).results.length;
+        pending = pending.subarray(997);
+        maxHeld = Math.max(maxHeld, parser.heldBytes);
+      }
+    };
+    for (let i = 0; i < 20_000; i++) feed(`${i ? ',' : ''}${element(i)}`);
+    feed('], "results": [');
+    for (let i = 0; i < 100_000; i++) feed(`${i ? ',' : ''}${element(i)}`);
+    feed('], "metadata": {"total": 100000, "count": 100000}}');
+    read += parser.write(pending).results.length;
+    parser.end();
+    expect(read).toBe(100_000);
+    // About 14 MB went through; what was kept at any time is under one element and one chunk.
+    expect(maxHeld).toBeLessThan(longest + 997);
+  });
+
   it('splits a multi-byte character between chunks without damaging it', () => {
     const body = bytes('{"metadata":{"total":1,"count":1},"results":[{"name":"Été 𝄞 €"}]}');
     const at = body.indexOf(Buffer.from('𝄞')) + 2;
