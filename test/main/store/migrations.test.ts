@@ -234,7 +234,7 @@ describe('migrations', () => {
       }
       expect(store.integrityCheck()).toEqual(['ok']);
       store.close();
-      // An existing file keeps the page size it was made with (only a new file gets 16 KiB).
+      // An existing file keeps the page size it was made with (a new file gets NEW_FILE_PAGE_SIZE).
       const reopened = new Database(file, { readonly: true });
       expect(reopened.pragma('page_size', { simple: true })).toBe(from === 0 ? NEW_FILE_PAGE_SIZE : 4096);
       reopened.close();
