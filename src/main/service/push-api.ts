@@ -44,7 +44,8 @@ const typeProblems = (issues: z.core.$ZodIssue[], prefix: string): FieldProblem[
 
 /**
  * Push success bodies are a JSON string with no specified meaning (DECISIONS client 4): it is
- * returned for display only, and an answer that is not one is returned as its raw text.
+ * returned for display only, and an answer that is not one is returned as its raw text. The
+ * executor has removed the request's token from it (CallSpec.shownAsText).
  */
 function acknowledgement(res: HttpResponse): string {
   const v = parseJsonBody(res.body);
@@ -78,7 +79,7 @@ export async function sendPush(ctx: PushContext, mode: PushMode, events: PushEve
   if (problems.length > 0) throw invalidDraft(problems);
   const what = mode === 'scheduled' ? 'schedule the push notification' : 'send the push notification';
   const path = mode === 'scheduled' ? '/epsilon/push/scheduled' : '/epsilon/push';
-  const res = await ctx.exec.call(spec(ctx, { method: 'POST', path, json: { pushEvents: checked }, what }), opts);
+  const res = await ctx.exec.call(spec(ctx, { method: 'POST', path, json: { pushEvents: checked }, what, shownAsText: true }), opts);
   return acknowledgement(res);
 }
 
@@ -112,13 +113,13 @@ export async function updateTask(ctx: PushContext, taskId: string | number, upda
   if (!typed.success) throw invalidDraft(typeProblems(typed.error.issues, ''));
   const problems = taskUpdateProblems(typed.data, ctx.now());
   if (problems.length > 0) throw invalidDraft(problems);
-  const res = await ctx.exec.call(spec(ctx, { method: 'PATCH', path, json: typed.data, what: `update task ${String(taskId)}` }), opts);
+  const res = await ctx.exec.call(spec(ctx, { method: 'PATCH', path, json: typed.data, what: `update task ${String(taskId)}`, shownAsText: true }), opts);
   return acknowledgement(res);
 }
 
 export async function deleteTask(ctx: PushContext, taskId: string | number, opts: CallOptions = {}): Promise<string> {
   const path = taskPath(taskId);
-  const res = await ctx.exec.call(spec(ctx, { method: 'DELETE', path, what: `cancel task ${String(taskId)}` }), opts);
+  const res = await ctx.exec.call(spec(ctx, { method: 'DELETE', path, what: `cancel task ${String(taskId)}`, shownAsText: true }), opts);
   return acknowledgement(res);
 }
 

@@ -4,7 +4,7 @@
 import type { Clock } from '../clock/clock';
 import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
 import { budgetOfMethod, type EndpointGroup } from '../ratelimit/tiers';
-import { ServiceError } from './errors';
+import { redact, ServiceError } from './errors';
 import type { HttpMethod, HttpResponse, HttpTransport, StreamingResponse } from './http-transport';
 import { joinUrl } from './oauth';
 import { errorFromResponse } from './response-errors';
@@ -28,6 +28,11 @@ export interface CallSpec {
   rate: { account: string; group: EndpointGroup } | null;
   /** For messages: "list the campaigns of acmeshoes". */
   what: string;
+  /**
+   * The 2xx answer is shown to the person as text (a push acknowledgement, whose meaning the
+   * interface leaves open): the request's token is removed from it first, as from error answers.
+   */
+  shownAsText?: boolean;
 }
 
 /**
@@ -115,7 +120,11 @@ export class RequestExecutor {
       if (sent.res.status === 401) tokens.invalidate(sent.token);
     }
     const { res, token } = sent;
-    if (res.status >= 200 && res.status < 300) return res;
+    if (res.status >= 200 && res.status < 300) {
+      if (!spec.shownAsText || streaming) return res;
+      const whole = res as HttpResponse;
+      return { ...whole, body: Buffer.from(redact(whole.body.toString('utf8'), [token]), 'utf8') };
+    }
     // A Retry-After given as a date is a time on the service's clock.
     const now = this.deps.serviceClock?.now() ?? this.deps.clock.now();
     throw errorFromResponse(await wholeAnswer(res), { what: spec.what, secrets: [token], now });
