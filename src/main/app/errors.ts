@@ -6,7 +6,6 @@ import { isServiceError, toDeskError } from '../service';
 import { StoreError, type StoreErrorCode } from '../store';
 
 const STORE_CODES: Record<StoreErrorCode, ErrorCode> = {
-  DB_TOO_NEW: 'database',
   MIGRATION_FAILED: 'database',
   INVALID_INPUT: 'invalid_input',
   NOT_FOUND: 'not_found',

@@ -2,7 +2,6 @@
 // tells a person what to do next. Messages never include row payloads: those may hold user data.
 
 export type StoreErrorCode =
-  | 'DB_TOO_NEW'
   | 'MIGRATION_FAILED'
   | 'INVALID_INPUT'
   | 'NOT_FOUND'
