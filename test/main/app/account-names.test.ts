@@ -61,6 +61,25 @@ describe('account names from the service', () => {
     expect(there.name).toBe('North Network');
   });
 
+  it('names an account still shown by id when a plain refresh of it ends, from a second connection that named it since', async () => {
+    env = await startEnv({ fixtures: testFixtures(), demo: false });
+    const first = await addProfile(env, 'Agency');
+    await env.core.handlers['accounts.add']({ profileId: first.id, accountId: 'northbikes' });
+    await refreshed(env, 'northbikes');
+    expect(await nameOf(env, first.id, 'northbikes')).toBe('northbikes');
+    // A second login lists the network, which names the member there.
+    const second = await addProfile(env, 'Agency, second login');
+    await env.core.handlers['accounts.add']({ profileId: second.id, accountId: 'northnet' });
+    await until(async () => (await nameOf(env!, second.id, 'northbikes')) === 'North Bikes', 'the member to be named on the second connection');
+    expect(await nameOf(env, first.id, 'northbikes')).toBe('northbikes');
+    // A plain refresh on the first connection, not an add, names it there too.
+    const done = () => env!.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).profileId === first.id && (x.payload as SyncProgress).state === 'done').length;
+    const before = done();
+    await env.core.handlers['sync.refresh']({ profileId: first.id, accountId: 'northbikes' });
+    await until(() => done() > before, 'the refresh to end');
+    await until(async () => (await nameOf(env!, first.id, 'northbikes')) === 'North Bikes', 'the account to be named after its refresh');
+  });
+
   it('keeps the name the person typed, and leaves an account nothing names showing its id', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const p = await addProfile(env);
