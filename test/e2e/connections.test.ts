@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -133,6 +134,33 @@ describe('Connections: add connection, add account, work offline', () => {
     expect(await page.getByTestId('campaign-count').textContent()).toBe(before);
     await page.getByTestId('refresh-button').waitFor();
     await sandboxJson(app.sandboxUrl, '/_sandbox/faults', { method: 'DELETE' });
+  });
+
+  it('cuts a long sync failure to the room in the top bar, the buttons staying in view, the whole message on hover', async () => {
+    const { page } = app;
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.getByTestId('connection-sandbox-demo').getByTestId(`account-${account.account_id}`).click();
+    await sandboxJson(app.sandboxUrl, '/_sandbox/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'GET', path_prefix: `/core/api/1.0/${account.account_id}/campaigns`, mode: 'status_500', count: 20 }),
+    });
+    try {
+      await page.getByTestId('refresh-button').click();
+      const sync = page.getByTestId('sync-progress');
+      await expect.poll(() => sync.getAttribute('title'), { timeout: 20_000 }).toMatch(/.{60,}/);
+      const full = (await sync.getAttribute('title'))!;
+      expect(await sync.textContent()).toBe(full);
+      const bar = page.locator('header.topbar');
+      expect(await bar.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      const refresh = await page.getByTestId('refresh-button').boundingBox();
+      expect(refresh!.x + refresh!.width).toBeLessThanOrEqual(1024);
+      await page.screenshot({ path: screenshotPath('topbar-long-failure.png'), clip: { x: 0, y: 0, width: 1024, height: 60 } });
+    } finally {
+      await sandboxJson(app.sandboxUrl, '/_sandbox/faults', { method: 'DELETE' });
+      if (size) await page.setViewportSize(size);
+    }
   });
 
   it('removes an account, then its whole connection, after saying what goes with them', async () => {

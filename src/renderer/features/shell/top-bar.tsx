@@ -48,9 +48,10 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
           <ConnectionDot state={profile.connection} /> {CONNECTION_LABEL[profile.connection]}
         </span>
       ) : null}
-      <span className="topbar-sync" data-testid="sync-progress" aria-live="polite">
+      {/* A long failure message is cut to the room there is; the whole of it shows on hover. */}
+      <span className="topbar-sync" data-testid="sync-progress" aria-live="polite" title={sync.text || undefined}>
         {sync.bar ? <progress max={sync.bar.max} value={sync.bar.value} /> : null}
-        {sync.text}
+        <span className="topbar-sync-text">{sync.text}</span>
       </span>
       {progress?.state === 'running' ? (
         <button type="button" onClick={cancel} data-testid="cancel-sync-button" title="Stop this refresh; what is cached so far stays">
@@ -62,7 +63,7 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
         </button>
       )}
       {error ? (
-        <span className="toolbar-error" role="alert">
+        <span className="toolbar-error topbar-error" role="alert" title={error}>
           {error}
         </span>
       ) : null}
