@@ -1,9 +1,40 @@
 // A grid that keeps only the visible rows in the DOM: a spacer as tall as all rows gives the
 // scrollbar its size, and the rows in view are placed absolutely inside it. Rows have one fixed
 // height, so position and range are plain arithmetic (lib/virtual-range.ts).
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+// Scrolling stays smooth on 100,000 rows (bench/grid-scroll.ts) because:
+// - the rows for a new scroll position are put in the DOM in the scroll event itself (flushSync),
+//   before the frame is painted: a state update waited for React's next task, so a fast wheel
+//   painted frames of empty space below or above the rows;
+// - the grid renders only when the range of rows changes, and a row already on screen is not
+//   rendered again (GridRow is memoized on its row object, columns and template);
+// - the rows the grid asks data for reach further ahead in the direction of scrolling, so a
+//   page of rows is usually loaded before it comes into view.
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { scrollTopToReveal, visibleRange } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
+
+/** Rows kept in the DOM above and below the screen. */
+const OVERSCAN_ROWS = 8;
+/** Rows asked for beyond the screen in the direction of scrolling, at least and at most. */
+const PREFETCH_ROWS = 100;
+const MAX_PREFETCH_ROWS = 400;
+/** Rows moved in one frame above which the grid is flying past, and how long it waits for rest. */
+const FLYING_ROWS = 150;
+const SETTLE_MS = 60;
+
+interface Ahead {
+  before: number;
+  after: number;
+  flying: boolean;
+}
+
+/** How far ahead to ask for rows after moving `moved` rows in one frame: a faster scroll asks further. */
+function reachFor(moved: number, down: boolean): Ahead {
+  if (moved > FLYING_ROWS) return { before: 0, after: 0, flying: true };
+  const reach = Math.min(MAX_PREFETCH_ROWS, Math.max(PREFETCH_ROWS, Math.ceil(4 * moved)));
+  return down ? { before: 0, after: reach, flying: false } : { before: reach, after: 0, flying: false };
+}
 
 export interface GridColumn<T> {
   id: string;
@@ -25,7 +56,8 @@ export interface VirtualGridProps<T> {
   rowCount: number;
   rowHeight: number;
   getRow(index: number): T | undefined;
-  rowKey(row: T): string;
+  /** Unused: rows are keyed by their slot on screen (see the ring below), not by what they show. */
+  rowKey?(row: T): string;
   selectedIndex: number | null;
   onSelect(index: number, row: T): void;
   onRangeChange(start: number, end: number): void;
@@ -39,11 +71,16 @@ export interface VirtualGridProps<T> {
 }
 
 export function VirtualGrid<T>(props: VirtualGridProps<T>) {
-  const { columns, rowCount, rowHeight, getRow, rowKey, selectedIndex, onSelect, onRangeChange, sort, onSort } = props;
+  const { columns, rowCount, rowHeight, getRow, selectedIndex, onSelect, onRangeChange, sort, onSort } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
-  const frame = useRef(0);
+  const header = rowHeight + 2;
+  const rangeAt = useCallback(
+    (scrollTop: number, height: number) => visibleRange({ scrollTop, viewportHeight: height - header, rowHeight, rowCount, overscan: OVERSCAN_ROWS }),
+    [header, rowHeight, rowCount],
+  );
+  const [range, setRange] = useState(() => rangeAt(0, 600));
+  const { start, end } = range;
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -55,19 +92,43 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     return () => ro.disconnect();
   }, []);
 
-  const onScroll = useCallback(() => {
-    // One state update per animation frame, however many scroll events arrive.
-    if (frame.current) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = 0;
-      if (scroller.current) setScrollTop(scroller.current.scrollTop);
-    });
-  }, []);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  // A new row count or viewport height (or a scroll position the browser moved, e.g. clamped after
+  // the rows got fewer) gives a new range without a scroll event.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const next = rangeAt(el?.scrollTop ?? 0, viewport);
+    setRange((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
+  }, [rangeAt, viewport]);
 
-  const header = rowHeight + 2;
-  const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport - header, rowHeight, rowCount });
-  useEffect(() => onRangeChange(start, end), [start, end, onRangeChange]);
+  const lastTop = useRef(0);
+  const [ahead, setAhead] = useState<Ahead>({ before: 0, after: PREFETCH_ROWS, flying: false });
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const next = rangeAt(el.scrollTop, el.clientHeight);
+    const moved = Math.abs(el.scrollTop - lastTop.current) / rowHeight;
+    const down = el.scrollTop >= lastTop.current;
+    lastTop.current = el.scrollTop;
+    // The browser fires at most one scroll event per frame: rendering here puts the new rows in the
+    // DOM before this frame is painted.
+    flushSync(() => {
+      setRange((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
+      setAhead((cur) => {
+        const want = reachFor(moved, down);
+        return cur.before === want.before && cur.after === want.after && cur.flying === want.flying ? cur : want;
+      });
+    });
+  }, [rangeAt, rowHeight]);
+
+  const wantFrom = Math.max(0, start - ahead.before);
+  const wantTo = Math.min(rowCount, end + ahead.after);
+  useEffect(() => {
+    if (!ahead.flying) return onRangeChange(wantFrom, wantTo);
+    // Rows flying past faster than a page a frame would be gone before their data came: ask only
+    // for where the scrolling comes to rest.
+    const t = setTimeout(() => onRangeChange(wantFrom, wantTo), SETTLE_MS);
+    return () => clearTimeout(t);
+  }, [wantFrom, wantTo, ahead.flying, onRangeChange]);
 
   // Every row and the header get the same template and the same width, so columns line up
   // whatever the content of a row; the body is at least as wide as all minimum widths.
@@ -132,28 +193,25 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     }
   };
 
+  // Rows are keyed by their slot in a ring as long as the window, not by campaign: a row scrolled
+  // in takes over the elements of one scrolled out, so a fast scroll changes text in place instead of
+  // removing and creating a whole screen of elements every frame.
+  const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + 2 * OVERSCAN_ROWS + 2);
   const rows: ReactNode[] = [];
   for (let i = start; i < end; i++) {
     const row = getRow(i);
-    const selected = i === selectedIndex;
     rows.push(
-      // eslint-disable-next-line jsx-a11y/interactive-supports-focus -- the grid holds the focus and points at its row with aria-activedescendant
-      <div
-        key={row ? rowKey(row) : `loading-${i}`}
-        role="row"
-        aria-rowindex={i + 2}
-        aria-selected={selected}
-        className={`vg-row${selected ? ' is-selected' : ''}${row ? '' : ' is-loading'}`}
-        data-testid={row ? 'grid-row' : 'grid-row-loading'}
-        style={{ top: i * rowHeight, height: rowHeight, gridTemplateColumns: template }}
-        onMouseDown={() => row && onSelect(i, row)}
-      >
-        {columns.map((c) => (
-          <div key={c.id} role="gridcell" className={`vg-cell${c.align === 'right' ? ' is-right' : ''}`} data-col={c.id}>
-            {row ? c.render(row) : ''}
-          </div>
-        ))}
-      </div>,
+      <GridRow
+        key={i % ring}
+        index={i}
+        row={row}
+        selected={i === selectedIndex}
+        top={i * rowHeight}
+        height={rowHeight}
+        template={template}
+        columns={columns}
+        onSelect={onSelect}
+      />,
     );
   }
 
@@ -189,3 +247,37 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     </div>
   );
 }
+
+interface GridRowProps<T> {
+  index: number;
+  row: T | undefined;
+  selected: boolean;
+  top: number;
+  height: number;
+  template: string;
+  columns: GridColumn<T>[];
+  onSelect(index: number, row: T): void;
+}
+
+/** One row; memoized, so a row that stays on screen while the grid scrolls is not rendered again. */
+function GridRowOf<T>({ index, row, selected, top, height, template, columns, onSelect }: GridRowProps<T>) {
+  return (
+    // eslint-disable-next-line jsx-a11y/interactive-supports-focus -- the grid holds the focus and points at its row with aria-activedescendant
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`vg-row${selected ? ' is-selected' : ''}${row ? '' : ' is-loading'}`}
+      data-testid={row ? 'grid-row' : 'grid-row-loading'}
+      style={{ top, height, gridTemplateColumns: template }}
+      onMouseDown={() => row && onSelect(index, row)}
+    >
+      {columns.map((c) => (
+        <div key={c.id} role="gridcell" className={`vg-cell${c.align === 'right' ? ' is-right' : ''}`} data-col={c.id}>
+          {row ? c.render(row) : ''}
+        </div>
+      ))}
+    </div>
+  );
+}
+const GridRow = memo(GridRowOf) as typeof GridRowOf;

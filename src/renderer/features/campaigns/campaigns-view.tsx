@@ -1,7 +1,7 @@
 // The Campaigns tab: filters, the column chooser, the virtualized grid of the cached campaigns, and
 // the details pane (shown while a campaign is selected, and folded away on request, to give the
 // grid the width). Columns (dragged, resized or chosen) and the pane are saved with the account's view.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
 import type { CampaignRecord } from '../../../shared/ipc/contract';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
@@ -68,8 +68,11 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
     }
   }
 
-  const chosen = chosenColumns(view.columns, account?.type === 'NETWORK');
-  const columns = [pickColumn(s.picked, s.allPicked), ...campaignColumns(chosen)];
+  // The same column objects from one render to the next while nothing about them changed: a grid row
+  // already on screen is then not rendered again when a page of rows arrives.
+  const network = account?.type === 'NETWORK';
+  const chosen = useMemo(() => chosenColumns(view.columns, network), [view.columns, network]);
+  const columns = useMemo(() => [pickColumn(s.picked, s.allPicked), ...campaignColumns(chosen)], [s.picked, s.allPicked, chosen]);
   const onKeys = (e: KeyboardEvent) => {
     const mod = e.ctrlKey || e.metaKey;
     how.current = e.shiftKey ? 'range' : 'only';
@@ -144,7 +147,6 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           rowCount={s.total}
           rowHeight={ROW_HEIGHT}
           getRow={getRow}
-          rowKey={(r) => r.id}
           selectedIndex={selectedIndex}
           onSelect={onSelect}
           onRangeChange={onRangeChange}
