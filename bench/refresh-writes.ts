@@ -1,6 +1,6 @@
 // What writing a first load of 100,000 campaigns into the campaigns table costs the disk, by page
 // size, automatic checkpoint interval, transaction size and number of sort indexes: the store
-// alone (no service, no parsing), with the app's own table and indexes (migration 11). Bytes written
+// alone (no service, no parsing), with the app's own table and indexes (cache-file.ts). Bytes written
 // are the figure to compare on a shared machine (times there depend on the neighbours); they show
 // why short transactions are dear: every commit appends each page it dirtied to the log whole,
 // and rows land at random places in most indexes.
@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { campaignRowValues, CAMPAIGN_WRITE_COLUMNS } from '../src/main/store/campaign-columns';
-import { CAMPAIGN_INDEXES_V11, CAMPAIGNS_TABLE_V11 } from '../src/main/store/migrations/011-one-campaigns-table';
+import { CAMPAIGN_INDEXES, CAMPAIGNS_TABLE_SQL } from '../src/main/store/cache-file';
 import { syntheticCampaigns } from '../test/fixtures/campaigns';
 
 const writtenBytes = () => Number(/^write_bytes:\s+(\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN);
@@ -30,11 +30,8 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
     db.pragma('journal_size_limit = 33554432');
     // Fixed names from the frozen templates, no input: safe to put in SQL.
-    // The campaigns table refers to its account: one account, key 1.
-    db.exec('CREATE TABLE accounts (account_key INTEGER PRIMARY KEY); INSERT INTO accounts VALUES (1)');
-    db.pragma('foreign_keys = ON');
-    db.exec(CAMPAIGNS_TABLE_V11);
-    for (const [suffix, cols] of CAMPAIGN_INDEXES_V11.slice(0, indexes)) db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
+    db.exec(CAMPAIGNS_TABLE_SQL);
+    for (const [suffix, cols] of CAMPAIGN_INDEXES.slice(0, indexes)) db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
     const insert = db.prepare(`INSERT INTO campaigns (${CAMPAIGN_WRITE_COLUMNS.join(', ')}) VALUES (${CAMPAIGN_WRITE_COLUMNS.map(() => '?').join(', ')})`);
     const written0 = writtenBytes();
     const cpu0 = process.cpuUsage();
@@ -78,6 +75,6 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
 }
 
 if (require.main === module) {
-  const [pageSize = 4096, autocheckpoint = 4000, batchMs = 12, maxBatchRows = 2000, indexes = CAMPAIGN_INDEXES_V11.length] = process.argv.slice(2).map(Number);
+  const [pageSize = 4096, autocheckpoint = 4000, batchMs = 12, maxBatchRows = 2000, indexes = CAMPAIGN_INDEXES.length] = process.argv.slice(2).map(Number);
   console.log(JSON.stringify(run(pageSize, autocheckpoint, batchMs, maxBatchRows, indexes)));
 }

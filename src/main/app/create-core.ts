@@ -23,7 +23,7 @@ import type { SecretPort } from '../secrets/secret-port';
 import { RateLimitScheduler } from '../ratelimit/scheduler';
 import { createSecretStore } from '../secrets';
 import { HttpTransport } from '../service';
-import { DataFileProblem, openStoreAtStart, type OpenedAtStart } from '../store';
+import { cacheFileOf, DataFileProblem, openStoreAtStart, type OpenedAtStart } from '../store';
 import { createAfterSent } from '../sync/after-sent';
 import { createCapabilityLearning } from '../sync/capability-learning';
 import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from '../connections/backoff';
@@ -111,7 +111,13 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   makePrivateDataDir(opts.dataDir);
   const { store, movedAside } = openDataFile(join(opts.dataDir, DATABASE_FILE), now, opts.startFresh === true);
   makeDataFilePrivate(join(opts.dataDir, DATABASE_FILE));
+  makeDataFilePrivate(cacheFileOf(join(opts.dataDir, DATABASE_FILE)));
   let secrets: SecretPort;
+  // The cache writer (a worker thread) starts meanwhile; a refresh waits for nothing once it runs.
+  const cacheProblem = store.ready.then(
+    () => null,
+    (e: unknown) => (e instanceof Error ? e.message : String(e)),
+  );
   try {
     secrets = opts.secrets ?? (await createSecretStore({ service: SECRET_SERVICE }));
   } catch (e) {
@@ -129,6 +135,10 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
       // The log must never break the work it describes (e.g. a profile removed meanwhile).
     }
   };
+
+  // Said where the person looks: without its writer the campaign cache cannot be refreshed.
+  const cannotWriteCache = await cacheProblem;
+  if (cannotWriteCache !== null) log(null, null, 'error', 'store.cache', cannotWriteCache);
 
   // Items a crash left "sending" may or may not have reached the service: they are looked for
   // before anything is sent again.

@@ -13,6 +13,7 @@ const STORE_CODES: Record<StoreErrorCode, ErrorCode> = {
   BAD_TRANSITION: 'conflict',
   REFRESH_SUPERSEDED: 'conflict',
   HAS_PENDING_CHANGES: 'conflict',
+  CACHE_UNAVAILABLE: 'database',
 };
 
 export function asDeskError(e: unknown): unknown {

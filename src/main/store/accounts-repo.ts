@@ -178,7 +178,8 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
             `Account ${ref.accountId} has ${n} change(s) not yet sent. Send or discard them before removing the account.`,
           );
         }
-        // Its cached campaigns go by cascade (CampaignsRepo.forget deletes a large cache in steps first).
+        // Its cached campaigns live in the cache file: the caller has the cache writer forget them
+        // first (CampaignsRepo.forget); any left behind by a crash go when the store next opens.
         return del.run(ref.profileId, ref.accountId).changes > 0;
       });
     },

@@ -14,7 +14,7 @@ import { campaignQuerySchema, DEFAULT_CAMPAIGN_SORT, type CampaignQuery, type Pa
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
 import type { RowReader } from './campaigns-repo';
-import type { RepoContext } from './context';
+import type { Database } from 'better-sqlite3';
 import { StoreError, describeIssues } from './errors';
 
 export { MAX_QUERY_LIMIT, type CampaignQuery } from '../../shared/domain/campaign-query';
@@ -123,16 +123,17 @@ export function parseCampaignQuery(input: CampaignQuery): ParsedCampaignQuery {
 }
 
 export function createCampaignQuery(
-  ctx: RepoContext,
+  /** A connection to the cache file (read-only: only the scratch table in its temp schema is written). */
+  db: Database,
   accounts: AccountsRepo,
   readRow: RowReader,
 ): (q: CampaignQuery) => CampaignPage {
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
-  ctx.db.exec(TEXT_MATCH_TABLE_SQL);
-  const clearMatches = ctx.db.prepare('DELETE FROM temp.campaign_text_match');
-  // Moves with every write to the file: total_changes() with each on this connection,
-  // data_version with each commit of another (a second app instance, the crash tests' child).
-  const totalChanges = ctx.db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version())").pluck();
+  db.exec(TEXT_MATCH_TABLE_SQL);
+  const clearMatches = db.prepare('DELETE FROM temp.campaign_text_match');
+  // Moves with every write to the cache: data_version with each commit of the cache writer (the
+  // connection that writes it), total_changes() with the scratch table's own fills.
+  const totalChanges = db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version())").pluck();
   // What the scratch table holds: any change to the data invalidates it; scrolling a filtered
   // list reuses it.
   let matched: { accountKey: number; needle: string; changes: string } | null = null;
@@ -157,7 +158,7 @@ export function createCampaignQuery(
         // Only the connection's temp schema is written: no lock on the database file, no fsync.
         matched = null;
         clearMatches.run();
-        ctx.db.prepare(built.matchSql).run(...built.matchParams);
+        db.prepare(built.matchSql).run(...built.matchParams);
         // Filling the scratch table counted as changes: remember the count after it.
         matched = { accountKey, needle, changes: totalChanges.get() as string };
       }
@@ -168,7 +169,7 @@ export function createCampaignQuery(
     const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
     const changesNow = totalChanges.get() as string;
     if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
-      const value = ctx.db.prepare(built.countSql).pluck().get(...built.countParams) as number;
+      const value = db.prepare(built.countSql).pluck().get(...built.countParams) as number;
       lastCount = { key: countKey, changes: changesNow, total: value };
     }
     const total = lastCount.total;
@@ -179,9 +180,9 @@ export function createCampaignQuery(
       const limit = Math.min(q.limit, total - q.offset);
       const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
       const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit });
-      keys = ctx.db.prepare(back.pageSql).all(...back.pageParams).reverse();
+      keys = db.prepare(back.pageSql).all(...back.pageParams).reverse();
     } else {
-      keys = ctx.db.prepare(built.pageSql).all(...built.pageParams);
+      keys = db.prepare(built.pageSql).all(...built.pageParams);
     }
     return { rows: readRows(keys.map((k) => keyRow.parse(k))), total };
   };

@@ -1,23 +1,25 @@
 // The campaign cache: written by refreshes (batch by batch, as the listing streams in) and by
-// single upserts after a create; read by screens through campaign-query.ts. Each account has its
-// rows in the one campaigns table (migration 11), keyed by the account, with the indexes the
-// window sorts and filters by.
+// single upserts after a create; read by screens through campaign-query.ts. The rows live in the
+// cache file (cache-file.ts), one campaigns table keyed by account, with the indexes the window
+// sorts and filters by.
 //
-// One writer, on the main thread, in short transactions: the caller hands over batches small
-// enough that writing one (rows compared with what is stored, and only the columns that differ
-// rewritten: row-writer.ts) stays well under 50 ms; refresh.ts sizes them by measured time. Rows
-// that arrived are updated in place, so an open list neither flickers nor empties out, and it
-// sees the first rows of a first load as soon as their batch commits. Rows the service no longer
-// lists disappear only when finish() runs after the last batch; a cancelled or failed refresh
-// removes nothing. The cache shows "last known" data, never a half-emptied account.
+// One writer: the cache writer's worker (cache-writer/), which writes each batch in one
+// transaction (rows compared with what is stored, and only the columns that differ rewritten:
+// row-writer.ts) while this thread goes on; writes therefore return promises, taken in the order
+// they were sent. Reads go through a read-only connection of this thread and see what the writer
+// has committed. Rows that arrived are updated in place, so an open list neither flickers nor
+// empties out, and it sees the first rows of a first load as soon as their batch commits. Rows the
+// service no longer lists disappear only when finish() runs after the last batch; a cancelled or
+// failed refresh removes nothing. The cache shows "last known" data, never a half-emptied account.
+import type { Database } from 'better-sqlite3';
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import type { AccountsRepo } from './accounts-repo';
-import { campaignFromRow, campaignRowValues, CAMPAIGN_KEY_COLUMNS, CAMPAIGN_WRITE_COLUMNS, idSortKey } from './campaign-columns';
+import type { CacheWriter } from './cache-writer/cache-writer';
+import { campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
 import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
-import { rowStatements, writeRows } from './row-writer';
 import type { AccountRef } from './types';
 
 export interface PageResult {
@@ -33,14 +35,16 @@ export interface RefreshSummary extends PageResult {
 
 export interface CampaignRefresh {
   readonly account: AccountRef;
+  /** A newer refresh of the same account has begun (or this one ended): this one may not write. */
+  readonly superseded: boolean;
   /**
-   * Writes one batch of the listing in one short transaction, now. The campaigns are those the
-   * service client has already parsed with the shared campaignSchema (not parsed again here).
+   * Writes one batch of the listing in one transaction of the cache writer. The campaigns are
+   * those the service client has already parsed with the shared campaignSchema (not parsed again).
    */
-  applyPage(campaigns: readonly Campaign[]): PageResult;
+  applyPage(campaigns: readonly Campaign[]): Promise<PageResult>;
   /**
-   * After the last batch: removes the rows not seen in this refresh (in short transactions,
-   * yielding to the event loop between them) and records the sync time.
+   * After the last batch: removes the rows not seen in this refresh (read in short steps, yielding
+   * to the event loop between them) and records the sync time.
    */
   finish(): Promise<RefreshSummary>;
   /** Cancelled or failed: keeps every row as it is. */
@@ -49,27 +53,27 @@ export interface CampaignRefresh {
 
 export interface CampaignsRepo {
   beginRefresh(ref: AccountRef): CampaignRefresh;
+  /**
+   * One transaction of the cache writer holding a batch of several refreshes: a network's batch
+   * and its members' rows commit together. (written and unchanged count applyPage's batches only.)
+   */
+  applyBatches(parts: readonly { refresh: CampaignRefresh; campaigns: readonly Campaign[] }[]): Promise<void>;
   /** One campaign learned outside a refresh (the answer to a create). */
-  upsert(ref: AccountRef, campaign: Campaign): void;
+  upsert(ref: AccountRef, campaign: Campaign): Promise<void>;
   get(ref: AccountRef, id: string): Campaign | undefined;
   count(ref: AccountRef): number;
   /** The distinct values of one enum column in the account's cache, in order, at most `limit`. */
   distinctValues(ref: AccountRef, column: EnumColumn, limit?: number): string[];
   query(q: CampaignQuery): CampaignPage;
-  /**
-   * Deletes the account's cached campaigns in short steps, yielding between them, before the
-   * account itself is removed (its cascade would delete 100,000 rows in one long statement).
-   */
+  /** Deletes the account's cached campaigns (on the writer) before the account itself is removed. */
   forget(ref: AccountRef): Promise<number>;
-  /** Runs fn (synchronous) as one cache transaction: a network's batch and its members' rows commit together. */
-  inOneTransaction<T>(fn: () => T): T;
 }
 
 /** Text columns holding a service enum (spec 2.1). */
 export const ENUM_COLUMNS = ['status', 'pricing_model', 'bid_strategy', 'marketing_objective', 'spending_limit_model', 'campaign_item_type', 'daily_ad_delivery_model'] as const;
 export type EnumColumn = (typeof ENUM_COLUMNS)[number];
 
-/** Keys read, and rows deleted, per step of finish() and forget(): keeps each synchronous call short. */
+/** Keys read per step of finish(): keeps each synchronous read short. */
 const CHUNK = 2000;
 
 interface ActiveRefresh {
@@ -80,25 +84,34 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
 
-/** The one campaigns table (migration 11); every statement names the account's key first. */
-const TABLE = 'campaigns';
+/** What a refresh hands the writer for one batch: its rows, and whether its account started empty. */
+interface Batch {
+  values: unknown[][];
+  accountKey: number;
+  fresh: boolean;
+  count(written: number | null, rows: number): void;
+}
 
-export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo): CampaignsRepo {
-  const { db } = ctx;
+const BATCH = Symbol('batch');
+type InternalRefresh = CampaignRefresh & { [BATCH](campaigns: readonly Campaign[]): Batch };
+
+export interface CampaignCache {
+  /** Read-only connection to the cache file. */
+  read: Database;
+  writer: CacheWriter;
+}
+
+export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo, cache: CampaignCache): CampaignsRepo {
+  const { read, writer } = cache;
   const active = new Map<number, ActiveRefresh>();
-  const rows = rowStatements(db, { table: TABLE, key: CAMPAIGN_KEY_COLUMNS, columns: CAMPAIGN_WRITE_COLUMNS });
-  const keysAfter = db.prepare<[number, number, string, number], { id_num: number; id: string }>(
-    `SELECT id_num, id FROM ${TABLE} WHERE account_key = ? AND (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?`,
+  const keysAfter = read.prepare<[number, number, string, number], { id_num: number; id: string }>(
+    'SELECT id_num, id FROM campaigns WHERE account_key = ? AND (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?',
   );
-  const deleteKey = db.prepare(`DELETE FROM ${TABLE} WHERE account_key = ? AND id_num = ? AND id = ?`);
-  const rowStmt = db.prepare(`SELECT * FROM ${TABLE} WHERE account_key = ? AND id_num = ? AND id = ?`);
-  const countStmt = db.prepare(`SELECT count(*) FROM ${TABLE} WHERE account_key = ?`).pluck();
-  const anyStmt = db.prepare(`SELECT 1 FROM ${TABLE} WHERE account_key = ? LIMIT 1`).pluck();
-  const deleteSome = db.prepare(
-    `DELETE FROM ${TABLE} WHERE account_key = ? AND (id_num, id) IN (SELECT id_num, id FROM ${TABLE} WHERE account_key = ? LIMIT ?)`,
-  );
+  const rowStmt = read.prepare('SELECT * FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
+  const countStmt = read.prepare('SELECT count(*) FROM campaigns WHERE account_key = ?').pluck();
+  const anyStmt = read.prepare('SELECT 1 FROM campaigns WHERE account_key = ? LIMIT 1').pluck();
 
-  // Cache metadata, committed like the cache rows it describes.
+  // Cache metadata, in the data file.
   const markSynced = (ref: AccountRef) => ctx.cacheTx(() => accounts.markSynced(ref, ctx.clock.now()));
 
   /** A cached row that no longer rebuilds into a campaign is quarantined; the next refresh fetches it again. */
@@ -114,12 +127,21 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       reason = 'stored JSON is damaged';
     }
     quarantine.add({ source: 'campaigns', sourceKey: `${accountKey}/${key.id}`, profileId, row, reason }, () => {
-      deleteKey.run(accountKey, key.id_num, key.id);
+      // Until the writer has removed it, the row is skipped again (and quarantined once: same key).
+      writer.send({ type: 'delete', accountKey, keys: [[key.id_num, key.id]] }).catch(() => undefined);
     });
     return undefined;
   };
 
-  const query = createCampaignQuery(ctx, accounts, readRow);
+  const query = createCampaignQuery(read, accounts, readRow);
+
+  const write = async (batches: readonly Batch[]) => {
+    const values = batches.length === 1 ? batches[0].values : batches.flatMap((b) => b.values);
+    if (values.length === 0) return;
+    const fresh = [...new Set(batches.filter((b) => b.fresh).map((b) => b.accountKey))];
+    const written = await writer.send({ type: 'write', rows: values, fresh });
+    for (const b of batches) b.count(batches.length === 1 ? written : null, b.values.length);
+  };
 
   return {
     beginRefresh(ref) {
@@ -137,17 +159,30 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           throw new StoreError('REFRESH_SUPERSEDED', 'A newer refresh of this account has started; this one stops');
         }
       };
-      return {
+      const refresh: InternalRefresh = {
         account: { profileId: ref.profileId, accountId: ref.accountId },
-        applyPage(campaigns) {
+        get superseded() {
+          return done || active.get(accountKey) !== state;
+        },
+        [BATCH](campaigns) {
           check();
           if (!empty) for (const c of campaigns) state.seen.add(c.id);
-          const values = campaigns.map((c) => campaignRowValues(accountKey, c));
-          const written = ctx.cacheTx(() => writeRows(rows, values, { mostlyNew: empty }));
-          totals.written += written;
-          totals.unchanged += campaigns.length - written;
           totals.pages++;
-          return { written, unchanged: campaigns.length - written };
+          return {
+            values: campaigns.map((c) => campaignRowValues(accountKey, c)),
+            accountKey,
+            fresh: empty,
+            count(written, rows) {
+              if (written === null) return;
+              totals.written += written;
+              totals.unchanged += rows - written;
+            },
+          };
+        },
+        async applyPage(campaigns) {
+          const before = { ...totals };
+          await write([refresh[BATCH](campaigns)]);
+          return { written: totals.written - before.written, unchanged: totals.unchanged - before.unchanged };
         },
         async finish() {
           check();
@@ -158,12 +193,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             if (keys.length === 0) break;
             after = keys[keys.length - 1];
             const stale = keys.filter((k) => !state.seen.has(k.id));
-            if (stale.length > 0) {
-              ctx.cacheTx(() => {
-                for (const k of stale) totals.removed += deleteKey.run(accountKey, k.id_num, k.id).changes;
-              });
-            }
-            await yieldToEventLoop();
+            if (stale.length > 0) totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
+            else await yieldToEventLoop();
             check();
           }
           markSynced(ref);
@@ -176,26 +207,24 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           if (active.get(accountKey) === state) active.delete(accountKey);
         },
       };
+      return refresh;
+    },
+    async applyBatches(parts) {
+      await write(parts.map((p) => (p.refresh as InternalRefresh)[BATCH](p.campaigns)));
     },
     async forget(ref) {
       const accountKey = accounts.keyOf(ref);
       active.delete(accountKey);
-      let removed = 0;
-      for (;;) {
-        const n = ctx.cacheTx(() => deleteSome.run(accountKey, accountKey, CHUNK).changes);
-        removed += n;
-        if (n < CHUNK || !accounts.get(ref)) return removed;
-        await yieldToEventLoop();
-      }
+      return writer.send({ type: 'forget', accountKey });
     },
-    upsert(ref, campaign) {
+    async upsert(ref, campaign) {
       const accountKey = accounts.keyOf(ref);
       const result = campaignSchema.safeParse(campaign);
       if (!result.success) throw new StoreError('INVALID_INPUT', describeIssues(result.error.issues));
       const parsed = result.data;
-      ctx.tx(() => writeRows(rows, [campaignRowValues(accountKey, parsed)]));
       // A refresh that listed before this campaign existed must not remove it at finish().
       active.get(accountKey)?.seen.add(parsed.id);
+      await writer.send({ type: 'write', rows: [campaignRowValues(accountKey, parsed)], fresh: [] });
     },
     get(ref, id) {
       return readRow(accounts.keyOf(ref), ref.profileId, { id_num: idSortKey(id), id });
@@ -207,10 +236,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       if (!(ENUM_COLUMNS as readonly string[]).includes(column)) throw new StoreError('INVALID_INPUT', `${String(column)} is not an enum column`);
       // The column is one of ENUM_COLUMNS (checked above). Columns with an index (status,
       // bid_strategy) are read from it; the others in one pass over the account's rows.
-      const sql = `SELECT ${column} FROM ${TABLE} WHERE account_key = ? AND ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column} LIMIT ?`;
-      return db.prepare(sql).pluck().all(accounts.keyOf(ref), limit) as string[];
+      const sql = `SELECT ${column} FROM campaigns WHERE account_key = ? AND ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column} LIMIT ?`;
+      return read.prepare(sql).pluck().all(accounts.keyOf(ref), limit) as string[];
     },
     query,
-    inOneTransaction: (fn) => ctx.cacheTx(fn),
   };
 }

@@ -8,7 +8,8 @@ export type StoreErrorCode =
   | 'CONFLICT'
   | 'BAD_TRANSITION'
   | 'REFRESH_SUPERSEDED'
-  | 'HAS_PENDING_CHANGES';
+  | 'HAS_PENDING_CHANGES'
+  | 'CACHE_UNAVAILABLE';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

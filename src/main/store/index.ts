@@ -1,5 +1,6 @@
 // Public surface of the store for the sync engine, the IPC layer and the composition root.
 export { openStore, type OpenStoreOptions, type Store } from './store';
+export { cacheFileOf } from './cache-file';
 export { StoreError, type StoreErrorCode } from './errors';
 export { DataFileProblem, type DataFileProblemKind } from './data-file';
 export { openStoreAtStart, type OpenedAtStart } from './open-at-start';

@@ -131,7 +131,8 @@ export function createProfilesRepo(ctx: RepoContext): ProfilesRepo {
     remove(id) {
       return ctx.tx(() => {
         delQuarantine.run(id);
-        // The accounts go by cascade, and their cached campaigns with them.
+        // The accounts go by cascade; their cached campaigns are forgotten by the caller first
+        // (CampaignsRepo.forget), or when the store next opens.
         return del.run(id).changes > 0;
       });
     },

@@ -1,16 +1,20 @@
-// The store: one SQLite file, its migrations and every repository. All SQL of the app lives in
-// this folder; the sync engine and the IPC layer use these objects, never the connection.
+// The store: the data file with its migrations, the campaign cache file beside it (cache-file.ts)
+// and every repository. All SQL of the app lives in this folder; the sync engine and the IPC layer use these objects, never the connection.
 import type { Database } from 'better-sqlite3';
 import { createAccountsRepo, type AccountsRepo } from './accounts-repo';
 import { createActivityRepo, type ActivityRepo } from './activity-repo';
 import { createAppsRepo, type AppsRepo } from './apps-repo';
 import { createCampaignsRepo, type CampaignsRepo } from './campaigns-repo';
 import { createCapabilitiesRepo, type CapabilitiesRepo } from './capabilities-repo';
+import { startCacheWriter } from './cache-writer/cache-writer';
+import { cacheFileOf, cachePragmas, prepareCacheFile, type LegacyTable } from './cache-file';
 import { openDatabase } from './connection';
 import { createContext } from './context';
 import { createDraftsRepo, type DraftsRepo } from './drafts-repo';
-import { migrate, type MigrationResult } from './migrate';
+import { migrate, readUserVersion, type MigrationResult } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { perAccountTables } from './migrations/011-campaign-cache-file';
+import BetterSqlite3 from 'better-sqlite3';
 import { createOutboxRepo, type OutboxRepo } from './outbox-repo';
 import { createProfilesRepo, type ProfilesRepo } from './profiles-repo';
 import { createQuarantineRepo, type QuarantineRepo } from './quarantine-repo';
@@ -38,6 +42,8 @@ export interface Store {
   readonly profiles: ProfilesRepo;
   readonly accounts: AccountsRepo;
   readonly campaigns: CampaignsRepo;
+  /** Resolves once the campaign cache's writer runs; rejects, saying why, when it cannot start. */
+  readonly ready: Promise<void>;
   readonly apps: AppsRepo;
   readonly tasks: TasksRepo;
   readonly drafts: DraftsRepo;
@@ -59,8 +65,21 @@ export interface Store {
 
 export function openStore(opts: OpenStoreOptions): Store {
   const db: Database = openDatabase(opts.file, MIGRATIONS);
+  const cacheFile = cacheFileOf(opts.file);
   let migration: MigrationResult;
   try {
+    // The campaign cache file is made ready first; a file from before version 11 has its cached
+    // campaigns copied into it (from the shared table of versions 1-2 or the per-account tables of
+    // 3-10), which the migrations then drop from the data file. A table whose account is gone,
+    // left by a removal a crash interrupted, is not copied.
+    const version = readUserVersion(db);
+    let legacy: LegacyTable[] = [];
+    if (version >= 1 && version < 3) legacy = [{ accountKey: null, table: 'campaigns' }];
+    if (version >= 3 && version < 11) {
+      const keys = new Set(db.prepare('SELECT account_key FROM accounts').pluck().all() as number[]);
+      legacy = perAccountTables(db).filter((t) => keys.has(t.accountKey));
+    }
+    prepareCacheFile(cacheFile, legacy.length > 0 ? { dataFile: opts.file, tables: legacy } : null);
     migration = migrate(db, MIGRATIONS, opts.file);
   } catch (e) {
     db.close();
@@ -70,13 +89,19 @@ export function openStore(opts: OpenStoreOptions): Store {
   const quarantine = createQuarantineRepo(ctx);
   const accounts = createAccountsRepo(ctx);
   const outbox = createOutboxRepo(ctx, quarantine);
-  const campaigns = createCampaignsRepo(ctx, accounts, quarantine);
+  const writer = startCacheWriter(cacheFile);
+  // Rows of accounts removed while the app did not run to the end go first (requests keep their order).
+  void writer.send({ type: 'keepOnly', accountKeys: accounts.listAll().map((a) => accounts.keyOf(a)) }).catch(() => undefined);
+  const read = new BetterSqlite3(cacheFile, { readonly: true, fileMustExist: true });
+  cachePragmas(read);
+  const campaigns = createCampaignsRepo(ctx, accounts, quarantine, { read, writer });
   return {
     file: opts.file,
     migration,
     profiles: createProfilesRepo(ctx),
     accounts,
     campaigns,
+    ready: writer.ready,
     apps: createAppsRepo(ctx),
     tasks: createTasksRepo(ctx, quarantine),
     drafts: createDraftsRepo(ctx, outbox, quarantine),
@@ -88,10 +113,12 @@ export function openStore(opts: OpenStoreOptions): Store {
     capabilities: createCapabilitiesRepo(ctx, accounts),
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
-    close: () => {
-      // Closing the last connection copies what the log still holds into the file (SQLite does that).
+    close: async () => {
+      // The cache writer first answers what was sent to it. Closing a file's last connection
+      // copies what its log still holds into it (SQLite does that).
+      await writer.close();
+      if (read.open) read.close();
       if (db.open) db.close();
-      return Promise.resolve();
     },
   };
 }

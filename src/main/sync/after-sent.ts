@@ -21,11 +21,11 @@ export function createAfterSent(store: Store, hub: EventHub, refresher: Refreshe
         const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };
         const account = store.accounts.get(ref);
         if (account) {
-          store.campaigns.upsert(ref, result.campaign);
+          await store.campaigns.upsert(ref, result.campaign);
           hub.emit('data.changed', { ...ref, what: 'campaigns' });
           const network = account.networkId ? store.accounts.get({ profileId: item.profileId, accountId: account.networkId }) : undefined;
           if (network) {
-            store.campaigns.upsert(network, { ...result.campaign, advertiser_name: account.name ?? account.accountId });
+            await store.campaigns.upsert(network, { ...result.campaign, advertiser_name: account.name ?? account.accountId });
             hub.emit('data.changed', { profileId: network.profileId, accountId: network.accountId, what: 'campaigns' });
           }
         }

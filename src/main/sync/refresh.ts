@@ -3,8 +3,10 @@
 // The campaigns come from the client's one listing walk (walkListing): the whole listing in one
 // unpaged request, streamed and parsed as it arrives, then (only when the service capped that
 // answer) pages of the size it used; a refresh whose listing does not add up to the service's own
-// total is never reported done. Rows are written as they are parsed, in batches sized so each
-// transaction stays short (BATCH_TARGET_MS), and the open list is told to re-read as they land.
+// total is never reported done. Each parsed chunk's rows go to the cache writer (a worker thread)
+// at once, which commits them in transactions as large as its backlog while the next chunks are
+// parsed; at most IN_FLIGHT_MAX rows wait for it (then reading the answer pauses). The open list
+// is told to re-read as rows are committed.
 // A network's listing names the owner of each campaign, so it also fills the caches of its member
 // accounts (added to the profile when first seen): one listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
@@ -38,23 +40,13 @@ export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
 export const LIVE_LIST_INTERVAL_MS = 1000;
 
 /**
- * What one write transaction of a refresh should take: rows are written in batches whose size
- * follows the time the last one took, so the event loop (drafts, the window's queries) is never
- * held long whatever the machine, the account's rows or a network's many member tables.
+ * Rows handed to the cache writer and not yet committed, at most: bounds what waits in memory (and
+ * the writer's largest transaction). Beyond it the listing is read no further until it catches up.
  */
-const BATCH_TARGET_MS = 12;
-const FIRST_BATCH_ROWS = 100;
-const MAX_BATCH_ROWS = 2000;
+const IN_FLIGHT_MAX = 20_000;
 
-/** Rows written per transaction, adapted to the time the writes take. */
-class BatchSizer {
-  rows = FIRST_BATCH_ROWS;
-  took(rows: number, ms: number): void {
-    if (rows < this.rows / 2) return; // a short tail batch says little
-    const perRow = Math.max(ms, 0.1) / rows;
-    this.rows = Math.max(10, Math.min(MAX_BATCH_ROWS, Math.round(BATCH_TARGET_MS / perRow)));
-  }
-}
+/** Work done without yielding to the event loop before the person's own work is let in. */
+const YIELD_AFTER_MS = 12;
 
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
@@ -139,10 +131,12 @@ export class Refresher {
     try {
       const client = connections.client(ref.profileId);
       if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
-      const sizer = new BatchSizer();
       let firstRequestRows = 0;
       let listedTotal = 0;
-      let pending: Campaign[] = [];
+      let slice = performance.now();
+      /** Batches sent to the cache writer, oldest first, until committed (it answers in order). */
+      const inFlight: { rows: number; committed: Promise<void> }[] = [];
+      let inFlightRows = 0;
       let reported = -1;
       const liveNotice = () => {
         if (performance.now() - lastLiveNotice < LIVE_LIST_INTERVAL_MS) return;
@@ -152,17 +146,21 @@ export class Refresher {
         const accountId = refreshes.size > 1 ? null : ref.accountId;
         hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
       };
-      /** Writes what has been parsed, in batches of the current size; yields between them. */
-      const writePending = async (all: boolean) => {
-        while (pending.length >= sizer.rows || (all && pending.length > 0)) {
-          const batch = sizer.rows < pending.length ? pending.slice(0, sizer.rows) : pending;
-          pending = batch === pending ? [] : pending.slice(batch.length);
-          const started = performance.now();
-          this.#applyBatch(account, batch, refreshes, skipped);
-          sizer.took(batch.length, performance.now() - started);
-          liveNotice();
-          // Let the person's own work (a draft save, a query of the window) in between batches.
-          await new Promise<void>((resolve) => setImmediate(resolve));
+      /** Sends a chunk's rows to the writer now; the window hears of them once they are committed. */
+      const send = (campaigns: readonly Campaign[]) => {
+        if (campaigns.length === 0) return;
+        const committed = this.#applyBatch(account, campaigns, refreshes, skipped).then(liveNotice);
+        // Awaited by settle(); until then a failure must not count as unhandled.
+        committed.catch(() => undefined);
+        inFlight.push({ rows: campaigns.length, committed });
+        inFlightRows += campaigns.length;
+      };
+      /** Waits while too much is waiting for the writer, or (all) until everything is committed. */
+      const settle = async (all: boolean) => {
+        while (inFlight.length > 0 && (all || inFlightRows > IN_FLIGHT_MAX)) {
+          const oldest = inFlight.shift()!;
+          inFlightRows -= oldest.rows;
+          await oldest.committed;
           if (ctl.signal.aborted) throw new Error('cancelled');
         }
       };
@@ -181,7 +179,7 @@ export class Refresher {
           // The first reading did not add up: the second is a refresh of its own, so rows only the
           // first one listed (since deleted) are removed at its end like any stale row.
           pass = step.pass;
-          await writePending(true);
+          await settle(true);
           for (const r of refreshes.values()) r.abandon();
           refreshes.clear();
           skipped.clear();
@@ -191,21 +189,27 @@ export class Refresher {
         }
         if (step.pagesDone === 0 && step.pass === 1) firstRequestRows += step.campaigns.length;
         listedTotal = step.total;
-        if (step.campaigns.length > 0) pending = pending.length === 0 ? step.campaigns : pending.concat(step.campaigns);
+        send(step.campaigns);
         // Rows of a finished request are all written before its progress says so.
-        await writePending(!step.streaming);
+        await settle(!step.streaming);
+        // Chunks already received are parsed one after another without a turn of the event
+        // loop in between (promises only): let the person's own work in now and then.
+        if (performance.now() - slice > YIELD_AFTER_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
         pagesDone = step.pagesDone;
         if (pagesDone !== reported) {
           reported = pagesDone;
           progress('running', pagesDone, pagesTotal, null);
         }
       }
-      await writePending(true);
+      await settle(true);
       // Capped: the first request held one page of the service's size (the cost of the next one).
       this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
       // A network finishes thousands of member caches: finishing one that started empty never
       // waits, so the loop yields by the clock, and the window is told once for all of them.
-      let slice = performance.now();
+      slice = performance.now();
       for (const [accountId, r] of refreshes) {
         try {
           await r.finish();
@@ -213,7 +217,7 @@ export class Refresher {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;
         }
-        if (performance.now() - slice > BATCH_TARGET_MS) {
+        if (performance.now() - slice > YIELD_AFTER_MS) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
@@ -258,18 +262,20 @@ export class Refresher {
     }
   }
 
-  /** One batch into the account's cache and, for a network, its members' caches: one transaction. */
-  #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
-    if (account.type !== 'NETWORK') {
-      refreshes.get(account.accountId)!.applyPage(campaigns);
-      return;
+  /** One batch into the account's cache and, for a network, its members' caches: one transaction of the cache writer. */
+  #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<void> {
+    try {
+      if (account.type !== 'NETWORK') return refreshes.get(account.accountId)!.applyPage(campaigns).then(() => undefined);
+      return this.#deps.store.campaigns.applyBatches(this.#networkParts(account, campaigns, refreshes, skipped));
+    } catch (e) {
+      return Promise.reject(e);
     }
-    this.#deps.store.campaigns.inOneTransaction(() => this.#applyNetworkBatch(account, campaigns, refreshes, skipped));
   }
 
-  #applyNetworkBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): void {
+  /** The network's batch and, grouped by owner, its members' (members first seen are added). */
+  #networkParts(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>) {
     const { store, hub } = this.#deps;
-    refreshes.get(account.accountId)!.applyPage(campaigns);
+    const parts = [{ refresh: refreshes.get(account.accountId)!, campaigns }];
     let added = false;
     const byOwner = new Map<string, Campaign[]>();
     for (const c of campaigns) {
@@ -294,16 +300,17 @@ export class Refresher {
         r = store.campaigns.beginRefresh(ref);
         refreshes.set(owner, r);
       }
-      try {
-        r.applyPage(list);
-      } catch (e) {
-        if (!isSuperseded(e)) throw e;
+      if (r.superseded) {
+        // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
         refreshes.delete(owner);
         skipped.add(owner);
+        continue;
       }
+      parts.push({ refresh: r, campaigns: list });
     }
     // One notice however many members this batch brought in (each makes the window re-read its tree).
     if (added) hub.emit('data.changed', { profileId: account.profileId, accountId: null, what: 'accounts' });
+    return parts;
   }
 
   /**

@@ -17,8 +17,9 @@ export interface TestStore {
   clock: ManualClock;
   dir: string;
   file: string;
-  reopen(): Store;
-  cleanup(): void;
+  /** Closes the store (its cache writer answers what it was sent first) and opens the same file again. */
+  reopen(): Promise<Store>;
+  cleanup(): Promise<void>;
 }
 
 export function tempDir(prefix = 'desk-store-'): string {
@@ -34,13 +35,13 @@ export function openTestStore(): TestStore {
     clock,
     dir,
     file,
-    reopen() {
-      t.store.close();
+    async reopen() {
+      await t.store.close();
       t.store = openStore({ file, clock });
       return t.store;
     },
-    cleanup() {
-      t.store.close();
+    async cleanup() {
+      await t.store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

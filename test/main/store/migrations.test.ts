@@ -9,7 +9,7 @@ import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from '../../../src/main/store/migrations/003-campaigns-per-account';
 import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
-import { CAMPAIGN_INDEXES_V11 } from '../../../src/main/store/migrations/011-one-campaigns-table';
+import { CAMPAIGN_INDEXES, cacheFileOf } from '../../../src/main/store/cache-file';
 import { createWork, ManualClock, tempDir } from './helpers';
 
 const dirs: string[] = [];
@@ -156,11 +156,11 @@ describe('migrations', () => {
     for (let v = 0; v < MIGRATIONS.length; v++) expect(SEEDERS[v], `seeder for version ${v}`).toBeTypeOf('function');
   });
 
-  it('create the latest schema from an empty file, with every table STRICT and the file in WAL mode', () => {
+  it('create the latest schema from an empty file, with every table STRICT and the file in WAL mode', async () => {
     const file = newFile();
     const store = openStore({ file });
     expect(store.migration).toEqual({ from: 0, to: MIGRATIONS.length });
-    store.close();
+    await store.close();
     const db = new Database(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -169,14 +169,14 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['account_capabilities', 'accounts', 'activity', 'apps', 'campaigns', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
+      ['account_capabilities', 'accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();
   });
 
   for (let from = 0; from < MIGRATIONS.length; from++) {
-    it(`upgrade version ${from} -> ${MIGRATIONS.length} keeps the data and ends with the same schema as a fresh file`, () => {
+    it(`upgrade version ${from} -> ${MIGRATIONS.length} keeps the data and ends with the same schema as a fresh file`, async () => {
       const file = newFile();
       const db = new Database(file);
       migrate(db, MIGRATIONS.slice(0, from), file);
@@ -233,7 +233,7 @@ describe('migrations', () => {
         expect(store.campaigns.count({ profileId: 'p1', accountId: 'emptyads' })).toBe(0);
       }
       expect(store.integrityCheck()).toEqual(['ok']);
-      store.close();
+      await store.close();
       // An existing file keeps the page size it was made with (a new file gets NEW_FILE_PAGE_SIZE).
       const reopened = new Database(file, { readonly: true });
       expect(reopened.pragma('page_size', { simple: true })).toBe(from === 0 ? NEW_FILE_PAGE_SIZE : 4096);
@@ -248,14 +248,15 @@ describe('migrations', () => {
         freshStore.accounts.add({ profileId: 'p1', accountId: 'acmeads', type: 'ADVERTISER' });
         if (from >= 2) freshStore.accounts.add({ profileId: 'p1', accountId: 'emptyads', type: 'ADVERTISER' });
       }
-      freshStore.close();
+      await freshStore.close();
       expect(schemaOf(file)).toEqual(schemaOf(fresh));
-      // One campaigns table: no per-account table is left, not even one whose account was gone.
+      expect(schemaOf(cacheFileOf(file))).toEqual(schemaOf(cacheFileOf(fresh)));
+      // The campaigns are in the cache file: no per-account table is left, not even one whose account was gone.
       expect(schemaOf(file).filter((line) => /^table campaigns_\d/.test(line))).toEqual([]);
     });
   }
 
-  it('move every account\'s table into one campaigns table with only the indexes the window sorts and filters by (versions 8 and 11), also a table an unfinished first load left without indexes', () => {
+  it('move every account\'s table into the cache file\'s one campaigns table with only the indexes the window sorts and filters by, also a table an unfinished first load left without indexes', async () => {
     const file = newFile();
     const db = new Database(file);
     migrate(db, MIGRATIONS.slice(0, 7), file);
@@ -267,15 +268,15 @@ describe('migrations', () => {
     const store = openStore({ file });
     expect(store.campaigns.query({ profileId: 'p1', accountId: 'emptyads', sort: { field: 'name', direction: 'asc' } }).rows.map((c) => c.name)).toEqual(['Spring', 'Summer']);
     expect(store.campaigns.count({ profileId: 'p1', accountId: 'acmeads' })).toBe(1);
-    store.close();
-    const after = new Database(file, { readonly: true });
+    await store.close();
+    const after = new Database(cacheFileOf(file), { readonly: true });
     const indexes = after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
-    expect(indexes).toEqual(CAMPAIGN_INDEXES_V11.map(([suffix]) => `campaigns_by_${suffix}`).sort());
+    expect(indexes).toEqual(CAMPAIGN_INDEXES.map(([suffix]) => `campaigns_by_${suffix}`).sort());
     // Every sort the grid offers still walks an index (id is the primary key).
-    expect(CAMPAIGN_INDEXES_V11.map(([suffix]) => suffix)).toEqual(
+    expect(CAMPAIGN_INDEXES.map(([suffix]) => suffix)).toEqual(
       expect.arrayContaining(['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date', 'search']),
     );
-    expect(CAMPAIGN_INDEXES_V11).toHaveLength(10);
+    expect(CAMPAIGN_INDEXES).toHaveLength(10);
     after.close();
   });
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import keytar from 'keytar';
 import { createSecretStore } from '../../../src/main/secrets';
+import { cacheFileOf } from '../../../src/main/store';
 import { redactCredentialText } from '../../../src/main/store/activity-repo';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { secretSpellings } from '../service/secret-spellings';
@@ -18,7 +19,7 @@ const SERVICE = `Campaign Desk no-secrets ${process.pid}-${Date.now()}`;
 
 const t = openTestStore();
 afterAll(async () => {
-  t.cleanup();
+  await t.cleanup();
   await keytar.deletePassword(SERVICE, 'p1').catch(() => false);
 });
 
@@ -96,7 +97,8 @@ describe('no secret reaches the database', () => {
     expect(store.activity.list({ profileId: 'p1' }).map((e) => e.message).join('\n')).toContain('client_secret=[redacted]');
     expect(await secrets.get('p1', 'client_secret')).toBe(CLIENT_SECRET);
 
-    const values = everyValue(t.file);
+    // The data file and the campaign cache file beside it.
+    const values = [...everyValue(t.file), ...everyValue(cacheFileOf(t.file))];
     expect(values.length).toBeGreaterThan(1000);
     for (const { table, column, value } of values) {
       expect(column, `${table}.${column}`).not.toMatch(/secret|token|password|credential/i);
@@ -107,7 +109,7 @@ describe('no secret reaches the database', () => {
       if (typeof value === 'string') for (const [how, n] of needles) expect(value.includes(n), `${how} in ${table}.${column}: ${value}`).toBe(false);
     }
     // Byte by byte (UTF-8 as SQLite stores text), including the write-ahead log and its index.
-    const files = [t.file, `${t.file}-wal`, `${t.file}-shm`].filter(existsSync);
+    const files = [t.file, cacheFileOf(t.file)].flatMap((f) => [f, `${f}-wal`, `${f}-shm`]).filter(existsSync);
     expect(files.length).toBeGreaterThan(1);
     // A file the store removes while closing (the -shm) is simply not there to read.
     const read = (f: string) => {

@@ -20,7 +20,7 @@ const laneOrder = (lane = ACME) => t.store.outbox.list({ ...lane, states: ['queu
 const queue = (...names: string[]) => names.map((n) => t.store.outbox.enqueue({ ...ACME, ...create(n) }));
 
 describe('outbox order', () => {
-  it('moves a queued change up, down, first, last or before another, and keeps the order across a reopen', () => {
+  it('moves a queued change up, down, first, last or before another, and keeps the order across a reopen', async () => {
     const [a, b, c, d] = queue('a', 'b', 'c', 'd');
     const out = t.store.outbox;
     expect(nameOf(out.move(d.seq, 'first'))).toBe('d');
@@ -38,7 +38,7 @@ describe('outbox order', () => {
     out.move(a.seq, 'down');
     expect(laneOrder()).toEqual(['b', 'd', 'c', 'a']);
 
-    t.reopen();
+    await t.reopen();
     expect(laneOrder()).toEqual(['b', 'd', 'c', 'a']);
     // A change queued after the moves goes last.
     t.store.outbox.enqueue({ ...ACME, ...create('e') });

@@ -47,7 +47,7 @@ describe('outbox', () => {
     expect(out.claimNext({ profileId: 'p1', accountId: null }, now)?.kind).toBe('cancel_task');
   });
 
-  it('an uncertain item can wait for the person (a new reason, still uncertain, still holding its lane, across a reopen)', () => {
+  it('an uncertain item can wait for the person (a new reason, still uncertain, still holding its lane, across a reopen)', async () => {
     const out = t.store.outbox;
     const [a, b] = ['a', 'b'].map((n) => out.enqueue({ ...ACME, ...create(n) }));
     const now = t.clock.now();
@@ -55,7 +55,7 @@ describe('outbox', () => {
     out.markUncertain(a.seq, { code: 'UNKNOWN', message: 'lost' });
     const asked = out.reviseUncertain(a.seq, { code: 'AMBIGUOUS', message: 'The service now lists 2 campaigns that look like this one (11, 12).' });
     expect(asked).toMatchObject({ state: 'uncertain', lastError: { code: 'AMBIGUOUS' } });
-    t.reopen();
+    await t.reopen();
     expect(t.store.outbox.get(a.seq)).toMatchObject({ state: 'uncertain', lastError: { code: 'AMBIGUOUS' } });
     expect(t.store.outbox.claimNext(ACME, now)).toBeUndefined();
     // Only an uncertain item can be revised.
@@ -135,11 +135,11 @@ describe('outbox', () => {
     }
   });
 
-  it('marks items left "sending" by a crash as uncertain on recovery, never as queued', () => {
+  it('marks items left "sending" by a crash as uncertain on recovery, never as queued', async () => {
     const out = t.store.outbox;
     const a = out.enqueue({ ...ACME, ...create('a') });
     out.claimNext(ACME, t.clock.now());
-    const store = t.reopen();
+    const store = await t.reopen();
     expect(store.outbox.recoverInterrupted()).toBe(1);
     expect(store.outbox.get(a.seq)).toMatchObject({ state: 'uncertain', lastError: { code: 'INTERRUPTED' } });
     expect(store.outbox.claimNext(ACME, t.clock.now())).toBeUndefined();

@@ -62,7 +62,7 @@ describe('accounts', () => {
     expect(t.store.accounts.list('p1').map((a) => a.accountId)).toEqual(['acmeads', 'globexads', 'netone']);
   });
 
-  it('records online state and the last error per account, and the work-offline choice per profile', () => {
+  it('records online state and the last error per account, and the work-offline choice per profile', async () => {
     t.store.accounts.setOnlineState(ACME, 'offline', { code: 'NETWORK', message: 'ECONNREFUSED' });
     expect(t.store.accounts.get(ACME)).toMatchObject({ onlineState: 'offline', lastError: { code: 'NETWORK', message: 'ECONNREFUSED' } });
     t.store.accounts.setOnlineState(ACME, 'online');
@@ -72,7 +72,7 @@ describe('accounts', () => {
     t.store.profiles.setWorkOffline('p1', true);
     // A profile keeps the choice with or without accounts, across a restart.
     for (const a of t.store.accounts.list('p1')) t.store.accounts.remove(a, { discardPending: true });
-    t.reopen();
+    await t.reopen();
     expect(t.store.profiles.get('p1')?.workOffline).toBe(true);
     expect(() => t.store.profiles.setWorkOffline('nobody', true)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
   });
@@ -160,20 +160,20 @@ describe('activity log', () => {
 });
 
 describe('settings', () => {
-  it('read their default until set, keep what was set across a reopen, and refuse a malformed value', () => {
+  it('read their default until set, keep what was set across a reopen, and refuse a malformed value', async () => {
     expect(t.store.settings.get('demo')).toEqual({ dismissed: false, removedAccounts: [] });
     t.store.settings.set('demo', { dismissed: false, removedAccounts: ['northnet'] });
     t.store.settings.set('demo', { dismissed: true, removedAccounts: ['northnet'] });
-    expect(t.reopen().settings.get('demo')).toEqual({ dismissed: true, removedAccounts: ['northnet'] });
+    expect((await t.reopen()).settings.get('demo')).toEqual({ dismissed: true, removedAccounts: ['northnet'] });
     expect(() => t.store.settings.set('demo', { dismissed: 'yes' } as never)).toThrow();
     expect(t.store.settings.get('demo').dismissed).toBe(true);
   });
 
-  it('read a value a newer app wrote in another shape as the default, so the app still starts', () => {
+  it('read a value a newer app wrote in another shape as the default, so the app still starts', async () => {
     t.store.close();
     const db = new Database(t.file);
     db.prepare("INSERT INTO settings (key, value) VALUES ('demo', ?)").run(JSON.stringify({ dismissed: 'sometimes' }));
     db.close();
-    expect(t.reopen().settings.get('demo')).toEqual({ dismissed: false, removedAccounts: [] });
+    expect((await t.reopen()).settings.get('demo')).toEqual({ dismissed: false, removedAccounts: [] });
   });
 });

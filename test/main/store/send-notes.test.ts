@@ -12,11 +12,11 @@ afterEach(() => t.cleanup());
 
 
 describe('send notes (what is known about an item before it is sent)', () => {
-  it('are stored in the database with their item, survive a reopen and count only for the item they were written for', () => {
+  it('are stored in the database with their item, survive a reopen and count only for the item they were written for', async () => {
     const item = t.store.outbox.enqueue({ ...ACME, ...create('a') });
     const note = { seq: item.seq, clientRef: 'ref-a', firstSentAt: 10, lastSentAt: 20, baseline: ['7', '9'] };
     t.store.sendNotes.put(note);
-    t.reopen();
+    await t.reopen();
     expect(t.store.sendNotes.get(item.seq, 'ref-a')).toEqual(note);
     // Another item that reused the number (a replaced database) does not inherit it.
     expect(t.store.sendNotes.get(item.seq, 'ref-other')).toBeUndefined();
@@ -40,14 +40,14 @@ describe('send notes (what is known about an item before it is sent)', () => {
     expect(() => t.store.sendNotes.put({ seq: 999, clientRef: 'x', firstSentAt: 1, lastSentAt: 1, baseline: [] })).toThrow();
   });
 
-  it('treat an unreadable baseline as empty, so the item is still looked for rather than resent blindly', () => {
+  it('treat an unreadable baseline as empty, so the item is still looked for rather than resent blindly', async () => {
     const item = t.store.outbox.enqueue({ ...ACME, ...create('a') });
     t.store.sendNotes.put({ seq: item.seq, clientRef: 'ref-a', firstSentAt: 1, lastSentAt: 2, baseline: ['1'] });
     t.store.close();
     const raw = new Database(t.file);
     raw.prepare("UPDATE send_notes SET baseline = '[1, 2]' WHERE seq = ?").run(item.seq);
     raw.close();
-    t.reopen();
+    await t.reopen();
     expect(t.store.sendNotes.get(item.seq, 'ref-a')).toMatchObject({ lastSentAt: 2, baseline: [] });
   });
 });

@@ -10,6 +10,6 @@ import { migration007 } from './007-send-note-lookups';
 import { migration008 } from './008-campaign-indexes-the-window-uses';
 import { migration009 } from './009-account-capabilities';
 import { migration010 } from './010-outbox-lane-order';
-import { migration011 } from './011-one-campaigns-table';
+import { migration011 } from './011-campaign-cache-file';
 
 export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011];

@@ -1,0 +1,142 @@
+// The campaign cache's own SQLite file, beside the data file (campaign-desk.sqlite ->
+// campaign-desk.campaigns.sqlite). Why a file of its own: a first refresh of a large account writes
+// 100,000 rows into ten indexes, which costs SQLite seconds; in the data file, the only way to keep
+// a draft save from waiting was for the main thread to write them itself in transactions of about
+// 12 ms, and small transactions write every index page they touch again and again (hundreds of MB
+// of log for a 78 MB table). In a file of its own the rows are written by the cache writer
+// (cache-writer/) on a worker thread, in large transactions, while drafts and the outbox commit to
+// the data file undisturbed and the window reads the cache through its own connection.
+//
+// It holds nothing that cannot be fetched again, so a cache file this app cannot read (damaged, or
+// from a newer app) is replaced by an empty one, and the next refresh fills it.
+import Database, { type Database as Db } from 'better-sqlite3';
+import { existsSync, rmSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { CAMPAIGN_WRITE_COLUMNS } from './campaign-columns';
+
+/** The schema version of the cache file (its own user_version, apart from the data file's). */
+export const CACHE_SCHEMA_VERSION = 1;
+
+export const CAMPAIGNS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS campaigns (
+  account_key INTEGER NOT NULL,
+  id_num INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  advertiser_id TEXT COLLATE NOCASE,
+  advertiser_name TEXT COLLATE NOCASE,
+  name TEXT NOT NULL COLLATE NOCASE,
+  branding_text TEXT COLLATE NOCASE,
+  tracking_code TEXT,
+  pricing_model TEXT,
+  cpc REAL,
+  safety_rating TEXT CHECK (safety_rating IS NULL OR json_valid(safety_rating)),
+  daily_cap REAL,
+  daily_ad_delivery_model TEXT,
+  spending_limit REAL,
+  spending_limit_model TEXT,
+  bid_strategy TEXT,
+  marketing_objective TEXT,
+  campaign_group_id TEXT,
+  start_date TEXT,
+  campaign_item_type TEXT,
+  status TEXT,
+  spent REAL,
+  present INTEGER NOT NULL,
+  extra TEXT CHECK (extra IS NULL OR json_valid(extra)),
+  search TEXT NOT NULL,
+  PRIMARY KEY (account_key, id_num, id)
+) STRICT, WITHOUT ROWID`;
+
+/**
+ * [name suffix, columns after account_key] of the secondary indexes: one per column the grid sorts
+ * by, status riding along for the status filter, and the narrow search column the text filter
+ * scans. Each is led by the account, so a screen walks its account's range in order.
+ */
+export const CAMPAIGN_INDEXES: readonly (readonly [string, string])[] = [
+  ['name', 'name, status'],
+  ['advertiser_name', 'advertiser_name, status'],
+  ['status', 'status'],
+  ['spent', 'spent, status'],
+  ['cpc', 'cpc, status'],
+  ['daily_cap', 'daily_cap, status'],
+  ['spending_limit', 'spending_limit, status'],
+  ['bid_strategy', 'bid_strategy, status'],
+  ['start_date', 'start_date, status'],
+  ['search', 'search'],
+];
+
+/** The cache file that goes with a data file. */
+export function cacheFileOf(dataFile: string): string {
+  const ext = extname(dataFile);
+  return join(dirname(dataFile), `${basename(dataFile, ext)}.campaigns${ext || '.sqlite'}`);
+}
+
+/** Settings of every connection to the cache file (the writer's and the readers'). */
+export function cachePragmas(db: Db): void {
+  db.pragma('temp_store = MEMORY');
+  // The sort indexes of a 100,000-campaign account are ~30 MB; a smaller cache re-reads pages.
+  db.pragma('cache_size = -32000');
+  db.pragma('trusted_schema = OFF');
+}
+
+function removeCacheFile(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+}
+
+/**
+ * A table of an older data file whose rows move into the cache file: one account's (versions
+ * 3-10, campaigns_<key>, accountKey set) or the shared one of versions 1-2 (campaigns, which has
+ * the account_key column itself).
+ */
+export interface LegacyTable {
+  accountKey: number | null;
+  table: string;
+}
+
+/**
+ * Before the writer starts: makes sure the cache file exists with its schema (replacing one this
+ * app cannot use), and copies the rows of an older data file's per-account tables into it.
+ */
+export function prepareCacheFile(file: string, legacy: { dataFile: string; tables: readonly LegacyTable[] } | null): void {
+  let db: Db | null = null;
+  try {
+    db = new Database(file);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > CACHE_SCHEMA_VERSION) throw new Error(`cache schema ${version} is newer than this app's`);
+    db.pragma('quick_check');
+  } catch {
+    // Damaged, not a database, or from a newer app: a cache is simply fetched again.
+    db?.close();
+    db = null;
+    removeCacheFile(file);
+  }
+  db ??= new Database(file);
+  try {
+    if (!existsSync(`${file}-wal`) && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('page_size = 4096');
+    db.pragma('journal_mode = WAL');
+    cachePragmas(db);
+    db.transaction(() => {
+      db!.exec(CAMPAIGNS_TABLE_SQL);
+      for (const [suffix, cols] of CAMPAIGN_INDEXES) db!.exec(`CREATE INDEX IF NOT EXISTS campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
+      db!.pragma(`user_version = ${CACHE_SCHEMA_VERSION}`);
+    })();
+    if (legacy && legacy.tables.length > 0) {
+      // Read through the data file itself; the columns are the same as the cache's, minus the key.
+      const columns = CAMPAIGN_WRITE_COLUMNS.slice(1).join(', ');
+      db.prepare('ATTACH DATABASE ? AS old').run(legacy.dataFile);
+      try {
+        db.transaction(() => {
+          for (const t of legacy.tables) {
+            // Names come from the data file's schema and match campaigns or campaigns_<digits> only: safe in SQL.
+            if (!/^campaigns(_\d+)?$/.test(t.table)) continue;
+            if (t.accountKey === null) db!.exec(`INSERT OR REPLACE INTO campaigns (account_key, ${columns}) SELECT account_key, ${columns} FROM old.${t.table}`);
+            else db!.prepare(`INSERT OR REPLACE INTO campaigns (account_key, ${columns}) SELECT ?, ${columns} FROM old.${t.table}`).run(t.accountKey);
+          }
+        })();
+      } finally {
+        db.exec('DETACH DATABASE old');
+      }
+    }
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,117 @@
+// The cache writer's worker thread: the only connection that writes the campaign cache file
+// (cache-file.ts). Rows are committed in transactions as large as the backlog (see write()), so an
+// index page is written once per transaction rather than once per short batch, and the main
+// thread's event loop never waits for SQLite. Loaded as a module of its own
+// (an electron-vite entry; dev-boot.cjs from source), never from a string.
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { CAMPAIGN_KEY_COLUMNS, CAMPAIGN_WRITE_COLUMNS } from '../campaign-columns';
+import { cachePragmas } from '../cache-file';
+import { rowStatements, writeRows } from '../row-writer';
+import { cacheRequestSchema, cacheWorkerDataSchema, type CacheReply, type CacheRequest } from './messages';
+
+const port = parentPort;
+if (!port) throw new Error('the cache writer runs as a worker thread');
+const { file } = cacheWorkerDataSchema.parse(workerData);
+const reply = (m: CacheReply) => port.postMessage(m);
+
+const db = new Database(file, { fileMustExist: true, timeout: 5000 });
+cachePragmas(db);
+// A cache row may be lost on power loss, never corrupted; the next refresh fetches it again.
+db.pragma('synchronous = NORMAL');
+db.pragma('wal_autocheckpoint = 10000');
+db.pragma('journal_size_limit = 67108864');
+
+const rows = rowStatements(db, { table: 'campaigns', key: CAMPAIGN_KEY_COLUMNS, columns: CAMPAIGN_WRITE_COLUMNS });
+const deleteKey = db.prepare('DELETE FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
+const deleteAccount = db.prepare('DELETE FROM campaigns WHERE account_key = ?');
+const accountKeys = db.prepare('SELECT DISTINCT account_key FROM campaigns').pluck();
+
+/**
+ * Rows arrive in many small requests (one per parsed chunk of a listing). They go into one open
+ * transaction, each request in a savepoint of its own (a failing one is undone alone), and the
+ * transaction commits once the requests waiting in this thread's queue have all been taken (the
+ * next turn of its event loop): as large as the backlog, so a fast listing makes few large
+ * commits, and a lone upsert is committed at once. Each request is answered after its commit.
+ */
+let open = false;
+let answers: { id: number; count: number }[] = [];
+let commitSoon: NodeJS.Immediate | null = null;
+
+function commit(): void {
+  commitSoon = null;
+  if (!open) return;
+  const done = answers;
+  answers = [];
+  open = false;
+  try {
+    db.exec('COMMIT');
+  } catch (e) {
+    // (A full disk, say.) Nothing of this transaction was kept: each of its requests is told.
+    if (db.inTransaction) db.exec('ROLLBACK');
+    for (const a of done) reply({ type: 'failed', id: a.id, message: e instanceof Error ? e.message : String(e) });
+    return;
+  }
+  for (const a of done) reply({ type: 'done', id: a.id, count: a.count });
+}
+
+function write(m: Extract<CacheRequest, { type: 'write' }>): void {
+  if (!open) {
+    db.exec('BEGIN IMMEDIATE');
+    open = true;
+  }
+  db.exec('SAVEPOINT request');
+  try {
+    const fresh = new Set(m.fresh);
+    // Rows of accounts that started empty are inserted straight away (compared only on a clash).
+    const first = m.rows.filter((r) => fresh.has(r[0] as number));
+    const rest = first.length === m.rows.length ? [] : m.rows.filter((r) => !fresh.has(r[0] as number));
+    const count = writeRows(rows, first, { mostlyNew: true }) + writeRows(rows, rest);
+    db.exec('RELEASE request');
+    answers.push({ id: m.id, count });
+  } catch (e) {
+    db.exec('ROLLBACK TO request');
+    db.exec('RELEASE request');
+    reply({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) });
+  }
+  commitSoon ??= setImmediate(commit);
+}
+
+/** Removals run in a transaction of their own, after the rows sent before them are committed. */
+function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly' }>): number {
+  switch (m.type) {
+    case 'delete':
+      return db.transaction(() => m.keys.reduce((n, [idNum, id]) => n + deleteKey.run(m.accountKey, idNum, id).changes, 0))();
+    case 'forget':
+      return deleteAccount.run(m.accountKey).changes;
+    case 'keepOnly': {
+      const keep = new Set(m.accountKeys);
+      return db.transaction(() => (accountKeys.all() as number[]).filter((k) => !keep.has(k)).reduce((n, k) => n + deleteAccount.run(k).changes, 0))();
+    }
+  }
+}
+
+port.on('message', (raw: unknown) => {
+  const parsed = cacheRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    reply({ type: 'failed', id: typeof (raw as { id?: unknown })?.id === 'number' ? (raw as { id: number }).id : null, message: 'the cache writer got a request it does not understand' });
+    return;
+  }
+  const m = parsed.data;
+  try {
+    if (m.type === 'write') return write(m);
+    // Anything else sees (and answers after) every row sent before it.
+    if (commitSoon) clearImmediate(commitSoon);
+    commit();
+    if (m.type === 'close') {
+      db.close();
+      port.close();
+      return;
+    }
+    reply({ type: 'done', id: m.id, count: remove(m) });
+  } catch (e) {
+    reply({ type: 'failed', id: 'id' in m ? m.id : null, message: e instanceof Error ? e.message : String(e) });
+  }
+});
+
+reply({ type: 'ready' });
