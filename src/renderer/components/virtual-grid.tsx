@@ -2,39 +2,24 @@
 // scrollbar its size, and the rows in view are placed absolutely inside it. Rows have one fixed
 // height, so position and range are plain arithmetic (lib/virtual-range.ts).
 // Scrolling stays smooth on 100,000 rows (bench/grid-scroll.ts) because:
-// - the rows for a new scroll position are put in the DOM in the scroll event itself (flushSync),
-//   before the frame is painted: a state update waited for React's next task, so a fast wheel
-//   painted frames of empty space below or above the rows;
-// - the grid renders only when the range of rows changes, and a row already on screen is not
-//   rendered again (GridRow is memoized on its row object, columns and template);
-// - the rows the grid asks data for reach further ahead in the direction of scrolling, so a
-//   page of rows is usually loaded before it comes into view.
+// - the rows in the DOM reach beyond the screen, and a scroll that keeps the screen inside them
+//   with a margin renders nothing; when the margin runs low they move on in React's next task;
+// - when rows on screen are not in the DOM (a jump, a fast fling), they are rendered in the scroll
+//   event itself (flushSync), before the frame is painted: waiting for React's next task painted
+//   frames of empty space where rows belong (grid-window.ts has the rules);
+// - rows are keyed by their slot, not by campaign, and memoized: a row scrolled in takes over the
+//   elements of one scrolled out, and a row that stays is not rendered again;
+// - the rows the grid asks data for reach further ahead in the direction of scrolling, so a page
+//   is usually loaded before it comes into view, and none is asked for while flying past faster
+//   than a page a frame (it would be gone before its data came) until the scrolling rests.
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { scrollTopToReveal, visibleRange } from '../lib/virtual-range';
+import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
+import { AHEAD_ROWS, BEHIND_ROWS, rowsOnScreen, windowChange, windowFor, type GridWindow } from './grid-window';
 
-/** Rows kept in the DOM above and below the screen. */
-const OVERSCAN_ROWS = 8;
-/** Rows asked for beyond the screen in the direction of scrolling, at least and at most. */
-const PREFETCH_ROWS = 100;
-const MAX_PREFETCH_ROWS = 400;
-/** Rows moved in one frame above which the grid is flying past, and how long it waits for rest. */
-const FLYING_ROWS = 150;
+/** How long after the last scroll event a window that flew past asks for its rows. */
 const SETTLE_MS = 60;
-
-interface Ahead {
-  before: number;
-  after: number;
-  flying: boolean;
-}
-
-/** How far ahead to ask for rows after moving `moved` rows in one frame: a faster scroll asks further. */
-function reachFor(moved: number, down: boolean): Ahead {
-  if (moved > FLYING_ROWS) return { before: 0, after: 0, flying: true };
-  const reach = Math.min(MAX_PREFETCH_ROWS, Math.max(PREFETCH_ROWS, Math.ceil(4 * moved)));
-  return down ? { before: 0, after: reach, flying: false } : { before: reach, after: 0, flying: false };
-}
 
 export interface GridColumn<T> {
   id: string;
@@ -75,12 +60,14 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState(600);
   const header = rowHeight + 2;
-  const rangeAt = useCallback(
-    (scrollTop: number, height: number) => visibleRange({ scrollTop, viewportHeight: height - header, rowHeight, rowCount, overscan: OVERSCAN_ROWS }),
-    [header, rowHeight, rowCount],
-  );
-  const [range, setRange] = useState(() => rangeAt(0, 600));
-  const { start, end } = range;
+  const screenAt = useCallback((scrollTop: number, height: number) => rowsOnScreen(scrollTop, height - header, rowHeight, rowCount), [header, rowHeight, rowCount]);
+  const [win, setWin] = useState<GridWindow>(() => windowFor(screenAt(0, 600), rowCount, true, 0));
+  const { start, end } = win;
+  // The window in the DOM now (a scroll event compares the screen with it).
+  const shown = useRef(win);
+  useLayoutEffect(() => {
+    shown.current = win;
+  }, [win]);
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -93,42 +80,39 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   }, []);
 
   // A new row count or viewport height (or a scroll position the browser moved, e.g. clamped after
-  // the rows got fewer) gives a new range without a scroll event.
+  // the rows got fewer) gives a new window without a scroll event.
   useLayoutEffect(() => {
-    const el = scroller.current;
-    const next = rangeAt(el?.scrollTop ?? 0, viewport);
-    setRange((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
-  }, [rangeAt, viewport]);
+    const next = windowFor(screenAt(scroller.current?.scrollTop ?? 0, viewport), rowCount, true, 0);
+    setWin((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
+  }, [screenAt, viewport, rowCount]);
 
   const lastTop = useRef(0);
-  const [ahead, setAhead] = useState<Ahead>({ before: 0, after: PREFETCH_ROWS, flying: false });
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    const next = rangeAt(el.scrollTop, el.clientHeight);
+    const screen = screenAt(el.scrollTop, el.clientHeight);
     const moved = Math.abs(el.scrollTop - lastTop.current) / rowHeight;
     const down = el.scrollTop >= lastTop.current;
     lastTop.current = el.scrollTop;
-    // The browser fires at most one scroll event per frame: rendering here puts the new rows in the
-    // DOM before this frame is painted.
-    flushSync(() => {
-      setRange((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
-      setAhead((cur) => {
-        const want = reachFor(moved, down);
-        return cur.before === want.before && cur.after === want.after && cur.flying === want.flying ? cur : want;
-      });
-    });
-  }, [rangeAt, rowHeight]);
+    const change = windowChange(shown.current, screen, rowCount);
+    if (change === 'keep') return;
+    const next = windowFor(screen, rowCount, down, moved);
+    const update = () => setWin(next);
+    // The browser fires at most one scroll event per frame: rendering here puts the missing rows in
+    // the DOM before this frame is painted.
+    if (change === 'now') flushSync(update);
+    else update();
+  }, [screenAt, rowHeight, rowCount]);
 
-  const wantFrom = Math.max(0, start - ahead.before);
-  const wantTo = Math.min(rowCount, end + ahead.after);
+  const wantFrom = Math.max(0, start - win.before);
+  const wantTo = Math.min(rowCount, end + win.after);
   useEffect(() => {
-    if (!ahead.flying) return onRangeChange(wantFrom, wantTo);
+    if (!win.flying) return onRangeChange(wantFrom, wantTo);
     // Rows flying past faster than a page a frame would be gone before their data came: ask only
     // for where the scrolling comes to rest.
     const t = setTimeout(() => onRangeChange(wantFrom, wantTo), SETTLE_MS);
     return () => clearTimeout(t);
-  }, [wantFrom, wantTo, ahead.flying, onRangeChange]);
+  }, [wantFrom, wantTo, win.flying, onRangeChange]);
 
   // Every row and the header get the same template and the same width, so columns line up
   // whatever the content of a row; the body is at least as wide as all minimum widths.
@@ -196,7 +180,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   // Rows are keyed by their slot in a ring as long as the window, not by campaign: a row scrolled
   // in takes over the elements of one scrolled out, so a fast scroll changes text in place instead of
   // removing and creating a whole screen of elements every frame.
-  const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + 2 * OVERSCAN_ROWS + 2);
+  const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + AHEAD_ROWS + BEHIND_ROWS + 2);
   const rows: ReactNode[] = [];
   for (let i = start; i < end; i++) {
     const row = getRow(i);

@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AHEAD_ROWS, BEHIND_ROWS, EDGE_ROWS, rowsOnScreen, windowChange, windowFor, type Rows } from '../../../src/renderer/components/grid-window';
+
+const ROW = 28;
+const BODY = 560; // 20 rows on screen
+const N = 100_000;
+
+describe('the virtual grid window', () => {
+  it('reaches further ahead than behind in the direction of scrolling', () => {
+    const screen = rowsOnScreen(ROW * 50_000, BODY, ROW, N);
+    expect(screen).toEqual({ start: 50_000, end: 50_020 });
+    expect(windowFor(screen, N, true, 1)).toMatchObject({ start: 50_000 - BEHIND_ROWS, end: 50_020 + AHEAD_ROWS, before: 0, flying: false });
+    expect(windowFor(screen, N, false, 1)).toMatchObject({ start: 50_000 - AHEAD_ROWS, end: 50_020 + BEHIND_ROWS, after: 0, flying: false });
+  });
+
+  it('renders nothing while the screen stays inside with a margin, moves on when it runs low, and at once when rows on screen are missing', () => {
+    const shown: Rows = { start: 1000, end: 1050 };
+    expect(windowChange(shown, { start: 1010, end: 1030 }, N)).toBe('keep');
+    expect(windowChange(shown, { start: 1028, end: 1048 }, N)).toBe('move');
+    expect(windowChange(shown, { start: 1040, end: 1060 }, N)).toBe('now');
+    expect(windowChange(shown, { start: 90_000, end: 90_020 }, N)).toBe('now');
+  });
+
+  it('needs no margin past the first or the last row', () => {
+    expect(windowChange({ start: 0, end: 40 }, { start: 0, end: 20 }, N)).toBe('keep');
+    expect(windowChange({ start: N - 40, end: N }, { start: N - 20, end: N }, N)).toBe('keep');
+  });
+
+  it('asks for data further ahead the faster it moves, and for none while flying past more than a page a frame', () => {
+    const screen = { start: 5000, end: 5020 };
+    expect(windowFor(screen, N, true, 2).after).toBe(100);
+    expect(windowFor(screen, N, true, 60).after).toBe(240);
+    expect(windowFor(screen, N, true, 120).after).toBe(400);
+    expect(windowFor(screen, N, true, 500)).toMatchObject({ before: 0, after: 0, flying: true });
+  });
+
+  it('after any scroll, every row on screen is in the DOM and the DOM stays small, for any list and jump', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 200_000 }), fc.array(fc.nat(6_000_000), { minLength: 1, maxLength: 30 }), (rowCount, tops) => {
+        const max = Math.max(0, rowCount * ROW - BODY);
+        let shown: Rows = windowFor(rowsOnScreen(0, BODY, ROW, rowCount), rowCount, true, 0);
+        let last = 0;
+        for (const t of tops) {
+          const top = Math.min(t, max);
+          const screen = rowsOnScreen(top, BODY, ROW, rowCount);
+          const change = windowChange(shown, screen, rowCount);
+          if (change !== 'keep') shown = windowFor(screen, rowCount, top >= last, Math.abs(top - last) / ROW);
+          last = top;
+          expect(shown.start).toBeGreaterThanOrEqual(0);
+          expect(shown.end).toBeLessThanOrEqual(rowCount);
+          expect(shown.end - shown.start).toBeLessThanOrEqual(BODY / ROW + 1 + AHEAD_ROWS + BEHIND_ROWS);
+          if (rowCount > 0) {
+            expect(screen.start).toBeGreaterThanOrEqual(shown.start);
+            expect(screen.end).toBeLessThanOrEqual(shown.end);
+          }
+          if (change !== 'keep' && rowCount > 0) expect(windowChange(shown, screen, rowCount)).toBe('keep');
+        }
+      }),
+    );
+  });
+
+  it(`keeps at least ${EDGE_ROWS} rows of margin after moving on, unless at an end of the list`, () => {
+    const w = windowFor({ start: 5000, end: 5020 }, N, true, 1);
+    expect(w.start).toBeLessThanOrEqual(5000 - EDGE_ROWS);
+    expect(w.end).toBeGreaterThanOrEqual(5020 + EDGE_ROWS);
+  });
+});
