@@ -285,18 +285,24 @@ export class Refresher {
       if (!list) byOwner.set(owner, (list = []));
       list.push(c);
     }
+    // Members first seen in this chunk are added in one transaction: one commit to disk, not one
+    // per member (a chunk of a large network's listing names a hundred new ones).
+    store.transaction(() => {
+      for (const [owner, list] of byOwner) {
+        if (skipped.has(owner) || refreshes.has(owner)) continue;
+        const ref = { profileId: account.profileId, accountId: owner };
+        if (store.accounts.get(ref)) continue;
+        store.accounts.add({ ...ref, name: list[0].advertiser_name ?? null, type: 'ADVERTISER', networkId: account.accountId });
+        added = true;
+      }
+    });
     for (const [owner, list] of byOwner) {
       if (skipped.has(owner)) continue;
       let r = refreshes.get(owner);
       if (!r) {
         const ref = { profileId: account.profileId, accountId: owner };
-        const known = store.accounts.get(ref);
-        if (!known) {
-          store.accounts.add({ ...ref, name: list[0].advertiser_name ?? null, type: 'ADVERTISER', networkId: account.accountId });
-          added = true;
-        } else if (known.networkId !== account.accountId) {
-          continue; // listed under two networks? keep the member's own view as it is
-        }
+        // Listed under two networks? keep the member's own view as it is.
+        if (store.accounts.get(ref)?.networkId !== account.accountId) continue;
         r = store.campaigns.beginRefresh(ref);
         refreshes.set(owner, r);
       }
