@@ -5,7 +5,8 @@
 // sorted by another column. The page records its long tasks (PerformanceObserver 'longtask') and,
 // every frame while scrolling and once it stops, which rows in view have no content: either no
 // row at all (empty space) or a row still waiting for its page of data.
-// Run: npx tsx bench/grid-scroll.ts [--renderer DIR=LABEL ...] [--trace DIR]   (or: npm run bench -- grid)
+// Run: npx tsx bench/grid-scroll.ts [--renderer DIR=LABEL ...] [--trace DIR] [--cpu-slowdown N]
+//      (or: npm run bench -- grid)
 // Without --renderer it measures out/renderer (build it first: npx vite build --config
 // vite.renderer.config.mts); each --renderer adds a built renderer measured in the same run
 // against the same app core and data, e.g. one built from an earlier commit.
@@ -352,11 +353,27 @@ async function scenarios(page: Page, renderer: string, suffix: string): Promise<
       for (let guard = 0; guard < 2000 && (await scrollTop(page)) > 0; guard++) await page.mouse.wheel(0, -20_000);
     }),
   );
+  // A long fast fling that comes to rest in the middle, where no rows were loaded yet.
+  out.push(
+    await measure(page, renderer, `long fling stopping mid-list${suffix}`, async () => {
+      const middle = await page.getByTestId('campaign-grid').evaluate((el) => (el.scrollHeight - el.clientHeight) * 0.45);
+      for (let guard = 0; guard < 2000 && (await scrollTop(page)) < middle; guard++) await page.mouse.wheel(0, 20_000);
+    }),
+  );
   return out;
 }
 
-async function measureRenderer(browser: Browser, label: string, server: BrowserServer, traceDir: string | null): Promise<ScenarioResult[]> {
+interface Options {
+  /** Write a Chromium performance trace per renderer here (open it in DevTools' Performance panel). */
+  traceDir: string | null;
+  /** Chromium's CPU throttling (DevTools' "4x slowdown"): a slower machine than this one. */
+  cpuSlowdown: number;
+}
+
+async function measureRenderer(browser: Browser, label: string, server: BrowserServer, opts: Options): Promise<ScenarioResult[]> {
+  const { traceDir } = opts;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  if (opts.cpuSlowdown > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: opts.cpuSlowdown });
   if (traceDir) await browser.startTracing(page, { path: join(traceDir, `${label.replace(/\W+/g, '-')}.json`), screenshots: false });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -387,11 +404,10 @@ async function measureRenderer(browser: Browser, label: string, server: BrowserS
   return out;
 }
 
-/**
- * `traceDir`: also write a Chromium performance trace per renderer there (open it in the DevTools
- * Performance panel to see what a long task did).
- */
-export async function runGridScrollBench(renderers = [{ label: 'this grid', dir: join(ROOT, 'out', 'renderer') }], traceDir: string | null = null): Promise<ScenarioResult[]> {
+export async function runGridScrollBench(
+  renderers = [{ label: 'this grid', dir: join(ROOT, 'out', 'renderer') }],
+  opts: Options = { traceDir: null, cpuSlowdown: 1 },
+): Promise<ScenarioResult[]> {
   for (const r of renderers) {
     if (!existsSync(join(r.dir, 'index.html'))) throw new Error(`No built renderer in ${r.dir}: run npx vite build --config vite.renderer.config.mts first.`);
   }
@@ -403,7 +419,7 @@ export async function runGridScrollBench(renderers = [{ label: 'this grid', dir:
   });
   try {
     const out: ScenarioResult[] = [];
-    for (const s of app.servers) out.push(...(await measureRenderer(browser, s.label, s.server, traceDir)));
+    for (const s of app.servers) out.push(...(await measureRenderer(browser, s.label, s.server, opts)));
     return out;
   } finally {
     await browser.close();
@@ -425,26 +441,32 @@ export function gridScrollMarkdown(rows: ScenarioResult[]): string {
   ].join('\n');
 }
 
-function parseArgs(argv: string[]): { renderers: { label: string; dir: string }[]; traceDir: string | null } {
+function parseArgs(argv: string[]): { renderers: { label: string; dir: string }[]; opts: Options } {
   const out: { label: string; dir: string }[] = [];
   let traceDir: string | null = null;
+  let cpuSlowdown = 1;
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--cpu-slowdown') {
+      cpuSlowdown = Number(argv[++i]);
+      if (!(cpuSlowdown >= 1)) throw new Error('--cpu-slowdown needs a factor of 1 or more, e.g. 4.');
+      continue;
+    }
     if (argv[i] === '--trace') {
       traceDir = argv[++i] ?? null;
       if (!traceDir) throw new Error('--trace needs a directory to write the traces in.');
       continue;
     }
-    if (argv[i] !== '--renderer') throw new Error(`Unknown option ${argv[i]}. Use --renderer DIR=LABEL and --trace DIR.`);
+    if (argv[i] !== '--renderer') throw new Error(`Unknown option ${argv[i]}. Use --renderer DIR=LABEL, --trace DIR and --cpu-slowdown N.`);
     const [dir, label] = (argv[++i] ?? '').split('=');
     if (!dir || !label) throw new Error('--renderer needs DIR=LABEL, e.g. --renderer /tmp/old/out/renderer=previous');
     out.push({ dir, label });
   }
-  return { renderers: out, traceDir };
+  return { renderers: out, opts: { traceDir, cpuSlowdown } };
 }
 
 if (require.main === module) {
-  const { renderers, traceDir } = parseArgs(process.argv.slice(2));
-  runGridScrollBench(renderers.length > 0 ? renderers : undefined, traceDir).then(
+  const { renderers, opts } = parseArgs(process.argv.slice(2));
+  runGridScrollBench(renderers.length > 0 ? renderers : undefined, opts).then(
     (rows) => console.log(gridScrollMarkdown(rows)),
     (e: unknown) => {
       console.error(e);

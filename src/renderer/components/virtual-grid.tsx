@@ -18,8 +18,11 @@ import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
 import { AHEAD_ROWS, BEHIND_ROWS, rowsOnScreen, windowChange, windowFor, type GridWindow } from './grid-window';
 
-/** How long after the last scroll event a window that flew past asks for its rows. */
-const SETTLE_MS = 60;
+/**
+ * How long a window that flew past waits, without a new one, before asking for its rows: two
+ * frames, so a fling asks nothing while it flies and the rows where it rests soon after it stops.
+ */
+const SETTLE_MS = 32;
 
 export interface GridColumn<T> {
   id: string;
