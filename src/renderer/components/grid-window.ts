@@ -17,8 +17,6 @@ export interface GridWindow extends Rows {
   /** Rows asked for beyond the window, before and after it (ahead in the direction of scrolling). */
   before: number;
   after: number;
-  /** Moving faster than a page of rows a frame: data is asked for only once it comes to rest. */
-  flying: boolean;
 }
 
 /** Rows kept in the DOM beyond the screen: ahead in the direction of scrolling, and behind. */
@@ -29,7 +27,11 @@ export const EDGE_ROWS = 3;
 /** Rows asked for beyond the window in the direction of scrolling, at least and at most. */
 export const PREFETCH_ROWS = 100;
 export const MAX_PREFETCH_ROWS = 400;
-/** Rows moved in one frame above which the grid is flying past. */
+/**
+ * Rows moved in one frame above which the grid is flying past: rows ahead would be passed before
+ * their data came, so only the window's own rows are asked for (their page often still covers the
+ * next frame's, and asking more only adds work to every frame).
+ */
 export const FLYING_ROWS = 150;
 
 /** The rows on screen (at least partly) at this scroll position. */
@@ -44,9 +46,9 @@ export function rowsOnScreen(scrollTop: number, bodyHeight: number, rowHeight: n
 export function windowFor(screen: Rows, rowCount: number, down: boolean, moved: number): GridWindow {
   const start = Math.max(0, screen.start - (down ? BEHIND_ROWS : AHEAD_ROWS));
   const end = Math.min(rowCount, screen.end + (down ? AHEAD_ROWS : BEHIND_ROWS));
-  if (moved > FLYING_ROWS) return { start, end, before: 0, after: 0, flying: true };
+  if (moved > FLYING_ROWS) return { start, end, before: 0, after: 0 };
   const reach = Math.min(MAX_PREFETCH_ROWS, Math.max(PREFETCH_ROWS, Math.ceil(4 * moved)));
-  return { start, end, before: down ? 0 : reach, after: down ? reach : 0, flying: false };
+  return { start, end, before: down ? 0 : reach, after: down ? reach : 0 };
 }
 
 /**

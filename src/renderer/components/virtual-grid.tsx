@@ -10,19 +10,13 @@
 // - rows are keyed by their slot, not by campaign, and memoized: a row scrolled in takes over the
 //   elements of one scrolled out, and a row that stays is not rendered again;
 // - the rows the grid asks data for reach further ahead in the direction of scrolling, so a page
-//   is usually loaded before it comes into view, and none is asked for while flying past faster
-//   than a page a frame (it would be gone before its data came) until the scrolling rests.
+//   is usually loaded before it comes into view; flying past faster than that, it asks only for
+//   the rows in the DOM.
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
 import { AHEAD_ROWS, BEHIND_ROWS, rowsOnScreen, windowChange, windowFor, type GridWindow } from './grid-window';
-
-/**
- * How long a window that flew past waits, without a new one, before asking for its rows: two
- * frames, so a fling asks nothing while it flies and the rows where it rests soon after it stops.
- */
-const SETTLE_MS = 32;
 
 export interface GridColumn<T> {
   id: string;
@@ -109,13 +103,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
 
   const wantFrom = Math.max(0, start - win.before);
   const wantTo = Math.min(rowCount, end + win.after);
-  useEffect(() => {
-    if (!win.flying) return onRangeChange(wantFrom, wantTo);
-    // Rows flying past faster than a page a frame would be gone before their data came: ask only
-    // for where the scrolling comes to rest.
-    const t = setTimeout(() => onRangeChange(wantFrom, wantTo), SETTLE_MS);
-    return () => clearTimeout(t);
-  }, [wantFrom, wantTo, win.flying, onRangeChange]);
+  useEffect(() => onRangeChange(wantFrom, wantTo), [wantFrom, wantTo, onRangeChange]);
 
   // Every row and the header get the same template and the same width, so columns line up
   // whatever the content of a row; the body is at least as wide as all minimum widths.
