@@ -102,7 +102,8 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
     db = new Database(file);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > CACHE_SCHEMA_VERSION) throw new Error(`cache schema ${version} is newer than this app's`);
-    db.pragma('quick_check');
+    const check = db.pragma('quick_check') as { quick_check: string }[];
+    if (check.length !== 1 || check[0].quick_check !== 'ok') throw new Error('the cache file is damaged');
   } catch {
     // Damaged, not a database, or from a newer app: a cache is simply fetched again.
     db?.close();

@@ -114,10 +114,11 @@ export function openStore(opts: OpenStoreOptions): Store {
     transaction: (fn) => ctx.tx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: async () => {
-      // The cache writer first answers what was sent to it. Closing a file's last connection
-      // copies what its log still holds into it (SQLite does that).
-      await writer.close();
+      // The cache writer answers what was sent to it and closes last of the cache file's
+      // connections, because closing a file's last writable connection copies what its log still
+      // holds into it (SQLite does that; a read-only one cannot).
       if (read.open) read.close();
+      await writer.close();
       if (db.open) db.close();
     },
   };
