@@ -1,13 +1,12 @@
 // `npm run bench`: runs every benchmark (never part of `npm test`) and rewrites
 // docs/benchmarks.md with the figures, the machine they ran on and the command that made them.
-// `npm run bench -- store sandbox` runs a subset; the document then keeps the other sections.
+// `npm run bench -- refresh sandbox` runs a subset; the document then keeps the other sections.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { MARKDOWN_HEADER, markdownRow, runSandboxLoad } from './sandbox-load';
 import { schedulerBenchMarkdown } from './scheduler';
 import { refreshBenchMarkdown, runRefreshBench } from './refresh';
-import { runStoreBench, storeBenchMarkdown } from './store';
 import { gridScrollMarkdown, runGridScrollBench } from './grid-scroll';
 
 interface Section {
@@ -43,15 +42,6 @@ const SECTIONS: Section[] = [
       'service clock +2 min), 3.284 (+10 min) and 4.187 (token buckets, +10 min). ' +
       '`npx tsx bench/scheduler.ts virtual` runs the first part alone, in a few seconds.',
     run: () => schedulerBenchMarkdown(),
-  },
-  {
-    key: 'store',
-    title: 'Local cache (SQLite)',
-    command: 'npx tsx bench/store.ts',
-    about:
-      '100,000 campaigns in one account: a full refresh cached page by page, then the queries a screen makes ' +
-      '(sorts, status and text filters, deep pages). Targets: a query under 50 ms, a full refresh under 2 s.',
-    run: async () => storeBenchMarkdown(await runStoreBench()),
   },
   {
     key: 'refresh',
