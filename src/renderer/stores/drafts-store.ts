@@ -95,12 +95,13 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     }
   }
 
-  async function saveNow(): Promise<void> {
+  /** The open draft and its form as they are now (a save queued behind another saves these). */
+  const capture = () => ({ d: selected(), form: get().form, mySeq: seq });
+
+  async function saveNow(snap: ReturnType<typeof capture>): Promise<void> {
     autosave.cancel();
-    const d = selected();
-    const form = get().form;
+    const { d, form, mySeq } = snap;
     if (!d || d.kind !== 'campaign' || !form || !isEditable(d)) return;
-    const mySeq = seq;
     set({ saveState: 'saving' });
     try {
       const saved = await call('drafts.save', { kind: 'campaign', id: d.id, profileId: d.profileId, accountId: d.accountId, payload: formToPayload(form) });
@@ -117,7 +118,8 @@ export const useDrafts = create<DraftsState>()((set, get) => {
   }
 
   function flushQueued(): Promise<void> {
-    return autosave.serial(saveNow);
+    const snap = capture();
+    return autosave.serial(() => saveNow(snap));
   }
 
   let loading: Promise<void> | null = null;
@@ -126,15 +128,19 @@ export const useDrafts = create<DraftsState>()((set, get) => {
   async function loadNow(): Promise<void> {
     const ref = get().account;
     if (!ref) return;
+    const selectedBefore = get().selectedId;
     try {
       let drafts = await call('drafts.list', { profileId: ref.profileId, accountId: ref.accountId });
       drafts = await replayJournal(ref, drafts);
       const now = get().account;
       if (!now || now.profileId !== ref.profileId || now.accountId !== ref.accountId) return;
       const sel = get().selectedId;
-      const stillThere = sel !== null && drafts.some((d) => d.id === sel);
+      const listed = sel !== null && drafts.some((d) => d.id === sel);
+      // A draft made (and opened) while this list was on its way is newer than the list, not gone.
+      const newer = sel !== null && !listed && sel !== selectedBefore ? get().drafts.find((d) => d.id === sel) : undefined;
+      if (newer) drafts = [newer, ...drafts];
       // The form being typed in stays as it is; only the list is refreshed under it.
-      set({ drafts, loaded: true, error: null, ...(stillThere ? {} : { selectedId: null, form: null }) });
+      set({ drafts, loaded: true, error: null, ...(listed || newer ? {} : { selectedId: null, form: null }) });
     } catch (err) {
       set({ loaded: true, error: messageOf(err) });
     }
@@ -202,7 +208,11 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     async newCampaign() {
       const ref = get().account;
       if (!ref) return;
-      if (get().form) await flushQueued();
+      // The open draft is saved as it is and its editor closes at once: what is typed next is
+      // meant for the new draft, never for the one open before (its save may take a moment).
+      const flushed = get().form ? flushQueued() : Promise.resolve();
+      set({ selectedId: null, form: null });
+      await flushed;
       try {
         const d = await call('drafts.save', { kind: 'campaign', profileId: ref.profileId, accountId: ref.accountId, payload: formToPayload(NEW_CAMPAIGN_FORM) });
         set({ drafts: [d, ...get().drafts.filter((x) => x.id !== d.id)], selectedId: d.id, form: { ...NEW_CAMPAIGN_FORM }, saveState: 'saved', notice: null, revealed: false });
