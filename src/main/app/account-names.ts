@@ -13,8 +13,6 @@ const SAMPLE = 20;
 /** How many of a network's own cached campaigns are read to find one it owns. */
 const OWN_SCAN = 1000;
 
-/** Unnamed accounts looked at when any refresh ends (adding an account looks at all of them). */
-export const NAMING_SCAN_LIMIT = 50;
 
 const serviceOf = (url: string) => url.trim().replace(/\/+$/, '').toLowerCase();
 const named = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
@@ -49,14 +47,13 @@ export function serviceName(store: Store, ref: AccountRef, sample: readonly Camp
  * the one the cached listings now give it (a network's own campaigns name the network; a network
  * added after its member names the member). Returns the accounts that were named.
  */
-export function nameUnnamedAccounts(store: Store, profileId: string, opts: { atMost?: number } = {}): Account[] {
+export function nameUnnamedAccounts(store: Store, profileId: string, opts: { only?: string } = {}): Account[] {
   const out: Account[] = [];
-  let looked = 0;
   for (const a of store.accounts.list(profileId)) {
     if (a.name) continue;
-    // Each look reads some cached campaigns: a network whose listing names none of its thousands
-    // of members must not make every refresh read them all.
-    if (opts.atMost !== undefined && ++looked > opts.atMost) break;
+    // Each look reads cached campaigns (a thousand for a network): after one account's refresh,
+    // only that account is looked at.
+    if (opts.only !== undefined && a.accountId !== opts.only) continue;
     const limit = a.type === 'NETWORK' ? OWN_SCAN : SAMPLE;
     const sample = store.campaigns.query({ profileId, accountId: a.accountId, limit }).rows;
     const name = serviceName(store, a, sample);

@@ -8,7 +8,7 @@ import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
 import { accountHandlers } from './handlers/accounts';
 import { capabilityHandlers } from './handlers/capabilities';
 import type { CoreContext, Level } from './context';
-import { nameUnnamedAccounts, NAMING_SCAN_LIMIT } from './account-names';
+import { nameUnnamedAccounts } from './account-names';
 import { DEMO_PROFILE_ID, ensureDemoProfile } from './demo';
 import { draftHandlers } from './handlers/drafts';
 import { translated } from './errors';
@@ -176,11 +176,11 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     pageSize: tuning.pageSize,
     note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
   });
-  // Any refresh that ends (start-up, a manual one, after signing in) may name accounts still shown
-  // by id, as adding an account does (account-names.ts).
+  // An account still shown by id gets its name when its own refresh ends (start-up, a manual one,
+  // after signing in), as when it is added (account-names.ts).
   hub.on('sync.progress', (p) => {
-    if (p.state !== 'done' || !store.profiles.get(p.profileId)) return;
-    if (nameUnnamedAccounts(store, p.profileId, { atMost: NAMING_SCAN_LIMIT }).length > 0) hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
+    if (p.state !== 'done' || !store.accounts.get(p)) return;
+    if (nameUnnamedAccounts(store, p.profileId, { only: p.accountId }).length > 0) hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
   });
   // What an account may use is learned from what the service posts and refuses (DECISIONS client 13).
   const capabilities = createCapabilityLearning(store, hub, log);
