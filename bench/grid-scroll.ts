@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { benchCampaign } from './bench-campaigns';
 import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { startBrowserServer, type BrowserServer } from '../src/main/browser-mode/server';
@@ -33,21 +34,7 @@ const CHROMIUM = '/usr/bin/chromium';
 function fixtures(): Fixtures {
   const campaigns: NonNullable<Fixtures['campaigns']> = [];
   for (let i = 0; i < N; i++) {
-    campaigns.push({
-      account_id: ACCOUNT,
-      id: 7_000_001 + i,
-      name: `Campaign ${i} ${['spring', 'summer', 'autumn', 'winter'][i % 4]} sale`,
-      branding_text: `Brand ${i % 97}`,
-      status: ['APPROVED', 'PAUSED', 'PENDING_APPROVAL', 'REJECTED'][i % 4],
-      // Recent, so fetch_level RAP lists every status (DECISIONS sandbox 2).
-      created_at: new Date(Date.parse('2026-11-01T00:00:00Z') + i * 10_000).toISOString(),
-      bid_strategy: 'FIXED',
-      cpc: 0.1 + (i % 50) / 100,
-      spending_limit: 1000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-      spent: (i * 7919) % 10_000,
-    } as NonNullable<Fixtures['campaigns']>[number]);
+    campaigns.push(benchCampaign(ACCOUNT, i));
   }
   return {
     now: '2026-11-21T09:00:00Z',

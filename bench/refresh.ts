@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { request } from 'undici';
+import { benchCampaign } from './bench-campaigns';
 import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { createSecretStore } from '../src/main/secrets';
@@ -48,22 +49,7 @@ function fixtures(kind: 'single' | 'network', campaigns: number, members = 0): F
     }
   }
   for (let i = 0; i < campaigns; i++) {
-    list.push({
-      account_id: owners[i % owners.length],
-      id: 7_000_001 + i,
-      name: `Campaign ${i} ${['spring', 'summer', 'autumn', 'winter'][i % 4]} sale`,
-      branding_text: `Brand ${i % 97}`,
-      status: ['APPROVED', 'PAUSED', 'PENDING_APPROVAL', 'REJECTED'][i % 4],
-      // Within the last 30 days (fixture now 2026-11-21): a recent campaign of any status is listed
-      // by fetch_level RAP (DECISIONS sandbox 2), so the service lists every one of them.
-      created_at: new Date(Date.parse('2026-11-01T00:00:00Z') + i * 10_000).toISOString(),
-      bid_strategy: 'FIXED',
-      cpc: 0.1 + (i % 50) / 100,
-      spending_limit: 1000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-      spent: (i * 7919) % 10_000,
-    } as NonNullable<Fixtures['campaigns']>[number]);
+    list.push(benchCampaign(owners[i % owners.length], i));
   }
   return {
     now: '2026-11-21T09:00:00Z',
