@@ -24,7 +24,7 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
   try {
     db.pragma(`page_size = ${pageSize}`);
     db.pragma('journal_mode = WAL');
-    // As a refresh commits (RepoContext.cacheTx), with the app's cache size.
+    // As the cache writer commits (synchronous NORMAL), with the app's cache size.
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -32000');
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);

@@ -9,13 +9,13 @@ import { electronNativeBinding } from './native-binding';
 
 /**
  * synchronous=FULL is the connection's setting: in WAL mode NORMAL can lose the last commits on
- * power loss, and an acknowledged outbox row or draft must survive that. The one exception is the
- * campaign cache refresh (RepoContext.cacheTx), which commits its pages with NORMAL: those rows
- * can always be fetched again, and a refresh of 100,000 campaigns is 100 commits whose fsyncs
- * cost 10-30% of the first load in bench/store.ts runs on the 2-core development VM. In WAL
- * mode a NORMAL commit can be lost on power loss but never corrupts the file, and the next FULL
- * commit syncs it along with its own data. cacheTx restores FULL in a finally block, so no path can leave the
- * connection relaxed.
+ * power loss, and an acknowledged outbox row or draft must survive that. The one exception is a
+ * refresh's record of when an account was synced (RepoContext.cacheTx): a network's refresh marks
+ * thousands of member accounts, one fsync each would cost seconds, and a lost mark only means the
+ * next refresh happens a little sooner. In WAL mode a NORMAL commit can be lost on power loss but
+ * never corrupts the file, and the next FULL commit syncs it along with its own data. cacheTx
+ * restores FULL in a finally block, so no path can leave the connection relaxed. (The campaigns
+ * themselves are in the cache file, written by the cache writer: cache-file.ts.)
  */
 export const SYNCHRONOUS = 'FULL' as const;
 export const BUSY_TIMEOUT_MS = 5000;

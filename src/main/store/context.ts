@@ -8,19 +8,14 @@ export interface RepoContext {
   /** Runs fn in a transaction (a savepoint when already inside one) and returns its result. */
   tx<T>(fn: () => T): T;
   /**
-   * A transaction that only writes re-fetchable cache rows: committed with synchronous=NORMAL
-   * (no fsync of its own). On power loss it may be lost, never corrupted, and the next FULL
-   * commit (an outbox or draft write) syncs it along with its own data.
+   * A transaction that only writes what a refresh can write again (when an account was synced):
+   * committed with synchronous=NORMAL (no fsync of its own). On power loss it may be lost, never
+   * corrupted, and the next FULL commit (an outbox or draft write) syncs it along with its own data.
    */
   cacheTx<T>(fn: () => T): T;
 }
 
-export interface ContextOptions {
-  cacheSync?: 'NORMAL' | 'FULL';
-}
-
-export function createContext(db: Database, clock: StoreClock, opts: ContextOptions = {}): RepoContext {
-  const cacheSync = opts.cacheSync ?? 'NORMAL';
+export function createContext(db: Database, clock: StoreClock): RepoContext {
   const tx = <T>(fn: () => T): T => {
     // IMMEDIATE takes the write lock up front, so a second process (the crash tests' child, a
     // second app instance) waits on busy_timeout instead of failing on lock upgrade.
@@ -42,7 +37,7 @@ export function createContext(db: Database, clock: StoreClock, opts: ContextOpti
       // Inside someone else's transaction the outer commit decides; do not touch the setting.
       if (db.inTransaction) return fn();
       const previous = db.pragma('synchronous', { simple: true }) as number;
-      db.pragma(`synchronous = ${cacheSync}`);
+      db.pragma('synchronous = NORMAL');
       try {
         return tx(fn);
       } finally {

@@ -28,11 +28,6 @@ export interface OpenStoreOptions {
   /** Path of the database file (created when missing). */
   file: string;
   clock?: StoreClock;
-  /**
-   * How campaign-cache refresh pages commit. The app uses the default, NORMAL (see connection.ts);
-   * the benchmark passes FULL to measure what that choice saves.
-   */
-  cacheCommitSync?: 'NORMAL' | 'FULL';
 }
 
 export interface Store {
@@ -85,7 +80,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     db.close();
     throw e;
   }
-  const ctx = createContext(db, opts.clock ?? systemClock, { cacheSync: opts.cacheCommitSync });
+  const ctx = createContext(db, opts.clock ?? systemClock);
   const quarantine = createQuarantineRepo(ctx);
   const accounts = createAccountsRepo(ctx);
   const outbox = createOutboxRepo(ctx, quarantine);
