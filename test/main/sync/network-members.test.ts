@@ -34,7 +34,8 @@ const MEMBERS = 30;
 /** The test world plus a network of MEMBERS members, two recent campaigns each, listed interleaved. */
 function withBigNetwork(): Fixtures {
   const f = testFixtures();
-  f.accounts.push({ account_id: 'bignet', name: 'Big Network', type: 'NETWORK', created_at: '2026-10-10T00:00:00Z', features: [] });
+  // Made before rate limits began (spec 8.1.1): a service capping pages (SANDBOX_VARIANTS=mixed) lists it in many reads.
+  f.accounts.push({ account_id: 'bignet', name: 'Big Network', type: 'NETWORK', created_at: '2026-09-01T00:00:00Z', features: [] });
   for (let i = 0; i < MEMBERS; i++) {
     f.accounts.push({ account_id: memberId(i), name: `Member ${i}`, type: 'ADVERTISER', network_id: 'bignet', created_at: '2026-10-12T00:00:00Z', features: [] });
   }
@@ -76,8 +77,9 @@ describe("a network's first refresh", () => {
       const memberNotices = seen.slice(0, -1);
       expect(memberNotices.length).toBeGreaterThanOrEqual(1);
       expect(new Set(memberNotices.map((n) => n.turn)).size).toBe(memberNotices.length);
-      // Thirty members came in a batch or two of this small listing: far fewer notices than members.
-      expect(memberNotices.length).toBeLessThanOrEqual(3);
+      // One notice per batch that brought members in (a batch or two of this small listing; a page
+      // each when the service caps pages at 3): fewer notices than members either way.
+      expect(memberNotices.length).toBeLessThanOrEqual(Math.ceil(MEMBERS / 3));
       const accounts = (await h['accounts.list']({ profileId: p.id })).map((a) => a.accountId);
       for (let i = 0; i < MEMBERS; i++) expect(accounts).toContain(memberId(i));
       for (const member of [memberId(0), memberId(MEMBERS - 1)]) {
