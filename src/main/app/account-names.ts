@@ -49,11 +49,11 @@ export function serviceName(store: Store, ref: AccountRef, sample: readonly Camp
  */
 export function nameUnnamedAccounts(store: Store, profileId: string, opts: { only?: string } = {}): Account[] {
   const out: Account[] = [];
-  for (const a of store.accounts.list(profileId)) {
+  // Each look reads cached campaigns (a thousand for a network): after one account's refresh,
+  // only that account is looked at (not read among a network's thousands of members).
+  const only = opts.only === undefined ? undefined : store.accounts.get({ profileId, accountId: opts.only });
+  for (const a of opts.only === undefined ? store.accounts.list(profileId) : only ? [only] : []) {
     if (a.name) continue;
-    // Each look reads cached campaigns (a thousand for a network): after one account's refresh,
-    // only that account is looked at.
-    if (opts.only !== undefined && a.accountId !== opts.only) continue;
     const limit = a.type === 'NETWORK' ? OWN_SCAN : SAMPLE;
     const sample = store.campaigns.query({ profileId, accountId: a.accountId, limit }).rows;
     const name = serviceName(store, a, sample);
