@@ -52,6 +52,12 @@ export interface Store {
   readonly capabilities: CapabilitiesRepo;
   /** Runs fn (synchronous) in one transaction; nested calls become savepoints. */
   transaction<T>(fn: () => T): T;
+  /**
+   * The same for what a refresh can find again (a network's members as its listing names them):
+   * committed without an fsync of its own (RepoContext.cacheTx), so the main thread never waits
+   * on a disk the cache writer keeps busy.
+   */
+  refetchableTransaction<T>(fn: () => T): T;
   /** PRAGMA integrity_check: ['ok'] when the file is sound. */
   integrityCheck(): string[];
   /** Closes the file (a promise, so callers need not change if closing ever waits for something). */
@@ -107,6 +113,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     settings: createSettingsRepo(ctx),
     capabilities: createCapabilitiesRepo(ctx, accounts),
     transaction: (fn) => ctx.tx(fn),
+    refetchableTransaction: (fn) => ctx.cacheTx(fn),
     integrityCheck: () => (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check),
     close: async () => {
       // The cache writer answers what was sent to it and closes last of the cache file's

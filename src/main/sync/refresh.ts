@@ -285,9 +285,9 @@ export class Refresher {
       if (!list) byOwner.set(owner, (list = []));
       list.push(c);
     }
-    // Members first seen in this chunk are added in one transaction: one commit to disk, not one
-    // per member (a chunk of a large network's listing names a hundred new ones).
-    store.transaction(() => {
+    // Members first seen in this chunk are added in one transaction (a chunk of a large network's
+    // listing names a hundred new ones), without an fsync: the listing names them again.
+    store.refetchableTransaction(() => {
       for (const [owner, list] of byOwner) {
         if (skipped.has(owner) || refreshes.has(owner)) continue;
         const ref = { profileId: account.profileId, accountId: owner };
