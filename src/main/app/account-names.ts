@@ -18,7 +18,7 @@ const serviceOf = (url: string) => url.trim().replace(/\/+$/, '').toLowerCase();
 const named = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
 
 /** The service's name for `ref`, from `sample` (some of its campaigns as listed) and what is cached. */
-export function serviceName(store: Store, ref: AccountRef, sample: readonly Campaign[]): string | null {
+export function serviceName(store: Store, ref: AccountRef & { type?: string }, sample: readonly Campaign[]): string | null {
   const own = sample.find((c) => c.advertiser_id === ref.accountId && named(c.advertiser_name));
   if (own) return own.advertiser_name!.trim();
   const profile = store.profiles.get(ref.profileId);
@@ -30,6 +30,9 @@ export function serviceName(store: Store, ref: AccountRef, sample: readonly Camp
     const same = store.accounts.get({ profileId: p.id, accountId: ref.accountId });
     if (same?.name) return same.name;
   }
+  // A network is no network's member: no other listing names it (and reading every account of a
+  // connection with thousands of members for nothing held the window after each of its refreshes).
+  if (ref.type === 'NETWORK') return null;
   for (const p of siblings) {
     for (const net of store.accounts.list(p.id)) {
       if (net.type !== 'NETWORK' || net.accountId === ref.accountId) continue;

@@ -86,7 +86,7 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       }
       const found = await verify(ctx, ref);
       // The person's name first; else the one the service gives it (account-names.ts), else none (its id shows).
-      const a = store.accounts.add({ ...ref, name: name?.trim() || serviceName(store, ref, found.sample), type: found.type, verifiedAt: ctx.now() });
+      const a = store.accounts.add({ ...ref, name: name?.trim() || serviceName(store, { ...ref, type: found.type }, found.sample), type: found.type, verifiedAt: ctx.now() });
       ctx.log(profileId, accountId, 'info', 'account.added', `Account ${accountId} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
       hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
       // Once listed, the caches may name this account (a network by its own campaigns) or others.
