@@ -26,8 +26,7 @@ it('keeps a draft made while the list was on its way open, and in the list', asy
   const s = useDrafts.getState();
   s.setAccount(ACME);
   lists.shift()!([draft('d-old', 'Old')]);
-  await Promise.resolve();
-  await new Promise((r) => setTimeout(r, 0));
+  await vi.waitFor(() => expect(useDrafts.getState().loaded).toBe(true));
   // An event makes the list be read again; before its answer, the person makes a new draft.
   const reload = useDrafts.getState().load();
   await useDrafts.getState().newCampaign();
@@ -50,7 +49,7 @@ it('still closes the open draft when the list says it is gone (deleted or queued
   });
   useDrafts.getState().setAccount(ACME);
   lists.shift()!([draft('d-old', 'Old')]);
-  await new Promise((r) => setTimeout(r, 0));
+  await vi.waitFor(() => expect(useDrafts.getState().loaded).toBe(true));
   await useDrafts.getState().select('d-old');
   const reload = useDrafts.getState().load();
   lists.shift()!([]);
@@ -76,7 +75,7 @@ it('closes the open draft at once when a new one is asked for, so what is typed 
     on: () => () => undefined,
   });
   useDrafts.getState().setAccount(ACME);
-  await new Promise((r) => setTimeout(r, 0));
+  await vi.waitFor(() => expect(useDrafts.getState().loaded).toBe(true));
   await useDrafts.getState().select('d-old');
   useDrafts.getState().edit({ name: 'Old, renamed' });
   const making = useDrafts.getState().newCampaign();
