@@ -48,6 +48,19 @@ const IN_FLIGHT_MAX = 20_000;
 /** Work done without yielding to the event loop before the person's own work is let in. */
 const YIELD_AFTER_MS = 12;
 
+/**
+ * A loop's turn-taker: each call yields to the event loop once YIELD_AFTER_MS of work has run
+ * without a turn (a loop over promises that are already settled never gives one otherwise).
+ */
+function turnTaker(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since <= YIELD_AFTER_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
 const keyOf = (r: AccountRef) => `${r.profileId}\u0000${r.accountId}`;
@@ -133,7 +146,7 @@ export class Refresher {
       if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
       let firstRequestRows = 0;
       let listedTotal = 0;
-      let slice = performance.now();
+      const takeTurn = turnTaker();
       /** Batches sent to the cache writer, oldest first, until committed (it answers in order). */
       const inFlight: { rows: number; committed: Promise<void> }[] = [];
       let inFlightRows = 0;
@@ -194,10 +207,7 @@ export class Refresher {
         await settle(!step.streaming);
         // Chunks already received are parsed one after another without a turn of the event
         // loop in between (promises only): let the person's own work in now and then.
-        if (performance.now() - slice > YIELD_AFTER_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          slice = performance.now();
-        }
+        await takeTurn();
         pagesDone = step.pagesDone;
         if (pagesDone !== reported) {
           reported = pagesDone;
@@ -209,7 +219,6 @@ export class Refresher {
       this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
       // A network finishes thousands of member caches: finishing one that started empty never
       // waits, so the loop yields by the clock, and the window is told once for all of them.
-      slice = performance.now();
       for (const [accountId, r] of refreshes) {
         try {
           await r.finish();
@@ -217,10 +226,7 @@ export class Refresher {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;
         }
-        if (performance.now() - slice > YIELD_AFTER_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          slice = performance.now();
-        }
+        await takeTurn();
       }
       hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
@@ -263,13 +269,9 @@ export class Refresher {
   }
 
   /** One batch into the account's cache and, for a network, its members' caches: one transaction of the cache writer. */
-  #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<void> {
-    try {
-      if (account.type !== 'NETWORK') return refreshes.get(account.accountId)!.applyPage(campaigns).then(() => undefined);
-      return this.#deps.store.campaigns.applyBatches(this.#networkParts(account, campaigns, refreshes, skipped));
-    } catch (e) {
-      return Promise.reject(e);
-    }
+  async #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<void> {
+    if (account.type !== 'NETWORK') await refreshes.get(account.accountId)!.applyPage(campaigns);
+    else await this.#deps.store.campaigns.applyBatches(this.#networkParts(account, campaigns, refreshes, skipped));
   }
 
   /** The network's batch and, grouped by owner, its members' (members first seen are added). */
