@@ -14,6 +14,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { CAMPAIGN_WRITE_COLUMNS } from './campaign-columns';
 
+const CACHE_PAGE_SIZE = 16384;
+
 /** The schema version of the cache file (its own user_version, apart from the data file's). */
 export const CACHE_SCHEMA_VERSION = 1;
 
@@ -112,7 +114,9 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
   }
   db ??= new Database(file);
   try {
-    if (!existsSync(`${file}-wal`) && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma('page_size = 4096');
+    // 16 KB pages: a first refresh of 100,000 campaigns into ten indexes wrote ~20% faster than with
+    // 4 KB pages (fewer pages split and logged). Set only on a new file (a page size is fixed once written).
+    if (!existsSync(`${file}-wal`) && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma(`page_size = ${CACHE_PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     cachePragmas(db);
     db.transaction(() => {

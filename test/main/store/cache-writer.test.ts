@@ -72,8 +72,9 @@ describe('the cache writer', () => {
     const file = cacheFile();
     const w = start(file);
     const good = w.send({ type: 'write', rows: rowsOf(3, 5), fresh: [3] });
-    // A cpc (column 9) that is not a number breaks the STRICT table's rule.
-    const bad = w.send({ type: 'write', rows: [rowsOf(3, 1, 900)[0].map((v, k) => (k === 9 ? 'lots' : v))], fresh: [3] });
+    // A cpc (column 9) that is not a number breaks the STRICT table's rule, after three good rows
+    // of the same request were written: they must go too.
+    const bad = w.send({ type: 'write', rows: [...rowsOf(3, 3, 800), rowsOf(3, 1, 900)[0].map((v, k) => (k === 9 ? 'lots' : v))], fresh: [3] });
     const after = w.send({ type: 'write', rows: rowsOf(3, 5, 100), fresh: [3] });
     const [g, b, a] = await Promise.allSettled([good, bad, after]);
     expect(g).toEqual({ status: 'fulfilled', value: 5 });
