@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { StoreError } from '../errors';
-import { cacheReplySchema, type CacheRequest } from './messages';
+import { cacheReplySchema, encodeRows, type CacheCall, type CacheRequest } from './messages';
 
 /** The worker as the electron-vite bundle builds it (an entry of its own, beside index.js). */
 export const BUNDLED_WORKER = 'campaign-cache-worker.js';
@@ -20,14 +20,12 @@ function workerFile(): string {
   return join(__dirname, 'dev-boot.cjs');
 }
 
-type Request = Exclude<CacheRequest, { type: 'close' }>;
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export interface CacheWriter {
   /** Resolves once the worker runs; rejects, saying why, when it could not start. */
   readonly ready: Promise<void>;
   /** Sends one request; resolves with the rows written or deleted. */
-  send(request: WithoutId<Request>): Promise<number>;
+  send(request: CacheCall): Promise<number>;
   /** Lets the requests already sent finish, then stops the worker. */
   close(): Promise<void>;
 }
@@ -93,7 +91,7 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
       return new Promise<number>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         settle();
-        w.postMessage({ ...request, id });
+        w.postMessage((request.type === 'write' ? { ...request, id, rows: encodeRows(request.rows) } : { ...request, id }) satisfies CacheRequest);
       });
     },
     async close() {

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CAMPAIGN_KEY_COLUMNS, CAMPAIGN_WRITE_COLUMNS } from '../campaign-columns';
 import { cachePragmas } from '../cache-file';
 import { rowStatements, writeRows } from '../row-writer';
-import { cacheRequestSchema, cacheWorkerDataSchema, type CacheReply, type CacheRequest } from './messages';
+import { cacheRequestSchema, cacheWorkerDataSchema, rowListSchema, type CacheReply, type CacheRequest } from './messages';
 
 const port = parentPort;
 if (!port) throw new Error('the cache writer runs as a worker thread');
@@ -58,10 +58,11 @@ function commit(): void {
 }
 
 function writeRequest(m: WriteRequest): number {
+  const all = rowListSchema.parse(JSON.parse(m.rows));
   const fresh = new Set(m.fresh);
   // Rows of accounts that started empty are inserted straight away (compared only on a clash).
-  const first = m.rows.filter((r) => fresh.has(r[0] as number));
-  const rest = first.length === m.rows.length ? [] : m.rows.filter((r) => !fresh.has(r[0] as number));
+  const first = all.filter((r) => fresh.has(r[0] as number));
+  const rest = first.length === all.length ? [] : all.filter((r) => !fresh.has(r[0] as number));
   return writeRows(rows, first, { mostlyNew: true }) + writeRows(rows, rest);
 }
 
