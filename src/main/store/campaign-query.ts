@@ -1,13 +1,13 @@
 // The campaign list a screen shows: one account, sorted by any sortable column, filtered by status
 // and by text, one page at a time, with the total. Every sort walks an index of (account, column,
-// status) of the campaigns table in order, reading only the index until the page is found (see the
-// query-plan test), so a page costs its size plus the entries it skips, never a sort of the
-// account. The grid's sorts all have an index (migration 11); a sort by another field the list
+// id, status) of the campaigns table in order, reading only the index until the page is found (see
+// the query-plan test), so a page costs its size plus the entries it skips, never a sort of the
+// account. The grid's sorts all have an index (cache-file.ts); a sort by another field the list
 // endpoint knows (asked through IPC) runs the same SQL, which then scans and sorts: slower, but
 // correct.
 //
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
-// serve both directions. Ties are broken by status, then id, so paging is stable.
+// serve both directions. Ties are broken by id, so paging is stable.
 import { z } from 'zod';
 import type { Campaign, SortableCampaignField } from '../../shared/domain/campaign';
 import { campaignQuerySchema, DEFAULT_CAMPAIGN_SORT, type CampaignQuery, type ParsedCampaignQuery } from '../../shared/domain/campaign-query';
@@ -46,9 +46,7 @@ export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' |
   // id is the table's own order (id_num, id).
   return field === 'id'
     ? `id_num ${dir}, id ${dir}`
-    : field === 'status'
-      ? `status ${dir}, id_num ${dir}, id ${dir}`
-      : `${field} ${dir}, status ${dir}, id_num ${dir}, id ${dir}`;
+    : `${field} ${dir}, id_num ${dir}, id ${dir}`;
 }
 
 export type TextFilter = { words: string[] } | { ids: string[] };

@@ -139,8 +139,12 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     const values = batches.length === 1 ? batches[0].values : batches.flatMap((b) => b.values);
     if (values.length === 0) return;
     const fresh = [...new Set(batches.filter((b) => b.fresh).map((b) => b.accountKey))];
-    const written = await writer.send({ type: 'write', rows: values, fresh });
-    for (const b of batches) b.count(batches.length === 1 ? written : null, b.values.length);
+    // The rows are encoded as they are sent; only their counts are kept while the writer works.
+    // Holding the rows (20,000 may be in flight) had the garbage collector copy them again and again.
+    const sent = writer.send({ type: 'write', rows: values, fresh });
+    const counts = batches.map((b) => ({ count: b.count, rows: b.values.length }));
+    const written = await sent;
+    for (const c of counts) c.count(counts.length === 1 ? written : null, c.rows);
   };
 
   return {

@@ -10,7 +10,7 @@ export const MAX_QUERY_LIMIT = 1000;
 export const campaignQuerySchema = z.object({
   profileId: z.string().min(1).max(200),
   accountId: accountIdSchema,
-  /** Only fields the cache keeps a sortable column of; ties are broken by status, then id. Absent: DEFAULT_CAMPAIGN_SORT. */
+  /** Only fields the cache keeps a sortable column of; ties are broken by id. Absent: DEFAULT_CAMPAIGN_SORT. */
   sort: z
     .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS, { error: 'campaigns cannot be sorted by this field' }), direction: z.enum(['asc', 'desc']) })
     .optional(),

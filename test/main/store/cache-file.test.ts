@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheFileOf, CACHE_SCHEMA_VERSION } from '../../../src/main/store/cache-file';
+import { CAMPAIGN_INDEXES, cacheFileOf, CACHE_SCHEMA_VERSION } from '../../../src/main/store/cache-file';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { ACME, openTestStore, seed, type TestStore } from './helpers';
 
@@ -38,6 +38,35 @@ describe('the campaign cache file', () => {
     expect(store.campaigns.count(ACME)).toBe(0);
     await cacheSome(12);
     expect(store.campaigns.count(ACME)).toBe(12);
+  });
+
+  it('keeps the rows of a cache file from the previous schema and rebuilds its indexes as this app defines them', async () => {
+    t = openTestStore();
+    seed(t.store);
+    await cacheSome(7);
+    await t.store.close();
+    // Schema 1: status before the id in each sort index, and an index on the search column.
+    const db = new Database(cacheFileOf(t.file));
+    for (const name of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'campaigns_by_%'").pluck().all() as string[]) db.exec(`DROP INDEX ${name}`);
+    for (const [suffix, cols] of [['name', 'name, status'], ['spent', 'spent, status'], ['status', 'status'], ['search', 'search']]) {
+      db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
+    }
+    db.pragma('user_version = 1');
+    db.close();
+    const store = await t.reopen();
+    expect(store.campaigns.count(ACME)).toBe(7);
+    const third = syntheticCampaigns(7, { firstId: 1 })[2];
+    expect(store.campaigns.query({ ...ACME, text: third.name }).rows.map((c) => c.id)).toContain('3');
+    await store.close();
+    const after = new Database(cacheFileOf(t.file), { readonly: true });
+    const indexes = after.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name").all();
+    expect(indexes).toEqual(
+      CAMPAIGN_INDEXES.map(([suffix, cols]) => ({ name: `campaigns_by_${suffix}`, sql: `CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})` })).sort((a, b) =>
+        a.name < b.name ? -1 : 1,
+      ),
+    );
+    expect(after.pragma('user_version', { simple: true })).toBe(CACHE_SCHEMA_VERSION);
+    after.close();
   });
 
   it('replaces a cache file a newer app made, instead of refusing to start', async () => {

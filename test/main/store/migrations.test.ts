@@ -274,9 +274,9 @@ describe('migrations', () => {
     expect(indexes).toEqual(CAMPAIGN_INDEXES.map(([suffix]) => `campaigns_by_${suffix}`).sort());
     // Every sort the grid offers still walks an index (id is the primary key).
     expect(CAMPAIGN_INDEXES.map(([suffix]) => suffix)).toEqual(
-      expect.arrayContaining(['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date', 'search']),
+      expect.arrayContaining(['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date']),
     );
-    expect(CAMPAIGN_INDEXES).toHaveLength(10);
+    expect(CAMPAIGN_INDEXES).toHaveLength(9);
     after.close();
   });
 

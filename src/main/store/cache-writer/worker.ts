@@ -69,7 +69,7 @@ function writeRequest(m: WriteRequest): number {
 /**
  * A request that fails is undone alone: the transaction is rolled back and the requests written
  * before it in the same transaction are written again. Why not a savepoint around each request:
- * SQLite then copies every page a request touches before changing it, and with ten indexes that
+ * SQLite then copies every page a request touches before changing it, and with nine indexes that
  * made the first refresh of a 100,000-campaign account spend half again as long writing.
  */
 function write(m: WriteRequest): void {
