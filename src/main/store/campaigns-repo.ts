@@ -135,16 +135,22 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
 
   const query = createCampaignQuery(read, accounts, readRow);
 
-  const write = async (batches: readonly Batch[]) => {
+  /**
+   * Sends the batches' rows to the writer (encoded as they are sent) and keeps only their counts
+   * while it works. Not an async function, nor are its callers here and in the refresh: a
+   * suspended async function keeps its arguments alive until it resumes, so each chunk's campaigns
+   * and rows (up to 20,000 in flight) outlived their use, and the garbage collector copied them into
+   * the old generation and collected them there: ~0.2 s of a 100,000-campaign first refresh.
+   */
+  const write = (batches: readonly Batch[]): Promise<void> => {
     const values = batches.length === 1 ? batches[0].values : batches.flatMap((b) => b.values);
-    if (values.length === 0) return;
+    if (values.length === 0) return Promise.resolve();
     const fresh = [...new Set(batches.filter((b) => b.fresh).map((b) => b.accountKey))];
-    // The rows are encoded as they are sent; only their counts are kept while the writer works.
-    // Holding the rows (20,000 may be in flight) had the garbage collector copy them again and again.
     const sent = writer.send({ type: 'write', rows: values, fresh });
     const counts = batches.map((b) => ({ count: b.count, rows: b.values.length }));
-    const written = await sent;
-    for (const c of counts) c.count(counts.length === 1 ? written : null, c.rows);
+    return sent.then((written) => {
+      for (const c of counts) c.count(counts.length === 1 ? written : null, c.rows);
+    });
   };
 
   return {
@@ -183,10 +189,13 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             },
           };
         },
-        async applyPage(campaigns) {
+        applyPage(campaigns) {
           const before = { ...totals };
-          await write([refresh[BATCH](campaigns)]);
-          return { written: totals.written - before.written, unchanged: totals.unchanged - before.unchanged };
+          // (Not async: see write. The executor runs at once; a throw becomes the rejection.)
+          return new Promise<void>((resolve) => resolve(write([refresh[BATCH](campaigns)]))).then(() => ({
+            written: totals.written - before.written,
+            unchanged: totals.unchanged - before.unchanged,
+          }));
         },
         async finish() {
           check();
@@ -213,8 +222,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       };
       return refresh;
     },
-    async applyBatches(parts) {
-      await write(parts.map((p) => (p.refresh as InternalRefresh)[BATCH](p.campaigns)));
+    applyBatches(parts) {
+      // (Not async: see write.)
+      return new Promise<void>((resolve) => resolve(write(parts.map((p) => (p.refresh as InternalRefresh)[BATCH](p.campaigns)))));
     },
     async forget(ref) {
       const accountKey = accounts.keyOf(ref);

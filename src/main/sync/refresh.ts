@@ -268,10 +268,19 @@ export class Refresher {
     }
   }
 
-  /** One batch into the account's cache and, for a network, its members' caches: one transaction of the cache writer. */
-  async #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<void> {
-    if (account.type !== 'NETWORK') await refreshes.get(account.accountId)!.applyPage(campaigns);
-    else await this.#deps.store.campaigns.applyBatches(this.#networkParts(account, campaigns, refreshes, skipped));
+  /**
+   * One batch into the account's cache and, for a network, its members' caches: one transaction of
+   * the cache writer. Not async: a suspended async function would keep the campaigns alive until
+   * the writer answers (see CampaignsRepo's write). A throw becomes the rejection.
+   */
+  #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<unknown> {
+    return new Promise((resolve) =>
+      resolve(
+        account.type !== 'NETWORK'
+          ? refreshes.get(account.accountId)!.applyPage(campaigns)
+          : this.#deps.store.campaigns.applyBatches(this.#networkParts(account, campaigns, refreshes, skipped)),
+      ),
+    );
   }
 
   /** The network's batch and, grouped by owner, its members' (members first seen are added). */
