@@ -5,8 +5,7 @@
 // its own campaigns so); the same account already named on another connection to the same
 // service; a network of that service whose cached listing holds one of the account's campaigns.
 // A name the person typed is never replaced; an account nothing names keeps showing its id.
-import type { Campaign } from '../../shared/domain/campaign';
-import type { Account, AccountRef, Store } from '../store';
+import type { Account, AccountRef, CampaignOwner, Store } from '../store';
 
 /** How many of an account's cached campaigns are looked up in the networks' caches. */
 const SAMPLE = 20;
@@ -15,10 +14,10 @@ const OWN_SCAN = 1000;
 
 
 const serviceOf = (url: string) => url.trim().replace(/\/+$/, '').toLowerCase();
-const named = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
+const named = (s: string | null | undefined): s is string => typeof s === 'string' && s.trim() !== '';
 
 /** The service's name for `ref`, from `sample` (some of its campaigns as listed) and what is cached. */
-export function serviceName(store: Store, ref: AccountRef & { type?: string }, sample: readonly Campaign[]): string | null {
+export function serviceName(store: Store, ref: AccountRef & { type?: string }, sample: readonly CampaignOwner[]): string | null {
   const own = sample.find((c) => c.advertiser_id === ref.accountId && named(c.advertiser_name));
   if (own) return own.advertiser_name!.trim();
   const profile = store.profiles.get(ref.profileId);
@@ -46,22 +45,14 @@ export function serviceName(store: Store, ref: AccountRef & { type?: string }, s
 }
 
 /**
- * After a refresh filled the caches: every account of the connection still without a name gets
- * the one the cached listings now give it (a network's own campaigns name the network; a network
- * added after its member names the member). Returns the accounts that were named.
+ * After the account's refresh filled its cache: an account still without a name gets the one the
+ * cached listings now give it (a network's own campaigns name the network; a network's listing
+ * names its members as it is read, in the refresh itself). Returns the account when it was named.
  */
-export function nameUnnamedAccounts(store: Store, profileId: string, opts: { only?: string } = {}): Account[] {
-  const out: Account[] = [];
-  // Each look reads cached campaigns (a thousand for a network): after one account's refresh,
-  // only that account is looked at (not read among a network's thousands of members).
-  const only = opts.only === undefined ? undefined : store.accounts.get({ profileId, accountId: opts.only });
-  for (const a of opts.only === undefined ? store.accounts.list(profileId) : only ? [only] : []) {
-    if (a.name) continue;
-    const limit = a.type === 'NETWORK' ? OWN_SCAN : SAMPLE;
-    const sample = store.campaigns.query({ profileId, accountId: a.accountId, limit }).rows;
-    const name = serviceName(store, a, sample);
-    // update() spreads its ref over the patch: hand it the bare ref, not the account (name null).
-    if (name) out.push(store.accounts.update({ profileId, accountId: a.accountId }, { name }));
-  }
-  return out;
+export function nameIfUnnamed(store: Store, ref: AccountRef): Account | null {
+  const a = store.accounts.get(ref);
+  if (!a || a.name) return null;
+  const name = serviceName(store, a, store.campaigns.owners(a, a.type === 'NETWORK' ? OWN_SCAN : SAMPLE));
+  // update() spreads its ref over the patch: hand it the bare ref, not the account (name null).
+  return name ? store.accounts.update({ profileId: ref.profileId, accountId: ref.accountId }, { name }) : null;
 }

@@ -8,7 +8,7 @@ import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
 import { accountHandlers } from './handlers/accounts';
 import { capabilityHandlers } from './handlers/capabilities';
 import type { CoreContext, Level } from './context';
-import { nameUnnamedAccounts } from './account-names';
+import { nameIfUnnamed } from './account-names';
 import { DEMO_PROFILE_ID, ensureDemoProfile } from './demo';
 import { draftHandlers } from './handlers/drafts';
 import { translated } from './errors';
@@ -179,8 +179,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   // An account still shown by id gets its name when its own refresh ends (start-up, a manual one,
   // after signing in), as when it is added (account-names.ts).
   hub.on('sync.progress', (p) => {
-    if (p.state !== 'done' || !store.accounts.get(p)) return;
-    if (nameUnnamedAccounts(store, p.profileId, { only: p.accountId }).length > 0) hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
+    if (p.state === 'done' && nameIfUnnamed(store, p)) hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
   });
   // What an account may use is learned from what the service posts and refuses (DECISIONS client 13).
   const capabilities = createCapabilityLearning(store, hub, log);

@@ -13,6 +13,7 @@
 // failed refresh removes nothing. The cache shows "last known" data, never a half-emptied account.
 import type { Database } from 'better-sqlite3';
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
+import { fullTurn } from '../clock/turns';
 import type { AccountsRepo } from './accounts-repo';
 import type { CacheWriter } from './cache-writer/cache-writer';
 import { campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
@@ -61,12 +62,24 @@ export interface CampaignsRepo {
   /** One campaign learned outside a refresh (the answer to a create). */
   upsert(ref: AccountRef, campaign: Campaign): Promise<void>;
   get(ref: AccountRef, id: string): Campaign | undefined;
+  /**
+   * Who owns the account's first `limit` cached campaigns (id order): their ids, advertiser ids
+   * and names, read without rebuilding the campaigns (what naming an account needs).
+   */
+  owners(ref: AccountRef, limit: number): CampaignOwner[];
   count(ref: AccountRef): number;
   /** The distinct values of one enum column in the account's cache, in order, at most `limit`. */
   distinctValues(ref: AccountRef, column: EnumColumn, limit?: number): string[];
   query(q: CampaignQuery): CampaignPage;
   /** Deletes the account's cached campaigns (on the writer) before the account itself is removed. */
   forget(ref: AccountRef): Promise<number>;
+}
+
+/** Who owns a campaign (null or absent: the service did not say). */
+export interface CampaignOwner {
+  id: string;
+  advertiser_id?: string | null;
+  advertiser_name?: string | null;
 }
 
 /** Text columns holding a service enum (spec 2.1). */
@@ -80,7 +93,6 @@ interface ActiveRefresh {
   seen: Set<string>;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
 
@@ -110,6 +122,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   const rowStmt = read.prepare('SELECT * FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
   const countStmt = read.prepare('SELECT count(*) FROM campaigns WHERE account_key = ?').pluck();
   const anyStmt = read.prepare('SELECT 1 FROM campaigns WHERE account_key = ? LIMIT 1').pluck();
+  const ownersStmt = read.prepare<[number, number], CampaignOwner>(
+    'SELECT id, advertiser_id, advertiser_name FROM campaigns WHERE account_key = ? ORDER BY id_num, id LIMIT ?',
+  );
 
   // Cache metadata, in the data file.
   const markSynced = (ref: AccountRef) => ctx.cacheTx(() => accounts.markSynced(ref, ctx.clock.now()));
@@ -207,7 +222,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             after = keys[keys.length - 1];
             const stale = keys.filter((k) => !state.seen.has(k.id));
             if (stale.length > 0) totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
-            else await yieldToEventLoop();
+            else await fullTurn();
             check();
           }
           markSynced(ref);
@@ -242,6 +257,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     },
     get(ref, id) {
       return readRow(accounts.keyOf(ref), ref.profileId, { id_num: idSortKey(id), id });
+    },
+    owners(ref, limit) {
+      return ownersStmt.all(accounts.keyOf(ref), limit);
     },
     count(ref) {
       return countStmt.get(accounts.keyOf(ref)) as number;

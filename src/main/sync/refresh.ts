@@ -18,6 +18,7 @@ import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
 import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
+import { turnTaker } from '../clock/turns';
 
 export interface RefreshDeps {
   store: Store;
@@ -45,21 +46,9 @@ export const LIVE_LIST_INTERVAL_MS = 1000;
  */
 const IN_FLIGHT_MAX = 20_000;
 
-/** Work done without yielding to the event loop before the person's own work is let in. */
-const YIELD_AFTER_MS = 12;
+/** Campaigns of a network's listing handed on at a time (each may add a member account). */
+const NETWORK_SLICE = 50;
 
-/**
- * A loop's turn-taker: each call yields to the event loop once YIELD_AFTER_MS of work has run
- * without a turn (a loop over promises that are already settled never gives one otherwise).
- */
-function turnTaker(): () => Promise<void> {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since <= YIELD_AFTER_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    since = performance.now();
-  };
-}
 
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
@@ -202,12 +191,17 @@ export class Refresher {
         }
         if (step.pagesDone === 0 && step.pass === 1) firstRequestRows += step.campaigns.length;
         listedTotal = step.total;
-        send(step.campaigns);
+        // A network's chunk is sent in slices: each of its campaigns may bring in a member account
+        // (a chunk of 470 campaigns of new members took 30 ms), and the person's own work gets in
+        // between them. Chunks already received are parsed one after another without a turn of the
+        // event loop in between (promises only): the turns are taken here.
+        const slice = account.type === 'NETWORK' ? NETWORK_SLICE : step.campaigns.length;
+        for (let i = 0; i < step.campaigns.length; i += slice) {
+          send(step.campaigns.slice(i, i + slice));
+          await takeTurn();
+        }
         // Rows of a finished request are all written before its progress says so.
         await settle(!step.streaming);
-        // Chunks already received are parsed one after another without a turn of the event
-        // loop in between (promises only): let the person's own work in now and then.
-        await takeTurn();
         pagesDone = step.pagesDone;
         if (pagesDone !== reported) {
           reported = pagesDone;
@@ -221,14 +215,14 @@ export class Refresher {
       // waits, so the loop yields by the clock, and the window is told once for all of them.
       for (const [accountId, r] of refreshes) {
         try {
-          await r.finish();
+await r.finish();
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;
         }
         await takeTurn();
       }
-      hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
+hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
       progress('done', pagesDone, pagesTotal, null);
       return 'done';
@@ -297,13 +291,18 @@ export class Refresher {
       list.push(c);
     }
     // Members first seen in this chunk are added in one transaction (a chunk of a large network's
-    // listing names a hundred new ones), without an fsync: the listing names them again.
+    // listing names a hundred new ones), without an fsync: the listing names them again. The
+    // listing is where the service names an account (account-names.ts): a member still shown by
+    // its id, added before its network, takes that name too (never replacing one it has).
     store.refetchableTransaction(() => {
       for (const [owner, list] of byOwner) {
         if (skipped.has(owner) || refreshes.has(owner)) continue;
         const ref = { profileId: account.profileId, accountId: owner };
-        if (store.accounts.get(ref)) continue;
-        store.accounts.add({ ...ref, name: list[0].advertiser_name ?? null, type: 'ADVERTISER', networkId: account.accountId });
+        const listedName = list.find((c) => c.advertiser_name?.trim())?.advertiser_name?.trim() ?? null;
+        const known = store.accounts.get(ref);
+        if (!known) store.accounts.add({ ...ref, name: listedName, type: 'ADVERTISER', networkId: account.accountId });
+        else if (!known.name && listedName) store.accounts.update(ref, { name: listedName });
+        else continue;
         added = true;
       }
     });

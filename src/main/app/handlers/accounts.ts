@@ -9,7 +9,7 @@ import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
 import { isServiceError } from '../../service';
 import type { Account, AccountRef } from '../../store';
 import type { CoreContext } from '../context';
-import { nameUnnamedAccounts, serviceName } from '../account-names';
+import { serviceName } from '../account-names';
 import { rememberDemoRemoval } from '../demo';
 import { accountDto, campaignRowDto } from '../dto';
 import { guardRemoval } from '../unsent';
@@ -89,13 +89,9 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       const a = store.accounts.add({ ...ref, name: name?.trim() || serviceName(store, { ...ref, type: found.type }, found.sample), type: found.type, verifiedAt: ctx.now() });
       ctx.log(profileId, accountId, 'info', 'account.added', `Account ${accountId} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
       hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
-      // Once listed, the caches may name this account (a network by its own campaigns) or others.
-      void refresher
-        .refreshAccount(ref)
-        .then(() => {
-          if (nameUnnamedAccounts(store, profileId).length > 0) hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
-        })
-        .catch(() => undefined); // the core closed meanwhile: the names wait for the next add
+      // Once listed, the cache may name it (a network by its own campaigns: see create-core), and a
+      // network's listing names the members it lists (refresh.ts).
+      void refresher.refreshAccount(ref).catch(() => undefined); // the core closed meanwhile
       return accountView(ctx, a);
     },
 
