@@ -49,7 +49,6 @@ const IN_FLIGHT_MAX = 20_000;
 /** Campaigns of a network's listing handed on at a time (each may add a member account). */
 const NETWORK_SLICE = 50;
 
-
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
 const keyOf = (r: AccountRef) => `${r.profileId}\u0000${r.accountId}`;
@@ -215,14 +214,14 @@ export class Refresher {
       // waits, so the loop yields by the clock, and the window is told once for all of them.
       for (const [accountId, r] of refreshes) {
         try {
-await r.finish();
+          await r.finish();
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
           if (accountId === ref.accountId || !isSuperseded(e)) throw e;
         }
         await takeTurn();
       }
-hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
+      hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });
       progress('done', pagesDone, pagesTotal, null);
       return 'done';
