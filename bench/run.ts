@@ -46,7 +46,7 @@ const SECTIONS: Section[] = [
   {
     key: 'refresh',
     title: 'First refresh through the app (one request, streamed)',
-    command: 'npm run bench -- refresh',
+    command: 'npx tsx bench/refresh.ts',
     about:
       "An app core (its own store, scheduler and service client) adds a new account and caches it with its own refresh, " +
       'against the sandbox in a child process; a plain client (undici, body read whole, JSON.parse) fetches the same ' +
