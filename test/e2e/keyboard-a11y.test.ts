@@ -93,6 +93,15 @@ describe('focus after actions', () => {
     await page.getByTestId('tab-campaigns').click();
     await page.getByTestId('campaign-grid').locator('[aria-rowindex="2"]').click();
     expect(await focusedTestId(page)).toBe('campaign-grid');
+    // The grid keeps the focus and tells a screen reader which row is selected.
+    await page.keyboard.press('ArrowDown');
+    const activeRow = () =>
+      page.evaluate(() => {
+        const id = document.querySelector('[data-testid="campaign-grid"]')?.getAttribute('aria-activedescendant');
+        const row = id ? document.getElementById(id) : null;
+        return row ? `${row.getAttribute('aria-rowindex')} ${row.getAttribute('aria-selected')}` : null;
+      });
+    await expect.poll(activeRow).toBe('3 true');
     await page.keyboard.press('Control+k');
     await expect.poll(() => page.getByTestId('account-switcher').count()).toBe(1);
     await page.keyboard.press('Escape');

@@ -12,7 +12,7 @@
 // - the rows the grid asks data for reach further ahead in the direction of scrolling, so a page
 //   is usually loaded before it comes into view; flying past faster than that, it asks only for
 //   the rows in the DOM.
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
@@ -38,8 +38,6 @@ export interface VirtualGridProps<T> {
   rowCount: number;
   rowHeight: number;
   getRow(index: number): T | undefined;
-  /** Unused: rows are keyed by their slot on screen (see the ring below), not by what they show. */
-  rowKey?(row: T): string;
   selectedIndex: number | null;
   onSelect(index: number, row: T): void;
   onRangeChange(start: number, end: number): void;
@@ -57,6 +55,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState(600);
   const header = rowHeight + 2;
+  const rowIdPrefix = `${useId()}-row-`;
   const screenAt = useCallback((scrollTop: number, height: number) => rowsOnScreen(scrollTop, height - header, rowHeight, rowCount), [header, rowHeight, rowCount]);
   const [win, setWin] = useState<GridWindow>(() => windowFor(screenAt(0, 600), rowCount, true, 0));
   const { start, end } = win;
@@ -178,6 +177,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     rows.push(
       <GridRow
         key={i % ring}
+        id={`${rowIdPrefix}${i}`}
         index={i}
         row={row}
         selected={i === selectedIndex}
@@ -198,6 +198,9 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       aria-label={props.label}
       aria-rowcount={rowCount + 1}
       aria-multiselectable={false}
+      // The grid keeps the focus; a screen reader follows the selected row through this (set only
+      // while that row is in the DOM).
+      aria-activedescendant={selectedIndex !== null && selectedIndex >= start && selectedIndex < end ? `${rowIdPrefix}${selectedIndex}` : undefined}
       tabIndex={0}
       onScroll={onScroll}
       onKeyDown={onKeyDown}
@@ -224,6 +227,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
 }
 
 interface GridRowProps<T> {
+  id: string;
   index: number;
   row: T | undefined;
   selected: boolean;
@@ -235,10 +239,11 @@ interface GridRowProps<T> {
 }
 
 /** One row; memoized, so a row that stays on screen while the grid scrolls is not rendered again. */
-function GridRowOf<T>({ index, row, selected, top, height, template, columns, onSelect }: GridRowProps<T>) {
+function GridRowOf<T>({ id, index, row, selected, top, height, template, columns, onSelect }: GridRowProps<T>) {
   return (
     // eslint-disable-next-line jsx-a11y/interactive-supports-focus -- the grid holds the focus and points at its row with aria-activedescendant
     <div
+      id={id}
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}

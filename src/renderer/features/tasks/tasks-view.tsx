@@ -111,7 +111,6 @@ export function TasksView({ now }: { now: number }) {
             rowCount={shown.length}
             rowHeight={28}
             getRow={getRow}
-            rowKey={(t) => t.taskId}
             selectedIndex={selectedIndex >= 0 ? selectedIndex : null}
             onSelect={onSelect}
             onRangeChange={onRange}
