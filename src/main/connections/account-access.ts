@@ -50,6 +50,16 @@ export class AccountAccess {
     this.#deps.changed(profileId, accountId, null);
   }
 
+  /**
+   * The account (or, without one, every account of the connection) was removed: its mark goes too,
+   * so the settings keep nothing of an account the app no longer has.
+   */
+  forget(profileId: string, accountId?: string): void {
+    const gone = (key: string) => (accountId === undefined ? key.startsWith(`${profileId}/`) : key === keyOf(profileId, accountId));
+    if (!Object.keys(this.#known).some(gone)) return;
+    this.#save(Object.fromEntries(Object.entries(this.#known).filter(([key]) => !gone(key))));
+  }
+
   #save(next: Record<string, NoAccess>): void {
     this.#known = next;
     try {

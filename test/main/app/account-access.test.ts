@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeskCore, type DeskCore } from '../../../src/main/app/create-core';
+import Database from 'better-sqlite3';
+import { createDeskCore, DATABASE_FILE, type DeskCore } from '../../../src/main/app/create-core';
 import type { Account } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
 import { testFixtures } from '../../helpers/sandbox';
@@ -42,6 +43,7 @@ async function setUp() {
   });
   return {
     sandbox,
+    dataFile: join(dataDir, DATABASE_FILE),
     core: () => core,
     async restart() {
       await core.close();
@@ -80,5 +82,36 @@ describe('account access', () => {
     await t.grant(true);
     await h()['sync.refresh']({ profileId: P, accountId: ACCOUNT });
     await until(async () => (await account(t.core()))?.noAccess === undefined, 'the next success to clear it');
+  });
+
+  it('keeps no mark of an account once it is removed, nor of a removed connection\'s accounts', async () => {
+    const t = await setUp();
+    const h = () => t.core().handlers;
+    if (!(await account(t.core()))) await h()['accounts.add']({ profileId: P, accountId: ACCOUNT });
+    await t.grant(false);
+    await h()['sync.refresh']({ profileId: P, accountId: ACCOUNT });
+    await until(async () => (await account(t.core()))?.noAccess, 'the account to be marked no access');
+    const stored = () => {
+      const db = new Database(t.dataFile, { readonly: true });
+      try {
+        const row = db.prepare("SELECT value FROM settings WHERE key = 'accountAccess'").pluck().get() as string | undefined;
+        return Object.keys(row ? (JSON.parse(row) as Record<string, unknown>) : {});
+      } finally {
+        db.close();
+      }
+    };
+    expect(stored()).toEqual([`${P}/${ACCOUNT}`]);
+    await h()['accounts.remove']({ profileId: P, accountId: ACCOUNT });
+    expect(stored()).toEqual([]);
+
+    // Added again while it may be read, refused again, then its whole connection removed.
+    await t.grant(true);
+    await h()['accounts.add']({ profileId: P, accountId: ACCOUNT });
+    await t.grant(false);
+    await h()['sync.refresh']({ profileId: P, accountId: ACCOUNT });
+    await until(async () => (await account(t.core()))?.noAccess, 'the account to be marked no access again');
+    expect(stored()).toEqual([`${P}/${ACCOUNT}`]);
+    await h()['profiles.remove']({ profileId: P });
+    expect(stored()).toEqual([]);
   });
 });

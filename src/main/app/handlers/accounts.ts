@@ -105,6 +105,7 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       // Checked again and removed with no await between: the drainer cannot start sending in the gap.
       const discarded = guardRemoval(store, ref, { discardUnsent, discarding });
       store.accounts.remove(ref, { discardPending: discarded.length > 0 });
+      ctx.connections.access.forget(ref.profileId, ref.accountId);
       rememberDemoRemoval(ctx, ref);
       if (discarded.length > 0) {
         ctx.log(ref.profileId, null, 'warning', 'account.removed', `Account ${ref.accountId} removed; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen.`);

@@ -134,6 +134,7 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       const discarded = guardRemoval(store, { profileId }, choice);
       for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
       store.profiles.remove(profileId);
+      connections.access.forget(profileId);
       rememberDemoRemoval(ctx, { profileId });
       await ctx.secrets.delete(profileId).catch(() => undefined);
       const gone = discarded.length > 0 ? `; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen` : '';
