@@ -60,6 +60,9 @@ interface Conn {
 /** Why a browser sign-in was aborted when a newer one took its place (not the person's Cancel). */
 const SUPERSEDED = 'superseded by a newer sign-in';
 
+/** How long adding or editing a connection waits for its service before asking to save it offline. */
+export const CHECK_DEADLINE_MS = 10_000;
+
 /** The token endpoint said no to these credentials (not: could not be asked). */
 const isCredentialRefusal = (e: unknown): e is ServiceError => isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation');
 
@@ -420,14 +423,20 @@ export class Connections {
    */
   async unreachableReason(c: { flow: Profile['flow']; baseUrl: string; authUrl: string; clientId: string; secret: string }): Promise<string | null> {
     const { transport, clock } = this.#deps;
+    // A host that takes the connection and never answers would keep the person waiting for the
+    // whole request timeout; the dialog asks sooner whether to save it and work offline.
+    const deadline = new AbortController();
+    const timer = clock.setTimer(() => deadline.abort(new DOMException('the service did not answer in time', 'TimeoutError')), CHECK_DEADLINE_MS);
+    const signal = deadline.signal;
     try {
       if (c.flow === 'client_credentials') {
-        await requestClientCredentialsToken({ transport, clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret });
+        await requestClientCredentialsToken({ transport, clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret, signal });
       } else {
-        await transport.send({ method: 'GET', url: c.baseUrl });
+        await transport.send({ method: 'GET', url: c.baseUrl, signal });
       }
       return null;
     } catch (e) {
+      if (signal.aborted) return `It did not answer within ${CHECK_DEADLINE_MS / 1000} seconds.`;
       if (isServiceError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'outcome_unknown')) return e.message;
       if (c.flow === 'client_credentials' && isCredentialRefusal(e)) {
         throw new DeskError('unauthorized', `The service refused this client id and secret, so the connection was not added: ${e.message}. Check both and try again.`, {
@@ -435,6 +444,8 @@ export class Connections {
         });
       }
       return null;
+    } finally {
+      timer.cancel();
     }
   }
 

@@ -1,6 +1,9 @@
 // What the app says about a connection after a restart, against the real sandbox over HTTP: not
 // "Online" before the service has answered, and "Offline" (not "Online") when its host is dead.
+import { createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fullTurn } from '../../../src/main/clock/turns';
+import { CHECK_DEADLINE_MS } from '../../../src/main/connections/connections';
 import type { Profile } from '../../../src/shared/ipc/contract';
 import { freePort } from '../service/helpers';
 import { startEnv, until, type Env } from './env';
@@ -52,5 +55,30 @@ describe('adding a connection whose host cannot be reached', () => {
     const saved = await env.core.handlers['profiles.create']({ ...input, saveUnreachable: true });
     expect(saved.connection).toBe('working_offline');
     expect(await profile(env, saved.id)).toMatchObject({ name: 'Dead host', connection: 'working_offline', hasSecret: true });
+  });
+
+  it('asks after a few seconds, not the whole request timeout, when the host takes the connection and never answers', async () => {
+    env = await startEnv({ clock: 'manual' });
+    // A host that accepts and says nothing.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const input = { name: 'Silent host', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials' as const, redirectUri: null };
+      const asked = env.core.handlers['profiles.create'](input);
+      asked.catch(() => undefined);
+      await until(() => held.length > 0, 'the check to reach the host');
+      let settled = false;
+      void asked.finally(() => (settled = true)).catch(() => undefined);
+      env.sandbox.advance(CHECK_DEADLINE_MS - 1);
+      await fullTurn();
+      expect(settled).toBe(false);
+      env.sandbox.advance(1);
+      await expect(asked).rejects.toMatchObject({ code: 'offline', details: { unreachable: url, reason: 'It did not answer within 10 seconds.' } });
+    } finally {
+      for (const s of held) s.destroy();
+      silent.close();
+    }
   });
 });
