@@ -24,6 +24,8 @@ export interface PushState {
   saveState: SaveState;
   saveError: string | null;
   notice: { text: string; bad: boolean } | null;
+  /** What the service said when it refused the open draft's last version (it was taken back to fix). */
+  serviceWords: string | null;
   /** The service's clock minus this computer's (ms), learned by main from Date headers. */
   serviceOffset: number;
   /** The connection's default performer, prefilled in every new push. */
@@ -134,7 +136,7 @@ export const usePush = create<PushState>()((set, get) => {
     composer += 1;
     localId = newLocalDraftId();
     queuedSeq = seq;
-    set({ form: blankForm(), draftId: null, notice: null, saveState: 'saved', saveError: null, ...fields });
+    set({ form: blankForm(), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, ...fields });
   }
 
   /** A new push: blank but for the connection's default performer. */
@@ -186,6 +188,7 @@ export const usePush = create<PushState>()((set, get) => {
     saveState: 'saved',
     saveError: null,
     notice: null,
+    serviceWords: null,
     serviceOffset: 0,
     defaultPerformer: null,
     blocked: [],
@@ -319,7 +322,7 @@ export const usePush = create<PushState>()((set, get) => {
       // Edits the core never confirmed are newer than the saved payload.
       const pending = journal.read(d.id);
       const journaled = pending && journaledPushForm(pending);
-      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id });
+      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id, serviceWords: d.serviceWords ?? null });
       if (pending && journaled) {
         seq = Math.max(seq, pending.seq) + 1;
         set({ saveState: 'unsaved' });

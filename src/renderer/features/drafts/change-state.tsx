@@ -44,19 +44,21 @@ export function ChangeStateBadge({ d }: { d: Draft }) {
   );
 }
 
+/** A draft taken back after the service refused it: what the service said, above its editor (Drafts and Push). */
+export function RefusedBefore({ words }: { words: string }) {
+  return (
+    <div className="change-state" data-testid="change-state" data-status="draft">
+      <p className="form-problem" data-testid="service-words">
+        The service refused the last version: {words}
+      </p>
+      <p className="muted">Fix it here and queue it again; it replaces the refused one.</p>
+    </div>
+  );
+}
+
 export function ChangeState({ d }: { d: Draft }) {
   const { takeBack, retry } = useDrafts();
-  if (d.status === 'draft') {
-    if (!d.serviceWords) return null;
-    return (
-      <div className="change-state" data-testid="change-state" data-status="draft">
-        <p className="form-problem" data-testid="service-words">
-          The service refused the last version: {d.serviceWords}
-        </p>
-        <p className="muted">Fix it here and queue it again; it replaces the refused one.</p>
-      </div>
-    );
-  }
+  if (d.status === 'draft') return d.serviceWords ? <RefusedBefore words={d.serviceWords} /> : null;
   const words = d.status === 'failed' || d.status === 'blocked' ? d.item?.lastError?.message : undefined;
   return (
     <div className="change-state" data-testid="change-state" data-status={d.status}>
