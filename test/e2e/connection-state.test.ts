@@ -5,8 +5,9 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, openApp, type AppSession } from './app-session';
+import { openApp, type AppSession } from './app-session';
 import { screenshotPath } from './support';
+import { submitConnection } from './own-service';
 
 interface Gate {
   url: string;
@@ -57,15 +58,7 @@ afterAll(async () => {
   await gate?.close();
 });
 
-async function addConnection(name: string, url: string): Promise<void> {
-  const { page } = app;
-  await page.getByTestId('add-connection').click();
-  await page.getByTestId('conn-name').fill(name);
-  for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(url);
-  await page.getByTestId('conn-clientId').fill(demoClient.client_id);
-  await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
-  await page.getByTestId('conn-create').click();
-}
+const addConnection = (name: string, url: string) => submitConnection(app.page, name, url);
 
 describe('Connection state', () => {
   it('shows a grey "Not checked yet" dot until the service answers, then Online', async () => {

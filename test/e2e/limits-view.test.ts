@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
 import { demoClient, fixtures, openApp, openAxePage, type AppSession } from './app-session';
 import { axeViolations } from './axe';
+import { addAccount, addConnection } from './own-service';
 import { sandboxCampaignNames, screenshotPath } from './support';
 
 /** An advertiser of the demo client created after rate limits began (spec 8.1): it is limited. */
@@ -34,21 +35,10 @@ afterAll(async () => {
 
 describe('Limits: the rate-limit view while a queue drains', () => {
   it('a new connection is "Not checked yet" or online, never offline, and online once its service has answered', async () => {
-    await page.getByTestId('add-connection').click();
-    await page.getByTestId('conn-name').fill('Small limits');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(service.url);
-    await page.getByTestId('conn-clientId').fill(demoClient.client_id);
-    await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
-    await page.getByTestId('conn-create').click();
-    await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Small limits' });
+    const group = await addConnection(page, 'Small limits', service.url);
     const dot = group.locator('.tree-profile [role="img"]');
     await expect.poll(() => dot.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Online');
-    await group.locator('[data-testid^="add-account-"]').click();
-    await page.getByTestId('acct-id').fill(LIMITED);
-    await page.getByTestId('acct-add').click();
-    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
-    await group.getByTestId(`account-${LIMITED}`).click();
+    await (await addAccount(page, group, LIMITED)).click();
     expect(await page.getByTestId('connection-state').textContent()).toContain('Online');
   });
 

@@ -2,65 +2,27 @@
 // composer, as the Drafts tab does for a campaign. The service withdraws the client's access to the
 // app (its fixtures file edited, the sandbox reset) after the composer listed it, so the post is
 // refused with 403; Fix in the Outbox brings the push back to its draft, opened in the Push tab.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Fixtures, type RunningSandbox } from '../../src/sandbox/index';
-import { demoClient, fixtures, openApp, openAxePage, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import type { Fixtures } from '../../src/sandbox/index';
+import { demoClient, fixtures } from './app-session';
 import { expectAxeClean } from './axe';
+import { addAccount, addConnection, withOwnService } from './own-service';
 import { screenshotPath } from './support';
 
 const ACCOUNT = 'suntrailtravel';
 const APP = '1001';
-let app: AppSession;
-let page: Page;
-let service: RunningSandbox;
-let dir: string;
-let file: string;
 
 function world(granted: boolean): Fixtures {
   return { ...fixtures, clients: fixtures.clients.map((c) => (c.client_id === demoClient.client_id ? { ...c, apps: (c.apps ?? []).filter((a) => granted || a !== APP) } : c)) };
 }
 
-/** Edits the service's grants and resets it. */
-async function grant(granted: boolean): Promise<void> {
-  writeFileSync(file, JSON.stringify(world(granted)));
-  const secret = (service as { controlSecret?: string }).controlSecret;
-  const res = await fetch(`${service.url}/_sandbox/reset`, { method: 'POST', headers: secret ? { 'x-sandbox-control': secret } : {} });
-  if (!res.ok) throw new Error(`sandbox reset answered ${res.status}`);
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'desk-e2e-push-refused-'));
-  file = join(dir, 'fixtures.json');
-  writeFileSync(file, JSON.stringify(world(true)));
-  service = await startSandbox({ port: 0, fixturesPath: file });
-  app = await openApp();
-  page = await openAxePage(app);
-});
-afterAll(async () => {
-  await app?.close();
-  await service?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const session = withOwnService(world(true));
 
 describe('A refused push', () => {
   it('is fixed in the Push tab, which shows what the service said', async () => {
-    await page.getByTestId('add-connection').click();
-    await page.getByTestId('conn-name').fill('Agency');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(service.url);
-    await page.getByTestId('conn-clientId').fill(demoClient.client_id);
-    await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
-    await page.getByTestId('conn-create').click();
-    await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Agency' });
-    await group.locator('[data-testid^="add-account-"]').click();
-    await page.getByTestId('acct-id').fill(ACCOUNT);
-    await page.getByTestId('acct-add').click();
-    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
-    await group.getByTestId(`account-${ACCOUNT}`).click();
+    const { page, service, app } = session;
+    const group = await addConnection(page, 'Agency', service.url);
+    await (await addAccount(page, group, ACCOUNT)).click();
 
     const title = `E2E refused push ${Date.now()}`;
     await page.getByTestId('tab-push').click();
@@ -69,7 +31,7 @@ describe('A refused push', () => {
     await page.getByTestId('push-performer').fill('e2e@example.com');
     await page.getByTestId(`app-${APP}`).check();
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await grant(false);
+    await service.becomes(world(false));
     await page.getByTestId('push-queue').click();
     await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
 
