@@ -60,7 +60,7 @@ interface Conn {
 /** Why a browser sign-in was aborted when a newer one took its place (not the person's Cancel). */
 const SUPERSEDED = 'superseded by a newer sign-in';
 
-/** How long adding or editing a connection waits for its service before asking to save it offline. */
+/** How long adding a connection waits for its service before asking whether to save it offline. */
 export const CHECK_DEADLINE_MS = 10_000;
 
 /** The token endpoint said no to these credentials (not: could not be asked). */

@@ -93,7 +93,6 @@ interface ActiveRefresh {
   seen: Set<string>;
 }
 
-
 export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
 
 /** What a refresh hands the writer for one batch: its rows, and whether its account started empty. */
@@ -155,7 +154,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
    * while it works. Not an async function, nor are its callers here and in the refresh: a
    * suspended async function keeps its arguments alive until it resumes, so each chunk's campaigns
    * and rows (up to 20,000 in flight) outlived their use, and the garbage collector copied them into
-   * the old generation and collected them there: ~0.2 s of a 100,000-campaign first refresh.
+   * the old generation (in a 100,000-campaign refresh each young collection kept ~2.5 MB; now ~1.5).
    */
   const write = (batches: readonly Batch[]): Promise<void> => {
     const values = batches.length === 1 ? batches[0].values : batches.flatMap((b) => b.values);
