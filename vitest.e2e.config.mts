@@ -8,6 +8,10 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // What a test waits for on screen follows work in another process (the core, the sandbox, the
+    // browser), which a busy CI machine can delay past expect.poll's default second. A state that
+    // never comes still fails, after ten seconds.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     fileParallelism: false,
     maxWorkers: 1,

@@ -76,6 +76,14 @@ export async function openAccount(page: Page, accountId: string): Promise<void> 
   await item.click();
 }
 
+/**
+ * Closes any dialog a failed test left open (Escape, as a person would), so that one failure in a
+ * file that shares its app between tests stays one failure instead of blocking every later click.
+ */
+export async function closeLeftoverDialogs(page: Page): Promise<void> {
+  for (let i = 0; i < 3 && (await page.locator('.overlay').count()) > 0; i++) await page.keyboard.press('Escape');
+}
+
 export async function sandboxJson<T>(sandboxUrl: string, path: string, init?: RequestInit): Promise<T> {
   const headers = new Headers(init?.headers);
   const secret = controlSecrets.get(sandboxUrl);

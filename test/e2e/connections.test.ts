@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftoverDialogs, demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
@@ -9,6 +9,7 @@ beforeAll(async () => {
   app = await openApp();
   await openAccount(app.page, account.account_id);
 });
+afterEach(async () => closeLeftoverDialogs(app.page));
 afterAll(async () => app?.close());
 
 describe('Connections: add connection, add account, work offline', () => {
