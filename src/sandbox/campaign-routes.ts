@@ -9,7 +9,7 @@ import { isListed, sortListed, type Listed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type RequestContext, type Route } from './http';
-import type { Budget } from './rate-limiter';
+import { budgetOfMethod } from './rate-limiter';
 import type { RateLimitGroup } from '../shared/domain/rate-tiers';
 import { fillMissingObjective, normaliseCreate } from './create-fill';
 import { campaignFromCreate } from './records';
@@ -19,8 +19,6 @@ const err = (core: SandboxCore, status: number, message: string, headers?: Reply
   apiError(core.variants, 'campaign', status, message, { headers });
 
 type Guarded = { account: AccountRec; headers: ReplyHeaders; reply?: undefined } | { reply: Reply };
-
-const budgetOf = (method: string): Budget => (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write');
 
 function decodeSegment(raw: string): string {
   try {
@@ -32,7 +30,7 @@ function decodeSegment(raw: string): string {
 
 function guard(core: SandboxCore, ctx: RequestContext, rawAccount: string, group: RateLimitGroup): Guarded {
   const accountId = decodeSegment(rawAccount);
-  const budget = budgetOf(ctx.method);
+  const budget = budgetOfMethod(ctx.method);
   Object.assign(ctx.log, { account: accountId, group, budget });
   const auth = authenticate(core, ctx, 'campaign');
   if (auth.reply) return { reply: auth.reply };

@@ -2,8 +2,7 @@
 // request was applied), error bodies in the shape of the API a path belongs to, bounded body
 // reading, and strict content-type and JSON parsing that answer 4xx rather than throwing.
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Budget } from './rate-limiter';
-import type { RateLimitGroup } from '../shared/domain/rate-tiers';
+import type { Budget, LimitedGroup } from './rate-limiter';
 import type { Variants } from './variants';
 
 /** Header fields of a reply; an array is sent as one field line per element (RFC 9110 5.3). */
@@ -20,7 +19,7 @@ export type ApiKind = 'campaign' | 'push' | 'oauth' | 'html' | 'control' | 'cdn'
 
 export interface LogInfo {
   account: string | null;
-  group: RateLimitGroup | null;
+  group: LimitedGroup | null;
   budget: Budget | null;
   limited: boolean;
 }

@@ -22,6 +22,12 @@ import {
 
 export type Budget = 'read' | 'write';
 
+/** Spec 8.1.3: GET, HEAD and OPTIONS draw from the read budget, every other method from the write budget. */
+export const budgetOfMethod = (method: string): Budget => (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write');
+
+/** The campaign API's groups, and the push API's one budget per client under the push_tier variant. */
+export type LimitedGroup = RateLimitGroup | 'push';
+
 /** A header field: one line, or (variant multiple_fields) one line per entry. */
 export type HeaderField = string | string[];
 
@@ -187,7 +193,7 @@ function entries(spelling: Spelling, kind: 'policy' | 'state', names: readonly s
 export class RateLimiter {
   private readonly windows: WindowSpec[];
   private readonly tiers: Record<string, TierQuotas>;
-  private readonly endpointTiers: Record<RateLimitGroup, number>;
+  private readonly endpointTiers: Record<RateLimitGroup, number> & { push?: number };
   private readonly budgets = new Map<string, BudgetWindows>();
   private readonly spelling: Spelling;
 
@@ -205,11 +211,17 @@ export class RateLimiter {
     this.endpointTiers = {
       campaigns: tiers.campaigns ?? DEFAULT_ENDPOINT_TIERS.campaigns,
       'campaigns.list': tiers['campaigns.list'] ?? DEFAULT_ENDPOINT_TIERS['campaigns.list'],
+      ...(variants.push_tier === undefined ? {} : { push: variants.push_tier }),
     };
     this.spelling = variants.header_spelling ?? 'plain';
   }
 
-  quotas(group: RateLimitGroup, budget: Budget): TierRow {
+  /** Whether the push API is rate-limited (variant push_tier). */
+  get limitsPush(): boolean {
+    return this.endpointTiers.push !== undefined;
+  }
+
+  quotas(group: LimitedGroup, budget: Budget): TierRow {
     return this.tiers[String(this.endpointTiers[group])][budget];
   }
 
@@ -217,7 +229,7 @@ export class RateLimiter {
    * Admits (and counts) the request if it fits every window; otherwise says how long to wait.
    * `now` is the service's clock (clock_offset_ms included), which a date Retry-After is written in.
    */
-  check(account: string, group: RateLimitGroup, budget: Budget, now: number): RateDecision {
+  check(account: string, group: LimitedGroup, budget: Budget, now: number): RateDecision {
     const key = `${account}|${group}|${budget}`;
     let windows = this.budgets.get(key);
     if (windows === undefined) {

@@ -1,6 +1,6 @@
 // A ring buffer of handled requests (the last 200,000), so tests and benchmarks can see what the
 // sandbox saw: statuses, rate-limit decisions, injected faults. O(1) per request.
-import type { RateLimitGroup } from '../shared/domain/rate-tiers';
+import type { LimitedGroup } from './rate-limiter';
 
 export type Outcome =
   | 'ok'
@@ -21,7 +21,7 @@ export interface LogEntry {
   /** Path without the query string (queries are not recorded). */
   path: string;
   account: string | null;
-  group: RateLimitGroup | null;
+  group: LimitedGroup | null;
   budget: 'read' | 'write' | null;
   limited: boolean;
   /** null when no response was produced (close_before). */

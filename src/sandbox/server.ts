@@ -21,6 +21,7 @@ import {
   type Route,
 } from './http';
 import { answerParseErrors } from './parse-errors';
+import { pushLimitedRoutes } from './push-limit';
 import { pushRoutes } from './push-routes';
 import { outcomeOf, type Outcome } from './request-log';
 import { taskRoutes } from './task-routes';
@@ -73,7 +74,12 @@ export interface SandboxServer {
 }
 
 export async function startServer(core: SandboxCore, port: number, controlSecret: string): Promise<SandboxServer> {
-  const routes: Route[] = [...campaignRoutes(core), ...pushRoutes(core), ...taskRoutes(core), ...authRoutes(core), ...controlRoutes(core)];
+  const routes: Route[] = [
+    ...campaignRoutes(core),
+    ...pushLimitedRoutes(core, [...pushRoutes(core), ...taskRoutes(core)]),
+    ...authRoutes(core),
+    ...controlRoutes(core),
+  ];
   const timers = new Set<NodeJS.Timeout>();
 
   const sleep = (ms: number) =>

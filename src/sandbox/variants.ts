@@ -38,6 +38,12 @@ export const variantsSchema = z.strictObject({
   header_spelling: z.enum(['quoted', 'reordered', 'multiple_fields']).optional(),
   /** How the windows refill: sliding logs (default) or token buckets (q tokens, refilled at q/w per second). */
   windows: z.enum(['sliding_log', 'token_bucket']).optional(),
+  /**
+   * The push API is rate-limited per client at this tier (spec 8.1's table, reads and writes
+   * counted apart), with the campaign API's headers and 429s. Unlimited by default: the interface
+   * does not show push limits.
+   */
+  push_tier: z.number().int().min(1).max(6).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
 });

@@ -1,7 +1,8 @@
 // The Limits tab in the browser, against a service with a small write limit (2 creates per 6 s
 // window, 1 per second): a queue of five changes drains while the view shows the window filling,
 // marks it as the one holding work back, and its estimate of when the queue is drained moves to
-// "Nothing to send". Also: a connection is "Not checked yet" until its service answers, then online.
+// "Nothing to send". Also: a connection is "Not checked yet" until its service answers, then online,
+// and a service that limits push shows the connection's push budget in a card of its own.
 // Screenshot: ratelimit-view.png (docs/ with UPDATE_SCREENSHOT=1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -24,6 +25,8 @@ beforeAll(async () => {
       ...fixtures,
       rate_limits: { windows: { second: 1, minute: 6, hour: 3600 }, tiers: { 9: { read: [20, 120, 1500], write: [1, 2, 100] } }, endpoint_tiers: { campaigns: 9 } },
     },
+    // A service that limits push too (the interface leaves it open): Tier 4, per client.
+    variants: { push_tier: 4 },
   });
   app = await openApp();
   page = await openAxePage(app);
@@ -87,6 +90,21 @@ describe('Limits: the rate-limit view while a queue drains', () => {
     const onService = await sandboxCampaignNames(service.url, demoClient.client_id, demoClient.client_secret, LIMITED);
     for (const n of names) expect(onService.filter((c) => c === n)).toHaveLength(1);
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it("shows the connection's push budget apart from its accounts, learned from the push answers of the apps and tasks it fetched", async () => {
+    const push = page.getByTestId('limits-push');
+    await push.waitFor();
+    expect(await push.getByRole('heading').textContent()).toBe('Push notifications');
+    const minute = push.locator('[data-testid="limits-window"][data-group="push"][data-budget="read"][data-window="minute"]');
+    // Tier 4 reads (2 a second, 15 a "minute", here 6 s long, 150 an hour), as the answers to the
+    // connection's reads of its apps and their tasks said; the hour still counts those reads.
+    await expect.poll(() => minute.getByTestId('limits-used').textContent()).toMatch(/^\d+ of 15 used$/);
+    const hour = push.locator('[data-testid="limits-window"][data-group="push"][data-budget="read"][data-window="hour"]');
+    expect(await hour.getByTestId('limits-used').textContent()).toMatch(/^([1-9]\d*) of 150 used$/);
+    expect(await push.getByText('Push (reads)').count()).toBe(1);
+    expect(await push.getByText('Not learned yet', { exact: false }).count()).toBe(0);
+    expect(await page.getByTestId(`limits-account-${LIMITED}`).locator('[data-group="push"]').count()).toBe(0);
   });
 
   it('is axe clean in the dark theme too, and reachable from the keyboard through the tabs', async () => {

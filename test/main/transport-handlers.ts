@@ -156,7 +156,7 @@ export function createTransportTable(): TransportTable {
     'push.removeTemplate': (a) => rec('push.removeTemplate', a, { ok: true as const }),
     'images.check': (a) => rec('images.check', a, { url: '', reachable: false, status: null, contentType: null, format: null, bytes: null, width: null, height: null, dataUrl: null, error: 'x', hints: [] }),
     'ratelimit.state': (a) => rec('ratelimit.state', a, []),
-    'ratelimit.view': (a) => rec('ratelimit.view', a, { at: 0, accounts: [] }),
+    'ratelimit.view': (a) => rec('ratelimit.view', a, { at: 0, accounts: [], push: [] }),
     'unsent.list': (a) => rec('unsent.list', a, { items: [] }),
     'retention.get': (a) => rec('retention.get', a, { sentDays: 30, activityDays: 30 }),
     'retention.preview': (a) => rec('retention.preview', a, { sent: 0, activity: 0 }),

@@ -4,7 +4,7 @@
 // from the scheduler's live model at the moment it is asked; nothing here is stored.
 import type { AccountLimits, LimitBudget, LimitWindow, LimitsView } from '../../shared/ipc/contract';
 import type { BudgetKey, BudgetSnapshot, RateLimitScheduler } from '../ratelimit/scheduler';
-import { documentedGuess } from '../ratelimit/tiers';
+import { documentedGuess, pushBudgetAccount } from '../ratelimit/tiers';
 import type { OutboxItem, Store } from '../store';
 
 export interface LimitsInputs {
@@ -12,10 +12,13 @@ export interface LimitsInputs {
   scheduler: RateLimitScheduler;
 }
 
+/** The write budget of a client's push work. */
+const pushBudgetOf = (clientId: string): BudgetKey => ({ account: pushBudgetAccount(clientId), group: 'push', budget: 'write' });
+
 /** The budget an outbox item's request draws from: campaigns are the account's, push work the client's. */
-function budgetOf(item: OutboxItem, clientId: string): BudgetKey {
+export function budgetOf(item: OutboxItem, clientId: string): BudgetKey {
   if (item.kind === 'create_campaign') return { account: item.accountId ?? '', group: 'campaigns', budget: 'write' };
-  return { account: `push:${clientId}`, group: 'push', budget: 'write' };
+  return pushBudgetOf(clientId);
 }
 
 const keyOf = (k: BudgetKey) => `${k.account}\u0000${k.group}\u0000${k.budget}`;
@@ -66,7 +69,7 @@ function drainOf(scheduler: RateLimitScheduler, key: BudgetKey, n: number): numb
 export function limitsView({ store, scheduler }: LimitsInputs, profileId: string): LimitsView {
   const profile = store.profiles.get(profileId);
   const snap = scheduler.snapshot();
-  if (!profile) return { at: snap.at, accounts: [] };
+  if (!profile) return { at: snap.at, accounts: [], push: [] };
   const pending = store.outbox.list({ profileId, states: ['queued', 'sending'] });
   const accounts: AccountLimits[] = store.accounts.list(profileId).map((a) => {
     const mine = pending.filter((i) => i.accountId === a.accountId);
@@ -85,5 +88,8 @@ export function limitsView({ store, scheduler }: LimitsInputs, profileId: string
     const budgets = snap.budgets.filter((b) => b.account === a.accountId).map((b) => budgetView(b, perBudget.has(keyOf(b))));
     return { accountId: a.accountId, queued: mine.length, drainEstimateMs: drain, budgets };
   });
-  return { at: snap.at, accounts };
+  const pushKey = pushBudgetOf(profile.clientId);
+  const pushWaits = pending.some((i) => i.kind !== 'create_campaign');
+  const push = snap.budgets.filter((b) => b.account === pushKey.account).map((b) => budgetView(b, pushWaits && b.budget === pushKey.budget));
+  return { at: snap.at, accounts, push };
 }

@@ -3,7 +3,7 @@
 // outcome is unknown are never resent here (DECISIONS client 8): the caller reconciles.
 import type { Clock } from '../clock/clock';
 import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
-import { budgetOfMethod, type EndpointGroup } from '../ratelimit/tiers';
+import { budgetOfMethod, isPushBudgetAccount, type EndpointGroup } from '../ratelimit/tiers';
 import { redact, ServiceError } from './errors';
 import type { HttpMethod, HttpResponse, HttpTransport, StreamingResponse } from './http-transport';
 import { joinUrl } from './oauth';
@@ -77,7 +77,7 @@ export class RequestExecutor {
   /** Reports the outcome of a call about an account (not push) to the observer, if any. */
   async #observed<T>(spec: CallSpec, run: () => Promise<T>): Promise<T> {
     const observer = this.deps.observer;
-    const account = spec.rate && !spec.rate.account.startsWith('push:') ? spec.rate.account : null;
+    const account = spec.rate && !isPushBudgetAccount(spec.rate.account) ? spec.rate.account : null;
     if (!observer || account === null) return run();
     try {
       const r = await run();

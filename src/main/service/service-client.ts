@@ -3,6 +3,7 @@
 // (profiles) can share one transport and one scheduler.
 import { systemClock, type Clock } from '../clock/clock';
 import { RateLimitScheduler, type SchedulerSnapshot } from '../ratelimit/scheduler';
+import { pushBudgetAccount } from '../ratelimit/tiers';
 import type { Campaign, CampaignCreate, CampaignListQuery, CampaignRuleContext } from '../../shared/domain/campaign';
 import type { PushEvent, PushMode, SwPathRequest, Task, TaskUpdate } from '../../shared/domain/push';
 import {
@@ -81,7 +82,7 @@ export class ServiceClient {
     this.#push = {
       exec: this.#exec,
       pushUrl: opts.pushUrl,
-      rateAccount: `push:${opts.credentials.clientId}`,
+      rateAccount: pushBudgetAccount(opts.credentials.clientId),
       // "In the future" is the service's judgement, on its clock.
       now: () => this.#serviceClock.now(),
     };

@@ -293,6 +293,11 @@ export const limitsViewSchema = z.object({
   /** When the picture was taken (main's clock): counts down from here. */
   at: z.number(),
   accounts: z.array(accountLimitsSchema),
+  /**
+   * The connection's push budgets: the push API names no account, so its requests draw from one
+   * read and one write budget of the client. Empty until push work has been sent or read.
+   */
+  push: z.array(limitBudgetSchema),
 });
 export type LimitWindow = z.infer<typeof limitWindowSchema>;
 export type LimitBudget = z.infer<typeof limitBudgetSchema>;

@@ -49,3 +49,44 @@ describe('ratelimit.view', () => {
     expect(create?.windows.every((w) => !w.holding)).toBe(true);
   });
 });
+
+describe('ratelimit.view of push work', () => {
+  const event = (title: string) => ({ title, url: 'https://news.example.com/limits', performer: 'me@example.com', target: { include: { apps: ['1001'] } } });
+  const sendPush = async (e: Env, title: string) => {
+    const d = await e.core.handlers['drafts.save']({ kind: 'push', profileId: P, accountId: LIMITED, payload: { mode: 'immediate', event: event(title) } });
+    return e.core.handlers['drafts.submit']({ id: d.id });
+  };
+
+  it("shows the connection's push budget apart from its accounts', learned from a push API that turns out to be limited, holding the queue back", async () => {
+    // Tier 6 writes: 1 a second, 1 a minute. The push API shows no limits, so only the answers tell.
+    env = await startEnv({ variants: { push_tier: 6 } });
+    const h = env.core.handlers;
+    if (!(await h['accounts.list']({ profileId: P })).some((a) => a.accountId === LIMITED)) await h['accounts.add']({ profileId: P, accountId: LIMITED });
+    expect((await h['ratelimit.view']({ profileId: P })).push.find((b) => b.budget === 'write')).toBeUndefined();
+
+    await sendPush(env, 'Limits push one');
+    await sendPush(env, 'Limits push two');
+    const view = await until(async () => {
+      const v = await h['ratelimit.view']({ profileId: P });
+      const write = v.push.find((b) => b.group === 'push' && b.budget === 'write');
+      return write?.model === 'learned' && write.windows.some((w) => w.holding) ? { v, write } : undefined;
+    }, 'the push write budget to be learned and to hold the second push back', 20_000);
+    expect(view.write.windows.map((w) => [w.name, w.quota])).toEqual([
+      ['second', 1],
+      ['minute', 1],
+      ['hour', 5],
+    ]);
+    expect(view.write.windows.find((w) => w.name === 'minute')).toMatchObject({ used: 1, holding: true });
+    // Push work is not an account's budget, though it waits in the account's queue.
+    expect(view.v.accounts.flatMap((a) => a.budgets).some((b) => b.group === 'push')).toBe(false);
+    expect(view.v.accounts.find((a) => a.accountId === LIMITED)?.queued).toBeGreaterThanOrEqual(1);
+  });
+
+  it('says a push API that sends no limits is not rate limited', async () => {
+    env = await startEnv();
+    const item = await sendPush(env, 'Unlimited push');
+    await until(async () => (await env!.core.handlers['outbox.list']({})).find((o) => o.id === item.id)?.state === 'sent', 'the push to be sent');
+    const write = (await env.core.handlers['ratelimit.view']({ profileId: P })).push.find((b) => b.budget === 'write');
+    expect(write).toMatchObject({ model: 'unlimited', windows: [], waiting: 0 });
+  });
+});

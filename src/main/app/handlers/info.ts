@@ -4,7 +4,8 @@ import type { CoreContext } from '../context';
 import { demoState } from '../demo';
 import { activityDto } from '../dto';
 import { outboxWaits } from '../../sync/outbox-wait';
-import { limitsView } from '../limits-view';
+import { budgetOf, limitsView } from '../limits-view';
+import { pushBudgetAccount } from '../../ratelimit/tiers';
 import { ON_THE_WAY_STATES, UNSENT_OUTBOX_STATES, type UnsentOutboxState } from '../../../shared/domain/outbox';
 
 type InfoHandlers = Pick<DeskHandlers, 'app.info' | 'ratelimit.state' | 'ratelimit.view' | 'activity.list' | 'outbox.waits' | 'outbox.counts'>;
@@ -16,7 +17,7 @@ export function rateLimitStates(ctx: CoreContext, profileId?: string): RateLimit
   const profiles = profileId === undefined ? ctx.store.profiles.list() : ctx.store.profiles.list().filter((p) => p.id === profileId);
   for (const p of profiles) {
     const accounts = new Set(ctx.store.accounts.list(p.id).map((a) => a.accountId));
-    const push = `push:${p.clientId}`;
+    const push = pushBudgetAccount(p.clientId);
     for (const b of snap.budgets) {
       if (!accounts.has(b.account) && b.account !== push) continue;
       out.push({
@@ -59,9 +60,8 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
         connection: (id) => ctx.connections.view(id).connection,
         // Push work is counted against the client's push budget, campaign work against the account's.
         rateAccount: (item) => {
-          if (item.kind === 'create_campaign') return item.accountId;
-          const clientId = profiles.get(item.profileId)?.clientId;
-          return clientId === undefined ? null : `push:${clientId}`;
+          const profile = profiles.get(item.profileId);
+          return profile === undefined ? null : budgetOf(item, profile.clientId).account;
         },
         snapshot: ctx.scheduler.snapshot(),
       });

@@ -1,7 +1,7 @@
-// The Limits tab (Alt+7): for each account of the open connection (the open one first), every
-// budget the app has used since start-up, per endpoint group and read/write, with each window as
-// "used of quota", when it refills and which one holds work back, and how long the account's
-// queued changes will take to go out. Live from the scheduler's model (ratelimit.changed and
+// The Limits tab (Alt+7): for each account of the open connection (the open one first), then for
+// the connection's push work, every budget the app has used since start-up, per endpoint group and
+// read/write, with each window as "used of quota", when it refills and which one holds work back,
+// and how long the account's queued changes will take to go out. Live from the scheduler's model (ratelimit.changed and
 // outbox.changed); the countdowns tick with the window's clock.
 import type { Account, AccountLimits, LimitBudget, Profile } from '../../../shared/ipc/contract';
 import { useNow } from '../../stores/use-desk-events';
@@ -65,6 +65,31 @@ function BudgetRows({ budget, elapsed }: { budget: LimitBudget; elapsed: number 
   );
 }
 
+/** Every window of the given budgets, a row each, under one header. */
+function BudgetTable({ caption, budgets, elapsed }: { caption: string; budgets: LimitBudget[]; elapsed: number }) {
+  return (
+    <table className="list limits-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Budget</th>
+          <th scope="col">Window</th>
+          <th scope="col">Used of quota</th>
+          <th scope="col">Refills</th>
+          <th scope="col">
+            <span className="visually-hidden">Holding work back</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {budgets.map((b) => (
+          <BudgetRows key={`${b.group}/${b.budget}`} budget={b} elapsed={elapsed} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function AccountCard({ limits, account, open, elapsed, connection }: { limits: AccountLimits; account: Account | undefined; open: boolean; elapsed: number; connection: Profile['connection'] }) {
   const name = account?.name || limits.accountId;
   const headingId = `limits-heading-${limits.accountId}`;
@@ -84,26 +109,24 @@ function AccountCard({ limits, account, open, elapsed, connection }: { limits: A
           Nothing read or sent since start-up: its limits are learned from the service&apos;s first answer.
         </p>
       ) : (
-        <table className="list limits-table">
-          <caption className="visually-hidden">Rate limits of {name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Budget</th>
-              <th scope="col">Window</th>
-              <th scope="col">Used of quota</th>
-              <th scope="col">Refills</th>
-              <th scope="col">
-                <span className="visually-hidden">Holding work back</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {limits.budgets.map((b) => (
-              <BudgetRows key={`${b.group}/${b.budget}`} budget={b} elapsed={elapsed} />
-            ))}
-          </tbody>
-        </table>
+        <BudgetTable caption={`Rate limits of ${name}`} budgets={limits.budgets} elapsed={elapsed} />
       )}
+    </section>
+  );
+}
+
+/**
+ * The connection's push budgets: the push API names no account, so every account's push work
+ * (sends, task edits, service worker paths, and reading apps and tasks) shares them.
+ */
+function PushCard({ budgets, elapsed }: { budgets: LimitBudget[]; elapsed: number }) {
+  return (
+    <section className="limits-account" aria-labelledby="limits-heading-push" data-testid="limits-push">
+      <h2 id="limits-heading-push" className="limits-title">
+        Push notifications
+      </h2>
+      <p className="limits-summary muted">Shared by every account of this connection: the push service counts its requests per client.</p>
+      <BudgetTable caption="Rate limits of push notifications" budgets={budgets} elapsed={elapsed} />
     </section>
   );
 }
@@ -134,6 +157,7 @@ export function LimitsView({ now }: { now: number }) {
       {ordered.map((a) => (
         <AccountCard key={a.accountId} limits={a} account={accountOf(a.accountId)} open={a.accountId === selected.accountId} elapsed={elapsed} connection={connection} />
       ))}
+      {view && view.push.length > 0 ? <PushCard budgets={view.push} elapsed={elapsed} /> : null}
     </div>
   );
 }
