@@ -12,7 +12,9 @@ export function createAfterSent(store: Store, hub: EventHub, refresher: Refreshe
       await refresher.refreshApps(profileId);
       return;
     }
-    for (const appId of appIds) await refresher.refreshTasks(profileId, appId, 'background').catch(() => undefined);
+    // At the outbox's priority, not in the background: the item counts as sending until this read
+    // has told which tasks are its own, so it must not wait behind a start-up fetch of every app.
+    for (const appId of appIds) await refresher.refreshTasks(profileId, appId, 'outbox').catch(() => undefined);
   };
 
   return async (item: OutboxItem, result: SendResult): Promise<Record<string, unknown>> => {

@@ -18,6 +18,7 @@ import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
 import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
+import type { Priority } from '../ratelimit/scheduler';
 import { turnTaker } from '../clock/turns';
 
 export interface RefreshDeps {
@@ -427,7 +428,7 @@ export class Refresher {
   }
 
   /** The tasks of one app; throws on failure (the caller decides how to report it). */
-  async refreshTasks(profileId: string, appId: string, priority: 'interactive' | 'background'): Promise<void> {
+  async refreshTasks(profileId: string, appId: string, priority: Priority): Promise<void> {
     const { store, connections, hub } = this.#deps;
     const client = connections.client(profileId);
     try {
