@@ -69,6 +69,8 @@ export const MIXED_VARIANTS: Variants = {
   late_apply_ms: 1_500,
   header_spelling: 'quoted',
   windows: 'token_bucket',
+  // The most generous tier: every push answer carries limits to learn, and tests are not slowed.
+  push_tier: 1,
   token_error_echo: true,
 };
 
