@@ -4,7 +4,7 @@
 // from the scheduler's live model at the moment it is asked; nothing here is stored.
 import type { AccountLimits, LimitBudget, LimitWindow, LimitsView } from '../../shared/ipc/contract';
 import type { BudgetKey, BudgetSnapshot, RateLimitScheduler } from '../ratelimit/scheduler';
-import { documentedGuess, pushBudgetAccount } from '../ratelimit/tiers';
+import { pushBudgetAccount } from '../ratelimit/tiers';
 import type { OutboxItem, Store } from '../store';
 
 export interface LimitsInputs {
@@ -57,13 +57,11 @@ function budgetView(b: BudgetSnapshot, workWaits: boolean): LimitBudget {
 
 /**
  * Until `n` requests of a budget would have gone out: null when its limits are not known yet (not
- * used since start-up, or no answer with rate-limit headers so far), unless its group has no
- * documented limit at all (push), which goes out as fast as it is sent.
+ * used since start-up, or no answer with rate-limit headers so far).
  */
 function drainOf(scheduler: RateLimitScheduler, key: BudgetKey, n: number): number | null {
   const e = scheduler.estimate(key, n);
-  if (e === null) return documentedGuess(key.group, key.budget) === 'unlimited' ? 0 : null;
-  return e.state === 'guess' ? null : e.drainMs;
+  return e === null || e.state === 'guess' ? null : e.drainMs;
 }
 
 export function limitsView({ store, scheduler }: LimitsInputs, profileId: string): LimitsView {

@@ -10,11 +10,13 @@ export type Budget = 'read' | 'write';
 export type EndpointGroup = 'campaigns' | 'campaigns.list' | 'push' | (string & {});
 
 /**
- * The starting guess for a budget: the documented tier, or 'unlimited' for groups without a
- * documented limit (they learn limits from headers if any ever appear).
+ * The starting guess for a budget: the documented tier, or no windows for a group the interface
+ * shows no limits for (push). Either is a guess, probed one request at a time until the first
+ * answer: its headers teach the real windows, and a success without them means no limit. A
+ * service that does limit push then refuses no burst of ours.
  */
-export function documentedGuess(group: EndpointGroup, budget: Budget): WindowPolicy[] | 'unlimited' {
-  return documentedWindows(group, budget) ?? 'unlimited';
+export function documentedGuess(group: EndpointGroup, budget: Budget): WindowPolicy[] {
+  return documentedWindows(group, budget) ?? [];
 }
 
 /** The push API names no account: a client's push requests draw from its own budgets, under this key. */

@@ -1,5 +1,6 @@
 // Push operations (spec 4.6). The push API names no account, so its requests draw from one
-// budget per client ('push' group), which starts unlimited and learns limits if headers appear.
+// budget per client ('push' group): its first request goes alone, and the answer's headers (or
+// their absence) tell its limits.
 import type { z } from 'zod';
 import {
   authAppsSchema,

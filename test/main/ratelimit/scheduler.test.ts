@@ -125,6 +125,40 @@ describe('RateLimitScheduler', () => {
     expect(scheduler.snapshot().budgets[0].state).toBe('unlimited');
   });
 
+  it('sends push work (no documented limits) one request at a time until the first answer says there are none, then all at once', async () => {
+    const clock = new ManualClock(0);
+    const scheduler = new RateLimitScheduler({ clock });
+    const key = { account: 'push:demo-client', group: 'push', budget: 'write' as const };
+    let out = 0;
+    let most = 0;
+    let answer: (() => void) | undefined;
+    const firstAnswered = new Promise<void>((resolve) => (answer = resolve));
+    const send = (first: boolean) => async () => {
+      most = Math.max(most, ++out);
+      if (first) await firstAnswered;
+      out--;
+      return { status: 200, headers: {} };
+    };
+    const all = [scheduler.run(key, send(true)), ...Array.from({ length: 10 }, () => scheduler.run(key, send(false)))];
+    await flush();
+    // Only the probe is out while nobody knows whether push is limited.
+    expect(most).toBe(1);
+    expect(scheduler.snapshot().budgets[0]).toMatchObject({ state: 'guess', windows: [] });
+    answer!();
+    await Promise.all(all);
+    expect(scheduler.snapshot().budgets[0].state).toBe('unlimited');
+    // Once known unlimited, a burst goes out together.
+    most = 0;
+    const gate = new Promise<void>((resolve) => setTimeout(resolve, 0));
+    await Promise.all(Array.from({ length: 5 }, () => scheduler.run(key, async () => {
+      most = Math.max(most, ++out);
+      await gate;
+      out--;
+      return { status: 200, headers: {} };
+    })));
+    expect(most).toBe(5);
+  });
+
   it('reports used, quota, refill times, queue lengths and drain estimate, and tells subscribers', async () => {
     const clock = new ManualClock(0);
     const server = new SlidingLogServer(

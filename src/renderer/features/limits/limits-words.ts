@@ -50,7 +50,8 @@ export function blockedLabel(b: Pick<LimitBudget, 'blockedForMs'>, elapsed: numb
 }
 
 /** What the model of a budget rests on, when that is not the service's own word. */
-export function modelNote(b: Pick<LimitBudget, 'model'>): string | null {
+export function modelNote(b: Pick<LimitBudget, 'model' | 'windows'>): string | null {
+  if (b.model === 'guess' && b.windows.length === 0) return 'Not learned yet: one request at a time until the service answers';
   if (b.model === 'guess') return 'Not learned yet: the documented limits until the service answers';
   if (b.model === 'unlimited') return 'Not rate limited: the service sends no limits for it';
   return null;
