@@ -5,7 +5,7 @@
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
 import { apiError, type Handler, type Route } from './http';
-import { budgetOfMethod } from './rate-limiter';
+import { budgetOfMethod } from '../shared/domain/rate-tiers';
 
 /** The handler behind the client's push budget: 401 first, then 429 or the handler's reply with the headers. */
 function limited(core: SandboxCore, handler: Handler): Handler {

@@ -22,9 +22,6 @@ import {
 
 export type Budget = 'read' | 'write';
 
-/** Spec 8.1.3: GET, HEAD and OPTIONS draw from the read budget, every other method from the write budget. */
-export const budgetOfMethod = (method: string): Budget => (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write');
-
 /** The campaign API's groups, and the push API's one budget per client under the push_tier variant. */
 export type LimitedGroup = RateLimitGroup | 'push';
 

@@ -22,9 +22,3 @@ export function documentedGuess(group: EndpointGroup, budget: Budget): WindowPol
 /** The push API names no account: a client's push requests draw from its own budgets, under this key. */
 export const pushBudgetAccount = (clientId: string): string => `push:${clientId}`;
 export const isPushBudgetAccount = (account: string): boolean => account.startsWith('push:');
-
-/** HTTP methods that draw from the read budget (spec 8.1.3). */
-export function budgetOfMethod(method: string): Budget {
-  const m = method.toUpperCase();
-  return m === 'GET' || m === 'HEAD' || m === 'OPTIONS' ? 'read' : 'write';
-}

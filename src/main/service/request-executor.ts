@@ -3,7 +3,8 @@
 // outcome is unknown are never resent here (DECISIONS client 8): the caller reconciles.
 import type { Clock } from '../clock/clock';
 import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
-import { budgetOfMethod, isPushBudgetAccount, type EndpointGroup } from '../ratelimit/tiers';
+import { isPushBudgetAccount, type EndpointGroup } from '../ratelimit/tiers';
+import { budgetOfMethod } from '../../shared/domain/rate-tiers';
 import { redact, ServiceError } from './errors';
 import type { HttpMethod, HttpResponse, HttpTransport, StreamingResponse } from './http-transport';
 import { joinUrl } from './oauth';

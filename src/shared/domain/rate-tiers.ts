@@ -8,6 +8,12 @@ export interface TierQuotas {
   write: TierRow;
 }
 
+/** Spec 8.1.3: GET, HEAD and OPTIONS draw from the read budget, every other method from the write budget. */
+export function budgetOfMethod(method: string): keyof TierQuotas {
+  const m = method.toUpperCase();
+  return m === 'GET' || m === 'HEAD' || m === 'OPTIONS' ? 'read' : 'write';
+}
+
 /** Window names in header order; tier rows list quotas in this same order. */
 export const WINDOW_NAMES = ['second', 'minute', 'hour'] as const;
 export type WindowName = (typeof WINDOW_NAMES)[number];

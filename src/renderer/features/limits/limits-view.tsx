@@ -1,8 +1,8 @@
 // The Limits tab (Alt+7): for each account of the open connection (the open one first), then for
 // the connection's push work, every budget the app has used since start-up, per endpoint group and
 // read/write, with each window as "used of quota", when it refills and which one holds work back,
-// and how long the account's queued changes will take to go out. Live from the scheduler's model (ratelimit.changed and
-// outbox.changed); the countdowns tick with the window's clock.
+// and how long the account's queued changes will take to go out. Live from the scheduler's model
+// (ratelimit.changed and outbox.changed); the countdowns tick with the window's clock.
 import type { Account, AccountLimits, LimitBudget, Profile } from '../../../shared/ipc/contract';
 import { useNow } from '../../stores/use-desk-events';
 import { useWorkspace } from '../../stores/workspace-store';
