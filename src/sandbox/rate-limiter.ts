@@ -1,7 +1,8 @@
-// Rate limiting of the campaign API (spec 8.1). Each (account, group, budget) has one window per
-// length (second, minute, hour) and a request is admitted only if every window has room; a
-// rejected request leaves no trace. "Windows refill continuously" (8.1 rule 4) has two legal
-// readings, and the sandbox plays either:
+// Rate limiting of the campaign API (spec 8.1), and of the push API per client under the push_tier
+// variant (push-limit.ts). Each (account, group, budget) has one window per length (second,
+// minute, hour) and a request is admitted only if every window has room; a rejected request
+// leaves no trace. "Windows refill continuously" (8.1 rule 4) has two legal readings, and the
+// sandbox plays either:
 // - sliding logs (default, DECISIONS sandbox 4): an admitted request counts in a window for `w`
 //   seconds; `t` is the time until the newest counted request leaves;
 // - token buckets (variant `windows: 'token_bucket'`): a window holds `q` tokens and gets them back
