@@ -11,8 +11,11 @@ import type { WindowPolicy } from './policy';
 export interface LogEntry {
   /** Request attempt id; phantoms have none. */
   id: number | null;
-  sentAt: number;
-  completedAt: number | null;
+  /**
+   * When its answer came, in the budget's order of events (sends and answers); null while in
+   * flight. An order, not a time: on a millisecond clock an answer and a send often share one.
+   */
+  answeredSeq: number | null;
   /** null while in flight: it counts until we hear back. */
   expiresAt: number | null;
 }
@@ -52,33 +55,34 @@ export class SlidingLogWindow {
     return live.reduce((m, e) => Math.max(m, e.expiresAt as number), now) - now;
   }
 
-  add(id: number, now: number): void {
-    this.entries.push({ id, sentAt: now, completedAt: null, expiresAt: null });
+  add(id: number): void {
+    this.entries.push({ id, answeredSeq: null, expiresAt: null });
   }
 
   remove(id: number): void {
     this.entries = this.entries.filter((e) => e.id !== id);
   }
 
-  /** Answered (or of unknown fate): counts until now + w. */
-  complete(id: number, now: number): void {
+  /** Answered (or of unknown fate) as event `seq`: counts until now + w. */
+  complete(id: number, now: number, seq: number): void {
     for (const e of this.entries) {
       if (e.id === id) {
-        e.completedAt = now;
+        e.answeredSeq = seq;
         e.expiresAt = now + this.policy.windowMs + this.marginMs;
       }
     }
   }
 
   /**
-   * The server counted `quota - r` requests when it answered request `id`. Entries it surely
-   * counted (answered before `id` was sent, and `id` itself) are set A; entries racing with `id`
-   * (in flight, or answered meanwhile) may or may not be in its count: set B.
+   * The server counted `quota - r` requests when it answered request `id`, sent as event
+   * `sentSeq`. Entries it surely counted (answered before `id` was sent, and `id` itself) are set
+   * A; entries racing with `id` (in flight, or answered meanwhile) may or may not be in its
+   * count: set B. `seq` is the event of this answer.
    */
-  reconcile(id: number, sentAt: number, now: number, r: RemainingEntry): void {
+  reconcile(id: number, sentSeq: number, seq: number, now: number, r: RemainingEntry): void {
     const serverUsed = Math.max(0, this.policy.quota - r.remaining);
     const live = this.live(now);
-    const a = live.filter((e) => e.id === id || (e.completedAt !== null && e.completedAt <= sentAt));
+    const a = live.filter((e) => e.id === id || (e.answeredSeq !== null && e.answeredSeq < sentSeq));
     const b = live.length - a.length;
     if (serverUsed < a.length) {
       // The server has forgotten some of them already: drop the oldest, they expire first.
@@ -91,7 +95,7 @@ export class SlidingLogWindow {
       // them are assumed to leave then: never earlier than on the server.
       const expiresAt = now + (r.resetS !== undefined ? r.resetS * 1000 : this.policy.windowMs) + this.marginMs;
       for (let i = a.length + b; i < serverUsed; i++) {
-        this.entries.push({ id: null, sentAt: now, completedAt: now, expiresAt });
+        this.entries.push({ id: null, answeredSeq: seq, expiresAt });
       }
     }
   }

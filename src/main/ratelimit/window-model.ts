@@ -40,6 +40,9 @@ export interface WindowView {
 interface OwnRequest {
   sentAt: number;
   completedAt: number | null;
+  /** Its send and its answer in the budget's order of events (see LogEntry.answeredSeq). */
+  sentSeq: number;
+  answeredSeq: number | null;
 }
 
 /** One window, pictured both ways, and what its own reports have shown about its refill. */
@@ -71,6 +74,8 @@ export class BudgetModel {
   #own = new Map<number, OwnRequest>();
   #inFlight = new Set<number>();
   #blockedUntil = 0;
+  /** Counts sends and answers: the order in which they happened, whatever the clock says. */
+  #seq = 0;
   readonly #margin: number;
   readonly #fallbackRetryMs: number;
 
@@ -122,8 +127,8 @@ export class BudgetModel {
   admit(id: number, now: number): void {
     this.#inFlight.add(id);
     if (this.#state === 'unlimited') return;
-    this.#own.set(id, { sentAt: now, completedAt: null });
-    for (const w of this.#windows) w.log.add(id, now);
+    this.#own.set(id, { sentAt: now, completedAt: null, sentSeq: ++this.#seq, answeredSeq: null });
+    for (const w of this.#windows) w.log.add(id);
   }
 
   /** The request was never written: the server cannot have counted it. */
@@ -141,7 +146,10 @@ export class BudgetModel {
 
   onResponse(id: number, now: number, info: ResponseInfo): void {
     this.#inFlight.delete(id);
-    const sentAt = this.#own.get(id)?.sentAt ?? now;
+    const own = this.#own.get(id);
+    const sentAt = own?.sentAt ?? now;
+    // Not ours to place (sent while unlimited): everything answered may have raced with it.
+    const sentSeq = own?.sentSeq ?? 0;
     if (info.policy.length > 0) {
       this.#learn(info.policy, now);
     } else if (info.status >= 200 && info.status < 300 && info.remaining.length === 0) {
@@ -158,13 +166,13 @@ export class BudgetModel {
       this.#own.delete(id);
       for (const w of this.#windows) w.log.remove(id);
     }
-    const answeredMeanwhile = this.#answeredDuring(id, sentAt, now);
+    const answeredMeanwhile = this.#answeredDuring(id, sentSeq);
     for (const r of info.remaining) {
       const w = this.#windows.find((x) => x.policy.name === r.name);
       if (!w) continue;
       // Only the report on a request just admitted shows how the window refills.
       if (counted) w.shown = refillShownBy(w.policy, r.remaining, r.resetS) ?? w.shown;
-      w.log.reconcile(id, sentAt, now, r);
+      w.log.reconcile(id, sentSeq, this.#seq, now, r);
       w.bucket.report(now, r, { sentAt, inFlight: this.#inFlight.size, answeredMeanwhile });
     }
     if (info.status === 429) {
@@ -225,19 +233,23 @@ export class BudgetModel {
   }
 
   #complete(id: number, now: number): void {
+    const seq = ++this.#seq;
     const own = this.#own.get(id);
-    if (own) own.completedAt = now;
+    if (own) {
+      own.completedAt = now;
+      own.answeredSeq = seq;
+    }
     for (const w of this.#windows) {
-      w.log.complete(id, now);
+      w.log.complete(id, now, seq);
       w.bucket.take(now);
     }
   }
 
   /** Our requests answered (as counted) after `id` was sent: the server may have counted them after it. */
-  #answeredDuring(id: number, sentAt: number, now: number): number {
+  #answeredDuring(id: number, sentSeq: number): number {
     let n = 0;
     for (const [oid, o] of this.#own) {
-      if (oid !== id && o.completedAt !== null && o.completedAt > sentAt && o.completedAt <= now) n++;
+      if (oid !== id && o.answeredSeq !== null && o.answeredSeq > sentSeq) n++;
     }
     return n;
   }
@@ -259,7 +271,7 @@ export class BudgetModel {
       for (const [oid, o] of this.#own) {
         const expiresAt = o.completedAt === null ? null : o.completedAt + windowMs + this.#margin;
         if (expiresAt === null || expiresAt > now) {
-          w.log.entries.push({ id: oid, sentAt: o.sentAt, completedAt: o.completedAt, expiresAt });
+          w.log.entries.push({ id: oid, answeredSeq: o.answeredSeq, expiresAt });
         }
       }
       next.push(w);

@@ -84,6 +84,24 @@ describe('window model against a fake clock', () => {
     );
   });
 
+  it('is not freed by a stale report: an answer that comes after a racing request\'s answer keeps that request counted', async () => {
+    // Found by the property above: two requests sent in the same millisecond, the second answered
+    // first (r=0), then the first (r=1, written before the second was counted). Taken as newer,
+    // the first answer's r=1 would free a slot the second had taken, and a third request sent at
+    // once would be refused.
+    const clock = new ManualClock(1_000_000);
+    const server = new SlidingLogServer([{ name: 'w0', quota: 2, windowMs: 100 }], true);
+    server.handle(clock.now());
+    server.handle(clock.now());
+    server.rejected = 0;
+    const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
+    const at0 = (latencyOut: number) => ({ at: 0, account: 'a', priority: 'interactive' as const, latencyIn: 0, latencyOut });
+    const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), [at0(1), at0(0), at0(0)]);
+    expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
+    // Only the first probe, which found the window full of another device's requests.
+    expect(server.rejected).toBe(1);
+  });
+
   it('sends at the ceiling: with instant answers, requests are admitted exactly when the windows allow', async () => {
     await fc.assert(
       fc.asyncProperty(windowsArb, fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 25 }), async (w, ats) => {
