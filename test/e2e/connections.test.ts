@@ -1,16 +1,32 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftoverDialogs, demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { freePort } from '../helpers/free-port';
+import { closeLeftoverDialogs, demoClient, fixtures, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { startOwnService, type OwnService } from './own-service';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
+/**
+ * The service of the browser sign-in: the demo client registered with a redirect URI on a port
+ * free just now, so that the sign-in's listener never meets another program on a fixed port.
+ */
+let signInService: OwnService;
+let redirectUri: string;
 
 beforeAll(async () => {
+  redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+  signInService = await startOwnService({
+    ...fixtures,
+    clients: fixtures.clients.map((c) => (c.client_id === demoClient.client_id ? { ...c, redirect_uris: [redirectUri] } : c)),
+  });
   app = await openApp();
   await openAccount(app.page, account.account_id);
 });
 afterEach(async () => closeLeftoverDialogs(app.page));
-afterAll(async () => app?.close());
+afterAll(async () => {
+  await app?.close();
+  await signInService?.close();
+});
 
 describe('Connections: add connection, add account, work offline', () => {
   it('shows what is wrong with each field of a new connection, and Escape closes the dialog back to its button', async () => {
@@ -80,16 +96,18 @@ describe('Connections: add connection, add account, work offline', () => {
     const { page } = app;
     await page.getByTestId('add-connection').click();
     await page.getByTestId('conn-name').fill('Browser sign-in');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
+    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(signInService.url);
     await page.getByTestId('conn-flow').selectOption('authorization_code');
     await page.getByTestId('conn-clientId').fill(demoClient.client_id);
     await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
-    await page.getByTestId('conn-redirectUri').fill(demoClient.redirect_uris![0]);
+    await page.getByTestId('conn-redirectUri').fill(redirectUri);
     await page.getByTestId('conn-create').click();
     // Started in the dialog, then stopped: a cancellation is not an error, and Sign in is there again.
     await page.getByTestId('conn-sign-in').click();
     await page.getByTestId('conn-sign-in-waiting').waitFor();
-    await expect.poll(() => app.opened.length).toBe(1);
+    // Should the browser not open, the failure shows what the dialog said instead.
+    const said = () => page.getByTestId('add-connection-dialog').getByRole('alert').textContent({ timeout: 100 }).catch(() => 'nothing');
+    await expect.poll(async () => (app.opened.length === 1 ? 1 : `opened ${app.opened.length}, the dialog said: ${await said()}`)).toBe(1);
     await page.getByTestId('conn-sign-in-cancel').click();
     await expect.poll(() => page.getByTestId('conn-sign-in-waiting').count()).toBe(0);
     expect(await page.getByTestId('add-connection-dialog').getByRole('alert').count()).toBe(0);

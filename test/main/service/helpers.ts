@@ -1,6 +1,5 @@
 // Shared set-up of the service client tests: a small known world for the sandbox, raw HTTP to its
 // control API, a client wired to it, and a "browser" that fills in the sandbox's real login page.
-import { createServer } from 'node:net';
 import { request } from 'undici';
 import { systemClock, type Clock } from '../../../src/main/clock/clock';
 import { ServiceError } from '../../../src/main/service/errors';
@@ -107,17 +106,7 @@ export function clientFor(sb: { url: string }, opts: Partial<ServiceClientOption
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../helpers/free-port';
 
 function hiddenFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
