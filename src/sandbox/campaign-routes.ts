@@ -75,6 +75,10 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId, body, ctx.now, { fill });
   core.world.nextCampaignId++;
   core.world.pushCampaign(stored);
+  if (core.variants.create_201) {
+    const location = `/core/api/1.0/${encodeURIComponent(g.account.id)}/campaigns/${stored.record.id}`;
+    return answer(core.variants, 201, campaignAnswer(stored.record, core.variants), { ...g.headers, location });
+  }
   return answer(core.variants, 200, campaignAnswer(stored.record, core.variants), g.headers);
 }
 

@@ -30,6 +30,8 @@ export const variantsSchema = z.strictObject({
   update_requires_performer: z.boolean().optional(),
   /** The task list is an object holding the array under this key instead of a bare array. */
   task_list_wrapper: z.enum(['results', 'tasks', 'data']).optional(),
+  /** A create answers 201 Created with a Location header instead of 200 (spec 4.1: "Success status code: not shown"). */
+  create_201: z.boolean().optional(),
   /** A create fills in fields it was not sent and normalises the ones it was (see docs/sandbox.md). */
   fill_on_create: z.boolean().optional(),
   /** A write whose connection a `close_after` fault dropped is applied this many ms later, not at once. */
@@ -65,6 +67,7 @@ export const MIXED_VARIANTS: Variants = {
   problem_json: true,
   update_requires_performer: true,
   task_list_wrapper: 'tasks',
+  create_201: true,
   fill_on_create: true,
   late_apply_ms: 1_500,
   header_spelling: 'quoted',
