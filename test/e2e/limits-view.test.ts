@@ -107,6 +107,18 @@ describe('Limits: the rate-limit view while a queue drains', () => {
     expect(await page.getByTestId(`limits-account-${LIMITED}`).locator('[data-group="push"]').count()).toBe(0);
   });
 
+  it('keeps every figure in its own column at 1024 px: "used of quota" never runs into "Refills"', async () => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const rows = page.locator('[data-testid="limits-window"][data-window]');
+    await expect.poll(() => rows.count()).toBeGreaterThan(3);
+    for (let i = 0; i < (await rows.count()); i++) {
+      const used = await rows.nth(i).getByTestId('limits-used').boundingBox();
+      const refill = await rows.nth(i).getByTestId('limits-refill').boundingBox();
+      expect(used && refill && used.x + used.width <= refill.x).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('is axe clean in the dark theme too, and reachable from the keyboard through the tabs', async () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByTestId('tab-activity').focus();
