@@ -150,12 +150,13 @@ describe('RateLimitScheduler', () => {
     // Once known unlimited, a burst goes out together.
     most = 0;
     const gate = new Promise<void>((resolve) => setTimeout(resolve, 0));
-    await Promise.all(Array.from({ length: 5 }, () => scheduler.run(key, async () => {
+    const held = async () => {
       most = Math.max(most, ++out);
       await gate;
       out--;
       return { status: 200, headers: {} };
-    })));
+    };
+    await Promise.all(Array.from({ length: 5 }, () => scheduler.run(key, held)));
     expect(most).toBe(5);
   });
 
