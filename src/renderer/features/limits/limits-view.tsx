@@ -125,7 +125,7 @@ function PushCard({ budgets, elapsed }: { budgets: LimitBudget[]; elapsed: numbe
       <h2 id="limits-heading-push" className="limits-title">
         Push notifications
       </h2>
-      <p className="limits-summary muted">Shared by every account of this connection: the push service counts its requests per client.</p>
+      <p className="limits-summary muted">Shared by every account of this connection: push requests name no account, so they count against the connection's own budget.</p>
       <BudgetTable caption="Rate limits of push notifications" budgets={budgets} elapsed={elapsed} />
     </section>
   );
