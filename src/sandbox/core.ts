@@ -1,6 +1,7 @@
 // Everything a running sandbox holds, in one place the routes share. A reset replaces the world
 // and forgets rate windows, the request log, faults and late writes; the clock and the server stay.
 import type { SandboxClock } from './clock';
+import { Choices } from './choices';
 import { Faults } from './faults';
 import { loadFixturesFile, type Fixtures } from './fixtures';
 import { LateWrites } from './late-writes';
@@ -18,6 +19,8 @@ export class SandboxCore {
   limiter: RateLimiter;
   /** The legal choices this sandbox plays where the interface leaves room (all off by default). */
   variants: Variants;
+  /** Per-request choices of the variants, from `variants.seed`: started again with the variants. */
+  choices: Choices;
   readonly log = new RequestLog();
   readonly faults = new Faults();
   /** Writes a close_after fault dropped, waiting for their time under late_apply_ms. */
@@ -33,6 +36,7 @@ export class SandboxCore {
     private readonly variantOverrides: Variants = {},
   ) {
     this.variants = { ...fixtures.variants, ...variantOverrides };
+    this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
     this.limiter = new RateLimiter(fixtures, this.variants);
   }
@@ -55,6 +59,7 @@ export class SandboxCore {
   /** Plays other variants from now on; rate windows start empty under the new rules. */
   setVariants(variants: Variants): void {
     this.variants = { ...variants };
+    this.choices = new Choices(this.variants.seed ?? 1);
     this.limiter = new RateLimiter(this.fixtures, this.variants);
   }
 
@@ -76,6 +81,7 @@ export class SandboxCore {
     this.fixtures = fixtures;
     this.clock.reset(fixtures.now === undefined ? undefined : Date.parse(fixtures.now));
     this.variants = { ...fixtures.variants, ...this.variantOverrides };
+    this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
     this.limiter = new RateLimiter(fixtures, this.variants);
     this.log.clear();

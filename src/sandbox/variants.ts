@@ -48,6 +48,11 @@ export const variantsSchema = z.strictObject({
   push_tier: z.number().int().min(1).max(6).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
+  /**
+   * Seeds every per-request choice the variants make (src/sandbox/choices.ts): the same seed
+   * replays the same answers. Default 1.
+   */
+  seed: z.number().int().optional(),
 });
 export type Variants = z.infer<typeof variantsSchema>;
 export type VariantName = keyof Variants;
