@@ -1,7 +1,10 @@
 // When browser mode cannot open its data file, the person is looking at a browser, not a terminal:
 // this one-page server tells them what happened and, for a damaged or foreign file, offers the
 // fresh start (the file is moved aside, never deleted). Same guards as the app's server: 127.0.0.1
-// only, the Host checked, and the POST accepted only from this page (its Origin and a per-run token).
+// only, the Host checked, and the POST accepted only from this page: its Origin, which a browser
+// always sends with a form's POST (a request without one is another program, which could have read
+// the page's token with a GET) and a per-run token. The answer to the start is the app's address
+// with the app's own token, so it is given once: the page stops answering when the app has started.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
 import { readBody } from './body';
@@ -54,14 +57,18 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
       return send(res, 200, page(opts.message, form));
     }
     if (req.method === 'POST' && path === '/start-fresh' && opts.canStartFresh) {
-      if (!g.originAllowed(req.headers.origin)) return send(res, 403, page('Refused: this request did not come from this page.', ''));
+      const origin = req.headers.origin;
+      if (origin === undefined || !g.originAllowed(origin)) return send(res, 403, page('Refused: this request did not come from this page.', ''));
       const given = new URLSearchParams((await readBody(req, 4096)).toString('utf8')).get('token') ?? undefined;
       if (!tokenMatches(token, given)) return send(res, 403, page('Refused: the page is out of date. Reload it.', ''));
       // A second click (or reload) while starting waits for the same start. The app answers on a port of
       // its own, which is why form-action allows any port of 127.0.0.1 (it also governs the redirect).
       started ??= opts.startFresh();
       try {
-        return send(res, 303, '', { location: await started });
+        const location = await started;
+        // Whoever asks after this answer (the same click, a reload, another program) gets nothing.
+        res.once('finish', () => void stop());
+        return send(res, 303, '', { location });
       } catch (e) {
         started = null;
         return send(res, 500, page(e instanceof Error ? e.message : 'Starting fresh failed.', ''));
@@ -82,16 +89,16 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
       else res.destroy();
     });
   });
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> =>
+    (stopped ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      // The answer of the click that started the app is still being written: let it finish.
+      setImmediate(() => server.closeAllConnections());
+    }));
   const port = await listenOnLoopback(server, opts.port);
   guards = createGuards(port);
   const origin = `http://127.0.0.1:${port}`;
-  return {
-    origin,
-    openUrl: `${origin}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { origin, openUrl: `${origin}/`, close: stop };
 }
