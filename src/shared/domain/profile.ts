@@ -129,3 +129,30 @@ export function profileCreateProblems(input: ProfileCreate): FieldProblem[] {
   }
   return out.sort((a, b) => FORM_ORDER.indexOf(a.field) - FORM_ORDER.indexOf(b.field));
 }
+
+/** The addresses the stored client secret is posted to: the token endpoints (spec 4.3 and 5). */
+const SECRET_ADDRESSES = ['authUrl', 'baseUrl'] as const;
+
+const originOf = (address: string): string | null => {
+  try {
+    return new URL(address.trim()).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The address field that would send the stored secret to an origin it was not entered for, or
+ * null. A secret goes only where the person sent it: moving a token endpoint to another origin
+ * needs the secret typed again (otherwise anyone who can edit a connection could collect it).
+ */
+export function secretAddressMoved(
+  before: Readonly<Record<(typeof SECRET_ADDRESSES)[number], string>>,
+  after: Readonly<Record<(typeof SECRET_ADDRESSES)[number], string>>,
+): (typeof SECRET_ADDRESSES)[number] | null {
+  return SECRET_ADDRESSES.find((k) => originOf(after[k]) !== originOf(before[k])) ?? null;
+}
+
+/** Why the secret must be typed again after `field` moved (the edit form and the core say the same). */
+export const secretAgainMessage = (field: (typeof SECRET_ADDRESSES)[number]): string =>
+  `The ${ADDRESS_LABELS[field]} now points to another server: enter the client secret again to send it there (a stored secret only goes where it was entered for).`;

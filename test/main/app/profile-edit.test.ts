@@ -2,6 +2,8 @@
 // before anything is saved; a lost secret asks for the secret and, once entered, the queued work
 // goes out; name and addresses change without touching drafts, cache or queue; plain http:// is
 // refused for anything but this computer, with the reason.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT_SECRET } from '../../../src/shared/demo-world';
 import { campaignPayload, startEnv, until, type Env } from './env';
@@ -51,7 +53,7 @@ describe('profiles.update', () => {
     expect((await h['outbox.list']({})).find((o) => o.id === item.id)?.state).toBe('queued');
     expect((await profile(env)).signIn.message).toMatch(/No client secret is stored .*Enter it with "Edit connection"/);
     const movedAuth = `http://localhost:${new URL(env.serviceUrl).port}`;
-    await expect(h['profiles.update']({ profileId: P, authUrl: movedAuth })).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/enter it to save/) });
+    await expect(h['profiles.update']({ profileId: P, authUrl: movedAuth })).rejects.toMatchObject({ code: 'validation', message: expect.stringMatching(/enter the client secret again/) });
     await h['profiles.update']({ profileId: P, clientSecret: DEMO_CLIENT_SECRET });
     await until(async () => (await h['outbox.list']({})).find((o) => o.id === item.id)?.state === 'sent', 'the change to be sent once the secret is back');
   });
@@ -70,5 +72,38 @@ describe('profiles.update', () => {
     const local = new URL(env.serviceUrl);
     const moved = `http://localhost:${local.port}`;
     expect(await h['profiles.update']({ profileId: P, pushUrl: moved })).toMatchObject({ pushUrl: moved });
+  });
+
+  it('never sends the stored secret to a sign-in or API address on another server: the secret must be typed again', async () => {
+    env = await startEnv();
+    const h = env.core.handlers;
+    // A server of someone else's, counting what reaches it.
+    const seen: string[] = [];
+    const collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''} ${body}`);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"x","token_type":"bearer","expires_in":3600}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    try {
+      for (const field of ['authUrl', 'baseUrl'] as const) {
+        await expect(h['profiles.update']({ profileId: P, [field]: elsewhere })).rejects.toMatchObject({
+          code: 'validation',
+          details: { field: 'clientSecret' },
+          message: expect.stringMatching(/enter the client secret again to send it there/),
+        });
+      }
+      expect(seen).toEqual([]);
+      expect((await profile(env)).authUrl).toBe(env.serviceUrl);
+      // The same server under another path is the same origin: no re-entry needed.
+      expect(await h['profiles.update']({ profileId: P, authUrl: `${env.serviceUrl}/` })).toMatchObject({ id: P });
+    } finally {
+      await new Promise<void>((resolve) => collector.close(() => resolve()));
+    }
+    expect(seen.join('\n')).not.toContain(DEMO_CLIENT_SECRET);
   });
 });

@@ -5,7 +5,7 @@ import { DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { CoreContext } from '../context';
 import { rememberDemoRemoval, restoreDemo, DEMO_PROFILE_ID } from '../demo';
-import { addressProblem } from '../../../shared/domain/profile';
+import { addressProblem, secretAddressMoved, secretAgainMessage } from '../../../shared/domain/profile';
 import { profileDto } from '../dto';
 import { guardRemoval } from '../unsent';
 
@@ -88,6 +88,8 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       if (after.flow === 'authorization_code' && !after.redirectUri) {
         throw new DeskError('validation', 'A browser sign-in needs a redirect address.', { field: 'redirectUri' });
       }
+      const moved = secretAddressMoved(before, after);
+      if (moved !== null && clientSecret === undefined) throw new DeskError('validation', secretAgainMessage(moved), { field: 'clientSecret' });
       const credentialsChanged = clientSecret !== undefined || after.clientId !== before.clientId || after.authUrl !== before.authUrl;
       if (after.flow === 'client_credentials' && credentialsChanged) {
         // Checked with the service before anything is saved: a wrong secret never replaces a right one.

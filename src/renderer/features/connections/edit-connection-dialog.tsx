@@ -10,6 +10,7 @@ import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
 import { profileFormProblems, type ProfileForm } from './profile-form';
+import { secretAddressMoved, secretAgainMessage } from '../../../shared/domain/profile';
 
 const formOf = (p: Profile): ProfileForm => ({
   name: p.name,
@@ -36,8 +37,12 @@ export function profilePatch(p: Profile, f: ProfileForm): ChannelInput<'profiles
 export function EditConnectionDialog({ profile, onClose }: { profile: Profile; onClose(): void }) {
   const [form, setForm] = useState<ProfileForm>(() => formOf(profile));
   const { busy, error, setError, run } = useAction();
-  // The secret may stay empty (kept as stored) unless none is stored.
-  const problems = profileFormProblems({ ...form, clientSecret: form.clientSecret || (profile.hasSecret ? 'kept' : '') });
+  // The secret may stay empty (kept as stored) unless none is stored, or a token endpoint moved to
+  // another server (the stored secret is never sent where it was not entered for).
+  const moved = secretAddressMoved(profile, form);
+  const problems = [
+    ...profileFormProblems({ ...form, clientSecret: form.clientSecret || (profile.hasSecret && moved === null ? 'kept' : '') }),
+  ].map((p) => (p.field === 'clientSecret' && moved !== null && form.clientSecret === '' ? { ...p, message: secretAgainMessage(moved) } : p));
   const by = problemsByField(problems);
   const save = async () => {
     setError(null);
