@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { checkImage } from '../../../src/main/images/image-check';
+import { checkImage, IMAGE_CHECK_DEFAULTS } from '../../../src/main/images/image-check';
+import { isPublicAddress } from '../../../src/main/images/public-address';
 import { control, startEnv, until, type Env } from './env';
 
 const P = 'sandbox-demo';
@@ -121,33 +122,68 @@ async function imageServer(): Promise<string> {
     if (req.url === '/big.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.concat([png(400, 300), Buffer.alloc(250 * 1024)]));
     if (req.url === '/page') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     if (req.url === '/slow') return; // never answers
+    if (req.url?.startsWith('/to?')) return void res.writeHead(302, { location: new URLSearchParams(req.url.slice(4)).get('url') ?? '/' }).end();
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** The image host of these tests is on this computer: trusted as a connection's own address would be. */
+const trusting = (base: string) => ({ ...IMAGE_CHECK_DEFAULTS, trustedOrigins: new Set([base]) });
+
 describe('image checks in the main process', () => {
   it('reads format, size and pixels, hands back a data: URL, and names each missed recommendation', async () => {
     const base = await imageServer();
-    const icon = await checkImage(`${base}/icon.png`, 'icon');
+    const icon = await checkImage(`${base}/icon.png`, 'icon', trusting(base));
     expect(icon).toMatchObject({ reachable: true, format: 'png', width: 192, height: 192, error: null });
     expect(icon.dataUrl?.startsWith('data:image/png;base64,')).toBe(true);
     // Served over http here: only the HTTPS hint.
     expect(icon.hints).toEqual(['Use an HTTPS address: browsers may not show images over plain HTTP']);
-    const small = await checkImage(`${base}/small.png`, 'thumbnail');
+    const small = await checkImage(`${base}/small.png`, 'thumbnail', trusting(base));
     expect(small.hints).toContain('A thumbnail of at least 300x200 pixels is recommended (this one is 120x80)');
-    const big = await checkImage(`${base}/big.png`, 'thumbnail');
+    const big = await checkImage(`${base}/big.png`, 'thumbnail', trusting(base));
     expect(big.hints.some((h) => h.startsWith('Images under 200 KB are recommended'))).toBe(true);
-    const page = await checkImage(`${base}/page`, 'icon');
+    const page = await checkImage(`${base}/page`, 'icon', trusting(base));
     expect(page).toMatchObject({ reachable: true, dataUrl: null, format: 'other' });
     expect(page.error).toMatch(/Not an image/);
-    expect((await checkImage(`${base}/missing.png`, 'icon')).error).toBe('The image host answered 404');
+    expect((await checkImage(`${base}/missing.png`, 'icon', trusting(base))).error).toBe('The image host answered 404');
   });
 
   it('stops at the size limit and the timeout', async () => {
     const base = await imageServer();
-    expect((await checkImage(`${base}/big.png`, 'icon', { maxBytes: 100 * 1024, timeoutMs: 5000 })).error).toMatch(/Too large to check/);
-    expect((await checkImage(`${base}/slow`, 'icon', { maxBytes: 100 * 1024, timeoutMs: 200 })).error).toBe('No answer within 200 ms');
+    expect((await checkImage(`${base}/big.png`, 'icon', { ...trusting(base), maxBytes: 100 * 1024, timeoutMs: 5000 })).error).toMatch(/Too large to check/);
+    expect((await checkImage(`${base}/slow`, 'icon', { ...trusting(base), maxBytes: 100 * 1024, timeoutMs: 200 })).error).toBe('No answer within 200 ms');
+  });
+
+  it('never reaches this computer or a private network, by address, by name, or through a redirect', async () => {
+    const base = await imageServer();
+    const port = new URL(base).port;
+    const refused = 'Not checked: the address is on this computer or a private network';
+    for (const url of [
+      `${base}/icon.png`, // loopback, not one of the connections' own addresses
+      `http://localhost:${port}/icon.png`, // a name that resolves to loopback
+      `http://[::1]:${port}/icon.png`,
+      'http://169.254.169.254/latest/meta-data/', // a cloud metadata service
+      'http://10.0.0.1/router.png',
+      'http://192.168.1.1/admin.png',
+      'http://[fd00::1]/x.png',
+      'http://[::ffff:127.0.0.1]:1/x.png',
+      'http://0.0.0.0:1/x.png',
+    ]) {
+      expect((await checkImage(url, 'icon')).error, url).toBe(refused);
+    }
+    // A trusted host that redirects to an untrusted local address is refused at the second hop.
+    const other = `http://localhost:${port}/icon.png`;
+    expect((await checkImage(`${base}/to?url=${encodeURIComponent(other)}`, 'icon', trusting(base))).error).toBe(refused);
+    // Redirects within the trusted host are followed.
+    expect(await checkImage(`${base}/to?url=${encodeURIComponent('/icon.png')}`, 'icon', trusting(base))).toMatchObject({ reachable: true, format: 'png' });
+  });
+
+  it('tells public from non-public addresses', () => {
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', '93.184.216.34']) expect(isPublicAddress(a), a).toBe(true);
+    for (const a of ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd12::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:7f00:1', 'not an address']) {
+      expect(isPublicAddress(a), a).toBe(false);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DeskError } from '../../../shared/errors';
 import { pushEventProblems, type PushEvent } from '../../../shared/domain/push';
 import { pushDraftPayloadSchema, type BlockedPush, type DeskHandlers, type PushTemplate } from '../../../shared/ipc/contract';
-import { checkImage } from '../../images/image-check';
+import { checkImage, IMAGE_CHECK_DEFAULTS } from '../../images/image-check';
 import type { OutboxItem } from '../../store';
 import type { CoreContext } from '../context';
 import { outboxDto } from '../dto';
@@ -124,7 +124,9 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
     },
 
     async 'images.check'({ url, role }) {
-      return checkImage(url, role);
+      // The connections' own addresses were typed by the person: their image hosts may be local.
+      const trustedOrigins = new Set(store.profiles.list().flatMap((p) => [p.baseUrl, p.authUrl, p.pushUrl].map((a) => new URL(a).origin)));
+      return checkImage(url, role, { ...IMAGE_CHECK_DEFAULTS, trustedOrigins });
     },
   };
 }

@@ -1,16 +1,22 @@
 // An image address with the recommendations of 4.6 note 7 beside it. The address is checked by
-// the main process (images.check) a moment after typing stops; the window itself never loads it.
-import { useEffect } from 'react';
+// the main process (images.check) a moment after the person stops typing it; the window itself
+// never loads it. An address the person did not type (a task's own images, from the service) is
+// fetched only when they ask (Check image): nothing the service sends makes the app fetch by itself.
+import { useEffect, useRef } from 'react';
 import { imageHints, type ImageRole } from '../../../shared/domain/push';
 import type { ImageCheck } from '../../../shared/ipc/contract';
 import { usePush } from '../../stores/push-store';
 
 const CHECK_DELAY_MS = 600;
 
+const checkable = (url: string) => /^https?:\/\/[^/]/i.test(url.trim());
+
+/** The check of `url`; started by itself only once the address differs from the one shown first. */
 export function useImageCheck(url: string, role: ImageRole): ImageCheck | 'checking' | null {
   const check = usePush((s) => s.images[`${role}:${url}`]);
+  const first = useRef(url);
   useEffect(() => {
-    if (!/^https?:\/\/[^/]/i.test(url.trim())) return;
+    if (url === first.current || !checkable(url)) return;
     const t = setTimeout(() => void usePush.getState().checkImage(url.trim(), role), CHECK_DELAY_MS);
     return () => clearTimeout(t);
   }, [url, role]);
@@ -29,6 +35,11 @@ export function ImageHints({ url, role, testId }: { url: string; role: ImageRole
   const hints = check && check !== 'checking' ? check.hints : imageHints({ url }, role);
   return (
     <span data-testid={testId}>
+      {check === null && checkable(url) ? (
+        <button type="button" className="link-button" data-testid={`${testId}-check`} onClick={() => void usePush.getState().checkImage(url.trim(), role)}>
+          Check image
+        </button>
+      ) : null}{' '}
       {check === 'checking' ? <span>Checking the image... </span> : null}
       {check && check !== 'checking' ? (
         check.error ? <span className="hint-warn">{check.error}. </span> : <span>Checked: {facts(check)}. </span>
