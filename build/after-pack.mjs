@@ -2,6 +2,7 @@
 // binary, after the app is copied in and before it is signed, so the signature covers them.
 // A fuse is a switch compiled into the Electron binary; unlike a command-line flag or an
 // environment variable, nobody on the person's machine can turn it back at run time.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FuseV1Options, FuseVersion, flipFuses } from '@electron/fuses';
 
@@ -60,9 +61,26 @@ export function packedBinaryPath(context) {
 /** electron-builder's Arch enum as a name (0 ia32, 1 x64, 2 armv7l, 3 arm64, 4 universal). */
 const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
 
+/**
+ * The update feed electron-builder wrote (app-update.yml, before this hook runs) without its
+ * provider, unless the release workflow said this build is signed (DESK_SIGNED_BUILD=1, set only
+ * when the platform's signing certificate is present). An unsigned build's only check of a
+ * downloaded update would be a checksum from the same release; such a copy therefore never looks
+ * for updates (src/main/electron/updates/availability.ts: no provider, no feed).
+ */
+export function feedForSigning(feedText, signed) {
+  return signed ? feedText : feedText.replace(/^provider:.*(\r?\n|$)/gm, '');
+}
+
 export default async function afterPack(context) {
   const binary = packedBinaryPath(context);
   const arch = ARCH_NAMES[context.arch] ?? String(context.arch);
   await flipFuses(binary, fuseConfig(context.electronPlatformName, arch));
   console.log(`  • fuses set on ${binary}: ${Object.entries(FUSES).map(([name, on]) => `${name}=${on ? 'on' : 'off'}`).join(', ')}`);
+  const feed = join(context.packager.getResourcesDir(context.appOutDir), 'app-update.yml');
+  if (existsSync(feed)) {
+    const signed = process.env.DESK_SIGNED_BUILD === '1';
+    writeFileSync(feed, feedForSigning(readFileSync(feed, 'utf8'), signed));
+    if (!signed) console.log('  • unsigned build: its update feed names no provider, so it never offers updates');
+  }
 }

@@ -190,7 +190,7 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
     const { default: afterPack } = await loadHook();
     const work = mkdtempSync(join(tmpdir(), 'desk-fuses-'));
     try {
-      const packager = { appInfo: { productFilename: 'Campaign Desk' }, executableName: 'campaign-desk' };
+      const packager = { appInfo: { productFilename: 'Campaign Desk' }, executableName: 'campaign-desk', getResourcesDir: (out: string) => join(out, 'resources') };
       const exe = join(work, 'win', 'Campaign Desk.exe');
       standInElectronBinary(exe);
       await afterPack({ appOutDir: join(work, 'win'), electronPlatformName: 'win32', arch: 1, packager });
@@ -202,6 +202,33 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
       await afterPack({ appOutDir: join(work, 'mac'), electronPlatformName: 'darwin', arch: 1, packager });
       expect(await wireOf(bundle)).toBe(SHIPPED_WIRE);
     } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves an unsigned build without an update provider, so it never offers updates; a signed build keeps its feed', async () => {
+    const { default: afterPack } = await loadHook();
+    const work = mkdtempSync(join(tmpdir(), 'desk-feed-'));
+    const was = process.env.DESK_SIGNED_BUILD;
+    const feedText = 'owner: someone\nrepo: campaign-desk\nprovider: github\nreleaseType: draft\nupdaterCacheDirName: campaign-desk-updater\n';
+    try {
+      const packager = { appInfo: { productFilename: 'Campaign Desk' }, executableName: 'campaign-desk', getResourcesDir: (out: string) => join(out, 'resources') };
+      for (const signed of [false, true]) {
+        const out = join(work, String(signed));
+        standInElectronBinary(join(out, 'campaign-desk'));
+        mkdirSync(join(out, 'resources'), { recursive: true });
+        writeFileSync(join(out, 'resources', 'app-update.yml'), feedText);
+        if (signed) process.env.DESK_SIGNED_BUILD = '1';
+        else delete process.env.DESK_SIGNED_BUILD;
+        await afterPack({ appOutDir: out, electronPlatformName: 'linux', arch: 1, packager });
+        const feed = readFileSync(join(out, 'resources', 'app-update.yml'), 'utf8');
+        expect(feed.includes('provider: github'), `signed ${signed}`).toBe(signed);
+        const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
+        expect(detectAvailability(facts({ resourcesPath: join(out, 'resources'), appImage: '/tmp/x.AppImage', readText: read })).available).toBe(signed);
+      }
+    } finally {
+      if (was === undefined) delete process.env.DESK_SIGNED_BUILD;
+      else process.env.DESK_SIGNED_BUILD = was;
       rmSync(work, { recursive: true, force: true });
     }
   });
@@ -633,8 +660,16 @@ interface Workflow {
   jobs: Record<string, { 'runs-on': string; strategy?: { matrix: { os: string[] } }; steps: WorkflowStep[]; needs?: string; if?: string }>;
 }
 
-/** Actions that exist at these major versions (what GitHub resolves `uses:` to). */
-const KNOWN_ACTIONS = new Set(['actions/checkout@v4', 'actions/setup-node@v4', 'actions/upload-artifact@v4', 'actions/download-artifact@v4', 'actions/cache@v4']);
+/**
+ * Actions pinned by full commit, with the release each commit is (a tag can be moved to other code;
+ * a commit cannot). Checked against the actions' own repositories when pinned.
+ */
+const PINNED_ACTIONS: Record<string, string> = {
+  'actions/checkout@11d5960a326750d5838078e36cf38b85af677262': 'v4.4.0',
+  'actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020': 'v4.4.0',
+  'actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02': 'v4.6.2',
+  'actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093': 'v4.3.0',
+};
 
 describe('release workflow (.github/workflows/release.yml)', () => {
   const text = readFileSync(join(ROOT, '.github/workflows/release.yml'), 'utf8');
@@ -652,10 +687,45 @@ describe('release workflow (.github/workflows/release.yml)', () => {
     for (const family of [/^ubuntu-/, /^macos-/, /^windows-/]) expect(os.some((o) => family.test(o)), String(family)).toBe(true);
   });
 
-  it('uses only real actions, at pinned major versions', () => {
+  it('uses only real actions, each pinned by commit with its release named beside it', () => {
     const uses = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.uses).filter((u): u is string => u !== undefined));
-    expect(uses).toEqual(expect.arrayContaining(['actions/checkout@v4', 'actions/setup-node@v4', 'actions/upload-artifact@v4']));
-    expect(uses.filter((u) => !KNOWN_ACTIONS.has(u))).toEqual([]);
+    for (const action of ['actions/checkout@', 'actions/setup-node@', 'actions/upload-artifact@', 'actions/download-artifact@']) expect(uses.some((u) => u.startsWith(action)), action).toBe(true);
+    for (const u of uses) {
+      expect(u, u).toMatch(/@[0-9a-f]{40}$/);
+      expect(PINNED_ACTIONS[u], u).toBeDefined();
+      expect(text, u).toContain(`${u} # ${PINNED_ACTIONS[u]}`);
+    }
+  });
+
+  it('gives each job only the rights it needs: no write token where project code runs, none kept by checkout', () => {
+    expect(workflow.permissions).toEqual({});
+    const jobs = workflow.jobs as Record<string, { permissions?: Record<string, string>; steps: WorkflowStep[] }>;
+    expect(jobs.installers.permissions).toEqual({ contents: 'read' });
+    expect(jobs['draft-release'].permissions).toEqual({ contents: 'write' });
+    expect(jobs.publish.permissions).toEqual({ contents: 'write' });
+    // The jobs that may write run no project code: no checkout, no npm.
+    for (const name of ['draft-release', 'publish']) {
+      for (const step of jobs[name].steps) {
+        expect(step.uses ?? '', name).not.toMatch(/checkout|setup-node/);
+        expect(step.run ?? '', name).not.toMatch(/\bnpm\b|\bnode\b|npx/);
+      }
+    }
+    const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout@'))!;
+    expect(checkout.with).toMatchObject({ 'persist-credentials': false });
+    // No token while installing, building or testing.
+    expect(steps.filter((s) => JSON.stringify(s.env ?? {}).includes('GITHUB_TOKEN'))).toEqual([]);
+  });
+
+  it('keeps the signing secrets in the packaging step alone, and publishes no feed for an unsigned build', () => {
+    const pack = indexOf(/npm run package\b/);
+    steps.forEach((s, i) => {
+      if (i === pack || s.name === 'Signing credentials') return;
+      expect(JSON.stringify(s.env ?? {}), s.name ?? s.run).not.toMatch(/CSC_|APPLE_API/);
+    });
+    expect(steps[pack].run).toMatch(/--publish never/);
+    expect(steps[pack].run).toMatch(/DESK_SIGNED_BUILD:-\}" != "1" \]; then rm -f dist\/latest\*\.yml/);
+    const signing = steps.find((s) => s.name === 'Signing credentials')!;
+    expect(signing.run?.match(/DESK_SIGNED_BUILD=1/g)).toHaveLength(2); // macOS and Windows, each only with its certificate
   });
 
   it('installs with Electron’s download, runs the unit suite, packages, runs the _electron smoke test against the package, and uploads the installers, in that order', () => {
