@@ -4,6 +4,7 @@
 import { DeskError, type ErrorCode } from '../../shared/errors';
 import type { FieldProblem } from '../../shared/domain/campaign';
 import { redact, type RedactOptions } from './redaction';
+import { carriesSecret } from './secret-fragments';
 
 export { redact, REDACTED, type RedactOptions } from './redaction';
 
@@ -125,6 +126,7 @@ export function oneLine(text: string): string {
 /**
  * Server text shown to people: every spelling of every secret is removed from the WHOLE text
  * first, and only then is it made one line and cut short, so no prefix of a secret survives a cut.
+ * Text that still carries a piece of a secret is not shown at all (secret-fragments.ts).
  */
 export function cleanServerMessage(
   raw: unknown,
@@ -133,7 +135,7 @@ export function cleanServerMessage(
 ): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const line = oneLine(redact(raw, secrets, opts));
-  return line === '' ? undefined : bounded(line);
+  return line === '' || carriesSecret(line, secrets) ? undefined : bounded(line);
 }
 
 /** A request refused before sending by the shared rules: it certainly did nothing. */

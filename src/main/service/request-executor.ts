@@ -6,6 +6,7 @@ import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../
 import { isPushBudgetAccount, type EndpointGroup } from '../ratelimit/tiers';
 import { budgetOfMethod } from '../../shared/domain/rate-tiers';
 import { redact, ServiceError } from './errors';
+import { carriesSecret } from './secret-fragments';
 import type { HttpMethod, HttpResponse, HttpTransport, StreamingResponse } from './http-transport';
 import { joinUrl } from './oauth';
 import { errorFromResponse } from './response-errors';
@@ -124,7 +125,9 @@ export class RequestExecutor {
     if (res.status >= 200 && res.status < 300) {
       if (!spec.shownAsText || streaming) return res;
       const whole = res as HttpResponse;
-      return { ...whole, body: Buffer.from(redact(whole.body.toString('utf8'), [token]), 'utf8') };
+      const text = redact(whole.body.toString('utf8'), [token]);
+      // An acknowledgement that still carries a piece of the token is not shown at all.
+      return { ...whole, body: Buffer.from(carriesSecret(text, [token]) ? '' : text, 'utf8') };
     }
     // A Retry-After given as a date is a time on the service's clock.
     const now = this.deps.serviceClock?.now() ?? this.deps.clock.now();

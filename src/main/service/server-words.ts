@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { FieldProblem } from '../../shared/domain/campaign';
 import { bounded, MAX_SERVER_TEXT, oneLine } from './errors';
 import { redact, type RedactOptions } from './redaction';
+import { carriesSecret } from './secret-fragments';
 
 export interface ServerWords {
   /** One printable line, at most MAX_SERVER_TEXT characters (plus an ellipsis). */
@@ -171,7 +172,9 @@ const after = (text: string) => (/[.:!?]$/.test(text) ? ' ' : ': ');
 
 /**
  * What the service said in `body` (parsed JSON, or the text of a plain-text answer), redacted,
- * joined and bounded; undefined when it said nothing we can show.
+ * joined and bounded; undefined when it said nothing we can show, or when what it said still
+ * carries a piece of a secret of the request (secret-fragments.ts). Every server text the app
+ * keeps, logs, emits, exports or answers with comes from here or from cleanServerMessage.
  */
 export function readServerWords(body: unknown, secrets: readonly (string | undefined)[], opts: ReadOptions = {}): ServerWords | undefined {
   const c = new Collector((raw) => oneLine(redact(raw, secrets, opts)));
@@ -180,5 +183,9 @@ export function readServerWords(body: unknown, secrets: readonly (string | undef
   const list = c.items.join('; ');
   const text = head !== '' && list !== '' ? `${head}${after(head)}${list}` : head || list;
   if (text === '') return undefined;
+  // Words that still carry a piece of a secret (echoed cut, split, re-encoded) are not the
+  // service's to show: the caller says it in its own words.
+  const kept = [text, ...c.problems.flatMap((p) => [p.field, p.message])].join('\n');
+  if (carriesSecret(kept, secrets)) return undefined;
   return { text: bounded(text, MAX_SERVER_TEXT), problems: c.problems };
 }
