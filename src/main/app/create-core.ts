@@ -23,7 +23,7 @@ import type { SecretPort } from '../secrets/secret-port';
 import { RateLimitScheduler } from '../ratelimit/scheduler';
 import { createSecretStore } from '../secrets';
 import { HttpTransport } from '../service';
-import { cacheFileOf, DataFileProblem, openStoreAtStart, type OpenedAtStart } from '../store';
+import { cacheFileOf, DataFileProblem, explainOpenError, openStoreAtStart, type OpenedAtStart } from '../store';
 import { createAfterSent } from '../sync/after-sent';
 import { createCapabilityLearning } from '../sync/capability-learning';
 import { DEFAULT_PROBE_BACKOFF, DEFAULT_RETRY_BACKOFF, type BackoffPolicy } from '../connections/backoff';
@@ -84,10 +84,14 @@ export const DATABASE_FILE = 'campaign-desk.sqlite';
 export const SECRET_SERVICE = 'Campaign Desk';
 
 /** The store, or a DeskError that tells the person what is wrong with the file and whether starting fresh can help. */
-function openDataFile(file: string, now: () => number, startFresh: boolean): OpenedAtStart {
+function openDataFile(dataDir: string, now: () => number, startFresh: boolean): OpenedAtStart {
+  const file = join(dataDir, DATABASE_FILE);
   try {
+    makePrivateDataDir(dataDir);
     return openStoreAtStart({ file, clock: { now }, startFresh, at: () => new Date(now()) });
-  } catch (e) {
+  } catch (caught) {
+    // The folder's refusals (a file in its place, a read-only disk) are the data file's too.
+    const e = explainOpenError(caught, file);
     if (!(e instanceof DataFileProblem)) throw e;
     const details: Record<string, unknown> = { dataFile: e.kind, canStartFresh: e.canStartFresh, file: e.file };
     if (e.version !== undefined) details.version = e.version;
@@ -108,8 +112,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     ...opts.tuning,
     uncertainGraceMs: opts.tuning?.uncertainGraceMs ?? opts.tuning?.requestTimeoutMs ?? 30_000,
   };
-  makePrivateDataDir(opts.dataDir);
-  const { store, movedAside } = openDataFile(join(opts.dataDir, DATABASE_FILE), now, opts.startFresh === true);
+  const { store, movedAside } = openDataFile(opts.dataDir, now, opts.startFresh === true);
   makeDataFilePrivate(join(opts.dataDir, DATABASE_FILE));
   makeDataFilePrivate(cacheFileOf(join(opts.dataDir, DATABASE_FILE)));
   let secrets: SecretPort;

@@ -152,7 +152,12 @@ export function startShell(deps: ShellDeps): Shell {
 
   const ready = app.whenReady().then(async () => {
     // Before the window writes its storage (the draft journal) there: owner-only, like the database.
-    makePrivateDataDir(app.getPath('userData'));
+    // A folder that cannot be made or closed is said in words by createCore below, which tries again.
+    try {
+      makePrivateDataDir(app.getPath('userData'));
+    } catch {
+      // (see above)
+    }
     hardenSession(session.defaultSession);
     if (devServerUrl) {
       const devCsp = buildCsp({ devServer: true, connectSrc: [new URL(devServerUrl).origin.replace(/^http/, 'ws')] });

@@ -4,7 +4,7 @@ import type { Database as Db } from 'better-sqlite3';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { damaged, explainOpenError, foreign } from './data-file';
-import { latestVersion, readUserVersion, tooNewError, type Migration } from './migrate';
+import { latestVersion, migrate, readUserVersion, tooNewError, type Migration } from './migrate';
 import { electronNativeBinding } from './native-binding';
 
 /**
@@ -63,7 +63,27 @@ function assertOurs(db: Db, file: string, found: number): Set<string> {
     throw foreign(file, `a SQLite database of another program, with tables such as ${[...tables].slice(0, 3).join(', ')}`);
   }
   if (tables.size === 0 && found > 0) throw foreign(file, 'a SQLite database with a version number but none of our tables');
+  // Every version of the app wrote its version number in the same transaction as its tables.
+  if (tables.size > 0 && found === 0) throw foreign(file, `a SQLite database of another program, with tables such as ${[...tables].slice(0, 3).join(', ')} but no Campaign Desk version`);
   return tables;
+}
+
+/**
+ * A file of an older version is upgraded on a copy in memory first: a file whose tables are not
+ * what that version wrote (another program's that happens to have a "profiles" table) is refused
+ * as not ours before the real upgrade, or any pragma, has touched it.
+ */
+function rehearseUpgrade(db: Db, file: string, found: number, migrations: readonly Migration[]): void {
+  if (found >= latestVersion(migrations)) return;
+  const copy = new Database(db.serialize(), { nativeBinding: electronNativeBinding() });
+  try {
+    migrate(copy, migrations, file);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message.split(': ').slice(1).join(': ').split('. ')[0] : '';
+    throw foreign(file, `its tables are not those of Campaign Desk's data version ${found}${reason ? `: ${reason}` : ''}`);
+  } finally {
+    copy.close();
+  }
 }
 
 /**
@@ -110,6 +130,7 @@ function inspect(file: string, migrations: readonly Migration[]): void {
     const tables = assertOurs(db, file, found);
     const broken = checkWorkTables(db, tables);
     if (broken !== null) throw damaged(file, broken);
+    rehearseUpgrade(db, file, found, migrations);
   } catch (e) {
     throw explainOpenError(e, file);
   } finally {

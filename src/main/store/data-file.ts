@@ -5,7 +5,7 @@
 import { existsSync, renameSync } from 'node:fs';
 import { basename } from 'node:path';
 
-export type DataFileProblemKind = 'damaged' | 'foreign' | 'too_new' | 'read_only';
+export type DataFileProblemKind = 'damaged' | 'foreign' | 'too_new' | 'read_only' | 'unreachable';
 
 export class DataFileProblem extends Error {
   override readonly name = 'DataFileProblem';
@@ -58,6 +58,35 @@ export function readOnly(file: string, detail: string): DataFileProblem {
   );
 }
 
+/**
+ * The file or its folder could not be reached at all (a disk that fails to read, a file where the
+ * folder should be, a full disk): nothing the app can repair, and nothing it touched.
+ */
+export function unreachable(file: string, detail: string): DataFileProblem {
+  return new DataFileProblem(
+    'unreachable',
+    file,
+    `Campaign Desk cannot open its data file (${detail}): ${file}. Fix that (or free some room, or reconnect ` +
+      'the disk), then start Campaign Desk again. The file was not changed.',
+  );
+}
+
+/** What the operating system's refusals mean for the data file, in words a person can act on. */
+const SYSTEM_WORDS: Record<string, string> = {
+  EIO: 'the disk refused to read or write it',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'your disk quota is used up',
+  EISDIR: 'a folder is where the file should be',
+  ENOTDIR: 'a file is where one of its folders should be',
+  EEXIST: 'a file is where its folder should be',
+  ENOENT: 'its folder could not be found or made',
+  ELOOP: 'its path loops through links',
+  ENAMETOOLONG: 'its path is too long',
+  EMFILE: 'too many files are open',
+  ENFILE: 'too many files are open',
+  EBUSY: 'another program holds it',
+};
+
 const SQLITE_WORDS: Record<string, string> = {
   SQLITE_CORRUPT: 'SQLite reports it malformed',
   SQLITE_NOTADB: 'it is not a SQLite database, or its first bytes were overwritten',
@@ -84,6 +113,9 @@ export function explainOpenError(e: unknown, file: string): unknown {
   if (family === 'SQLITE_NOTADB') return foreign(file, SQLITE_WORDS.SQLITE_NOTADB);
   if (family === 'SQLITE_READONLY' || family === 'SQLITE_CANTOPEN' || family === 'SQLITE_PERM') return readOnly(file, SQLITE_WORDS[family]);
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return readOnly(file, SQLITE_WORDS[code]);
+  if (family === 'SQLITE_IOERR' || family === 'SQLITE_FULL') return unreachable(file, family === 'SQLITE_FULL' ? SYSTEM_WORDS.ENOSPC : SQLITE_WORDS.SQLITE_IOERR);
+  // Any other refusal of the operating system (its codes are E and capitals) still ends in words.
+  if (/^E[A-Z]+$/.test(code)) return unreachable(file, SYSTEM_WORDS[code] ?? `the system refused it (${code})`);
   return e;
 }
 

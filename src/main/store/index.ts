@@ -2,7 +2,7 @@
 export { openStore, type OpenStoreOptions, type Store } from './store';
 export { cacheFileOf } from './cache-file';
 export { StoreError, type StoreErrorCode } from './errors';
-export { DataFileProblem, type DataFileProblemKind } from './data-file';
+export { DataFileProblem, explainOpenError, type DataFileProblemKind } from './data-file';
 export { openStoreAtStart, type OpenedAtStart } from './open-at-start';
 export type { StoreClock, AccountRef, StoredError } from './types';
 export type { Profile, ProfileInput, ProfilePatch } from './profiles-repo';

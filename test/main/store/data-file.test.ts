@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataFileProblem, openStore, openStoreAtStart } from '../../../src/main/store';
+import { DataFileProblem, explainOpenError, openStore, openStoreAtStart } from '../../../src/main/store';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { seed, tempDir } from './helpers';
 import { damageTablePage } from '../../helpers/damage';
@@ -143,6 +143,45 @@ describe('start-up with a foreign file', () => {
     expect(p.kind).toBe('foreign');
     expect(p.message).toMatch(/another program, with tables such as invoices/);
     expect(sha(file)).toBe(before);
+  });
+});
+
+describe("start-up with another program's file that has a table named like ours", () => {
+  it.each([0, 5])('a "profiles" table at version %i: refused as not ours, the file untouched (no upgrade, no pragma)', (version) => {
+    const file = newFile();
+    const db = new Database(file);
+    db.exec("CREATE TABLE profiles (name TEXT, email TEXT); INSERT INTO profiles VALUES ('Ann', 'ann@example.com')");
+    db.pragma(`user_version = ${version}`);
+    db.close();
+    const before = sha(file);
+    const p = problemOf(() => openStoreAtStart({ file, startFresh: false, at: () => AT }));
+    expect(p.kind).toBe('foreign');
+    expect(p.canStartFresh).toBe(true);
+    expect(p.message).toMatch(/is not a Campaign Desk data file \(/);
+    expect(sha(file)).toBe(before);
+    expect(readdirSync(join(file, '..'))).toEqual(['campaign-desk.sqlite']);
+  });
+});
+
+describe('what the system refuses, said in words', () => {
+  it.each([
+    ['EIO', /the disk refused to read or write it/],
+    ['ENOSPC', /the disk is full/],
+    ['EROFS', /mounted read-only/],
+    ['EPERM', /permission denied/],
+    ['EEXIST', /a file is where its folder should be/],
+    ['SQLITE_IOERR_READ', /the disk refused to read or write it/],
+    ['EWHATEVER', /the system refused it \(EWHATEVER\)/],
+  ])('%s', (code, words) => {
+    const e = explainOpenError(Object.assign(new Error(`${code}: raw`), { code }), '/data/campaign-desk.sqlite');
+    expect(e).toBeInstanceOf(DataFileProblem);
+    expect((e as DataFileProblem).message).toMatch(words);
+    expect((e as DataFileProblem).canStartFresh).toBe(false);
+  });
+
+  it('leaves an error that is not the system\'s alone (a bug is not a damaged file)', () => {
+    const bug = new TypeError('x is not a function');
+    expect(explainOpenError(bug, '/data/campaign-desk.sqlite')).toBe(bug);
   });
 });
 
