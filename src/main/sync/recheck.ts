@@ -4,6 +4,7 @@
 import { campaignCreateProblems, type FieldProblem } from '../../shared/domain/campaign';
 import { pushEventProblems, swPathProblems, taskUpdateProblems, type Task } from '../../shared/domain/push';
 import type { OutboxItem } from '../store';
+import { isServiceValue } from '../../shared/domain/service-values';
 
 export interface Blocked {
   code: BlockCode;
@@ -31,7 +32,7 @@ const list = (ps: readonly FieldProblem[]) => ps.map((p) => p.message).join('; '
 
 /** A scheduled task can still be changed only while it is pending and in the future. */
 export function taskIsFuture(task: Task, now: number): boolean {
-  return task.taskType === 'scheduled' && task.taskStatus === 'pending' && typeof task.executionTime === 'number' && task.executionTime > now;
+  return isServiceValue(task.taskType, 'scheduled') && isServiceValue(task.taskStatus, 'pending') && typeof task.executionTime === 'number' && task.executionTime > now;
 }
 
 export function recheck(item: OutboxItem, ctx: RecheckContext): Blocked | null {

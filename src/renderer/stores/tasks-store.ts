@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { Task } from '../../shared/domain/push';
 import { call, messageOf } from '../lib/api';
 import type { AccountRef } from './workspace-store';
+import { isServiceValue } from '../../shared/domain/service-values';
 
 export interface TasksState {
   account: AccountRef | null;
@@ -40,7 +41,7 @@ export function sortTasks(tasks: Task[], by: TaskSort = 'send'): Task[] {
 /** The tasks the filters let through ('' = any), in the chosen order. */
 export function visibleTasks(tasks: Task[], type: string, status: string, by: TaskSort): Task[] {
   return sortTasks(
-    tasks.filter((t) => (type === '' || t.taskType === type) && (status === '' || t.taskStatus === status)),
+    tasks.filter((t) => (type === '' || isServiceValue(t.taskType, type)) && (status === '' || isServiceValue(t.taskStatus, status))),
     by,
   );
 }

@@ -1,6 +1,7 @@
 // Which tasks a person may change, and why not otherwise: the service only updates or deletes a
 // future scheduled task (spec 4.6), so the window says so before anything is queued.
 import type { Task, TaskUpdate } from '../../../shared/domain/push';
+import { isServiceValue } from '../../../shared/domain/service-values';
 import { msToWall, wallToMs } from '../../forms/schedule';
 
 export type Editability = { editable: true } | { editable: false; reason: string };
@@ -10,7 +11,7 @@ export function taskEditability(t: Task, now: number): Editability {
   if (status === 'completed' || status === 'active') return { editable: false, reason: "Already sent: it can't be edited or cancelled" };
   if (status === 'cancelled') return { editable: false, reason: "Cancelled: it can't be edited or cancelled" };
   if (status === 'failed') return { editable: false, reason: "Failed on the service: it can't be edited or cancelled" };
-  if (t.taskType !== 'scheduled') return { editable: false, reason: "Sent at once: only scheduled pushes can be edited or cancelled" };
+  if (!isServiceValue(t.taskType, 'scheduled')) return { editable: false, reason: "Sent at once: only scheduled pushes can be edited or cancelled" };
   if (status !== 'pending') return { editable: false, reason: `Status "${t.taskStatus}": only pending scheduled pushes can be edited or cancelled` };
   if (typeof t.executionTime !== 'number' || t.executionTime <= now) return { editable: false, reason: "Its time has come: it is being sent and can't be changed" };
   return { editable: true };

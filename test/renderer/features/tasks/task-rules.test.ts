@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { taskSchema } from '../../../../src/shared/domain/push';
 import { taskEditability, taskPatch, taskToEditForm } from '../../../../src/renderer/features/tasks/task-rules';
+import { taskIsFuture } from '../../../../src/main/sync/recheck';
 
 const NOW = 1_900_000_000_000;
 const task = (o: Record<string, unknown>) => taskSchema.parse({ taskId: 1, tagId: 1001, taskType: 'scheduled', taskStatus: 'pending', executionTime: NOW + 60_000, title: 'T', ...o });
@@ -8,6 +9,13 @@ const task = (o: Record<string, unknown>) => taskSchema.parse({ taskId: 1, tagId
 describe('task editability', () => {
   it('allows editing a future scheduled pending task only', () => {
     expect(taskEditability(task({}), NOW)).toEqual({ editable: true });
+  });
+  it('reads the type and status in whatever case the service writes them (DECISIONS client 18)', () => {
+    for (const [taskType, taskStatus] of [['SCHEDULED', 'PENDING'], ['Scheduled', 'Pending']]) {
+      expect(taskEditability(task({ taskType, taskStatus }), NOW)).toEqual({ editable: true });
+      expect(taskIsFuture(task({ taskType, taskStatus }), NOW)).toBe(true);
+    }
+    expect(taskEditability(task({ taskStatus: 'COMPLETED' }), NOW).editable).toBe(false);
   });
   it('gives the reason for every other task', () => {
     expect(taskEditability(task({ taskStatus: 'completed' }), NOW)).toEqual({ editable: false, reason: "Already sent: it can't be edited or cancelled" });
