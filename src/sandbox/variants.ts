@@ -46,6 +46,13 @@ export const variantsSchema = z.strictObject({
    * does not show push limits.
    */
   push_tier: z.number().int().min(1).max(6).optional(),
+  /**
+   * Every id the service hands out from now on (campaign ids, taskId; tagId is the app's own id)
+   * is beyond 2^53 (from 2^60 + 1 for campaigns, 2^61 + 1 for tasks), written as exact JSON
+   * numbers where the interface shows a number (spec 2.6 types taskId and tagId as numbers with
+   * no range; 2.1 shows the created campaign's id as a number).
+   */
+  id_range: z.enum(['big']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
