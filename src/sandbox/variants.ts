@@ -87,6 +87,8 @@ export const MIXED_VARIANTS: Variants = {
   // The most generous tier: every push answer carries limits to learn, and tests are not slowed.
   push_tier: 1,
   token_error_echo: true,
+  // Ids beyond 2^53 from the first create and send on: the client's suites keep every id exact.
+  id_range: 'big',
 };
 
 /**
