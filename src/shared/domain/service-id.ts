@@ -13,7 +13,7 @@ export const BIG_INTEGER_TEXT = /^-?[1-9]\d{15,}$/;
  * a safe integer is refused: it was rounded somewhere, and the id it shows is not the service's.
  */
 export const serviceIdSchema = z.union([
-  z.string().min(1),
+  z.string(),
   z
     .number()
     .refine(Number.isSafeInteger, 'an id beyond 2^53 must not pass through a JavaScript number')
