@@ -2,7 +2,7 @@
 // (UTC times, plain numbers); the variants that change only the spelling of an answer (date
 // offsets, decimal points) are applied here, on the way out, so no route can forget them.
 import { jsonReply, type Reply, type ReplyHeaders } from './http';
-import { stringifyWithDecimalPoint } from './json-writer';
+import { stringifyAnswer } from './json-writer';
 import type { CampaignRecord, TaskRecord } from './records';
 import type { Variants } from './variants';
 
@@ -14,7 +14,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** A 200 (or other) JSON answer of the service, spelled as the variants say. */
 export function answer(variants: Variants, status: number, value: unknown, headers?: ReplyHeaders): Reply {
   if (!variants.decimal_point) return jsonReply(status, value, headers);
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: stringifyWithDecimalPoint(value, DECIMAL_FIELDS) };
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: stringifyAnswer(value, DECIMAL_FIELDS) };
 }
 
 const offsetMinutes = (offset: string): number => {

@@ -1,7 +1,7 @@
 // The selection a list request describes (its query is parsed by src/shared/domain/campaign-listing.ts).
 import type { FetchLevel } from '../shared/domain/campaign';
 import type { StoredCampaign } from './records';
-import type { AccountRec } from './state';
+import { byId, type AccountRec } from './state';
 
 const RECENT_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -18,7 +18,7 @@ export function isListed(c: StoredCampaign, level: FetchLevel, now: number): boo
   return status === 'APPROVED' || now - c.createdAtMs <= RECENT_MS;
 }
 
-type SortValue = number | string | null;
+type SortValue = number | bigint | string | null;
 
 function sortValue(x: Listed, field: string): SortValue {
   if (field === 'advertiser_name') return x.owner.name;
@@ -27,7 +27,7 @@ function sortValue(x: Listed, field: string): SortValue {
     const t = Date.parse(v);
     return Number.isNaN(t) ? v : t;
   }
-  return typeof v === 'number' || typeof v === 'string' ? v : null;
+  return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : null;
 }
 
 /** Nulls go last in either direction; ties keep id order so that pages are stable. */
@@ -38,9 +38,9 @@ export function sortListed(items: Listed[], field: string, descending: boolean):
     if (va === null || vb === null) {
       if (va !== vb) return va === null ? 1 : -1;
     } else if (va !== vb) {
-      const cmp = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va) < String(vb) ? -1 : 1;
+      const cmp = typeof va === 'bigint' && typeof vb === 'bigint' ? byId(va, vb) : typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va) < String(vb) ? -1 : 1;
       return descending ? -cmp : cmp;
     }
-    return a.campaign.record.id - b.campaign.record.id;
+    return byId(a.campaign.record.id, b.campaign.record.id);
   });
 }

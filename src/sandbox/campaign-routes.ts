@@ -12,7 +12,7 @@ import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type
 import { budgetOfMethod, type RateLimitGroup } from '../shared/domain/rate-tiers';
 import { fillMissingObjective, normaliseCreate } from './create-fill';
 import { campaignFromCreate } from './records';
-import type { AccountRec } from './state';
+import { byId, type AccountRec } from './state';
 
 const err = (core: SandboxCore, status: number, message: string, headers?: ReplyHeaders): Reply =>
   apiError(core.variants, 'campaign', status, message, { headers });
@@ -72,8 +72,7 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   }
   if (problems.length > 0) return err(core, 400, problems[0].message, g.headers);
   // Built in full before anything changes, then committed: a request that fails applies nothing.
-  const stored = campaignFromCreate(g.account.id, core.world.nextCampaignId, body, ctx.now, { fill });
-  core.world.nextCampaignId++;
+  const stored = campaignFromCreate(g.account.id, core.world.allocateCampaignId(core.variants), body, ctx.now, { fill });
   core.world.pushCampaign(stored);
   if (core.variants.create_201) {
     const location = `/core/api/1.0/${encodeURIComponent(g.account.id)}/campaigns/${stored.record.id}`;
@@ -105,11 +104,11 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const items: Listed[] = [];
   for (const owner of owners) {
     for (const campaign of core.world.campaigns.get(owner.id) ?? []) {
-      if (q.ids !== undefined && !q.ids.has(campaign.record.id)) continue;
+      if (q.ids !== undefined && !q.ids.has(String(campaign.record.id))) continue;
       if (isListed(campaign, q.fetchLevel, ctx.now)) items.push({ campaign, owner });
     }
   }
-  if (owners.length > 1) items.sort((a, b) => a.campaign.record.id - b.campaign.record.id);
+  if (owners.length > 1) items.sort((a, b) => byId(a.campaign.record.id, b.campaign.record.id));
   if (q.sort) sortListed(items, q.sort.field, q.sort.descending);
   const { rows, page, pageSize } = pageOf(items, q, core.variants.page_size_cap);
   const network = g.account.type === 'NETWORK';

@@ -7,6 +7,7 @@ import { faultSpecSchema } from './faults';
 import { SandboxFixturesError } from './fixtures';
 import { jsonReply, parseJson, type Reply, type RequestContext, type Route } from './http';
 import { variantsSchema } from './variants';
+import { byId } from './state';
 
 const fail = (status: number, error: string): Reply => jsonReply(status, { error });
 
@@ -94,7 +95,7 @@ function campaigns(core: SandboxCore, ctx: RequestContext): Reply {
   if (account !== null && !core.world.accounts.has(account)) return fail(404, 'unknown account');
   const owners = account === null ? [...core.world.campaigns.keys()] : [account];
   const out = owners.flatMap((id) => (core.world.campaigns.get(id) ?? []).map((c) => c.record));
-  return jsonReply(200, { campaigns: out.sort((a, b) => a.id - b.id) });
+  return jsonReply(200, { campaigns: out.sort((a, b) => byId(a.id, b.id)) });
 }
 
 function tasks(core: SandboxCore, ctx: RequestContext): Reply {

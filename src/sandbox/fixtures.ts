@@ -12,6 +12,11 @@ const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601
 const positiveInt = z.number().int().positive();
 const nonEmpty = z.string().min(1, 'must not be empty');
 const appId = z.string().regex(/^\d+$/, 'app id must contain digits only');
+/**
+ * A campaign id or taskId: a positive safe integer, or its digits as a string for an id beyond
+ * 2^53 (a JSON file cannot hold one as a number without JSON.parse rounding it).
+ */
+const recordId = z.union([positiveInt, z.string().regex(/^[1-9]\d*$/, 'an id must be a positive integer or its digits')]);
 
 function isAbsoluteUrl(s: string): boolean {
   try {
@@ -72,7 +77,7 @@ const optionalMoney = z.number().finite().nullable().optional();
 // (DECISIONS client 7); the sandbox itself only produces the known ones.
 const campaignFixtureSchema = z.strictObject({
   account_id: accountIdSchema,
-  id: positiveInt,
+  id: recordId,
   created_at: isoDateTime,
   advertiser_id: z.string().optional(),
   name: z.string(),
@@ -95,7 +100,7 @@ const campaignFixtureSchema = z.strictObject({
 });
 
 const taskFixtureSchema = z.strictObject({
-  taskId: positiveInt,
+  taskId: recordId,
   tagId: z.union([positiveInt, appId]),
   taskType: z.enum(['immediate', 'scheduled']),
   taskStatus: nonEmpty,
@@ -157,19 +162,19 @@ function crossReferenceIssues(f: z.infer<typeof baseSchema>): Issue[] {
     if (appIds.has(a.app_id)) out.push({ path: ['apps', i, 'app_id'], message: `duplicate app_id ${a.app_id}` });
     appIds.add(a.app_id);
   });
-  const campaignIds = new Set<number>();
+  const campaignIds = new Set<bigint>();
   (f.campaigns ?? []).forEach((c, i) => {
     if (!accounts.has(c.account_id)) out.push({ path: ['campaigns', i, 'account_id'], message: `unknown account ${c.account_id}` });
     if (c.advertiser_id !== undefined && c.advertiser_id !== c.account_id) {
       out.push({ path: ['campaigns', i, 'advertiser_id'], message: 'advertiser_id must equal account_id' });
     }
-    if (campaignIds.has(c.id)) out.push({ path: ['campaigns', i, 'id'], message: `duplicate campaign id ${c.id}` });
-    campaignIds.add(c.id);
+    if (campaignIds.has(BigInt(c.id))) out.push({ path: ['campaigns', i, 'id'], message: `duplicate campaign id ${c.id}` });
+    campaignIds.add(BigInt(c.id));
   });
-  const taskIds = new Set<number>();
+  const taskIds = new Set<bigint>();
   (f.tasks ?? []).forEach((t, i) => {
-    if (taskIds.has(t.taskId)) out.push({ path: ['tasks', i, 'taskId'], message: `duplicate taskId ${t.taskId}` });
-    taskIds.add(t.taskId);
+    if (taskIds.has(BigInt(t.taskId))) out.push({ path: ['tasks', i, 'taskId'], message: `duplicate taskId ${t.taskId}` });
+    taskIds.add(BigInt(t.taskId));
     if (!appIds.has(String(t.tagId))) out.push({ path: ['tasks', i, 'tagId'], message: `unknown app ${t.tagId}` });
   });
   const tiers = new Set([...Object.keys(SPEC_TIERS), ...Object.keys(f.rate_limits?.tiers ?? {})]);

@@ -4,6 +4,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Budget, LimitedGroup } from './rate-limiter';
 import type { Variants } from './variants';
+import { toJson } from './json-writer';
 
 /** Header fields of a reply; an array is sent as one field line per element (RFC 9110 5.3). */
 export type ReplyHeaders = Record<string, string | string[]>;
@@ -46,7 +47,7 @@ export interface Route {
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function jsonReply(status: number, value: unknown, headers?: ReplyHeaders): Reply {
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: toJson(value) };
 }
 
 export function htmlReply(status: number, html: string, headers?: ReplyHeaders): Reply {

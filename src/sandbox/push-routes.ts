@@ -17,7 +17,8 @@ import { answer } from './answers';
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
-import { cdnUrl, iso, type StoredTask, type TaskRecord } from './records';
+import { cdnUrl, iso, type RecordId, type StoredTask, type TaskRecord } from './records';
+import { byId } from './state';
 import { isServiceTime, TIME_RANGE_MESSAGE } from './timestamps';
 
 const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
@@ -35,18 +36,18 @@ function authApps(core: SandboxCore, ctx: RequestContext): Reply {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return auth.reply;
   const out: Record<string, string> = {};
-  const ids = [...auth.client.apps].filter((id) => core.world.apps.has(id)).sort((a, b) => Number(a) - Number(b));
+  const ids = [...auth.client.apps].filter((id) => core.world.apps.has(id)).sort((a, b) => byId(BigInt(a), BigInt(b)));
   for (const id of ids) out[id] = core.world.apps.get(id)!.publisher;
   return answer(core.variants, 200, out);
 }
 
 /** The task one event creates for one app; `taskId` is the id it will get if the send succeeds. */
-function taskOf(core: SandboxCore, ev: PushEvent, appId: string, taskId: number, mode: PushMode, now: number): TaskRecord {
+function taskOf(core: SandboxCore, ev: PushEvent, appId: string, taskId: RecordId, mode: PushMode, now: number): TaskRecord {
   const executionTime = mode === 'immediate' ? now : ev.executionTime!;
   const icon = ev.icon ?? ev.iconUrl;
   const record: TaskRecord = {
     taskId,
-    tagId: Number(appId),
+    tagId: BigInt(appId),
     taskType: mode,
     // DECISIONS sandbox 8: an immediate push is active for no observable time, then completed.
     taskStatus: mode === 'immediate' ? 'completed' : 'pending',
@@ -97,14 +98,15 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
       if (!core.world.apps.has(app) || !auth.client.apps.has(app)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
     }
   }
+  // Every check has passed: the ids are taken now, and the tasks built whole before any is stored.
+  const first = core.world.allocateTaskIds(core.variants, appsPerEvent.reduce((n, apps) => n + apps.length, 0));
   const tasks: StoredTask[] = [];
   events.forEach((ev, i) => {
     for (const app of appsPerEvent[i]) {
-      const taskId = core.world.nextTaskId + tasks.length;
+      const taskId = first + BigInt(tasks.length);
       tasks.push({ appId: app, record: taskOf(core, ev, app, taskId, mode, ctx.now), target: ev.target });
     }
   });
-  core.world.nextTaskId += tasks.length;
   for (const task of tasks) core.world.pushTask(task);
   const noun = tasks.length === 1 ? 'notification' : 'notifications';
   return answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`);

@@ -4,8 +4,15 @@ import type { CampaignCreate } from '../shared/domain/campaign';
 import { DEFAULT_SPENDING_LIMIT_MODEL } from './create-fill';
 import type { CampaignFixture, TaskFixture } from './fixtures';
 
+/**
+ * Ids the sandbox hands out (campaign id, taskId, tagId) are bigints: exact at any size (the
+ * id_range variant hands out ids beyond 2^53), written as bare JSON numbers where the interface
+ * shows a number (answers.ts, json-writer.ts).
+ */
+export type RecordId = bigint;
+
 export interface CampaignRecord {
-  id: number;
+  id: RecordId;
   advertiser_id: string;
   name: string;
   branding_text: string | null;
@@ -40,7 +47,7 @@ export function campaignFromFixture(f: CampaignFixture): StoredCampaign {
     accountId: f.account_id,
     createdAtMs: Date.parse(f.created_at),
     record: {
-      id: f.id,
+      id: BigInt(f.id),
       advertiser_id: f.account_id,
       name: f.name,
       branding_text: f.branding_text ?? null,
@@ -71,7 +78,7 @@ export function campaignFromFixture(f: CampaignFixture): StoredCampaign {
  */
 export function campaignFromCreate(
   accountId: string,
-  id: number,
+  id: RecordId,
   body: CampaignCreate,
   now: number,
   opts: { fill?: boolean } = {},
@@ -107,8 +114,9 @@ export function campaignFromCreate(
 }
 
 export interface TaskRecord {
-  taskId: number;
-  tagId: number;
+  taskId: RecordId;
+  /** The app id (spec 2.6: "Application ID of the task"), as a number. */
+  tagId: RecordId;
   taskType: 'immediate' | 'scheduled';
   taskStatus: string;
   taskUpdateTime: number;
@@ -138,8 +146,8 @@ export function taskFromFixture(t: TaskFixture, worldStart: number): StoredTask 
   const finished = t.taskStatus === 'completed' || t.taskStatus === 'failed';
   const updated = t.taskUpdateTime ?? (finished ? t.executionTime : Math.min(worldStart, t.executionTime));
   const record: TaskRecord = {
-    taskId: t.taskId,
-    tagId: Number(t.tagId),
+    taskId: BigInt(t.taskId),
+    tagId: BigInt(t.tagId),
     taskType: t.taskType,
     taskStatus: t.taskStatus,
     taskUpdateTime: updated,

@@ -8,9 +8,11 @@ import {
   campaignFromFixture,
   setTaskUpdateTime,
   taskFromFixture,
+  type RecordId,
   type StoredCampaign,
   type StoredTask,
 } from './records';
+import type { Variants } from './variants';
 
 export interface AccountRec {
   id: string;
@@ -65,6 +67,19 @@ export const opaqueToken = (): string => randomBytes(32).toString('base64url');
 
 const SWEEP_EVERY = 1024;
 
+/** Where ids start without fixtures of that kind. */
+const FIRST_CAMPAIGN_ID = 1000001n;
+const FIRST_TASK_ID = 900001n;
+/**
+ * Where ids start under the id_range "big" variant: above 2^60, where doubles are 256 apart, so
+ * every id handed out there is rounded by JSON.parse, and many consecutive ones to the same double.
+ */
+const BIG_CAMPAIGN_ID = 2n ** 60n + 1n;
+const BIG_TASK_ID = 2n ** 61n + 1n;
+
+/** Order of two ids, for sort(). */
+export const byId = (a: RecordId, b: RecordId): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export class World {
   readonly accounts = new Map<string, AccountRec>();
   readonly members = new Map<string, AccountRec[]>();
@@ -73,12 +88,12 @@ export class World {
   /** Per owning account, ascending id (new ids are always larger, so pushing keeps the order). */
   readonly campaigns = new Map<string, StoredCampaign[]>();
   /** Ascending taskId for the same reason. */
-  readonly tasks = new Map<number, StoredTask>();
+  readonly tasks = new Map<RecordId, StoredTask>();
   readonly tasksByApp = new Map<string, StoredTask[]>();
   readonly tokens = new Map<string, TokenRec>();
   readonly codes = new Map<string, CodeRec>();
-  nextCampaignId: number;
-  nextTaskId: number;
+  private nextCampaignId: RecordId;
+  private nextTaskId: RecordId;
   private readonly pending = new Set<StoredTask>();
   private issued = 0;
 
@@ -123,12 +138,26 @@ export class World {
     for (const a of f.apps ?? []) {
       this.apps.set(a.app_id, { id: a.app_id, publisher: a.publisher, domain: a.domain ?? null, swPath: a.sw_path ?? null });
     }
-    const campaigns = (f.campaigns ?? []).map(campaignFromFixture).sort((x, y) => x.record.id - y.record.id);
+    const campaigns = (f.campaigns ?? []).map(campaignFromFixture).sort((x, y) => byId(x.record.id, y.record.id));
     for (const c of campaigns) this.pushCampaign(c);
-    this.nextCampaignId = campaigns.length > 0 ? campaigns[campaigns.length - 1].record.id + 1 : 1000001;
-    const tasks = (f.tasks ?? []).map((t) => taskFromFixture(t, now)).sort((x, y) => x.record.taskId - y.record.taskId);
+    this.nextCampaignId = campaigns.length > 0 ? campaigns[campaigns.length - 1].record.id + 1n : FIRST_CAMPAIGN_ID;
+    const tasks = (f.tasks ?? []).map((t) => taskFromFixture(t, now)).sort((x, y) => byId(x.record.taskId, y.record.taskId));
     for (const t of tasks) this.pushTask(t);
-    this.nextTaskId = tasks.length > 0 ? tasks[tasks.length - 1].record.taskId + 1 : 900001;
+    this.nextTaskId = tasks.length > 0 ? tasks[tasks.length - 1].record.taskId + 1n : FIRST_TASK_ID;
+  }
+
+  /** The id of a campaign about to be stored (never handed out twice; under id_range "big", beyond 2^60). */
+  allocateCampaignId(variants: Variants): RecordId {
+    if (variants.id_range === 'big' && this.nextCampaignId < BIG_CAMPAIGN_ID) this.nextCampaignId = BIG_CAMPAIGN_ID;
+    return this.nextCampaignId++;
+  }
+
+  /** `count` consecutive task ids for the tasks of one send, the first returned (id_range as for campaigns). */
+  allocateTaskIds(variants: Variants, count: number): RecordId {
+    if (variants.id_range === 'big' && this.nextTaskId < BIG_TASK_ID) this.nextTaskId = BIG_TASK_ID;
+    const first = this.nextTaskId;
+    this.nextTaskId += BigInt(count);
+    return first;
   }
 
   pushCampaign(c: StoredCampaign): void {

@@ -52,8 +52,8 @@ type Found = { task: StoredTask; client: ClientRec; reply?: undefined } | { repl
 function findTask(core: SandboxCore, ctx: RequestContext, rawId: string): Found {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return { reply: auth.reply };
-  if (!/^\d{1,15}$/.test(rawId)) return { reply: err(core, 400, 'taskId must be numeric') };
-  const task = core.world.tasks.get(Number(rawId));
+  if (!/^\d{1,40}$/.test(rawId)) return { reply: err(core, 400, 'taskId must be numeric') };
+  const task = core.world.tasks.get(BigInt(rawId));
   if (task === undefined) return { reply: err(core, 404, 'Task not found') };
   if (!auth.client.apps.has(task.appId)) return { reply: err(core, 403, NOT_AUTHORIZED_APP_MESSAGE) };
   return { task, client: auth.client };

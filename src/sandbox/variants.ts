@@ -46,6 +46,13 @@ export const variantsSchema = z.strictObject({
    * does not show push limits.
    */
   push_tier: z.number().int().min(1).max(6).optional(),
+  /**
+   * Every id the service hands out from now on (campaign ids, taskId; tagId is the app's own id)
+   * is beyond 2^53 (from 2^60 + 1 for campaigns, 2^61 + 1 for tasks), written as exact JSON
+   * numbers where the interface shows a number (spec 2.6 types taskId and tagId as numbers with
+   * no range; 2.1 shows the created campaign's id as a number).
+   */
+  id_range: z.enum(['big']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
@@ -80,6 +87,8 @@ export const MIXED_VARIANTS: Variants = {
   // The most generous tier: every push answer carries limits to learn, and tests are not slowed.
   push_tier: 1,
   token_error_echo: true,
+  // Ids beyond 2^53 from the first create and send on: the client's suites keep every id exact.
+  id_range: 'big',
 };
 
 /**

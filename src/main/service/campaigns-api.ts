@@ -108,7 +108,7 @@ async function listByIdGroups(
   baseUrl: string,
   account: string,
   query: Omit<CampaignListQuery, 'campaignIds'>,
-  groups: (string | number)[][],
+  groups: string[][],
   opts: CallOptions,
 ): Promise<CampaignPage> {
   if (query.page !== undefined || query.pageSize !== undefined) {
@@ -243,18 +243,18 @@ const PAGING_ROOM = '&page=9999999&page_size=9999999'.length;
  * (with the rest of `query` and room for paging) keeps its query under MAX_LIST_QUERY_LENGTH.
  * Each id is named once.
  */
-export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 'page' | 'pageSize'>, ids: readonly (string | number)[]): (string | number)[][] {
+export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 'page' | 'pageSize'>, ids: readonly string[]): string[][] {
   // Paging parameters, whether given or added later by a walk, are counted as PAGING_ROOM.
   const base = campaignListSearchParams({ fetchLevel: query.fetchLevel, ...(query.sort ? { sort: query.sort } : {}) }).toString().length + PAGING_ROOM;
-  const groups: (string | number)[][] = [];
-  let group: (string | number)[] = [];
+  const groups: string[][] = [];
+  let group: string[] = [];
   let length = base;
   const seen = new Set<string>();
   for (const id of ids) {
     // A repeated id would be counted in two groups' totals.
-    if (seen.has(String(id))) continue;
-    seen.add(String(id));
-    const added = `&campaign_ids=${encodeURIComponent(String(id))}`.length;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const added = `&campaign_ids=${encodeURIComponent(id)}`.length;
     if (group.length > 0 && length + added > MAX_LIST_QUERY_LENGTH) {
       groups.push(group);
       group = [];

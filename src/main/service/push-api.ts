@@ -102,13 +102,13 @@ export async function listTasks(ctx: PushContext, tagId: string, taskType?: Task
   return tasks;
 }
 
-function taskPath(taskId: string | number): string {
+function taskPath(taskId: string): string {
   const id = String(taskId);
   if (!/^\d+$/.test(id)) throw invalidDraft([{ field: 'taskId', message: 'taskId must be a number' }]);
   return `/epsilon/task/${id}`;
 }
 
-export async function updateTask(ctx: PushContext, taskId: string | number, update: TaskUpdate, opts: CallOptions = {}): Promise<string> {
+export async function updateTask(ctx: PushContext, taskId: string, update: TaskUpdate, opts: CallOptions = {}): Promise<string> {
   const path = taskPath(taskId);
   const typed = taskUpdateSchema.safeParse(update);
   if (!typed.success) throw invalidDraft(typeProblems(typed.error.issues, ''));
@@ -118,7 +118,7 @@ export async function updateTask(ctx: PushContext, taskId: string | number, upda
   return acknowledgement(res);
 }
 
-export async function deleteTask(ctx: PushContext, taskId: string | number, opts: CallOptions = {}): Promise<string> {
+export async function deleteTask(ctx: PushContext, taskId: string, opts: CallOptions = {}): Promise<string> {
   const path = taskPath(taskId);
   const res = await ctx.exec.call(spec(ctx, { method: 'DELETE', path, what: `cancel task ${String(taskId)}`, shownAsText: true }), opts);
   return acknowledgement(res);

@@ -6,16 +6,18 @@ import { z } from 'zod';
 import { parseRetryAfter } from '../ratelimit/headers';
 import { ServiceError } from './errors';
 import type { HttpResponse } from './http-transport';
+import { parseJsonLossless } from './lossless-json';
 import type { RedactOptions } from './redaction';
 import { readServerWords, type ServerWords } from './server-words';
 
 const errorBodySchema = z.looseObject({ violated_policies: z.unknown().optional() });
 
+/** A whole answer's JSON, read losslessly (ids beyond 2^53 as their digits), or undefined. */
 export function parseJsonBody(body: Buffer): unknown {
   const text = body.toString('utf8');
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonLossless(text);
   } catch {
     return undefined;
   }

@@ -157,11 +157,11 @@ export class ServiceClient {
     return push.listTasks(this.#push, tagId, taskType, opts);
   }
 
-  updateTask(taskId: string | number, update: TaskUpdate, opts?: CallOptions): Promise<string> {
+  updateTask(taskId: string, update: TaskUpdate, opts?: CallOptions): Promise<string> {
     return push.updateTask(this.#push, taskId, update, opts);
   }
 
-  deleteTask(taskId: string | number, opts?: CallOptions): Promise<string> {
+  deleteTask(taskId: string, opts?: CallOptions): Promise<string> {
     return push.deleteTask(this.#push, taskId, opts);
   }
 

@@ -12,12 +12,15 @@
 import Database, { type Database as Db } from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { CAMPAIGN_WRITE_COLUMNS } from './campaign-columns';
+import { CAMPAIGN_WRITE_COLUMNS, LONG_ID_KEY } from './campaign-columns';
 
 const CACHE_PAGE_SIZE = 16384;
 
-/** The schema version of the cache file (its own user_version, apart from the data file's). */
-export const CACHE_SCHEMA_VERSION = 2;
+/**
+ * The schema version of the cache file (its own user_version, apart from the data file's).
+ * 3: ids of 16 digits or more have the sort key LONG_ID_KEY + their length (idSortKey), not -1.
+ */
+export const CACHE_SCHEMA_VERSION = 3;
 
 export const CAMPAIGNS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS campaigns (
   account_key INTEGER NOT NULL,
@@ -145,6 +148,7 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
     if (!existsSync(`${file}-wal`) && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma(`page_size = ${CACHE_PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     cachePragmas(db);
+    const version = db.pragma('user_version', { simple: true }) as number;
     db.transaction(() => {
       db!.exec(CAMPAIGNS_TABLE_SQL);
       matchIndexes(db!);
@@ -167,6 +171,9 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
         db.exec('DETACH DATABASE old');
       }
     }
+    // Rows an older app (or an older data file's tables) keyed by -1 would be missed by a look-up
+    // with today's key and kept beside the row a refresh writes: they take today's (idSortKey).
+    if (version < 3) db.prepare("UPDATE campaigns SET id_num = ? + length(id) WHERE id_num = -1 AND length(id) >= 16 AND id NOT GLOB '*[^0-9]*'").run(LONG_ID_KEY);
   } finally {
     db.close();
   }

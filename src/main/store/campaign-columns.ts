@@ -45,12 +45,19 @@ export const CAMPAIGN_WRITE_COLUMNS = [
   'search',
 ] as const;
 
+/** Above every id of up to 15 digits (999,999,999,999,999 at most), which a double holds exactly. */
+export const LONG_ID_KEY = 1_000_000_000_000_000;
+
 /**
- * Sort key of an id: its numeric value when it is a plain integer (ids arrive as digits, and
- * "9" must come before "10"), otherwise -1 so non-numeric ids sort first and then by text.
+ * Sort key of an id (the key column id_num, followed by the id itself): its numeric value when it
+ * is an integer of up to 15 digits (ids arrive as digits, and "9" must come before "10");
+ * LONG_ID_KEY + its length for a longer one (ids beyond 2^53 are not JS numbers: they sort after
+ * every shorter id, and among those of one length by their text, which for digits is their
+ * value); -1 otherwise, so non-numeric ids sort first and then by text.
  */
 export function idSortKey(id: string): number {
-  return /^\d{1,15}$/.test(id) ? Number(id) : -1;
+  if (/^\d{1,15}$/.test(id)) return Number(id);
+  return /^\d+$/.test(id) ? LONG_ID_KEY + id.length : -1;
 }
 
 /**

@@ -34,7 +34,7 @@ export function campaignBaseline(store: Store, item: Extract<OutboxItem, { kind:
 export function newestCachedCampaignId(store: Store, item: Extract<OutboxItem, { kind: 'create_campaign' }>): string | undefined {
   const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };
   const [newest] = store.campaigns.query({ ...ref, sort: { field: 'id', direction: 'desc' }, limit: 1, offset: 0 }).rows;
-  return newest && /^\d{1,15}$/.test(newest.id) ? newest.id : undefined;
+  return newest && /^\d+$/.test(newest.id) ? newest.id : undefined;
 }
 
 /** Cached tasks that the push would be taken for. */

@@ -2,6 +2,7 @@
 // answer was lost. Pure service work: no state changes here, the drainer decides what they mean.
 import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, Task } from '../../shared/domain/push';
+import { compareIds } from '../../shared/domain/service-id';
 import { readPageAt, type ServiceClient } from '../service';
 import type { OutboxItem } from '../store';
 import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
@@ -35,7 +36,7 @@ export const LOOKUP_PAGE_SIZE = 100;
 /** Reads of the newest-first walk after which it gives way to one listing of everything. */
 const NEWEST_FIRST_MAX_READS = 12;
 
-const numericId = (id: string): number | undefined => (/^\d{1,15}$/.test(id) ? Number(id) : undefined);
+const isDigits = (id: string): boolean => /^\d+$/.test(id);
 
 /**
  * The newest campaigns of the account, down to `newestKnownId` (the newest one the cache knew
@@ -47,23 +48,22 @@ const numericId = (id: string): number | undefined => (/^\d{1,15}$/.test(id) ? N
  * are not numbers; the caller then lists the whole account instead of concluding "absent".
  */
 export async function listNewestFirst(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<Campaign[] | undefined> {
-  const horizon = newestKnownId === undefined ? undefined : numericId(newestKnownId);
+  const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
   const rows = new Map<string, Campaign>();
   let size = LOOKUP_PAGE_SIZE;
   let capped = false;
   // Rows covered so far, counted from the newest.
   let offset = 0;
-  // The oldest id read so far: every row not read before must be older still.
-  let oldest = Infinity;
+  // The oldest id read so far: every row not read before must be older still (compared exactly, as digits).
+  let oldest: string | undefined;
   const newestFirst = (page: number, pageSize: number) =>
     client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
     const { page: p, end } = await readPageAt(newestFirst, offset, size);
     for (const c of p.campaigns) {
       if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
-      const n = numericId(c.id);
-      if (n === undefined || n >= oldest) return undefined; // not in descending id order
-      oldest = n;
+      if (!isDigits(c.id) || (oldest !== undefined && compareIds(c.id, oldest) >= 0)) return undefined; // not in descending id order
+      oldest = c.id;
       rows.set(c.id, c);
     }
     // Everything the listing holds has been read: nothing can hide further down.
@@ -71,7 +71,7 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
     if (horizon === undefined || end <= offset) return undefined;
     offset = end;
     // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
-    if (oldest <= horizon && rows.size >= 2) return [...rows.values()];
+    if (oldest !== undefined && compareIds(oldest, horizon) <= 0 && rows.size >= 2) return [...rows.values()];
     // A page cut short of what was asked while more rows follow: the service's own page size,
     // which page numbers count in from now on (and which asking for more would not change). A
     // full page of a service that serves what it is asked: widen, up to the largest page.
@@ -95,7 +95,6 @@ export async function listForMatch(client: ServiceClient, accountId: string, new
 /** What a look-up found: one match, none, or several the person must choose between. */
 export type MatchResult<T> = { kind: 'found'; match: T } | { kind: 'absent' } | { kind: 'ambiguous'; candidates: T[] };
 
-const idOrder = (a: string, b: string) => (/^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b));
 
 /**
  * The campaign a create made, among those listed: one with what the create sent that is neither
@@ -103,7 +102,7 @@ const idOrder = (a: string, b: string) => (/^\d+$/.test(a) && /^\d+$/.test(b) ? 
  * than one such campaign is ambiguous: never guessed, never resolved by resending.
  */
 export function matchCampaign(listed: readonly Campaign[], body: CampaignCreate, excluded: ReadonlySet<string>): MatchResult<Campaign> {
-  const candidates = listed.filter((c) => !excluded.has(c.id) && campaignMatchesCreate(c, body)).sort((a, b) => idOrder(a.id, b.id));
+  const candidates = listed.filter((c) => !excluded.has(c.id) && campaignMatchesCreate(c, body)).sort((a, b) => compareIds(a.id, b.id));
   if (candidates.length === 0) return { kind: 'absent' };
   if (candidates.length === 1) return { kind: 'found', match: candidates[0] };
   return { kind: 'ambiguous', candidates };
@@ -140,7 +139,7 @@ export async function findPushTasks(
     const candidates = tasks
       .filter((t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)))
       .map((t) => t.taskId)
-      .sort(idOrder);
+      .sort(compareIds);
     if (candidates.length > events.length) out.ambiguous.push(...candidates);
     out.found.push(...candidates.slice(0, events.length));
   }

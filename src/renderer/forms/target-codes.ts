@@ -43,6 +43,11 @@ export function chipValueProblem(attr: ChipAttribute, value: string): string | n
   }
   const label = NUMERIC_LABEL[attr];
   if (label && !/^\d+$/.test(v)) return `${label} ids are numbers given by the service (e.g. 12), not names: "${v}" is not one`;
+  // OS and browser ids go out as JSON numbers (spec 2.5: number[]), through a JS number: one
+  // beyond 2^53 would be sent as another id, so it is refused rather than changed.
+  if ((attr === 'os' || attr === 'browsers') && !Number.isSafeInteger(Number(v))) {
+    return `${label} id ${v} is too large to be sent exactly (at most ${Number.MAX_SAFE_INTEGER})`;
+  }
   return null;
 }
 

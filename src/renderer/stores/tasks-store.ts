@@ -1,6 +1,7 @@
 // The Tasks tab: the application picked, its cached tasks, and the selected task.
 import { create } from 'zustand';
 import type { Task } from '../../shared/domain/push';
+import { compareIds } from '../../shared/domain/service-id';
 import { call, messageOf } from '../lib/api';
 import type { AccountRef } from './workspace-store';
 import { isServiceValue } from '../../shared/domain/service-values';
@@ -35,7 +36,7 @@ export type TaskSort = 'send' | 'update';
 /** Newest first by send (execution) time or by last update; the list the grid shows. */
 export function sortTasks(tasks: Task[], by: TaskSort = 'send'): Task[] {
   const key = (t: Task) => (by === 'send' ? t.executionTime : t.taskUpdateTime) ?? 0;
-  return [...tasks].sort((a, b) => key(b) - key(a) || Number(b.taskId) - Number(a.taskId));
+  return [...tasks].sort((a, b) => key(b) - key(a) || compareIds(b.taskId, a.taskId));
 }
 
 /** The tasks the filters let through ('' = any), in the chosen order. */

@@ -5,7 +5,8 @@ import { MAX_PAGE_SIZE, SORTABLE_CAMPAIGN_FIELDS, type FetchLevel } from './camp
 
 export interface ListQuery {
   fetchLevel: FetchLevel;
-  ids?: ReadonlySet<number>;
+  /** Ids asked for, as digits without leading zeros (any length: ids are not JS numbers). */
+  ids?: ReadonlySet<string>;
   page?: number;
   pageSize?: number;
   sort?: { field: string; descending: boolean };
@@ -32,8 +33,8 @@ export function parseListQuery(q: URLSearchParams): ListQuery | string {
   }
   const ids = q.getAll('campaign_ids');
   if (ids.length > 0) {
-    if (!ids.every((id) => /^\d{1,15}$/.test(id))) return 'campaign_ids must be numeric';
-    out.ids = new Set(ids.map(Number));
+    if (!ids.every((id) => /^\d{1,40}$/.test(id))) return 'campaign_ids must be numeric';
+    out.ids = new Set(ids.map((id) => id.replace(/^0+(?=\d)/, '')));
   }
   const page = q.get('page');
   const pageSize = q.get('page_size');

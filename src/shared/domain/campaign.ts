@@ -2,6 +2,7 @@
 // offline before it is ever sent). Pure TypeScript and zod: no Node, Electron or DOM imports.
 import type { AccountType } from './account';
 import { z } from 'zod';
+import { serviceIdSchema, serviceNumberSchema } from './service-id';
 
 /** Account ids are alphabetic (spec 4.1, 4.2). */
 export const accountIdSchema = z
@@ -212,23 +213,26 @@ function valueMessage(field: OpenCreateEnum, values: 'open' | 'known'): string {
   return `${field} must be one of ${known}, or another value the service uses (capital letters, digits and _)`;
 }
 
+const serviceMoney = serviceNumberSchema.nullable().optional();
+
 /**
  * A campaign as the service returns it, parsed liberally: the id may be a number (create) or a
- * string (list) and is kept as a string; unknown fields and enum values pass through.
+ * string (list) and is kept as the string the service wrote (service-id.ts); unknown fields and
+ * enum values pass through.
  */
 export const campaignSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform((v) => String(v)),
+  id: serviceIdSchema,
   advertiser_id: z.string().optional(),
   advertiser_name: z.string().optional(),
   name: z.string(),
   branding_text: z.string().nullable().optional(),
   tracking_code: z.string().nullable().optional(),
   pricing_model: z.string().nullable().optional(),
-  cpc: z.number().nullable().optional(),
+  cpc: serviceMoney,
   safety_rating: z.unknown().optional(),
-  daily_cap: z.number().nullable().optional(),
+  daily_cap: serviceMoney,
   daily_ad_delivery_model: z.string().nullable().optional(),
-  spending_limit: z.number().nullable().optional(),
+  spending_limit: serviceMoney,
   spending_limit_model: z.string().nullable().optional(),
   bid_strategy: z.string().nullable().optional(),
   marketing_objective: z.string().nullable().optional(),
@@ -236,7 +240,7 @@ export const campaignSchema = z.looseObject({
   start_date: z.string().nullable().optional(),
   campaign_item_type: z.string().nullable().optional(),
   status: z.string().nullable().optional(),
-  spent: z.number().nullable().optional(),
+  spent: serviceMoney,
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
@@ -274,7 +278,8 @@ export type SortableCampaignField = (typeof SORTABLE_CAMPAIGN_FIELDS)[number];
 
 export interface CampaignListQuery {
   fetchLevel: FetchLevel;
-  campaignIds?: readonly (string | number)[];
+  /** Sent exactly as the service spelled them (ids are strings end to end). */
+  campaignIds?: readonly string[];
   page?: number;
   pageSize?: number;
   sort?: { field: string; direction: 'asc' | 'desc' };
@@ -287,7 +292,7 @@ export const MAX_PAGE_SIZE = 1000;
 export function campaignListSearchParams(q: CampaignListQuery): URLSearchParams {
   const p = new URLSearchParams();
   p.set('fetch_level', q.fetchLevel);
-  for (const id of q.campaignIds ?? []) p.append('campaign_ids', String(id));
+  for (const id of q.campaignIds ?? []) p.append('campaign_ids', id);
   if (q.page !== undefined || q.pageSize !== undefined) {
     p.set('page', String(q.page ?? 1));
     p.set('page_size', String(q.pageSize ?? 100));

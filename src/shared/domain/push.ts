@@ -2,6 +2,7 @@
 // desk's composer (which shows them before anything is sent).
 import { z } from 'zod';
 import type { FieldProblem } from './campaign';
+import { serviceIdSchema } from './service-id';
 
 export const MAX_TITLE_LENGTH = 140;
 export const MAX_TARGET_APPS = 200;
@@ -23,7 +24,8 @@ export const TARGET_ATTRIBUTES = {
 } as const;
 export type TargetAttribute = keyof typeof TARGET_ATTRIBUTES | 'user_data';
 
-const idString = z.union([z.string(), z.number().transform((n) => String(n))]);
+/** An app id in a request: a string, or a number as its digits while it is exact (service-id.ts). */
+const idString = z.union([z.string(), z.number().refine(Number.isSafeInteger).transform((n) => String(n))]);
 
 /**
  * Whether `name` is a top-level attribute of include/exclude (spec 2.5). Own keys only: `in` would
@@ -258,7 +260,7 @@ export function taskUpdateProblems(u: TaskUpdate, now: number): FieldProblem[] {
 
 /** PATCH /epsilon/container/sw-path body (spec 2.8). */
 export const swPathSchema = z.object({
-  containerId: z.union([z.string(), z.number().transform((n) => String(n))]).optional(),
+  containerId: idString.optional(),
   serviceWorkerPath: z.string().optional(),
   performer: z.string().optional(),
 });
@@ -281,8 +283,8 @@ export const KNOWN_TASK_STATUSES = ['active', 'pending', 'completed', 'cancelled
 
 /** A task record (spec 2.6), parsed liberally: unknown fields and statuses are kept. */
 export const taskSchema = z.looseObject({
-  taskId: z.union([z.number(), z.string()]).transform((v) => String(v)),
-  tagId: z.union([z.number(), z.string()]).transform((v) => String(v)),
+  taskId: serviceIdSchema,
+  tagId: serviceIdSchema,
   taskType: z.string(),
   taskStatus: z.string(),
   taskUpdateTime: z.number().nullable().optional(),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ManualClock, systemClock, type Clock } from '../../../src/main/clock/clock';
 import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../../src/main/app/create-core';
 import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
+import { parseJsonLossless } from '../../../src/main/service/lossless-json';
 import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { controlHeaders, type SandboxRef } from '../../helpers/control';
@@ -192,14 +193,14 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   return env;
 }
 
-/** Control API of the sandbox. */
+/** Control API of the sandbox, read losslessly: under id_range ids beyond 2^53 come as their digits (strings). */
 export async function control(sb: SandboxRef, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${sb.url}${path}`, {
     method,
     headers: { ...controlHeaders(sb, path), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return res.json();
+  return parseJsonLossless(await res.text());
 }
 
 export async function sandboxCampaigns(sb: SandboxRef, account?: string): Promise<{ id: number; name: string; advertiser_id: string }[]> {

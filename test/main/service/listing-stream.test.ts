@@ -1,10 +1,12 @@
 // The unpaged listing is cut into elements by a byte scan and parsed by JSON.parse chunk by chunk
 // (src/main/service/listing-stream.ts). Whatever the chunk boundaries (inside multi-byte
-// characters, inside escapes, one byte at a time), it must read exactly what JSON.parse of the
-// whole body reads, and refuse what JSON.parse refuses.
+// characters, inside escapes, one byte at a time), it must read exactly what the client's JSON
+// reader (JSON.parse, with integers beyond 2^53 kept as their digits) reads of the whole body, and
+// refuse what JSON.parse refuses.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ListingStreamParser, UnreadableListingError } from '../../../src/main/service/listing-stream';
+import { parseJsonLossless } from '../../../src/main/service/lossless-json';
 
 /** JSON whitespace, including none. */
 const WHITESPACE = ['', ' ', '\n', '\r\n', '\t', '  \n\t '];
@@ -30,6 +32,8 @@ function writer(choices: readonly number[]) {
       return `{${ws()}${Object.entries(v).map(([k, x]) => `${str(k)}${ws()}:${ws()}${value(x)}`).join(`${ws()},${ws()}`)}${ws()}}`;
     }
     if (typeof v === 'string') return str(v);
+    // An id beyond 2^53 a service writes as a bare number.
+    if (typeof v === 'bigint') return v.toString();
     return JSON.stringify(v);
   };
   const members = (entries: [string, unknown][]) => `${ws()}{${ws()}${entries.map(([k, x]) => `${str(k)}${ws()}:${ws()}${value(x)}`).join(`${ws()},${ws()}`)}${ws()}}${ws()}`;
@@ -52,7 +56,7 @@ const json = fc.letrec((tie) => ({
   ),
 })).value;
 const campaign = fc.record(
-  { id: fc.oneof(fc.integer({ min: 1 }), fc.string()), name: text, status: fc.constantFrom('APPROVED', 'PAUSED'), spent: fc.double({ noNaN: true, noDefaultInfinity: true }), targeting: json, extra: fc.dictionary(text, json, { maxKeys: 3 }) },
+  { id: fc.oneof(fc.integer({ min: 1 }), fc.string(), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n })), name: text, status: fc.constantFrom('APPROVED', 'PAUSED'), spent: fc.double({ noNaN: true, noDefaultInfinity: true }), targeting: json, extra: fc.dictionary(text, json, { maxKeys: 3 }) },
   { requiredKeys: ['id', 'name'] },
 );
 const notListingKey = text.filter((k) => k !== 'results' && k !== 'metadata');
@@ -104,11 +108,11 @@ function readChunks(chunks: readonly Buffer[]): { results: unknown[]; metadata: 
   return { results, metadata };
 }
 
-/** What JSON.parse of the whole body reads, as a listing: or null when it is not one. */
+/** What the lossless reader makes of the whole body, as a listing: or null when it is not one. */
 function oracle(body: Buffer): { results: unknown[]; metadata: unknown } | null {
   let doc: unknown;
   try {
-    doc = JSON.parse(body.toString('utf8'));
+    doc = parseJsonLossless(body.toString('utf8'));
   } catch {
     return null;
   }
@@ -204,6 +208,19 @@ describe('reading the unpaged listing chunk by chunk', () => {
     const big = JSON.stringify({ rows: Array.from({ length: 5000 }, (_, i) => ({ i, s: 'x'.repeat(50) })) });
     const body = bytes(`{"links": ${big}, "n": -1.5e3, "ok": true, "none": null, "s": "a\\"}", "results": [{"id": 1}], "more": [${big}], "metadata": {"total": 1, "count": 1}}`);
     expect(readChunks(split(body, [1000, 70_000, 200_000]))).toEqual({ results: [{ id: 1 }], metadata: { total: 1, count: 1 } });
+  });
+
+  it('hands over an id beyond 2^53 written as a number as its exact digits', () => {
+    const parser = new ListingStreamParser();
+    const got = [
+      ...parser.write(bytes('{"results": [{"id": 9007199254740993, "name": "a"}, {"id": 90071992547409')).results,
+      ...parser.write(bytes('94, "name": "b"}], "metadata": {"total": 2, "count": 2}}')).results,
+    ];
+    parser.end();
+    expect(got).toEqual([
+      { id: '9007199254740993', name: 'a' },
+      { id: '9007199254740994', name: 'b' },
+    ]);
   });
 
   it('refuses two "results" (JSON.parse would keep the last; which one is the listing is unclear)', () => {

@@ -102,7 +102,7 @@ describe('campaigns', () => {
     expect(names).toEqual([...names].sort());
     const desc = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'spent', direction: 'desc' }, page: 1, pageSize: 1 });
     expect(desc.campaigns[0].name).toBe('Winter boots');
-    const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', 4100005] });
+    const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', '4100005'] });
     expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
     const page2 = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'name', direction: 'asc' }, page: 2, pageSize: 2 });
     expect(page2.campaigns.map((c) => c.name)).toEqual(names.slice(2, 4));
@@ -111,7 +111,7 @@ describe('campaigns', () => {
   });
 
   it('keeps unknown enum values and lists a network with advertiser names', async () => {
-    const all = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: [4100004] });
+    const all = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100004'] });
     expect(all.campaigns[0].pricing_model).toBe('CPM_FUTURE');
     const network = await client.listCampaigns('northnet', { fetchLevel: 'RAP' });
     expect(network.campaigns.map((c) => c.advertiser_name).sort()).toEqual(['North Bikes', 'North Boats']);

@@ -69,6 +69,35 @@ describe('the campaign cache file', () => {
     after.close();
   });
 
+  it('orders ids beyond 2^53 by their value after shorter ones, and gives rows an older app keyed -1 today\'s key', async () => {
+    t = openTestStore();
+    seed(t.store);
+    // Each id as the service spelled it; JSON.parse would make the 2^53 pair one number.
+    const ids = ['100000000000000000000', '9007199254740993', '9007199254740992', '10', '9', '18014398509481985'];
+    const template = syntheticCampaigns(1, { firstId: 1 })[0];
+    const rows = ids.map((id, i) => ({ ...template, id, name: `Campaign ${i}` }));
+    const refresh = async () => {
+      const r = t.store.campaigns.beginRefresh(ACME);
+      await r.applyPage(rows);
+      await r.finish();
+    };
+    await refresh();
+    const byId = () => t.store.campaigns.query({ ...ACME, sort: { field: 'id', direction: 'asc' } }).rows.map((c) => c.id);
+    const ordered = ['9', '10', '9007199254740992', '9007199254740993', '18014398509481985', '100000000000000000000'];
+    expect(byId()).toEqual(ordered);
+    // The file as schema 2 left it: every id of 16 digits or more keyed -1.
+    await t.store.close();
+    const db = new Database(cacheFileOf(t.file));
+    db.exec("UPDATE campaigns SET id_num = -1 WHERE length(id) >= 16");
+    db.pragma('user_version = 2');
+    db.close();
+    const store = await t.reopen();
+    expect(store.campaigns.get(ACME, '9007199254740993')?.name).toBe('Campaign 1');
+    await refresh();
+    expect(store.campaigns.count(ACME)).toBe(ids.length);
+    expect(byId()).toEqual(ordered);
+  });
+
   it('replaces a cache file a newer app made, instead of refusing to start', async () => {
     t = openTestStore();
     seed(t.store);

@@ -45,6 +45,10 @@ describe('targeting codes', () => {
     expect(chipValueProblem('languages', 'english')).toContain('not an ISO 639-1 language code');
     expect(chipValueProblem('regions', 'Bavaria')).toContain('Region ids are numbers');
     expect(chipValueProblem('browsers', '7')).toBeNull();
+    // Sent as a JSON number: beyond 2^53 it would become another id, so it is refused, not changed.
+    expect(chipValueProblem('os', '9007199254740991')).toBeNull();
+    expect(chipValueProblem('os', '9007199254740993')).toBe('OS id 9007199254740993 is too large to be sent exactly (at most 9007199254740991)');
+    expect(chipValueProblem('regions', '9007199254740993')).toBeNull();
   });
 
   it('refuses an empty user_data value instead of dropping it', () => {

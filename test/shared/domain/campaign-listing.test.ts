@@ -7,8 +7,8 @@ import { clientFor } from '../../main/service/helpers';
 
 describe('the campaign list query', () => {
   it('reads back what the client writes', () => {
-    const q = parseListQuery(campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: [4100001, '4100002'], page: 2, pageSize: 50, sort: { field: 'id', direction: 'desc' } }));
-    expect(q).toEqual({ fetchLevel: 'RAP', ids: new Set([4100001, 4100002]), page: 2, pageSize: 50, sort: { field: 'id', descending: true } });
+    const q = parseListQuery(campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: ['4100001', '4100002', '9007199254740993'], page: 2, pageSize: 50, sort: { field: 'id', direction: 'desc' } }));
+    expect(q).toEqual({ fetchLevel: 'RAP', ids: new Set(['4100001', '4100002', '9007199254740993']), page: 2, pageSize: 50, sort: { field: 'id', descending: true } });
   });
 
   it('a query the service would refuse is refused by the client before anything is sent, in the sandbox’s words', async () => {
