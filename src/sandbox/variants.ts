@@ -28,8 +28,18 @@ export const variantsSchema = z.strictObject({
   problem_json: z.boolean().optional(),
   /** A task update without `performer` is refused with 400. */
   update_requires_performer: z.boolean().optional(),
-  /** The task list is an object holding the array under this key instead of a bare array. */
-  task_list_wrapper: z.enum(['results', 'tasks', 'data']).optional(),
+  /**
+   * The task list is an object holding the array under this key instead of a bare array, with its
+   * `count` beside it; a dotted key nests it one level (`payload.items`: `{"payload": {"items": [...], "count": n}}`).
+   */
+  task_list_wrapper: z
+    .string()
+    .regex(/^[A-Za-z_]\w{0,39}(\.[A-Za-z_]\w{0,39})?$/, 'must be a key, or two keys joined by a dot')
+    .optional(),
+  /** The task list of an application without tasks (none, or none of the asked type) is `{}`. */
+  empty_as_object: z.boolean().optional(),
+  /** Fields whose value is null or empty text are left out of task and campaign answers. */
+  omit_empty: z.boolean().optional(),
   /** A create answers 201 Created with a Location header instead of 200 (spec 4.1: "Success status code: not shown"). */
   create_201: z.boolean().optional(),
   /** A create fills in fields it was not sent and normalises the ones it was (see docs/sandbox.md). */
@@ -71,7 +81,9 @@ export const MIXED_VARIANTS: Variants = {
   clock_offset_ms: 7 * 60_000,
   problem_json: true,
   update_requires_performer: true,
-  task_list_wrapper: 'tasks',
+  task_list_wrapper: 'payload.items',
+  empty_as_object: true,
+  omit_empty: true,
   create_201: true,
   fill_on_create: true,
   late_apply_ms: 1_500,

@@ -131,12 +131,15 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
   });
 }
 
-/** A 2xx answer whose body we could not read: it was applied, but we do not know the result. */
-export function unreadableAnswer(what: string, status: number): ServiceError {
+/**
+ * A 2xx answer whose body we could not read: it was applied, but we do not know the result.
+ * `reason` says what is wrong with it, when that is known ("it holds several lists of tasks").
+ */
+export function unreadableAnswer(what: string, status: number, reason?: string): ServiceError {
   return new ServiceError({
     kind: 'protocol',
     status,
     requestWritten: true,
-    message: `The service accepted the request to ${what} but its answer could not be read. Refresh to see the result.`,
+    message: `The service accepted the request to ${what} but its answer could not be read${reason ? `: ${reason}` : ''}. Refresh to see the result.`,
   });
 }
