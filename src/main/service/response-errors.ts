@@ -110,10 +110,13 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
     });
   }
   if (status >= 500) {
+    // A 5xx may say when to come back (RFC 9110 10.2.3, typically with 503): no retry goes sooner.
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], ctx.now);
     return new ServiceError({
       ...base,
       kind: 'server',
-      message: `The service failed to ${ctx.what} (${status}${said ? `: ${said}` : ''}). Try again in a moment.`,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      message: `The service failed to ${ctx.what} (${status}${said ? `: ${said}` : ''}). ${retryAfterMs !== undefined ? `Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : 'Try again in a moment.'}`,
     });
   }
   if (status >= 400) {

@@ -310,7 +310,8 @@ export class OutboxDrainer {
       case 'server':
         if (isIdempotent(item)) {
           if (item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, err.message);
-          return later({ code: 'SERVER', message: err.message });
+          // Not before the Retry-After the service gave (RFC 9110 10.2.3), however short the backoff.
+          return later({ code: 'SERVER', message: err.message }, now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0));
         }
         return this.#uncertain(item, { code: 'SERVER', message: err.message });
       default:
