@@ -106,7 +106,10 @@ export async function listTasks(ctx: PushContext, tagId: string, taskType?: Task
           continue;
         }
         const t = taskSchema.safeParse(el.value);
-        if (!t.success) throw unreadableAnswer(what, res.status, `a task in it is not a task record (${t.error.issues[0]?.message ?? 'invalid'})`);
+        if (!t.success) {
+          const issue = t.error.issues[0];
+          throw unreadableAnswer(what, res.status, `task ${String((el.value as { taskId: unknown }).taskId)} in it is not a task record (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+        }
         found.tasks.push(t.data);
       }
     }
