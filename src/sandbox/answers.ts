@@ -62,16 +62,25 @@ export function campaignAnswer(
     out.start_date = restamp(r.start_date, offset);
     out.created_at = restamp(r.created_at, offset);
   }
+  return variants.omit_empty ? withoutEmpty(out) : out;
+}
+
+/**
+ * omit_empty: a field whose value is null or empty text is left out (spec 2.1 and 2.6 show the
+ * fields, not that an empty one is written). Marked undefined, which both JSON writers drop.
+ */
+function withoutEmpty<T extends object>(record: T): T {
+  const out = { ...record };
+  for (const [k, v] of Object.entries(out)) if (v === null || v === '') (out as Record<string, unknown>)[k] = undefined;
   return out;
 }
 
 /** A task record (spec 2.6) with its formatted times in the answer's offset. */
 export function taskAnswer(r: TaskRecord, variants: Variants): TaskRecord {
   const offset = variants.date_offset;
-  if (offset === undefined) return r;
-  return {
-    ...r,
-    taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset),
-    executionTimeFormatted: formatInstant(r.executionTime, offset),
-  };
+  const spelled =
+    offset === undefined
+      ? r
+      : { ...r, taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset), executionTimeFormatted: formatInstant(r.executionTime, offset) };
+  return variants.omit_empty ? withoutEmpty(spelled) : spelled;
 }

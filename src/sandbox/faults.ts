@@ -1,9 +1,9 @@
 // Injected faults: the next N requests matching method and path prefix lose their connection
-// before or after being applied, get a 500, or are delayed. They let client tests prove what they
+// before or after being applied, get a 500 or a 503 (with Retry-After if asked), or are delayed. They let client tests prove what they
 // do when an outcome is unknown (DECISIONS client 8).
 import { z } from 'zod';
 
-export const FAULT_MODES = ['close_before', 'close_after', 'status_500', 'delay'] as const;
+export const FAULT_MODES = ['close_before', 'close_after', 'status_500', 'status_503', 'delay'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export const faultSpecSchema = z
@@ -13,10 +13,16 @@ export const faultSpecSchema = z
     mode: z.enum(FAULT_MODES),
     count: z.number().int().positive().optional(),
     delay_ms: z.number().int().min(0).max(600_000).optional(),
+    /** status_503: the answer's Retry-After, in seconds. */
+    retry_after: z.number().int().min(0).max(86_400).optional(),
   })
   .refine((f) => (f.mode === 'delay') === (f.delay_ms !== undefined), {
     message: 'delay_ms is required for mode delay and only allowed with it',
     path: ['delay_ms'],
+  })
+  .refine((f) => f.retry_after === undefined || f.mode === 'status_503', {
+    message: 'retry_after is only allowed with mode status_503',
+    path: ['retry_after'],
   });
 export type FaultSpec = z.infer<typeof faultSpecSchema>;
 
@@ -27,6 +33,7 @@ export interface Fault {
   mode: FaultMode;
   remaining: number;
   delay_ms: number | null;
+  retry_after: number | null;
 }
 
 export class Faults {
@@ -41,6 +48,7 @@ export class Faults {
       mode: spec.mode,
       remaining: spec.count ?? 1,
       delay_ms: spec.delay_ms ?? null,
+      retry_after: spec.retry_after ?? null,
     };
     this.list.push(fault);
     return fault;

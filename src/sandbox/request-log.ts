@@ -10,6 +10,7 @@ export type Outcome =
   | 'fault_close_before'
   | 'fault_close_after'
   | 'fault_500'
+  | 'fault_503'
   /** A write that late_apply_ms held back after its connection dropped, now applied (its own entry). */
   | 'late_applied';
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { authRoutes } from './auth-routes';
 import { campaignRoutes } from './campaign-routes';
 import { cdnReply } from './cdn';
+import { compressed } from './codings';
 import { controlRoutes } from './control-routes';
 import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, controlSecretMatches } from './control-secret';
 import type { SandboxCore } from './core';
@@ -17,6 +18,7 @@ import {
   type ApiKind,
   type Handler,
   type Reply,
+  type ReplyHeaders,
   type RequestContext,
   type Route,
 } from './http';
@@ -64,6 +66,9 @@ const isLoopbackHost = (host: string | undefined): boolean =>
   host !== undefined && /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(host);
 const isCdnPath = (path: string): boolean => path === '/_cdn' || path.startsWith('/_cdn/');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Where the redirect variant sends API requests: the same path under this prefix, same origin. */
+export const REDIRECT_ALIAS = '/alias';
+const isServiceApi = (api: ApiKind): boolean => api === 'campaign' || api === 'push';
 /** A request that changes the service's data (the token endpoint issues, it does not write). */
 const isApiWrite = (method: string, api: ApiKind): boolean => WRITE_METHODS.has(method) && (api === 'campaign' || api === 'push');
 
@@ -128,7 +133,9 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     core.applyDueWrites();
     const method = req.method ?? 'GET';
-    const { path, query } = splitTarget(req.url ?? '/');
+    const target = splitTarget(req.url ?? '/');
+    const { query } = target;
+    let path = target.path;
     // The Date header is the service's clock (RFC 9110 6.6.1): clients read service time from it.
     res.setHeader('date', new Date(core.serviceNow()).toUTCString());
     if (isCdnPath(path)) {
@@ -157,7 +164,27 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
       );
       return;
     }
+    // redirect: an API request is first sent to its alias on the same origin (as a front server
+    // moving an API may); the alias is served like the address itself.
+    const redirect = core.variants.redirect;
+    if (redirect !== undefined && logged) {
+      if (path.startsWith(`${REDIRECT_ALIAS}/`)) path = path.slice(REDIRECT_ALIAS.length);
+      else if (isServiceApi(apiOfPath(path))) {
+        const search = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?')) : '';
+        await readBody(req);
+        sendReply(res, { status: redirect, headers: { location: `${REDIRECT_ALIAS}${path}${search}` }, body: '' });
+        return;
+      }
+    }
     const m = match(routes, method, path);
+    const api = logged && isServiceApi(m.api);
+    const coding = core.variants.compress;
+    const send = (reply: Reply, closeAfter = false) => {
+      // early_hints: a 103 right before the answer (an interim answer the client must pass over).
+      if (api && core.variants.early_hints) res.writeEarlyHints({ link: '</_cdn/>; rel=preconnect' });
+      // compress: the answer in a content coding the request accepts.
+      sendReply(res, api && coding !== undefined ? compressed(reply, coding, req.headers['accept-encoding']) : reply, closeAfter);
+    };
     const ctx: RequestContext = {
       method,
       path,
@@ -193,7 +220,16 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     if (fault?.mode === 'status_500') {
       ctx.now = core.serviceNow();
       record(500, 'fault_500');
-      sendReply(res, apiError(core.variants, m.api, 500, 'Internal server error'));
+      send(apiError(core.variants, m.api, 500, 'Internal server error'));
+      return;
+    }
+    if (fault?.mode === 'status_503') {
+      ctx.now = core.serviceNow();
+      record(503, 'fault_503');
+      const after = fault.retry_after;
+      // Seconds, or an HTTP-date on the service clock under retry_after_date (RFC 9110 10.2.3).
+      const retryAfter: ReplyHeaders = after === null ? {} : { 'retry-after': core.variants.retry_after_date ? new Date(ctx.now + after * 1000).toUTCString() : String(after) };
+      send(apiError(core.variants, m.api, 503, 'Service unavailable', { headers: retryAfter }));
       return;
     }
     if (fault?.mode === 'delay') await sleep(fault.delay_ms ?? 0);
@@ -214,7 +250,7 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
       return;
     }
     record(reply.status, outcomeOf(reply.status));
-    sendReply(res, reply);
+    send(reply);
   }
 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {

@@ -1,5 +1,5 @@
 // Push tasks (spec 4.6, DECISIONS sandbox 7 and 8): listing (a bare array unless the
-// task_list_wrapper variant wraps it), and updating or cancelling a scheduled task while it is
+// task_list_wrapper or empty_as_object variant wraps it), and updating or cancelling a scheduled task while it is
 // still in the future.
 import {
   MALFORMED_MESSAGE,
@@ -40,10 +40,21 @@ function listTasks(core: SandboxCore, ctx: RequestContext): Reply {
   core.world.settleDueTasks(ctx.now);
   const tasks = (core.world.tasksByApp.get(tagId) ?? []).filter((t) => taskType === null || t.record.taskType === taskType);
   const records = tasks.map((t) => taskAnswer(t.record, core.variants));
-  // The spec does not show the wrapper (4.6 note 2): a bare array by default, or the array under
-  // the key the task_list_wrapper variant names.
-  const wrapper = core.variants.task_list_wrapper;
-  return answer(core.variants, 200, wrapper === undefined ? records : { [wrapper]: records });
+  return answer(core.variants, 200, taskListBody(core.variants, records));
+}
+
+/**
+ * The spec does not show the wrapper (4.6 note 2): a bare array by default, or the array under the
+ * key (or the two nested keys) the task_list_wrapper variant names, with its count beside it; `{}`
+ * for no tasks under empty_as_object.
+ */
+function taskListBody(variants: SandboxCore['variants'], records: unknown[]): unknown {
+  if (records.length === 0 && variants.empty_as_object) return {};
+  const wrapper = variants.task_list_wrapper;
+  if (wrapper === undefined) return records;
+  const [outer, inner] = wrapper.split('.');
+  const list = { [inner ?? outer]: records, count: records.length };
+  return inner === undefined ? list : { [outer]: list };
 }
 
 type Found = { task: StoredTask; client: ClientRec; reply?: undefined } | { reply: Reply };

@@ -4,6 +4,7 @@
 // They come from the fixtures (`variants`), the CLI (`--variant name[=value]`) or the control API
 // (`PUT /_sandbox/variants`), and the client's tests run against a mix of them.
 import { z } from 'zod';
+import { COMPRESS_CHOICES } from './codings';
 
 const MAX_CLOCK_OFFSET_MS = 1e12;
 
@@ -28,8 +29,30 @@ export const variantsSchema = z.strictObject({
   problem_json: z.boolean().optional(),
   /** A task update without `performer` is refused with 400. */
   update_requires_performer: z.boolean().optional(),
-  /** The task list is an object holding the array under this key instead of a bare array. */
-  task_list_wrapper: z.enum(['results', 'tasks', 'data']).optional(),
+  /**
+   * The task list is an object holding the array under this key instead of a bare array, with its
+   * `count` beside it; a dotted key nests it one level (`payload.items`: `{"payload": {"items": [...], "count": n}}`).
+   */
+  task_list_wrapper: z
+    .string()
+    .regex(/^[A-Za-z_]\w{0,39}(\.[A-Za-z_]\w{0,39})?$/, 'must be a key, or two keys joined by a dot')
+    .optional(),
+  /** The task list of an application without tasks (none, or none of the asked type) is `{}`. */
+  empty_as_object: z.boolean().optional(),
+  /** Fields whose value is null or empty text are left out of task and campaign answers. */
+  omit_empty: z.boolean().optional(),
+  /**
+   * Answers of the campaign and push APIs come in this content coding (two in sequence for
+   * `deflate,gzip`) when the request's Accept-Encoding accepts it (RFC 9110 8.4, 12.5.3).
+   */
+  compress: z.enum(COMPRESS_CHOICES).optional(),
+  /**
+   * Every request to the campaign and push APIs is first answered with this redirect (307 or 308)
+   * to the same address under `/alias`, on the same origin, where it is served (RFC 9110 15.4).
+   */
+  redirect: z.union([z.literal(307), z.literal(308)]).optional(),
+  /** Every answer of the campaign and push APIs is preceded by a 103 Early Hints (RFC 8297, RFC 9110 15.2). */
+  early_hints: z.boolean().optional(),
   /** A create answers 201 Created with a Location header instead of 200 (spec 4.1: "Success status code: not shown"). */
   create_201: z.boolean().optional(),
   /** A create fills in fields it was not sent and normalises the ones it was (see docs/sandbox.md). */
@@ -78,7 +101,12 @@ export const MIXED_VARIANTS: Variants = {
   clock_offset_ms: 7 * 60_000,
   problem_json: true,
   update_requires_performer: true,
-  task_list_wrapper: 'tasks',
+  task_list_wrapper: 'payload.items',
+  empty_as_object: true,
+  omit_empty: true,
+  early_hints: true,
+  // compress and redirect are left out: the tests' own proxies (test/main/app/env.ts, sync/support.ts)
+  // rewrite bodies as plain JSON, and some tests call the API with plain undici requests.
   create_201: true,
   fill_on_create: true,
   late_apply_ms: 1_500,

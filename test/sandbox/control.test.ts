@@ -250,7 +250,7 @@ describe('variants', () => {
     [{ nonsense: true }, 'Unrecognized key'],
     [{ page_size_cap: 0 }, 'page_size_cap'],
     [{ date_offset: '05:30' }, 'must be an offset such as +05:30 or -08:00'],
-    [{ task_list_wrapper: 'items' }, 'task_list_wrapper'],
+    [{ task_list_wrapper: 'a.b.c' }, 'task_list_wrapper'],
     [{ clock_offset_ms: 1e13 }, 'clock_offset_ms'],
   ])('PUT refuses %j with 400 and keeps what was played', async (body, message) => {
     await call(sb, 'PUT', '/_sandbox/variants', { json: { problem_json: true } });

@@ -51,6 +51,26 @@ describe('faults', () => {
     expect((await createIn('acmeshoes')).headers.ratelimit).toBe('second;r=9;t=1, minute;r=59;t=60, hour;r=599;t=3600');
   });
 
+  it('status_503 answers 503 with the Retry-After asked for (seconds, or a date under retry_after_date), applying nothing', async () => {
+    await fault({ path_prefix: '/core/api/1.0/acmeshoes', mode: 'status_503', retry_after: 120 });
+    const r = await createIn('acmeshoes');
+    expect(r.status).toBe(503);
+    expect(r.headers['retry-after']).toBe('120');
+    expect(r.body).toEqual({ http_status: 503, message: 'Service unavailable' });
+    expect(await createdIn('acmeshoes')).toBe(0);
+    expect(await lastLog()).toMatchObject({ status: 503, outcome: 'fault_503' });
+    await fault({ path_prefix: '/epsilon/push', mode: 'status_503' });
+    const p = await call(sb, 'POST', '/epsilon/push', { token, json: { pushEvents: [pushEvent()] } });
+    expect(p.status).toBe(503);
+    expect(p.headers['retry-after']).toBeUndefined();
+    await call(sb, 'PUT', '/_sandbox/variants', { json: { retry_after_date: true } });
+    await fault({ path_prefix: '/core/api/1.0/acmeshoes', mode: 'status_503', retry_after: 60 });
+    const dated = await createIn('acmeshoes');
+    expect(Date.parse(dated.headers['retry-after']) - Date.parse(dated.headers.date)).toBe(60_000);
+    const refused = await call(sb, 'POST', '/_sandbox/faults', { json: { mode: 'status_500', retry_after: 5 } });
+    expect(refused.status).toBe(400);
+  });
+
   it('delay holds the request for delay_ms of real time, then handles it normally (the next one is not held)', async () => {
     // The delay is real time by design, so its lower bound is what it promises (a slow machine only
     // makes it longer). That the next request is not held is read from the sandbox, not timed.
@@ -78,8 +98,8 @@ describe('faults', () => {
     const b = await fault({ mode: 'close_before', path_prefix: '/epsilon' });
     const listed = (await call(sb, 'GET', '/_sandbox/faults')).body as { faults: Record<string, unknown>[] };
     expect(listed.faults).toEqual([
-      { id: a, method: null, path_prefix: '/', mode: 'status_500', remaining: 5, delay_ms: null },
-      { id: b, method: null, path_prefix: '/epsilon', mode: 'close_before', remaining: 1, delay_ms: null },
+      { id: a, method: null, path_prefix: '/', mode: 'status_500', remaining: 5, delay_ms: null, retry_after: null },
+      { id: b, method: null, path_prefix: '/epsilon', mode: 'close_before', remaining: 1, delay_ms: null, retry_after: null },
     ]);
     expect((await call(sb, 'GET', '/_sandbox/clock')).status).toBe(200);
     expect((await call(sb, 'DELETE', `/_sandbox/faults/${a}`)).status).toBe(200);

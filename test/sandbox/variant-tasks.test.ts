@@ -1,5 +1,6 @@
-// Variants of the push task endpoints: task_list_wrapper (the list's wrapper, spec 4.6 note 2) and
-// update_requires_performer (which update fields are required, note 3).
+// Variants of the push task endpoints: task_list_wrapper and empty_as_object (the list's wrapper,
+// spec 4.6 note 2), omit_empty (task fields left out when empty) and update_requires_performer
+// (which update fields are required, note 3).
 import { describe, expect, it } from 'vitest';
 import type { Variants } from '../../src/sandbox/index';
 import type { RunningSandbox } from '../../src/sandbox/index';
@@ -15,16 +16,23 @@ const controlTask = async (id: number) =>
   ((await call(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: Record<string, unknown>[] }).tasks.find((t) => t.taskId === id)!;
 
 describe('task_list_wrapper', () => {
-  it.each(['results', 'tasks', 'data'] as const)('answers {"%s": [...]} holding what the bare array held', async (key) => {
+  it.each(['results', 'tasks', 'data', 'items'] as const)('answers {"%s": [...], "count": n} holding what the bare array held', async (key) => {
     const bare = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
     expect(Array.isArray(bare.body)).toBe(true);
     await play({ task_list_wrapper: key });
     const wrapped = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
     expect(wrapped.status).toBe(200);
-    expect(wrapped.body).toEqual({ [key]: bare.body });
+    expect(wrapped.body).toEqual({ [key]: bare.body, count: (bare.body as unknown[]).length });
     const scheduled = await call(sb, 'GET', '/epsilon/task?tagId=1001&taskType=scheduled', { token });
-    expect(scheduled.body).toEqual({ [key]: [expect.objectContaining({ taskId: 900001 })] });
-    expect((await call(sb, 'GET', '/epsilon/task?tagId=1002', { token })).body).toEqual({ [key]: [] });
+    expect(scheduled.body).toEqual({ [key]: [expect.objectContaining({ taskId: 900001 })], count: 1 });
+    expect((await call(sb, 'GET', '/epsilon/task?tagId=1002', { token })).body).toEqual({ [key]: [], count: 0 });
+  });
+
+  it('nests the list one level under a dotted key', async () => {
+    const bare = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
+    await play({ task_list_wrapper: 'payload.items' });
+    const wrapped = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
+    expect(wrapped.body).toEqual({ payload: { items: bare.body, count: (bare.body as unknown[]).length } });
   });
 
   it('leaves errors unwrapped', async () => {

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
+import { ACCEPT_ENCODING, codingsToUndo, decodedStream, decodeWhole, UnknownCodingError } from './content-coding';
 import { ServiceError } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD';
@@ -34,9 +35,13 @@ export interface TransportOptions {
   connectTimeoutMs?: number;
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
-  /** Larger response bodies fail with kind 'protocol' (default 16 MiB). */
+  /** Larger response bodies (decoded) fail with kind 'protocol' (default 16 MiB). */
   maxBodyBytes?: number;
 }
+
+/** Redirects followed per request (RFC 9110 15.4 lets a client bound them). */
+export const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * An answer whose body is read as it arrives (stream()): status and headers first, then the body
@@ -95,7 +100,20 @@ export class HttpTransport {
     return p;
   }
 
-  send(req: HttpRequest): Promise<HttpResponse> {
+  /**
+   * One request and its whole answer, decoded (content codings) and after same-origin redirects.
+   */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    let current = withAcceptEncoding(req);
+    for (let hops = 0; ; hops++) {
+      const res = await this.#sendOnce(current);
+      const next = redirectTarget(current, res.status, res.headers, hops);
+      if (!next) return res;
+      current = next;
+    }
+  }
+
+  #sendOnce(req: HttpRequest): Promise<HttpResponse> {
     const url = new URL(req.url);
     const host = url.host;
     const max = this.#opts.maxBodyBytes;
@@ -105,6 +123,7 @@ export class HttpTransport {
         return;
       }
       let headers: HttpResponse['headers'] = {};
+      let codings: string[] = [];
       const chunks: Buffer[] = [];
       let size = 0;
       const flight = new Flight(req.signal, host, reject);
@@ -117,8 +136,15 @@ export class HttpTransport {
         onResponseStart(ctrl, statusCode, hdrs) {
           if (!flight.answer(statusCode)) return;
           headers = hdrs as HttpResponse['headers'];
+          try {
+            codings = codingsToUndo(headers['content-encoding']);
+          } catch (e) {
+            ctrl.abort(e as Error);
+            return;
+          }
+          // The limit is on the decoded body; a coded one is checked as it is decoded.
           const declared = Number(hdrs['content-length']);
-          if (Number.isFinite(declared) && declared > max) ctrl.abort(new BodyTooLargeError());
+          if (codings.length === 0 && Number.isFinite(declared) && declared > max) ctrl.abort(new BodyTooLargeError());
         },
         onResponseData(ctrl, chunk) {
           size += chunk.length;
@@ -126,7 +152,12 @@ export class HttpTransport {
           else chunks.push(chunk);
         },
         onResponseEnd() {
-          if (flight.settle()) resolve({ status: flight.status, headers, body: Buffer.concat(chunks) });
+          if (!flight.settle()) return;
+          const raw = Buffer.concat(chunks);
+          decodeWhole(raw, codings, max, (reason) => unreadableBody(host, flight.status, reason)).then(
+            (body) => (body === null ? reject(classify(new BodyTooLargeError(), flight.progress(max))) : resolve({ status: flight.status, headers, body })),
+            reject,
+          );
         },
         onResponseError(_ctrl, err) {
           flight.failFrom(err, max);
@@ -141,7 +172,19 @@ export class HttpTransport {
    * large to hold (a whole campaign listing is ~50 MB). No size limit applies to the body; the
    * reader decides how much it keeps. send() stays the path of every other request.
    */
-  stream(req: HttpRequest): Promise<StreamingResponse> {
+  async stream(req: HttpRequest): Promise<StreamingResponse> {
+    let current = withAcceptEncoding(req);
+    for (let hops = 0; ; hops++) {
+      const res = await this.#streamOnce(current);
+      const next = redirectTarget(current, res.status, res.headers, hops);
+      if (!next) return res;
+      // The redirect's own body is not wanted.
+      res.body.destroy();
+      current = next;
+    }
+  }
+
+  #streamOnce(req: HttpRequest): Promise<StreamingResponse> {
     const url = new URL(req.url);
     const host = url.host;
     return new Promise<StreamingResponse>((resolve, reject) => {
@@ -162,6 +205,14 @@ export class HttpTransport {
         },
         onResponseStart(ctrl, statusCode, hdrs) {
           if (!flight.answer(statusCode)) return;
+          const headers = hdrs as HttpResponse['headers'];
+          let codings: string[];
+          try {
+            codings = codingsToUndo(headers['content-encoding']);
+          } catch (e) {
+            ctrl.abort(e as Error);
+            return;
+          }
           body = new Readable({
             highWaterMark: STREAM_HIGH_WATER,
             // The reader wants more: let the socket deliver again.
@@ -172,7 +223,8 @@ export class HttpTransport {
               cb(err);
             },
           });
-          resolve({ status: flight.status, headers: hdrs as HttpResponse['headers'], body });
+          const decoded = decodedStream(body, codings, STREAM_HIGH_WATER, (reason) => unreadableBody(host, statusCode, reason));
+          resolve({ status: flight.status, headers, body: decoded });
         },
         onResponseData(ctrl, chunk) {
           // Over the high-water mark: hold the socket until the reader catches up.
@@ -273,7 +325,11 @@ class Flight {
 
   /** undici failed the request: said by how far it got (`max`: the body limit, for the message). */
   failFrom(err: Error, max: number): void {
-    this.fail(classify(err, { started: this.started, answered: this.status !== 0, status: this.status, host: this.host, max }));
+    this.fail(classify(err, this.progress(max)));
+  }
+
+  progress(max: number): Progress {
+    return { started: this.started, answered: this.status !== 0, status: this.status, host: this.host, max };
   }
 
   /** Ends the request; true only the first time, for the caller to deliver its outcome. */
@@ -312,8 +368,55 @@ interface Progress {
   max: number;
 }
 
+/** An answer that arrived but cannot be read (`reason`: what is wrong with its body). */
+function unreadableBody(host: string, status: number, reason: string): ServiceError {
+  return new ServiceError({ kind: 'protocol', requestWritten: true, status, message: `The answer of the service at ${host} could not be read: ${reason}.` });
+}
+
+/** The request with Accept-Encoding naming the codings this transport decodes, unless it names its own. */
+function withAcceptEncoding(req: HttpRequest): HttpRequest {
+  const has = Object.keys(req.headers ?? {}).some((k) => k.toLowerCase() === 'accept-encoding');
+  return has ? req : { ...req, headers: { ...req.headers, 'accept-encoding': ACCEPT_ENCODING } };
+}
+
+/**
+ * Where a redirect sends the request next (RFC 9110 15.4), or null when the answer is not one to
+ * follow (no Location, or not 301/302/303/307/308). Only the same origin is followed: the request
+ * carries the bearer token, which must never reach another server, so a redirect elsewhere is an
+ * error that says so. 303 turns the request into a GET without a body; the others repeat it as it
+ * was (the method kept, as 307 and 308 require and 301 and 302 allow).
+ */
+function redirectTarget(req: HttpRequest, status: number, headers: HttpResponse['headers'], hops: number): HttpRequest | null {
+  const location = headers.location;
+  if (!REDIRECT_STATUSES.has(status) || typeof location !== 'string' || location === '') return null;
+  const from = new URL(req.url);
+  let to: URL;
+  try {
+    to = new URL(location, from);
+  } catch {
+    return null;
+  }
+  const written = { requestWritten: true, status } as const;
+  if (to.origin !== from.origin) {
+    throw new ServiceError({
+      ...written,
+      kind: 'protocol',
+      message: `The service at ${from.host} redirected the request to another server (${to.origin}); it was not followed, so that the sign-in goes to no other server. Check the connection's addresses.`,
+    });
+  }
+  if (hops + 1 > MAX_REDIRECTS) {
+    throw new ServiceError({ ...written, kind: 'protocol', message: `The service at ${from.host} redirected the request more than ${MAX_REDIRECTS} times; it was not followed further.` });
+  }
+  if (status === 303 && req.method !== 'GET' && req.method !== 'HEAD') {
+    const headersWithoutBody = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));
+    return { ...req, method: 'GET', url: to, headers: headersWithoutBody, body: undefined };
+  }
+  return { ...req, url: to };
+}
+
 function classify(err: Error, p: Progress): ServiceError {
   const code = (err as { code?: unknown }).code;
+  if (err instanceof UnknownCodingError) return unreadableBody(p.host, p.status, err.message);
   if (err instanceof BodyTooLargeError) {
     return new ServiceError({
       kind: 'protocol',

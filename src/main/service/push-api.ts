@@ -8,10 +8,12 @@ import {
   pushEventSchema,
   swPathProblems,
   swPathSchema,
+  isTaskLike,
+  pickTaskList,
   taskSchema,
   taskUpdateProblems,
   taskUpdateSchema,
-  unwrapTaskList,
+  type FoundArray,
   type TASK_TYPES,
   type PushEvent,
   type PushMode,
@@ -23,6 +25,7 @@ import type { FieldProblem } from '../../shared/domain/campaign';
 import { invalidDraft } from './errors';
 import type { HttpResponse } from './http-transport';
 import type { CallOptions, CallSpec, RequestExecutor } from './request-executor';
+import { RecordArrayScanner, UnreadableBodyError } from './record-arrays';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
 
 export interface PushContext {
@@ -89,17 +92,38 @@ export async function listTasks(ctx: PushContext, tagId: string, taskType?: Task
   const query = new URLSearchParams({ tagId });
   if (taskType !== undefined) query.set('taskType', taskType);
   const what = `list the tasks of application ${tagId}`;
-  const res = await ctx.exec.call(spec(ctx, { method: 'GET', path: '/epsilon/task', query, what }), opts);
-  // The wrapper is unspecified (DECISIONS client 5).
-  const items = unwrapTaskList(parseJsonBody(res.body));
-  if (!items) throw unreadableAnswer(what, res.status);
-  const tasks: Task[] = [];
-  for (const item of items) {
-    const t = taskSchema.safeParse(item);
-    if (!t.success) throw unreadableAnswer(what, res.status);
-    tasks.push(t.data);
+  const res = await ctx.exec.stream(spec(ctx, { method: 'GET', path: '/epsilon/task', query, what }), opts);
+  // The wrapper is not shown and a list may be tens of MB: read by content, as it arrives.
+  const scanner = new RecordArrayScanner();
+  const arrays = new Map<string, FoundArray>();
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      for (const el of scanner.write(chunk)) {
+        let found = arrays.get(el.path);
+        if (!found) arrays.set(el.path, (found = { path: el.path, tasks: [], others: 0 }));
+        if (!isTaskLike(el.value)) {
+          found.others++;
+          continue;
+        }
+        const t = taskSchema.safeParse(el.value);
+        if (!t.success) {
+          const issue = t.error.issues[0];
+          throw unreadableAnswer(what, res.status, `task ${String((el.value as { taskId: unknown }).taskId)} in it is not a task record (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+        }
+        found.tasks.push(t.data);
+      }
+    }
+    // An answer without a body lists nothing.
+    scanner.end();
+  } catch (e) {
+    if (e instanceof UnreadableBodyError) throw unreadableAnswer(what, res.status, e.message);
+    throw e;
+  } finally {
+    res.body.destroy();
   }
-  return tasks;
+  const picked = pickTaskList([...arrays.values()]);
+  if ('unreadable' in picked) throw unreadableAnswer(what, res.status, picked.unreadable);
+  return picked.tasks;
 }
 
 function taskPath(taskId: string): string {

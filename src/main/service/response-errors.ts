@@ -112,10 +112,13 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
     });
   }
   if (status >= 500) {
+    // A 5xx may say when to come back (RFC 9110 10.2.3, typically with 503): no retry goes sooner.
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], ctx.now);
     return new ServiceError({
       ...base,
       kind: 'server',
-      message: `The service failed to ${ctx.what} (${status}${said ? `: ${said}` : ''}). Try again in a moment.`,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      message: `The service failed to ${ctx.what} (${status}${said ? `: ${said}` : ''}). ${retryAfterMs !== undefined ? `Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : 'Try again in a moment.'}`,
     });
   }
   if (status >= 400) {
@@ -133,12 +136,15 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
   });
 }
 
-/** A 2xx answer whose body we could not read: it was applied, but we do not know the result. */
-export function unreadableAnswer(what: string, status: number): ServiceError {
+/**
+ * A 2xx answer whose body we could not read: it was applied, but we do not know the result.
+ * `reason` says what is wrong with it, when that is known ("it holds several lists of tasks").
+ */
+export function unreadableAnswer(what: string, status: number, reason?: string): ServiceError {
   return new ServiceError({
     kind: 'protocol',
     status,
     requestWritten: true,
-    message: `The service accepted the request to ${what} but its answer could not be read. Refresh to see the result.`,
+    message: `The service accepted the request to ${what} but its answer could not be read${reason ? `: ${reason}` : ''}. Refresh to see the result.`,
   });
 }

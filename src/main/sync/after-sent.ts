@@ -8,13 +8,13 @@ import { targetApps } from './signature';
 
 export function createAfterSent(store: Store, hub: EventHub, refresher: Refresher) {
   const refreshTasksOf = async (profileId: string, appIds: readonly string[]) => {
-    if (appIds.some((id) => !store.apps.get(profileId, id))) {
-      await refresher.refreshApps(profileId);
-      return;
-    }
+    // The apps first when some are not known yet (their tasks can only be cached under them).
+    if (appIds.some((id) => !store.apps.get(profileId, id))) await refresher.refreshApps(profileId);
     // At the outbox's priority, not in the background: the item counts as sending until this read
-    // has told which tasks are its own, so it must not wait behind a start-up fetch of every app.
-    for (const appId of appIds) await refresher.refreshTasks(profileId, appId, 'outbox').catch(() => undefined);
+    // has told which tasks are its own.
+    for (const appId of appIds) {
+      if (store.apps.get(profileId, appId)) await refresher.refreshTasks(profileId, appId, 'outbox').catch(() => undefined);
+    }
   };
 
   return async (item: OutboxItem, result: SendResult): Promise<Record<string, unknown>> => {

@@ -87,6 +87,8 @@ export class OutboxDrainer {
    * period, or a backoff after a look-up that failed.
    */
   readonly #lookAgainAt = new Map<number, { at: number; tries: number }>();
+  /** A create or push the service answered 5xx with Retry-After: if found absent, not resent before this. */
+  readonly #retryAfterAt = new Map<number, number>();
   /** Items the person asked to send now, whatever their retry time. */
   readonly #forced = new Set<number>();
   /** When each profile last came back (online again, or signed in again). */
@@ -310,8 +312,10 @@ export class OutboxDrainer {
       case 'server':
         if (isIdempotent(item)) {
           if (item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, err.message);
-          return later({ code: 'SERVER', message: err.message });
+          // Not before the Retry-After the service gave (RFC 9110 10.2.3), however short the backoff.
+          return later({ code: 'SERVER', message: err.message }, now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0));
         }
+        if (err.retryAfterMs !== undefined) this.#retryAfterAt.set(item.seq, now + err.retryAfterMs);
         return this.#uncertain(item, { code: 'SERVER', message: err.message });
       default:
         // outcome_unknown, timeout, protocol (a 2xx we could not read): it may have happened.
@@ -434,7 +438,9 @@ export class OutboxDrainer {
     const serverError = item.lastError?.code === 'SERVER';
     const requeue = () => {
       if (serverError && item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, item.lastError?.message ?? '');
-      const at = serverError ? clock.now() + backoffDelay(item.attempts, this.#d.retryBackoff) : clock.now();
+      const backoff = serverError ? clock.now() + backoffDelay(item.attempts, this.#d.retryBackoff) : clock.now();
+      const at = Math.max(backoff, this.#retryAfterAt.get(item.seq) ?? 0);
+      this.#retryAfterAt.delete(item.seq);
       this.#lookAgainAt.delete(item.seq);
       this.#changed(store.outbox.requeue(item.seq, { nextAttemptAt: at }));
     };

@@ -61,12 +61,14 @@ function describe(e: unknown): string {
 
 /** What is known about fetching a profile's apps (in memory: a new run starts afresh). */
 interface AppsState {
-  /** The fetch under way: `apps` settles once the apps are stored or failed, `all` after the tasks. */
+  /** The fetch under way: `apps` settles once the apps are stored or failed, `all` when it is done. */
   running: { apps: Promise<void>; all: Promise<RefreshOutcome> } | null;
   /** A fetch of the apps has ended (either way) in this run. */
   fetched: boolean;
   /** Why none are known: the last fetch's error, or why none could be made; null after success. */
   failure: unknown;
+  /** Apps whose tasks were read (or asked for) since the apps were last fetched: the next look reads no more. */
+  tasksRead: Set<string>;
 }
 
 /** Why a profile's apps cannot be fetched now, for a screen that has none to show. */
@@ -330,8 +332,11 @@ export class Refresher {
   }
 
   /**
-   * auth-apps, then the tasks of every app, replacing the caches. A call while one runs for the
-   * profile joins it. Failures go to the activity log and are kept for appsWanted().
+   * auth-apps, replacing the cache. A call while one runs for the profile joins it. Failures go to
+   * the activity log and are kept for appsWanted(). The tasks are not read here (DECISIONS client
+   * 19): reading every app's tasks unasked spent a tight push read budget the person's own reads
+   * then waited for. Each app's tasks are read when the person looks at them (tasksWanted), and
+   * again at the next look after this fetch.
    */
   refreshApps(profileId: string): Promise<RefreshOutcome> {
     const st = this.#appsState(profileId);
@@ -344,7 +349,13 @@ export class Refresher {
       return Promise.resolve('skipped');
     }
     const apps = this.#fetchApps(profileId, st);
-    const all = apps.then(async (appIds) => (appIds === null ? 'failed' : this.#fetchAllTasks(profileId, appIds)));
+    const all = apps.then((appIds): RefreshOutcome => {
+      if (appIds === null) return 'failed';
+      st.tasksRead.clear();
+      // A Tasks tab that is open reads its list again, and with it the app's tasks.
+      this.#deps.hub.emit('data.changed', { profileId, accountId: null, what: 'tasks' });
+      return 'done';
+    });
     st.running = { apps: apps.then(() => undefined), all };
     void all.finally(() => {
       if (st.running?.all === all) st.running = null;
@@ -383,7 +394,7 @@ export class Refresher {
 
   #appsState(profileId: string): AppsState {
     let st = this.#apps.get(profileId);
-    if (!st) this.#apps.set(profileId, (st = { running: null, fetched: false, failure: null }));
+    if (!st) this.#apps.set(profileId, (st = { running: null, fetched: false, failure: null, tasksRead: new Set() }));
     return st;
   }
 
@@ -409,22 +420,21 @@ export class Refresher {
     }
   }
 
-  /** The tasks of every app; one app's failure does not keep the others' tasks out. */
-  async #fetchAllTasks(profileId: string, appIds: readonly string[]): Promise<RefreshOutcome> {
-    const failed: { appId: string; error: unknown }[] = [];
-    for (const appId of appIds) {
-      if (this.#closed || !this.#deps.store.profiles.get(profileId)) return 'skipped';
-      try {
-        await this.refreshTasks(profileId, appId, 'background');
-      } catch (error) {
-        failed.push({ appId, error });
-      }
-    }
-    if (failed.length === 0) return 'done';
-    const first = failed[0];
-    const which = failed.length === 1 ? `application ${first.appId}` : `${failed.length} applications (${failed.map((f) => f.appId).join(', ')})`;
-    this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the tasks of ${which} failed: ${describe(first.error)}`);
-    return 'failed';
+  /**
+   * The person looks at an app's tasks (the Tasks tab lists them): read them from the service once
+   * since the apps were fetched, at the person's priority, so that no read they did not ask for
+   * stands between them and the budget. The cache answers at once; `data.changed` follows the read.
+   * A failed read is logged and not repeated at every look: the tab's Refresh asks again.
+   */
+  tasksWanted(profileId: string, appId: string): void {
+    const { store, connections } = this.#deps;
+    const st = this.#appsState(profileId);
+    if (this.#closed || st.tasksRead.has(appId) || !connections.canUse(profileId)) return;
+    if (!store.apps.get(profileId, appId)) return;
+    st.tasksRead.add(appId);
+    this.refreshTasks(profileId, appId, 'interactive').catch((e: unknown) => {
+      this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the tasks of application ${appId} failed: ${describe(e)}`);
+    });
   }
 
   /** The tasks of one app; throws on failure (the caller decides how to report it). */
@@ -435,6 +445,7 @@ export class Refresher {
       const tasks = await client.listTasks(appId, undefined, { priority });
       connections.noteSuccess(profileId);
       store.tasks.replaceForApp(profileId, appId, tasks);
+      this.#appsState(profileId).tasksRead.add(appId);
     } catch (e) {
       connections.noteFailure(profileId, e, { read: true });
       throw e;

@@ -304,19 +304,36 @@ export const taskSchema = z.looseObject({
 });
 export type Task = z.infer<typeof taskSchema>;
 
+/** One array found in a task-list answer (its place and what its elements held). */
+export interface FoundArray {
+  /** Where it is: `''` for a bare array, `items`, `data.tasks`. */
+  path: string;
+  /** Its elements that are task records (objects with a `taskId`), parsed. */
+  tasks: Task[];
+  /** Its elements that are anything else. */
+  others: number;
+}
+
 /**
- * The task list's wrapper is unspecified (DECISIONS client 5): a bare array, or an object with the
- * array under `results`, `tasks` or `data`. Returns undefined when none of these fits.
+ * Which array of an answer is the task list (DECISIONS client 5, 17): the wrapper is not shown
+ * (spec 4.6 note 2), so the list is read by content, wherever it is: the one array of task records
+ * (a bare array, or under any key, nested one level, with metadata beside it). An answer with no
+ * such array lists no tasks (`{}`, `{"items": []}`, or an empty array left out). Several arrays of
+ * task records, or one that mixes tasks with other values, cannot be told apart: the reason is
+ * returned instead.
  */
-export function unwrapTaskList(body: unknown): unknown[] | undefined {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === 'object') {
-    for (const key of ['results', 'tasks', 'data']) {
-      const v = (body as Record<string, unknown>)[key];
-      if (Array.isArray(v)) return v;
-    }
-  }
-  return undefined;
+export function pickTaskList(arrays: readonly FoundArray[]): { tasks: Task[] } | { unreadable: string } {
+  const name = (a: FoundArray) => (a.path === '' ? 'the answer itself' : `"${a.path}"`);
+  const mixed = arrays.find((a) => a.tasks.length > 0 && a.others > 0);
+  if (mixed) return { unreadable: `the list ${name(mixed)} mixes task records with other values` };
+  const lists = arrays.filter((a) => a.tasks.length > 0);
+  if (lists.length > 1) return { unreadable: `it holds several lists of tasks (${lists.map(name).join(', ')}) and none says which is the list` };
+  return { tasks: lists[0]?.tasks ?? [] };
+}
+
+/** Whether an element of a task-list answer is meant as a task record (whether or not it is a valid one). */
+export function isTaskLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'taskId');
 }
 
 /** Authorized applications map (spec 2.7). */

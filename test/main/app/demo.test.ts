@@ -83,7 +83,8 @@ describe('the demo connection', () => {
     expect(new Set(net.rows.map((r) => r.advertiser_name))).toEqual(new Set(['North Network', 'North Bikes', 'North Boats']));
     const apps = await h['apps.list']({ profileId: P });
     expect(apps.map((a) => a.appId)).toEqual(['1001', '1002', '1004']);
-    expect((await h['tasks.list']({ profileId: P, appId: '1001' })).length).toBeGreaterThan(0);
+    // The tasks of an app are read when someone looks at them.
+    await until(async () => (await h['tasks.list']({ profileId: P, appId: '1001' })).length > 0, 'the tasks of app 1001');
   });
 
   it('follows the sandbox to its new address on the next start and keeps one demo profile', async () => {

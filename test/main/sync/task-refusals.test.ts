@@ -66,9 +66,15 @@ describe('a cancel whose answer was lost', () => {
         const parsed = JSON.parse(body.toString()) as unknown;
         const gone = (list: { taskStatus?: string }[]) => list.filter((t) => t.taskStatus !== 'cancelled');
         if (Array.isArray(parsed)) return Buffer.from(JSON.stringify(gone(parsed as { taskStatus?: string }[])));
-        const wrapped = parsed as Record<string, { taskStatus?: string }[]>;
-        for (const key of Object.keys(wrapped)) if (Array.isArray(wrapped[key])) wrapped[key] = gone(wrapped[key]);
-        return Buffer.from(JSON.stringify(wrapped));
+        // The list under any key, nested one level at most (task_list_wrapper).
+        const unwrap = (o: Record<string, unknown>, depth: number): void => {
+          for (const [key, v] of Object.entries(o)) {
+            if (Array.isArray(v)) o[key] = gone(v as { taskStatus?: string }[]);
+            else if (depth === 0 && v !== null && typeof v === 'object') unwrap(v as Record<string, unknown>, 1);
+          }
+        };
+        unwrap(parsed as Record<string, unknown>, 0);
+        return Buffer.from(JSON.stringify(parsed));
       },
     });
     const task = await pendingTask(env);

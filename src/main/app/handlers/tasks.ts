@@ -1,5 +1,6 @@
-// tasks.*: the task list comes from the cache; an update or a cancel of a future task is one
-// outbox item, checked with the shared rules before it is queued and again before it is sent.
+// tasks.*: the task list comes from the cache (a first look at an app has its tasks read from the
+// service, the cache answering at once); an update or a cancel of a future task is one outbox
+// item, checked with the shared rules before it is queued and again before it is sent.
 import { DeskError } from '../../../shared/errors';
 import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
@@ -41,6 +42,8 @@ export function tasksHandlers(ctx: CoreContext): TasksHandlers {
 
   return {
     async 'tasks.list'({ profileId, appId, taskType }) {
+      // The person looks at this app's tasks: read them if not read yet (no read of every app's).
+      ctx.refresher.tasksWanted(profileId, appId);
       return store.tasks.list(profileId, appId).filter((t) => taskType === undefined || t.taskType === taskType);
     },
 
