@@ -18,6 +18,7 @@ import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
 import { cdnUrl, iso, type StoredTask, type TaskRecord } from './records';
+import { storedEvent } from './stored-form';
 import { isServiceTime, TIME_RANGE_MESSAGE } from './timestamps';
 
 const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
@@ -97,14 +98,19 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
       if (!core.world.apps.has(app) || !auth.client.apps.has(app)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
     }
   }
+  const taskIds = core.world.allocateTaskIds(
+    appsPerEvent.reduce((n, apps) => n + apps.length, 0),
+    core.variants.id_order,
+    core.choices,
+  );
   const tasks: StoredTask[] = [];
   events.forEach((ev, i) => {
+    const stored = storedEvent(ev, core.variants, core.choices);
     for (const app of appsPerEvent[i]) {
-      const taskId = core.world.nextTaskId + tasks.length;
-      tasks.push({ appId: app, record: taskOf(core, ev, app, taskId, mode, ctx.now), target: ev.target });
+      const taskId = taskIds[tasks.length];
+      tasks.push({ appId: app, record: taskOf(core, stored, app, taskId, mode, ctx.now), target: ev.target, createdAtMs: ctx.now });
     }
   });
-  core.world.nextTaskId += tasks.length;
   for (const task of tasks) core.world.pushTask(task);
   const noun = tasks.length === 1 ? 'notification' : 'notifications';
   return answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`);

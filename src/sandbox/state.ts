@@ -2,6 +2,8 @@
 // tokens and codes issued since. A reset throws the whole world away and builds a new one.
 import type { AccountType } from '../shared/domain/account';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Choices } from './choices';
+import type { Variants } from './variants';
 import type { Fixtures } from './fixtures';
 import { LIMITED_FROM_MS } from '../shared/domain/rate-tiers';
 import {
@@ -65,14 +67,28 @@ export const opaqueToken = (): string => randomBytes(32).toString('base64url');
 
 const SWEEP_EVERY = 1024;
 
+/** A positive id below every id `taken` ("descending") or a free one up to `next` ("random"); undefined: none found. */
+function placeId(order: 'descending' | 'random', choices: Choices, next: number, taken: ReadonlySet<number>): number | undefined {
+  if (order === 'descending') {
+    let lowest = next;
+    for (const id of taken) lowest = Math.min(lowest, id);
+    return lowest > 1 ? lowest - 1 : undefined;
+  }
+  for (let tries = 0; tries < 20; tries++) {
+    const id = choices.int(1, next);
+    if (!taken.has(id)) return id;
+  }
+  return undefined;
+}
+
 export class World {
   readonly accounts = new Map<string, AccountRec>();
   readonly members = new Map<string, AccountRec[]>();
   readonly clients = new Map<string, ClientRec>();
   readonly apps = new Map<string, AppRec>();
-  /** Per owning account, ascending id (new ids are always larger, so pushing keeps the order). */
+  /** Per owning account, in order of creation (ascending id unless the id_order variant says otherwise). */
   readonly campaigns = new Map<string, StoredCampaign[]>();
-  /** Ascending taskId for the same reason. */
+  /** By taskId; per app (tasksByApp) in order of creation. */
   readonly tasks = new Map<number, StoredTask>();
   readonly tasksByApp = new Map<string, StoredTask[]>();
   readonly tokens = new Map<string, TokenRec>();
@@ -129,6 +145,29 @@ export class World {
     const tasks = (f.tasks ?? []).map((t) => taskFromFixture(t, now)).sort((x, y) => x.record.taskId - y.record.taskId);
     for (const t of tasks) this.pushTask(t);
     this.nextTaskId = tasks.length > 0 ? tasks[tasks.length - 1].record.taskId + 1 : 900001;
+  }
+
+  /**
+   * The id of a new campaign: above every older one by default; under the id_order variant below
+   * every older one, or anywhere not taken (drawn from the seeded choices). The interface promises
+   * no order (spec 2.1: "identifier").
+   */
+  allocateCampaignId(order: Variants['id_order'], choices: Choices): number {
+    if (order === undefined || order === 'ascending') return this.nextCampaignId++;
+    const ids = new Set([...this.campaigns.values()].flatMap((list) => list.map((c) => c.record.id)));
+    return placeId(order, choices, this.nextCampaignId, ids) ?? this.nextCampaignId++;
+  }
+
+  /** The ids of `count` new tasks, placed as allocateCampaignId places a campaign's. */
+  allocateTaskIds(count: number, order: Variants['id_order'], choices: Choices): number[] {
+    const ids = new Set(order === undefined || order === 'ascending' ? [] : this.tasks.keys());
+    const out: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = (order === undefined || order === 'ascending' ? undefined : placeId(order, choices, this.nextTaskId, ids)) ?? this.nextTaskId++;
+      ids.add(id);
+      out.push(id);
+    }
+    return out;
   }
 
   pushCampaign(c: StoredCampaign): void {
