@@ -18,13 +18,18 @@
 //
 // Looking for an uncertain create or push (DECISIONS client 8):
 //   - a grace period after its latest send (a slow server may still be applying it), the service
-//     is asked for what the item sent (signature.ts), newest campaigns first (send-item.ts);
+//     is asked for what the item sent, in the form it may store it (signature.ts): newest
+//     campaigns first, the whole listing when that proves nothing (send-item.ts);
 //   - one match: sent. Several: the person is asked which one it is ('AMBIGUOUS'; the engine no
 //     longer resolves it alone, and never resends while in doubt);
 //   - none: not yet proof, since a service may apply a request seconds after its connection
-//     closed. A second look-up a fresh grace period after the first must also find nothing:
-//     only then is the item provably absent and sent again. Both look-ups and the send times are
-//     on the service's clock (DECISIONS client 10) and kept in the send note across restarts.
+//     closed, or list it late. A second look-up a fresh grace period after the first, and not
+//     before listingLagMs after the latest send, must also find nothing: only then is the item
+//     provably absent and sent again. Both look-ups and the send times are on the service's clock
+//     (DECISIONS client 10) and kept in the send note across restarts;
+//   - still undecided laneHoldMs after its latest send (the person has not answered, or look-ups
+//     keep failing): parked ('PARKED', saying what to decide), and the lane goes on without it.
+// DECISIONS client 16.
 // Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
 // resend is checked against the task on the service, since our lost first attempt may be the
 // reason for it (the task is cancelled already, or already holds the update).
