@@ -101,6 +101,9 @@ export const MIXED_VARIANTS: Variants = {
   // The most generous tier: every push answer carries limits to learn, and tests are not slowed.
   push_tier: 1,
   token_error_echo: true,
+  // Text and query strings stored in another form than sent: every look-up must match them anyway.
+  normalise_text: 'nfkc',
+  reencode_urls: true,
 };
 
 /**
