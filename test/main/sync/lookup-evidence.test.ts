@@ -165,6 +165,29 @@ describe('no change holds the account back longer than the lane bound', () => {
   });
 });
 
+describe('an item the look-ups cannot decide', () => {
+  const HOLD = 120_000;
+
+  it('is parked after the lane bound, saying what to check, and the account\'s next change goes out', async () => {
+    env = await world({ late_apply_ms: undefined }, { laneHoldMs: HOLD });
+    const e = env;
+    // Every listing of the account fails from now on: no look-up can conclude.
+    await fault(e.sandbox, { method: 'GET', path_prefix: createPath, mode: 'status_500', count: 100_000 });
+    await fault(e.sandbox, lostAnswer);
+    const lost = await submitCampaign(e, OLD, campaignPayload('Undecidable boots'));
+    const next = await submitCampaign(e, OLD, campaignPayload('After the undecidable boots'));
+    expect((await settleOverTime(e, next.id, 2 * HOLD)).state).toBe('sent');
+    const parked = await outboxItem(e, lost.id);
+    expect(parked).toMatchObject({ state: 'uncertain', lastError: { code: 'PARKED' } });
+    expect(parked?.lastError?.message).toMatch(/Check the account on the service: if it is not there, send it again/);
+    // Parked, not resent: the lost create (applied) and the next one, each once.
+    expect(await onServiceAs(e, 'Undecidable boots')).toHaveLength(1);
+    expect(await onServiceAs(e, 'After the undecidable boots')).toHaveLength(1);
+    expect((await creates(e.sandbox, OLD)).map((r) => r.outcome)).toEqual(['fault_close_after', 'ok']);
+    expect(await e.core.handlers['outbox.candidates']({ id: lost.id })).toEqual({ kind: 'campaign', ids: [] });
+  });
+});
+
 describe('a refresh while the listing lags', () => {
   it('keeps the campaign the app just posted until a listing shows it', async () => {
     env = await world({ listing_lag_ms: 20_000 }, { listingLagMs: 60_000 });
