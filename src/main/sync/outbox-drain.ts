@@ -154,10 +154,22 @@ export class OutboxDrainer {
     let next = Infinity;
     const heads = new Map<string, OutboxItem>();
     // The list gives each lane in its order (in flight first, then as the person ordered it).
+    const parked: OutboxItem[] = [];
     for (const item of store.outbox.list({ states: ON_THE_WAY_STATES })) {
       const k = laneKey(item);
       // A parked item waits for the person aside; the lane goes on behind it.
-      if (!heads.has(k) && item.lastError?.code !== PARKED_CODE) heads.set(k, item);
+      if (item.state === 'uncertain' && item.lastError?.code === PARKED_CODE) parked.push(item);
+      else if (!heads.has(k)) heads.set(k, item);
+    }
+    for (const item of parked) {
+      const key = `parked\u0000${item.seq}`;
+      if (this.#busy.has(key) || !connections.canUse(item.profileId)) continue;
+      if (item.kind !== 'create_campaign' && item.kind !== 'send_push') continue;
+      // Several matches: only the person can choose; there is nothing more to look for.
+      if ((this.#d.notes.get(item.seq, sendNoteRef(item))?.candidates?.length ?? 0) > 0) continue;
+      const wait = this.#lookAgainAt.get(item.seq);
+      if (wait && wait.at > now) next = Math.min(next, wait.at);
+      else this.#run(key, () => this.#lookAgainParked(item));
     }
     for (const [k, head] of heads) {
       if (this.#busy.has(k) || !connections.canUse(head.profileId)) continue;
@@ -219,7 +231,8 @@ export class OutboxDrainer {
         ? `The answer was lost, and the service lists ${candidates.length} ${what} that look like this one (${candidates.join(', ')}). Say which one is yours, or send it again if none is.`
         : `The answer was lost, and after ${minutes} min the service has not shown whether it arrived (${item.lastError?.message ?? 'no answer'}). Check the account on the service: if it is not there, send it again; if it is, discard this copy.`;
     const message = `${why} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
-    this.#lookAgainAt.delete(item.seq);
+    // Looked for again aside from the lane (#lookAgainParked), a bound from now.
+    this.#lookAgainAt.set(item.seq, { at: this.#d.clock.now() + this.#d.laneHoldMs, tries: 0 });
     this.#changed(this.#d.store.outbox.reviseUncertain(item.seq, { code: PARKED_CODE, message }));
     this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.parked', `${describeItem(item)}: ${message}`);
     this.kick();
@@ -535,14 +548,7 @@ export class OutboxDrainer {
     const offset = client.serviceClock.offsetMs();
     const note = noteOnServiceClock(stored, offset);
     const now = serviceNowFor(clock.now(), offset, note);
-    if (found.kind === 'found') {
-      if (item.kind === 'create_campaign' && found.campaign) {
-        await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
-        return this.#settleSent(item, { campaignId: found.campaign.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${found.campaign.id})`);
-      }
-      await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
-      return this.#settleSent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
-    }
+    if (found.kind === 'found') return this.#settleFound(item, found);
     if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
     // Lists may lag: nothing is absent before the listing had time to show it.
     const listedBy = note.lastSentAt + this.#d.listingLagMs;
@@ -563,6 +569,56 @@ export class OutboxDrainer {
     }
     // Not found twice, a grace period apart, the second after the listing lag: provably absent.
     return requeue();
+  }
+
+  /** The look-up found the item on the service: sent, with the id it has there. */
+  async #settleFound(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>, found: Extract<LookUpResult, { kind: 'found' }>): Promise<void> {
+    if (item.kind === 'create_campaign' && found.campaign) {
+      await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
+      return this.#settleSent(item, { campaignId: found.campaign.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${found.campaign.id})`);
+    }
+    await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
+    return this.#settleSent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
+  }
+
+  /**
+   * A parked item with no candidates (its look-ups could not decide) is still looked for, aside from
+   * its lane, once per laneHoldMs: found, it is sent with its id; several matches or provably absent,
+   * its words say so, and it keeps waiting for the person (nothing parked is sent again on its own).
+   */
+  async #lookAgainParked(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>): Promise<void> {
+    const { store, connections, clock, notes } = this.#d;
+    this.#lookAgainAt.set(item.seq, { at: clock.now() + this.#d.laneHoldMs, tries: 0 });
+    const stored = notes.get(item.seq, sendNoteRef(item));
+    if (!stored) return;
+    let found: LookUpResult;
+    let client: ServiceClient;
+    try {
+      client = connections.client(item.profileId);
+      found = await this.#lookUp(item, client, stored);
+    } catch {
+      return; // Looked for again at the next turn.
+    }
+    // The person may have answered meanwhile: then their answer stands.
+    const current = store.outbox.get(item.seq);
+    if (!current || current.state !== 'uncertain' || current.lastError?.code !== PARKED_CODE) return;
+    if (found.kind === 'found') return this.#settleFound(item, found);
+    const offset = client.serviceClock.offsetMs();
+    const note = noteOnServiceClock(stored, offset);
+    const now = serviceNowFor(clock.now(), offset, note);
+    let message: string;
+    if (found.kind === 'ambiguous') {
+      notes.put({ ...note, candidates: found.candidates });
+      const what = item.kind === 'create_campaign' ? 'campaigns' : 'tasks';
+      message = `The answer was lost, and the service now lists ${found.candidates.length} ${what} that look like this one (${found.candidates.join(', ')}). Say which one is yours, or send it again if none is.`;
+    } else {
+      notes.put({ ...note, absentAt: note.absentAt ?? now });
+      if (note.absentAt === undefined || now < note.lastSentAt + this.#d.listingLagMs) return;
+      message = 'The answer was lost, and a later look did not find it on the service: it was most likely not posted. Send it again, or discard it.';
+    }
+    const words = `${message} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
+    if (current.lastError?.message === words) return;
+    this.#changed(store.outbox.reviseUncertain(item.seq, { code: PARKED_CODE, message: words }));
   }
 
   /** More than one match: the person says which one is theirs, or that none is (drafts-handlers: outbox.*). */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
 import { call, testFixtures, tokenFor } from '../../helpers/sandbox';
 import { testVariants } from '../../helpers/variants';
-import { fault, startEnv, until, type Env } from '../app/env';
+import { control, fault, startEnv, until, type Env } from '../app/env';
 import { campaignPayload, creates, graceFor, outboxItem, P, requestLog, submitCampaign, tasksOnService } from './support';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 
@@ -168,7 +168,7 @@ describe('no change holds the account back longer than the lane bound', () => {
 describe('an item the look-ups cannot decide', () => {
   const HOLD = 120_000;
 
-  it('is parked after the lane bound, saying what to check, and the account\'s next change goes out', async () => {
+  it('is parked after the lane bound, saying what to check, the account\'s next change goes out, and it is found once listings answer', async () => {
     env = await world({ late_apply_ms: undefined }, { laneHoldMs: HOLD });
     const e = env;
     // Every listing of the account fails from now on: no look-up can conclude.
@@ -185,6 +185,11 @@ describe('an item the look-ups cannot decide', () => {
     expect(await onServiceAs(e, 'After the undecidable boots')).toHaveLength(1);
     expect((await creates(e.sandbox, OLD)).map((r) => r.outcome)).toEqual(['fault_close_after', 'ok']);
     expect(await e.core.handlers['outbox.candidates']({ id: lost.id })).toEqual({ kind: 'campaign', ids: [] });
+    // The listings answer again: aside from the lane, a later look finds it, and it is sent as that campaign.
+    await control(e.sandbox, 'DELETE', '/_sandbox/faults');
+    const found = await settleOverTime(e, lost.id, 2 * HOLD);
+    expect(found.state).toBe('sent');
+    expect((await creates(e.sandbox, OLD)).map((r) => r.outcome)).toEqual(['fault_close_after', 'ok']);
   });
 });
 
