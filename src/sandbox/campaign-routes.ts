@@ -12,6 +12,7 @@ import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type
 import { budgetOfMethod, type RateLimitGroup } from '../shared/domain/rate-tiers';
 import { fillMissingObjective, normaliseCreate } from './create-fill';
 import { campaignFromCreate } from './records';
+import { storedCreate } from './stored-form';
 import { byId, type AccountRec } from './state';
 
 const err = (core: SandboxCore, status: number, message: string, headers?: ReplyHeaders): Reply =>
@@ -72,7 +73,8 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   }
   if (problems.length > 0) return err(core, 400, problems[0].message, g.headers);
   // Built in full before anything changes, then committed: a request that fails applies nothing.
-  const stored = campaignFromCreate(g.account.id, core.world.allocateCampaignId(core.variants), body, ctx.now, { fill });
+  const id = core.world.allocateCampaignId(core.variants, core.choices);
+  const stored = campaignFromCreate(g.account.id, id, storedCreate(body, core.variants, core.choices), ctx.now, { fill });
   core.world.pushCampaign(stored);
   if (core.variants.create_201) {
     const location = `/core/api/1.0/${encodeURIComponent(g.account.id)}/campaigns/${stored.record.id}`;
@@ -100,11 +102,19 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   if (g.reply) return g.reply;
   const q = parseListQuery(ctx.query);
   if (typeof q === 'string') return err(core, 400, q, g.headers);
+  // refuse_sort: the interface names the commonly sorted fields (4.2), not id; a service may refuse any.
+  const refused = core.variants.refuse_sort;
+  if (q.sort && (refused === 'all' || (refused === 'id' && q.sort.field === 'id'))) {
+    return err(core, 400, `Sorting by ${q.sort.field} is not supported`, g.headers);
+  }
+  const lag = core.variants.listing_lag_ms ?? 0;
   const owners = core.world.listedAccounts(g.account);
   const items: Listed[] = [];
   for (const owner of owners) {
     for (const campaign of core.world.campaigns.get(owner.id) ?? []) {
       if (q.ids !== undefined && !q.ids.has(String(campaign.record.id))) continue;
+      // listing_lag_ms: a new campaign reaches the listing some time after it was created.
+      if (lag > 0 && ctx.now < campaign.createdAtMs + lag) continue;
       if (isListed(campaign, q.fetchLevel, ctx.now)) items.push({ campaign, owner });
     }
   }

@@ -19,6 +19,7 @@ import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
 import { cdnUrl, iso, type RecordId, type StoredTask, type TaskRecord } from './records';
 import { byId } from './state';
+import { storedEvent } from './stored-form';
 import { isServiceTime, TIME_RANGE_MESSAGE } from './timestamps';
 
 const err = (core: SandboxCore, status: number, message: string): Reply => apiError(core.variants, 'push', status, message);
@@ -99,12 +100,13 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
     }
   }
   // Every check has passed: the ids are taken now, and the tasks built whole before any is stored.
-  const first = core.world.allocateTaskIds(core.variants, appsPerEvent.reduce((n, apps) => n + apps.length, 0));
+  const taskIds = core.world.allocateTaskIds(core.variants, appsPerEvent.reduce((n, apps) => n + apps.length, 0), core.choices);
   const tasks: StoredTask[] = [];
   events.forEach((ev, i) => {
+    const stored = storedEvent(ev, core.variants, core.choices);
     for (const app of appsPerEvent[i]) {
-      const taskId = first + BigInt(tasks.length);
-      tasks.push({ appId: app, record: taskOf(core, ev, app, taskId, mode, ctx.now), target: ev.target });
+      const taskId = taskIds[tasks.length];
+      tasks.push({ appId: app, record: taskOf(core, stored, app, taskId, mode, ctx.now), target: ev.target, createdAtMs: ctx.now });
     }
   });
   for (const task of tasks) core.world.pushTask(task);

@@ -140,6 +140,8 @@ export interface StoredTask {
   record: TaskRecord;
   /** Kept for the record of what was sent; the spec's task record does not show it. */
   target?: unknown;
+  /** When a send created it (service clock); fixture tasks have none (listed from the start). */
+  createdAtMs?: number;
 }
 
 export function taskFromFixture(t: TaskFixture, worldStart: number): StoredTask {

@@ -2,6 +2,8 @@
 // tokens and codes issued since. A reset throws the whole world away and builds a new one.
 import type { AccountType } from '../shared/domain/account';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Choices } from './choices';
+import type { Variants } from './variants';
 import type { Fixtures } from './fixtures';
 import { LIMITED_FROM_MS } from '../shared/domain/rate-tiers';
 import {
@@ -12,7 +14,6 @@ import {
   type StoredCampaign,
   type StoredTask,
 } from './records';
-import type { Variants } from './variants';
 
 export interface AccountRec {
   id: string;
@@ -80,14 +81,32 @@ const BIG_TASK_ID = 2n ** 61n + 1n;
 /** Order of two ids, for sort(). */
 export const byId = (a: RecordId, b: RecordId): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Under the id_order variant, an id below every id `taken` ("descending") or a free one below
+ * `next` ("random", drawn from the seeded choices); undefined when none is found. Never `next` or
+ * above: those are handed out later in ascending order.
+ */
+function placeId(order: 'descending' | 'random', choices: Choices, next: RecordId, taken: ReadonlySet<RecordId>): RecordId | undefined {
+  if (order === 'descending') {
+    let lowest = next;
+    for (const id of taken) if (id < lowest) lowest = id;
+    return lowest > 1n ? lowest - 1n : undefined;
+  }
+  for (let tries = 0; tries < 20; tries++) {
+    const id = 1n + BigInt(Math.floor(choices.next() * Number(next - 1n)));
+    if (id < next && !taken.has(id)) return id;
+  }
+  return undefined;
+}
+
 export class World {
   readonly accounts = new Map<string, AccountRec>();
   readonly members = new Map<string, AccountRec[]>();
   readonly clients = new Map<string, ClientRec>();
   readonly apps = new Map<string, AppRec>();
-  /** Per owning account, ascending id (new ids are always larger, so pushing keeps the order). */
+  /** Per owning account, in order of creation (ascending id unless the id_order variant says otherwise). */
   readonly campaigns = new Map<string, StoredCampaign[]>();
-  /** Ascending taskId for the same reason. */
+  /** By taskId; per app (tasksByApp) in order of creation. */
   readonly tasks = new Map<RecordId, StoredTask>();
   readonly tasksByApp = new Map<string, StoredTask[]>();
   readonly tokens = new Map<string, TokenRec>();
@@ -146,18 +165,32 @@ export class World {
     this.nextTaskId = tasks.length > 0 ? tasks[tasks.length - 1].record.taskId + 1n : FIRST_TASK_ID;
   }
 
-  /** The id of a campaign about to be stored (never handed out twice; under id_range "big", beyond 2^60). */
-  allocateCampaignId(variants: Variants): RecordId {
+  /**
+   * The id of a campaign about to be stored, never handed out twice: above every older one by
+   * default (beyond 2^60 under id_range "big"); under id_order below every older one, or anywhere
+   * not taken. The interface promises neither a range nor an order (spec 2.1: "identifier").
+   */
+  allocateCampaignId(variants: Variants, choices: Choices): RecordId {
     if (variants.id_range === 'big' && this.nextCampaignId < BIG_CAMPAIGN_ID) this.nextCampaignId = BIG_CAMPAIGN_ID;
-    return this.nextCampaignId++;
+    const order = variants.id_order;
+    if (order === undefined || order === 'ascending') return this.nextCampaignId++;
+    const taken = new Set([...this.campaigns.values()].flatMap((list) => list.map((c) => c.record.id)));
+    return placeId(order, choices, this.nextCampaignId, taken) ?? this.nextCampaignId++;
   }
 
-  /** `count` consecutive task ids for the tasks of one send, the first returned (id_range as for campaigns). */
-  allocateTaskIds(variants: Variants, count: number): RecordId {
+  /** The ids of `count` new tasks (the tasks of one send), placed as allocateCampaignId places a campaign's. */
+  allocateTaskIds(variants: Variants, count: number, choices: Choices): RecordId[] {
     if (variants.id_range === 'big' && this.nextTaskId < BIG_TASK_ID) this.nextTaskId = BIG_TASK_ID;
-    const first = this.nextTaskId;
-    this.nextTaskId += BigInt(count);
-    return first;
+    const order = variants.id_order;
+    const ordered = order === undefined || order === 'ascending';
+    const taken = new Set<RecordId>(ordered ? [] : this.tasks.keys());
+    const out: RecordId[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = (ordered ? undefined : placeId(order, choices, this.nextTaskId, taken)) ?? this.nextTaskId++;
+      taken.add(id);
+      out.push(id);
+    }
+    return out;
   }
 
   pushCampaign(c: StoredCampaign): void {

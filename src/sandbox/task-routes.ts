@@ -38,7 +38,10 @@ function listTasks(core: SandboxCore, ctx: RequestContext): Reply {
   }
   if (!core.world.apps.has(tagId) || !auth.client.apps.has(tagId)) return err(core, 403, NOT_AUTHORIZED_APP_MESSAGE);
   core.world.settleDueTasks(ctx.now);
-  const tasks = (core.world.tasksByApp.get(tagId) ?? []).filter((t) => taskType === null || t.record.taskType === taskType);
+  // listing_lag_ms: a new task reaches the listing some time after it was created.
+  const lag = core.variants.listing_lag_ms ?? 0;
+  const listed = (t: StoredTask) => lag === 0 || t.createdAtMs === undefined || ctx.now >= t.createdAtMs + lag;
+  const tasks = (core.world.tasksByApp.get(tagId) ?? []).filter((t) => (taskType === null || t.record.taskType === taskType) && listed(t));
   const records = tasks.map((t) => taskAnswer(t.record, core.variants));
   return answer(core.variants, 200, taskListBody(core.variants, records));
 }

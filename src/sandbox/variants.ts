@@ -76,6 +76,27 @@ export const variantsSchema = z.strictObject({
    * no range; 2.1 shows the created campaign's id as a number).
    */
   id_range: z.enum(['big']).optional(),
+  /**
+   * Text a create or a push sends is stored Unicode-normalised (NFC, or NFKC which also folds
+   * compatibility forms such as full-width letters and ligatures), runs of whitespace collapsed to
+   * one space and trimmed: campaign name and branding text, a push's title, performer and description.
+   */
+  normalise_text: z.enum(['nfc', 'nfkc']).optional(),
+  /**
+   * A campaign's tracking code and a push's url are stored re-serialised: query parameters in
+   * another order (a per-request choice), percent-encoding rewritten (space as %20, lower-case hex,
+   * unreserved characters decoded).
+   */
+  reencode_urls: z.boolean().optional(),
+  /**
+   * Where new campaign and task ids go: above every older one (default), below every older one
+   * ("descending"), or anywhere not taken ("random", a per-request choice).
+   */
+  id_order: z.enum(['ascending', 'descending', 'random']).optional(),
+  /** A created campaign or push task is listed only this many ms after its creation (sandbox clock). */
+  listing_lag_ms: z.number().int().nonnegative().optional(),
+  /** List requests with a sort are refused (400): "id" only a sort by id, "all" every sort. */
+  refuse_sort: z.enum(['id', 'all']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
@@ -117,6 +138,9 @@ export const MIXED_VARIANTS: Variants = {
   token_error_echo: true,
   // Ids beyond 2^53 from the first create and send on: the client's suites keep every id exact.
   id_range: 'big',
+  // Text and query strings stored in another form than sent: every look-up must match them anyway.
+  normalise_text: 'nfkc',
+  reencode_urls: true,
 };
 
 /**

@@ -31,6 +31,7 @@ import { systemClock, type Clock } from '../clock/clock';
 import { Connections } from '../connections/connections';
 import { EventHub, throttleByKey } from '../events/event-hub';
 import { OutboxDrainer } from '../sync/outbox-drain';
+import { DEFAULT_LISTING_LAG_MS } from '../sync/posted';
 import { Refresher } from '../sync/refresh';
 
 export type SecretStore = SecretPort;
@@ -45,6 +46,13 @@ export interface SyncTuning {
   maxServerAttempts: number;
   /** Wait after the latest send before looking for an item whose answer was lost (default: the request timeout). */
   uncertainGraceMs: number;
+  /**
+   * How long a listing may take to show a change after it was sent (default 60 s): a lost change is
+   * called absent, and a campaign just posted is removed by a refresh, only after it.
+   */
+  listingLagMs: number;
+  /** How long an uncertain change may hold its account's other changes back (default 5 minutes). */
+  laneHoldMs: number;
   /** Campaigns per list page (default 1000, the largest the service serves). */
   pageSize: number;
   /** Refresh the demo profile at start-up (default true). */
@@ -107,6 +115,8 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     retryBackoff: DEFAULT_RETRY_BACKOFF,
     probeBackoff: DEFAULT_PROBE_BACKOFF,
     maxServerAttempts: 5,
+    listingLagMs: DEFAULT_LISTING_LAG_MS,
+    laneHoldMs: 5 * 60_000,
     pageSize: 1000,
     refreshOnStart: true,
     ...opts.tuning,
@@ -177,6 +187,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     hub,
     clock,
     pageSize: tuning.pageSize,
+    listingLagMs: tuning.listingLagMs,
     note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
   });
   // An account still shown by id gets its name when its own refresh ends (start-up, a manual one,
@@ -205,6 +216,8 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     retryBackoff: tuning.retryBackoff,
     maxServerAttempts: tuning.maxServerAttempts,
     uncertainGraceMs: tuning.uncertainGraceMs,
+    listingLagMs: tuning.listingLagMs,
+    laneHoldMs: tuning.laneHoldMs,
     note: log,
     afterSent: withCapabilitiesLearned(createAfterSent(store, hub, refresher)),
     afterRefused: (item, refusal) => {

@@ -48,6 +48,8 @@ export interface CampaignRefresh {
    * to the event loop between them) and records the sync time.
    */
   finish(): Promise<RefreshSummary>;
+  /** Rows finish() keeps although this refresh did not list them (campaigns just posted, which a lagging listing does not show yet). */
+  keep(ids: Iterable<string>): void;
   /** Cancelled or failed: keeps every row as it is. */
   abandon(): void;
 }
@@ -228,6 +230,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           done = true;
           active.delete(accountKey);
           return { ...totals };
+        },
+        keep(ids) {
+          for (const id of ids) state.seen.add(id);
         },
         abandon() {
           done = true;

@@ -11,13 +11,14 @@
 // The order is the order of queueing until the person moves a queued item (move()); an item in
 // flight is never moved and always stays the head, because it must be settled first. Failed and
 // blocked items are parked and do not hold the lane up (a 4xx stops only that item); an uncertain
-// head does, because the next item may depend on whether it happened.
+// head does, because the next item may depend on whether it happened, until the engine parks it
+// (lastError code PARKED: it waits for the person aside, and the lane goes on without it).
 import { z } from 'zod';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import { parseJsonColumn, toJson, toJsonOrNull } from './json';
 import { ACCOUNT_BOUND_KINDS, outboxPayloadSchemas, type OutboxPayload, type OutboxWork } from './outbox-payloads';
-import { OUTBOX_KINDS, OUTBOX_STATES, OUTBOX_TRANSITIONS, type OutboxKind, type OutboxState } from '../../shared/domain/outbox';
+import { OUTBOX_KINDS, OUTBOX_STATES, OUTBOX_TRANSITIONS, PARKED_CODE, type OutboxKind, type OutboxState } from '../../shared/domain/outbox';
 import type { QuarantineRepo } from './quarantine-repo';
 import type { StoredError } from './types';
 import { placeholders, when, whereClause } from './where';
@@ -150,10 +151,12 @@ function targetIndex(to: OutboxMove, from: number, rest: readonly number[], look
 
 export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): OutboxRepo {
   const { db } = ctx;
-  const ACTIVE = "state IN ('queued', 'sending', 'uncertain')";
+  // In flight: sending, or uncertain and not parked (a parked item waits for the person, aside).
+  const IN_FLIGHT = `(state = 'sending' OR (state = 'uncertain' AND coalesce(json_extract(last_error, '$.code'), '') <> '${PARKED_CODE}'))`;
+  const ACTIVE = `(state = 'queued' OR ${IN_FLIGHT})`;
   // The lane's order: an item in flight first (it must be settled before anything behind it, even
   // when a failed item placed earlier was queued again meanwhile), then the person's order.
-  const IN_LANE_ORDER = "CASE WHEN state IN ('sending', 'uncertain') THEN 0 ELSE 1 END, lane_order, seq";
+  const IN_LANE_ORDER = `CASE WHEN ${IN_FLIGHT} THEN 0 ELSE 1 END, lane_order, seq`;
   // A new item's place is its own seq: after every item of its lane, since seqs only grow and a
   // move only exchanges places among items already there.
   const insert = db.prepare(`INSERT INTO outbox (profile_id, account_id, kind, payload, draft_id, state, attempts,

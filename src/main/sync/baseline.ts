@@ -1,10 +1,11 @@
 // Which ids on the service must never be taken for an item's own work: those that already looked
 // like it before it was first sent (from the cache, recorded in the item's send note) and those
-// that other outbox items have already claimed as theirs (recorded in their results). Also how
-// far back a create's look-up must read: the newest campaign the cache knew before the send.
+// that other outbox items have already claimed as theirs (recorded in their results). Also where a
+// create's newest-first look-up may stop early once it found something: the newest campaign the
+// cache knew before the send (a hint only: ids need not grow, so "absent" never rests on it).
 import { z } from 'zod';
 import type { OutboxItem, Store } from '../store';
-import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
+import { campaignMatchesCreate, normalText, targetApps, taskMatches } from './signature';
 
 export const createResultSchema = z.looseObject({ campaignId: z.string() });
 export const pushResultSchema = z.looseObject({ taskIds: z.array(z.string()) });
@@ -16,8 +17,10 @@ export function campaignBaseline(store: Store, item: Extract<OutboxItem, { kind:
   const body = item.payload.body;
   const out: string[] = [];
   const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };
-  // The text filter narrows to names containing ours (it ignores case and outer whitespace).
-  const needle = body.name.trim().slice(0, 200);
+  // The text filter narrows to names containing ours. The cache holds names as the service stored
+  // them (perhaps normalised), so the needle is the longest run of ASCII letters and digits, which
+  // no normal form changes; without one, every cached campaign is compared.
+  const needle = (normalText(body.name).match(/[A-Za-z0-9]+/g) ?? []).reduce((a, b) => (b.length > a.length ? b : a), '').slice(0, 200);
   for (let offset = 0; ; offset += QUERY_PAGE) {
     const page = store.campaigns.query({ ...ref, ...(needle ? { text: needle } : {}), limit: QUERY_PAGE, offset });
     for (const c of page.rows) if (campaignMatchesCreate(c, body)) out.push(c.id);
@@ -28,8 +31,9 @@ export function campaignBaseline(store: Store, item: Extract<OutboxItem, { kind:
 
 /**
  * The newest (largest numeric) campaign id the cache holds for the create's account, before it
- * is sent: a campaign the create makes gets a newer id, so a look-up that reads the newest
- * campaigns first has looked far enough once it reaches this one. Undefined for an empty cache.
+ * is sent: where a look-up reading the newest campaigns first stops widening when it found nothing
+ * new (it then reads the whole listing, since a service may give new campaigns smaller ids).
+ * Undefined for an empty cache.
  */
 export function newestCachedCampaignId(store: Store, item: Extract<OutboxItem, { kind: 'create_campaign' }>): string | undefined {
   const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };

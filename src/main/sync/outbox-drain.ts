@@ -18,17 +18,22 @@
 //
 // Looking for an uncertain create or push (DECISIONS client 8):
 //   - a grace period after its latest send (a slow server may still be applying it), the service
-//     is asked for what the item sent (signature.ts), newest campaigns first (send-item.ts);
+//     is asked for what the item sent, in the form it may store it (signature.ts): newest
+//     campaigns first, the whole listing when that proves nothing (send-item.ts);
 //   - one match: sent. Several: the person is asked which one it is ('AMBIGUOUS'; the engine no
 //     longer resolves it alone, and never resends while in doubt);
 //   - none: not yet proof, since a service may apply a request seconds after its connection
-//     closed. A second look-up a fresh grace period after the first must also find nothing:
-//     only then is the item provably absent and sent again. Both look-ups and the send times are
-//     on the service's clock (DECISIONS client 10) and kept in the send note across restarts.
+//     closed, or list it late. A second look-up a fresh grace period after the first, and not
+//     before listingLagMs after the latest send, must also find nothing: only then is the item
+//     provably absent and sent again. Both look-ups and the send times are on the service's clock
+//     (DECISIONS client 10) and kept in the send note across restarts;
+//   - still undecided laneHoldMs after its latest send (the person has not answered, or look-ups
+//     keep failing): parked ('PARKED', saying what to decide), and the lane goes on without it.
+// DECISIONS client 16.
 // Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
 // resend is checked against the task on the service, since our lost first attempt may be the
 // reason for it (the task is cancelled already, or already holds the update).
-import { ON_THE_WAY_STATES } from '../../shared/domain/outbox';
+import { AMBIGUOUS_CODE, ON_THE_WAY_STATES, PARKED_CODE, waitsForPerson } from '../../shared/domain/outbox';
 import type { Clock, TimerHandle } from '../clock/clock';
 import { isServiceError, type ServiceClient, type ServiceError } from '../service';
 import type { OutboxItem, OutboxLane, SendNote, Store, StoredError } from '../store';
@@ -44,7 +49,7 @@ import { findPushTasks, listForMatch, matchCampaign, performItem, type PushTasks
 import { HistoryRetention } from './retention';
 import { postedAs, postedWords } from './posted';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor, type SendNotes } from './send-notes';
-import { targetApps, taskHasUpdate } from './signature';
+import { campaignMatchesCreate, targetApps, taskHasUpdate } from './signature';
 
 export interface DrainDeps {
   store: Store;
@@ -60,6 +65,16 @@ export interface DrainDeps {
    * was slow to answer may still be applying the request, and looking too early would resend it.
    */
   uncertainGraceMs: number;
+  /**
+   * How long after its latest send a change may take to show in the service's listings (a listing
+   * may lag): a look-up that finds nothing is repeated until then before the change is called absent.
+   */
+  listingLagMs: number;
+  /**
+   * How long an uncertain item may hold its lane: past it, the item is parked for the person (code
+   * PARKED, saying what to decide) and the account's other changes go ahead.
+   */
+  laneHoldMs: number;
   note(profileId: string | null, accountId: string | null, level: 'info' | 'warning' | 'error', kind: string, message: string): void;
   /** After a send: update caches (campaign row, task lists, sw-path). Awaited inside the lane. */
   afterSent(item: OutboxItem, result: SendResult): Promise<Record<string, unknown>>;
@@ -74,7 +89,7 @@ const WAITING_FOR_CONNECTION = new Set(['OFFLINE', 'SIGN_IN']);
 type LookUpResult = { kind: 'found'; ids: string[]; campaign?: Campaign } | { kind: 'absent' } | { kind: 'ambiguous'; candidates: string[] };
 
 /** The code of an uncertain item whose look-up found more than one match: the person decides. */
-export const AMBIGUOUS = 'AMBIGUOUS';
+export const AMBIGUOUS = AMBIGUOUS_CODE;
 
 const laneKey = (l: OutboxLane) => `${l.profileId}\u0000${l.accountId ?? ''}`;
 export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
@@ -141,13 +156,33 @@ export class OutboxDrainer {
     let next = Infinity;
     const heads = new Map<string, OutboxItem>();
     // The list gives each lane in its order (in flight first, then as the person ordered it).
+    const parked: OutboxItem[] = [];
     for (const item of store.outbox.list({ states: ON_THE_WAY_STATES })) {
       const k = laneKey(item);
-      if (!heads.has(k)) heads.set(k, item);
+      // A parked item waits for the person aside; the lane goes on behind it.
+      if (item.state === 'uncertain' && item.lastError?.code === PARKED_CODE) parked.push(item);
+      else if (!heads.has(k)) heads.set(k, item);
+    }
+    for (const item of parked) {
+      const key = `parked\u0000${item.seq}`;
+      if (this.#busy.has(key) || !connections.canUse(item.profileId)) continue;
+      if (item.kind !== 'create_campaign' && item.kind !== 'send_push') continue;
+      // Several matches: only the person can choose; there is nothing more to look for.
+      if ((this.#d.notes.get(item.seq, sendNoteRef(item))?.candidates?.length ?? 0) > 0) continue;
+      const wait = this.#lookAgainAt.get(item.seq);
+      if (wait && wait.at > now) next = Math.min(next, wait.at);
+      else this.#run(key, () => this.#lookAgainParked(item));
     }
     for (const [k, head] of heads) {
       if (this.#busy.has(k) || !connections.canUse(head.profileId)) continue;
       if (head.state === 'uncertain') {
+        // No change holds its lane longer than laneHoldMs: past it, it waits for the person aside.
+        const parkAt = this.#parkAt(head);
+        if (parkAt !== undefined && parkAt <= now) {
+          this.#park(head);
+          continue;
+        }
+        if (parkAt !== undefined) next = Math.min(next, parkAt);
         // Waiting for the person to say which match is theirs: nothing to do until then.
         if (head.lastError?.code === AMBIGUOUS) continue;
         const wait = this.#lookAgainAt.get(head.seq);
@@ -166,6 +201,43 @@ export class OutboxDrainer {
       // 'sending' and not busy here: another process holds it (it becomes uncertain at restart).
     }
     if (Number.isFinite(next)) this.#timer = clock.setTimer(() => this.#pump(), Math.max(10, next - now));
+  }
+
+  /**
+   * When (our clock) an uncertain create or push has held its lane for laneHoldMs since its latest
+   * send (kept in its note, so a restart does not start the bound again). Undefined without a note:
+   * such an item is queued again at its first look, holding nothing.
+   */
+  #parkAt(item: OutboxItem): number | undefined {
+    if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return undefined;
+    const stored = this.#d.notes.get(item.seq, sendNoteRef(item));
+    if (!stored) return undefined;
+    let offset: number | null = null;
+    try {
+      offset = this.#d.connections.client(item.profileId).serviceClock.offsetMs();
+    } catch {
+      // No client: the note's own offset.
+    }
+    const note = noteOnServiceClock(stored, offset);
+    const now = this.#d.clock.now();
+    return now + (note.lastSentAt + this.#d.laneHoldMs - serviceNowFor(now, offset, note));
+  }
+
+  /** The item held its lane as long as it may: it waits for the person aside, saying what to decide. */
+  #park(item: OutboxItem): void {
+    const candidates = item.kind === 'create_campaign' || item.kind === 'send_push' ? this.#d.notes.get(item.seq, sendNoteRef(item))?.candidates : undefined;
+    const minutes = Math.round(this.#d.laneHoldMs / 60_000);
+    const what = item.kind === 'create_campaign' ? 'campaigns' : 'tasks';
+    const why =
+      candidates && candidates.length > 0
+        ? `The answer was lost, and the service lists ${candidates.length} ${what} that look like this one (${candidates.join(', ')}). Say which one is yours, or send it again if none is.`
+        : `The answer was lost, and after ${minutes} min the service has not shown whether it arrived (${item.lastError?.message ?? 'no answer'}). Check the account on the service: if it is not there, send it again; if it is, discard this copy.`;
+    const message = `${why} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
+    // Looked for again aside from the lane (#lookAgainParked), a bound from now.
+    this.#lookAgainAt.set(item.seq, { at: this.#d.clock.now() + this.#d.laneHoldMs, tries: 0 });
+    this.#changed(this.#d.store.outbox.reviseUncertain(item.seq, { code: PARKED_CODE, message }));
+    this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.parked', `${describeItem(item)}: ${message}`);
+    this.kick();
   }
 
   #run(key: string, work: () => Promise<void>): void {
@@ -417,8 +489,9 @@ export class OutboxDrainer {
   /** Looks for an uncertain create or push on the service: found, absent, or ambiguous. */
   async #lookUp(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>, client: ServiceClient, note: SendNote): Promise<LookUpResult> {
     if (item.kind === 'create_campaign') {
-      const listed = await listForMatch(client, item.accountId ?? '', note.newestKnownId);
       const excluded = new Set([...note.baseline, ...claimedCampaignIds(this.#d.store, item)]);
+      const isCandidate = (c: Campaign) => !excluded.has(c.id) && campaignMatchesCreate(c, item.payload.body);
+      const listed = await listForMatch(client, item.accountId ?? '', note.newestKnownId, isCandidate);
       const r = matchCampaign(listed, item.payload.body, excluded);
       if (r.kind === 'found') return { kind: 'found', ids: [r.match.id], campaign: r.match };
       if (r.kind === 'ambiguous') return { kind: 'ambiguous', candidates: r.candidates.map((c) => c.id) };
@@ -434,7 +507,7 @@ export class OutboxDrainer {
   /** An uncertain item: look on the service, then sent (found), queued again (provably absent), or the person asked (ambiguous). */
   async #resolve(item: OutboxItem): Promise<void> {
     const { store, connections, clock, notes } = this.#d;
-    if (item.lastError?.code === AMBIGUOUS) return;
+    if (waitsForPerson(item)) return;
     const serverError = item.lastError?.code === 'SERVER';
     const requeue = () => {
       if (serverError && item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, item.lastError?.message ?? '');
@@ -481,30 +554,77 @@ export class OutboxDrainer {
     const offset = client.serviceClock.offsetMs();
     const note = noteOnServiceClock(stored, offset);
     const now = serviceNowFor(clock.now(), offset, note);
-    if (found.kind === 'found') {
-      if (item.kind === 'create_campaign' && found.campaign) {
-        await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
-        return this.#settleSent(item, { campaignId: found.campaign.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${found.campaign.id})`);
-      }
-      await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
-      return this.#settleSent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
-    }
+    if (found.kind === 'found') return this.#settleFound(item, found);
     if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
-    if (note.absentAt === undefined) {
-      // One "not found" is not proof: a service may still apply the request. Look once more,
-      // a fresh grace period from now; the first look-up is remembered across a restart.
-      notes.put({ ...note, absentAt: now });
-      const seconds = Math.ceil(this.#d.uncertainGraceMs / 1000);
+    // Lists may lag: nothing is absent before the listing had time to show it.
+    const listedBy = note.lastSentAt + this.#d.listingLagMs;
+    if (note.absentAt === undefined || now < listedBy) {
+      // One "not found" is not proof: a service may still apply the request, or list it late. Look
+      // again a fresh grace period from now and not before the listing lag has passed; the first
+      // look-up is remembered across a restart.
+      notes.put({ ...note, absentAt: note.absentAt ?? now });
+      const at = Math.max(now + this.#d.uncertainGraceMs, listedBy);
+      const seconds = Math.ceil((at - now) / 1000);
       this.#changed(
         store.outbox.reviseUncertain(item.seq, {
           code: item.lastError?.code ?? 'UNKNOWN',
-          message: `Not found on the service at a first look; looking once more in ${seconds} s before sending it again (a slow service may still be applying it).`,
+          message: `Not found on the service yet; looking once more in ${seconds} s before sending it again (a slow service may still be applying it or listing it).`,
         }),
       );
-      return waitUntil(now + this.#d.uncertainGraceMs, now);
+      return waitUntil(at, now);
     }
-    // Not found twice, a grace period apart, the second well after the latest send: provably absent.
+    // Not found twice, a grace period apart, the second after the listing lag: provably absent.
     return requeue();
+  }
+
+  /** The look-up found the item on the service: sent, with the id it has there. */
+  async #settleFound(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>, found: Extract<LookUpResult, { kind: 'found' }>): Promise<void> {
+    if (item.kind === 'create_campaign' && found.campaign) {
+      await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
+      return this.#settleSent(item, { campaignId: found.campaign.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${found.campaign.id})`);
+    }
+    await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
+    return this.#settleSent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
+  }
+
+  /**
+   * A parked item with no candidates (its look-ups could not decide) is still looked for, aside from
+   * its lane, once per laneHoldMs: found, it is sent with its id; several matches or provably absent,
+   * its words say so, and it keeps waiting for the person (nothing parked is sent again on its own).
+   */
+  async #lookAgainParked(item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>): Promise<void> {
+    const { store, connections, clock, notes } = this.#d;
+    this.#lookAgainAt.set(item.seq, { at: clock.now() + this.#d.laneHoldMs, tries: 0 });
+    const stored = notes.get(item.seq, sendNoteRef(item));
+    if (!stored) return;
+    let found: LookUpResult;
+    let client: ServiceClient;
+    try {
+      client = connections.client(item.profileId);
+      found = await this.#lookUp(item, client, stored);
+    } catch {
+      return; // Looked for again at the next turn.
+    }
+    // The person may have answered meanwhile: then their answer stands.
+    const current = store.outbox.get(item.seq);
+    if (!current || current.state !== 'uncertain' || current.lastError?.code !== PARKED_CODE) return;
+    if (found.kind === 'found') return this.#settleFound(item, found);
+    const offset = client.serviceClock.offsetMs();
+    const note = noteOnServiceClock(stored, offset);
+    const now = serviceNowFor(clock.now(), offset, note);
+    let message: string;
+    if (found.kind === 'ambiguous') {
+      notes.put({ ...note, candidates: found.candidates });
+      const what = item.kind === 'create_campaign' ? 'campaigns' : 'tasks';
+      message = `The answer was lost, and the service now lists ${found.candidates.length} ${what} that look like this one (${found.candidates.join(', ')}). Say which one is yours, or send it again if none is.`;
+    } else {
+      notes.put({ ...note, absentAt: note.absentAt ?? now });
+      if (note.absentAt === undefined || now < note.lastSentAt + this.#d.listingLagMs) return;
+      message = 'The answer was lost, and a later look did not find it on the service: it was most likely not posted. Send it again, or discard it.';
+    }
+    const words = `${message} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
+    if (current.lastError?.message === words) return;
+    this.#changed(store.outbox.reviseUncertain(item.seq, { code: PARKED_CODE, message: words }));
   }
 
   /** More than one match: the person says which one is theirs, or that none is (drafts-handlers: outbox.*). */
@@ -522,7 +642,7 @@ export class OutboxDrainer {
   /** The candidates an ambiguous item waits on, or undefined when the item is not waiting for the person. */
   candidates(seq: number): { kind: 'campaign' | 'task'; ids: string[] } | undefined {
     const item = this.#d.store.outbox.get(seq);
-    if (!item || item.state !== 'uncertain' || item.lastError?.code !== AMBIGUOUS) return undefined;
+    if (!item || !waitsForPerson(item)) return undefined;
     if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return undefined;
     const note = this.#d.notes.get(seq, sendNoteRef(item));
     return { kind: item.kind === 'create_campaign' ? 'campaign' : 'task', ids: note?.candidates ?? [] };
@@ -563,7 +683,7 @@ export class OutboxDrainer {
   #waitingForPerson(seq: number): Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }> {
     const item = this.#d.store.outbox.get(seq);
     if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
-    if (item.state !== 'uncertain' || item.lastError?.code !== AMBIGUOUS || (item.kind !== 'create_campaign' && item.kind !== 'send_push')) {
+    if (!waitsForPerson(item) || (item.kind !== 'create_campaign' && item.kind !== 'send_push')) {
       throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
     }
     return item;

@@ -3,7 +3,7 @@
 // offline, or due "now" while the service cannot be reached; a "sending" row may sit in the
 // rate-limit scheduler's queue for a long time). The answer joins the row with the connection's
 // state and the scheduler's live model of the account's budgets.
-import { ON_THE_WAY_STATES } from '../../shared/domain/outbox';
+import { ON_THE_WAY_STATES, PARKED_CODE } from '../../shared/domain/outbox';
 import type { BudgetSnapshot, SchedulerSnapshot } from '../ratelimit/scheduler';
 import type { OutboxItem } from '../store';
 import type { ConnectionState } from '../connections/connections';
@@ -124,7 +124,8 @@ export function outboxWaits(inputs: WaitInputs): OutboxWait[] {
   const aheadInLane = new Map<string, number>();
   const out: OutboxWait[] = [];
   for (const item of inputs.items) {
-    if (!ON_THE_WAY.has(item.state)) continue;
+    // A parked item waits for the person aside: it holds nothing up.
+    if (!ON_THE_WAY.has(item.state) || (item.state === 'uncertain' && item.lastError?.code === PARKED_CODE)) continue;
     const key = laneKey(item);
     const ahead = aheadInLane.get(key) ?? 0;
     aheadInLane.set(key, ahead + 1);

@@ -20,6 +20,7 @@ import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
 import type { Priority } from '../ratelimit/scheduler';
 import { turnTaker } from '../clock/turns';
+import { DEFAULT_LISTING_LAG_MS, justPostedCampaignIds } from './posted';
 
 export interface RefreshDeps {
   store: Store;
@@ -29,6 +30,8 @@ export interface RefreshDeps {
   pageSize?: number;
   /** Waits for room in the list budget run on it, like the budget's own windows (default: the system clock). */
   clock?: Clock;
+  /** How long a listing may lag behind a create (default 60 s): campaigns we posted that recently stay cached unlisted. */
+  listingLagMs?: number;
 }
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
@@ -215,8 +218,12 @@ export class Refresher {
       this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
       // A network finishes thousands of member caches: finishing one that started empty never
       // waits, so the loop yields by the clock, and the window is told once for all of them.
+      // A listing may not show a campaign we posted seconds ago yet: it is kept, not removed.
+      const clock = this.#deps.clock ?? systemClock;
+      const justPosted = justPostedCampaignIds(store, ref.profileId, clock.now() - (this.#deps.listingLagMs ?? DEFAULT_LISTING_LAG_MS));
       for (const [accountId, r] of refreshes) {
         try {
+          r.keep(justPosted);
           await r.finish();
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.

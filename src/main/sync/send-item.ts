@@ -3,7 +3,7 @@
 import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, Task } from '../../shared/domain/push';
 import { compareIds } from '../../shared/domain/service-id';
-import { readPageAt, type ServiceClient } from '../service';
+import { isServiceError, readPageAt, type ServiceClient } from '../service';
 import type { OutboxItem } from '../store';
 import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
 
@@ -38,16 +38,20 @@ const NEWEST_FIRST_MAX_READS = 12;
 
 const isDigits = (id: string): boolean => /^\d+$/.test(id);
 
+/** What a read of the listing saw, and whether that was every row the listing holds. */
+export interface ListingRead {
+  campaigns: Campaign[];
+  complete: boolean;
+}
+
 /**
- * The newest campaigns of the account, down to `newestKnownId` (the newest one the cache knew
- * before the send; a campaign the create made has a newer id). One read of LOOKUP_PAGE_SIZE
- * usually covers them, however large the account (issue #15: at most 2 reads). The walk widens
- * only while every row it has read is newer than that id, and it proves the service honoured
- * `sort=id,desc` (ids strictly descending) before believing that it looked far enough. Returns
- * undefined when it cannot prove that: no known id, a service that ignores the sort, or ids that
- * are not numbers; the caller then lists the whole account instead of concluding "absent".
+ * The newest campaigns of the account (`sort=id,desc`), a cheap first look: one read of
+ * LOOKUP_PAGE_SIZE usually covers what was created since the cache's newest campaign
+ * (`newestKnownId`) on a service whose ids grow (issue #15: at most 2 reads). It widens only while
+ * every row it read is newer than that id, in descending order. What it read proves presence, never
+ * absence (ids need not grow): `complete` only when it read the whole listing.
  */
-export async function listNewestFirst(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<Campaign[] | undefined> {
+export async function listNewestFirst(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<ListingRead> {
   const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
   const rows = new Map<string, Campaign>();
   let size = LOOKUP_PAGE_SIZE;
@@ -58,20 +62,22 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
   let oldest: string | undefined;
   const newestFirst = (page: number, pageSize: number) =>
     client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
+  const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
     const { page: p, end } = await readPageAt(newestFirst, offset, size);
+    let ordered = true;
     for (const c of p.campaigns) {
       if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
-      if (!isDigits(c.id) || (oldest !== undefined && compareIds(c.id, oldest) >= 0)) return undefined; // not in descending id order
-      oldest = c.id;
+      if (!isDigits(c.id) || (oldest !== undefined && compareIds(c.id, oldest) >= 0)) ordered = false; // not in descending id order: the sort was ignored
+      else oldest = c.id;
       rows.set(c.id, c);
     }
     // Everything the listing holds has been read: nothing can hide further down.
-    if (end >= p.total || p.campaigns.length === 0) return [...rows.values()];
-    if (horizon === undefined || end <= offset) return undefined;
+    if (end >= p.total || p.campaigns.length === 0) return read(true);
+    if (!ordered || horizon === undefined || end <= offset) return read(false);
     offset = end;
     // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
-    if (oldest !== undefined && compareIds(oldest, horizon) <= 0 && rows.size >= 2) return [...rows.values()];
+    if (oldest !== undefined && compareIds(oldest, horizon) <= 0 && rows.size >= 2) return read(false);
     // A page cut short of what was asked while more rows follow: the service's own page size,
     // which page numbers count in from now on (and which asking for more would not change). A
     // full page of a service that serves what it is asked: widen, up to the largest page.
@@ -80,16 +86,50 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
       capped = true;
     } else if (!capped) size = Math.min(MAX_PAGE_SIZE, size * 10);
   }
-  return undefined;
+  return read(false);
 }
 
-/** The campaigns a lost create may have made: the newest first, or the whole account when that proves nothing. */
-export async function listForMatch(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<Campaign[]> {
-  const newest = await listNewestFirst(client, accountId, newestKnownId);
-  if (newest) return newest;
-  // Liberal: a service that ignores the sort (or ids we cannot order) is read whole, pages of
-  // the size it serves, rather than taking a partial read for "absent".
-  return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, PRIORITY)).campaigns;
+/**
+ * Services known to refuse the newest-first query (a 400 for `sort=id,desc`: the interface names
+ * id among no commonly sorted fields): their look-ups go straight to the whole listing.
+ */
+const sortRefused = new WeakSet<ServiceClient>();
+
+/** A query the service refused as such (4xx other than auth, limits and access): another one may do. */
+const refusedQuery = (e: unknown) => isServiceError(e) && (e.kind === 'validation' || e.kind === 'not_found');
+
+/** Every campaign of the account, unsorted: in one request, or in pages when the service refuses that. */
+async function listWhole(client: ServiceClient, accountId: string): Promise<Campaign[]> {
+  try {
+    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, PRIORITY)).campaigns;
+  } catch (e) {
+    if (!refusedQuery(e)) throw e;
+    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP', pageSize: MAX_PAGE_SIZE }, PRIORITY)).campaigns;
+  }
+}
+
+/**
+ * The campaigns a lost create may have made. The newest first: enough when they hold a candidate
+ * (`isCandidate`: not in the pre-send baseline, matching what was sent) or are the whole listing.
+ * Otherwise the whole account, since only every row proves a create absent on a service whose new
+ * ids may lie anywhere. A refused newest-first query (unsupported sort) falls back to that too.
+ */
+export async function listForMatch(
+  client: ServiceClient,
+  accountId: string,
+  newestKnownId: string | undefined,
+  isCandidate: (c: Campaign) => boolean,
+): Promise<Campaign[]> {
+  if (!sortRefused.has(client)) {
+    try {
+      const newest = await listNewestFirst(client, accountId, newestKnownId);
+      if (newest.complete || newest.campaigns.some(isCandidate)) return newest.campaigns;
+    } catch (e) {
+      if (!refusedQuery(e)) throw e;
+      sortRefused.add(client);
+    }
+  }
+  return listWhole(client, accountId);
 }
 
 /** What a look-up found: one match, none, or several the person must choose between. */

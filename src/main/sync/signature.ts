@@ -1,30 +1,33 @@
 // How the engine recognises its own work on the service after an unknown outcome (DECISIONS
-// client 8): by what the client SENT that a service cannot change. A service may fill in fields a
-// create left out and normalise the ones it was sent (round money to cents, trim a name, write a
-// date-time with another offset, move a creative surface on once items are added), and a real
-// service is free to do so. So only fields present in what was sent are compared; numbers as
-// numbers to the cent, date-times as instants, strings without their outer whitespace; and a
-// field that was sent but is absent or null in the listing is no evidence against a match.
+// client 8 and 16): by what the client SENT, compared in the form a service may store it in. A
+// service may fill in fields a create left out and normalise the ones it was sent (round money to
+// cents, store text Unicode-normalised with its whitespace collapsed, re-serialise a tracking code
+// or a URL, write a date-time with another offset, move a creative surface on once items are
+// added), and a real service is free to do so. So only fields present in what was sent are
+// compared, each in a normal form both sides share: text as NFKC with whitespace runs collapsed
+// and trimmed, enum values without case, query strings and URLs as sets of decoded parameters,
+// numbers to the cent, date-times as instants; and a field that was sent but is absent or null in
+// the listing is no evidence against a match.
 import type { Campaign, CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, PushMode, Task, TaskUpdate } from '../../shared/domain/push';
 
-type FieldKind = 'text' | 'number' | 'instant' | 'surface';
+type FieldKind = 'text' | 'enum' | 'query' | 'number' | 'instant' | 'surface';
 
 /** Every field a create can send, and how a listed value is compared with the sent one. */
 const CREATE_FIELDS: Readonly<Record<keyof CampaignCreate, FieldKind>> = {
   name: 'text',
   branding_text: 'text',
-  tracking_code: 'text',
+  tracking_code: 'query',
   cpc: 'number',
   daily_cap: 'number',
   spending_limit: 'number',
-  spending_limit_model: 'text',
-  bid_strategy: 'text',
-  marketing_objective: 'text',
+  spending_limit_model: 'enum',
+  bid_strategy: 'enum',
+  marketing_objective: 'enum',
   campaign_group_id: 'text',
   start_date: 'instant',
   campaign_item_type: 'surface',
-  daily_ad_delivery_model: 'text',
+  daily_ad_delivery_model: 'enum',
 };
 const CREATE_FIELD_ENTRIES = Object.entries(CREATE_FIELDS) as [keyof CampaignCreate, FieldKind][];
 
@@ -40,6 +43,68 @@ function surface(itemType: string): string {
   return 'native';
 }
 
+/**
+ * Text as a service may store it: Unicode NFKC (which also covers NFC: composed accents, and folds
+ * compatibility forms such as full-width letters), every run of whitespace one space, trimmed.
+ */
+export function normalText(s: string): string {
+  return s.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+}
+
+/** A query component decoded (`+` is a space), or as it is when it is not valid percent-encoding. */
+function decodeComponent(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+/** A query string as its parameters, decoded and sorted: order and spelling of the encoding do not count. */
+function queryParams(query: string): string[] {
+  return query
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((p) => p !== '')
+    .map((p) => {
+      const eq = p.indexOf('=');
+      return eq < 0 ? `${normalText(decodeComponent(p))}` : `${normalText(decodeComponent(p.slice(0, eq)))}=${normalText(decodeComponent(p.slice(eq + 1)))}`;
+    })
+    .sort();
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** An absolute URL, parsed; undefined for anything else (a bare query string, a relative path). */
+function parseUrl(s: string): URL | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(s.trim())) return undefined;
+  try {
+    return new URL(s.trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether two tracking codes or URLs say the same (RFC 3986 6.2.2): scheme and host without case,
+ * path and fragment percent-decoded, the query as a set of decoded parameters in any order.
+ */
+export function sameQueryOrUrl(sent: string, listed: string): boolean {
+  const a = parseUrl(sent);
+  const b = parseUrl(listed);
+  if (a && b) {
+    return (
+      a.protocol === b.protocol &&
+      a.host === b.host &&
+      decodeComponent(a.pathname) === decodeComponent(b.pathname) &&
+      decodeComponent(a.hash) === decodeComponent(b.hash) &&
+      sameList(queryParams(a.search), queryParams(b.search))
+    );
+  }
+  if (a || b) return normalText(sent) === normalText(listed);
+  return sameList(queryParams(sent), queryParams(listed));
+}
+
 function sameValue(kind: FieldKind, sent: unknown, listed: unknown): boolean {
   switch (kind) {
     case 'number': {
@@ -50,13 +115,18 @@ function sameValue(kind: FieldKind, sent: unknown, listed: unknown): boolean {
     case 'instant': {
       const a = Date.parse(String(sent));
       const b = Date.parse(String(listed));
-      if (Number.isNaN(a) || Number.isNaN(b)) return String(sent).trim() === String(listed).trim();
+      if (Number.isNaN(a) || Number.isNaN(b)) return normalText(String(sent)) === normalText(String(listed));
       return Math.abs(a - b) < INSTANT_TOLERANCE_MS;
     }
     case 'surface':
-      return surface(String(sent).trim()) === surface(String(listed).trim());
+      return surface(String(sent).trim().toUpperCase()) === surface(String(listed).trim().toUpperCase());
+    case 'enum':
+      // DECISIONS client 18: enum values shown in one case are compared without case.
+      return normalText(String(sent)).toUpperCase() === normalText(String(listed)).toUpperCase();
+    case 'query':
+      return sameQueryOrUrl(String(sent), String(listed));
     case 'text':
-      return String(sent).trim() === String(listed).trim();
+      return normalText(String(sent)) === normalText(String(listed));
   }
 }
 
@@ -81,7 +151,9 @@ export function campaignMatchesCreate(candidate: Campaign, sent: CampaignCreate)
 export const IMMEDIATE_SKEW_MS = 5 * 60_000;
 
 const sameText = (sent: string | undefined, listed: string | null | undefined) =>
-  sent === undefined || listed === undefined || listed === null || sent.trim() === listed.trim();
+  sent === undefined || listed === undefined || listed === null || normalText(sent) === normalText(listed);
+const sameUrl = (sent: string | undefined, listed: string | null | undefined) =>
+  sent === undefined || listed === undefined || listed === null || sameQueryOrUrl(sent, listed);
 
 /**
  * Whether a listed task is one that `ev` (sent to `appId` in `mode`) would have created.
@@ -91,7 +163,7 @@ const sameText = (sent: string | undefined, listed: string | null | undefined) =
  */
 export function taskMatches(task: Task, ev: PushEvent, appId: string, mode: PushMode, firstSentAt: number): boolean {
   if (task.tagId !== appId || task.taskType !== mode) return false;
-  if (!sameText(ev.title, task.title) || !sameText(ev.url, task.url) || !sameText(ev.performer, task.performer)) return false;
+  if (!sameText(ev.title, task.title) || !sameUrl(ev.url, task.url) || !sameText(ev.performer, task.performer)) return false;
   if (!sameText(ev.itemDescription, task.itemDescription)) return false;
   const at = task.executionTime;
   if (typeof at !== 'number') return mode === 'immediate';
@@ -112,7 +184,7 @@ export function taskHasUpdate(task: Task, update: TaskUpdate): boolean | null {
     if (mine === undefined) continue;
     compared++;
     const theirs = task[field];
-    if (typeof theirs !== 'string' || theirs.trim() !== mine.trim()) return false;
+    if (typeof theirs !== 'string' || normalText(theirs) !== normalText(mine)) return false;
   }
   if (update.executionTime !== undefined) {
     compared++;

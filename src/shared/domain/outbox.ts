@@ -32,3 +32,17 @@ export const OUTBOX_TRANSITIONS: Readonly<Record<OutboxState, readonly OutboxSta
 /** Every state but sent: the change has not reached the service, whether the app or the person is to act. */
 export const UNSENT_OUTBOX_STATES = ['queued', 'sending', 'uncertain', 'failed', 'blocked'] as const satisfies readonly OutboxState[];
 export type UnsentOutboxState = (typeof UNSENT_OUTBOX_STATES)[number];
+
+/**
+ * The codes of an uncertain item that waits for the person to say whether it was posted ("It is
+ * campaign N", "It was not posted: send it"): AMBIGUOUS, several matches were found (it still holds
+ * its lane, for a bounded time); PARKED, it held its lane as long as it may and was set aside, so
+ * the account's other changes go ahead while it waits (DECISIONS client 16).
+ */
+export const AMBIGUOUS_CODE = 'AMBIGUOUS';
+export const PARKED_CODE = 'PARKED';
+
+/** Whether the item waits for the person's answer about a lost one (see AMBIGUOUS_CODE). */
+export function waitsForPerson(item: { state: string; lastError?: { code: string } | null }): boolean {
+  return item.state === 'uncertain' && (item.lastError?.code === AMBIGUOUS_CODE || item.lastError?.code === PARKED_CODE);
+}

@@ -23,6 +23,8 @@ export const FAST: Partial<SyncTuning> = {
   probeBackoff: { baseMs: 20, maxMs: 200 },
   requestTimeoutMs: 5_000,
   uncertainGraceMs: 0,
+  // No listing lag assumed unless a test plays one: a lost change is called absent at the second look.
+  listingLagMs: 0,
   refreshOnStart: false,
 };
 

@@ -1,5 +1,6 @@
 // What each outbox state means to a person, and which actions it allows.
 import type { OutboxItem, OutboxWait } from '../../../shared/ipc/contract';
+import { waitsForPerson } from '../../../shared/domain/outbox';
 
 export const OUTBOX_LABEL: Record<OutboxItem['state'], string> = {
   queued: 'Queued',
@@ -20,10 +21,11 @@ export const OUTBOX_CLASS: Record<OutboxItem['state'], string> = {
 };
 
 /**
- * An uncertain item whose look-up found several matches: only the person can say which one is
- * theirs (or that none is), and nothing is sent until they do.
+ * An uncertain item whose look-up found several matches, or that was parked after holding its
+ * account's other changes as long as it may: only the person can say which one is theirs (or
+ * that none is), and nothing is sent until they do.
  */
-export const isAmbiguous = (o: OutboxItem) => o.state === 'uncertain' && o.lastError?.code === 'AMBIGUOUS';
+export const isAmbiguous = (o: OutboxItem) => waitsForPerson(o);
 
 /** The badge: the state, that the item waits for the person's answer, or for the rate limit. */
 export function outboxStateLabel(o: OutboxItem, w?: OutboxWait): string {

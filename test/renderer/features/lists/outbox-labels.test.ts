@@ -38,6 +38,12 @@ describe('outbox item presentation', () => {
     expect(outboxDetail(o)).toMatch(/\(11, 12\)/);
     expect(outboxStateLabel(item({ state: 'uncertain', lastError: { code: 'UNKNOWN', message: 'lost' } }))).toBe(OUTBOX_LABEL.uncertain);
   });
+  it('says a parked item waits for the person, in the words the engine gave', () => {
+    const o = item({ state: 'uncertain', lastError: { code: 'PARKED', message: 'Check the account on the service: if it is not there, send it again.' } });
+    expect(isAmbiguous(o)).toBe(true);
+    expect(outboxStateLabel(o)).toBe('Needs your answer');
+    expect(outboxDetail(o)).toMatch(/send it again/);
+  });
   it('says a 5xx was the service answering with an error, not a dropped connection', () => {
     const d = outboxDetail(item({ state: 'uncertain', lastError: { code: 'SERVER', message: 'Internal error (500)' } }));
     expect(d).toMatch(/service answered with an error \(Internal error \(500\)\)/);
