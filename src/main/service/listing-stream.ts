@@ -88,6 +88,8 @@ export class ListingStreamParser {
   private children = 0;
 
   // Scan state, carried across chunks.
+  /** A first chunk was read (a byte order mark is looked for only there). */
+  private started = false;
   private depth = 0;
   private inString = false;
   /** The previous chunk ended on an odd run of backslashes inside a string. */
@@ -98,7 +100,9 @@ export class ListingStreamParser {
   /** Reads one chunk; returns what it completed. Throws UnreadableListingError. */
   write(chunk: Uint8Array): ListingPart {
     if (this.failed) throw new UnreadableListingError('it was already found unreadable');
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const whole = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buf = this.started ? whole : skipByteOrderMark(whole);
+    this.started = true;
     const part: ListingPart = { results: [], metadata: null };
     try {
       this.read(buf, part);
@@ -374,4 +378,14 @@ function backslashRunIsOdd(buf: Buffer, from: number, to: number): boolean {
   let k = to - 1;
   while (k >= from && buf[k] === BACKSLASH) k--;
   return (to - 1 - k) % 2 === 1;
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * The body's first bytes without a UTF-8 byte order mark, which RFC 8259 (8.1) lets a reader
+ * ignore and some servers write. Used by every streamed reader of answers.
+ */
+export function skipByteOrderMark(first: Buffer): Buffer {
+  return first.subarray(0, 3).equals(BOM) ? first.subarray(3) : first;
 }

@@ -2,9 +2,12 @@
 // note 2) as the body arrives, in bounded memory (DECISIONS client 17). A byte scan follows only
 // strings and bracket depth: it walks the wrapper (the top-level value and the objects one level
 // inside it) and hands out each element of every array it finds there, each parsed on its own by
-// native JSON.parse. Which array is the list is decided by the caller, by what the elements hold.
+// native JSON.parse, losslessly (ids beyond 2^53 as their digits). Which array is the list is
+// decided by the caller, by what the elements hold.
 // Memory holds one unfinished element, never the whole body (tens of thousands of tasks are tens of
 // MB of JSON). Anything that is not one JSON object or array fails with UnreadableBodyError.
+import { skipByteOrderMark } from './listing-stream';
+import { parseJsonLossless } from './lossless-json';
 
 /** The body is not one JSON object or array (or is cut short). */
 export class UnreadableBodyError extends Error {
@@ -60,9 +63,13 @@ export class RecordArrayScanner {
   #started = false;
   #reader: ValueReader | null = null;
   #out: ArrayElement[] = [];
+  /** A first chunk was read (a byte order mark is looked for only there). */
+  #sawFirst = false;
 
   /** Reads one chunk; returns the elements it completed. Throws UnreadableBodyError. */
-  write(chunk: Buffer): ArrayElement[] {
+  write(whole: Buffer): ArrayElement[] {
+    const chunk = this.#sawFirst ? whole : skipByteOrderMark(whole);
+    this.#sawFirst = true;
     this.#out = [];
     let i = 0;
     while (i < chunk.length) {
@@ -137,7 +144,7 @@ export class RecordArrayScanner {
       case 'value':
         if (b === CLOSE_ARRAY && top.expect === 'valueOrEnd') return this.#pop();
         top.expect = 'commaOrEnd';
-        return this.#startValue(b, true, (text) => this.#out.push({ path: top.path, value: JSON.parse(text) as unknown }));
+        return this.#startValue(b, true, (text) => this.#out.push({ path: top.path, value: parseJsonLossless(text) }));
       case 'commaOrEnd':
         if (b === COMMA) top.expect = 'value';
         else if (b === CLOSE_ARRAY) this.#pop();

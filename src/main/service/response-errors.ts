@@ -12,9 +12,12 @@ import { readServerWords, type ServerWords } from './server-words';
 
 const errorBodySchema = z.looseObject({ violated_policies: z.unknown().optional() });
 
-/** A whole answer's JSON, read losslessly (ids beyond 2^53 as their digits), or undefined. */
+/**
+ * A whole answer's JSON, read losslessly (ids beyond 2^53 as their digits), or undefined. A byte
+ * order mark before it is passed over (RFC 8259 8.1 lets a reader ignore one; some servers write it).
+ */
 export function parseJsonBody(body: Buffer): unknown {
-  const text = body.toString('utf8');
+  const text = body.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') return undefined;
   try {
     return parseJsonLossless(text);

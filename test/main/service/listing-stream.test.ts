@@ -126,6 +126,14 @@ const bytes = (s: string) => Buffer.from(s, 'utf8');
 const oneByteAtATime = (body: Buffer) => [...body].map((b) => Buffer.from([b]));
 
 describe('reading the unpaged listing chunk by chunk', () => {
+  it('passes over a UTF-8 byte order mark before the listing (RFC 8259 8.1)', () => {
+    const parser = new ListingStreamParser();
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"results":[{"id":"7","name":"a"}],"metadata":{"total":1,"count":1}}')]);
+    const part = parser.write(body);
+    parser.end();
+    expect(part.results).toEqual([{ id: '7', name: 'a' }]);
+  });
+
   it('reads what JSON.parse of the whole body reads, wherever the chunks are cut', () => {
     fc.assert(
       fc.property(listing, fc.array(fc.nat(), { maxLength: 30 }), (body, cuts) => {

@@ -100,3 +100,10 @@ describe('the lossless JSON reader', () => {
     expect(() => parseJsonLossless('{"a": "12345678901234567890')).toThrow(SyntaxError);
   });
 });
+
+describe('a whole answer', () => {
+  it('is read past a byte order mark, with its big ids exact', async () => {
+    const { parseJsonBody } = await import('../../../src/main/service/response-errors');
+    expect(parseJsonBody(Buffer.from('\uFEFF{"id":9007199254740993}'))).toEqual({ id: '9007199254740993' });
+  });
+});

@@ -35,6 +35,12 @@ describe('RecordArrayScanner', () => {
     expect(scan([Buffer.from(JSON.stringify({ a: { b: { c: [TASK_A] } } }))]).elements).toEqual([]);
   });
 
+  it('keeps task ids beyond 2^53 exact (as their digits) and passes over a byte order mark', () => {
+    const text = '\uFEFF{"tasks":[{"taskId":1152921504606846977,"tagId":9007199254740993,"title":"a"},{"taskId":1152921504606846978}]}';
+    const ids = scan([Buffer.from(text)]).elements.map((e) => (e.value as { taskId: unknown }).taskId);
+    expect(ids).toEqual(['1152921504606846977', '1152921504606846978']);
+  });
+
   it('says an empty body is empty', () => {
     expect(scan([Buffer.from('  ')]).empty).toBe(true);
   });
