@@ -6,7 +6,7 @@
 // not a safe integer into a JSON string of its exact digits ("taskId": 9007199254740993 is read as
 // "9007199254740993"). Ids are strings in the client anyway (shared/domain/service-id.ts), and
 // the few other numbers the interface shows (money, times, counts) take such a digit string by
-// value (`serviceNumberSchema` in shared/domain/service-id.ts).
+// value (`lenientNumberSchema` in shared/domain/service-id.ts).
 //
 // Cost: a service answer without a run of 16 digits after a character that can precede a number
 // (the common case, and every listing that spells ids as strings, as the interface shows) goes

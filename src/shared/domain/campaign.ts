@@ -2,7 +2,7 @@
 // offline before it is ever sent). Pure TypeScript and zod: no Node, Electron or DOM imports.
 import type { AccountType } from './account';
 import { z } from 'zod';
-import { serviceIdSchema, serviceNumberSchema } from './service-id';
+import { lenientNumberSchema, lenientRequiredTextSchema, lenientTextSchema, serviceIdSchema } from './service-id';
 
 /** Account ids are alphabetic (spec 4.1, 4.2). */
 export const accountIdSchema = z
@@ -213,7 +213,10 @@ function valueMessage(field: OpenCreateEnum, values: 'open' | 'known'): string {
   return `${field} must be one of ${known}, or another value the service uses (capital letters, digits and _)`;
 }
 
-const serviceMoney = serviceNumberSchema.nullable().optional();
+// Every field but the id is read liberally (service-id.ts): an odd value is left out, never a reason
+// to refuse the listing it came in.
+const serviceMoney = lenientNumberSchema.optional();
+const lenientText = lenientTextSchema.optional();
 
 /**
  * A campaign as the service returns it, parsed liberally: the id may be a number (create) or a
@@ -222,31 +225,35 @@ const serviceMoney = serviceNumberSchema.nullable().optional();
  */
 export const campaignSchema = z.looseObject({
   id: serviceIdSchema,
-  advertiser_id: z.string().optional(),
-  advertiser_name: z.string().optional(),
-  name: z.string(),
-  branding_text: z.string().nullable().optional(),
-  tracking_code: z.string().nullable().optional(),
-  pricing_model: z.string().nullable().optional(),
+  advertiser_id: lenientText,
+  advertiser_name: lenientText,
+  name: lenientRequiredTextSchema,
+  branding_text: lenientText,
+  tracking_code: lenientText,
+  pricing_model: lenientText,
   cpc: serviceMoney,
   safety_rating: z.unknown().optional(),
   daily_cap: serviceMoney,
-  daily_ad_delivery_model: z.string().nullable().optional(),
+  daily_ad_delivery_model: lenientText,
   spending_limit: serviceMoney,
-  spending_limit_model: z.string().nullable().optional(),
-  bid_strategy: z.string().nullable().optional(),
-  marketing_objective: z.string().nullable().optional(),
-  campaign_group_id: z.string().nullable().optional(),
-  start_date: z.string().nullable().optional(),
-  campaign_item_type: z.string().nullable().optional(),
-  status: z.string().nullable().optional(),
+  spending_limit_model: lenientText,
+  bid_strategy: lenientText,
+  marketing_objective: lenientText,
+  campaign_group_id: lenientText,
+  start_date: lenientText,
+  campaign_item_type: lenientText,
+  status: lenientText,
   spent: serviceMoney,
 });
 export type Campaign = z.infer<typeof campaignSchema>;
 
+/** A count of the metadata: a whole number, also written as text or with a point ("12", 12.0). */
+const metadataCount = lenientNumberSchema.pipe(z.number().int().nonnegative());
+
 export const campaignListEnvelopeSchema = z.looseObject({
-  results: z.array(z.unknown()),
-  metadata: z.looseObject({ total: z.number().int().nonnegative(), count: z.number().int().nonnegative() }),
+  // An empty listing may leave its results out (DECISIONS client 17).
+  results: z.array(z.unknown()).nullable().optional().transform((r) => r ?? []),
+  metadata: z.looseObject({ total: metadataCount, count: metadataCount }),
 });
 
 export const FETCH_LEVELS = ['R', 'RAP'] as const;

@@ -2,7 +2,7 @@
 // desk's composer (which shows them before anything is sent).
 import { z } from 'zod';
 import type { FieldProblem } from './campaign';
-import { serviceIdSchema } from './service-id';
+import { lenientNumberSchema, lenientRequiredTextSchema, lenientTextSchema, serviceIdSchema } from './service-id';
 
 export const MAX_TITLE_LENGTH = 140;
 export const MAX_TARGET_APPS = 200;
@@ -285,22 +285,24 @@ export const KNOWN_TASK_STATUSES = ['active', 'pending', 'completed', 'cancelled
 export const taskSchema = z.looseObject({
   taskId: serviceIdSchema,
   tagId: serviceIdSchema,
-  taskType: z.string(),
-  taskStatus: z.string(),
-  taskUpdateTime: z.number().nullable().optional(),
-  taskUpdateTimeFormatted: z.string().nullable().optional(),
-  executionTime: z.number().nullable().optional(),
-  executionTimeFormatted: z.string().nullable().optional(),
-  method: z.string().nullable().optional(),
-  videoId: z.string().nullable().optional(),
-  forcedItemPolicy: z.string().nullable().optional(),
-  userTimeZone: z.number().nullable().optional(),
-  title: z.string().nullable().optional(),
-  url: z.string().nullable().optional(),
-  thumbnailUrl: z.string().nullable().optional(),
-  iconUrl: z.string().nullable().optional(),
-  performer: z.string().nullable().optional(),
-  itemDescription: z.string().nullable().optional(),
+  // Every other field is read liberally (service-id.ts): an odd value is left out, never a reason
+  // to refuse the task list it came in.
+  taskType: lenientRequiredTextSchema,
+  taskStatus: lenientRequiredTextSchema,
+  taskUpdateTime: lenientNumberSchema.optional(),
+  taskUpdateTimeFormatted: lenientTextSchema.optional(),
+  executionTime: lenientNumberSchema.optional(),
+  executionTimeFormatted: lenientTextSchema.optional(),
+  method: lenientTextSchema.optional(),
+  videoId: lenientTextSchema.optional(),
+  forcedItemPolicy: lenientTextSchema.optional(),
+  userTimeZone: lenientNumberSchema.optional(),
+  title: lenientTextSchema.optional(),
+  url: lenientTextSchema.optional(),
+  thumbnailUrl: lenientTextSchema.optional(),
+  iconUrl: lenientTextSchema.optional(),
+  performer: lenientTextSchema.optional(),
+  itemDescription: lenientTextSchema.optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
 

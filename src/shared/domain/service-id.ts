@@ -21,12 +21,6 @@ export const serviceIdSchema = z.union([
 ]);
 
 /**
- * A number of the interface that is not an id (money, counts, times): a JSON number, or an
- * integer the lossless reader kept as digits because it is beyond 2^53, read by value.
- */
-export const serviceNumberSchema = z.union([z.number(), z.string().regex(BIG_INTEGER_TEXT).transform(Number)]);
-
-/**
  * Order of two ids (for stable lists, never for identity): digit strings by their exact value
  * (without a JS number, so 2^53 + 1 and 2^53 + 2 stay apart), anything else after them by code unit.
  */
@@ -42,3 +36,28 @@ export function compareIds(a: string, b: string): number {
   }
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+// ---- Reading a record's other fields liberally (DECISIONS client 7, 17) ----------------------------
+// One odd field must not make a whole listing unreadable: a field of another type than the
+// interface shows is read by what it holds (a number written as text, text written as a number) or,
+// when it holds nothing usable, left out. Only what a record cannot be used without (its id) is
+// required.
+
+/** A JSON number or a decimal written as text ("12.50"), by value; anything else is left out. */
+export const lenientNumberSchema = z.unknown().optional().transform((v): number | null | undefined => {
+  if (v === null) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)) return Number(v);
+  return undefined;
+});
+
+/** Text, or a number or boolean written as text; anything else is left out. */
+export const lenientTextSchema = z.unknown().optional().transform((v): string | null | undefined => {
+  if (v === null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+});
+
+/** Text a record is shown by (a campaign's name, a task's type and status): "" when missing or unusable. */
+export const lenientRequiredTextSchema = lenientTextSchema.transform((v) => v ?? '');
