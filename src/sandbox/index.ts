@@ -43,6 +43,8 @@ export interface RunningSandbox {
   now(): number;
   /** The variants played now (under chaos: what its seed picked, with the seed). */
   variants(): Variants;
+  /** The request log's newest sequence number: a test sees the service is quiet without asking it. */
+  lastRequestSeq(): number;
   /** Manual clock only (throws on a real clock). */
   advance(ms: number): void;
   /** Closes the server and all its sockets promptly. */
@@ -76,6 +78,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     controlSecret,
     now: () => clock.now(),
     variants: () => ({ ...core.variants }),
+    lastRequestSeq: () => core.log.lastSeq,
     advance: (ms: number) => {
       clock.advance(ms);
       core.applyDueWrites();
