@@ -3,7 +3,8 @@
 // (src/sandbox/chaos.ts), and the real core (createDeskCore, a real SQLite file, real HTTP on
 // 127.0.0.1) is driven through a script of what a person does, drawn from the same seed: campaign
 // creates, immediate and scheduled pushes, task updates and cancels, refreshes, answers lost after
-// the service applied the change, outages, restarts of the core on the same data, time passing.
+// the service applied the change, outages, server errors (500), restarts of the core on the same
+// data, time passing.
 // Then the outbox is drained to quiet on virtual time, and these must hold:
 //   (a) every change the person queued is on the service exactly once, or shown as failed/blocked
 //       with words saying why (and then it is not on the service);
@@ -29,7 +30,7 @@ import { campaignPayload, control, fault, startEnv, type Env } from '../main/app
 import { requestLog, tasksOnService } from '../main/sync/support';
 
 /** Seeds that hold every invariant with the client of this branch (see the report of issue #25). */
-const CI_SEEDS = [5, 13, 27, 35, 43, 49, 51, 58];
+const CI_SEEDS = [5, 13, 27, 31, 35, 39, 43, 49, 51, 58];
 
 const P = 'sandbox-demo';
 const T0 = Date.parse('2026-11-21T09:00:00Z');
@@ -230,6 +231,12 @@ async function outage(r: Run): Promise<void> {
   await fault(r.env.sandbox, { path_prefix: '/', mode: 'close_before', count: r.script.int(1, 4) });
 }
 
+/** The next request or two of one kind get a 500 and nothing is applied: a passing server error. */
+async function serverError(r: Run): Promise<void> {
+  const where = r.script.pick([{ path_prefix: '/core/api/' }, { method: 'GET', path_prefix: '/core/api/' }, { path_prefix: '/epsilon/' }]);
+  await fault(r.env.sandbox, { ...where, mode: 'status_500', count: r.script.int(1, 2) });
+}
+
 /** The person quits and starts the app again on the same data: nothing queued may be lost (e). */
 async function restart(r: Run): Promise<void> {
   const before = new Set((await outbox(r)).map((i) => i.id));
@@ -262,6 +269,7 @@ const STEPS_TABLE: [number, (r: Run) => Promise<void>][] = [
   [2, refreshTasks],
   [2, loseAnswer],
   [1, outage],
+  [1, serverError],
   [1, restart],
   [4, timePasses],
 ];
