@@ -99,6 +99,11 @@ function fixtures(): Fixtures {
 }
 
 const now = (r: Run) => r.env.clock!.now();
+/** Text as a service may store it (DECISIONS client 16): NFC, whitespace collapsed, trimmed. */
+const sameText = (a: string, b: string) => {
+  const norm = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim();
+  return norm(a) === norm(b);
+};
 const outbox = (r: Run) => r.env.core.handlers['outbox.list']({ profileId: P });
 
 /** A handler call the app may refuse at once (the person is told then); anything else is a bug. */
@@ -157,7 +162,8 @@ async function advance(r: Run, ms: number): Promise<void> {
 
 async function createCampaign(r: Run): Promise<void> {
   const account = r.script.pick(ACCOUNTS);
-  const name = `Chaos ${r.seed} create ${r.changes.length}`;
+  // Two spaces and a decomposed "é": what a service that normalises text stores differently.
+  const name = `Chaos ${r.seed}  create ${r.changes.length} cafe\u0301`;
   const h = r.env.core.handlers;
   const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: account, payload: campaignPayload(name, { cpc: r.script.int(10, 99) / 100 }) });
   const item = await tolerate(h['drafts.submit']({ id: d.id }));
@@ -346,7 +352,7 @@ async function checkChanges(r: Run): Promise<void> {
       continue;
     }
     if (c.kind === 'create') {
-      const found = (campaigns.get(c.account) ?? []).filter((x) => x.name.trim() === c.name);
+      const found = (campaigns.get(c.account) ?? []).filter((x) => sameText(x.name, c.name));
       const want = item.state === 'sent' ? 1 : 0;
       if (found.length !== want) r.violations.push(`(a) "${c.name}" is ${item.state} in the outbox but ${found.length} times on the service`);
       if (item.state === 'sent' && found.length === 1 && item.posted?.ids.join() !== String(found[0].id)) {
