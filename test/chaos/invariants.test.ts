@@ -25,6 +25,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Choices } from '../../src/sandbox/choices';
 import { demoFixtures, type Fixtures, type Variants } from '../../src/sandbox/index';
 import { mulberry32 } from '../../src/sandbox/random';
+import type { PushEvent } from '../../src/shared/domain/push';
 import type { OutboxItem } from '../../src/shared/ipc/contract';
 import { campaignPayload, control, fault, startEnv, type Env } from '../main/app/env';
 import { requestLog, tasksOnService } from '../main/sync/support';
@@ -66,7 +67,7 @@ function seedsToRun(): number[] {
 /** What the person queued, and what the service must show for it. */
 type Change =
   | { kind: 'create'; itemId: string; account: string; name: string }
-  | { kind: 'push'; itemId: string; app: string; title: string; url: string; scheduled: boolean }
+  | { kind: 'push'; itemId: string; app: string; title: string; url: string; scheduled: boolean; event: PushEvent }
   | { kind: 'update'; itemId: string; taskId: string; title: string }
   | { kind: 'cancel'; itemId: string; taskId: string };
 
@@ -177,17 +178,29 @@ async function sendPush(r: Run, scheduled: boolean): Promise<void> {
   const at = Math.round((now(r) + r.script.int(20, 180) * MINUTE) / MINUTE) * MINUTE;
   // The address tells the push's task apart on the service: an update may change its title.
   const url = `https://example.com/chaos/${r.seed}/${r.changes.length}`;
-  const event = {
+  const event: PushEvent = {
     title,
     url,
     performer: 'chaos@example.com',
     target: { include: { apps: [app] } },
     ...(scheduled ? { executionTime: at, userTimeZone: 0 } : {}),
   };
+  await queuePush(r, { app, title, url, scheduled, event });
+}
+
+async function queuePush(r: Run, push: Omit<Extract<Change, { kind: 'push' }>, 'kind' | 'itemId'>): Promise<void> {
   const h = r.env.core.handlers;
-  const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: PUSH_ACCOUNT, payload: { mode: scheduled ? 'scheduled' : 'immediate', event } });
+  const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: PUSH_ACCOUNT, payload: { mode: push.scheduled ? 'scheduled' : 'immediate', event: push.event } });
   const item = await tolerate(h['drafts.submit']({ id: d.id }));
-  if (item) r.changes.push({ kind: 'push', itemId: item.id, app, title, url, scheduled });
+  if (item) r.changes.push({ kind: 'push', itemId: item.id, ...push });
+}
+
+/** The person sends a push again as it was (a reminder sent daily): the same content, a second task. */
+async function repeatPush(r: Run): Promise<void> {
+  const earlier = r.changes.filter((c): c is Extract<Change, { kind: 'push' }> => c.kind === 'push');
+  if (earlier.length === 0) return;
+  const { kind: _kind, itemId: _itemId, ...push } = r.script.pick(earlier);
+  await queuePush(r, push);
 }
 
 const pushNow = (r: Run) => sendPush(r, false);
@@ -269,6 +282,7 @@ const STEPS_TABLE: [number, (r: Run) => Promise<void>][] = [
   [6, createCampaign],
   [3, pushNow],
   [3, pushLater],
+  [2, repeatPush],
   [3, updateTask],
   [2, cancelTask],
   [2, refresh],
@@ -358,22 +372,43 @@ async function checkChanges(r: Run): Promise<void> {
       if (item.state === 'sent' && found.length === 1 && item.posted?.ids.join() !== String(found[0].id)) {
         r.violations.push(`(b) "${c.name}" is recorded as campaign ${item.posted?.ids.join() ?? '(none)'}; the service holds it as ${found[0].id}`);
       }
-    } else if (c.kind === 'push') {
-      const found = tasks.filter((t) => t.url === c.url && String(t.tagId) === c.app);
-      const want = item.state === 'sent' ? 1 : 0;
-      if (found.length !== want) r.violations.push(`(a) push "${c.title}" is ${item.state} in the outbox but ${found.length} tasks on the service`);
-      if (item.state === 'sent' && found.length === 1) {
-        const ids = item.posted?.ids.join();
-        if (ids === undefined) {
-          // Not a wrong record, but the client does not know which task is this push's own.
-          r.notes.push(`push "${c.title}" is sent without naming its task (the service holds it as ${found[0].taskId})`);
-        } else if (ids !== String(found[0].taskId)) {
-          r.violations.push(`(b) push "${c.title}" is recorded as task ${ids}; the service holds it as ${found[0].taskId}`);
-        }
+    }
+  }
+  checkPushes(r, items, tasks);
+  checkTasks(r, items, tasks);
+}
+
+/**
+ * (a) and (b) for pushes, grouped by content (a push sent again as it was is a second task): as
+ * many tasks of that content as items sent, and each sent item names tasks of its own.
+ */
+function checkPushes(r: Run, items: Map<string, OutboxItem>, tasks: ServiceTask[]): void {
+  const groups = new Map<string, Extract<Change, { kind: 'push' }>[]>();
+  for (const c of r.changes) if (c.kind === 'push') groups.set(`${c.app} ${c.url}`, [...(groups.get(`${c.app} ${c.url}`) ?? []), c]);
+  for (const group of groups.values()) {
+    const { app, url, title } = group[0];
+    const found = new Set(tasks.filter((t) => t.url === url && String(t.tagId) === app).map((t) => String(t.taskId)));
+    const states = group.map((c) => items.get(c.itemId)?.state ?? 'gone');
+    const sent = group.filter((c) => items.get(c.itemId)?.state === 'sent');
+    if (found.size !== sent.length) {
+      r.violations.push(`(a) push "${title}" to app ${app}, queued ${group.length} time(s) (${states.join(', ')}), is ${found.size} task(s) on the service (${[...found].join(', ')})`);
+    }
+    const claimedBy = new Map<string, string>();
+    for (const c of sent) {
+      const ids = items.get(c.itemId)?.posted?.ids;
+      if (ids === undefined) {
+        // Not a wrong record, but the client does not know which task is this push's own.
+        r.notes.push(`push "${title}" is sent without naming its task (the service holds ${[...found].join(', ')})`);
+        continue;
+      }
+      for (const id of ids) {
+        if (!found.has(id)) r.violations.push(`(b) push "${title}" is recorded as task ${id}, which is not a task of that push on the service (${[...found].join(', ')})`);
+        const other = claimedBy.get(id);
+        if (other !== undefined) r.violations.push(`(b) push "${title}": items ${other} and ${c.itemId} both claim task ${id}`);
+        claimedBy.set(id, c.itemId);
       }
     }
   }
-  checkTasks(r, items, tasks);
 }
 
 /** (b) and (a) for task edits: each task shows exactly the edits sent for it, and no other's. */
