@@ -1,4 +1,4 @@
-// `npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]... [--control-secret S]`:
+// `npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]... [--seed N] [--control-secret S]`:
 // runs the sandbox until SIGINT or SIGTERM. stdout carries exactly one line, the address, so
 // scripts can wait for it. The control API's secret comes from --control-secret or
 // $SANDBOX_CONTROL_SECRET (better: not visible in the process list); without either a random one
@@ -24,6 +24,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   process.stdout.write(`Sandbox listening on ${sandbox.url}\n`);
+  const played = sandbox.variants();
+  if (played.chaos === true) {
+    // What the seed picked, so that a failing run can be read and replayed (`--variant chaos --seed N`).
+    process.stderr.write(`sandbox: chaos seed ${played.seed} plays ${JSON.stringify(played)}\n`);
+  }
   if (opts.controlSecret === undefined) {
     process.stderr.write(`sandbox: control API secret ${sandbox.controlSecret} (send it as the ${CONTROL_SECRET_HEADER} header; choose one with ${CONTROL_SECRET_ENV})\n`);
   }

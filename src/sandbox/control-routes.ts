@@ -2,6 +2,7 @@
 // the clock, reset, the request log, faults, and read-only views of state for tests.
 import { z } from 'zod';
 import { ClockModeError } from './clock';
+import { isListed } from './campaign-query';
 import type { SandboxCore } from './core';
 import { faultSpecSchema } from './faults';
 import { SandboxFixturesError } from './fixtures';
@@ -90,11 +91,21 @@ function apps(core: SandboxCore): Reply {
   });
 }
 
+/**
+ * The stored campaigns, of one account or all; with `fetch_level`, only those a listing at that
+ * level shows now (the list endpoint's own rule), so a test can compare a client's cache with
+ * what the service lists whatever page sizes and variants it plays.
+ */
 function campaigns(core: SandboxCore, ctx: RequestContext): Reply {
   const account = ctx.query.get('account');
   if (account !== null && !core.world.accounts.has(account)) return fail(404, 'unknown account');
+  const level = ctx.query.get('fetch_level');
+  if (level !== null && level !== 'R' && level !== 'RAP') return fail(400, 'fetch_level must be R or RAP');
   const owners = account === null ? [...core.world.campaigns.keys()] : [account];
-  const out = owners.flatMap((id) => (core.world.campaigns.get(id) ?? []).map((c) => c.record));
+  const now = core.serviceNow();
+  const out = owners.flatMap((id) =>
+    (core.world.campaigns.get(id) ?? []).filter((c) => level === null || isListed(c, level, now)).map((c) => c.record),
+  );
   return jsonReply(200, { campaigns: out.sort((a, b) => byId(a.id, b.id)) });
 }
 

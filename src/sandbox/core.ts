@@ -1,6 +1,7 @@
 // Everything a running sandbox holds, in one place the routes share. A reset replaces the world
 // and forgets rate windows, the request log, faults and late writes; the clock and the server stay.
 import type { SandboxClock } from './clock';
+import { expandChaos } from './chaos';
 import { Choices } from './choices';
 import { Faults } from './faults';
 import { loadFixturesFile, type Fixtures } from './fixtures';
@@ -17,7 +18,10 @@ export const AUTH_CODE_TTL_MS = 10 * 60 * 1000;
 export class SandboxCore {
   world: World;
   limiter: RateLimiter;
-  /** The legal choices this sandbox plays where the interface leaves room (all off by default). */
+  /**
+   * The legal choices this sandbox plays where the interface leaves room (all off by default);
+   * under `chaos`, the ones its seed picked (expanded here, so every route reads concrete variants).
+   */
   variants: Variants;
   /** Per-request choices of the variants, from `variants.seed`: started again with the variants. */
   choices: Choices;
@@ -35,7 +39,7 @@ export class SandboxCore {
     /** Variants given on the command line or to startSandbox: they outlive a reset. */
     private readonly variantOverrides: Variants = {},
   ) {
-    this.variants = { ...fixtures.variants, ...variantOverrides };
+    this.variants = expandChaos({ ...fixtures.variants, ...variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
     this.limiter = new RateLimiter(fixtures, this.variants);
@@ -58,7 +62,7 @@ export class SandboxCore {
 
   /** Plays other variants from now on; rate windows start empty under the new rules. */
   setVariants(variants: Variants): void {
-    this.variants = { ...variants };
+    this.variants = expandChaos(variants);
     this.choices = new Choices(this.variants.seed ?? 1);
     this.limiter = new RateLimiter(this.fixtures, this.variants);
   }
@@ -80,7 +84,7 @@ export class SandboxCore {
     const fixtures = this.fixturesPath === undefined ? this.fixtures : loadFixturesFile(this.fixturesPath);
     this.fixtures = fixtures;
     this.clock.reset(fixtures.now === undefined ? undefined : Date.parse(fixtures.now));
-    this.variants = { ...fixtures.variants, ...this.variantOverrides };
+    this.variants = expandChaos({ ...fixtures.variants, ...this.variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
     this.limiter = new RateLimiter(fixtures, this.variants);

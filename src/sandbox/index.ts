@@ -41,6 +41,10 @@ export interface RunningSandbox {
   controlSecret: string;
   /** Sandbox clock, ms. */
   now(): number;
+  /** The variants played now (under chaos: what its seed picked, with the seed). */
+  variants(): Variants;
+  /** The request log's newest sequence number: a test sees the service is quiet without asking it. */
+  lastRequestSeq(): number;
   /** Manual clock only (throws on a real clock). */
   advance(ms: number): void;
   /** Closes the server and all its sockets promptly. */
@@ -73,6 +77,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     port: server.port,
     controlSecret,
     now: () => clock.now(),
+    variants: () => ({ ...core.variants }),
+    lastRequestSeq: () => core.log.lastSeq,
     advance: (ms: number) => {
       clock.advance(ms);
       core.applyDueWrites();

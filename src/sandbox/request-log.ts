@@ -49,6 +49,11 @@ export class RequestLog {
     this.ring = new Array<LogEntry | undefined>(capacity);
   }
 
+  /** The newest entry's sequence number (0 before the first). */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
   add(e: Omit<LogEntry, 'seq'>): void {
     const seq = this.nextSeq++;
     this.ring[seq % this.capacity] = { seq, ...e };

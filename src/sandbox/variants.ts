@@ -104,6 +104,12 @@ export const variantsSchema = z.strictObject({
    * replays the same answers. Default 1.
    */
   seed: z.number().int().optional(),
+  /**
+   * Plays a service picked from `seed` (src/sandbox/chaos.ts): at start, reset and PUT
+   * /_sandbox/variants, every other variant not given beside it is set to a legal choice drawn from
+   * the seed. The variants shown by GET /_sandbox/variants are the ones picked.
+   */
+  chaos: z.boolean().optional(),
 });
 export type Variants = z.infer<typeof variantsSchema>;
 export type VariantName = keyof Variants;

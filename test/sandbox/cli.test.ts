@@ -146,6 +146,19 @@ describe('sandbox CLI', () => {
     expect(seen).toEqual([{ variants }, { variants }, 'application/problem+json']);
   });
 
+  it('plays chaos from --seed, and prints on stderr what the seed picked, as GET /_sandbox/variants shows it', async () => {
+    let shown: unknown;
+    const run = await runCli(['--clock', 'manual', '--variant', 'chaos', '--seed', '7'], (line, stop) => {
+      const url = /listening on (\S+)/.exec(line)![1];
+      call({ url, controlSecret: SECRET }, 'GET', '/_sandbox/variants')
+        .then((r) => (shown = (r.body as { variants: unknown }).variants))
+        .finally(stop);
+    });
+    expect(run.code).toBe(0);
+    expect(shown).toMatchObject({ chaos: true, seed: 7 });
+    expect(run.stderr).toContain(`sandbox: chaos seed 7 plays ${JSON.stringify(shown)}`);
+  });
+
   it('exits 2 with the problem and the usage for bad arguments, printing nothing on stdout', async () => {
     const run = await runCli(['--variant', 'nonsense']);
     expect(run.code).toBe(2);
@@ -164,6 +177,8 @@ describe('sandbox CLI', () => {
     [['--bogus'], 'unknown argument --bogus'],
     [['--clock', 'sundial'], '--clock must be real or manual, got sundial'],
     [['--port'], '--port needs a value'],
+    [['--seed', 'x'], '--variant seed:'],
+    [['--seed', '1', '--variant', 'seed=2'], 'variant seed given twice'],
   ])('refuses the arguments %j, saying why', (args, message) => {
     expect(() => parseArgs(args)).toThrow(message);
   });

@@ -211,6 +211,20 @@ describe('state views', () => {
     expect((await call(sb, 'GET', '/_sandbox/state/campaigns?account=nobody')).status).toBe(404);
   });
 
+  it('with fetch_level, shows exactly what a listing at that level shows now', async () => {
+    const ids = (body: unknown, key: string) => (body as Record<string, { id: number | string }[]>)[key].map((c) => String(c.id));
+    const token = await tokenFor(sb);
+    for (const level of ['R', 'RAP']) {
+      const state = await call(sb, 'GET', `/_sandbox/state/campaigns?account=acmeshoes&fetch_level=${level}`);
+      const listed = await call(sb, 'GET', `/core/api/1.0/acmeshoes/campaigns?fetch_level=${level}`, { token });
+      expect(ids(state.body, 'campaigns')).toEqual(ids(listed.body, 'results'));
+    }
+    // PAUSED and old-but-not-APPROVED are left out as the listing leaves them out; TERMINATED never shows.
+    const rap = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes&fetch_level=RAP');
+    expect(ids(rap.body, 'campaigns')).toEqual(['4100001', '4100004', '4100006', '4100008']);
+    expect((await call(sb, 'GET', '/_sandbox/state/campaigns?fetch_level=ALL')).status).toBe(400);
+  });
+
   it('shows apps with their service worker paths', async () => {
     expect(((await call(sb, 'GET', '/_sandbox/apps')).body as { apps: unknown[] }).apps[0]).toEqual({
       app_id: '1001',
