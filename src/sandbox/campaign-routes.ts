@@ -103,7 +103,8 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const q = parseListQuery(ctx.query);
   if (typeof q === 'string') return err(core, 400, q, g.headers);
   const owners = core.world.listedAccounts(g.account);
-  applyChurn(core, g.account, ctx.now);
+  // A look-up by id is not a read of the listing: churn comes between those.
+  if (q.ids === undefined) applyChurn(core, g.account, ctx.now);
   moveSpends(core, owners);
   // short_pages: every campaign is paged, and those the query leaves out are dropped afterwards.
   const filterAfterPaging = core.variants.short_pages === true;

@@ -48,6 +48,11 @@ export interface CampaignRefresh {
    * to the event loop between them) and records the sync time.
    */
   finish(): Promise<RefreshSummary>;
+  /**
+   * Ids of cached rows this refresh has not seen yet, at most `limit` (what finish() would remove),
+   * for the refresher to confirm their absence before they go. Call once every batch is committed.
+   */
+  unseen(limit: number): string[];
   /** Cancelled or failed: keeps every row as it is. */
   abandon(): void;
 }
@@ -228,6 +233,18 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           done = true;
           active.delete(accountKey);
           return { ...totals };
+        },
+        unseen(limit) {
+          check();
+          const out: string[] = [];
+          let after = { id_num: -2, id: '' };
+          while (!empty && out.length < limit) {
+            const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
+            if (keys.length === 0) break;
+            after = keys[keys.length - 1];
+            for (const k of keys) if (!state.seen.has(k.id) && out.length < limit) out.push(k.id);
+          }
+          return out;
         },
         abandon() {
           done = true;

@@ -12,7 +12,7 @@
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { DeskError } from '../../shared/errors';
 import { isServiceError } from '../service';
-import { walkListing } from '../service/campaigns-api';
+import { MAX_CONFIRMED_IDS, StableOrder, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
@@ -29,7 +29,17 @@ export interface RefreshDeps {
   pageSize?: number;
   /** Waits for room in the list budget run on it, like the budget's own windows (default: the system clock). */
   clock?: Clock;
+  /** Backoff before a failed page is read again, when the answer named no Retry-After (default 1 s up to 30 s). */
+  retryBackoff?: { baseMs: number; maxMs: number };
+  /**
+   * How long the unpaged listing may take to start answering (its headers) before the refresh
+   * reads pages instead (default LISTING_START_MS).
+   */
+  listingStartMs?: number;
 }
+
+/** Default wait for the unpaged listing's headers: a service slower to start is read in pages. */
+export const LISTING_START_MS = 15_000;
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
 
@@ -166,14 +176,23 @@ export class Refresher {
           if (ctl.signal.aborted) throw new Error('cancelled');
         }
       };
+      const call = { priority: 'background' as const, signal: ctl.signal };
+      // In id order while the service accepts it: an order nothing but a create or delete moves.
+      const order = new StableOrder();
       const read = (page: number, size: number) =>
-        client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size }, { priority: 'background', signal: ctl.signal });
-      const whole = () => client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP' }, { priority: 'background', signal: ctl.signal });
+        order.read((sort) => client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call));
+      const whole = () =>
+        order.stream((sort) =>
+          client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP', ...(sort ? { sort } : {}) }, { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS }),
+        );
+      const byId = async (ids: string[]) => (await client.listAllCampaigns(ref.accountId, { fetchLevel: 'RAP', campaignIds: ids }, call)).campaigns;
+      const backoff = this.#deps.retryBackoff ?? { baseMs: 1_000, maxMs: 30_000 };
+      const retry = { clock: this.#deps.clock ?? systemClock, ...backoff };
       let pass = 1;
-      // The walk asks for the whole listing, follows the page size the service uses when it caps
-      // that answer, and ends only when what was listed adds up to its total (or fails saying it
-      // did not): a cache is never "done" with rows missing.
-      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal, whole })) {
+      // The walk asks for the whole listing, falls back to pages, reads a failed page again, and
+      // ends only when what was listed is what the service holds, reconciled by id when the
+      // listing moved (or fails saying it did not): a cache is never "done" with rows missing.
+      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal, whole, retry, confirm: byId })) {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
         pagesTotal = step.pagesTotal;
@@ -209,6 +228,15 @@ export class Refresher {
         }
       }
       await settle(true);
+      // Cached rows the listing did not show are removed only once a look-up by id confirms them
+      // gone: a listing that moved may have skipped a campaign that is still there. Up to
+      // MAX_CONFIRMED_IDS of them (about 25 requests); beyond that the listing's word is taken.
+      const main = refreshes.get(ref.accountId);
+      const unseen = main ? main.unseen(MAX_CONFIRMED_IDS + 1) : [];
+      if (unseen.length > 0 && unseen.length <= MAX_CONFIRMED_IDS) {
+        send(await byId(unseen));
+        await settle(true);
+      }
       // Capped: the first request held one page of the service's size (the cost of the next one).
       this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
       // A network finishes thousands of member caches: finishing one that started empty never
@@ -232,7 +260,9 @@ export class Refresher {
         progress('cancelled', pagesDone, pagesTotal, 'Refresh cancelled; the last synced data is kept.');
         return 'cancelled';
       }
-      connections.noteFailure(ref.profileId, e, { read: true });
+      // A listing read that failed after the service answered (cut, slow, 5xx) is not proof that
+      // it cannot be reached (DECISIONS client 15): only a connection that could not be made is.
+      connections.noteFailure(ref.profileId, e, { read: false });
       const message = describe(e);
       this.#deps.note(ref.profileId, ref.accountId, 'error', 'sync.failed', `Refreshing ${ref.accountId} failed: ${message}`);
       progress('failed', pagesDone, pagesTotal, message);
