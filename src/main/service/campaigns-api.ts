@@ -342,16 +342,18 @@ function sizeUsed(asked: number, rows: number, start: number, total: number): nu
 export const MAX_READINGS = 4;
 
 /**
- * Pages in a row that add no campaign, past the pages the total allows, that end a reading. Pages
- * may be short or empty before the last (rows filtered after paging), so one is not the end.
+ * Pages in a row that add no campaign, past the pages the total allows, that end a reading, at
+ * least. Pages may be short or empty before the last (rows filtered after paging), so one is not
+ * the end; and a run as long as one the reading has already crossed is not either.
  */
 export const EMPTY_RUN = 3;
 
 /**
  * Reads of one reading beyond which a listing that keeps growing or never ends is not followed:
- * ten times the pages its total needs (rows filtered after paging may leave most pages short).
+ * ten times the pages its total needs in pages of the most rows one held (rows filtered after
+ * paging may leave most pages short).
  */
-const readLimit = (total: number, size: number) => 10 * Math.ceil(total / size) + 10;
+const readLimit = (total: number, rows: number) => 10 * Math.ceil(total / Math.max(1, rows)) + 10;
 
 /** Ids a walk confirms by look-up to reconcile readings that did not add up (about 25 requests). */
 export const MAX_CONFIRMED_IDS = 2000;
@@ -431,8 +433,8 @@ interface Reading {
  *   goes on from page 2 in pages of the size it used; when it is cut, slow to start or refused, the
  *   rows that came are handed on and the listing is read again in pages.
  * - Pages are read by number, a short page is not the end: a reading ends when its distinct ids
- *   cover the total, after EMPTY_RUN pages in a row that add no campaign past the pages the total
- *   allows, or after readLimit reads.
+ *   cover the total, after a run of pages that add no campaign past the pages the total allows
+ *   (EMPTY_RUN, or longer than any run the reading crossed), or after readLimit reads.
  * - A failed page (5xx, dropped, cut) is read again after its Retry-After or a backoff with jitter,
  *   up to MAX_READ_ATTEMPTS tries, a cut one in half-size pages; the pages already read are kept.
  * - A reading whose answers all gave the same total and whose distinct ids match it is the
@@ -480,6 +482,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     const r: Reading = { ids: new Set(), totals: new Set(), total: 0, broken: false };
     // Rows of the listing's order covered so far (the start of the next page).
     let position = 0;
+    // The most rows one answer held: the service's page size, as far as the reading can tell.
+    let mostRows = 0;
     if (wholeWorks && opts.whole) {
       cancelled();
       let rows = 0;
@@ -510,6 +514,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
           size = rows;
           sizeLearned = true;
         }
+        mostRows = rows;
         const more = rows > 0 && r.ids.size < total;
         position = more ? size : 0;
         yield { campaigns: [], total, pagesDone, pagesTotal: pagesDone + (r.ids.size < total ? Math.ceil((total - r.ids.size) / size) : 0), pass };
@@ -517,7 +522,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       }
     }
     let reads = 0;
+    // Pages in a row that added nothing, and the longest such run crossed so far.
     let emptyRun = 0;
+    let longestRun = 0;
     for (;;) {
       const { page: p, start } = await readPage(position);
       pagesDone++;
@@ -531,9 +538,15 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         sizeLearned = true;
       }
       position = start + size;
-      const pageNumber = start / size + 1;
-      emptyRun = r.ids.size === before && pageNumber > Math.ceil(p.total / size) ? emptyRun + 1 : 0;
-      const more = r.ids.size < p.total && emptyRun < EMPTY_RUN && reads < readLimit(p.total, size);
+      mostRows = Math.max(mostRows, p.campaigns.length);
+      if (r.ids.size === before) emptyRun++;
+      else {
+        longestRun = Math.max(longestRun, emptyRun);
+        emptyRun = 0;
+      }
+      const pastTotal = start / size + 1 > Math.ceil(p.total / Math.max(1, mostRows));
+      const ended = pastTotal && emptyRun >= Math.max(EMPTY_RUN, longestRun + 1);
+      const more = r.ids.size < p.total && !ended && reads < readLimit(p.total, mostRows);
       yield { campaigns: p.campaigns, total: p.total, pagesDone, pagesTotal: pagesDone + (more ? Math.max(1, Math.ceil((p.total - r.ids.size) / size)) : 0), pass };
       if (!more) return r;
     }
@@ -625,19 +638,25 @@ export async function listAllCampaigns(
   query: { fetchLevel: FetchLevel; sort?: CampaignListQuery['sort']; campaignIds?: CampaignListQuery['campaignIds']; pageSize?: number },
   opts: ListAllOptions = {},
 ): Promise<{ campaigns: Campaign[]; total: number }> {
-  const { campaignIds, pageSize, ...rest } = query;
-  const groups = campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups(rest, campaignIds) : [undefined];
+  const { campaignIds, pageSize, sort, ...rest } = query;
+  // Groups keep room for the sort a read adds (ID_ORDER unless the caller chose one).
+  const groups = campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups({ ...rest, sort: sort ?? ID_ORDER }, campaignIds) : [undefined];
   const byId = new Map<string, Campaign>();
   let pagesDone = 0;
+  // Without an order of the caller's, the stable one while the service accepts it.
+  const order = new StableOrder();
   for (const ids of groups) {
-    const read: PageReader = (page, size) =>
-      listCampaigns(exec, baseUrl, accountId, { ...rest, ...(ids ? { campaignIds: ids } : {}), page, pageSize: size }, opts);
+    const only = { ...rest, ...(ids ? { campaignIds: ids } : {}) };
+    const read: PageReader = (page, size) => {
+      const ask = (s: CampaignListQuery['sort']) => listCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}), page, pageSize: size }, opts);
+      return sort ? ask(sort) : order.read(ask);
+    };
     // A second reading of a group stands on its own: what the first one listed is dropped.
     let group = new Map<string, Campaign>();
     let pass = 1;
     // Without a page size asked for, each group is first asked for whole (one request).
-    const whole: WholeReader | undefined =
-      pageSize === undefined ? () => streamCampaigns(exec, baseUrl, accountId, { ...rest, ...(ids ? { campaignIds: ids } : {}) }, opts) : undefined;
+    const open = (s: CampaignListQuery['sort']) => streamCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}) }, opts);
+    const whole: WholeReader | undefined = pageSize === undefined ? () => (sort ? open(sort) : order.stream(open)) : undefined;
     const before = pagesDone;
     for await (const step of walkListing(read, { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}) })) {
       if (step.pass !== pass) {

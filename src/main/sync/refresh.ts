@@ -2,8 +2,8 @@
 // app. Requests go through the scheduler at background priority and a refresh can be cancelled.
 // The campaigns come from the client's one listing walk (walkListing): the whole listing in one
 // unpaged request, streamed and parsed as it arrives, then (only when the service capped that
-// answer) pages of the size it used; a refresh whose listing does not add up to the service's own
-// total is never reported done. Each parsed chunk's rows go to the cache writer (a worker thread)
+// answer, or it failed) pages; a listing is not a snapshot, so the walk reconciles readings that
+// moved by id, and a refresh whose listing is not what the service holds is never reported done. Each parsed chunk's rows go to the cache writer (a worker thread)
 // at once, which commits them in transactions as large as its backlog while the next chunks are
 // parsed; at most IN_FLIGHT_MAX rows wait for it (then reading the answer pauses). The open list
 // is told to re-read as rows are committed.
