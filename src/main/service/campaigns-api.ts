@@ -658,12 +658,18 @@ export async function listAllCampaigns(
     const open = (s: CampaignListQuery['sort']) => streamCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}) }, opts);
     const whole: WholeReader | undefined = pageSize === undefined ? () => (sort ? open(sort) : order.stream(open)) : undefined;
     const before = pagesDone;
-    for await (const step of walkListing(read, { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}) })) {
+    // A look-up by ids names a fixed set: each row any reading listed is one of them the service
+    // had, so readings of a moving order are reconciled by what they listed together.
+    const everListed = new Map<string, Campaign>();
+    const confirm = ids ? (found: string[]) => Promise.resolve(found.flatMap((id) => everListed.get(id) ?? [])) : undefined;
+    const walk = { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(confirm ? { confirm } : {}) };
+    for await (const step of walkListing(read, walk)) {
       if (step.pass !== pass) {
         pass = step.pass;
         group = new Map();
       }
       pagesDone = before + step.pagesDone + (step.streaming ? 1 : 0);
+      for (const c of step.campaigns) everListed.set(c.id, c);
       for (const c of step.campaigns) if (!group.has(c.id)) group.set(c.id, c);
       opts.onProgress?.({ page: pagesDone, fetched: byId.size + group.size, total: byId.size + step.total });
     }
