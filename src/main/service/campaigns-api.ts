@@ -372,7 +372,10 @@ export interface ReadRetry {
   maxMs: number;
 }
 
-const DEFAULT_RETRY: ReadRetry = { clock: systemClock, baseMs: 1_000, maxMs: 30_000 };
+/** The backoff of a failed read when nothing else is said: from 1 s up to 30 s. */
+export const READ_RETRY_BACKOFF = { baseMs: 1_000, maxMs: 30_000 } as const;
+
+const DEFAULT_RETRY: ReadRetry = { clock: systemClock, ...READ_RETRY_BACKOFF };
 
 export interface WalkOptions {
   pageSize: number;
@@ -452,8 +455,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   const retry = opts.retry ?? DEFAULT_RETRY;
   let pagesDone = 0;
   let size = opts.pageSize;
-  // Learned from the first answer only: a short page later on is the end of a listing that moved
-  // or miscounted, not a smaller page size (shrinking to it would make every later read tiny).
+  // Learned from the first answer only: a short page later on holds rows filtered after paging, or
+  // ends a listing that moved or miscounted; it is not a smaller page size (shrinking to it would
+  // make every later read tiny).
   let sizeLearned = false;
   let wholeWorks = opts.whole !== undefined;
   const cancelled = () => {

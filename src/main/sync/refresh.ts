@@ -3,7 +3,8 @@
 // The campaigns come from the client's one listing walk (walkListing): the whole listing in one
 // unpaged request, streamed and parsed as it arrives, then (only when the service capped that
 // answer, or it failed) pages; a listing is not a snapshot, so the walk reconciles readings that
-// moved by id, and a refresh whose listing is not what the service holds is never reported done. Each parsed chunk's rows go to the cache writer (a worker thread)
+// moved by id, and a refresh whose listing is not what the service holds is never reported done.
+// Each parsed chunk's rows go to the cache writer (a worker thread)
 // at once, which commits them in transactions as large as its backlog while the next chunks are
 // parsed; at most IN_FLIGHT_MAX rows wait for it (then reading the answer pauses). The open list
 // is told to re-read as rows are committed.
@@ -12,7 +13,7 @@
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { DeskError } from '../../shared/errors';
 import { isServiceError } from '../service';
-import { MAX_CONFIRMED_IDS, StableOrder, walkListing } from '../service/campaigns-api';
+import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
@@ -29,7 +30,7 @@ export interface RefreshDeps {
   pageSize?: number;
   /** Waits for room in the list budget run on it, like the budget's own windows (default: the system clock). */
   clock?: Clock;
-  /** Backoff before a failed page is read again, when the answer named no Retry-After (default 1 s up to 30 s). */
+  /** Backoff before a failed page is read again, when the answer named no Retry-After (default READ_RETRY_BACKOFF). */
   retryBackoff?: { baseMs: number; maxMs: number };
   /**
    * How long the unpaged listing may take to start answering (its headers) before the refresh
@@ -186,8 +187,7 @@ export class Refresher {
           client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP', ...(sort ? { sort } : {}) }, { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS }),
         );
       const byId = async (ids: string[]) => (await client.listAllCampaigns(ref.accountId, { fetchLevel: 'RAP', campaignIds: ids }, call)).campaigns;
-      const backoff = this.#deps.retryBackoff ?? { baseMs: 1_000, maxMs: 30_000 };
-      const retry = { clock: this.#deps.clock ?? systemClock, ...backoff };
+      const retry = { clock: this.#deps.clock ?? systemClock, ...(this.#deps.retryBackoff ?? READ_RETRY_BACKOFF) };
       let pass = 1;
       // The walk asks for the whole listing, falls back to pages, reads a failed page again, and
       // ends only when what was listed is what the service holds, reconciled by id when the
