@@ -1,5 +1,7 @@
 // Shared by the listing tests: an account whose listing a test shapes, a refresh of it under
 // service variants, and what the cache and the service hold at the end.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
@@ -43,8 +45,8 @@ export function walkFixtures(count: number, hidden: (i: number) => boolean = () 
   return f;
 }
 
-export const addProfile = (e: Env): Promise<Profile> =>
-  e.core.handlers['profiles.create']({ name: 'Walk', baseUrl: e.serviceUrl, authUrl: e.serviceUrl, pushUrl: e.serviceUrl, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+export const addProfile = (e: Env, url = e.serviceUrl): Promise<Profile> =>
+  e.core.handlers['profiles.create']({ name: 'Walk', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
 
 const progressOf = (e: Env) => e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP).map((x) => x.payload as SyncProgress);
 
@@ -86,15 +88,67 @@ export const connectionOf = async (e: Env, id: string) => (await e.core.handlers
 export async function refreshUnder(
   fixtures: Fixtures,
   variants: Variants,
-  opts: { clock?: 'manual'; tuning?: Partial<SyncTuning> } = {},
+  opts: { clock?: 'manual'; tuning?: Partial<SyncTuning>; proxy?: Refusal } = {},
 ): Promise<{ e: Env; p: Profile; last: SyncProgress }> {
   await env?.close();
   const e = (env = await startEnv({ fixtures, demo: false, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) }));
-  const p = await addProfile(e);
+  let url = e.serviceUrl;
+  // Armed once the account is added: the variants and the refusals apply to the refresh asked for.
+  let armed = false;
+  if (opts.proxy) {
+    const refuse = opts.proxy;
+    const proxy = await refusingProxy(e.sandbox.url, (u) => (armed ? refuse(u) : undefined));
+    const close = e.close;
+    e.close = async () => {
+      await proxy.close();
+      await close();
+    };
+    url = proxy.url;
+  }
+  const p = await addProfile(e, url);
   await e.core.handlers['accounts.add']({ profileId: p.id, accountId: SHOP });
   await ended(e);
   await playVariants(e.sandbox, variants);
+  armed = true;
   const before = progressOf(e).length;
   await e.core.handlers['sync.refresh']({ profileId: p.id, accountId: SHOP });
   return { e, p, last: await ended(e, before) };
+}
+
+/** An answer a proxy gives itself instead of the service's (status and headers), or undefined to pass the request on. */
+export type Refusal = (url: URL) => { status: number; headers: Record<string, string> } | undefined;
+
+/** Forwards to `target`, except that `refuse` may answer a request itself. */
+export async function refusingProxy(target: string, refuse: Refusal) {
+  const t = new URL(target);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    const own = refuse(url);
+    if (own) {
+      req.resume();
+      res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
+      res.end(JSON.stringify({ http_status: own.status, message: 'Service temporarily unavailable' }));
+      return;
+    }
+    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }

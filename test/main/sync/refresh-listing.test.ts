@@ -57,3 +57,15 @@ describe('a refresh of a listing that is not a snapshot', () => {
     expect(await connectionOf(e, p.id)).toBe('online');
   }, 90_000);
 });
+
+describe('an unpaged listing the service refuses', () => {
+  it('is read in pages instead, and the connection stays online', async () => {
+    const { e, p, last } = await refreshUnder(walkFixtures(120), { page_size_cap: 50 }, {
+      // Every listing without page and page_size gets 503 (no Retry-After): the service only pages.
+      proxy: (url) => (url.pathname.endsWith(`/${SHOP}/campaigns`) && !url.searchParams.has('page') && !url.searchParams.has('campaign_ids') ? { status: 503, headers: {} } : undefined),
+    });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+    expect(await connectionOf(e, p.id)).toBe('online');
+  }, 90_000);
+});

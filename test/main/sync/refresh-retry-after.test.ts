@@ -1,12 +1,10 @@
 // A failed page is read again after the answer's Retry-After (DECISIONS client 15, 10): an
 // HTTP-date measured against the same answer's Date (a service clock an hour ahead of ours must
 // not make us wait an hour), on the injected clock, and the pages already read are kept.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
 import { startEnv, until, type Env } from '../app/env';
-import { cachedIds, serviceIds, SHOP, walkFixtures } from './listing-support';
+import { cachedIds, refusingProxy, serviceIds, SHOP, walkFixtures } from './listing-support';
 import { playVariants, listReads } from './support';
 
 let env: Env | undefined;
@@ -17,41 +15,6 @@ afterEach(async () => {
   env = undefined;
   proxy = undefined;
 });
-
-/** Forwards to `target`, except that `refuse` may answer a request itself. */
-async function refusingProxy(target: string, refuse: (url: URL) => { status: number; headers: Record<string, string> } | undefined) {
-  const t = new URL(target);
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', target);
-    const own = refuse(url);
-    if (own) {
-      req.resume();
-      res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
-      res.end(JSON.stringify({ http_status: own.status, message: 'Service temporarily unavailable' }));
-      return;
-    }
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const progressOf = (e: Env) => e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP).map((x) => x.payload as SyncProgress);
 
