@@ -439,7 +439,7 @@ interface Reading {
  *   cover the total, after a run of pages that add no campaign past the pages the total allows
  *   (EMPTY_RUN, or longer than any run the reading crossed), or after readLimit reads.
  * - A failed page (5xx, dropped, cut) is read again after its Retry-After or a backoff with jitter,
- *   up to MAX_READ_ATTEMPTS tries, a cut one in half-size pages; the pages already read are kept.
+ *   up to MAX_READ_ATTEMPTS tries, a cut one in quarter-size pages; the pages already read are kept.
  * - A reading whose answers all gave the same total and whose distinct ids match it is the
  *   listing. Otherwise the listing moved (or miscounts): it is read again, up to MAX_READINGS
  *   times; once the ids read over all readings are at least the total and at most
@@ -466,7 +466,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     }
   };
 
-  /** One page, asked again after a transient failure; a cut answer is asked for in half the size. */
+  /** One page, asked again after a transient failure; a cut answer is asked for in a quarter of the size. */
   const readPage = async (position: number): Promise<{ page: CampaignPage; start: number }> => {
     for (let attempt = 1; ; attempt++) {
       cancelled();
@@ -475,7 +475,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         return { page: await read(number, size), start: (number - 1) * size };
       } catch (e) {
         if (!(e instanceof ServiceError) || !isTransient(e) || attempt >= MAX_READ_ATTEMPTS || opts.signal?.aborted) throw e;
-        if (wasCut(e) && size > 1) size = Math.floor(size / 2);
+        // A quarter: the service may cap pages below what was asked, so halving the ask may not
+        // shrink what it sends for several tries.
+        if (wasCut(e) && size > 1) size = Math.max(1, Math.floor(size / 4));
         const step = Math.min(retry.maxMs, retry.baseMs * 2 ** (attempt - 1));
         await waitOn(retry.clock, e.retryAfterMs ?? Math.round(step / 2 + Math.random() * (step / 2)), opts.signal);
       }

@@ -1,6 +1,7 @@
 // The invariant of DECISIONS client 15, over many services: whatever the page lengths (rows
-// filtered after paging, any page cap), the order (moving by spend) and the churn while the
-// listing is read, a refresh that completes leaves the cache equal to what the service holds.
+// filtered after paging, any page cap), the order (moving by spend), the churn while the listing
+// is read, 502/503 now and then and answers cut mid-body, a refresh that completes leaves the
+// cache equal to what the service holds. Waits run on a manual clock the test moves on.
 // A failing case replays from its fast-check seed and path (the service's choices from `seed`).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ describe('after a completed refresh the cache equals the service', () => {
           shortPages: fc.boolean(),
           movingOrder: fc.boolean(),
           churn: fc.constantFrom(0, 0.05, 0.15),
+          transient5xx: fc.constantFrom(0, 0.1),
+          cutBody: fc.constantFrom(undefined, 15),
           seed: fc.integer({ min: 1, max: 1_000_000 }),
         }),
         async (c) => {
@@ -31,8 +34,10 @@ describe('after a completed refresh the cache equals the service', () => {
             short_pages: c.shortPages,
             moving_order: c.movingOrder,
             churn: c.churn,
+            transient_5xx: c.transient5xx,
+            ...(c.cutBody !== undefined ? { cut_body: c.cutBody } : {}),
             seed: c.seed,
-          });
+          }, { clock: 'manual' });
           // A service that filters most of every page may leave runs of empty pages longer than a
           // reading follows past its total (EMPTY_RUN): such a refresh may fail, saying so, but
           // one that filters at most half of the rows completes.
