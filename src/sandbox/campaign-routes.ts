@@ -14,6 +14,7 @@ import { fillMissingObjective, normaliseCreate } from './create-fill';
 import { campaignFromCreate } from './records';
 import { storedCreate } from './stored-form';
 import { byId, type AccountRec } from './state';
+import { applyChurn, LARGE_LISTING_ROWS, moveSpends } from './listing-variants';
 
 const err = (core: SandboxCore, status: number, message: string, headers?: ReplyHeaders): Reply =>
   apiError(core.variants, 'campaign', status, message, { headers });
@@ -109,28 +110,42 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   }
   const lag = core.variants.listing_lag_ms ?? 0;
   const owners = core.world.listedAccounts(g.account);
+  // A look-up by id is not a read of the listing: churn comes between those.
+  if (q.ids === undefined) applyChurn(core, g.account, ctx.now);
+  moveSpends(core, owners);
+  // short_pages: every campaign is paged, and those the query leaves out are dropped afterwards.
+  const filterAfterPaging = core.variants.short_pages === true;
   const items: Listed[] = [];
+  let total = 0;
   for (const owner of owners) {
     for (const campaign of core.world.campaigns.get(owner.id) ?? []) {
       if (q.ids !== undefined && !q.ids.has(String(campaign.record.id))) continue;
       // listing_lag_ms: a new campaign reaches the listing some time after it was created.
       if (lag > 0 && ctx.now < campaign.createdAtMs + lag) continue;
-      if (isListed(campaign, q.fetchLevel, ctx.now)) items.push({ campaign, owner });
+      const listed = isListed(campaign, q.fetchLevel, ctx.now);
+      if (listed) total++;
+      if (listed || filterAfterPaging) items.push({ campaign, owner });
     }
   }
   if (owners.length > 1) items.sort((a, b) => byId(a.campaign.record.id, b.campaign.record.id));
   if (q.sort) sortListed(items, q.sort.field, q.sort.descending);
-  const { rows, page, pageSize } = pageOf(items, q, core.variants.page_size_cap);
+  else if (core.variants.moving_order) sortListed(items, 'spent', true);
+  const paged = pageOf(items, q, core.variants.page_size_cap);
+  const rows = filterAfterPaging ? paged.rows.filter((x) => isListed(x.campaign, q.fetchLevel, ctx.now)) : paged.rows;
   const network = g.account.type === 'NETWORK';
-  return answer(
+  const reply = answer(
     core.variants,
     200,
     {
       results: rows.map((x) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined })),
-      metadata: { total: items.length, count: rows.length, page, page_size: pageSize },
+      metadata: { total, count: rows.length, page: paged.page, page_size: paged.pageSize },
     },
     g.headers,
   );
+  const cutAbove = core.variants.cut_body;
+  if (cutAbove !== undefined && rows.length > cutAbove && reply.body !== undefined) reply.cutAfterBytes = Math.floor(Buffer.byteLength(reply.body) / 2);
+  if (core.variants.slow_start !== undefined && rows.length > LARGE_LISTING_ROWS) reply.holdMs = core.variants.slow_start;
+  return reply;
 }
 
 function options(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply {

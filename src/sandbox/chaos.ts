@@ -74,6 +74,16 @@ export const CHAOS_TABLE: ChaosTable = {
   // allowed to call a change absent, and no client can tell a lag from an absence.
   listing_lag_ms: (r) => (half(r) ? r.int(0, 30_000) : undefined),
   refuse_sort: oneOf(['id', 'all'] as const),
+  short_pages: flag,
+  churn: (r) => (half(r) ? r.int(5, 30) / 100 : undefined),
+  moving_order: flag,
+  // A few percent of requests: the outbox gives a change up after 5 server errors in a row, and
+  // at 15% that is one change in 13,000.
+  transient_5xx: (r) => (half(r) ? r.int(2, 15) / 100 : undefined),
+  cut_body: (r) => (half(r) ? r.int(5, 200) : undefined),
+  // Real milliseconds (the suites run on a manual clock): a start slower than the client's
+  // listingStartMs is played by test/main/sync/refresh-listing.test.ts, not here.
+  slow_start: (r) => (half(r) ? r.int(10, 200) : undefined),
 };
 
 /** FNV-1a of the name, mixed with the seed: each entry's own stream. */

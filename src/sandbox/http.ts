@@ -13,6 +13,10 @@ export interface Reply {
   status: number;
   headers?: ReplyHeaders;
   body?: string | Buffer;
+  /** The connection is dropped after this many bytes of the body (variant cut_body). */
+  cutAfterBytes?: number;
+  /** The headers are held back this many ms of real time (variant slow_start). */
+  holdMs?: number;
 }
 
 /** Which API a path belongs to decides the shape of its error bodies (DECISIONS sandbox 5, 10). */
@@ -186,5 +190,11 @@ export function sendReply(res: ServerResponse, reply: Reply, closeAfter = false)
   if (!noBody) headers['content-length'] = String(Buffer.byteLength(body));
   if (closeAfter) headers.connection = 'close';
   res.writeHead(reply.status, headers);
+  if (reply.cutAfterBytes !== undefined && !noBody) {
+    // The whole length was announced; part of the body goes out, then the connection drops.
+    const bytes = Buffer.from(body);
+    res.write(bytes.subarray(0, Math.min(reply.cutAfterBytes, bytes.length - 1)), () => res.socket?.destroy());
+    return;
+  }
   res.end(body);
 }

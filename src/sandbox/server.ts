@@ -72,6 +72,23 @@ const isServiceApi = (api: ApiKind): boolean => api === 'campaign' || api === 'p
 /** A request that changes the service's data (the token endpoint issues, it does not write). */
 const isApiWrite = (method: string, api: ApiKind): boolean => WRITE_METHODS.has(method) && (api === 'campaign' || api === 'push');
 
+/**
+ * Variant transient_5xx: now and then a request of the campaign or push API fails with 502 or 503
+ * before anything is applied (DECISIONS sandbox 12), its Retry-After in one of the forms RFC 9110
+ * allows, or none. Drawn from core.choices, so a seed replays the same failures.
+ */
+function transientFailure(core: SandboxCore, api: ApiKind): Reply | undefined {
+  if (!core.choices.chance(core.variants.transient_5xx ?? 0)) return undefined;
+  const status = core.choices.pick([502, 503]);
+  const seconds = core.choices.int(1, 3);
+  const form = core.choices.pick(['seconds', 'date', 'none'] as const);
+  const headers: Record<string, string> = {};
+  if (form === 'seconds') headers['retry-after'] = String(seconds);
+  // A date is on the service's clock, as its Date header (whole seconds: the date has no finer unit).
+  if (form === 'date') headers['retry-after'] = new Date(Math.ceil(core.serviceNow() / 1000) * 1000 + seconds * 1000).toUTCString();
+  return apiError(core.variants, api, status, status === 502 ? 'Bad gateway' : 'Service temporarily unavailable', { headers });
+}
+
 export interface SandboxServer {
   server: Server;
   port: number;
@@ -243,7 +260,14 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     }
     core.applyDueWrites();
     ctx.now = core.serviceNow();
+    const transient = m.handler && (m.api === 'campaign' || m.api === 'push') ? transientFailure(core, m.api) : undefined;
+    if (transient) {
+      record(transient.status, 'server_error');
+      sendReply(res, transient);
+      return;
+    }
     const reply = run(m, ctx);
+    if (reply.holdMs !== undefined) await sleep(reply.holdMs);
     if (fault?.mode === 'close_after') {
       record(reply.status, 'fault_close_after');
       req.socket.destroy();

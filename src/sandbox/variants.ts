@@ -100,6 +100,37 @@ export const variantsSchema = z.strictObject({
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
+   * Listings are paged over every campaign of the account and filtered afterwards (the ones the
+   * query leaves out: another fetch_level, TERMINATED): a page may hold fewer rows than page_size,
+   * or none, before the last. metadata.total counts the rows that match, as always.
+   */
+  short_pages: z.boolean().optional(),
+  /**
+   * Before each campaign listing of an account is answered, with this probability another user
+   * creates a campaign in it or deletes one of its listed campaigns (half each, from `seed`).
+   */
+  churn: z.number().min(0).max(1).optional(),
+  /**
+   * Without `sort`, a listing is ordered by spend, highest first, and spends grow between reads:
+   * before each listing is answered, some of the account's campaigns spend more (from `seed`).
+   */
+  moving_order: z.boolean().optional(),
+  /**
+   * With this probability an API request (campaign or push API, not the token endpoint) is answered
+   * 502 or 503 and nothing is applied; its Retry-After is delay-seconds, an HTTP-date or absent.
+   */
+  transient_5xx: z.number().min(0).max(1).optional(),
+  /**
+   * A listing answer of more than this many rows is cut mid-body: the connection is dropped after
+   * about half of it was sent.
+   */
+  cut_body: z.number().int().positive().optional(),
+  /**
+   * A listing answer of more than LARGE_LISTING_ROWS rows has its headers held back this many ms of
+   * real time (a slow start), whatever the sandbox clock.
+   */
+  slow_start: z.number().int().positive().optional(),
+  /**
    * Seeds every per-request choice the variants make (src/sandbox/choices.ts): the same seed
    * replays the same answers. Default 1.
    */

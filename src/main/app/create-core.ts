@@ -55,6 +55,8 @@ export interface SyncTuning {
   laneHoldMs: number;
   /** Campaigns per list page (default 1000, the largest the service serves). */
   pageSize: number;
+  /** How long the unpaged listing may take to start answering before a refresh reads pages (default 15 s). */
+  listingStartMs?: number;
   /** Refresh the demo profile at start-up (default true). */
   refreshOnStart: boolean;
 }
@@ -188,6 +190,8 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     clock,
     pageSize: tuning.pageSize,
     listingLagMs: tuning.listingLagMs,
+    retryBackoff: tuning.retryBackoff,
+    ...(tuning.listingStartMs !== undefined ? { listingStartMs: tuning.listingStartMs } : {}),
     note: (profileId, accountId, level, kind, message) => log(profileId, accountId, level, kind, message),
   });
   // An account still shown by id gets its name when its own refresh ends (start-up, a manual one,
@@ -214,6 +218,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     notes,
     clock,
     retryBackoff: tuning.retryBackoff,
+    ...(tuning.listingStartMs !== undefined ? { listingStartMs: tuning.listingStartMs } : {}),
     maxServerAttempts: tuning.maxServerAttempts,
     uncertainGraceMs: tuning.uncertainGraceMs,
     listingLagMs: tuning.listingLagMs,

@@ -23,6 +23,7 @@ import type { HttpResponse, StreamingResponse } from './http-transport';
 import { ListingStreamParser, UnreadableListingError, type ListingPart } from './listing-stream';
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
+import { systemClock, type Clock } from '../clock/clock';
 
 export interface CampaignPage {
   campaigns: Campaign[];
@@ -295,28 +296,29 @@ export interface ListingStep {
   /** How many requests the walk takes in all, as far as is known after this answer. */
   pagesTotal: number;
   /**
-   * 1, or 2 for the careful second reading after the first did not add up to `total`. The
-   * second reading stands on its own: what the first listed is not counted in it.
+   * Which reading of the listing this step belongs to, from 1. A new reading (after one that did
+   * not add up, or the rows confirmed by id) stands on its own: what earlier ones listed is not
+   * counted in it.
    */
-  pass: 1 | 2;
+  pass: number;
   /** A batch of the unpaged request while it is still being read (its request is pagesDone + 1). */
   streaming?: true;
 }
 
 /**
- * The listing did not add up to its own `metadata.total`, read twice: a cache or a look-up built
- * from it would be missing campaigns without saying so.
+ * The listing did not add up to its own `metadata.total` on any reading, nor could a look-up by id
+ * make it add up: a cache or a look-up built from it would be missing campaigns without saying so.
  */
 export class IncompleteListingError extends ServiceError {
   readonly listed: number;
   readonly total: number;
 
-  constructor(what: string, listed: number, total: number) {
+  constructor(what: string, listed: number, total: number, readings: number) {
     super({
       kind: 'protocol',
       requestWritten: false,
       message:
-        `The service counts ${total} campaigns in ${what} but listed ${listed}, on two full readings. ` +
+        `The service counts ${total} campaigns in ${what} but listed ${listed}, on ${readings} readings. ` +
         'The ones it listed are kept; refresh again later, and if the numbers still differ, tell the service provider.',
     });
     this.name = 'IncompleteListingError';
@@ -327,105 +329,308 @@ export class IncompleteListingError extends ServiceError {
 
 /**
  * The page size the service used for its first answer. A page that comes back shorter than asked
- * while the answer's own total says more rows follow was cut to the service's own page size (the
- * spec does not forbid a cap): from then on we ask for that size, since page numbers only mean the
- * same rows to both sides when they count pages of the same size.
+ * while the answer's own total says more rows follow may have been cut to the service's own page
+ * size (the spec does not forbid a cap), or filtered after paging: asking for that size from then
+ * on is right either way (page numbers then count pages no larger than the service's), at worst
+ * reading some rows twice.
  */
 function sizeUsed(asked: number, rows: number, start: number, total: number): number {
   return rows > 0 && rows < asked && start + rows < total ? rows : asked;
 }
 
-/** Reads of one pass beyond which a listing that keeps growing is not followed further. */
-const readLimit = (total: number, size: number) => 2 * Math.ceil(total / size) + 10;
+/** Readings of a listing at most, before a look-up by id or a failure that says so. */
+export const MAX_READINGS = 4;
+
+/**
+ * Pages in a row that add no campaign, past the pages the total allows, that end a reading, at
+ * least. Pages may be short or empty before the last (rows filtered after paging), so one is not
+ * the end; and a run as long as one the reading has already crossed is not either.
+ */
+export const EMPTY_RUN = 3;
+
+/**
+ * Reads of one reading beyond which a listing that keeps growing or never ends is not followed:
+ * ten times the pages its total needs in pages of the most rows one held (rows filtered after
+ * paging may leave most pages short).
+ */
+const readLimit = (total: number, rows: number) => 10 * Math.ceil(total / Math.max(1, rows)) + 10;
+
+/** Ids a walk confirms by look-up to reconcile readings that did not add up (about 25 requests). */
+export const MAX_CONFIRMED_IDS = 2000;
+
+/** Tries of one failed page read (a 5xx, a dropped or cut answer), the first included. */
+export const MAX_READ_ATTEMPTS = 6;
 
 /** The whole listing in one request, streamed (streamCampaigns of the same query). */
 export type WholeReader = () => AsyncIterable<StreamedListing>;
 
+/** How a walk waits before it reads a failed page again: on the injected clock. */
+export interface ReadRetry {
+  clock: Clock;
+  /** Exponential backoff with jitter from `baseMs` up to `maxMs`, when the answer named no Retry-After. */
+  baseMs: number;
+  maxMs: number;
+}
+
+/** The backoff of a failed read when nothing else is said: from 1 s up to 30 s. */
+export const READ_RETRY_BACKOFF = { baseMs: 1_000, maxMs: 30_000 } as const;
+
+const DEFAULT_RETRY: ReadRetry = { clock: systemClock, ...READ_RETRY_BACKOFF };
+
+export interface WalkOptions {
+  pageSize: number;
+  what: string;
+  signal?: AbortSignal;
+  whole?: WholeReader;
+  retry?: ReadRetry;
+  /** The ones of these ids the service has now (a campaign_ids look-up): reconciles readings that did not add up. */
+  confirm?: (ids: string[]) => Promise<Campaign[]>;
+}
+
+/** A failed read worth asking again: the service or the way to it failed this once, nothing was refused. */
+function isTransient(e: ServiceError): boolean {
+  if (e.kind === 'server' || e.kind === 'outcome_unknown' || e.kind === 'timeout' || e.kind === 'rate_limited') return true;
+  // A 2xx whose body could not be read (cut short).
+  return e.kind === 'protocol' && e.status !== undefined && e.status >= 200 && e.status < 300;
+}
+
+/** An answer that came and was then cut: a smaller one may get through. */
+const wasCut = (e: ServiceError) => (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
+
 /**
- * Every row of a listing, in order: the one listing walk of the client (the refresher and
- * listAllCampaigns both use it). Given `whole`, each reading begins with the whole listing in one
- * unpaged, streamed request, handed on batch by batch as it is parsed; when that answer holds
- * fewer rows than its own total (a service may cap it), the reading goes on from page 2 in pages
- * of the size the service used. Without `whole` (or when the unpaged answer was empty), it asks
- * for `pageSize` rows and learns from the first answer the size the service actually serves. A
- * reading ends when the rows cover the total or a page comes back empty. A reading whose distinct
- * ids differ from the total (the listing moved underneath, or a row was lost) is read once more
- * from the start; when that also differs, the walk fails with IncompleteListingError instead of
- * passing off a part as the whole. Rows may repeat between pages; callers key them by id.
+ * The unpaged answer failed in a way pages may not: cut, slow to start, refused or failed by the
+ * service. A connection that cannot be made at all, a cancel or a refusal of our credentials or
+ * access ends the walk instead.
  */
-export async function* walkListing(
-  read: PageReader,
-  opts: { pageSize: number; what: string; signal?: AbortSignal; whole?: WholeReader },
-): AsyncGenerator<ListingStep, void, void> {
+const fallsBackToPages = (e: unknown) =>
+  e instanceof ServiceError && (isTransient(e) || e.kind === 'validation' || e.kind === 'not_found');
+
+function waitOn(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      timer.cancel();
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = clock.setTimer(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+interface Reading {
+  ids: Set<string>;
+  /** Every metadata.total its answers gave: more than one means the listing moved while it was read. */
+  totals: Set<number>;
+  total: number;
+  /** It ended early (the unpaged answer failed after some rows): not a whole reading. */
+  broken: boolean;
+}
+
+/**
+ * Every row of a listing: the one listing walk of the client (the refresher and listAllCampaigns
+ * both use it). A listing is not a snapshot (DECISIONS client 15): pages may be short or empty
+ * before the last, the order may move and campaigns come and go between two reads. So:
+ *
+ * - A reading begins, given `whole`, with the whole listing in one unpaged, streamed request,
+ *   handed on batch by batch. When that answer holds fewer rows than its total (a cap), the reading
+ *   goes on from page 2 in pages of the size it used; when it is cut, slow to start or refused, the
+ *   rows that came are handed on and the listing is read again in pages.
+ * - Pages are read by number, a short page is not the end: a reading ends when its distinct ids
+ *   cover the total, after a run of pages that add no campaign past the pages the total allows
+ *   (EMPTY_RUN, or longer than any run the reading crossed), or after readLimit reads.
+ * - A failed page (5xx, dropped, cut) is read again after its Retry-After or a backoff with jitter,
+ *   up to MAX_READ_ATTEMPTS tries, a cut one in quarter-size pages; the pages already read are kept.
+ * - A reading whose answers all gave the same total and whose distinct ids match it is the
+ *   listing. Otherwise the listing moved (or miscounts): it is read again, up to MAX_READINGS
+ *   times; once the ids read over all readings are at least the total and at most
+ *   MAX_CONFIRMED_IDS, they are looked up by id (`confirm`), and the ones found, when they are as
+ *   many as the total, are the listing (handed on as a reading of their own). Two readings that
+ *   list the same ids under the same total end the walk at once: reading again would not change
+ *   them. Then the walk fails with IncompleteListingError instead of passing off a part as the
+ *   whole.
+ *
+ * Rows may repeat between pages; callers key them by id.
+ */
+export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGenerator<ListingStep, void, void> {
+  const retry = opts.retry ?? DEFAULT_RETRY;
   let pagesDone = 0;
-  let lastTotal = 0;
-  let lastListed = 0;
   let size = opts.pageSize;
-  // Learned from the first answer only: a short page later on is the end of a listing that moved
-  // or miscounted, not a smaller page size (shrinking to it would make every later read tiny).
+  // Learned from the first answer only: a short page later on holds rows filtered after paging, or
+  // ends a listing that moved or miscounted; it is not a smaller page size (shrinking to it would
+  // make every later read tiny).
   let sizeLearned = false;
+  let wholeWorks = opts.whole !== undefined;
   const cancelled = () => {
     if (opts.signal?.aborted) {
       throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `Listing the campaigns of ${opts.what} was cancelled.` });
     }
   };
-  for (const pass of [1, 2] as const) {
-    const ids = new Set<string>();
-    // Rows covered so far in the listing's order.
-    let offset = 0;
-    let reads = 0;
-    let more = true;
-    if (opts.whole) {
+
+  /** One page, asked again after a transient failure; a cut answer is asked for in a quarter of the size. */
+  const readPage = async (position: number): Promise<{ page: CampaignPage; start: number }> => {
+    for (let attempt = 1; ; attempt++) {
       cancelled();
-      let rows = 0;
-      let total = 0;
-      // While it streams, the walk is one request; the total is known once the metadata is.
-      for await (const part of opts.whole()) {
-        rows += part.campaigns.length;
-        for (const c of part.campaigns) ids.add(c.id);
-        if (part.metadata) total = part.metadata.total;
-        if (part.campaigns.length > 0) yield { campaigns: part.campaigns, total: Math.max(total, rows), pagesDone, pagesTotal: pagesDone + 1, pass, streaming: true };
-      }
-      pagesDone++;
-      reads++;
-      lastTotal = total;
-      offset = rows;
-      // A capped answer: its row count is the service's page size, and this was page 1 of it.
-      if (rows > 0 && rows < total && !sizeLearned) {
-        size = rows;
-        sizeLearned = true;
-      }
-      more = rows > 0 && rows < total;
-      yield { campaigns: [], total, pagesDone, pagesTotal: pagesDone + (more ? Math.ceil((total - offset) / size) : 0), pass };
-      if (rows === 0 && total > 0) {
-        // Nothing unpaged although the total says there is: read it in pages after all.
-        more = true;
-        offset = 0;
+      const number = Math.floor(position / size) + 1;
+      try {
+        return { page: await read(number, size), start: (number - 1) * size };
+      } catch (e) {
+        if (!(e instanceof ServiceError) || !isTransient(e) || attempt >= MAX_READ_ATTEMPTS || opts.signal?.aborted) throw e;
+        // A quarter: the service may cap pages below what was asked, so halving the ask may not
+        // shrink what it sends for several tries.
+        if (wasCut(e) && size > 1) size = Math.max(1, Math.floor(size / 4));
+        const step = Math.min(retry.maxMs, retry.baseMs * 2 ** (attempt - 1));
+        await waitOn(retry.clock, e.retryAfterMs ?? Math.round(step / 2 + Math.random() * (step / 2)), opts.signal);
       }
     }
-    while (more) {
+  };
+
+  async function* reading(pass: number): AsyncGenerator<ListingStep, Reading, void> {
+    const r: Reading = { ids: new Set(), totals: new Set(), total: 0, broken: false };
+    // Rows of the listing's order covered so far (the start of the next page).
+    let position = 0;
+    // The most rows one answer held: the service's page size, as far as the reading can tell.
+    let mostRows = 0;
+    if (wholeWorks && opts.whole) {
       cancelled();
-      // The offset is a whole number of pages (the size changes only after the first answer,
-      // which held that many rows); computed all the same, a page it falls inside is read whole.
-      const { page: p, start, end } = await readPageAt(read, offset, size);
+      let rows = 0;
+      let total: number | null = null;
+      try {
+        // While it streams, the walk is one request; the total is known once the metadata is.
+        for await (const part of opts.whole()) {
+          rows += part.campaigns.length;
+          for (const c of part.campaigns) r.ids.add(c.id);
+          if (part.metadata) total = part.metadata.total;
+          if (part.campaigns.length > 0) yield { campaigns: part.campaigns, total: Math.max(total ?? 0, rows), pagesDone, pagesTotal: pagesDone + 1, pass, streaming: true };
+        }
+      } catch (e) {
+        if (!fallsBackToPages(e)) throw e;
+        // Pages from now on: the unpaged answer failed once and would most likely fail again.
+        wholeWorks = false;
+        pagesDone++;
+        // Rows came: they are handed on, and the listing is read again in pages, a reading of its own.
+        if (rows > 0) return { ...r, broken: true };
+        total = null;
+      }
+      if (total !== null) {
+        pagesDone++;
+        r.total = total;
+        r.totals.add(total);
+        // A capped answer: its row count is the service's page size, and this was page 1 of it.
+        if (rows > 0 && rows < total && !sizeLearned) {
+          size = rows;
+          sizeLearned = true;
+        }
+        mostRows = rows;
+        const more = rows > 0 && r.ids.size < total;
+        position = more ? size : 0;
+        yield { campaigns: [], total, pagesDone, pagesTotal: pagesDone + (r.ids.size < total ? Math.ceil((total - r.ids.size) / size) : 0), pass };
+        if (r.ids.size >= total) return r;
+      }
+    }
+    let reads = 0;
+    // Pages in a row that added nothing, and the longest such run crossed so far.
+    let emptyRun = 0;
+    let longestRun = 0;
+    for (;;) {
+      const { page: p, start } = await readPage(position);
       pagesDone++;
       reads++;
-      for (const c of p.campaigns) ids.add(c.id);
+      r.total = p.total;
+      r.totals.add(p.total);
+      const before = r.ids.size;
+      for (const c of p.campaigns) r.ids.add(c.id);
       if (!sizeLearned) {
         size = sizeUsed(size, p.campaigns.length, start, p.total);
         sizeLearned = true;
       }
-      const progressed = end > offset;
-      offset = Math.max(offset, end);
-      more = progressed && offset < p.total && reads < readLimit(p.total, size);
-      lastTotal = p.total;
-      yield { campaigns: p.campaigns, total: p.total, pagesDone, pagesTotal: pagesDone + (more ? Math.ceil((p.total - offset) / size) : 0), pass };
+      position = start + size;
+      mostRows = Math.max(mostRows, p.campaigns.length);
+      if (r.ids.size === before) emptyRun++;
+      else {
+        longestRun = Math.max(longestRun, emptyRun);
+        emptyRun = 0;
+      }
+      const pastTotal = start / size + 1 > Math.ceil(p.total / Math.max(1, mostRows));
+      const ended = pastTotal && emptyRun >= Math.max(EMPTY_RUN, longestRun + 1);
+      const more = r.ids.size < p.total && !ended && reads < readLimit(p.total, mostRows);
+      yield { campaigns: p.campaigns, total: p.total, pagesDone, pagesTotal: pagesDone + (more ? Math.max(1, Math.ceil((p.total - r.ids.size) / size)) : 0), pass };
+      if (!more) return r;
     }
-    if (ids.size === lastTotal) return;
-    lastListed = ids.size;
   }
-  throw new IncompleteListingError(opts.what, lastListed, lastTotal);
+
+  const everRead = new Set<string>();
+  let previous: Reading | null = null;
+  let last: Reading | null = null;
+  let readings = 0;
+  for (let pass = 1; pass <= MAX_READINGS; pass++) {
+    const r: Reading = yield* reading(pass);
+    readings++;
+    last = r;
+    if (!r.broken && r.totals.size === 1 && r.ids.size === r.total) return;
+    for (const id of r.ids) everRead.add(id);
+    if (opts.confirm && !r.broken && everRead.size >= r.total && everRead.size <= MAX_CONFIRMED_IDS) {
+      // Reconcile by id: of every campaign any reading listed, the ones the service still has.
+      cancelled();
+      const found = await opts.confirm([...everRead]);
+      if (found.length === r.total) {
+        yield { campaigns: found, total: r.total, pagesDone, pagesTotal: pagesDone, pass: pass + 1 };
+        return;
+      }
+    }
+    // The same ids under the same total twice: another reading would list them again.
+    if (previous && !r.broken && r.totals.size === 1 && previous.total === r.total && previous.ids.size === r.ids.size && [...r.ids].every((id) => previous!.ids.has(id))) break;
+    if (!r.broken) previous = r;
+  }
+  throw new IncompleteListingError(opts.what, last?.ids.size ?? 0, last?.total ?? 0, readings);
 }
+
+/** The order a walk asks for: by id, which nothing but a create or a delete can move. */
+export const ID_ORDER = { field: 'id', direction: 'asc' } as const;
+
+/**
+ * Asks for ID_ORDER while the service accepts it (spec 4.2: primitive fields can be sorted, id
+ * among them). A service that refuses it (400) is asked in its own order from then on: the walk's
+ * reconciliation copes with an order that moves.
+ */
+export class StableOrder {
+  #refused = false;
+
+  get refused(): boolean {
+    return this.#refused;
+  }
+
+  async read<T>(attempt: (sort: CampaignListQuery['sort']) => Promise<T>): Promise<T> {
+    if (this.#refused) return attempt(undefined);
+    try {
+      return await attempt(ID_ORDER);
+    } catch (e) {
+      if (!isSortRefusal(e)) throw e;
+      this.#refused = true;
+      return attempt(undefined);
+    }
+  }
+
+  /** The same for a streamed listing: a refusal comes before its first row. */
+  async *stream<T>(open: (sort: CampaignListQuery['sort']) => AsyncIterable<T>): AsyncGenerator<T, void, void> {
+    if (this.#refused) {
+      yield* open(undefined);
+      return;
+    }
+    let first = true;
+    try {
+      for await (const part of open(ID_ORDER)) {
+        first = false;
+        yield part;
+      }
+    } catch (e) {
+      if (!first || !isSortRefusal(e)) throw e;
+      this.#refused = true;
+      yield* open(undefined);
+    }
+  }
+}
+
+const isSortRefusal = (e: unknown) => e instanceof ServiceError && e.kind === 'validation' && e.status === 400;
 
 /**
  * Every campaign of a listing (all pages; with `campaignIds`, in as many requests as keep each
@@ -439,26 +644,38 @@ export async function listAllCampaigns(
   query: { fetchLevel: FetchLevel; sort?: CampaignListQuery['sort']; campaignIds?: CampaignListQuery['campaignIds']; pageSize?: number },
   opts: ListAllOptions = {},
 ): Promise<{ campaigns: Campaign[]; total: number }> {
-  const { campaignIds, pageSize, ...rest } = query;
-  const groups = campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups(rest, campaignIds) : [undefined];
+  const { campaignIds, pageSize, sort, ...rest } = query;
+  // Groups keep room for the sort a read adds (ID_ORDER unless the caller chose one).
+  const groups = campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups({ ...rest, sort: sort ?? ID_ORDER }, campaignIds) : [undefined];
   const byId = new Map<string, Campaign>();
   let pagesDone = 0;
+  // Without an order of the caller's, the stable one while the service accepts it.
+  const order = new StableOrder();
   for (const ids of groups) {
-    const read: PageReader = (page, size) =>
-      listCampaigns(exec, baseUrl, accountId, { ...rest, ...(ids ? { campaignIds: ids } : {}), page, pageSize: size }, opts);
+    const only = { ...rest, ...(ids ? { campaignIds: ids } : {}) };
+    const read: PageReader = (page, size) => {
+      const ask = (s: CampaignListQuery['sort']) => listCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}), page, pageSize: size }, opts);
+      return sort ? ask(sort) : order.read(ask);
+    };
     // A second reading of a group stands on its own: what the first one listed is dropped.
     let group = new Map<string, Campaign>();
     let pass = 1;
     // Without a page size asked for, each group is first asked for whole (one request).
-    const whole: WholeReader | undefined =
-      pageSize === undefined ? () => streamCampaigns(exec, baseUrl, accountId, { ...rest, ...(ids ? { campaignIds: ids } : {}) }, opts) : undefined;
+    const open = (s: CampaignListQuery['sort']) => streamCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}) }, opts);
+    const whole: WholeReader | undefined = pageSize === undefined ? () => (sort ? open(sort) : order.stream(open)) : undefined;
     const before = pagesDone;
-    for await (const step of walkListing(read, { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}) })) {
+    // A look-up by ids names a fixed set: each row any reading listed is one of them the service
+    // had, so readings of a moving order are reconciled by what they listed together.
+    const everListed = new Map<string, Campaign>();
+    const confirm = ids ? (found: string[]) => Promise.resolve(found.flatMap((id) => everListed.get(id) ?? [])) : undefined;
+    const walk = { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(confirm ? { confirm } : {}) };
+    for await (const step of walkListing(read, walk)) {
       if (step.pass !== pass) {
         pass = step.pass;
         group = new Map();
       }
       pagesDone = before + step.pagesDone + (step.streaming ? 1 : 0);
+      for (const c of step.campaigns) everListed.set(c.id, c);
       for (const c of step.campaigns) if (!group.has(c.id)) group.set(c.id, c);
       opts.onProgress?.({ page: pagesDone, fetched: byId.size + group.size, total: byId.size + step.total });
     }

@@ -17,6 +17,8 @@ export interface CallOptions {
   /** Who waits for the answer (default 'interactive'). */
   priority?: Priority;
   signal?: AbortSignal;
+  /** How long to wait for the answer's headers, instead of the transport's default. */
+  headersTimeoutMs?: number;
 }
 
 export interface CallSpec {
@@ -152,7 +154,7 @@ export class RequestExecutor {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const sentAt = this.deps.clock.now();
-      const req = { method: spec.method, url, headers, body, signal: opts.signal };
+      const req = { method: spec.method, url, headers, body, signal: opts.signal, ...(opts.headersTimeoutMs !== undefined ? { headersTimeoutMs: opts.headersTimeoutMs } : {}) };
       const res = streaming ? await transport.stream(req) : await transport.send(req);
       this.deps.serviceClock?.observe(sentAt, this.deps.clock.now(), res.headers.date);
       return res;

@@ -3,7 +3,7 @@
 // real service may answer anything else (problem+json, errors[], ...): server-words.ts reads every
 // common shape liberally, and nothing is required.
 import { z } from 'zod';
-import { parseRetryAfter } from '../ratelimit/headers';
+import { parseRetryAfter, retryAfterDelayMs } from '../ratelimit/headers';
 import { ServiceError } from './errors';
 import type { HttpResponse } from './http-transport';
 import { parseJsonLossless } from './lossless-json';
@@ -115,8 +115,9 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
     });
   }
   if (status >= 500) {
-    // A 5xx may say when to come back (RFC 9110 10.2.3, typically with 503): no retry goes sooner.
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], ctx.now);
+    // A 503 (or any 5xx) may say when to come back (RFC 9110 10.2.3), a date measured against the
+    // answer's own Date: no retry goes sooner.
+    const retryAfterMs = retryAfterDelayMs(res.headers['retry-after'], res.headers.date, ctx.now);
     return new ServiceError({
       ...base,
       kind: 'server',

@@ -50,6 +50,11 @@ export interface CampaignRefresh {
   finish(): Promise<RefreshSummary>;
   /** Rows finish() keeps although this refresh did not list them (campaigns just posted, which a lagging listing does not show yet). */
   keep(ids: Iterable<string>): void;
+  /**
+   * Ids of cached rows this refresh has not seen yet, at most `limit` (what finish() would remove),
+   * for the refresher to confirm their absence before they go. Call once every batch is committed.
+   */
+  unseen(limit: number): string[];
   /** Cancelled or failed: keeps every row as it is. */
   abandon(): void;
 }
@@ -233,6 +238,18 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         },
         keep(ids) {
           for (const id of ids) state.seen.add(id);
+        },
+        unseen(limit) {
+          check();
+          const out: string[] = [];
+          let after = { id_num: -2, id: '' };
+          while (!empty && out.length < limit) {
+            const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
+            if (keys.length === 0) break;
+            after = keys[keys.length - 1];
+            for (const k of keys) if (!state.seen.has(k.id) && out.length < limit) out.push(k.id);
+          }
+          return out;
         },
         abandon() {
           done = true;

@@ -2,8 +2,9 @@
 // app. Requests go through the scheduler at background priority and a refresh can be cancelled.
 // The campaigns come from the client's one listing walk (walkListing): the whole listing in one
 // unpaged request, streamed and parsed as it arrives, then (only when the service capped that
-// answer) pages of the size it used; a refresh whose listing does not add up to the service's own
-// total is never reported done. Each parsed chunk's rows go to the cache writer (a worker thread)
+// answer, or it failed) pages; a listing is not a snapshot, so the walk reconciles readings that
+// moved by id, and a refresh whose listing is not what the service holds is never reported done.
+// Each parsed chunk's rows go to the cache writer (a worker thread)
 // at once, which commits them in transactions as large as its backlog while the next chunks are
 // parsed; at most IN_FLIGHT_MAX rows wait for it (then reading the answer pauses). The open list
 // is told to re-read as rows are committed.
@@ -12,7 +13,7 @@
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { DeskError } from '../../shared/errors';
 import { isServiceError } from '../service';
-import { walkListing } from '../service/campaigns-api';
+import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
@@ -32,7 +33,17 @@ export interface RefreshDeps {
   clock?: Clock;
   /** How long a listing may lag behind a create (default 60 s): campaigns we posted that recently stay cached unlisted. */
   listingLagMs?: number;
+  /** Backoff before a failed page is read again, when the answer named no Retry-After (default READ_RETRY_BACKOFF). */
+  retryBackoff?: { baseMs: number; maxMs: number };
+  /**
+   * How long the unpaged listing may take to start answering (its headers) before the refresh
+   * reads pages instead (default LISTING_START_MS).
+   */
+  listingStartMs?: number;
 }
+
+/** Default wait for the unpaged listing's headers: a service slower to start is read in pages. */
+export const LISTING_START_MS = 15_000;
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
 
@@ -171,14 +182,22 @@ export class Refresher {
           if (ctl.signal.aborted) throw new Error('cancelled');
         }
       };
+      const call = { priority: 'background' as const, signal: ctl.signal };
+      // In id order while the service accepts it: an order nothing but a create or delete moves.
+      const order = new StableOrder();
       const read = (page: number, size: number) =>
-        client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size }, { priority: 'background', signal: ctl.signal });
-      const whole = () => client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP' }, { priority: 'background', signal: ctl.signal });
+        order.read((sort) => client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call));
+      const whole = () =>
+        order.stream((sort) =>
+          client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP', ...(sort ? { sort } : {}) }, { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS }),
+        );
+      const byId = async (ids: string[]) => (await client.listAllCampaigns(ref.accountId, { fetchLevel: 'RAP', campaignIds: ids }, call)).campaigns;
+      const retry = { clock: this.#deps.clock ?? systemClock, ...(this.#deps.retryBackoff ?? READ_RETRY_BACKOFF) };
       let pass = 1;
-      // The walk asks for the whole listing, follows the page size the service uses when it caps
-      // that answer, and ends only when what was listed adds up to its total (or fails saying it
-      // did not): a cache is never "done" with rows missing.
-      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal, whole })) {
+      // The walk asks for the whole listing, falls back to pages, reads a failed page again, and
+      // ends only when what was listed is what the service holds, reconciled by id when the
+      // listing moved (or fails saying it did not): a cache is never "done" with rows missing.
+      for await (const step of walkListing(read, { pageSize, what: ref.accountId, signal: ctl.signal, whole, retry, confirm: byId })) {
         connections.noteSuccess(ref.profileId);
         if (ctl.signal.aborted) throw new Error('cancelled');
         pagesTotal = step.pagesTotal;
@@ -214,16 +233,26 @@ export class Refresher {
         }
       }
       await settle(true);
+      // A listing may not show a campaign we posted seconds ago yet: it is kept, not removed (and
+      // not looked up by id either: a lagging service would not show it there yet).
+      const clock = this.#deps.clock ?? systemClock;
+      const justPosted = justPostedCampaignIds(store, ref.profileId, clock.now() - (this.#deps.listingLagMs ?? DEFAULT_LISTING_LAG_MS));
+      for (const r of refreshes.values()) r.keep(justPosted);
+      // Cached rows the listing did not show are removed only once a look-up by id confirms them
+      // gone: a listing that moved may have skipped a campaign that is still there. Up to
+      // MAX_CONFIRMED_IDS of them (about 25 requests); beyond that the listing's word is taken.
+      const main = refreshes.get(ref.accountId);
+      const unseen = main ? main.unseen(MAX_CONFIRMED_IDS + 1) : [];
+      if (unseen.length > 0 && unseen.length <= MAX_CONFIRMED_IDS) {
+        send(await byId(unseen));
+        await settle(true);
+      }
       // Capped: the first request held one page of the service's size (the cost of the next one).
       this.#lastListing.set(keyOf(ref), { total: listedTotal, pageSize: pagesTotal !== null && pagesTotal > 1 ? firstRequestRows : null });
       // A network finishes thousands of member caches: finishing one that started empty never
       // waits, so the loop yields by the clock, and the window is told once for all of them.
-      // A listing may not show a campaign we posted seconds ago yet: it is kept, not removed.
-      const clock = this.#deps.clock ?? systemClock;
-      const justPosted = justPostedCampaignIds(store, ref.profileId, clock.now() - (this.#deps.listingLagMs ?? DEFAULT_LISTING_LAG_MS));
       for (const [accountId, r] of refreshes) {
         try {
-          r.keep(justPosted);
           await r.finish();
         } catch (e) {
           // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
@@ -241,7 +270,9 @@ export class Refresher {
         progress('cancelled', pagesDone, pagesTotal, 'Refresh cancelled; the last synced data is kept.');
         return 'cancelled';
       }
-      connections.noteFailure(ref.profileId, e, { read: true });
+      // A listing read that failed after the service answered (cut, slow, 5xx) is not proof that
+      // it cannot be reached (DECISIONS client 15): only a connection that could not be made is.
+      connections.noteFailure(ref.profileId, e, { read: false });
       const message = describe(e);
       this.#deps.note(ref.profileId, ref.accountId, 'error', 'sync.failed', `Refreshing ${ref.accountId} failed: ${message}`);
       progress('failed', pagesDone, pagesTotal, message);

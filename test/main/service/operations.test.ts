@@ -1,6 +1,6 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignIdGroups, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing } from '../../../src/main/service/campaigns-api';
+import { campaignIdGroups, EMPTY_RUN, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing } from '../../../src/main/service/campaigns-api';
 import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
@@ -211,9 +211,10 @@ describe('the paging walk', () => {
     expect(e).toBeInstanceOf(IncompleteListingError);
     expect(e.message).toMatch(/counts 31 campaigns in oddshop but listed 30/);
     expect(new Set(passes)).toEqual(new Set([1, 2]));
-    // Each reading in pages of 7 (the size of the first answer), to an empty page: the short last
-    // page of a miscounted listing is not taken for a smaller page size.
-    expect(service.reads).toHaveLength(2 * (Math.ceil(30 / 7) + 1));
+    // Each reading in pages of 7 (the size of the first answer), past the pages the total allows
+    // to EMPTY_RUN empty pages (a page may be empty before the last): the short last page of a
+    // miscounted listing is not taken for a smaller page size.
+    expect(service.reads).toHaveLength(2 * (Math.ceil(31 / 7) + EMPTY_RUN));
     expect(service.reads.slice(1).every((r) => r.pageSize === 7)).toBe(true);
   });
 });

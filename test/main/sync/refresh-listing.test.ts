@@ -1,0 +1,71 @@
+// A listing is not a snapshot (DECISIONS client 15, issue #25 failure 3): against a service whose
+// pages are short before the last, whose listing changes while it is read, whose default order
+// moves, which fails a request now and then, or which cuts or delays a large answer, a refresh
+// ends with the cache equal to what the service holds, and a failed read never marks the
+// connection offline.
+import { describe, expect, it } from 'vitest';
+import { cachedIds, closeEachEnv, connectionOf, refreshUnder, serviceIds, SHOP, walkFixtures } from './listing-support';
+import { listReads } from './support';
+
+closeEachEnv();
+
+describe('a refresh of a listing that is not a snapshot', () => {
+  it('reads past short and empty pages (rows filtered after paging) and caches every campaign, not the first page', async () => {
+    // 65% of the rows the service pages over are filtered out afterwards, in runs.
+    const hidden = (i: number) => i % 20 < 13;
+    const { e, p, last } = await refreshUnder(walkFixtures(900, hidden), { short_pages: true, page_size_cap: 50 });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    const onService = await serviceIds(e);
+    expect(onService).toHaveLength(315);
+    expect(await cachedIds(e, p.id)).toEqual(onService);
+  }, 90_000);
+
+  it('ends with the service\'s set when campaigns are created and deleted between two page reads', async () => {
+    const { e, p, last } = await refreshUnder(walkFixtures(300), { churn: 0.2, page_size_cap: 40, seed: 11 });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    // The service did change while it was read.
+    expect(await serviceIds(e)).not.toEqual(Array.from({ length: 300 }, (_, i) => String(5_000_001 + i)));
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+  }, 90_000);
+
+  it('is done under a default order that moves (by spend), asking for the id order', async () => {
+    const { e, p, last } = await refreshUnder(walkFixtures(300), { moving_order: true, page_size_cap: 40, seed: 5 });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+  }, 90_000);
+
+  it('reads a failed page again after its Retry-After (seconds, a date, or a backoff) and ends done, online', async () => {
+    const { e, p, last } = await refreshUnder(walkFixtures(300), { transient_5xx: 0.3, page_size_cap: 40, seed: 2 }, { clock: 'manual' });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    expect((await listReads(e.sandbox, SHOP, 0)).filter((r) => r.status === 502 || r.status === 503).length).toBeGreaterThan(2);
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+    expect(await connectionOf(e, p.id)).toBe('online');
+  }, 90_000);
+
+  it('falls back to pages when the unpaged answer is cut mid-body, and keeps the connection online', async () => {
+    const { e, p, last } = await refreshUnder(walkFixtures(600), { cut_body: 200, page_size_cap: undefined });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+    expect(await connectionOf(e, p.id)).toBe('online');
+  }, 90_000);
+
+  it('falls back to pages when the unpaged answer is slow to start, and keeps the connection online', async () => {
+    // The unpaged answer would start after 8 s, beyond the request timeout (5 s in these tests).
+    const { e, p, last } = await refreshUnder(walkFixtures(300), { slow_start: 8_000, page_size_cap: undefined }, { tuning: { listingStartMs: 300, pageSize: 100 } });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+    expect(await connectionOf(e, p.id)).toBe('online');
+  }, 90_000);
+});
+
+describe('an unpaged listing the service refuses', () => {
+  it('is read in pages instead, and the connection stays online', async () => {
+    const { e, p, last } = await refreshUnder(walkFixtures(120), { page_size_cap: 50 }, {
+      // Every listing without page and page_size gets 503 (no Retry-After): the service only pages.
+      proxy: (url) => (url.pathname.endsWith(`/${SHOP}/campaigns`) && !url.searchParams.has('page') && !url.searchParams.has('campaign_ids') ? { status: 503, headers: {} } : undefined),
+    });
+    expect(last).toMatchObject({ state: 'done', message: null });
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
+    expect(await connectionOf(e, p.id)).toBe('online');
+  }, 90_000);
+});
