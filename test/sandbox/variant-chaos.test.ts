@@ -20,8 +20,14 @@ async function start(variants: Variants): Promise<RunningSandbox> {
 const shown = async (sb: RunningSandbox) => ((await call(sb, 'GET', '/_sandbox/variants')).body as { variants: Variants }).variants;
 
 /** The first seed from 1 on whose picks pass `wanted`. */
+/**
+ * A seed whose picks have `wanted`, among seeds whose answers a plain request reads as they come:
+ * no redirect or content coding to follow, no passing 5xx, no rows filtered after paging or
+ * answers cut short (the client's own suites play those).
+ */
 function seedWhere(wanted: (v: Variants) => boolean): number {
-  for (let seed = 1; seed < 10_000; seed++) if (wanted(chaosPicks(seed))) return seed;
+  const plain = (v: Variants) => v.redirect === undefined && v.compress === undefined && v.transient_5xx === undefined && !v.short_pages && v.cut_body === undefined && v.churn === undefined;
+  for (let seed = 1; seed < 10_000; seed++) if (plain(chaosPicks(seed)) && wanted(chaosPicks(seed))) return seed;
   throw new Error('no seed below 10,000 picks that');
 }
 

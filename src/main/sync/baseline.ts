@@ -5,6 +5,7 @@
 // cache knew before the send (a hint only: ids need not grow, so "absent" never rests on it).
 import { z } from 'zod';
 import type { OutboxItem, Store } from '../store';
+import type { PushEvent, PushMode, Task } from '../../shared/domain/push';
 import { campaignMatchesCreate, normalText, targetApps, taskMatches } from './signature';
 
 export const createResultSchema = z.looseObject({ campaignId: z.string() });
@@ -74,4 +75,36 @@ export function claimedTaskIds(store: Store, item: OutboxItem): Set<string> {
     if (r.success) for (const id of r.data.taskIds) out.add(id);
   }
   return out;
+}
+
+/**
+ * How many of `candidates` (tasks of `appId` that look like `item`'s, outside its baseline and
+ * unclaimed) other pushes of the profile own without knowing which: pushes sent whose tasks the
+ * list did not show yet (a lagging or failed read right after the send). Each event of theirs for
+ * that app is given one task of its content: first one of `baseline` (unclaimed tasks that
+ * existed before `item` was sent: its task may be there), else one of the candidates, which is
+ * then owed. A look-up for `item` leaves that many candidates for them, so that two identical
+ * pushes never both count one task, and a push that never arrived is not taken for sent.
+ */
+export function tasksOwedElsewhere(store: Store, item: OutboxItem, appId: string, candidates: readonly Task[], baseline: readonly Task[]): number {
+  const inBaseline = [...baseline];
+  const inCandidates = [...candidates];
+  let owed = 0;
+  const take = (pool: Task[], ev: PushEvent, mode: PushMode): boolean => {
+    // Its time is not known on the service's clock: content alone says it could be one of these.
+    const i = pool.findIndex((t) => taskMatches(t, ev, appId, mode, -Infinity));
+    if (i < 0) return false;
+    pool.splice(i, 1);
+    return true;
+  };
+  for (const other of store.outbox.list({ profileId: item.profileId, states: ['sent'] })) {
+    if (other.kind !== 'send_push' || other.seq === item.seq) continue;
+    const r = pushResultSchema.safeParse(other.result);
+    if (r.success && r.data.taskIds.length > 0) continue;
+    for (const ev of other.payload.events) {
+      if (!targetApps(ev).includes(appId) || take(inBaseline, ev, other.payload.mode)) continue;
+      if (take(inCandidates, ev, other.payload.mode)) owed++;
+    }
+  }
+  return owed;
 }

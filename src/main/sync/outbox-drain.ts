@@ -40,8 +40,9 @@ import type { OutboxItem, OutboxLane, SendNote, Store, StoredError } from '../st
 import { DeskError } from '../../shared/errors';
 import type { Campaign } from '../../shared/domain/campaign';
 import type { Task } from '../../shared/domain/push';
+import { isServiceValue } from '../../shared/domain/service-values';
 import { backoffDelay, type BackoffPolicy } from '../connections/backoff';
-import { campaignBaseline, claimedCampaignIds, claimedTaskIds, newestCachedCampaignId, taskBaseline } from './baseline';
+import { campaignBaseline, claimedCampaignIds, claimedTaskIds, newestCachedCampaignId, taskBaseline, tasksOwedElsewhere } from './baseline';
 import type { Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
 import { recheck } from './recheck';
@@ -271,7 +272,7 @@ export class OutboxDrainer {
     const now = serviceNowFor(clock.now(), offset, existing);
     const account = item.accountId ? store.accounts.get({ profileId: item.profileId, accountId: item.accountId }) : undefined;
     const task = item.kind === 'update_task' || item.kind === 'cancel_task' ? store.tasks.get(item.profileId, item.payload.taskId) : undefined;
-    if (item.kind === 'cancel_task' && task?.taskStatus === 'cancelled') {
+    if (item.kind === 'cancel_task' && isServiceValue(task?.taskStatus, 'cancelled')) {
       return this.#settleSent(item, { alreadyCancelled: true }, 'was already cancelled');
     }
     const blocked = recheck(item, { now, ...(account ? { accountType: account.type } : {}), ...(task ? { task } : {}) });
@@ -316,7 +317,7 @@ export class OutboxDrainer {
     }
     if (item.kind === 'send_push' && stored.taskIds === undefined) {
       // Learn which tasks are ours so that a later identical push is never taken for this one.
-      const fromCache = async (appId: string) => store.tasks.list(item.profileId, appId).filter((t) => t.taskType === item.payload.mode);
+      const fromCache = async (appId: string) => store.tasks.list(item.profileId, appId).filter((t) => isServiceValue(t.taskType, item.payload.mode));
       stored.taskIds = await this.#findPush(item, client, fromCache).then((r) => r?.found ?? [], () => []);
     }
     return this.#settleSent(item, stored, 'was sent');
@@ -454,7 +455,7 @@ export class OutboxDrainer {
     const t = tasks.find((x) => x.taskId === item.payload.taskId);
     if (t) this.#d.store.tasks.upsert(item.profileId, t);
     if (item.kind === 'cancel_task') {
-      if (t?.taskStatus === 'cancelled') return { result: { alreadyCancelled: true }, what: 'was already cancelled' };
+      if (isServiceValue(t?.taskStatus, 'cancelled')) return { result: { alreadyCancelled: true }, what: 'was already cancelled' };
       if (!t && earlierAttempt) return { result: { goneFromService: true }, what: 'is done: the task is no longer on the service (our earlier attempt removed it)' };
       return undefined;
     }
@@ -482,8 +483,12 @@ export class OutboxDrainer {
     const byApp = new Map<string, Task[]>();
     for (const appId of new Set(item.payload.events.flatMap(targetApps))) byApp.set(appId, await read(appId));
     const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
-    const excluded = new Set([...note.baseline, ...claimedTaskIds(this.#d.store, item)]);
-    return findPushTasks(async (appId) => byApp.get(appId) ?? [], item, note.firstSentAt, excluded);
+    const claimed = claimedTaskIds(this.#d.store, item);
+    const excluded = new Set([...note.baseline, ...claimed]);
+    const before = new Set(note.baseline);
+    const owed = (appId: string, candidates: readonly Task[], listed: readonly Task[]) =>
+      tasksOwedElsewhere(this.#d.store, item, appId, candidates, listed.filter((t) => before.has(t.taskId) && !claimed.has(t.taskId)));
+    return findPushTasks(async (appId) => byApp.get(appId) ?? [], item, note.firstSentAt, excluded, owed);
   }
 
   /** Looks for an uncertain create or push on the service: found, absent, or ambiguous. */
@@ -620,7 +625,12 @@ export class OutboxDrainer {
     } else {
       notes.put({ ...note, absentAt: note.absentAt ?? now });
       if (note.absentAt === undefined || now < note.lastSentAt + this.#d.listingLagMs) return;
-      message = 'The answer was lost, and a later look did not find it on the service: it was most likely not posted. Send it again, or discard it.';
+      // Not found twice, a look apart, the second after the listing lag: provably absent, which is
+      // exactly when a change is sent again (DECISIONS client 8); the person need not decide that.
+      this.#lookAgainAt.delete(item.seq);
+      this.#d.note(item.profileId, item.accountId, 'info', 'outbox.absent', `${describeItem(item)}: not found on the service after its answer was lost; sent again.`);
+      this.#changed(store.outbox.requeue(item.seq, { nextAttemptAt: clock.now() }));
+      return;
     }
     const words = `${message} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
     if (current.lastError?.message === words) return;

@@ -167,6 +167,7 @@ export async function findPushTasks(
   item: Extract<OutboxItem, { kind: 'send_push' }>,
   firstSentAt: number,
   excluded: ReadonlySet<string>,
+  owedElsewhere: (appId: string, candidates: readonly Task[], listed: readonly Task[]) => number = () => 0,
 ): Promise<PushTasksFound> {
   const eventsByApp = new Map<string, PushEvent[]>();
   for (const ev of item.payload.events) {
@@ -176,12 +177,14 @@ export async function findPushTasks(
   for (const [appId, events] of eventsByApp) {
     out.expected += events.length;
     const tasks = await listTasks(appId);
-    const candidates = tasks
-      .filter((t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)))
-      .map((t) => t.taskId)
-      .sort(compareIds);
-    if (candidates.length > events.length) out.ambiguous.push(...candidates);
-    out.found.push(...candidates.slice(0, events.length));
+    const matching = tasks.filter((t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)));
+    const candidates = matching.map((t) => t.taskId).sort(compareIds);
+    // Tasks other pushes of the same content own without knowing which (sent while the list did
+    // not show them yet) are not ours to take: only what is left over can be this push's.
+    const owed = Math.min(candidates.length, owedElsewhere(appId, matching, tasks));
+    const ours = candidates.length - owed;
+    if (ours > events.length) out.ambiguous.push(...candidates);
+    else out.found.push(...candidates.slice(owed));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 // the listing is no evidence against a match.
 import type { Campaign, CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, PushMode, Task, TaskUpdate } from '../../shared/domain/push';
+import { isServiceValue } from '../../shared/domain/service-values';
 
 type FieldKind = 'text' | 'enum' | 'query' | 'number' | 'instant' | 'surface';
 
@@ -162,7 +163,7 @@ const sameUrl = (sent: string | undefined, listed: string | null | undefined) =>
  * send (or at the past time it named, if the service kept that).
  */
 export function taskMatches(task: Task, ev: PushEvent, appId: string, mode: PushMode, firstSentAt: number): boolean {
-  if (task.tagId !== appId || task.taskType !== mode) return false;
+  if (task.tagId !== appId || !isServiceValue(task.taskType, mode)) return false;
   if (!sameText(ev.title, task.title) || !sameUrl(ev.url, task.url) || !sameText(ev.performer, task.performer)) return false;
   if (!sameText(ev.itemDescription, task.itemDescription)) return false;
   const at = task.executionTime;
