@@ -35,7 +35,7 @@ import { call } from '../helpers/sandbox';
  * Seeds CI runs: chosen for what their services play (small pages, late applies, push tiers, clock
  * offsets both ways, both window models; 391: an outage met by a restart). A seed that fails is replayed and fixed, never loosened.
  */
-const CI_SEEDS = [5, 13, 27, 31, 35, 39, 43, 49, 51, 58, 391];
+const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 391];
 
 const P = 'sandbox-demo';
 const T0 = Date.parse('2026-11-21T09:00:00Z');
@@ -51,6 +51,12 @@ const APPS = ['1001', '1002', '1004'] as const;
 const STEPS = 24;
 /** A lost answer is decided (found, or sent again) within this much virtual time. */
 const DECISION_BOUND_MS = HOUR;
+/**
+ * The same on a push API that allows 50 or 10 reads an hour (tiers 5 and 6): deciding takes a few
+ * reads of each target app, which such a budget spreads over hours when other work reads too.
+ */
+const SLOW_READS_DECISION_BOUND_MS = 3 * HOUR;
+const decisionBound = (r: Run): number => ((r.env.sandbox.variants().push_tier ?? 0) >= 5 ? SLOW_READS_DECISION_BOUND_MS : DECISION_BOUND_MS);
 /** Once the faults stop, every change settles within this much virtual time. */
 const QUIET_BOUND_MS = 8 * HOUR;
 /** Clock moves while draining, at most: bounds the test's work, not its time. */
@@ -149,8 +155,9 @@ async function watchDecisions(r: Run): Promise<void> {
     }
     const since = r.uncertainSince.get(item.id) ?? now(r);
     r.uncertainSince.set(item.id, since);
-    if (now(r) - since > DECISION_BOUND_MS) {
-      r.violations.push(`(d) ${describeItem(item)} has waited ${Math.round((now(r) - since) / MINUTE)} min for its lost answer to be decided (bound ${DECISION_BOUND_MS / MINUTE} min)`);
+    const bound = decisionBound(r);
+    if (now(r) - since > bound) {
+      r.violations.push(`(d) ${describeItem(item)} has waited ${Math.round((now(r) - since) / MINUTE)} min for its lost answer to be decided (bound ${bound / MINUTE} min)`);
       r.uncertainSince.set(item.id, now(r) + 100 * HOUR); // said once
     }
   }
@@ -530,6 +537,8 @@ async function runSeed(seed: number): Promise<{ violations: string[]; variants: 
       // own property test checks the cache after a walk that churn crossed.
       const { churn: _churn, chaos: _chaos, ...played } = env.sandbox.variants();
       expect((await call(env.sandbox, 'PUT', '/_sandbox/variants', { json: played })).status).toBe(200);
+      // A lagging listing shows what was created last only after its lag: compare once it does.
+      if (played.listing_lag_ms) await advance(r, played.listing_lag_ms + SECOND);
       await checkCache(r);
       mark('checked');
     }
