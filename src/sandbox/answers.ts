@@ -62,7 +62,20 @@ export function campaignAnswer(
     out.start_date = restamp(r.start_date, offset);
     out.created_at = restamp(r.created_at, offset);
   }
+  if (variants.enum_case !== undefined) {
+    for (const k of CAMPAIGN_ENUM_FIELDS) if (typeof out[k] === 'string') out[k] = inCase(out[k] as string, variants.enum_case);
+  }
   return variants.omit_empty ? withoutEmpty(out) : out;
+}
+
+/** The campaign fields that hold enum values (spec 2.1 shows each in capitals). */
+const CAMPAIGN_ENUM_FIELDS = ['status', 'pricing_model', 'spending_limit_model', 'bid_strategy', 'marketing_objective', 'daily_ad_delivery_model', 'campaign_item_type'] as const;
+
+/** enum_case: an enum value written in another case than the interface shows it. */
+function inCase(value: string, spelling: NonNullable<Variants['enum_case']>): string {
+  if (spelling === 'upper') return value.toUpperCase();
+  if (spelling === 'lower') return value.toLowerCase();
+  return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
 }
 
 /**
@@ -76,11 +89,15 @@ function withoutEmpty<T extends object>(record: T): T {
 }
 
 /** A task record (spec 2.6) with its formatted times in the answer's offset. */
-export function taskAnswer(r: TaskRecord, variants: Variants): TaskRecord {
+export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, unknown> {
   const offset = variants.date_offset;
   const spelled =
     offset === undefined
       ? r
       : { ...r, taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset), executionTimeFormatted: formatInstant(r.executionTime, offset) };
-  return variants.omit_empty ? withoutEmpty(spelled) : spelled;
+  const spelling = variants.enum_case;
+  // Written, not stored: an answer, no longer a TaskRecord (its enum values may be in another case).
+  const written: Record<string, unknown> =
+    spelling === undefined ? spelled : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(spelled.taskStatus, spelling) };
+  return variants.omit_empty ? withoutEmpty(written) : written;
 }

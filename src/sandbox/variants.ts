@@ -100,6 +100,12 @@ export const variantsSchema = z.strictObject({
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
+   * Enum values in answers are written in another case than the interface shows them: task
+   * `taskType` and `taskStatus` (shown in lower case) and a campaign's status, models, strategy,
+   * objective and item type (shown in capitals). Requests are judged as before.
+   */
+  enum_case: z.enum(['upper', 'lower', 'title']).optional(),
+  /**
    * Listings are paged over every campaign of the account and filtered afterwards (the ones the
    * query leaves out: another fetch_level, TERMINATED): a page may hold fewer rows than page_size,
    * or none, before the last. metadata.total counts the rows that match, as always.

@@ -60,7 +60,7 @@ const decisionBound = (r: Run): number => ((r.env.sandbox.variants().push_tier ?
 /** Once the faults stop, every change settles within this much virtual time. */
 const QUIET_BOUND_MS = 8 * HOUR;
 /** Clock moves while draining, at most: bounds the test's work, not its time. */
-const MAX_ADVANCES = 600;
+const MAX_ADVANCES = 3000;
 
 function seedsToRun(): number[] {
   const one = process.env.CHAOS_SEED;
@@ -221,7 +221,7 @@ const pushLater = (r: Run) => sendPush(r, true);
 async function futureTask(r: Run): Promise<string | undefined> {
   const app = r.script.pick(APPS);
   const tasks = await r.env.core.handlers['tasks.list']({ profileId: P, appId: app, taskType: 'scheduled' });
-  const future = tasks.filter((t) => t.taskStatus === 'pending' && (t.executionTime ?? 0) > now(r) + 5 * MINUTE);
+  const future = tasks.filter((t) => t.taskStatus.toLowerCase() === 'pending' && (t.executionTime ?? 0) > now(r) + 5 * MINUTE);
   return future.length === 0 ? undefined : r.script.pick(future).taskId;
 }
 
@@ -446,7 +446,7 @@ function checkTasks(r: Run, items: Map<string, OutboxItem>, tasks: ServiceTask[]
       );
     }
     const cancels = r.changes.filter((c) => c.kind === 'cancel' && c.taskId === id);
-    const cancelled = t.taskStatus === 'cancelled';
+    const cancelled = t.taskStatus.toLowerCase() === 'cancelled';
     if (cancelled && before?.status !== 'cancelled' && !cancels.some(sent)) {
       r.violations.push(`(b) task ${id} ("${t.title}") is cancelled, though no cancel of it was sent${cancels.length > 0 ? ` (its cancel is ${items.get(cancels[0].itemId)?.state})` : ''}`);
     }
@@ -470,11 +470,12 @@ async function checkCache(r: Run): Promise<void> {
       continue;
     }
     const listing = (await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${account}&fetch_level=RAP`)) as { campaigns: { id: number; name: string; status: string }[] };
+    // A status is compared without case: the cache keeps it as the service wrote it (enum_case).
     const service = listing.campaigns
-      .map((c) => `${c.id} ${c.status} ${c.name}`)
+      .map((c) => `${c.id} ${c.status.toUpperCase()} ${c.name}`)
       .sort();
     const rows = (await r.env.core.handlers['campaigns.query']({ profileId: P, accountId: account, limit: 1000, offset: 0 })).rows;
-    const cached = rows.map((c) => `${c.id} ${c.status} ${c.name}`).sort();
+    const cached = rows.map((c) => `${c.id} ${(c.status ?? '').toUpperCase()} ${c.name}`).sort();
     const missing = service.filter((x) => !cached.includes(x));
     const extra = cached.filter((x) => !service.includes(x));
     if (missing.length + extra.length > 0) {
