@@ -43,6 +43,8 @@ export interface ListAllProgress {
 
 export interface ListAllOptions extends CallOptions {
   onProgress?: (p: ListAllProgress) => void;
+  /** What the service was found to refuse (the connection's own: ServiceClient.sortMemory). */
+  sortMemory?: SortMemory;
 }
 
 function checkAccount(accountId: string): string {
@@ -584,6 +586,14 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   throw new IncompleteListingError(opts.what, last?.ids.size ?? 0, last?.total ?? 0, readings);
 }
 
+/**
+ * Whether the service refuses a sort by id (either direction): learned from one 400 and kept for
+ * the connection, so no reader asks a refused query again and again.
+ */
+export interface SortMemory {
+  idRefused: boolean;
+}
+
 /** The order a walk asks for: by id, which nothing but a create or a delete can move. */
 export const ID_ORDER = { field: 'id', direction: 'asc' } as const;
 
@@ -593,26 +603,27 @@ export const ID_ORDER = { field: 'id', direction: 'asc' } as const;
  * reconciliation copes with an order that moves.
  */
 export class StableOrder {
-  #refused = false;
+  /** Shared by every reader of one connection, so a refusal is learned once (ServiceClient.sortMemory). */
+  constructor(private readonly memory: SortMemory = { idRefused: false }) {}
 
   get refused(): boolean {
-    return this.#refused;
+    return this.memory.idRefused;
   }
 
   async read<T>(attempt: (sort: CampaignListQuery['sort']) => Promise<T>): Promise<T> {
-    if (this.#refused) return attempt(undefined);
+    if (this.memory.idRefused) return attempt(undefined);
     try {
       return await attempt(ID_ORDER);
     } catch (e) {
       if (!isSortRefusal(e)) throw e;
-      this.#refused = true;
+      this.memory.idRefused = true;
       return attempt(undefined);
     }
   }
 
   /** The same for a streamed listing: a refusal comes before its first row. */
   async *stream<T>(open: (sort: CampaignListQuery['sort']) => AsyncIterable<T>): AsyncGenerator<T, void, void> {
-    if (this.#refused) {
+    if (this.memory.idRefused) {
       yield* open(undefined);
       return;
     }
@@ -624,7 +635,7 @@ export class StableOrder {
       }
     } catch (e) {
       if (!first || !isSortRefusal(e)) throw e;
-      this.#refused = true;
+      this.memory.idRefused = true;
       yield* open(undefined);
     }
   }
@@ -650,7 +661,7 @@ export async function listAllCampaigns(
   const byId = new Map<string, Campaign>();
   let pagesDone = 0;
   // Without an order of the caller's, the stable one while the service accepts it.
-  const order = new StableOrder();
+  const order = new StableOrder(opts.sortMemory);
   for (const ids of groups) {
     const only = { ...rest, ...(ids ? { campaignIds: ids } : {}) };
     const read: PageReader = (page, size) => {

@@ -12,6 +12,7 @@ import {
   listCampaigns,
   streamCampaigns,
   type CampaignPage,
+  type SortMemory,
   type StreamedListing,
   type ListAllOptions,
 } from './campaigns-api';
@@ -55,6 +56,8 @@ export class ServiceClient {
   readonly #push: push.PushContext;
   readonly #clock: Clock;
   readonly #serviceClock: ServiceClock;
+  /** What this service refuses of the list queries: learned once, for every reader of the connection. */
+  readonly sortMemory: SortMemory = { idRefused: false };
 
   constructor(opts: ServiceClientOptions) {
     this.#opts = opts;
@@ -141,7 +144,7 @@ export class ServiceClient {
     query: Parameters<typeof listAllCampaigns>[3],
     opts?: ListAllOptions,
   ): Promise<{ campaigns: Campaign[]; total: number }> {
-    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
+    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, { sortMemory: this.sortMemory, ...opts });
   }
 
   authApps(opts?: CallOptions): Promise<Record<string, string>> {

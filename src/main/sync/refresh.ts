@@ -184,7 +184,7 @@ export class Refresher {
       };
       const call = { priority: 'background' as const, signal: ctl.signal };
       // In id order while the service accepts it: an order nothing but a create or delete moves.
-      const order = new StableOrder();
+      const order = new StableOrder(client.sortMemory);
       const read = (page: number, size: number) =>
         order.read((sort) => client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call));
       const whole = () =>

@@ -89,11 +89,6 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
   return read(false);
 }
 
-/**
- * Services known to refuse the newest-first query (a 400 for `sort=id,desc`: the interface names
- * id among no commonly sorted fields): their look-ups go straight to the whole listing.
- */
-const sortRefused = new WeakSet<ServiceClient>();
 
 /** A query the service refused as such (4xx other than auth, limits and access): another one may do. */
 const refusedQuery = (e: unknown) => isServiceError(e) && (e.kind === 'validation' || e.kind === 'not_found');
@@ -120,13 +115,15 @@ export async function listForMatch(
   newestKnownId: string | undefined,
   isCandidate: (c: Campaign) => boolean,
 ): Promise<Campaign[]> {
-  if (!sortRefused.has(client)) {
+  // A service known to refuse a sort by id (the interface names id among no commonly sorted
+  // fields; the refresh may have learned it too) is read whole at once.
+  if (!client.sortMemory.idRefused) {
     try {
       const newest = await listNewestFirst(client, accountId, newestKnownId);
       if (newest.complete || newest.campaigns.some(isCandidate)) return newest.campaigns;
     } catch (e) {
       if (!refusedQuery(e)) throw e;
-      sortRefused.add(client);
+      client.sortMemory.idRefused = true;
     }
   }
   return listWhole(client, accountId);
