@@ -20,7 +20,7 @@ import {
 import { parseListQuery } from '../../shared/domain/campaign-listing';
 import { invalidDraft, ServiceError } from './errors';
 import type { HttpResponse, StreamingResponse } from './http-transport';
-import { ListingStreamParser, UnreadableListingError, type ListingPart } from './listing-stream';
+import { ListingStreamParser, RecordTooLargeError, recordTooLarge, UnreadableListingError, type ListingPart } from './listing-stream';
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
 import { systemClock, type Clock } from '../clock/clock';
@@ -186,7 +186,8 @@ export async function* streamCampaigns(
   );
   const parser = new ListingStreamParser();
   let metadata: { total: number; count: number } | null = null;
-  const unreadable = (e: unknown) => (e instanceof UnreadableListingError ? unreadableAnswer(what, res.status) : e);
+  const unreadable = (e: unknown) =>
+    e instanceof RecordTooLargeError ? unreadableAnswer(what, res.status, recordTooLarge()) : e instanceof UnreadableListingError ? unreadableAnswer(what, res.status) : e;
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       let part: ListingPart;
@@ -404,6 +405,26 @@ const wasCut = (e: ServiceError) => (e.kind === 'outcome_unknown' || e.kind === 
  * service. A connection that cannot be made at all, a cancel or a refusal of our credentials or
  * access ends the walk instead.
  */
+/**
+ * Rows an unpaged answer may hold: its own count with room for what churn adds while it streams
+ * (twice the total, at least a thousand more), or, before its metadata has come, a bound far above
+ * any account (DECISIONS client 15; issue #26: an endless listing once wrote 623,532 junk rows).
+ */
+export const MAX_UNPAGED_ROWS_WITHOUT_TOTAL = 5_000_000;
+const unpagedRowLimit = (total: number | null): number => (total === null ? MAX_UNPAGED_ROWS_WITHOUT_TOTAL : 2 * total + 1000);
+
+function unpagedBeyondLimit(what: string, rows: number, total: number | null): ServiceError {
+  return new ServiceError({
+    kind: 'protocol',
+    requestWritten: true,
+    status: 200,
+    message:
+      total === null
+        ? `The service kept listing campaigns of ${what} past ${rows} without saying how many there are; the rest is read in pages.`
+        : `The service listed ${rows} campaigns of ${what} while counting ${total}; the rest is read in pages.`,
+  });
+}
+
 const fallsBackToPages = (e: unknown) =>
   e instanceof ServiceError && (isTransient(e) || e.kind === 'validation' || e.kind === 'not_found');
 
@@ -502,6 +523,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
           rows += part.campaigns.length;
           for (const c of part.campaigns) r.ids.add(c.id);
           if (part.metadata) total = part.metadata.total;
+          // An answer that never ends (or lists far more than it counts) is read no further: the
+          // reading falls back to pages, whose number the total bounds.
+          if (rows > unpagedRowLimit(total)) throw unpagedBeyondLimit(opts.what, rows, total);
           if (part.campaigns.length > 0) yield { campaigns: part.campaigns, total: Math.max(total ?? 0, rows), pagesDone, pagesTotal: pagesDone + 1, pass, streaming: true };
         }
       } catch (e) {

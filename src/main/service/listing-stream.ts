@@ -19,11 +19,28 @@
 // and pieces are decoded only once complete, so a UTF-8 character split between two chunks is
 // decoded whole.
 
+/**
+ * The largest record (a campaign, a task) read from a streamed answer. A campaign is about half a
+ * kilobyte and a task less; even one with a large targeting object is far below this. A larger
+ * one is not data the interface makes plausible (one 1.5 GB element once took the app to 1.7 GB):
+ * the answer is refused, in words, before it is held.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+export const recordTooLarge = (): string => `one record in it is larger than ${MAX_RECORD_BYTES / (1024 * 1024)} MB, which no campaign or task is`;
+
 /** The listing is not a JSON object with a `results` array and a `metadata` key. */
 export class UnreadableListingError extends Error {
   constructor(reason: string) {
     super(`The campaign listing could not be read: ${reason}.`);
     this.name = 'UnreadableListingError';
+  }
+}
+
+/** A record beyond MAX_RECORD_BYTES: said to the person as it is (the answer is not data at all). */
+export class RecordTooLargeError extends UnreadableListingError {
+  constructor() {
+    super(recordTooLarge());
   }
 }
 
@@ -106,6 +123,7 @@ export class ListingStreamParser {
     const part: ListingPart = { results: [], metadata: null };
     try {
       this.read(buf, part);
+      if (this.heldBytes > MAX_RECORD_BYTES) throw new RecordTooLargeError();
     } catch (e) {
       this.failed = true;
       if (e instanceof SyntaxError) throw new UnreadableListingError(`it is not valid JSON (${e.message})`);

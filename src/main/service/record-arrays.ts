@@ -6,7 +6,7 @@
 // decided by the caller, by what the elements hold.
 // Memory holds one unfinished element, never the whole body (tens of thousands of tasks are tens of
 // MB of JSON). Anything that is not one JSON object or array fails with UnreadableBodyError.
-import { skipByteOrderMark } from './listing-stream';
+import { MAX_RECORD_BYTES, recordTooLarge, skipByteOrderMark } from './listing-stream';
 import { parseJsonLossless } from './lossless-json';
 
 /** The body is not one JSON object or array (or is cut short). */
@@ -82,7 +82,10 @@ export class RecordArrayScanner {
       if (isWhitespace(b) || this.#structure(b)) i++;
       else this.#readerStart = i;
     }
-    if (this.#reader?.keep) this.#reader.pieces.push(Buffer.from(chunk.subarray(this.#readerStart)));
+    if (this.#reader?.keep) {
+      this.#reader.pieces.push(Buffer.from(chunk.subarray(this.#readerStart)));
+      if (this.#reader.pieces.reduce((n, p) => n + p.length, 0) > MAX_RECORD_BYTES) throw new UnreadableBodyError(recordTooLarge());
+    }
     this.#readerStart = 0;
     return this.#out;
   }

@@ -96,4 +96,19 @@ describe('the whole listing over HTTP', () => {
     expect(e.kind).toBe('protocol');
     expect(e.message).toBe('The service accepted the request to list the campaigns of acmeshoes but its answer could not be read. Refresh to see the result.');
   });
+
+  it('refuses a campaign larger than 1 MB, in words', async () => {
+    const huge = { ...campaign(1), name: 'x'.repeat(3 * 1024 * 1024) };
+    const body = Buffer.from(JSON.stringify({ results: [campaign(0), huge], metadata: { total: 2, count: 2 } }));
+    answer = async (res) => {
+      for (let at = 0; at < body.length; at += 64 * 1024) await write(res, body.subarray(at, at + 64 * 1024));
+      res.end();
+    };
+    const e = await rejection(
+      (async () => {
+        for await (const _part of stream());
+      })(),
+    );
+    expect(e.message).toMatch(/could not be read: one record in it is larger than 1 MB, which no campaign or task is\./);
+  });
 });

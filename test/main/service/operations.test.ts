@@ -1,6 +1,6 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignIdGroups, EMPTY_RUN, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing } from '../../../src/main/service/campaigns-api';
+import { campaignIdGroups, EMPTY_RUN, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing, type StreamedListing } from '../../../src/main/service/campaigns-api';
 import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
@@ -279,5 +279,33 @@ describe('secrets', () => {
     const text = JSON.stringify(client.snapshot()) + JSON.stringify(await sandboxRequests(sb));
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(token.access_token);
+  });
+});
+
+describe('an unpaged answer that never ends', () => {
+  it('is read no further than twice what it counts (and a thousand more), then the listing is read in pages', async () => {
+    const five = Array.from({ length: 5 }, (_, i) => ({ id: String(100 + i), name: `Real ${i}` }));
+    let streamed = 0;
+    async function* endless(): AsyncGenerator<StreamedListing, void, void> {
+      for (let i = 0; ; i++) {
+        streamed += 10;
+        yield { campaigns: Array.from({ length: 10 }, (_, j) => ({ id: String(1_000_000 + i * 10 + j), name: 'junk' })), metadata: { total: 5, count: 5 } };
+      }
+    }
+    const read = async (page: number, size: number) => {
+      const rows = five.slice((page - 1) * size, page * size);
+      return { campaigns: rows, total: 5, count: rows.length, metadata: { total: 5, count: rows.length } };
+    };
+    const ids = new Set<string>();
+    let pass = 0;
+    for await (const step of walkListing(read, { pageSize: 1000, what: 'endless', whole: endless })) {
+      if (step.pass !== pass) {
+        pass = step.pass;
+        ids.clear();
+      }
+      for (const c of step.campaigns) ids.add(c.id);
+    }
+    expect(streamed).toBeLessThanOrEqual(2 * 5 + 1000 + 10);
+    expect([...ids].sort()).toEqual(five.map((c) => c.id));
   });
 });

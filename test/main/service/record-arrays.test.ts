@@ -41,6 +41,15 @@ describe('RecordArrayScanner', () => {
     expect(ids).toEqual(['1152921504606846977', '1152921504606846978']);
   });
 
+  it('refuses a record larger than 1 MB as it arrives, in words', () => {
+    const s = new RecordArrayScanner();
+    s.write(Buffer.from('{"tasks":[{"taskId":1,"title":"'));
+    const piece = Buffer.from('x'.repeat(64 * 1024));
+    expect(() => {
+      for (let i = 0; i < 20; i++) s.write(piece);
+    }).toThrow(/larger than 1 MB/);
+  });
+
   it('says an empty body is empty', () => {
     expect(scan([Buffer.from('  ')]).empty).toBe(true);
   });
