@@ -45,6 +45,7 @@ export class RecordTooLargeError extends UnreadableListingError {
 }
 
 import { parseJsonLossless } from './lossless-json';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isWhitespace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes';
 
 /** What one chunk completed. */
 export interface ListingPart {
@@ -54,16 +55,7 @@ export interface ListingPart {
   metadata: { value: unknown } | null;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 
-const isWhitespace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 const onlyWhitespace = /^[ \t\n\r]*$/;
 
 /** Where the reader is in the top-level object. */

@@ -8,6 +8,7 @@
 // MB of JSON). Anything that is not one JSON object or array fails with UnreadableBodyError.
 import { MAX_RECORD_BYTES, recordTooLarge, skipByteOrderMark } from './listing-stream';
 import { parseJsonLossless } from './lossless-json';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isWhitespace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from './json-bytes';
 
 /** The body is not one JSON object or array (or is cut short). */
 export class UnreadableBodyError extends Error {
@@ -26,15 +27,6 @@ export interface ArrayElement {
 /** Arrays are looked for in the top-level value and in objects this deep under it. */
 const MAX_WRAPPER_LEVEL = 2;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const isWhitespace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 const isDelimiter = (b: number) => b === COMMA || b === CLOSE_OBJECT || b === CLOSE_ARRAY || isWhitespace(b);
 
 interface Frame {
