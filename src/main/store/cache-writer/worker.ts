@@ -32,6 +32,15 @@ const rows = rowStatements(db, { table: 'campaigns', key: CAMPAIGN_KEY_COLUMNS, 
 const deleteKey = db.prepare('DELETE FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
 const deleteAccount = db.prepare('DELETE FROM campaigns WHERE account_key = ?');
 const accountKeys = db.prepare('SELECT DISTINCT account_key FROM campaigns').pluck();
+const keysOfAccount = db.prepare<[number], { id_num: number; id: string }>('SELECT id_num, id FROM campaigns WHERE account_key = ?');
+
+/**
+ * Keys of the rows each running refresh inserted into an account that held rows when it began
+ * (tracked by the write requests' `track`): what undoing a cancelled or failed refresh removes, so
+ * that a listing cut short, or one that was junk, leaves nothing of its own behind. Kept here, not
+ * in the main thread, because this thread already learns which rows are new as it writes them.
+ */
+const inserted = new Map<number, [number, string][]>();
 
 /**
  * Rows arrive in many small requests (one per parsed chunk of a listing). They go into one open
@@ -65,10 +74,29 @@ function commit(): void {
 function writeRequest(m: WriteRequest): number {
   const all = rowListSchema.parse(JSON.parse(m.rows));
   const fresh = new Set(m.fresh);
+  const track = new Set(m.track);
   // Rows of accounts that started empty are inserted straight away (compared only on a clash).
   const first = all.filter((r) => fresh.has(r[0] as number));
   const rest = first.length === all.length ? [] : all.filter((r) => !fresh.has(r[0] as number));
-  return writeRows(rows, first, { mostlyNew: true }) + writeRows(rows, rest);
+  const note = (values: readonly unknown[]) => {
+    const accountKey = values[0] as number;
+    if (!track.has(accountKey)) return;
+    let keys = inserted.get(accountKey);
+    if (!keys) inserted.set(accountKey, (keys = []));
+    keys.push([values[1] as number, values[2] as string]);
+  };
+  return writeRows(rows, first, { mostlyNew: true }) + writeRows(rows, rest, track.size > 0 ? { inserted: note } : {});
+}
+
+/** Ends an account's refresh: forgets what it inserted, first removing it when the refresh is undone. */
+function endRefresh(m: Extract<CacheRequest, { type: 'endRefresh' }>): number {
+  const tracked = inserted.get(m.accountKey) ?? [];
+  inserted.delete(m.accountKey);
+  if (m.undo === null) return 0;
+  const keep = new Set(m.undo.keep);
+  // (Keys of a rolled-back write may be listed and no longer stored: deleting them changes nothing.)
+  const keys = m.undo.all ? keysOfAccount.all(m.accountKey).map((k): [number, string] => [k.id_num, k.id]) : tracked;
+  return db.transaction(() => keys.reduce((n, [idNum, id]) => (keep.has(id) ? n : n + deleteKey.run(m.accountKey, idNum, id).changes), 0))();
 }
 
 /**
@@ -96,14 +124,18 @@ function write(m: WriteRequest): void {
 }
 
 /** Removals run in a transaction of their own, after the rows sent before them are committed. */
-function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly' }>): number {
+function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly' | 'endRefresh' }>): number {
   switch (m.type) {
+    case 'endRefresh':
+      return endRefresh(m);
     case 'delete':
       return db.transaction(() => m.keys.reduce((n, [idNum, id]) => n + deleteKey.run(m.accountKey, idNum, id).changes, 0))();
     case 'forget':
+      inserted.delete(m.accountKey);
       return deleteAccount.run(m.accountKey).changes;
     case 'keepOnly': {
       const keep = new Set(m.accountKeys);
+      for (const k of inserted.keys()) if (!keep.has(k)) inserted.delete(k);
       return db.transaction(() => (accountKeys.all() as number[]).filter((k) => !keep.has(k)).reduce((n, k) => n + deleteAccount.run(k).changes, 0))();
     }
   }
