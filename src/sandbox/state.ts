@@ -106,6 +106,8 @@ export class World {
   readonly apps = new Map<string, AppRec>();
   /** Per owning account, in order of creation (ascending id unless the id_order variant says otherwise). */
   readonly campaigns = new Map<string, StoredCampaign[]>();
+  /** Campaigns other users deleted (variant churn), for the control API: a test's oracle must know them. */
+  readonly deletedByOthers: StoredCampaign[] = [];
   /** By taskId; per app (tasksByApp) in order of creation. */
   readonly tasks = new Map<RecordId, StoredTask>();
   readonly tasksByApp = new Map<string, StoredTask[]>();

@@ -303,7 +303,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       const running = active.get(accountKey);
       running?.seen.add(parsed.id);
       running?.upserted.add(parsed.id);
-      await writer.send({ type: 'write', rows: [campaignRowValues(accountKey, parsed)], fresh: [], track: [] });
+      await writer.send({ type: 'write', rows: [campaignRowValues(accountKey, parsed)], fresh: [] });
     },
     get(ref, id) {
       return readRow(accounts.keyOf(ref), ref.profileId, { id_num: idSortKey(id), id });
