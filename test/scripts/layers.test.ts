@@ -1,49 +1,11 @@
-// The shape of the code, checked: the main process's layer rules are enforced by lint (each folder
-// imports only the ones below it), and no two folders of src/ import each other, directly or
-// around a circle. A newcomer can then read any folder knowing everything it uses sits below it.
+// The shape of the code, checked: no two folders of src/ import each other, directly or around a
+// circle. (The layer rules themselves are lint's, probed in test/scripts/layer-lint.test.ts.)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '../..');
-
-describe('layer rules (eslint.config.mjs)', { timeout: 60_000 }, () => {
-  const eslint = new ESLint({ cwd: ROOT });
-  const problems = async (filePath: string, code: string) => {
-    const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
-    return (result?.messages ?? []).map((m) => m.message);
-  };
-
-  it('refuse an import upwards or sideways in src/main and say which folders are allowed', async () => {
-    expect((await problems('src/main/store/probe.ts', "import '../sync/refresh';\n")).join()).toMatch(/src\/main\/store may import only clock/);
-    expect(await problems('src/main/service/probe.ts', "import '../store';\n")).toHaveLength(1);
-    expect(await problems('src/main/app/handlers/probe.ts', "import '../../electron/shell';\n")).toHaveLength(1);
-    expect(await problems('src/main/sync/probe.ts', "import '../app/context';\n")).toHaveLength(1);
-    // Downwards is fine.
-    expect(await problems('src/main/sync/probe.ts', "import '../store';\nimport '../service';\n")).toEqual([]);
-    expect(await problems('src/main/app/handlers/probe.ts', "import '../../sync/refresh';\n")).toEqual([]);
-  });
-
-  it('keep Electron inside src/main/electron and the preload, and the renderer out of the main process', async () => {
-    expect((await problems('src/main/store/probe.ts', "import 'electron';\n")).join()).toMatch(/Only src\/main\/electron/);
-    expect(await problems('src/main/app/probe.ts', "import { app } from 'electron';\nexport { app };\n")).toHaveLength(1);
-    expect(await problems('src/main/electron/probe.ts', "import { app } from 'electron';\nexport { app };\n")).toEqual([]);
-    expect(await problems('src/main/app/probe.ts', "import '../../renderer/app';\n")).toHaveLength(1);
-    expect(await problems('src/renderer/probe.ts', "import '../main/store';\n")).toHaveLength(1);
-    expect((await problems('src/renderer/lib/probe.ts', "import '../stores/drafts-store';\n")).join()).toMatch(/sit below stores/);
-    expect(await problems('src/renderer/forms/probe.ts', "import '../features/drafts/drafts-view';\n")).toHaveLength(1);
-    expect(await problems('src/renderer/stores/probe.ts', "import '../forms/campaign-form';\n")).toEqual([]);
-    expect(await problems('src/shared/probe.ts', "import 'node:fs';\n")).toHaveLength(1);
-    expect(await problems('src/preload/probe.ts', "import '../main/store';\n")).toHaveLength(1);
-    expect(await problems('src/sandbox/probe.ts', "import '../main/store';\n")).toHaveLength(1);
-  });
-
-  it('refuse a file straight in src/main, which would belong to no layer', async () => {
-    expect((await problems('src/main/probe.ts', 'export const x = 1;\n')).join()).toMatch(/layer folders/);
-  });
-});
 
 /** The folder a file counts for: src/main/<layer>, src/renderer/features/<feature>, src/<area>/<folder>. */
 function folderOf(file: string): string {
