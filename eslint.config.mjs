@@ -76,9 +76,12 @@ export default tseslint.config(
     },
   },
   {
-    // Every eslint-disable names its rule: a blanket one would silence the layer rules with the rest.
+    // Every eslint-disable names its rule, the layer rules cannot be disabled, and no rule is
+    // configured in a comment: checked by a processor, which no comment can silence
+    // (scripts/eslint/desk-rules.mjs, `comments`).
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
     plugins: { desk },
-    rules: { 'desk/no-blanket-disable': 'error' },
+    processor: 'desk/comments',
   },
   {
     // CommonJS helpers (preloads for child processes) use require by nature.

@@ -10,6 +10,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import tseslint from 'typescript-eslint';
 
 /** Every Node builtin, bare and with `node:` (fs, node:fs, fs/promises, ...). */
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => (m.startsWith('node:') ? [m] : [m, `node:${m}`])));
@@ -208,29 +209,53 @@ const layers = {
 };
 
 /**
- * `eslint-disable` with no rule named turns every rule off, the layer rules included, so a blanket
- * comment in front of a forbidden import would hide it. The problem is reported at line 0: a
- * disable comment silences what follows its own position, and nothing can precede line 1, so no
- * comment can silence this report (not even the blanket one it is about).
+ * Comments that would switch the rules off, refused by a processor rather than a rule. A rule's
+ * report can itself be silenced by the comment it is about (`/* eslint-disable *\/` turns every
+ * rule off, this one too) and a rule can be configured off inline (`/* eslint desk/layers: off *\/`),
+ * but a processor's postprocess runs after ESLint has applied every comment, so what it adds stands.
+ * Refused: an eslint-disable that names no rule (a blanket one hides the layer rules with the
+ * rest), a disable naming one of the LOCKED rules, and any inline rule configuration (rules are
+ * configured in eslint.config.mjs, where a reviewer sees them).
  */
-const noBlanketDisable = {
-  meta: { type: 'problem', docs: { description: 'Every eslint-disable comment names the rules it turns off.' }, schema: [] },
-  create(context) {
-    return {
-      Program() {
-        for (const c of context.sourceCode.getAllComments()) {
-          const m = /^\s*eslint-disable(-next-line|-line)?(?:\s+([^]*))?$/.exec(c.value.split(/\s--\s/)[0]);
-          if (!m) continue;
-          const rules = (m[2] ?? '').trim();
-          if (rules) continue;
-          context.report({
-            loc: { start: { line: 0, column: 0 }, end: { line: 0, column: 0 } },
-            message: `A blanket eslint-disable${m[1] ?? ''} (line ${c.loc.start.line}) turns off every rule, the layer rules too: name the rule it is for and say why.`,
-          });
-        }
-      },
-    };
+const LOCKED = new Set(['desk/layers', 'no-restricted-syntax', 'no-eval', 'no-new-func', 'no-implied-eval', '@typescript-eslint/no-floating-promises']);
+
+export function commentProblems(text, filename) {
+  let comments;
+  try {
+    // The same parser the lint uses (typescript-eslint, a direct dependency), without types.
+    ({ comments } = tseslint.parser.parseForESLint(text, { comment: true, loc: true, range: true, ecmaFeatures: { jsx: /\.[jt]sx$/.test(filename) } }).ast);
+  } catch {
+    return []; // the lint itself reports the parse error
+  }
+  const problems = [];
+  const report = (c, message) => problems.push({ ruleId: 'desk/comments', severity: 2, message, line: c.loc.start.line, column: c.loc.start.column + 1, endLine: c.loc.end.line, endColumn: c.loc.end.column + 1, nodeType: null });
+  for (const c of comments) {
+    const body = c.value.split(/\s--\s/)[0].trim();
+    const disable = /^eslint-disable(-next-line|-line)?(?:\s+([^]*))?$/.exec(body);
+    if (disable) {
+      const rules = (disable[2] ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+      if (rules.length === 0) report(c, `A blanket eslint-disable${disable[1] ?? ''} turns off every rule, the layer rules too: name the rule it is for and say why.`);
+      for (const r of rules.filter((r) => LOCKED.has(r))) report(c, `${r} keeps a rule of docs/architecture.md and may not be disabled: fix the code (or change the rule in eslint.config.mjs, and the docs with it).`);
+    } else if (c.type === 'Block' && /^eslint\s+\S/.test(body)) {
+      report(c, 'Rules are configured in eslint.config.mjs, not in a comment.');
+    }
+  }
+  return problems;
+}
+
+const texts = new Map();
+const comments = {
+  meta: { name: 'desk/comments' },
+  supportsAutofix: true,
+  preprocess(text, filename) {
+    texts.set(filename, text);
+    return [text];
+  },
+  postprocess(messageLists, filename) {
+    const text = texts.get(filename) ?? '';
+    texts.delete(filename);
+    return [...messageLists.flat(), ...commentProblems(text, filename)];
   },
 };
 
-export default { meta: { name: 'desk' }, rules: { layers, 'no-blanket-disable': noBlanketDisable } };
+export default { meta: { name: 'desk' }, rules: { layers }, processors: { comments } };

@@ -46,6 +46,7 @@ interface Refused {
 
 const LAYERS = 'desk/layers';
 const SYNTAX = 'no-restricted-syntax';
+const COMMENTS = 'desk/comments';
 
 // The forbidden edges, written by hand from docs/architecture.md.
 const REFUSED: Refused[] = [
@@ -148,13 +149,17 @@ const REFUSED: Refused[] = [
   { name: 'a floating promise in main', file: 'src/main/sync/probe.ts', code: 'async function f(): Promise<void> {}\nf();\n', rule: '@typescript-eslint/no-floating-promises', typed: true },
   { name: 'a floating .then() in a store', file: 'src/renderer/stores/probe.ts', code: 'export function g(p: Promise<number>): void {\n  p.then((n) => n + 1);\n}\n', rule: '@typescript-eslint/no-floating-promises', typed: true },
 
-  // A blanket disable in front of a forbidden import: both the disable and (where not silenced) the import.
-  { name: 'a blanket disable over a forbidden import in shared', file: 'src/shared/probe.ts', code: "/* eslint-disable */\nimport '../main/store';\n", rule: 'desk/no-blanket-disable', message: /blanket eslint-disable/ },
-  { name: 'a blanket disable-next-line over bare fs in the renderer', file: 'src/renderer/lib/probe.ts', code: "// eslint-disable-next-line\nimport 'fs';\n", rule: 'desk/no-blanket-disable' },
-  { name: 'a blanket disable-line on an upward import', file: 'src/main/store/probe.ts', code: "import '../sync/refresh'; // eslint-disable-line\n", rule: 'desk/no-blanket-disable' },
-  { name: 'a blanket disable with a reason but no rule', file: 'src/preload/probe.ts', code: "/* eslint-disable -- generated */\nimport 'fs';\n", rule: 'desk/no-blanket-disable' },
-  { name: 'a blanket disable in a test file', file: 'test/helpers/probe.ts', code: '/* eslint-disable */\nexport const x = 1;\n', rule: 'desk/no-blanket-disable' },
-  { name: 'a disable naming the layer rule, left with nothing to silence', file: 'src/shared/probe.ts', code: "// eslint-disable-next-line desk/layers -- no longer needed\nimport './errors';\n", rule: 'unused-disable' },
+  // Comments that would switch the rules off: a blanket disable in front of a forbidden import, a
+  // disable naming a layer rule, a rule configured in a comment.
+  { name: 'a blanket disable over a forbidden import in shared', file: 'src/shared/probe.ts', code: "/* eslint-disable */\nimport '../main/store';\n", rule: COMMENTS, message: /blanket eslint-disable/ },
+  { name: 'a blanket disable-next-line over bare fs in the renderer', file: 'src/renderer/lib/probe.ts', code: "// eslint-disable-next-line\nimport 'fs';\n", rule: COMMENTS, message: /blanket/ },
+  { name: 'a blanket disable-line on an upward import', file: 'src/main/store/probe.ts', code: "import '../sync/refresh'; // eslint-disable-line\n", rule: COMMENTS, message: /blanket/ },
+  { name: 'a blanket disable with a reason but no rule', file: 'src/preload/probe.ts', code: "/* eslint-disable -- generated */\nimport 'fs';\n", rule: COMMENTS, message: /blanket/ },
+  { name: 'a blanket disable in a test file', file: 'test/helpers/probe.ts', code: '/* eslint-disable */\nexport const x = 1;\n', rule: COMMENTS, message: /blanket/ },
+  { name: 'a disable naming the layer rule over a forbidden import', file: 'src/shared/probe.ts', code: "// eslint-disable-next-line desk/layers -- needed here\nimport '../main/store';\n", rule: COMMENTS, message: /may not be disabled/ },
+  { name: 'a disable naming the ipcMain rule', file: 'src/main/electron/probe.ts', code: "/* eslint-disable no-restricted-syntax -- a second registrar */\nimport { ipcMain } from 'electron';\nexport { ipcMain };\n", rule: COMMENTS, message: /may not be disabled/ },
+  { name: 'an inline config turning the layer rule off', file: 'src/renderer/lib/probe.ts', code: "/* eslint desk/layers: \"off\" */\nimport 'fs';\n", rule: COMMENTS, message: /configured in eslint.config.mjs/ },
+  { name: 'a disable left with nothing to silence', file: 'src/main/store/probe.ts', code: '// eslint-disable-next-line no-control-regex -- no longer needed\nexport const r = /a/;\n', rule: 'unused-disable' },
 ];
 
 // Allowed edges: each must lint clean, or the rules above could be refusing everything.
