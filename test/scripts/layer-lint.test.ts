@@ -104,6 +104,8 @@ const REFUSED: Refused[] = [
   { name: 'node:fs in shared', file: 'src/shared/probe.ts', code: "import 'node:fs';\n", rule: LAYERS },
   { name: 'bare crypto in shared/ipc', file: 'src/shared/ipc/probe.ts', code: "import { createHash } from 'crypto';\nexport { createHash };\n", rule: LAYERS },
   { name: 'fs/promises in shared', file: 'src/shared/domain/probe.ts', code: "import 'fs/promises';\n", rule: LAYERS },
+  { name: "import fs = require('fs') in shared", file: 'src/shared/probe.ts', code: "import fs = require('fs');\nexport const read = fs.readFileSync;\n", rule: LAYERS },
+  { name: 'a re-export of main from shared', file: 'src/shared/ipc/probe.ts', code: "export { openStore } from '../../main/store';\n", rule: LAYERS },
   { name: 'React in shared', file: 'src/shared/probe.ts', code: "import 'react';\n", rule: LAYERS },
   { name: 'a Node-only package (undici) in shared', file: 'src/shared/probe.ts', code: "import 'undici';\n", rule: LAYERS },
 
