@@ -3,7 +3,7 @@
 // edit is journaled at once (lib/draft-journal.ts) and saved to the core after a short pause; the
 // draft is created on the first edit that puts something in the form, so nothing typed is lost.
 import { create } from 'zustand';
-import type { App, BlockedPush, Draft, ImageCheck, PushTemplate } from '../../shared/ipc/contract';
+import type { App, BlockedPush, Draft, ImageCheck, OutboxItem, PushTemplate } from '../../shared/ipc/contract';
 import type { ImageRole } from '../../shared/domain/push';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
@@ -62,6 +62,14 @@ export interface PushState {
   check(): Promise<void>;
   /** Queues the push; with problems, shows them all instead (the Queue shortcut works with problems too). */
   queue(): Promise<boolean>;
+}
+
+/**
+ * Queues a blocked scheduled push again with a new time (null: send it now): the one-click fix of
+ * the Push tab and of the Outbox, which shows what went wrong on its own row (hence not the store's notice).
+ */
+export function rescheduleBlocked(id: string, executionTime: number | null): Promise<OutboxItem> {
+  return call('push.reschedule', { id, when: executionTime === null ? { kind: 'now' } : { kind: 'at', executionTime } });
 }
 
 /** One save, taken when it is decided: later edits or a switch of composer cannot change it. */
@@ -246,7 +254,7 @@ export const usePush = create<PushState>()((set, get) => {
     },
     async reschedule(id, executionTime) {
       try {
-        const item = await call('push.reschedule', { id, when: executionTime === null ? { kind: 'now' } : { kind: 'at', executionTime } });
+        const item = await rescheduleBlocked(id, executionTime);
         set({ notice: { text: `Queued again: ${item.summary}. Follow it in the Outbox.`, bad: false } });
       } catch (err) {
         set({ notice: { text: messageOf(err), bad: true } });
