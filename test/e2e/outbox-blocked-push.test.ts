@@ -1,12 +1,15 @@
 // Issue 27 item 6: a scheduled push blocked because its time passed while it waited is fixed in one
 // click from the Outbox too (in 1 hour, tomorrow at the same time, send now), as from the Push tab,
 // and neither the Outbox nor its draft offers Retry for it: sent again as it is, it could only be
-// blocked again.
+// blocked again. The Outbox with such a row is axe clean in both themes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { expectAxeClean } from './axe';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
+let page: Page;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** The picker's text (a UTC wall time) for `ms`, to the minute. */
@@ -29,7 +32,6 @@ const setClockOffset = (ms: number) =>
 
 /** Queues a push for a few minutes ahead while working offline, then moves the service's clock past it: blocked. Returns its due time. */
 async function blockedPush(title: string, clockOffset: number): Promise<number> {
-  const { page } = app;
   await page.getByTestId('work-offline-sandbox-demo').check();
   await page.getByTestId('tab-push').click();
   await page.getByTestId('push-title').fill(title);
@@ -50,8 +52,12 @@ async function blockedPush(title: string, clockOffset: number): Promise<number> 
 
 beforeAll(async () => {
   app = await openApp();
-  await app.page.setViewportSize({ width: 1400, height: 900 });
-  await openAccount(app.page, account.account_id);
+  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
+  const ctx = await app.browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
+  page = await ctx.newPage();
+  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
+  await page.goto(app.mode.server.openUrl);
+  await openAccount(page, account.account_id);
 });
 afterAll(async () => {
   await setClockOffset(0).catch(() => undefined);
@@ -60,8 +66,7 @@ afterAll(async () => {
 
 describe('A blocked scheduled push in the Outbox', () => {
   it('offers the one-click times and no Retry, and "Tomorrow at" sends it at that time', async () => {
-    const { page } = app;
-    const title = `Fixed from the Outbox ${Date.now()}`;
+      const title = `Fixed from the Outbox ${Date.now()}`;
     const due = await blockedPush(title, 2 * HOUR);
 
     await page.getByTestId('tab-outbox').click();
@@ -75,6 +80,7 @@ describe('A blocked scheduled push in the Outbox', () => {
     const at = `${pad(new Date(due).getUTCHours())}:${pad(new Date(due).getUTCMinutes())}`;
     expect(await row.getByTestId('blocked-fix-tomorrow').textContent()).toBe(`Tomorrow at ${at}`);
     await page.screenshot({ path: '/tmp/outbox-blocked-push.png' });
+    await expectAxeClean(page);
 
     const now = await serviceNow();
     await row.getByTestId('blocked-fix-tomorrow').click();
@@ -90,8 +96,7 @@ describe('A blocked scheduled push in the Outbox', () => {
   });
 
   it('"Send now" sends a blocked push at once', async () => {
-    const { page } = app;
-    const title = `Sent now from the Outbox ${Date.now()}`;
+      const title = `Sent now from the Outbox ${Date.now()}`;
     await blockedPush(title, 4 * HOUR);
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: title });
