@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addChip, newPushForm, pushFormProblems, setUserData, type PushForm } from '../../../src/renderer/forms/push-form';
 import { pushProblemInWords } from '../../../src/renderer/forms/push-words';
-import { targetProblems } from '../../../src/shared/domain/push';
+import { targetProblems, taskUpdateProblems } from '../../../src/shared/domain/push';
 
 const NOW = Date.parse('2026-11-28T10:00:00Z');
 /** A rule's field path or field name left in a message: what a person must never read. */
@@ -40,6 +40,13 @@ describe('push problems in the composer’s words', () => {
     expect(messages).toContain('When: this time has passed; pick a later one.');
     expect(messages).toContain('When: pick the day and time to send it.');
     expect(messages).toContain('Apps: at most 200 apps in one push.');
+  });
+
+  it('says a scheduled task edit’s problems in the same words', () => {
+    const messages = taskUpdateProblems({ title: ' ', performer: '', thumbnailUrl: 'nope', icon: 'ftp://a', userTimeZone: 3, executionTime: NOW - 1 }, NOW).map(pushProblemInWords);
+    expect(messages).toHaveLength(6);
+    for (const m of messages) expect(m).not.toMatch(RAW);
+    expect(messages).toContain('When: this time has passed; pick a later one.');
   });
 
   it('says a message it has no words for with the labels in place of field paths', () => {
