@@ -157,6 +157,20 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   const query = createCampaignQuery(read, accounts, readRow);
 
   /**
+   * Rows of accounts that started empty sent to the writer since its last settle. The writer may
+   * have dropped its indexes for them (a bulk load, cache-writer/worker.ts); the refresh that ends
+   * first after them asks it to build them again. Counted here so that the thousands of members a
+   * network's refresh finishes together (all their rows already written) cost one settle, not one
+   * each.
+   */
+  let freshRowsSent = 0;
+  const settleLoad = (): Promise<number> => {
+    if (freshRowsSent === 0) return Promise.resolve(0);
+    freshRowsSent = 0;
+    return writer.send({ type: 'settle' });
+  };
+
+  /**
    * Sends the batches' rows to the writer (encoded as they are sent) and keeps only their counts
    * while it works. Not an async function, nor are its callers here and in the refresh: a
    * suspended async function keeps its arguments alive until it resumes, so each chunk's campaigns
@@ -167,6 +181,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     const values = batches.length === 1 ? batches[0].values : batches.flatMap((b) => b.values);
     if (values.length === 0) return Promise.resolve();
     const fresh = [...new Set(batches.filter((b) => b.fresh).map((b) => b.accountKey))];
+    if (fresh.length > 0) freshRowsSent += values.length;
     const sent = writer.send({ type: 'write', rows: values, fresh });
     const counts = batches.map((b) => ({ count: b.count, rows: b.values.length }));
     return sent.then((written) => {
@@ -231,6 +246,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             else await fullTurn();
             check();
           }
+          // A first load is done when its indexes are whole again: screens sort through them.
+          if (empty) await settleLoad();
           markSynced(ref);
           done = true;
           active.delete(accountKey);
@@ -252,6 +269,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           return out;
         },
         abandon() {
+          // What a cancelled or failed first load wrote stays, and is indexed like any rows.
+          if (empty && !done) settleLoad().catch(() => undefined);
           done = true;
           if (active.get(accountKey) === state) active.delete(accountKey);
         },
