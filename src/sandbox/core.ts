@@ -43,6 +43,16 @@ export class SandboxCore {
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
     this.limiter = new RateLimiter(fixtures, this.variants);
+    this.fixtures = this.kept(fixtures);
+  }
+
+  /**
+   * What is kept of the fixtures once the world is built from them. A file is read again on reset,
+   * so its campaigns need not stay (a million of them held twice, as fixtures and as the world's
+   * records, doubled the sandbox's memory); fixtures given as a value are kept whole for reset.
+   */
+  private kept(fixtures: Fixtures): Fixtures {
+    return this.fixturesPath === undefined ? fixtures : { ...fixtures, campaigns: undefined };
   }
 
   /** The service's own clock: the sandbox clock moved by the clock_offset_ms variant. */
@@ -82,7 +92,7 @@ export class SandboxCore {
    */
   reset(): void {
     const fixtures = this.fixturesPath === undefined ? this.fixtures : loadFixturesFile(this.fixturesPath);
-    this.fixtures = fixtures;
+    this.fixtures = this.kept(fixtures);
     this.clock.reset(fixtures.now === undefined ? undefined : Date.parse(fixtures.now));
     this.variants = expandChaos({ ...fixtures.variants, ...this.variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);

@@ -175,6 +175,20 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   const query = createCampaignQuery(read, accounts, readRow);
 
   /**
+   * Rows of accounts that started empty sent to the writer since its last settle. The writer may
+   * have dropped its indexes for them (a bulk load, cache-writer/worker.ts); the refresh that ends
+   * first after them asks it to build them again. Counted here so that the thousands of members a
+   * network's refresh finishes together (all their rows already written) cost one settle, not one
+   * each.
+   */
+  let freshRowsSent = 0;
+  const settleLoad = (): Promise<number> => {
+    if (freshRowsSent === 0) return Promise.resolve(0);
+    freshRowsSent = 0;
+    return writer.send({ type: 'settle' });
+  };
+
+  /**
    * Sends the batches' rows to the writer (encoded as they are sent) and keeps only their counts
    * while it works. Not an async function, nor are its callers here and in the refresh: a
    * suspended async function keeps its arguments alive until it resumes, so each chunk's campaigns
@@ -186,6 +200,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     if (values.length === 0) return Promise.resolve();
     const fresh = [...new Set(batches.filter((b) => b.fresh).map((b) => b.accountKey))];
     const track = [...new Set(batches.filter((b) => b.tracked).map((b) => b.accountKey))];
+    if (fresh.length > 0) freshRowsSent += values.length;
     const sent = writer.send({ type: 'write', rows: values, fresh, track });
     const counts = batches.map((b) => ({ count: b.count, rows: b.values.length }));
     return sent.then((written) => {
@@ -253,6 +268,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             else await fullTurn();
             check();
           }
+          // A first load is done when its indexes are whole again: screens sort through them.
+          if (empty) await settleLoad();
           markSynced(ref);
           done = true;
           active.delete(accountKey);
@@ -276,10 +293,14 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
         },
         abandon() {
           const current = !done && active.get(accountKey) === state;
+          const load = empty && !done;
           done = true;
-          if (!current) return Promise.resolve(0);
-          active.delete(accountKey);
-          return writer.send({ type: 'endRefresh', accountKey, undo: { all: state.startedEmpty, keep: [...state.upserted] } });
+          if (current) active.delete(accountKey);
+          const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo: { all: state.startedEmpty, keep: [...state.upserted] } }) : Promise.resolve(0);
+          // A first load's indexes are built again after its rows went (the writer takes requests
+          // in order), so no index is built for rows about to be removed.
+          if (load) settleLoad().catch(() => undefined);
+          return undone;
         },
       };
       return refresh;

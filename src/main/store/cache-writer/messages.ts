@@ -38,6 +38,11 @@ export const cacheRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('forget'), id: z.number(), accountKey: z.number() }),
   /** Every row of an account not in the list (one removed while the app was not running to the end). */
   z.object({ type: z.literal('keepOnly'), id: z.number(), accountKeys: z.array(z.number()) }),
+  /**
+   * A refresh of an account that started empty has ended (finished or given up): the indexes a
+   * bulk load dropped are built again before this is answered (count: the indexes built).
+   */
+  z.object({ type: z.literal('settle'), id: z.number() }),
   z.object({ type: z.literal('close') }),
 ]);
 export type CacheRequest = z.infer<typeof cacheRequestSchema>;
