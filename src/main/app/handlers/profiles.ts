@@ -23,7 +23,7 @@ function checkAddresses(fields: Partial<Record<keyof typeof ADDRESS_LABELS, stri
 
 type ProfileHandlers = Pick<
   DeskHandlers,
-  'profiles.list' | 'profiles.create' | 'profiles.update' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline' | 'profiles.restoreDemo'
+  'profiles.list' | 'profiles.create' | 'profiles.update' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline' | 'profiles.retryNow' | 'profiles.restoreDemo'
 >;
 
 export async function profileView(ctx: CoreContext, profileId: string) {
@@ -175,6 +175,12 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       connections.setWorkOffline(profileId, offline);
       if (!offline) ctx.drainer.kick();
       changed();
+      return profileView(ctx, profileId);
+    },
+
+    async 'profiles.retryNow'({ profileId }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      await connections.retryNow(profileId);
       return profileView(ctx, profileId);
     },
   };
