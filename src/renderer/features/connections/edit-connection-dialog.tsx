@@ -82,7 +82,11 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
       ) : null}
       <ConnectionForm
         form={form}
-        setForm={setForm}
+        setForm={(f) => {
+          // A new secret typed is no longer the one refused: the field stops saying so.
+          if (f.clientSecret !== form.clientSecret) setSecretRefused(false);
+          setForm(f);
+        }}
         problems={by}
         idPrefix={idPrefix}
         secretRefused={secretRefused}
