@@ -44,3 +44,9 @@ export function boundDraftHistory<S extends StoredStep>(h: { undo: S[]; redo: S[
 
 /** The account's key among the kept histories. */
 export const draftHistoryKey = (ref: { profileId: string; accountId: string }) => `${ref.profileId}/${ref.accountId}`;
+
+/** The kept histories without those of the removed account, or of every account of a removed connection. */
+export function withoutDraftHistory<H>(kept: Record<string, H>, removed: { profileId: string; accountId?: string }): Record<string, H> {
+  const gone = (key: string) => (removed.accountId === undefined ? key.startsWith(`${removed.profileId}/`) : key === draftHistoryKey({ profileId: removed.profileId, accountId: removed.accountId }));
+  return Object.fromEntries(Object.entries(kept).filter(([k]) => !gone(k)));
+}

@@ -1,7 +1,7 @@
 // The kept undo history stays inside its bounds by dropping the oldest steps first, and what it
 // keeps still parses with the contract's schema (the core refuses a history that does not).
 import { describe, expect, it } from 'vitest';
-import { boundDraftHistory, DRAFT_HISTORY_KEPT, draftHistorySchema } from '../../../src/shared/domain/draft-history';
+import { boundDraftHistory, DRAFT_HISTORY_KEPT, draftHistorySchema, withoutDraftHistory } from '../../../src/shared/domain/draft-history';
 
 const step = (label: string, bytes = 10) => ({ label, before: [{ id: 'd1', payload: { name: 'x'.repeat(bytes) } }], after: [{ id: 'd1', payload: null }] });
 
@@ -27,5 +27,13 @@ describe('boundDraftHistory', () => {
     const redoOnly = boundDraftHistory({ undo: [], redo: [step('a', big), step('b', big), step('c', big), step('d', big), step('e', big)] });
     expect(redoOnly.redo.map((s) => s.label)).toEqual(['c', 'd', 'e']);
     expect(JSON.stringify(redoOnly).length).toBeLessThanOrEqual(DRAFT_HISTORY_KEPT.bytes);
+  });
+});
+
+describe('withoutDraftHistory', () => {
+  it('drops the removed account, or every account of a removed connection, and nothing else', () => {
+    const kept = { 'p1/acme': 1, 'p1/bikes': 2, 'p10/acme': 3 };
+    expect(withoutDraftHistory(kept, { profileId: 'p1', accountId: 'acme' })).toEqual({ 'p1/bikes': 2, 'p10/acme': 3 });
+    expect(withoutDraftHistory(kept, { profileId: 'p1' })).toEqual({ 'p10/acme': 3 });
   });
 });
