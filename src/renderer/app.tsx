@@ -17,6 +17,8 @@ import { TasksView } from './features/tasks/tasks-view';
 import { LimitsTab } from './features/limits/limits-view';
 import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './stores/use-desk-events';
+import { keepDraftHistory } from './stores/draft-history-keeper';
+import { OfflineBanner } from './features/shell/offline-banner';
 import { useCampaigns } from './stores/campaigns-store';
 import { countIn, UNSENT_STATES, useStatus } from './stores/status-store';
 import { useViews } from './stores/view-store';
@@ -36,6 +38,7 @@ export function App() {
   const [restored, setRestored] = useState(false);
 
   useEffect(() => void useViews.getState().load(), []);
+  useEffect(() => keepDraftHistory(), []);
   // The outbox's items (sent history included) are read only while its tab shows them.
   useEffect(() => useStatus.getState().setOutboxOpen(tab === 'outbox'), [tab]);
 
@@ -112,6 +115,7 @@ export function App() {
         {selected ? (
           <>
             <NoAccessNote />
+            <OfflineBanner />
             <Tabs current={tab} onChange={setTab} counts={{ outbox: unsent, drafts: draftCount }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}

@@ -31,6 +31,8 @@ export class SandboxCore {
   readonly lateWrites = new LateWrites();
   /** Set once the server listens; image addresses default to `${origin}/_cdn`. */
   origin = 'http://127.0.0.1';
+  /** Told after every applied write (persist.ts keeps the demo's world on disk this way). */
+  onChange: (() => void) | null = null;
 
   constructor(
     readonly clock: SandboxClock,
@@ -63,6 +65,10 @@ export class SandboxCore {
   /** What the service's clock reads when the sandbox clock reads `sandboxMs`. */
   serviceTimeAt(sandboxMs: number): number {
     return sandboxMs + (this.variants.clock_offset_ms ?? 0);
+  }
+
+  changed(): void {
+    this.onChange?.();
   }
 
   /** Applies the late writes whose time has come; called on every request and every clock move. */
