@@ -97,6 +97,12 @@ export const variantsSchema = z.strictObject({
   listing_lag_ms: z.number().int().nonnegative().optional(),
   /** List requests with a sort are refused (400): "id" only a sort by id, "all" every sort. */
   refuse_sort: z.enum(['id', 'all']).optional(),
+  /**
+   * Token answers spelled another legal way (RFC 6749 5.1): "spelled" (token_type "Bearer",
+   * expires_in as a numeric string, scope echoed, an unknown member), "nulls" (token_type
+   * "BEARER", members without a value written as null: refresh_token, scope).
+   */
+  token_response: z.enum(['spelled', 'nulls']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
@@ -179,6 +185,8 @@ export const MIXED_VARIANTS: Variants = {
   // The most generous tier: every push answer carries limits to learn, and tests are not slowed.
   push_tier: 1,
   token_error_echo: true,
+  // Token answers with token_type "BEARER" and value-less members as null (refresh_token, scope).
+  token_response: 'nulls',
   // Ids beyond 2^53 from the first create and send on: the client's suites keep every id exact.
   id_range: 'big',
   // Text and query strings stored in another form than sent: every look-up must match them anyway.

@@ -79,6 +79,27 @@ describe('token endpoint (client credentials)', () => {
   });
 });
 
+describe('token_response variant', () => {
+  const play = async (token_response: string) =>
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_response } })).status).toBe(200);
+
+  it('spelled: token_type "Bearer", expires_in as a numeric string, scope echoed and a member no client knows', async () => {
+    await play('spelled');
+    const r = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: '3600', scope: 'campaigns push', jti: expect.any(String) });
+    expect((await call(sb, 'GET', listPath, { token: (r.body as { access_token: string }).access_token })).status).toBe(200);
+  });
+
+  it('nulls: token_type "BEARER" and the members without a value written as null', async () => {
+    await play('nulls');
+    const r = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'BEARER', expires_in: 3600, refresh_token: null, scope: null });
+    expect((await call(sb, 'GET', listPath, { token: (r.body as { access_token: string }).access_token })).status).toBe(200);
+  });
+});
+
 describe('token_error_echo variant', () => {
   const echoing = async () => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_error_echo: true } })).status).toBe(200);
 

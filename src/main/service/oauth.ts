@@ -6,12 +6,32 @@ import { ServiceError } from './errors';
 import type { HttpResponse, HttpTransport } from './http-transport';
 import { errorFromResponse, parseJsonBody, serverWords, type ErrorContext } from './response-errors';
 
+/**
+ * An optional member of a token answer, read liberally: RFC 6749 5.1 makes everything but
+ * access_token and token_type optional and tells the client to ignore what it does not know, and
+ * servers write a member they have no value for as null or "" as often as they leave it out
+ * (serialisers of typed token classes do). Such a member, or one of a type we cannot use, is
+ * read as absent rather than failing a token we could otherwise use.
+ */
+const absentUnless = <T extends z.ZodType>(schema: T) =>
+  z
+    .unknown()
+    .transform((v) => {
+      const r = schema.safeParse(v);
+      return r.success ? (r.data as z.output<T>) : undefined;
+    })
+    .optional();
+
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
-  token_type: z.string().optional(),
-  // A number per the spec; a numeric string is accepted from a looser server.
-  expires_in: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).optional(),
-  refresh_token: z.string().min(1).optional(),
+  // "bearer" in any case (RFC 6749 5.1: case-insensitive); we always send it as Bearer anyway.
+  token_type: absentUnless(z.string()),
+  // A number per the spec; a numeric string is accepted from a looser server. Zero or less says
+  // nothing usable (a token already dead), so the default lifetime and the 401 renewal take over.
+  expires_in: absentUnless(
+    z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).refine((n) => Number.isFinite(n) && n > 0),
+  ),
+  refresh_token: absentUnless(z.string().min(1)),
 });
 
 const tokenErrorSchema = z.looseObject({ error: z.string() });
