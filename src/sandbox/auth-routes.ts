@@ -60,6 +60,13 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   if (grant !== 'client_credentials' && grant !== 'authorization_code') {
     return fail(400, 'unsupported_grant_type', `grant_type ${grant.slice(0, 50)} is not supported`);
   }
+  // token_client_auth: a server that takes client credentials through HTTP Basic only (RFC 6749
+  // 2.3.1: Basic MUST be supported, credentials in the body are NOT RECOMMENDED and MAY be refused).
+  const basicOnly = core.variants.token_client_auth;
+  if (basicOnly !== undefined && basic === undefined) {
+    const description = 'Client authentication failed: use HTTP Basic with the client id and secret';
+    return basicOnly === 'basic' ? fail(401, 'invalid_client', description, challenge) : fail(400, 'invalid_client', description);
+  }
   if (basic !== undefined) {
     if (form.has('client_secret')) return invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both');
     if (form.has('client_id') && form.get('client_id') !== basic.id) return invalidRequest('client_id does not match the HTTP Basic credentials');

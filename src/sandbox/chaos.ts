@@ -67,6 +67,7 @@ export const CHAOS_TABLE: ChaosTable = {
   push_tier: (r) => (half(r) ? r.int(1, 6) : undefined),
   token_error_echo: flag,
   token_response: oneOf(['spelled', 'nulls'] as const),
+  token_client_auth: oneOf(['basic', 'basic_400'] as const),
   enum_case: oneOf(['upper', 'lower', 'title'] as const),
   id_range: oneOf(['big'] as const),
   normalise_text: oneOf(['nfc', 'nfkc'] as const),

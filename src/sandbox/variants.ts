@@ -103,6 +103,12 @@ export const variantsSchema = z.strictObject({
    * "BEARER", members without a value written as null: refresh_token, scope).
    */
   token_response: z.enum(['spelled', 'nulls']).optional(),
+  /**
+   * The token endpoint takes client credentials through HTTP Basic only (RFC 6749 2.3.1); a request
+   * without them is refused as invalid_client: "basic" with 401 and a Basic challenge, "basic_400"
+   * with 400 and none (RFC 6749 5.2 allows either when no Authorization header was sent).
+   */
+  token_client_auth: z.enum(['basic', 'basic_400']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**

@@ -100,6 +100,27 @@ describe('token_response variant', () => {
   });
 });
 
+describe('token_client_auth variant', () => {
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+  it.each([
+    ['basic', 401, 'Basic realm="sandbox"'],
+    ['basic_400', 400, undefined],
+  ] as const)('%s: refuses credentials in the form as invalid_client, takes them through Basic', async (mode, status, challenge) => {
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_client_auth: mode } })).status).toBe(200);
+    const refused = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
+    expect(refused.status).toBe(status);
+    expect((refused.body as { error: string }).error).toBe('invalid_client');
+    expect(refused.headers['www-authenticate']).toBe(challenge);
+    const ok = await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: basic('demo-client', 'demo-secret') } });
+    expect(ok.status).toBe(200);
+    // A wrong secret through Basic is still 401 with a challenge (RFC 6749 5.2).
+    const wrong = await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: basic('demo-client', 'nope') } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Basic realm="sandbox"');
+  });
+});
+
 describe('token_error_echo variant', () => {
   const echoing = async () => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_error_echo: true } })).status).toBe(200);
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signInWithBrowser } from '../../../src/main/service/browser-sign-in';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, freePort, isTokenRequest, loginAs, sandboxRequests, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, freePort, isTokenRequest, loginAs, rejection, sandboxRequests, SECRET, worldFixtures } from './helpers';
 
 const TTL_S = 600;
 let sb: RunningSandbox | undefined;
@@ -15,12 +15,10 @@ afterEach(async () => {
   sb = undefined;
 });
 
-async function start(extra: Variants, redirectUri?: string): Promise<RunningSandbox> {
-  sb = await startSandbox({
-    variants: { ...testVariants(), ...extra },
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S, ...(redirectUri ? { redirectUri } : {}) }),
-  });
+async function start(extra: Variants, redirectUri?: string, secret = SECRET): Promise<RunningSandbox> {
+  const fixtures = worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S, ...(redirectUri ? { redirectUri } : {}) });
+  fixtures.clients[0].client_secret = secret;
+  sb = await startSandbox({ variants: { ...testVariants(), ...extra }, clock: 'manual', fixtures });
   return sb;
 }
 
@@ -61,6 +59,64 @@ describe.each(['spelled', 'nulls'] as const)('token answers spelled "%s"', (spel
     expect(session.tokens.lifetimeMs).toBe(TTL_S * 1000);
     const client = clientFor(s, { credentials: session, clock: clockOf(s) });
     expect(await client.authApps()).toHaveProperty('1001');
+    await client.close();
+  });
+});
+
+describe.each([
+  ['basic', 401],
+  ['basic_400', 400],
+] as const)('a token endpoint that takes client credentials through HTTP Basic only (%s)', (mode, refusal) => {
+  // Every character RFC 6749 2.3.1 makes a client form-encode before Basic: ':' would end the id,
+  // '+' and '%' would be read as encodings, and a space and non-ASCII must survive.
+  const ODD_SECRET = 'p:ss w+rd%2F&é=1';
+
+  it('falls back from the form to HTTP Basic once, then renews with Basic directly', async () => {
+    const s = await start({ token_client_auth: mode });
+    const client = clientFor(s, { clock: clockOf(s) });
+    expect(await client.authApps()).toHaveProperty('1001');
+    expect((await tokenRequests(s)).map((r) => r.status)).toEqual([refusal, 200]);
+    // Past the lifetime: one token request, in the way that worked.
+    s.advance(TTL_S * 1000);
+    await client.listCampaigns('oldtimerltd', { fetchLevel: 'R' });
+    expect((await tokenRequests(s)).map((r) => r.status)).toEqual([refusal, 200, 200]);
+    await client.close();
+  });
+
+  it('form-encodes the id and secret inside Basic, as RFC 6749 2.3.1 says', async () => {
+    const s = await start({ token_client_auth: mode }, undefined, ODD_SECRET);
+    const client = clientFor(s, { credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(ODD_SECRET) } });
+    expect(await client.authApps()).toHaveProperty('1001');
+    await client.close();
+  });
+
+  it('exchanges an authorization code with Basic after the form is refused', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    const s = await start({ token_client_auth: mode }, redirectUri, ODD_SECRET);
+    const session = await signInWithBrowser({
+      authUrl: s.url,
+      baseUrl: s.url,
+      clientId: 'demo-client',
+      getSecret: () => Promise.resolve(ODD_SECRET),
+      redirectUri,
+      openBrowser: loginAs('manager@example.com', 'demo'),
+      clock: clockOf(s),
+    });
+    expect((await tokenRequests(s)).map((r) => r.status)).toEqual([refusal, 200]);
+    const client = clientFor(s, { credentials: session, clock: clockOf(s) });
+    expect(await client.authApps()).toHaveProperty('1001');
+    await client.close();
+  });
+
+  it('still reports a wrong secret as rejected credentials, after one try each way, without the secret', async () => {
+    const s = await start({ token_client_auth: mode });
+    const wrong = 'wrong-secret-9d2e';
+    const client = clientFor(s, { credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(wrong) } });
+    const e = await rejection(client.authenticate());
+    expect(e).toMatchObject({ kind: 'unauthorized', reason: 'credentials_rejected', status: refusal });
+    expect(JSON.stringify(e.toJSON())).not.toContain(wrong);
+    expect((await tokenRequests(s)).map((r) => r.status)).toEqual([refusal, 401]);
     await client.close();
   });
 });
