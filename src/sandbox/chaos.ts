@@ -64,6 +64,8 @@ export const CHAOS_TABLE: ChaosTable = {
   late_apply_ms: (r) => (half(r) ? r.int(0, 10_000) : undefined),
   header_spelling: oneOf(['quoted', 'reordered', 'multiple_fields'] as const),
   windows: oneOf(['sliding_log', 'token_bucket'] as const),
+  // Some answers without the headers, up to all but the 429s.
+  rate_headers_dropped: (r) => (half(r) ? r.pick([0.1, 0.3, 0.5, 1]) : undefined),
   push_tier: (r) => (half(r) ? r.int(1, 6) : undefined),
   token_error_echo: flag,
   token_response: oneOf(['spelled', 'nulls'] as const),

@@ -42,7 +42,7 @@ export class SandboxCore {
     this.variants = expandChaos({ ...fixtures.variants, ...variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
-    this.limiter = new RateLimiter(fixtures, this.variants);
+    this.limiter = new RateLimiter(fixtures, this.variants, this.choices);
   }
 
   /** The service's own clock: the sandbox clock moved by the clock_offset_ms variant. */
@@ -64,7 +64,7 @@ export class SandboxCore {
   setVariants(variants: Variants): void {
     this.variants = expandChaos(variants);
     this.choices = new Choices(this.variants.seed ?? 1);
-    this.limiter = new RateLimiter(this.fixtures, this.variants);
+    this.limiter = new RateLimiter(this.fixtures, this.variants, this.choices);
   }
 
   get tokenTtlS(): number {
@@ -87,7 +87,7 @@ export class SandboxCore {
     this.variants = expandChaos({ ...fixtures.variants, ...this.variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
-    this.limiter = new RateLimiter(fixtures, this.variants);
+    this.limiter = new RateLimiter(fixtures, this.variants, this.choices);
     this.log.clear();
     this.faults.clear();
     this.lateWrites.clear();

@@ -61,6 +61,11 @@ export const variantsSchema = z.strictObject({
   late_apply_ms: z.number().int().nonnegative().optional(),
   /** Rate-limit headers in another legal spelling (see docs/sandbox.md). */
   header_spelling: z.enum(['quoted', 'reordered', 'multiple_fields']).optional(),
+  /**
+   * With this probability an admitted answer of a limited endpoint carries no rate-limit headers
+   * (1: only 429s carry them); drawn from `seed`. The request is counted as always.
+   */
+  rate_headers_dropped: z.number().min(0).max(1).optional(),
   /** How the windows refill: sliding logs (default) or token buckets (q tokens, refilled at q/w per second). */
   windows: z.enum(['sliding_log', 'token_bucket']).optional(),
   /**
