@@ -160,7 +160,9 @@ function checkAuthorize(core: SandboxCore, p: URLSearchParams): AuthorizeRequest
   if (client === undefined) return errorPage(400, 'Unknown client');
   if (redirectUri === '') return errorPage(400, 'The request has no redirect_uri');
   if (!client.redirectUris.has(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this client');
-  const state = p.get('state') ?? undefined;
+  // authorize_state "dropped": the redirect is exactly spec 4.3's `<redirect_uri>?code=...`, the
+  // client's state not carried back (a server that does not know the parameter ignores it).
+  const state = core.variants.authorize_state === 'dropped' ? undefined : (p.get('state') ?? undefined);
   for (const key of ['response_type', 'state']) {
     if (p.getAll(key).length > 1) return redirectWith(redirectUri, { error: 'invalid_request', error_description: `Parameter ${key} must not be repeated`, state });
   }

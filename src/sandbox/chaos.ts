@@ -70,6 +70,7 @@ export const CHAOS_TABLE: ChaosTable = {
   token_error_echo: flag,
   token_response: oneOf(['spelled', 'nulls'] as const),
   token_client_auth: oneOf(['basic', 'basic_400'] as const),
+  authorize_state: oneOf(['dropped'] as const),
   enum_case: oneOf(['upper', 'lower', 'title'] as const),
   id_range: oneOf(['big'] as const),
   normalise_text: oneOf(['nfc', 'nfkc'] as const),

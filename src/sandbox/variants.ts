@@ -114,6 +114,11 @@ export const variantsSchema = z.strictObject({
    * with 400 and none (RFC 6749 5.2 allows either when no Authorization header was sent).
    */
   token_client_auth: z.enum(['basic', 'basic_400']).optional(),
+  /**
+   * "dropped": the sign-in page never carries the client's `state` back; its redirects are
+   * `<redirect_uri>?code=...` (or `?error=...`) exactly as spec 4.3 shows them.
+   */
+  authorize_state: z.enum(['dropped']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**

@@ -247,6 +247,20 @@ describe('authorization code flow', () => {
     expect(queryOf(r.headers.location).has('state')).toBe(false);
   });
 
+  it('authorize_state "dropped": carries no state back, neither with a code nor with an error', async () => {
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { authorize_state: 'dropped' } })).status).toBe(200);
+    const r = await signIn('xyz-42');
+    expect(r.status).toBe(302);
+    const q = queryOf(r.headers.location);
+    expect(q.has('state')).toBe(false);
+    expect((await exchange(q.get('code')!)).status).toBe(200);
+    const denied = await call(sb, 'POST', '/authentication/oauth/authorize/', {
+      form: { client_id: 'demo-client', redirect_uri: REDIRECT, response_type: 'code', state: 'xyz-42', decision: 'deny' },
+    });
+    expect(queryOf(denied.headers.location).get('error')).toBe('access_denied');
+    expect(queryOf(denied.headers.location).has('state')).toBe(false);
+  });
+
   it('makes codes single-use and revokes the token of a replayed code', async () => {
     const code = queryOf((await signIn('a')).headers.location).get('code')!;
     const first = await exchange(code);
