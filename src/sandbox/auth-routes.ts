@@ -65,7 +65,11 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   const basicOnly = core.variants.token_client_auth;
   if (basicOnly !== undefined && basic === undefined) {
     const description = 'Client authentication failed: use HTTP Basic with the client id and secret';
-    return basicOnly === 'basic' ? fail(401, 'invalid_client', description, challenge) : fail(400, 'invalid_client', description);
+    if (basicOnly === 'basic') return fail(401, 'invalid_client', description, challenge);
+    if (basicOnly === 'basic_400') return fail(400, 'invalid_client', description);
+    // RFC 6749 5.2: invalid_request also covers "an unsupported parameter" and "more than one
+    // mechanism for authenticating the client", which is how some servers word this refusal.
+    return invalidRequest('client_secret is not accepted in the request body; authenticate with HTTP Basic');
   }
   if (basic !== undefined) {
     if (form.has('client_secret')) return invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both');

@@ -111,9 +111,10 @@ export const variantsSchema = z.strictObject({
   /**
    * The token endpoint takes client credentials through HTTP Basic only (RFC 6749 2.3.1); a request
    * without them is refused as invalid_client: "basic" with 401 and a Basic challenge, "basic_400"
-   * with 400 and none (RFC 6749 5.2 allows either when no Authorization header was sent).
+   * with 400 and none (RFC 6749 5.2 allows either when no Authorization header was sent);
+   * "basic_invalid_request" as 400 invalid_request (the body's client_secret an unsupported parameter).
    */
-  token_client_auth: z.enum(['basic', 'basic_400']).optional(),
+  token_client_auth: z.enum(['basic', 'basic_400', 'basic_invalid_request']).optional(),
   /**
    * "dropped": the sign-in page never carries the client's `state` back; its redirects are
    * `<redirect_uri>?code=...` (or `?error=...`) exactly as spec 4.3 shows them.

@@ -127,15 +127,23 @@ function authenticated(form: URLSearchParams, method: ClientAuthMethod, clientId
   return { body: body.toString(), headers };
 }
 
+/** The RFC 6749 5.2 error code of a token answer, if it has one. */
+function oauthErrorCode(res: HttpResponse): string | undefined {
+  const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
+  return parsed.success ? parsed.data.error : undefined;
+}
+
 /**
- * The token endpoint refused how the client authenticated, not necessarily who it is: an
- * `invalid_client` error (RFC 6749 5.2: 401, or 400 when no Authorization header was sent), or a
+ * The token endpoint may have refused how the client authenticated, not who it is: an
+ * `invalid_client` error (RFC 6749 5.2: 401, or 400 when no Authorization header was sent), an
+ * `invalid_request` (5.2 also uses it for "an unsupported parameter" and "more than one mechanism
+ * for authenticating the client", which is how some servers refuse a body's client_secret), or a
  * 401 that challenges for Basic. Worth one try with the other method.
  */
 function refusedClientAuth(res: HttpResponse): boolean {
   if (res.status !== 400 && res.status !== 401) return false;
-  const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
-  if (parsed.success && parsed.data.error === 'invalid_client') return true;
+  const code = oauthErrorCode(res);
+  if (code === 'invalid_client' || code === 'invalid_request') return true;
   const challenge = res.headers['www-authenticate'];
   return res.status === 401 && (Array.isArray(challenge) ? challenge : [challenge ?? '']).some((c) => /(^|[\s,])basic(\s|,|$)/i.test(c));
 }
@@ -157,9 +165,10 @@ async function tokenRequest(
   const post = (method: ClientAuthMethod) => opts.transport.send({ method: 'POST', url, ...authenticated(form, method, opts.clientId, opts.secret), signal: opts.signal });
   let res = await post(first);
   if (refusedClientAuth(res)) {
-    // A server may take the credentials only one way (RFC 6749 2.3.1): the other is tried once.
-    // The first refusal is the one reported if both fail, and the way that worked is remembered.
-    // A code exchange may try twice too: a server checks the client before it looks at the code.
+    // A server may take the credentials only one way (RFC 6749 2.3.1): the other is tried once,
+    // and the way that worked is remembered. If both fail, the verdict on the credentials
+    // themselves (invalid_client) is the one reported, else the first refusal. A code exchange
+    // may try twice too: a server checks the client before it looks at the code.
     const other: ClientAuthMethod = first === 'form' ? 'basic' : 'form';
     const retriedAt = opts.clock.now();
     const second = await post(other);
@@ -167,6 +176,8 @@ async function tokenRequest(
       res = second;
       issuedAt = retriedAt;
       if (opts.clientAuth) opts.clientAuth.method = other;
+    } else if (oauthErrorCode(res) !== 'invalid_client' && oauthErrorCode(second) === 'invalid_client') {
+      res = second;
     }
   }
   // Everything secret this request carried: a server that echoes the form body (or the Basic
