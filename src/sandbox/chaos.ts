@@ -50,6 +50,7 @@ export const CHAOS_TABLE: ChaosTable = {
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),
   problem_json: flag,
+  error_shape: oneOf(['message_list'] as const),
   update_requires_performer: flag,
   task_list_wrapper: oneOf(['results', 'tasks', 'data', 'items', 'payload.items'] as const),
   empty_as_object: flag,

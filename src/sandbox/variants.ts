@@ -27,6 +27,11 @@ export const variantsSchema = z.strictObject({
   clock_offset_ms: z.number().int().min(-MAX_CLOCK_OFFSET_MS).max(MAX_CLOCK_OFFSET_MS).optional(),
   /** Errors are `application/problem+json` (RFC 9457: type, title, status, detail), without `message`. */
   problem_json: z.boolean().optional(),
+  /**
+   * "message_list": the campaign API's errors other than 429 are `{"statusCode": N, "message":
+   * ["..."], "error": "<status phrase>"}`, as a common server framework writes them.
+   */
+  error_shape: z.enum(['message_list']).optional(),
   /** A task update without `performer` is refused with 400. */
   update_requires_performer: z.boolean().optional(),
   /**
