@@ -60,6 +60,17 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   if (grant !== 'client_credentials' && grant !== 'authorization_code') {
     return fail(400, 'unsupported_grant_type', `grant_type ${grant.slice(0, 50)} is not supported`);
   }
+  // token_client_auth: a server that takes client credentials through HTTP Basic only (RFC 6749
+  // 2.3.1: Basic MUST be supported, credentials in the body are NOT RECOMMENDED and MAY be refused).
+  const basicOnly = core.variants.token_client_auth;
+  if (basicOnly !== undefined && basic === undefined) {
+    const description = 'Client authentication failed: use HTTP Basic with the client id and secret';
+    if (basicOnly === 'basic') return fail(401, 'invalid_client', description, challenge);
+    if (basicOnly === 'basic_400') return fail(400, 'invalid_client', description);
+    // RFC 6749 5.2: invalid_request also covers "an unsupported parameter" and "more than one
+    // mechanism for authenticating the client", which is how some servers word this refusal.
+    return invalidRequest('client_secret is not accepted in the request body; authenticate with HTTP Basic');
+  }
   if (basic !== undefined) {
     if (form.has('client_secret')) return invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both');
     if (form.has('client_id') && form.get('client_id') !== basic.id) return invalidRequest('client_id does not match the HTTP Basic credentials');
@@ -79,9 +90,9 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
     return fail(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', challenge);
   }
   const ttlS = core.tokenTtlS;
+  const issued = (fields: { access_token: string; refresh_token?: string }): Reply => tokenAnswer(core, fields, ttlS);
   if (grant === 'client_credentials') {
-    const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000);
-    return jsonReply(200, { access_token: access, token_type: 'bearer', expires_in: ttlS }, NO_STORE);
+    return issued({ access_token: core.world.issueToken(client.id, ctx.now, ttlS * 1000) });
   }
   const rec = core.world.codes.get(code);
   if (rec === undefined || ctx.now >= rec.expiresAt) return fail(400, 'invalid_grant', 'Authorization code is invalid or expired');
@@ -95,11 +106,28 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   rec.used = true;
   const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000);
   rec.tokens.push(access);
-  return jsonReply(
-    200,
-    { access_token: access, token_type: 'bearer', expires_in: ttlS, refresh_token: opaqueToken() },
-    NO_STORE,
-  );
+  return issued({ access_token: access, refresh_token: opaqueToken() });
+}
+
+/**
+ * A token answer (RFC 6749 5.1) as the token_response variant spells it. By default the
+ * interface's own form: token_type "bearer", expires_in a number, refresh_token only for a code.
+ * - spelled: token_type "Bearer" (5.1: case-insensitive), expires_in as a numeric string, the
+ *   granted scope echoed (5.1 lets a server always send it) and a member no client knows (5.1:
+ *   "The client MUST ignore unrecognized value names").
+ * - nulls: token_type "BEARER", and every member the server has no value for written as null
+ *   rather than left out (refresh_token of a client-credentials token, scope), as serialisers
+ *   of typed token classes do; a value-less member means the same as an absent one.
+ */
+function tokenAnswer(core: SandboxCore, fields: { access_token: string; refresh_token?: string }, ttlS: number): Reply {
+  switch (core.variants.token_response) {
+    case 'spelled':
+      return jsonReply(200, { ...fields, token_type: 'Bearer', expires_in: String(ttlS), scope: 'campaigns push', jti: opaqueToken().slice(0, 16) }, NO_STORE);
+    case 'nulls':
+      return jsonReply(200, { access_token: fields.access_token, token_type: 'BEARER', expires_in: ttlS, refresh_token: fields.refresh_token ?? null, scope: null }, NO_STORE);
+    default:
+      return jsonReply(200, { access_token: fields.access_token, token_type: 'bearer', expires_in: ttlS, ...(fields.refresh_token ? { refresh_token: fields.refresh_token } : {}) }, NO_STORE);
+  }
 }
 
 function redirect(location: string): Reply {
@@ -136,7 +164,9 @@ function checkAuthorize(core: SandboxCore, p: URLSearchParams): AuthorizeRequest
   if (client === undefined) return errorPage(400, 'Unknown client');
   if (redirectUri === '') return errorPage(400, 'The request has no redirect_uri');
   if (!client.redirectUris.has(redirectUri)) return errorPage(400, 'The redirect_uri is not registered for this client');
-  const state = p.get('state') ?? undefined;
+  // authorize_state "dropped": the redirect is exactly spec 4.3's `<redirect_uri>?code=...`, the
+  // client's state not carried back (a server that does not know the parameter ignores it).
+  const state = core.variants.authorize_state === 'dropped' ? undefined : (p.get('state') ?? undefined);
   for (const key of ['response_type', 'state']) {
     if (p.getAll(key).length > 1) return redirectWith(redirectUri, { error: 'invalid_request', error_description: `Parameter ${key} must not be repeated`, state });
   }

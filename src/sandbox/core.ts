@@ -44,7 +44,7 @@ export class SandboxCore {
     this.variants = expandChaos({ ...fixtures.variants, ...variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
-    this.limiter = new RateLimiter(fixtures, this.variants);
+    this.limiter = new RateLimiter(fixtures, this.variants, this.choices);
     this.fixtures = this.kept(fixtures);
   }
 
@@ -80,7 +80,7 @@ export class SandboxCore {
   setVariants(variants: Variants): void {
     this.variants = expandChaos(variants);
     this.choices = new Choices(this.variants.seed ?? 1);
-    this.limiter = new RateLimiter(this.fixtures, this.variants);
+    this.limiter = new RateLimiter(this.fixtures, this.variants, this.choices);
   }
 
   get tokenTtlS(): number {
@@ -103,7 +103,7 @@ export class SandboxCore {
     this.variants = expandChaos({ ...fixtures.variants, ...this.variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
-    this.limiter = new RateLimiter(fixtures, this.variants);
+    this.limiter = new RateLimiter(fixtures, this.variants, this.choices);
     this.log.clear();
     this.faults.clear();
     this.lateWrites.clear();

@@ -106,6 +106,12 @@ export function apiError(variants: Variants, api: ApiKind, status: number, messa
     const problem = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail: message, ...extensions };
     return { status, headers: { 'content-type': PROBLEM_TYPE, ...headers }, body: JSON.stringify(problem) };
   }
+  // error_shape "message_list": the campaign API's errors (7.3: their shape is not shown; the 429's
+  // is, 7.2) in the shape a common server framework writes: the messages as a list, the status
+  // phrase as `error`.
+  if (variants.error_shape === 'message_list' && api === 'campaign' && status !== 429) {
+    return jsonReply(status, { statusCode: status, message: [message], error: STATUS_CODES[status] ?? 'Error', ...extensions }, headers);
+  }
   switch (api) {
     case 'push':
       return jsonReply(status, { httpStatus: status, message, ...extensions }, headers);

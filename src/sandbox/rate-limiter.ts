@@ -9,6 +9,7 @@
 //   at q/w per second; `r` is the whole tokens left and `t` the time until the bucket is full.
 // The headers can also be written in the other legal spellings a real service may use (variant
 // `header_spelling`), and Retry-After as an HTTP-date (variant `retry_after_date`).
+import type { Choices } from './choices';
 import type { Fixtures } from './fixtures';
 import type { Variants } from './variants';
 import {
@@ -198,6 +199,8 @@ export class RateLimiter {
   constructor(
     f: Fixtures,
     private readonly variants: Variants = {},
+    /** Per-request choices (rate_headers_dropped); the sandbox's own, seeded by `seed`. */
+    private readonly choices?: Choices,
   ) {
     const given = f.rate_limits?.windows ?? {};
     this.windows = WINDOW_NAMES.map((name) => {
@@ -258,6 +261,10 @@ export class RateLimiter {
         ]),
       ),
     };
+    // rate_headers_dropped: an admitted answer now and then goes out without the headers, as one
+    // served by a layer that does not write them (a cache, another front server) would; a 429
+    // always carries them (spec 7.2).
+    if (admitted && this.choices?.chance(this.variants.rate_headers_dropped ?? 0)) return { admitted, headers: {}, violated: [] };
     const violated = admitted ? [] : names.filter((_, i) => readings[i].untilRoomMs > 0);
     if (!admitted) {
       // The request fits once every exhausted window has room again.

@@ -27,6 +27,11 @@ export const variantsSchema = z.strictObject({
   clock_offset_ms: z.number().int().min(-MAX_CLOCK_OFFSET_MS).max(MAX_CLOCK_OFFSET_MS).optional(),
   /** Errors are `application/problem+json` (RFC 9457: type, title, status, detail), without `message`. */
   problem_json: z.boolean().optional(),
+  /**
+   * "message_list": the campaign API's errors other than 429 are `{"statusCode": N, "message":
+   * ["..."], "error": "<status phrase>"}`, as a common server framework writes them.
+   */
+  error_shape: z.enum(['message_list']).optional(),
   /** A task update without `performer` is refused with 400. */
   update_requires_performer: z.boolean().optional(),
   /**
@@ -61,6 +66,11 @@ export const variantsSchema = z.strictObject({
   late_apply_ms: z.number().int().nonnegative().optional(),
   /** Rate-limit headers in another legal spelling (see docs/sandbox.md). */
   header_spelling: z.enum(['quoted', 'reordered', 'multiple_fields']).optional(),
+  /**
+   * With this probability an admitted answer of a limited endpoint carries no rate-limit headers
+   * (1: only 429s carry them); drawn from `seed`. The request is counted as always.
+   */
+  rate_headers_dropped: z.number().min(0).max(1).optional(),
   /** How the windows refill: sliding logs (default) or token buckets (q tokens, refilled at q/w per second). */
   windows: z.enum(['sliding_log', 'token_bucket']).optional(),
   /**
@@ -97,6 +107,24 @@ export const variantsSchema = z.strictObject({
   listing_lag_ms: z.number().int().nonnegative().optional(),
   /** List requests with a sort are refused (400): "id" only a sort by id, "all" every sort. */
   refuse_sort: z.enum(['id', 'all']).optional(),
+  /**
+   * Token answers spelled another legal way (RFC 6749 5.1): "spelled" (token_type "Bearer",
+   * expires_in as a numeric string, scope echoed, an unknown member), "nulls" (token_type
+   * "BEARER", members without a value written as null: refresh_token, scope).
+   */
+  token_response: z.enum(['spelled', 'nulls']).optional(),
+  /**
+   * The token endpoint takes client credentials through HTTP Basic only (RFC 6749 2.3.1); a request
+   * without them is refused as invalid_client: "basic" with 401 and a Basic challenge, "basic_400"
+   * with 400 and none (RFC 6749 5.2 allows either when no Authorization header was sent);
+   * "basic_invalid_request" as 400 invalid_request (the body's client_secret an unsupported parameter).
+   */
+  token_client_auth: z.enum(['basic', 'basic_400', 'basic_invalid_request']).optional(),
+  /**
+   * "dropped": the sign-in page never carries the client's `state` back; its redirects are
+   * `<redirect_uri>?code=...` (or `?error=...`) exactly as spec 4.3 shows them.
+   */
+  authorize_state: z.enum(['dropped']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
@@ -179,6 +207,8 @@ export const MIXED_VARIANTS: Variants = {
   // The most generous tier: every push answer carries limits to learn, and tests are not slowed.
   push_tier: 1,
   token_error_echo: true,
+  // Token answers with token_type "BEARER" and value-less members as null (refresh_token, scope).
+  token_response: 'nulls',
   // Ids beyond 2^53 from the first create and send on: the client's suites keep every id exact.
   id_range: 'big',
   // Text and query strings stored in another form than sent: every look-up must match them anyway.

@@ -54,9 +54,16 @@ export async function call(sb: SandboxRef, method: string, path: string, opts: C
   return { status: res.statusCode, headers: flatHeaders(res.headers), text, body: parsed };
 }
 
+/**
+ * A client-credentials token. The credentials go as HTTP Basic (id and secret form-encoded, RFC
+ * 6749 2.3.1), which every sandbox accepts, also one playing token_client_auth.
+ */
 export async function tokenFor(sb: { url: string }, clientId = 'demo-client', secret = 'demo-secret'): Promise<string> {
+  const formEncoded = (s: string) => new URLSearchParams([['', s]]).toString().slice(1);
+  const basic = Buffer.from(`${formEncoded(clientId)}:${formEncoded(secret)}`).toString('base64');
   const r = await call(sb, 'POST', '/authentication/oauth/token', {
-    form: { grant_type: 'client_credentials', client_id: clientId, client_secret: secret },
+    form: { grant_type: 'client_credentials' },
+    headers: { authorization: `Basic ${basic}` },
   });
   if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
   return (r.body as { access_token: string }).access_token;

@@ -79,6 +79,48 @@ describe('token endpoint (client credentials)', () => {
   });
 });
 
+describe('token_response variant', () => {
+  const play = async (token_response: string) =>
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_response } })).status).toBe(200);
+
+  it('spelled: token_type "Bearer", expires_in as a numeric string, scope echoed and a member no client knows', async () => {
+    await play('spelled');
+    const r = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: '3600', scope: 'campaigns push', jti: expect.any(String) });
+    expect((await call(sb, 'GET', listPath, { token: (r.body as { access_token: string }).access_token })).status).toBe(200);
+  });
+
+  it('nulls: token_type "BEARER" and the members without a value written as null', async () => {
+    await play('nulls');
+    const r = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'BEARER', expires_in: 3600, refresh_token: null, scope: null });
+    expect((await call(sb, 'GET', listPath, { token: (r.body as { access_token: string }).access_token })).status).toBe(200);
+  });
+});
+
+describe('token_client_auth variant', () => {
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+  it.each([
+    ['basic', 401, 'Basic realm="sandbox"'],
+    ['basic_400', 400, undefined],
+  ] as const)('%s: refuses credentials in the form as invalid_client, takes them through Basic', async (mode, status, challenge) => {
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_client_auth: mode } })).status).toBe(200);
+    const refused = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
+    expect(refused.status).toBe(status);
+    expect((refused.body as { error: string }).error).toBe('invalid_client');
+    expect(refused.headers['www-authenticate']).toBe(challenge);
+    const ok = await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: basic('demo-client', 'demo-secret') } });
+    expect(ok.status).toBe(200);
+    // A wrong secret through Basic is still 401 with a challenge (RFC 6749 5.2).
+    const wrong = await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: basic('demo-client', 'nope') } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers['www-authenticate']).toBe('Basic realm="sandbox"');
+  });
+});
+
 describe('token_error_echo variant', () => {
   const echoing = async () => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_error_echo: true } })).status).toBe(200);
 
@@ -203,6 +245,20 @@ describe('authorization code flow', () => {
     const r = await signIn(undefined);
     expect(r.status).toBe(302);
     expect(queryOf(r.headers.location).has('state')).toBe(false);
+  });
+
+  it('authorize_state "dropped": carries no state back, neither with a code nor with an error', async () => {
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { authorize_state: 'dropped' } })).status).toBe(200);
+    const r = await signIn('xyz-42');
+    expect(r.status).toBe(302);
+    const q = queryOf(r.headers.location);
+    expect(q.has('state')).toBe(false);
+    expect((await exchange(q.get('code')!)).status).toBe(200);
+    const denied = await call(sb, 'POST', '/authentication/oauth/authorize/', {
+      form: { client_id: 'demo-client', redirect_uri: REDIRECT, response_type: 'code', state: 'xyz-42', decision: 'deny' },
+    });
+    expect(queryOf(denied.headers.location).get('error')).toBe('access_denied');
+    expect(queryOf(denied.headers.location).has('state')).toBe(false);
   });
 
   it('makes codes single-use and revokes the token of a replayed code', async () => {

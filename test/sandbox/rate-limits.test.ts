@@ -227,6 +227,32 @@ describe('service variants of the rate limits (over HTTP)', () => {
     return { s, list: () => call(s, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token: t }) };
   }
 
+  it('rate_headers_dropped: admitted answers go without the headers (all at 1, some at 0.5), 429s never; every request counts', async () => {
+    const { list } = await startWith({ rate_headers_dropped: 1 });
+    const first = await list();
+    expect(first.status).toBe(200);
+    expect(first.headers['ratelimit-policy']).toBeUndefined();
+    expect(first.headers.ratelimit).toBeUndefined();
+    expect((await list()).status).toBe(200);
+    const refused = await list();
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit-policy']).toBe(TIER4_READ_POLICY);
+    expect(refused.headers.ratelimit).toBe('second;r=0;t=1, minute;r=13;t=60, hour;r=148;t=3600');
+    expect(refused.headers['retry-after']).toBe('1');
+    await custom?.close();
+
+    const some = await startWith({ rate_headers_dropped: 0.5, seed: 3 });
+    const carried: boolean[] = [];
+    for (let i = 0; i < 12; i++) {
+      some.s.advance(1000);
+      const r = await some.list();
+      expect(r.status).toBe(200);
+      carried.push(r.headers.ratelimit !== undefined);
+    }
+    expect(carried).toContain(true);
+    expect(carried).toContain(false);
+  });
+
   it('token_bucket: r and t follow buckets that refill at q/w per second', async () => {
     const { s, list } = await startWith({ windows: 'token_bucket' });
     expect((await list()).headers.ratelimit).toBe('second;r=1;t=1, minute;r=14;t=4, hour;r=149;t=24');

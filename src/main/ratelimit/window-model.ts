@@ -152,8 +152,12 @@ export class BudgetModel {
     const sentSeq = own?.sentSeq ?? 0;
     if (info.policy.length > 0) {
       this.#learn(info.policy, now);
-    } else if (info.status >= 200 && info.status < 300 && info.remaining.length === 0) {
+    } else if (info.status >= 200 && info.status < 300 && info.remaining.length === 0 && this.#state !== 'learned') {
       // DECISIONS client 6: a response without the headers means the account is not limited.
+      // Only until an answer has shown limits: after that, one without them is an answer from a
+      // layer that does not write them (a cache, another front server), not a lifted limit; the
+      // request still counts, and a burst on the strength of it would only be refused. A tier
+      // that changes comes with headers of its own (#learn).
       this.#state = 'unlimited';
       this.#windows = [];
       this.#own.clear();

@@ -93,8 +93,13 @@ export async function signInWithBrowser(opts: SignInOptions): Promise<Authorizat
       return;
     }
     const got = url.searchParams.get('state');
-    if (got === null || !sameState(got, state)) {
-      // Not ours (an old tab or another site): refuse it and keep waiting for the real one.
+    // A state that is not ours (an old tab or another site) is refused, and we keep waiting for
+    // the real one. A callback without any state is the interface's own form (spec 4.3 redirects
+    // to `<redirect_uri>?code=...`, and a server that does not know `state` ignores it, RFC 6749
+    // 3.1): refusing it would leave every sign-in with such a server waiting until it times out.
+    // It must at least carry a code or an error to be an answer at all.
+    const stateless = got === null && (url.searchParams.has('code') || url.searchParams.has('error'));
+    if (!stateless && (got === null || !sameState(got, state))) {
       answer(res, 400, 'Unknown sign-in', 'This sign-in was not started by Campaign Desk just now. Start it again from the app.');
       return;
     }

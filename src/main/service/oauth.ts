@@ -6,12 +6,32 @@ import { ServiceError } from './errors';
 import type { HttpResponse, HttpTransport } from './http-transport';
 import { errorFromResponse, parseJsonBody, serverWords, type ErrorContext } from './response-errors';
 
+/**
+ * An optional member of a token answer, read liberally: RFC 6749 5.1 makes everything but
+ * access_token and token_type optional and tells the client to ignore what it does not know, and
+ * servers write a member they have no value for as null or "" as often as they leave it out
+ * (serialisers of typed token classes do). Such a member, or one of a type we cannot use, is
+ * read as absent rather than failing a token we could otherwise use.
+ */
+const absentUnless = <T extends z.ZodType>(schema: T) =>
+  z
+    .unknown()
+    .transform((v) => {
+      const r = schema.safeParse(v);
+      return r.success ? (r.data as z.output<T>) : undefined;
+    })
+    .optional();
+
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
-  token_type: z.string().optional(),
-  // A number per the spec; a numeric string is accepted from a looser server.
-  expires_in: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).optional(),
-  refresh_token: z.string().min(1).optional(),
+  // "bearer" in any case (RFC 6749 5.1: case-insensitive); we always send it as Bearer anyway.
+  token_type: absentUnless(z.string()),
+  // A number per the spec; a numeric string is accepted from a looser server. Zero or less says
+  // nothing usable (a token already dead), so the default lifetime and the 401 renewal take over.
+  expires_in: absentUnless(
+    z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).refine((n) => Number.isFinite(n) && n > 0),
+  ),
+  refresh_token: absentUnless(z.string().min(1)),
 });
 
 const tokenErrorSchema = z.looseObject({ error: z.string() });
@@ -53,17 +73,31 @@ export class TokenSet {
   }
 }
 
+/**
+ * How the client authenticates to the token endpoint (RFC 6749 2.3.1): `form`, client_id and
+ * client_secret in the request body as the interface shows (4.4, 4.5), or `basic`, HTTP Basic,
+ * which every RFC server MUST accept and which a server may require, refusing the body's.
+ */
+export type ClientAuthMethod = 'form' | 'basic';
+
+/** The method a token endpoint was last found to accept: kept by the caller across requests. */
+export interface ClientAuthMemory {
+  method: ClientAuthMethod;
+}
+
 export interface TokenRequestBase {
   transport: HttpTransport;
   clock: Clock;
   clientId: string;
   secret: string;
   signal?: AbortSignal;
+  /** Tried first, and updated when the other method is the one that worked (default: form). */
+  clientAuth?: ClientAuthMemory;
 }
 
 /** Spec 4.5: POST {auth_url}/authentication/oauth/token, grant_type client_credentials. */
 export function requestClientCredentialsToken(opts: TokenRequestBase & { authUrl: string }): Promise<TokenSet> {
-  const form = new URLSearchParams({ client_id: opts.clientId, client_secret: opts.secret, grant_type: 'client_credentials' });
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
   return tokenRequest(opts, joinUrl(opts.authUrl, '/authentication/oauth/token'), form, 'get an access token');
 }
 
@@ -71,14 +105,47 @@ export function requestClientCredentialsToken(opts: TokenRequestBase & { authUrl
 export function exchangeAuthorizationCode(
   opts: TokenRequestBase & { baseUrl: string; code: string; redirectUri: string },
 ): Promise<TokenSet> {
-  const form = new URLSearchParams({
-    client_id: opts.clientId,
-    client_secret: opts.secret,
-    code: opts.code,
-    redirect_uri: opts.redirectUri,
-    grant_type: 'authorization_code',
-  });
+  const form = new URLSearchParams({ code: opts.code, redirect_uri: opts.redirectUri, grant_type: 'authorization_code' });
   return tokenRequest(opts, joinUrl(opts.baseUrl, '/core/oauth/token'), form, 'complete the sign-in', [opts.code]);
+}
+
+/** RFC 6749 2.3.1 (and Appendix B): each of id and secret form-encoded before they are joined. */
+function formEncoded(s: string): string {
+  return new URLSearchParams([['', s]]).toString().slice(1);
+}
+
+/** The request's body and headers with the client's credentials in them, the way `method` says. */
+function authenticated(form: URLSearchParams, method: ClientAuthMethod, clientId: string, secret: string): { body: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const body = new URLSearchParams(form);
+  if (method === 'basic') {
+    headers.authorization = `Basic ${Buffer.from(`${formEncoded(clientId)}:${formEncoded(secret)}`, 'utf8').toString('base64')}`;
+  } else {
+    body.set('client_id', clientId);
+    body.set('client_secret', secret);
+  }
+  return { body: body.toString(), headers };
+}
+
+/** The RFC 6749 5.2 error code of a token answer, if it has one. */
+function oauthErrorCode(res: HttpResponse): string | undefined {
+  const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
+  return parsed.success ? parsed.data.error : undefined;
+}
+
+/**
+ * The token endpoint may have refused how the client authenticated, not who it is: an
+ * `invalid_client` error (RFC 6749 5.2: 401, or 400 when no Authorization header was sent), an
+ * `invalid_request` (5.2 also uses it for "an unsupported parameter" and "more than one mechanism
+ * for authenticating the client", which is how some servers refuse a body's client_secret), or a
+ * 401 that challenges for Basic. Worth one try with the other method.
+ */
+function refusedClientAuth(res: HttpResponse): boolean {
+  if (res.status !== 400 && res.status !== 401) return false;
+  const code = oauthErrorCode(res);
+  if (code === 'invalid_client' || code === 'invalid_request') return true;
+  const challenge = res.headers['www-authenticate'];
+  return res.status === 401 && (Array.isArray(challenge) ? challenge : [challenge ?? '']).some((c) => /(^|[\s,])basic(\s|,|$)/i.test(c));
 }
 
 export function joinUrl(base: string, path: string): string {
@@ -93,14 +160,26 @@ async function tokenRequest(
   extraSecrets: string[] = [],
 ): Promise<TokenSet> {
   // The lifetime counts from before the request left, so we never think a token fresher than it is.
-  const issuedAt = opts.clock.now();
-  const res = await opts.transport.send({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: form.toString(),
-    signal: opts.signal,
-  });
+  let issuedAt = opts.clock.now();
+  const first = opts.clientAuth?.method ?? 'form';
+  const post = (method: ClientAuthMethod) => opts.transport.send({ method: 'POST', url, ...authenticated(form, method, opts.clientId, opts.secret), signal: opts.signal });
+  let res = await post(first);
+  if (refusedClientAuth(res)) {
+    // A server may take the credentials only one way (RFC 6749 2.3.1): the other is tried once,
+    // and the way that worked is remembered. If both fail, the verdict on the credentials
+    // themselves (invalid_client) is the one reported, else the first refusal. A code exchange
+    // may try twice too: a server checks the client before it looks at the code.
+    const other: ClientAuthMethod = first === 'form' ? 'basic' : 'form';
+    const retriedAt = opts.clock.now();
+    const second = await post(other);
+    if (second.status >= 200 && second.status < 300) {
+      res = second;
+      issuedAt = retriedAt;
+      if (opts.clientAuth) opts.clientAuth.method = other;
+    } else if (oauthErrorCode(res) !== 'invalid_client' && oauthErrorCode(second) === 'invalid_client') {
+      res = second;
+    }
+  }
   // Everything secret this request carried: a server that echoes the form body (or the Basic
   // header) in its error must not get any of it into a message.
   const secrets = [opts.secret, ...extraSecrets];

@@ -1,5 +1,5 @@
 // The service's own words from an error body, whatever common shape it has (DECISIONS client 12):
-// `message`; RFC 9457 problem details (`title`, `detail`); RFC 6749 (`error`, `error_description`);
+// `message` (a text or a list of them); RFC 9457 problem details (`title`, `detail`); RFC 6749 (`error`, `error_description`);
 // a list of errors (`errors[]` of strings or of objects with message/detail/title and a field, as
 // JSON:API or RFC 9457 extensions write them, or FastAPI's `detail[]` with `loc`/`msg`); a map of
 // field -> messages (`errors: {name: [...]}`); and any of these nested under `error: {...}`.
@@ -153,18 +153,26 @@ function readBody(c: Collector, raw: unknown, opts: ReadOptions, depth: number):
   // The title names the problem type; one that only repeats the status phrase is kept for last.
   const plainTitle = typeof b.title === 'string' && isMerePhrase(b.title, opts.status);
   if (!plainTitle) c.head(b.title);
-  c.head(b.message);
+  // `message` may be a list of messages ({"statusCode", "message": [...], "error": "Bad Request"},
+  // as a common server framework writes validation errors).
+  if (Array.isArray(b.message)) readList(c, b.message);
+  else c.head(b.message);
   if (Array.isArray(b.detail)) readList(c, b.detail);
   else c.head(b.detail);
   c.head(b.description);
   // RFC 6749: the code, then its description ("invalid_client: Client authentication failed").
+  // An `error` that only repeats the status phrase ("Bad Request") is kept for last, as a title is.
   const code = typeof b.error === 'string' ? b.error : undefined;
+  const plainError = code !== undefined && isMerePhrase(code, opts.status);
   if (typeof b.error_description === 'string' && b.error_description.trim() !== '') {
     c.head(code !== undefined ? `${code}: ${b.error_description}` : b.error_description);
-  } else if (code !== undefined) c.head(code);
+  } else if (code !== undefined && !plainError) c.head(code);
   if (b.error !== null && typeof b.error === 'object') readBody(c, b.error, opts, depth + 1);
   readList(c, b.errors);
-  if (plainTitle && c.heads.length === 0 && c.items.length === 0) c.head(b.title);
+  if (c.heads.length === 0 && c.items.length === 0) {
+    if (plainTitle) c.head(b.title);
+    else if (plainError) c.head(code);
+  }
 }
 
 /** "Invalid campaign: cpc ..." but "The data was invalid. cpc ...": no colon after a full stop. */

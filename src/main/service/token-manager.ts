@@ -5,7 +5,7 @@
 import type { Clock } from '../clock/clock';
 import { ServiceError } from './errors';
 import type { HttpTransport } from './http-transport';
-import { requestClientCredentialsToken, type TokenSet } from './oauth';
+import { requestClientCredentialsToken, type ClientAuthMemory, type TokenSet } from './oauth';
 
 export type CredentialSource =
   | {
@@ -40,6 +40,8 @@ export class TokenManager {
   #renewal: Promise<TokenSet> | undefined;
   #sessionEnded = false;
   #renewals = 0;
+  /** How the token endpoint takes our credentials, once learned: every renewal asks that way first. */
+  readonly #clientAuth: ClientAuthMemory = { method: 'form' };
 
   constructor(opts: TokenManagerOptions) {
     this.#opts = opts;
@@ -48,6 +50,11 @@ export class TokenManager {
 
   get clientId(): string {
     return this.#opts.credentials.clientId;
+  }
+
+  /** How the token endpoint was last found to take our credentials. */
+  get clientAuthMethod(): ClientAuthMemory['method'] {
+    return this.#clientAuth.method;
   }
 
   /** Token requests made so far (a counter for gauges and tests). */
@@ -109,6 +116,7 @@ export class TokenManager {
       authUrl: this.#opts.authUrl,
       clientId: cred.clientId,
       secret,
+      clientAuth: this.#clientAuth,
     });
     this.#current = t;
     return t;

@@ -170,6 +170,18 @@ describe('BudgetModel', () => {
     expect(m.nextAdmitAt(1)).toBe(1);
   });
 
+  it('keeps limits it has learned across a response without headers, and counts that request', () => {
+    const m = new BudgetModel([{ name: 'second', quota: 1, windowMs: 1000 }], { marginMs: 0 });
+    m.admit(1, 0);
+    m.onResponse(1, 1, info(200, 'second;r=1;t=1, minute;r=2;t=60'));
+    m.admit(2, 10);
+    // Through a cache or another front server: no headers this time.
+    m.onResponse(2, 11, { status: 200, policy: [], remaining: [] });
+    expect(m.state).toBe('learned');
+    expect(m.windows(11).find((w) => w.name === 'minute')?.used).toBe(2);
+    expect(m.nextAdmitAt(11)).toBeGreaterThan(11);
+  });
+
   it('does not count a request that never left, and counts one whose fate is unknown for a full window', () => {
     const m = new BudgetModel('unlimited', { marginMs: 0 });
     m.admit(1, 0);

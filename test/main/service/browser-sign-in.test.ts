@@ -7,7 +7,7 @@ import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, freePort, isTokenRequest, loginAs, sandboxRequests, SECRET, worldFixtures, rejection } from './helpers';
+import { clientFor, clockOf, freePort, isTokenRequest, loginAs, raw, sandboxRequests, SECRET, worldFixtures, rejection } from './helpers';
 
 let sb: RunningSandbox | undefined;
 afterEach(async () => {
@@ -102,6 +102,27 @@ describe('signInWithBrowser', () => {
     );
     expect(forged).toBe(400);
     expect(session.tokens.accessToken.length).toBeGreaterThan(0);
+  });
+
+  it('completes a sign-in whose redirect carries no state (spec 4.3 shows only the code), still refusing a foreign one', async () => {
+    const { s, base, redirectUri } = await setup();
+    await raw(s, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), authorize_state: 'dropped' } });
+    let forged: number | undefined;
+    const login = loginAs('manager@example.com', 'demo');
+    const session = await signInWithBrowser({
+      ...base(async (url) => {
+        const f = await request(`${redirectUri}?code=stolen&state=not-ours`);
+        forged = f.statusCode;
+        await f.body.text();
+        await login(url);
+      }),
+      // Today's failure mode is waiting out the whole sign-in; a short one keeps the test quick.
+      timeoutMs: 2_000,
+    });
+    expect(forged).toBe(400);
+    const client = clientFor(s, { credentials: session, clock: clockOf(s) });
+    expect(await client.authApps()).toHaveProperty('1001');
+    await client.close();
   });
 
   it('reports a denied sign-in, a sign-in that never comes back, and a port already taken', async () => {

@@ -5,7 +5,7 @@
 // (token-bucket windows, quoted header names, Retry-After as a date, a service clock 7 min ahead).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
 import { greedyAdmissions, greedyBucketAdmissions } from '../ratelimit/sim';
 import { VirtualTime } from '../ratelimit/virtual-time';
@@ -25,9 +25,9 @@ afterEach(async () => {
   sb = undefined;
 });
 
-async function start(): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
+async function start(extra: Variants = {}): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
   sb = await startSandbox({
-    variants: testVariants(),
+    variants: { ...testVariants(), ...extra },
     clock: 'manual',
     fixtures: worldFixtures({
       now: '2026-11-21T09:00:00Z',
@@ -150,5 +150,31 @@ describe(`rate limits over HTTP (${variantLabel()})`, () => {
     expect(log).toHaveLength(30);
     expect(log.every((r) => r.limited === false && r.status === 200)).toBe(true);
     expect(c.snapshot().budgets.find((b) => b.account === 'oldtimerltd')?.state).toBe('unlimited');
+  });
+});
+
+describe(`rate limits when some answers carry no headers (${variantLabel()})`, () => {
+  // Spec 8.1.6 says every answer of a limited endpoint carries them; a cache or a second front
+  // server in the way may not (variant rate_headers_dropped). One answer without them must not
+  // undo what the others taught: the account is limited, and a burst would be refused.
+  it.each([0.5, 1])('keeps the limits it learned when %s of the admitted answers come without them', async (dropped) => {
+    const { s, c, time } = await start({ rate_headers_dropped: dropped });
+    const n = 16;
+    const pages = await time.run(
+      Promise.all(Array.from({ length: n }, (_, i) => c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }))),
+    );
+    expect(pages).toHaveLength(n);
+    const log = (await sandboxRequests(s)).filter((r) => r.account === 'limitedone');
+    const refusedAt = log.filter((r) => r.status === 429).map((r) => r.seq);
+    const lastAdmittedAt = (seq: number) => log.filter((r) => r.seq < seq && r.status === 200).length;
+    // Refusals come at most in the one burst before anything was learned (only when the very
+    // first answer had no headers, which says "not limited"): never after an admitted answer
+    // that followed a refusal.
+    const firstRefusal = refusedAt[0];
+    if (firstRefusal !== undefined) {
+      expect(refusedAt.every((seq) => lastAdmittedAt(seq) === lastAdmittedAt(firstRefusal))).toBe(true);
+    }
+    expect(withinQuotas(admittedTimes(log, 'limitedone', 'campaigns.list'), READ)).toBe(true);
+    expect(c.snapshot().budgets.find((b) => b.account === 'limitedone' && b.group === 'campaigns.list')?.state).toBe('learned');
   });
 });

@@ -64,6 +64,14 @@ describe('reading the service words from an error body', () => {
     expect(fastapi?.text).toBe('bid_strategy: value is not a valid enumeration member');
   });
 
+  it('reads message as a list, with an error that only repeats the status phrase kept for last', () => {
+    const listed = words({ statusCode: 400, message: ['name must be a string', 'cpc must be a positive number'], error: 'Bad Request' });
+    expect(listed?.text).toBe('name must be a string; cpc must be a positive number');
+    expect(words({ statusCode: 403, message: [], error: 'Forbidden' }, 403)?.text).toBe('Forbidden');
+    // An error code that says more than the phrase is still shown first.
+    expect(words({ message: ['budget too small'], error: 'BUDGET_RULE' })?.text).toBe('BUDGET_RULE: budget too small');
+  });
+
   it('reads a nested error object (error: {message, errors})', () => {
     expect(words({ error: { code: 400, message: 'Invalid campaign', errors: [{ message: 'Unknown objective', field: 'marketing_objective' }] } })?.text).toBe(
       'Invalid campaign: marketing_objective: Unknown objective',

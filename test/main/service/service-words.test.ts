@@ -35,6 +35,7 @@ const campaign = {
 describe.each([
   ['{http_status, message} bodies', {}],
   ['problem+json bodies', { problem_json: true }],
+  ['{statusCode, message: [...], error} bodies', { error_shape: 'message_list' }],
 ] as [string, Variants][])("the service's words, with %s", (_, variants) => {
   it('shows why a create was refused as the service said it, not only its status', async () => {
     const s = await start(variants);
@@ -49,8 +50,9 @@ describe.each([
     client = clientFor(s);
     const forbidden = await rejection(client.listCampaigns('strangers', { fetchLevel: 'R' }));
     expect(forbidden.kind).toBe('forbidden');
-    const said = (await raw(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<string, string>;
-    expect(forbidden.message).toContain(said.message ?? said.detail);
+    const said = (await raw(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<string, string | string[]>;
+    const words = said.message ?? said.detail;
+    expect(forbidden.message).toContain(Array.isArray(words) ? words[0] : words);
     const missing = await rejection(client.deleteTask('987654321'));
     expect(missing).toMatchObject({ kind: 'not_found', status: 404 });
     expect(missing.message).toContain('Task not found');
