@@ -11,6 +11,7 @@ import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../for
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
 import { createAutosave, type SaveState } from '../lib/autosave';
 import type { AccountRef } from './workspace-store';
+import { takenBackOf, type TakenBack } from '../forms/taken-back';
 
 export interface PushState {
   account: AccountRef | null;
@@ -24,8 +25,8 @@ export interface PushState {
   saveState: SaveState;
   saveError: string | null;
   notice: { text: string; bad: boolean } | null;
-  /** What the service said when it refused the open draft's last version (it was taken back to fix). */
-  serviceWords: string | null;
+  /** Why the open draft's last version was not sent (refused, or blocked by the app), when it was taken back to fix. */
+  serviceWords: TakenBack | null;
   /** The service's clock minus this computer's (ms), learned by main from Date headers. */
   serviceOffset: number;
   /** The connection's default performer, prefilled in every new push. */
@@ -322,7 +323,7 @@ export const usePush = create<PushState>()((set, get) => {
       // Edits the core never confirmed are newer than the saved payload.
       const pending = journal.read(d.id);
       const journaled = pending && journaledPushForm(pending);
-      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id, serviceWords: d.serviceWords ?? null });
+      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id, serviceWords: takenBackOf(d) });
       if (pending && journaled) {
         seq = Math.max(seq, pending.seq) + 1;
         set({ saveState: 'unsaved' });

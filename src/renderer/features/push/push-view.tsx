@@ -7,7 +7,7 @@ import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { usePush } from '../../stores/push-store';
 import { problemsByField } from '../../forms/campaign-form';
 import { pushFormProblems, type PushForm } from '../../forms/push-form';
-import { RefusedBefore } from '../drafts/change-state';
+import { TakenBackNote } from '../drafts/change-state';
 import { BlockedPushes } from './blocked-pushes';
 import { PushContentFields } from './content-fields';
 import { PushPreview } from './push-preview';
@@ -56,7 +56,7 @@ export function PushView({ now }: { now: number }) {
             New
           </button>
         </div>
-        {s.serviceWords ? <RefusedBefore words={s.serviceWords} /> : null}
+        {s.serviceWords ? <TakenBackNote taken={s.serviceWords} /> : null}
         <TemplatesBar />
         <div className="form">
           <PushContentFields
