@@ -137,12 +137,15 @@ export const usePush = create<PushState>()((set, get) => {
     composer += 1;
     localId = newLocalDraftId();
     queuedSeq = seq;
-    set({ form: blankForm(), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, ...fields });
+    // The blank form takes the default of the connection switched to (fields may clear it), never
+    // the one of the connection left: defaults are per connection.
+    const performer = 'defaultPerformer' in fields ? (fields.defaultPerformer ?? null) : get().defaultPerformer;
+    set({ form: blankForm(performer), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, ...fields });
   }
 
   /** A new push: blank but for the connection's default performer. */
-  function blankForm(): PushForm {
-    return { ...newPushForm(), performer: get()?.defaultPerformer ?? '' };
+  function blankForm(performer: string | null = get()?.defaultPerformer ?? null): PushForm {
+    return { ...newPushForm(), performer: performer ?? '' };
   }
 
   function change(form: PushForm): void {
