@@ -7,7 +7,7 @@ import type * as S from '../store';
 import type { ConnectionView } from '../connections/connections';
 import { describeItem } from '../sync/outbox-drain';
 import { postedAs } from '../sync/posted';
-import { SERVICE_WORDS_FIELD } from '../store/drafts-repo';
+import { BLOCKED_WORDS_FIELD, SERVICE_WORDS_FIELD } from '../store/drafts-repo';
 import { BLOCK_CODES, FIX_OF_BLOCK, type BlockCode } from '../sync/recheck';
 import { DEMO_PROFILE_ID } from './demo';
 
@@ -77,15 +77,17 @@ export function draftDto(d: S.Draft, item?: S.OutboxItem): C.Draft {
   // Edited after it was refused: an editable draft again, whose next Queue replaces the old item.
   const status: C.Draft['status'] = !live || d.state === 'editing' ? 'draft' : (live.state as Exclude<C.Draft['status'], 'draft'>);
   const words = d.problems.find((p) => p.field === SERVICE_WORDS_FIELD)?.message;
+  const blocked = d.problems.find((p) => p.field === BLOCKED_WORDS_FIELD)?.message;
   const base = {
     id: d.id,
     profileId: d.profileId,
     accountId: d.accountId ?? '',
-    problems: d.problems.filter((p) => p.field !== SERVICE_WORDS_FIELD),
+    problems: d.problems.filter((p) => p.field !== SERVICE_WORDS_FIELD && p.field !== BLOCKED_WORDS_FIELD),
     updatedAt: d.updatedAt,
     status,
     ...(live ? { item: { id: live.id, lastError: live.lastError, fix: live.fix, attempts: live.attempts, updatedAt: live.updatedAt } } : {}),
     ...(words ? { serviceWords: words } : {}),
+    ...(blocked ? { blockedWords: blocked } : {}),
   };
   if (d.kind === 'campaign') {
     const parsed = campaignCreateSchema.partial().safeParse(d.payload);

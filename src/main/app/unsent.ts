@@ -5,6 +5,7 @@ import { UNSENT_OUTBOX_STATES } from '../../shared/domain/outbox';
 import { DeskError } from '../../shared/errors';
 import { countUnsent, unsentKey, unsentRefusal, type UnsentGroup, type UnsentItem } from '../../shared/domain/unsent';
 import type { Draft, OutboxItem, Store } from '../store';
+import { BLOCKED_WORDS_FIELD, SERVICE_WORDS_FIELD } from '../store/drafts-repo';
 import { describeItem } from '../sync/outbox-drain';
 
 /** A connection's own (accountId omitted: everything of it), or one account's. */
@@ -68,6 +69,7 @@ export function listUnsent(store: Pick<Store, 'drafts' | 'outbox'>, scope: Unsen
       accountId: item.accountId ?? '',
       summary: describeItem(item),
       words: item.lastError?.message ?? null,
+      problems: [],
       payload: editedSince ? { ...draft.payload } : itemPayload(item),
       updatedAt: item.updatedAt,
     });
@@ -81,7 +83,8 @@ export function listUnsent(store: Pick<Store, 'drafts' | 'outbox'>, scope: Unsen
       kind: d.kind,
       accountId: d.accountId ?? '',
       summary: draftSummary(d),
-      words: d.problems.length > 0 ? d.problems.map((p) => p.message).join('; ') : null,
+      words: d.problems.find((p) => p.field === SERVICE_WORDS_FIELD || p.field === BLOCKED_WORDS_FIELD)?.message ?? null,
+      problems: d.problems.filter((p) => p.field !== SERVICE_WORDS_FIELD && p.field !== BLOCKED_WORDS_FIELD),
       payload: { ...d.payload },
       updatedAt: d.updatedAt,
     });

@@ -92,7 +92,7 @@ const rowSchema = z.object({
 export interface ActivityRepo {
   log(input: LogInput): ActivityEntry;
   /** Newest first. */
-  list(filter?: { profileId?: string; accountId?: string; limit?: number; before?: number }): ActivityEntry[];
+  list(filter?: { profileId?: string; accountId?: string; limit?: number; before?: number; withAppWide?: boolean }): ActivityEntry[];
   prune(before: number): number;
   /** How many entries prune(before) would remove. */
   countBefore(before: number): number;
@@ -134,7 +134,10 @@ export function createActivityRepo(ctx: RepoContext): ActivityRepo {
     },
     list(filter = {}) {
       const where = whereClause([
-        when(filter.profileId !== undefined, 'profile_id = ?', filter.profileId),
+        // App-wide entries (no connection: the data file moved aside at start-up) belong to every
+        // connection's log, or the person never learns where their old file was kept.
+        when(filter.profileId !== undefined && filter.withAppWide === true, '(profile_id = ? OR profile_id IS NULL)', filter.profileId),
+        when(filter.profileId !== undefined && filter.withAppWide !== true, 'profile_id = ?', filter.profileId),
         when(filter.accountId !== undefined, 'account_id = ?', filter.accountId),
         when(filter.before !== undefined, 'at < ?', filter.before),
       ]);

@@ -25,7 +25,12 @@ export const fieldProblemsSchema = z.array(z.object({ field: z.string(), message
  * what the service refused while the person fixes it.
  */
 export const SERVICE_WORDS_FIELD = 'service';
-const isServiceWords = (p: { field: string }) => p.field === SERVICE_WORDS_FIELD;
+/**
+ * The same for a change taken back while blocked: the app held it (its time passed, the rules
+ * refused it), the service never saw it, so these words must not be shown as the service's.
+ */
+export const BLOCKED_WORDS_FIELD = 'blocked';
+const isServiceWords = (p: { field: string }) => p.field === SERVICE_WORDS_FIELD || p.field === BLOCKED_WORDS_FIELD;
 
 export interface Draft {
   id: string;
@@ -278,7 +283,8 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
           );
         }
         outbox.remove(seq);
-        const words = item.state === 'queued' ? [] : [{ field: SERVICE_WORDS_FIELD, message: item.lastError?.message ?? '' }].filter((p) => p.message !== '');
+        const field = item.state === 'blocked' ? BLOCKED_WORDS_FIELD : SERVICE_WORDS_FIELD;
+        const words = item.state === 'queued' ? [] : [{ field, message: item.lastError?.message ?? '' }].filter((p) => p.message !== '');
         takenBack.run(toJson([...words, ...d.problems.filter((p) => !isServiceWords(p))]), ctx.clock.now(), d.id);
         return { draft: get(d.id) as Draft, item };
       });

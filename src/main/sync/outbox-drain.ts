@@ -389,7 +389,7 @@ export class OutboxDrainer {
           return later({ code: 'SERVER', message: err.message }, now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0));
         }
         if (err.retryAfterMs !== undefined) this.#retryAfterAt.set(item.seq, now + err.retryAfterMs);
-        return this.#uncertain(item, { code: 'SERVER', message: err.message });
+        return this.#uncertain(item, { code: 'SERVER', message: err.message }, [err.status, err.serverText].filter((x) => x !== undefined && x !== '').join(': '));
       default:
         // outcome_unknown, timeout, protocol (a 2xx we could not read): it may have happened.
         return this.#uncertain(item, { code: 'UNKNOWN', message: err.message });
@@ -414,9 +414,13 @@ export class OutboxDrainer {
     this.#d.note(item.profileId, item.accountId, 'error', 'outbox.failed', `${describeItem(item)} failed ${item.attempts} times.`);
   }
 
-  #uncertain(item: OutboxItem, err: StoredError): void {
+  /** `said`: the status and words of a 5xx answer ("500: Internal server error"). */
+  #uncertain(item: OutboxItem, err: StoredError, said?: string): void {
     this.#changed(this.#d.store.outbox.markUncertain(item.seq, err));
-    this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.uncertain', `${describeItem(item)}: the answer was lost; checking the service before sending again.`);
+    // A 5xx is an answer: the service said it failed, in its words; it may still have applied the
+    // change, which is why it is looked for all the same. Only a missing answer was "lost".
+    const what = err.code === 'SERVER' ? `the service failed${said ? ` (${said})` : ''} and may have made it all the same` : 'the answer was lost';
+    this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.uncertain', `${describeItem(item)}: ${what}; checking the service before sending again.`);
   }
 
   /**

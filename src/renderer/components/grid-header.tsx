@@ -6,13 +6,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import type { GridColumn } from './virtual-grid';
 
+/** The floor of a column that names no minimum of its own. */
 export const MIN_COLUMN_WIDTH = 40;
 export const MAX_COLUMN_WIDTH = 1200;
 const KEY_STEP = 10;
 /** How far the pointer moves before a press on a header becomes a drag (smaller is a click: sort). */
 const DRAG_THRESHOLD = 6;
 
-export const clampWidth = (w: number) => Math.round(Math.max(MIN_COLUMN_WIDTH, Math.min(MAX_COLUMN_WIDTH, w)));
+export const clampWidth = (w: number, min = MIN_COLUMN_WIDTH) => Math.round(Math.max(min, Math.min(MAX_COLUMN_WIDTH, w)));
 
 export type DropSide = 'before' | 'after';
 
@@ -95,7 +96,7 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
     let width = from;
     follow(
       (m) => {
-        width = clampWidth(from + m.clientX - x0);
+        width = clampWidth(from + m.clientX - x0, c.minWidth);
         onLiveWidth({ id: c.id, width });
       },
       () => {
@@ -135,7 +136,7 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
   };
 
   const setWidth = (c: GridColumn<T>, width: number) => {
-    const w = clampWidth(width);
+    const w = clampWidth(width, c.minWidth);
     // The handle's aria-valuetext follows, which is what a screen reader announces.
     onResize?.(c.id, w);
   };
@@ -188,7 +189,7 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
                 role="separator"
                 aria-orientation="vertical"
                 aria-label={`Width of ${c.title}`}
-                aria-valuemin={MIN_COLUMN_WIDTH}
+                aria-valuemin={c.minWidth ?? MIN_COLUMN_WIDTH}
                 aria-valuemax={MAX_COLUMN_WIDTH}
                 aria-valuenow={Math.round(c.width)}
                 aria-valuetext={`${Math.round(c.width)} pixels`}

@@ -23,6 +23,8 @@ export interface GridColumn<T> {
   title: string;
   /** Pixels; a growing column takes this as its minimum and shares the spare width. */
   width: number;
+  /** The narrowest it may be made (by drag, keys or a saved view): its title and a value still fit. */
+  minWidth?: number;
   grow?: boolean;
   align?: 'left' | 'right';
   sortable?: boolean;

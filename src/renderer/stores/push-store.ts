@@ -11,6 +11,7 @@ import { formToPayload, newPushForm, payloadToForm, pushFormProblems, type PushF
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
 import { createAutosave, type SaveState } from '../lib/autosave';
 import type { AccountRef } from './workspace-store';
+import { takenBackOf, type TakenBack } from '../forms/taken-back';
 
 export interface PushState {
   account: AccountRef | null;
@@ -28,8 +29,8 @@ export interface PushState {
   revealed: boolean;
   /** Which push the composer shows: moves on New, open, a template and account switch (what was touched starts over). */
   composerKey: number;
-  /** What the service said when it refused the open draft's last version (it was taken back to fix). */
-  serviceWords: string | null;
+  /** Why the open draft's last version was not sent (refused, or blocked by the app), when it was taken back to fix. */
+  serviceWords: TakenBack | null;
   /** The service's clock minus this computer's (ms), learned by main from Date headers. */
   serviceOffset: number;
   /** The connection's default performer, prefilled in every new push. */
@@ -151,12 +152,15 @@ export const usePush = create<PushState>()((set, get) => {
     composer += 1;
     localId = newLocalDraftId();
     queuedSeq = seq;
-    set({ form: blankForm(), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, revealed: false, composerKey: composer, ...fields });
+    // The blank form takes the default of the connection switched to (fields may clear it), never
+    // the one of the connection left: defaults are per connection.
+    const performer = 'defaultPerformer' in fields ? (fields.defaultPerformer ?? null) : get().defaultPerformer;
+    set({ form: blankForm(performer), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, revealed: false, composerKey: composer, ...fields });
   }
 
   /** A new push: blank but for the connection's default performer. */
-  function blankForm(): PushForm {
-    return { ...newPushForm(), performer: get()?.defaultPerformer ?? '' };
+  function blankForm(performer: string | null = get()?.defaultPerformer ?? null): PushForm {
+    return { ...newPushForm(), performer: performer ?? '' };
   }
 
   function change(form: PushForm): void {
@@ -339,7 +343,7 @@ export const usePush = create<PushState>()((set, get) => {
       // Edits the core never confirmed are newer than the saved payload.
       const pending = journal.read(d.id);
       const journaled = pending && journaledPushForm(pending);
-      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id, serviceWords: d.serviceWords ?? null });
+      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id, serviceWords: takenBackOf(d) });
       if (pending && journaled) {
         seq = Math.max(seq, pending.seq) + 1;
         set({ saveState: 'unsaved' });

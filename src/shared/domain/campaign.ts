@@ -70,6 +70,14 @@ export type AccountFeature = (typeof ACCOUNT_FEATURES)[number];
 const money = z.number().finite();
 
 /**
+ * The highest price per click the desk lets a draft carry. The interface sets no ceiling, so the
+ * sandbox (a service) does not refuse more; the desk does, because a CPC in the thousands is a
+ * slipped digit or a pasted amount (1e9 from a spreadsheet), and it would be spent before anyone
+ * noticed. A hundred times the dearest clicks of the ad platforms, so no real bid meets it.
+ */
+export const CPC_MAX = 1000;
+
+/**
  * The body of a create request (spec 4.1). Types are checked here; the cross-field rules are in
  * `campaignCreateProblems` so that a draft can show every problem at once.
  */
@@ -99,7 +107,8 @@ export interface CampaignRuleContext {
    * Which enum values pass. 'open' (the default, the desk's): the values the spec shows and any
    * well-formed other value, since the service may use more than the spec shows (DECISIONS client
    * 7). 'known': only the values the spec shows; for the sandbox, which is a service and knows
-   * every value it has.
+   * every value it has. Only 'open' applies the desk's own bounds (CPC_MAX), which the interface
+   * does not set.
    */
   values?: 'open' | 'known';
 }
@@ -160,6 +169,10 @@ export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleConte
     out.push({ field: 'cpc', message: 'cpc must be greater than 0' });
   }
 
+  if (ctx.values !== 'known' && hasCpc && (c.cpc as number) > CPC_MAX) {
+    out.push({ field: 'cpc', message: cpcTooHighMessage(c.cpc as number) });
+  }
+
   if (!allowed('marketing_objective', c.marketing_objective)) out.push(notAllowed('marketing_objective'));
 
   const model = c.spending_limit_model;
@@ -201,6 +214,11 @@ export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleConte
     out.push({ field: 'start_date', message: 'start_date must be an ISO 8601 date-time' });
   }
   return out;
+}
+
+/** The desk's refusal of a cpc above CPC_MAX, with the amount as typed so a slipped digit shows. */
+function cpcTooHighMessage(cpc: number): string {
+  return `cpc ${cpc.toLocaleString('en-US', { maximumFractionDigits: 2 })} is more than ${CPC_MAX.toLocaleString('en-US')} a click: check for a slipped digit`;
 }
 
 /** Why a value of an enum field was refused, naming the values the spec shows. */

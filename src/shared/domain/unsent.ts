@@ -22,6 +22,11 @@ export const unsentItemSchema = z.object({
   summary: z.string(),
   /** The service's words for a failed item, the fix for a blocked one, why a queued one waits. */
   words: z.string().nullable(),
+  /**
+   * A draft's problems by the shared rules, by field: the window says them under its own labels
+   * (the same as the editor's), so they travel as data, not as the rules' interface words.
+   */
+  problems: z.array(z.object({ field: z.string(), message: z.string() })).default([]),
   /** What would be sent: a campaign's create fields, a push's events, a task change. No secret is ever in it. */
   payload: z.record(z.string(), z.unknown()),
   updatedAt: z.number(),

@@ -132,6 +132,8 @@ const draftCommon = {
     .optional(),
   /** What the service said of it last, kept when it was taken back to draft to be fixed. */
   serviceWords: z.string().optional(),
+  /** Why the app held it back (blocked, never sent), kept the same way. */
+  blockedWords: z.string().optional(),
 };
 export const draftSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('campaign'), ...draftCommon, payload: campaignCreateSchema.partial() }),

@@ -81,7 +81,7 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
       return [...counts.values()];
     },
     async 'activity.list'({ profileId, limit }) {
-      return ctx.store.activity.list({ ...(profileId === undefined ? {} : { profileId }), limit }).map(activityDto);
+      return ctx.store.activity.list({ ...(profileId === undefined ? {} : { profileId, withAppWide: true }), limit }).map(activityDto);
     },
   };
 }

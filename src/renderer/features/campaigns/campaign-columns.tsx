@@ -5,7 +5,7 @@ import { SORTABLE_CAMPAIGN_FIELDS } from '../../../shared/domain/campaign';
 import type { AccountView, CampaignRecord } from '../../../shared/ipc/contract';
 import { clampWidth, type DropSide } from '../../components/grid-header';
 import type { GridColumn } from '../../components/virtual-grid';
-import { CAMPAIGN_FIELDS, DEFAULT_COLUMN_IDS, DEFAULT_NETWORK_COLUMN_IDS, FIELD_BY_ID, FieldValue, rawValue } from './campaign-fields';
+import { CAMPAIGN_FIELDS, DEFAULT_COLUMN_IDS, DEFAULT_NETWORK_COLUMN_IDS, FIELD_BY_ID, FieldValue, minWidthOf, rawValue } from './campaign-fields';
 
 const sortable = new Set<string>(SORTABLE_CAMPAIGN_FIELDS);
 const RIGHT = new Set(['money']);
@@ -28,20 +28,23 @@ export function moveColumn(cols: ChosenColumn[], id: string, targetId: string, s
   return [...rest.slice(0, at), moved, ...rest.slice(at)];
 }
 
-/** `id` set to `width`, kept within what the saved view accepts. */
+/** `id` set to `width`, kept within what the saved view accepts and the column's own minimum. */
 export function resizeColumn(cols: ChosenColumn[], id: string, width: number): ChosenColumn[] {
   if (!Number.isFinite(width)) return cols;
-  const w = clampWidth(width);
+  const w = clampWidth(width, minWidthOf(id));
   return cols.map((c) => (c.id === id ? { ...c, width: w } : c));
 }
 
 export function campaignColumns(chosen: ChosenColumn[]): GridColumn<CampaignRecord>[] {
   return chosen.map(({ id, width }) => {
     const f = FIELD_BY_ID.get(id)!;
+    const minWidth = minWidthOf(id);
     return {
       id,
       title: f.label,
-      width,
+      // A view saved before the minimums (a 40 px column) opens at the minimum.
+      width: Math.max(width, minWidth),
+      minWidth,
       // The name takes the spare width while it has its default; once a person sets its width,
       // it keeps exactly that, or dragging its edge would seem to do nothing on a wide window.
       grow: id === 'name' && width === f.width,

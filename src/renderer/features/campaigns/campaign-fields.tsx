@@ -43,9 +43,23 @@ export const CAMPAIGN_FIELDS: readonly CampaignField[] = [
 export const FIELD_BY_ID = new Map(CAMPAIGN_FIELDS.map((f) => [f.id, f]));
 
 /**
+ * The narrowest a column may be made, by what it holds: an amount like "12,345.67", a status badge,
+ * an enum's shortest words, a date. Below these a column shows only "..." and looks broken. Name
+ * is the one a person reads rows by, so it keeps room for a few words however many columns are added.
+ */
+const MIN_WIDTH_BY_KIND: Readonly<Record<FieldKind, number>> = { text: 80, money: 64, enum: 90, date: 90, status: 110, json: 80 };
+const NAME_MIN_WIDTH = 150;
+
+export function minWidthOf(id: string): number {
+  if (id === 'name') return NAME_MIN_WIDTH;
+  const f = FIELD_BY_ID.get(id);
+  return f ? MIN_WIDTH_BY_KIND[f.kind] : MIN_WIDTH_BY_KIND.text;
+}
+
+/**
  * What an advertiser account shows before anyone chooses. With the pick column they add up to
- * 772 px, the grid's width in a 1024 px window (sidebar 232 px, a 15 px scrollbar), so Start and ID
- * are never cut; Bidding is one tick away in Columns. A network shows the advertiser instead of
+ * 772 px, within the grid's width in a 1024 px window (sidebar 220 px, a 15 px scrollbar), so Start
+ * and ID are never cut; Bidding is one tick away in Columns. A network shows the advertiser instead of
  * CPC and Daily cap, for the same width.
  */
 export const DEFAULT_COLUMN_IDS = ['name', 'status', 'spent', 'cpc', 'daily_cap', 'start_date', 'id'];

@@ -2,8 +2,8 @@
 // campaign is offered; the choice is saved with the account's view. Keyboard: the panel opens on
 // the button, Escape closes it and gives focus back to the button.
 import { useEffect, useRef, useState } from 'react';
-import { MAX_COLUMN_WIDTH as MAX_WIDTH, MIN_COLUMN_WIDTH as MIN_WIDTH } from '../../components/grid-header';
-import { CAMPAIGN_FIELDS, FIELD_BY_ID } from './campaign-fields';
+import { MAX_COLUMN_WIDTH as MAX_WIDTH } from '../../components/grid-header';
+import { CAMPAIGN_FIELDS, FIELD_BY_ID, minWidthOf } from './campaign-fields';
 import { resizeColumn, type ChosenColumn } from './campaign-columns';
 
 export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; onChange(next: ChosenColumn[]): void }) {
@@ -93,7 +93,7 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
                       <input
                         type="number"
                         className="column-width"
-                        min={MIN_WIDTH}
+                        min={minWidthOf(f.id)}
                         max={MAX_WIDTH}
                         step={10}
                         value={columns[i].width}

@@ -106,12 +106,15 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
 }
 
 /** The tree's "Edit" button for a connection, with its dialog (one element for the tree to place). */
-export function EditConnectionButton({ profile }: { profile: Profile }) {
+/** `tabIndex` -1 when the sidebar reaches it with the arrow keys instead of Tab (account-tree.tsx). */
+export function EditConnectionButton({ profile, tabIndex }: { profile: Profile; tabIndex?: number }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button
         type="button"
+        tabIndex={tabIndex}
+        data-tree-stop=""
         className={`icon-button tree-edit${profile.hasSecret ? '' : ' needs-secret'}`}
         onClick={() => setOpen(true)}
         title={profile.hasSecret ? `Edit the connection ${profile.name}...` : `${profile.name} has no secret stored: enter it...`}

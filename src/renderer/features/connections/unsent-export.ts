@@ -5,6 +5,16 @@ import type { UnsentItem } from '../../../shared/domain/unsent';
 import type { Draft } from '../../../shared/ipc/contract';
 import { campaignCreateSchema } from '../../../shared/domain/campaign';
 import { draftsToCsv } from '../drafts/draft-transfer';
+import { problemInWords } from '../drafts/draft-fields';
+
+/**
+ * What is said of a change: the service's words as they are, then a draft's problems in the
+ * window's words (the editor's labels), never the rules' interface names.
+ */
+export function unsentWords(i: Pick<UnsentItem, 'words' | 'problems'>): string | null {
+  const said = [...(i.words ? [i.words] : []), ...i.problems.map(problemInWords)];
+  return said.length > 0 ? said.join(' · ') : null;
+}
 
 /** The campaigns among the unsent changes, as drafts the CSV export knows. */
 function campaignDrafts(items: readonly UnsentItem[]): Draft[] {
@@ -28,7 +38,7 @@ export function unsentToJson(items: readonly UnsentItem[], from: { connection: s
       exportedAt: new Date(now).toISOString(),
       connection: from.connection,
       ...(from.account === undefined ? {} : { account: from.account }),
-      changes: items.map((i) => ({ state: i.group, kind: i.kind, account: i.accountId, summary: i.summary, words: i.words, payload: i.payload })),
+      changes: items.map((i) => ({ state: i.group, kind: i.kind, account: i.accountId, summary: i.summary, words: unsentWords(i), payload: i.payload })),
     },
     null,
     2,

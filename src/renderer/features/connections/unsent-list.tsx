@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { countUnsent, UNSENT_GROUPS, type UnsentGroup, type UnsentItem } from '../../../shared/domain/unsent';
 import { call, messageOf } from '../../lib/api';
 import { downloadText } from '../../lib/delimited';
-import { campaignCount, exportFileName, unsentToCsv, unsentToJson } from './unsent-export';
+import { campaignCount, exportFileName, unsentToCsv, unsentToJson, unsentWords } from './unsent-export';
 
 const GROUP_TITLE: Record<UnsentGroup, string> = {
   draft: 'Drafts',
@@ -55,7 +55,7 @@ export function UnsentList({ items, exportAs }: { items: UnsentItem[]; exportAs:
                 .map((i) => (
                   <li key={`${i.source}-${i.id}`} data-testid="unsent-item">
                     {i.summary}
-                    {i.words ? <span className="muted"> · {i.words}</span> : null}
+                    {unsentWords(i) ? <span className="muted"> · {unsentWords(i)}</span> : null}
                   </li>
                 ))}
             </ul>

@@ -25,7 +25,8 @@ import {
   type CampaignForm,
   type SeenValues,
 } from '../../forms/campaign-form';
-import { problemInWords } from './draft-fields';
+import { unknownValues } from '../../forms/unknown-values';
+import { problemInWords, unknownValueInWords } from './draft-fields';
 
 const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spending limit', NONE: 'No limit (daily cap)' };
 /** The budget choice that sends neither a limit nor a model: the interface's display example (spec 4.1 rule 6). */
@@ -55,6 +56,7 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
   const [settingsOpen, setSettingsOpen] = useState(false);
   const now = Date.now();
   const warnings = known ? capabilityWarnings(formToPayload(form), known.capabilities, known.accountName, now) : [];
+  const unknown = unknownValues(formToPayload(form), seen);
   /** " (refused on Nov 23)" after a choice the account is known about; nothing when unknown. */
   const knownNote = (value: string): string => {
     const c = CAPABILITY_OF[value];
@@ -172,10 +174,23 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           </p>
         </div>
       ) : null}
+      {unknown.length > 0 ? (
+        <div className="capability-warnings" role="status" data-testid="unknown-values">
+          <p className="warning-head">Before you queue</p>
+          {unknown.map((u) => (
+            <p key={u.field}>
+              {unknownValueInWords(u)}{' '}
+              <button type="button" className="link-button" onClick={() => edit({ [u.field === 'spending_limit_model' ? 'budget' : u.field]: u.nearest })} data-testid="use-nearest">
+                Use {enumLabel(u.nearest)}
+              </button>
+            </p>
+          ))}
+        </div>
+      ) : null}
       <div className="editor-actions">
         <span className="muted" data-testid="problem-count">
           {problems.length === 0
-            ? `Ready to queue${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`
+            ? `Ready to queue${warnings.length + unknown.length > 0 ? ` (${warnings.length + unknown.length} warning${warnings.length + unknown.length === 1 ? '' : 's'})` : ''}`
             : `${problems.length} problem${problems.length === 1 ? '' : 's'}${revealed ? '' : ' (Check shows them)'}`}
         </span>
         <button type="button" onClick={() => void check()} title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`} data-testid="draft-check">

@@ -6,6 +6,7 @@
 import type { Draft } from '../../../shared/ipc/contract';
 import { useDrafts } from '../../stores/drafts-store';
 import { blockedForGood, OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
+import { takenBackOf, type TakenBack } from '../../forms/taken-back';
 
 /** The Outbox's own words for each state: one change reads the same in both places. */
 export const CHANGE_LABEL: Record<Draft['status'], string> = {
@@ -21,7 +22,7 @@ export const CHANGE_LABEL: Record<Draft['status'], string> = {
 export function changeMeta(d: Draft): string {
   switch (d.status) {
     case 'draft':
-      return d.serviceWords ? 'not posted · refused before' : 'not posted';
+      return d.blockedWords ? 'not posted · blocked before' : d.serviceWords ? 'not posted · refused before' : 'not posted';
     case 'queued':
       return 'waits in the Outbox';
     case 'sending':
@@ -44,21 +45,34 @@ export function ChangeStateBadge({ d }: { d: Draft }) {
   );
 }
 
-/** A draft taken back after the service refused it: what the service said, above its editor (Drafts and Push). */
-export function RefusedBefore({ words }: { words: string }) {
+/**
+ * Words under a lead-in, unless they already open with what the lead-in says ("The service
+ * refused to create ...", "Not sent: ..."): the lead-in is then left out, so nothing is said twice.
+ */
+export function saidOnce(lead: string, words: string, opens: RegExp): string {
+  return opens.test(words.trim()) ? words : `${lead}${words}`;
+}
+const SERVICE_SAYS = /^the service\b/i;
+const NOT_SENT = /^not sent\b/i;
+
+/** A draft taken back after the service refused it, or after the app blocked it: why, above its editor (Drafts and Push). */
+export function TakenBackNote({ taken }: { taken: TakenBack }) {
   return (
     <div className="change-state" data-testid="change-state" data-status="draft">
       <p className="form-problem" data-testid="service-words">
-        The service refused the last version: {words}
+        {taken.blocked ? saidOnce('The last version was not sent: ', taken.words, NOT_SENT) : saidOnce('The service refused the last version: ', taken.words, SERVICE_SAYS)}
       </p>
-      <p className="muted">Fix it here and queue it again; it replaces the refused one.</p>
+      <p className="muted">Fix it here and queue it again; it replaces the {taken.blocked ? 'blocked' : 'refused'} one.</p>
     </div>
   );
 }
 
 export function ChangeState({ d }: { d: Draft }) {
   const { takeBack, retry } = useDrafts();
-  if (d.status === 'draft') return d.serviceWords ? <RefusedBefore words={d.serviceWords} /> : null;
+  if (d.status === 'draft') {
+    const taken = takenBackOf(d);
+    return taken ? <TakenBackNote taken={taken} /> : null;
+  }
   const words = d.status === 'failed' || d.status === 'blocked' ? d.item?.lastError?.message : undefined;
   return (
     <div className="change-state" data-testid="change-state" data-status={d.status}>
@@ -73,8 +87,7 @@ export function ChangeState({ d }: { d: Draft }) {
       </p>
       {words ? (
         <p className="form-problem" data-testid="service-words">
-          {d.status === 'failed' ? 'The service said: ' : ''}
-          {words}
+          {d.status === 'failed' ? saidOnce('The service said: ', words, SERVICE_SAYS) : words}
         </p>
       ) : null}
       {d.item?.fix && (d.status === 'failed' || d.status === 'blocked') ? <p className="muted">{d.item.fix}.</p> : null}

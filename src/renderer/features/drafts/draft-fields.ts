@@ -4,6 +4,7 @@
 // Fixed CPC", not "cpc is required when bid_strategy is FIXED").
 import type { FieldProblem } from '../../../shared/domain/campaign';
 import { enumLabel } from '../../lib/enum-labels';
+import type { UnknownValue } from '../../forms/unknown-values';
 
 export type DraftFieldKind = 'text' | 'number' | 'enum';
 
@@ -22,7 +23,8 @@ export const DRAFT_FIELDS: readonly DraftField[] = [
   { field: 'bid_strategy', label: 'Bidding', kind: 'enum', aliases: ['Bid strategy'] },
   { field: 'cpc', label: 'CPC', kind: 'number' },
   { field: 'marketing_objective', label: 'Objective', kind: 'enum' },
-  { field: 'spending_limit_model', label: 'Limit model', kind: 'enum', aliases: ['Budget'] },
+  // The editor's select is Budget (it also offers a group budget), so messages say Budget too.
+  { field: 'spending_limit_model', label: 'Budget', kind: 'enum', aliases: ['Limit model'] },
   { field: 'spending_limit', label: 'Spending limit', kind: 'number', aliases: ['Limit'] },
   { field: 'daily_cap', label: 'Daily cap', kind: 'number' },
   { field: 'campaign_group_id', label: 'Campaign group', kind: 'text' },
@@ -39,6 +41,7 @@ export function fieldOfHeader(header: string): DraftField | undefined {
   return BY_NAME.get(norm(header));
 }
 
+/** Form fields that are not create fields: the editor's budget select stands for spending_limit_model. */
 const OTHER_LABELS: Record<string, string> = { budget: 'Budget', account: 'Account' };
 
 export function labelOf(field: string): string {
@@ -58,4 +61,9 @@ export function problemInWords(p: FieldProblem): string {
   const head = labelOf(p.field);
   const said = text.toLowerCase().startsWith(head.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
   return /[.!?]$/.test(said) ? said : `${said}.`;
+}
+
+/** A value the app does not know, said before the draft is queued: kept, with the nearest offered. */
+export function unknownValueInWords(u: UnknownValue): string {
+  return `${labelOf(u.field)}: "${u.value}" is not a value this app knows. It is kept, since the service may use it; did you mean ${enumLabel(u.nearest)}?`;
 }

@@ -6,8 +6,9 @@ import { campaignCreateProblems, campaignCreateSchema, CREATABLE_ITEM_TYPE, type
 import type { CampaignRecord, Draft } from '../../../shared/ipc/contract';
 import { parseDelimited, toDelimited } from '../../lib/delimited';
 import { enumLabel } from '../../lib/enum-labels';
-import type { CampaignPayload } from '../../forms/campaign-form';
-import { DRAFT_FIELDS, fieldOfHeader, problemInWords, type DraftField } from './draft-fields';
+import type { CampaignPayload, SeenValues } from '../../forms/campaign-form';
+import { unknownValues } from '../../forms/unknown-values';
+import { DRAFT_FIELDS, fieldOfHeader, problemInWords, unknownValueInWords, type DraftField } from './draft-fields';
 
 /** A cached campaign as a new draft: its create fields, the name marked as a copy. */
 export function campaignToPayload(c: CampaignRecord): CampaignPayload {
@@ -32,6 +33,8 @@ export interface ImportRow {
   name: string;
   payload: CampaignPayload | null;
   problems: string[];
+  /** What is imported but worth a look: values the app does not know, with the nearest it does. */
+  notes: string[];
 }
 
 export interface ImportReport {
@@ -72,7 +75,7 @@ const KNOWN_ENUMS = [
 ];
 
 /** Every row of the text checked; nothing is saved here. */
-export function readImport(text: string, accountType?: AccountType): ImportReport {
+export function readImport(text: string, accountType?: AccountType, seen: SeenValues = {}): ImportReport {
   const delimiter = text.split(/\r?\n/, 1)[0]?.includes('\t') ? '\t' : ',';
   const parsed = parseDelimited(text, delimiter);
   const fields = parsed.header.map((h) => fieldOfHeader(h));
@@ -100,7 +103,8 @@ export function readImport(text: string, accountType?: AccountType): ImportRepor
       problems.push(...rules.map(problemInWords));
       payload = checked.data;
     }
-    return { line: i + 2, name: typeof out.name === 'string' ? out.name : '', payload: problems.length === 0 ? payload : null, problems };
+    const notes = payload ? unknownValues(payload, seen).map(unknownValueInWords) : [];
+    return { line: i + 2, name: typeof out.name === 'string' ? out.name : '', payload: problems.length === 0 ? payload : null, problems, notes };
   });
   return { rows, ignoredColumns, fileProblems };
 }

@@ -140,7 +140,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
           onClose={() => setConfirmDelete(null)}
         />
       ) : null}
-      {importing ? <ImportDialog accountType={account?.type} onClose={() => setImporting(false)} /> : null}
+      {importing ? <ImportDialog accountType={account?.type} seen={seen} onClose={() => setImporting(false)} /> : null}
     </div>
     </div>
   );

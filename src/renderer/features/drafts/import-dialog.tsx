@@ -6,16 +6,18 @@ import { Dialog } from '../../components/dialog';
 import { useAction } from '../../lib/use-action';
 import { useDrafts } from '../../stores/drafts-store';
 import type { CampaignPayload } from '../../forms/campaign-form';
+import type { SeenValues } from '../../forms/campaign-form';
 import { readImport, type ImportReport } from './draft-transfer';
 
-export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTISER' | 'NETWORK'; onClose(): void }) {
+export function ImportDialog({ accountType, seen, onClose }: { accountType?: 'ADVERTISER' | 'NETWORK'; seen?: SeenValues; onClose(): void }) {
   const [text, setText] = useState('');
   const [report, setReport] = useState<ImportReport | null>(null);
   // The store reports a failed save itself (and returns nothing saved), so no error is shown here.
   const { busy, run } = useAction();
 
-  const check = (t: string) => setReport(t.trim() ? readImport(t, accountType) : null);
+  const check = (t: string) => setReport(t.trim() ? readImport(t, accountType, seen) : null);
   const good = report?.rows.filter((r) => r.payload !== null) ?? [];
+  const noted = good.filter((r) => r.notes.length > 0).length;
   const bad = report ? report.rows.length - good.length : 0;
   const save = (payloads: CampaignPayload[]) =>
     run(async () => {
@@ -64,7 +66,7 @@ export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTIS
       {report ? (
         <div className="import-report" data-testid="import-report" aria-live="polite">
           <p data-testid="import-summary">
-            {report.rows.length} row{report.rows.length === 1 ? '' : 's'}: {good.length} ready, {bad} with problems.
+            {report.rows.length} row{report.rows.length === 1 ? '' : 's'}: {good.length} ready{noted > 0 ? ` (${noted} with values this app does not know)` : ''}, {bad} with problems.
             {report.ignoredColumns.length > 0 ? ` Columns not used: ${report.ignoredColumns.join(', ')}.` : ''}
           </p>
           {report.fileProblems.map((p) => (
@@ -79,7 +81,16 @@ export function ImportDialog({ accountType, onClose }: { accountType?: 'ADVERTIS
                   Row {r.line}
                   {r.name ? ` (${r.name})` : ''}:
                 </strong>{' '}
-                {r.payload ? 'ready' : (
+                {r.payload && r.notes.length > 0 ? (
+                  <>
+                    ready, but check:
+                    <ul className="import-notes" data-testid="import-notes">
+                      {r.notes.map((m) => (
+                        <li key={m}>{m}</li>
+                      ))}
+                    </ul>
+                  </>
+                ) : r.payload ? 'ready' : (
                   <ul className="import-problems">
                     {r.problems.map((m) => (
                       <li key={m}>{m}</li>

@@ -24,6 +24,8 @@ export function ActivityView({ now, version }: { now: number; version: number })
   if (error) return <p className="toolbar-error panel-empty">{error}</p>;
   if (items.length === 0) return <p className="muted panel-empty">No activity yet.</p>;
   const nameOf = (id: string | null) => (id === null ? 'Connection' : (accounts.find((a) => a.profileId === selected?.profileId && a.accountId === id)?.name ?? id));
+  // An entry of no connection is the app's own (the data file at start-up).
+  const whoOf = (a: { profileId: string | null; accountId: string | null }) => (a.profileId === null ? 'App' : nameOf(a.accountId));
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling list must be reachable from the keyboard to scroll it (axe: scrollable-region-focusable)
     <ul className="activity" data-testid="activity-list" tabIndex={0} aria-label="Activity, newest first">
@@ -32,7 +34,7 @@ export function ActivityView({ now, version }: { now: number; version: number })
           <time className="muted activity-at" dateTime={new Date(a.at).toISOString()} title={new Date(a.at).toLocaleString()}>
             {new Date(a.at).toLocaleTimeString()} <span className="activity-age">({formatAge(a.at, now)})</span>
           </time>
-          <span className="activity-account muted">{nameOf(a.accountId)}</span>
+          <span className="activity-account muted">{whoOf(a)}</span>
           {a.level !== 'info' ? <span className="activity-level">{a.level}</span> : null}
           <span className="activity-message">{a.message}</span>
         </li>

@@ -13,7 +13,7 @@ import { problemsByField } from '../../forms/campaign-form';
 import { pushFormProblems, type PushForm } from '../../forms/push-form';
 import { pushProblemInWords } from '../../forms/push-words';
 import type { FieldProblem } from '../../../shared/domain/campaign';
-import { RefusedBefore } from '../drafts/change-state';
+import { TakenBackNote } from '../drafts/change-state';
 import { BlockedPushes } from './blocked-pushes';
 import { PushContentFields } from './content-fields';
 import { PushPreview } from './push-preview';
@@ -105,7 +105,7 @@ function PushFields({ problems, serviceNow }: { problems: FieldProblem[]; servic
             New
           </button>
         </div>
-        {s.serviceWords ? <RefusedBefore words={s.serviceWords} /> : null}
+        {s.serviceWords ? <TakenBackNote taken={s.serviceWords} /> : null}
         <TemplatesBar />
         <div className="form">
           <PushContentFields

@@ -1,7 +1,9 @@
 // The left sidebar: connections and their accounts, a network holding its members, a dot for the
-// connection state and a badge for queued changes. Per connection: add an account, work offline.
-// The accounts are one tab stop: arrow keys move between them, Enter opens one, Delete offers to
-// remove it; a filter above narrows the tree by name or id.
+// connection state and a badge for queued changes. Per connection: add an account, edit, remove,
+// work offline. The whole tree is one tab stop (the open account): arrow keys move through the
+// accounts and each connection's controls, so with two connections the views are a few Tab
+// presses away rather than fifteen; Enter opens an account, Delete offers to remove it; a filter
+// above narrows the tree by name or id.
 import { useState, type KeyboardEvent } from 'react';
 import { MOD_KEY } from '../../lib/format';
 import type { Account, Profile } from '../../../shared/ipc/contract';
@@ -39,6 +41,8 @@ function WorkOffline({ profile, onError }: { profile: Profile; onError(m: string
             setAsked(null);
           }
         }}
+        tabIndex={-1}
+        data-tree-stop=""
         data-testid={`work-offline-${profile.id}`}
       />
       Work offline
@@ -65,14 +69,20 @@ export function AccountTree() {
   const shortcutOf = new Map(groups.flatMap((g) => g.rows).slice(0, 9).map(({ account }, i) => [`${account.profileId}/${account.accountId}`, i + 1]));
   const visible = groups.flatMap((g) => shownRows(g.rows));
   const selectedVisible = visible.some(({ account }) => account.profileId === selected?.profileId && account.accountId === selected.accountId);
+  // With no account to hold the tab stop, the first connection's "+" holds it.
+  const firstHolds = visible.length === 0;
+  /** Arrow keys, Home and End through every control of the tree, in the order shown. */
+  const onTreeKey = (e: KeyboardEvent<HTMLElement>) => {
+    const stops = Array.from(e.currentTarget.querySelectorAll<HTMLElement>('[data-tree-stop]'));
+    const i = stops.indexOf(e.target as HTMLElement);
+    if (i < 0) return;
+    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: stops.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    stops[Math.max(0, Math.min(stops.length - 1, to))]?.focus();
+  };
   const onItemKey = (e: KeyboardEvent<HTMLButtonElement>, account: Account) => {
-    const items = Array.from(document.querySelectorAll<HTMLButtonElement>('[data-tree-item]'));
-    const i = items.indexOf(e.currentTarget);
-    const to = { ArrowDown: i + 1, ArrowUp: i - 1, Home: 0, End: items.length - 1 }[e.key];
-    if (to !== undefined) {
-      e.preventDefault();
-      items[Math.max(0, Math.min(items.length - 1, to))]?.focus();
-    } else if (e.key === 'Delete') {
+    if (e.key === 'Delete') {
       e.preventDefault();
       setRemoving({ account });
     } else if ((e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && account.type === 'ADVERTISER') {
@@ -81,25 +91,29 @@ export function AccountTree() {
     }
   };
   return (
-    <nav className="tree" aria-label="Connections and accounts" data-testid="account-tree">
+    <nav className="tree" aria-label="Connections and accounts" data-testid="account-tree" onKeyDown={onTreeKey}>
       <div className="tree-title">Connections</div>
       <label className="tree-filter">
         <span className="visually-hidden">Filter accounts</span>
         <input type="search" placeholder="Filter accounts..." value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="tree-filter" />
       </label>
       {loaded && groups.length === 0 ? <p className="muted tree-empty">No connections yet.</p> : null}
-      {groups.map(({ profile, rows }) => (
+      {groups.map(({ profile, rows }, g) => (
         <div key={profile.id} className="tree-group" data-testid={`connection-${profile.id}`}>
           <div className="tree-profile" title={`${profile.baseUrl} · ${CONNECTION_LABEL[profile.connection]}`}>
             <ConnectionDot state={profile.connection} />
-            <span className="tree-profile-name">{profile.name}</span>
-            <button type="button" className="icon-button tree-profile-add" onClick={() => setAddAccountTo(profile)} title={`Add an account to ${profile.name}`} aria-label={`Add account to ${profile.name}`} data-testid={`add-account-${profile.id}`}>
+            <span className="tree-profile-name" title={profile.name}>
+              {profile.name}
+            </span>
+            <button type="button" className="icon-button tree-profile-add" tabIndex={firstHolds && g === 0 ? 0 : -1} data-tree-stop="" onClick={() => setAddAccountTo(profile)} title={`Add an account to ${profile.name}`} aria-label={`Add account to ${profile.name}`} data-testid={`add-account-${profile.id}`}>
               +
             </button>
-            <EditConnectionButton profile={profile} />
+            <EditConnectionButton profile={profile} tabIndex={-1} />
             <button
               type="button"
               className="icon-button tree-remove"
+              tabIndex={-1}
+              data-tree-stop=""
               onClick={() => setRemoving({ profile })}
               title={`Remove the connection ${profile.name}...`}
               aria-label={`Remove connection ${profile.name}`}
@@ -123,8 +137,9 @@ export function AccountTree() {
                     aria-current={isSel ? 'true' : undefined}
                     tabIndex={stop ? 0 : -1}
                     data-tree-item=""
+                    data-tree-stop=""
                     onKeyDown={(e) => onItemKey(e, account)}
-                    title={digit ? `${account.name || account.accountId} (${MOD_KEY}+${digit})` : undefined}
+                    title={digit ? `${account.name || account.accountId} (${MOD_KEY}+${digit})` : account.name || account.accountId}
                     aria-keyshortcuts={digit ? `Control+${digit} Meta+${digit}` : undefined}
                     onClick={() => select({ profileId: account.profileId, accountId: account.accountId })}
                     onContextMenu={(e) => {

@@ -31,9 +31,10 @@ describe('campaign columns', () => {
     expect(moveColumn(c, 'spent', 'nowhere', 'after')).toBe(c);
   });
 
-  it('keeps a width between 40 and 1200 whole pixels, ignoring what is not a number', () => {
+  it('keeps a width between the column\'s own minimum and 1200 whole pixels, ignoring what is not a number', () => {
     const c = cols('name', 'spent');
-    expect(resizeColumn(c, 'spent', 10)[1].width).toBe(40);
+    expect(resizeColumn(c, 'spent', 10)[1].width).toBe(64);
+    expect(resizeColumn(c, 'name', 40)[0].width).toBe(150);
     expect(resizeColumn(c, 'spent', 5000)[1].width).toBe(1200);
     expect(resizeColumn(c, 'spent', 151.6)[1].width).toBe(152);
     expect(resizeColumn(c, 'spent', Number.NaN)).toBe(c);
@@ -45,5 +46,13 @@ describe('campaign columns', () => {
     expect(grid[0].grow).toBe(true);
     expect(grid.every((g) => g.resizable && g.movable)).toBe(true);
     expect(campaignColumns(resizeColumn(cols('name'), 'name', 300))[0].grow).toBe(false);
+  });
+
+  it('opens a view saved with a column below its minimum at the minimum', () => {
+    const grid = campaignColumns([{ id: 'name', width: 40 }, { id: 'cpc', width: 40 }]);
+    expect(grid.map((g) => [g.width, g.minWidth])).toEqual([
+      [150, 150],
+      [64, 64],
+    ]);
   });
 });

@@ -8,9 +8,9 @@ import { campaignCount, exportFileName, unsentToCsv, unsentToJson } from '../../
 
 const campaign = { name: 'Winter boots, "warm"', branding_text: 'Acme', bid_strategy: 'FIXED', cpc: 0.35, spending_limit: 1500, spending_limit_model: 'MONTHLY', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC' };
 const items: UnsentItem[] = [
-  { id: 'd1', source: 'draft', group: 'draft', kind: 'campaign', accountId: 'acmeshoes', summary: 'Campaign draft', words: null, payload: campaign, updatedAt: 1 },
-  { id: '7', source: 'outbox', group: 'failed', kind: 'campaign', accountId: 'acmeshoes', summary: 'Create campaign "Sandals"', words: 'Refused', payload: { ...campaign, name: 'Sandals', cpc: 0.5 }, updatedAt: 2 },
-  { id: 'd2', source: 'draft', group: 'draft', kind: 'push', accountId: 'acmeshoes', summary: 'Push draft "Sale"', words: null, payload: { mode: 'immediate', event: { title: 'Sale' } }, updatedAt: 3 },
+  { id: 'd1', source: 'draft', group: 'draft', kind: 'campaign', accountId: 'acmeshoes', summary: 'Campaign draft', words: null, problems: [], payload: campaign, updatedAt: 1 },
+  { id: '7', source: 'outbox', group: 'failed', kind: 'campaign', accountId: 'acmeshoes', summary: 'Create campaign "Sandals"', words: 'Refused', problems: [], payload: { ...campaign, name: 'Sandals', cpc: 0.5 }, updatedAt: 2 },
+  { id: 'd2', source: 'draft', group: 'draft', kind: 'push', accountId: 'acmeshoes', summary: 'Push draft "Sale"', words: null, problems: [], payload: { mode: 'immediate', event: { title: 'Sale' } }, updatedAt: 3 },
 ];
 
 describe('unsent export', () => {
@@ -30,6 +30,16 @@ describe('unsent export', () => {
       expect.objectContaining({ state: 'failed', kind: 'campaign', words: 'Refused' }),
       expect.objectContaining({ state: 'draft', kind: 'push', payload: { mode: 'immediate', event: { title: 'Sale' } } }),
     ]);
+  });
+
+  it('says a draft\'s problems under the window\'s labels, after the service\'s words, never in the interface\'s names', () => {
+    const draft: UnsentItem = {
+      ...items[0],
+      words: 'The service refused it: limit too low',
+      problems: [{ field: 'spending_limit', message: 'spending_limit is required when spending_limit_model is MONTHLY' }],
+    };
+    const body = JSON.parse(unsentToJson([draft], { connection: 'Agency' }, 0)) as { changes: { words: string }[] };
+    expect(body.changes[0].words).toBe('The service refused it: limit too low · Spending limit is needed when Budget is Monthly.');
   });
 
   it('names the file after what is removed, letters of any script, digits, spaces as dashes', () => {

@@ -23,7 +23,7 @@ describe('import report', () => {
 
   it('reads pasted TSV with quoted cells, and says when there is no Name column', () => {
     const r = readImport('Name\tBranding text\tcpc\tSpending limit\n"Boots, winter"\tAcme\t0.5\t200\n');
-    expect(r.rows[0].problems).toEqual(['Limit model is needed with Spending limit.']);
+    expect(r.rows[0].problems).toEqual(['Budget is needed with Spending limit.']);
     const ok = readImport('Name\tBranding text\tcpc\tSpending limit\tLimit model\n"Boots, winter"\tAcme\t0.5\t200\tMonthly\n');
     expect(ok.rows[0].payload).toMatchObject({ name: 'Boots, winter', cpc: 0.5, spending_limit_model: 'MONTHLY' });
     expect(readImport('cpc\n0.5').fileProblems[0]).toMatch(/No Name column/);
@@ -80,5 +80,26 @@ describe('history', () => {
     expect(r.step.label).toBe('edit cpc');
     expect(recordStep(r.next, { label: 'bulk', before: [], after: [] }).redo).toEqual([]);
     expect(takeUndo(EMPTY_HISTORY)).toBeNull();
+  });
+});
+
+describe('values the app does not know', () => {
+  it('imports them as ready but says so, naming the nearest value the app knows under the form\'s label', () => {
+    const r = readImport('Name,Branding text,Bidding,CPC,Budget,Spending limit,Objective\nA,Acme,FIXED,0.4,WEEKLY,100,DRIVE_WEBSITE_TRAFFIC\nB,Acme,CHEAPEST,0.4,MONTHLY,100,DRIVE_WEBSITE_TRAFFIC\nC,Acme,FIXED,0.4,MONTHLY,100,DRIVE_WEBSITE_TRAFFIC\n');
+    expect(r.rows.map((x) => x.payload !== null)).toEqual([true, true, true]);
+    expect(r.rows[0].notes).toEqual(['Budget: "WEEKLY" is not a value this app knows. It is kept, since the service may use it; did you mean Monthly?']);
+    expect(r.rows[1].notes).toEqual(['Bidding: "CHEAPEST" is not a value this app knows. It is kept, since the service may use it; did you mean Fixed CPC?']);
+    expect(r.rows[2].notes).toEqual([]);
+  });
+
+  it('does not note a value the account\'s campaigns show the service uses', () => {
+    const r = readImport('Name,Branding text,CPC,Budget,Spending limit\nA,Acme,0.4,WEEKLY,100\n', 'ADVERTISER', { spending_limit_model: ['WEEKLY'] });
+    expect(r.rows[0].notes).toEqual([]);
+  });
+
+  it('refuses a CPC no click costs, in the form\'s words', () => {
+    const r = readImport('Name,Branding text,CPC,Budget,Spending limit\nA,Acme,1e9,MONTHLY,100\nB,Acme,1000,MONTHLY,100\n');
+    expect(r.rows[0].problems).toEqual(['CPC 1,000,000,000 is more than 1,000 a click: check for a slipped digit.']);
+    expect(r.rows[1].problems).toEqual([]);
   });
 });
