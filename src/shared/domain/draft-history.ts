@@ -2,13 +2,15 @@
 // does not take away the person's way back. Bounded three ways, because a bulk step holds every
 // touched draft's payload twice: steps per stack, bytes per account, and accounts kept.
 import { z } from 'zod';
-import { MAX_BODY_BYTES } from '../ipc/wire';
 
 export const DRAFT_HISTORY_KEPT = {
   /** Steps of each stack (undo, redo) kept; the window keeps more while it is open. */
   steps: 50,
-  /** Half a browser-mode request body: the history travels in one call, with room to spare. */
-  bytes: MAX_BODY_BYTES / 2,
+  /**
+   * Half a browser-mode request body (ipc/wire's MAX_BODY_BYTES, which this layer does not import:
+   * the contract imports the domain): the history travels in one call, with room to spare.
+   */
+  bytes: 512 * 1024,
   /** The accounts whose history is kept, the most recently changed first. */
   accounts: 20,
 } as const;

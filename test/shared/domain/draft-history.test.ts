@@ -2,6 +2,7 @@
 // keeps still parses with the contract's schema (the core refuses a history that does not).
 import { describe, expect, it } from 'vitest';
 import { boundDraftHistory, DRAFT_HISTORY_KEPT, draftHistorySchema, withoutDraftHistory } from '../../../src/shared/domain/draft-history';
+import { MAX_BODY_BYTES } from '../../../src/shared/ipc/wire';
 
 const step = (label: string, bytes = 10) => ({ label, before: [{ id: 'd1', payload: { name: 'x'.repeat(bytes) } }], after: [{ id: 'd1', payload: null }] });
 
@@ -35,5 +36,8 @@ describe('withoutDraftHistory', () => {
     const kept = { 'p1/acme': 1, 'p1/bikes': 2, 'p10/acme': 3 };
     expect(withoutDraftHistory(kept, { profileId: 'p1', accountId: 'acme' })).toEqual({ 'p1/bikes': 2, 'p10/acme': 3 });
     expect(withoutDraftHistory(kept, { profileId: 'p1' })).toEqual({ 'p10/acme': 3 });
+  });
+  it('keeps the history within half of what one browser-mode request may carry', () => {
+    expect(DRAFT_HISTORY_KEPT.bytes).toBeLessThanOrEqual(MAX_BODY_BYTES / 2);
   });
 });

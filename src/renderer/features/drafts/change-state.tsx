@@ -6,7 +6,8 @@
 import type { Draft } from '../../../shared/ipc/contract';
 import { useDrafts } from '../../stores/drafts-store';
 import { blockedForGood, OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
-import { takenBackOf, type TakenBack } from '../../forms/taken-back';
+import { takenBackOf } from '../../forms/taken-back';
+import { saidOnce, SERVICE_SAYS, TakenBackNote } from '../../components/taken-back-note';
 
 /** The Outbox's own words for each state: one change reads the same in both places. */
 export const CHANGE_LABEL: Record<Draft['status'], string> = {
@@ -42,28 +43,6 @@ export function ChangeStateBadge({ d }: { d: Draft }) {
     <span className={`badge ${badgeClass(d.status)}`} data-testid="draft-status" data-status={d.status}>
       {CHANGE_LABEL[d.status]}
     </span>
-  );
-}
-
-/**
- * Words under a lead-in, unless they already open with what the lead-in says ("The service
- * refused to create ...", "Not sent: ..."): the lead-in is then left out, so nothing is said twice.
- */
-export function saidOnce(lead: string, words: string, opens: RegExp): string {
-  return opens.test(words.trim()) ? words : `${lead}${words}`;
-}
-const SERVICE_SAYS = /^the service\b/i;
-const NOT_SENT = /^not sent\b/i;
-
-/** A draft taken back after the service refused it, or after the app blocked it: why, above its editor (Drafts and Push). */
-export function TakenBackNote({ taken }: { taken: TakenBack }) {
-  return (
-    <div className="change-state" data-testid="change-state" data-status="draft">
-      <p className="form-problem" data-testid="service-words">
-        {taken.blocked ? saidOnce('The last version was not sent: ', taken.words, NOT_SENT) : saidOnce('The service refused the last version: ', taken.words, SERVICE_SAYS)}
-      </p>
-      <p className="muted">Fix it here and queue it again; it replaces the {taken.blocked ? 'blocked' : 'refused'} one.</p>
-    </div>
   );
 }
 

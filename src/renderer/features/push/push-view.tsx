@@ -13,7 +13,7 @@ import { problemsByField } from '../../forms/campaign-form';
 import { pushFormProblems, type PushForm } from '../../forms/push-form';
 import { pushProblemInWords } from '../../forms/push-words';
 import type { FieldProblem } from '../../../shared/domain/campaign';
-import { TakenBackNote } from '../drafts/change-state';
+import { TakenBackNote } from '../../components/taken-back-note';
 import { BlockedPushes } from './blocked-pushes';
 import { PushContentFields } from './content-fields';
 import { PushPreview } from './push-preview';
