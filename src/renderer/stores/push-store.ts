@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { App, BlockedPush, Draft, ImageCheck, PushTemplate } from '../../shared/ipc/contract';
 import type { ImageRole } from '../../shared/domain/push';
+import { useServiceClock } from './service-clock-store';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../forms/push-form';
@@ -26,8 +27,6 @@ export interface PushState {
   notice: { text: string; bad: boolean } | null;
   /** What the service said when it refused the open draft's last version (it was taken back to fix). */
   serviceWords: string | null;
-  /** The service's clock minus this computer's (ms), learned by main from Date headers. */
-  serviceOffset: number;
   /** The connection's default performer, prefilled in every new push. */
   defaultPerformer: string | null;
   /** Scheduled pushes of this account blocked because their time passed while waiting. */
@@ -36,7 +35,6 @@ export interface PushState {
   images: Record<string, ImageCheck | 'checking'>;
   templates: PushTemplate[];
   setAccount(ref: AccountRef | null): void;
-  serviceNow(): number;
   loadContext(): Promise<void>;
   loadBlocked(): Promise<void>;
   reschedule(id: string, executionTime: number | null): Promise<void>;
@@ -189,7 +187,6 @@ export const usePush = create<PushState>()((set, get) => {
     saveError: null,
     notice: null,
     serviceWords: null,
-    serviceOffset: 0,
     defaultPerformer: null,
     blocked: [],
     images: {},
@@ -204,17 +201,15 @@ export const usePush = create<PushState>()((set, get) => {
         void get().loadContext().then(() => recover(ref));
       }
     },
-    serviceNow() {
-      return Date.now() + get().serviceOffset;
-    },
     async loadContext() {
       const ref = get().account;
       if (!ref) return;
       try {
-        const [clock, defaults] = await Promise.all([call('push.serviceClock', { profileId: ref.profileId }), call('push.defaults', { profileId: ref.profileId })]);
+        void useServiceClock.getState().load(ref.profileId);
+        const defaults = await call('push.defaults', { profileId: ref.profileId });
         if (get().account !== ref) return;
         const f = get().form;
-        set({ serviceOffset: clock.offsetMs, defaultPerformer: defaults.performer });
+        set({ defaultPerformer: defaults.performer });
         // A new push not yet touched gets the default performer now that it is known.
         if (!get().draftId && f.performer === '' && defaults.performer && isBlankPushForm(f)) set({ form: { ...f, performer: defaults.performer } });
       } catch {
@@ -227,10 +222,9 @@ export const usePush = create<PushState>()((set, get) => {
       const ref = get().account;
       if (!ref) return;
       try {
-        // The outbox changed: main may have learned the service's clock anew from its answers (a push
-        // is blocked because that clock moved on), and the one-click fixes are times on that clock.
-        const [blocked, clock] = await Promise.all([call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId }), call('push.serviceClock', { profileId: ref.profileId })]);
-        if (get().account === ref) set({ blocked, serviceOffset: clock.offsetMs });
+        // The one-click fixes are times on the service's clock, which the 'service.clock' event keeps current.
+        const blocked = await call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId });
+        if (get().account === ref) set({ blocked });
       } catch {
         // Shown again on the next change of the outbox.
       }

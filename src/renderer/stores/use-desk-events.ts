@@ -6,6 +6,7 @@ import { useCampaigns } from './campaigns-store';
 import { useDrafts } from './drafts-store';
 import { usePush } from './push-store';
 import { useTasks } from './tasks-store';
+import { useServiceClock } from './service-clock-store';
 import { useStatus } from './status-store';
 import { useWorkspace } from './workspace-store';
 
@@ -42,6 +43,7 @@ export function subscribeDeskEvents(onActivity: () => void): () => void {
       // The sign-in state and its reason travel with the profile: read the profiles again.
       void useWorkspace.getState().reload({ profiles: true });
     }),
+    onEvent('service.clock', (c) => useServiceClock.getState().set(c.profileId, c.offsetMs)),
     onEvent('ratelimit.changed', () => void useStatus.getState().loadRateLimits()),
     onEvent('outbox.changed', (e) => {
       void useStatus.getState().loadOutbox();

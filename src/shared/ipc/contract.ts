@@ -158,6 +158,8 @@ export const outboxItemSchema = z.object({
   draftEdited: z.boolean().optional(),
   /** Once posted: what the service calls it (the campaign's id, or the push's task ids). */
   posted: z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) }).optional(),
+  /** A scheduled push, or a task moved to a new time: when it is to go out, and on whose clock (userTimeZone 0 UTC, 1 each subscriber's). */
+  schedule: z.object({ executionTime: z.number(), userTimeZone: z.number().int() }).optional(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 
@@ -543,6 +545,8 @@ export const events = {
   'outbox.changed': z.object({ profileId: z.string(), accountId: z.string() }),
   'connection.changed': z.object({ profileId: z.string(), connection: z.enum(CONNECTION_STATES) }),
   'ratelimit.changed': z.object({ profileId: z.string() }),
+  /** The service's clock minus the computer's (ms), learned by main from Date headers: the window's "service now". */
+  'service.clock': z.object({ profileId: z.string(), offsetMs: z.number().int().finite() }),
   'data.changed': z.object({
     profileId: z.string().nullable(),
     accountId: z.string().nullable(),

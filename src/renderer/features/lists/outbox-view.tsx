@@ -7,6 +7,7 @@
 // gave it (a campaign's opens it in the Campaigns tab). A change made from a draft can go back to
 // it: "Take back to draft" while queued, "Fix" (take back and open it) when refused or blocked.
 // Queued changes go out in the order listed, which the person changes (outbox-order.tsx).
+import { scheduleLabel } from '../../forms/schedule';
 import { useEffect, useState } from 'react';
 import { daysLabel } from '../../../shared/retention';
 import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
@@ -133,6 +134,11 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
               <tr key={o.id} data-testid="outbox-item" data-state={o.state} {...order.rowProps(o)}>
                 <td>
                   <div>{o.summary}</div>
+                  {o.schedule ? (
+                    <div className="muted" data-testid="outbox-schedule">
+                      For {scheduleLabel(o.schedule.executionTime, o.schedule.userTimeZone)}
+                    </div>
+                  ) : null}
                   {detail ? (
                     <div className={o.state === 'failed' || o.state === 'blocked' ? 'form-problem' : 'muted outbox-detail'} data-testid="outbox-detail">
                       {detail}

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import { onEvent } from '../../lib/api';
 import { usePush } from '../../stores/push-store';
-import { describeSchedule, timeFixes } from '../../forms/schedule';
+import { scheduleLabel, timeFixes } from '../../forms/schedule';
 
 export function BlockedPushes({ serviceNow }: { serviceNow: number }) {
   const blocked = usePush((s) => s.blocked);
@@ -22,7 +22,7 @@ export function BlockedPushes({ serviceNow }: { serviceNow: number }) {
         <div key={b.id} className="blocked-push" data-testid="blocked-push">
           <div>
             <strong>{b.title || `Push ${b.id}`}</strong>{' '}
-            <span className="muted">{b.executionTime !== null ? `was due ${describeSchedule(b.executionTime, b.userTimeZone === 1 ? 1 : 0)}` : ''}</span>
+            <span className="muted">{b.executionTime !== null ? `was due ${scheduleLabel(b.executionTime, b.userTimeZone)}` : ''}</span>
           </div>
           <div className="time-fixes" role="group" aria-label={`New time for ${b.title}`}>
             {timeFixes(b.executionTime ?? undefined, serviceNow).map((fix) => (

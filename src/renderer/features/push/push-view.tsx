@@ -5,8 +5,10 @@ import { useEffect } from 'react';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { usePush } from '../../stores/push-store';
+import { useServiceClock, useServiceNow } from '../../stores/service-clock-store';
 import { problemsByField } from '../../forms/campaign-form';
 import { pushFormProblems, type PushForm } from '../../forms/push-form';
+import { scheduleZoneWarning } from '../../forms/schedule';
 import { RefusedBefore } from '../drafts/change-state';
 import { BlockedPushes } from './blocked-pushes';
 import { PushContentFields } from './content-fields';
@@ -27,9 +29,12 @@ export function PushView({ now }: { now: number }) {
     void usePush.getState().loadApps();
   }, []);
   // The rules need the time to judge a scheduled push: the service's clock, as the service judges it.
-  const serviceNow = Math.max(now, Date.now()) + s.serviceOffset;
+  const serviceNow = useServiceNow(s.account?.profileId, Math.max(now, Date.now()));
+  const serviceOffset = useServiceClock((c) => (s.account ? c.offsets[s.account.profileId] : undefined));
   const problems = pushFormProblems(s.form, serviceNow);
   const by = problemsByField(problems);
+  // Said beside Queue too: a subscriber's-time push that some zones have already passed is legal, but not what was meant.
+  const zoneWarning = scheduleZoneWarning(s.form, serviceNow);
   const f = s.form;
   useShortcuts([
     { keys: KEYS.save, run: () => void s.saveDraft() },
@@ -91,7 +96,7 @@ export function PushView({ now }: { now: number }) {
           >
             {text('performer')}
           </FormField>
-          <ScheduleField value={f} onChange={(patch) => s.edit(patch)} serviceNow={serviceNow} problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]} />
+          <ScheduleField value={f} onChange={(patch) => s.edit(patch)} serviceNow={serviceNow} serviceOffsetMs={serviceOffset} problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]} />
         </div>
       </div>
       <PushPreview form={f} />
@@ -105,7 +110,7 @@ export function PushView({ now }: { now: number }) {
             </span>
           ) : (
             <span className="muted" data-testid="push-problem-count">
-              {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+              {problems.length > 0 ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : zoneWarning ? 'Ready to queue, but some time zones will miss it (see When)' : 'Ready to queue'}
             </span>
           )}
           <button type="button" onClick={() => void s.saveDraft()} disabled={s.busy} title={`Save as draft (${shortcutLabel(KEYS.save)})`} data-testid="push-save">
