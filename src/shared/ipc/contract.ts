@@ -175,6 +175,9 @@ export type OutboxCount = z.infer<typeof outboxCountSchema>;
 export const OUTBOX_WAIT_REASONS = ['sending', 'next', 'turn', 'offline', 'working_offline', 'signing_in', 'rate_limit', 'retry'] as const;
 export const outboxWaitSchema = z.object({
   id: z.string(),
+  /** The account whose queue it is in: the status bar says its head's wait. */
+  profileId: z.string(),
+  accountId: z.string(),
   reason: z.enum(OUTBOX_WAIT_REASONS),
   /** When the wait is expected to end; null when no time can be promised. */
   until: z.number().nullable(),

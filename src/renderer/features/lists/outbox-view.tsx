@@ -17,6 +17,7 @@ import { formatAge } from '../../lib/format';
 import { useCampaigns } from '../../stores/campaigns-store';
 import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
+import { useSecondNow } from '../../stores/use-desk-events';
 import { useRetention } from '../../stores/retention-store';
 import { RetentionChange, RetentionText } from './retention-dialog';
 import { outboxOrder } from './outbox-order';
@@ -73,6 +74,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
   const account = useWorkspace(selectedAccount);
   const all = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
   const waits = useStatus((s) => s.waits);
+  const tick = useSecondNow();
   const items = all.filter((o) => o.state !== 'sent');
   const sent = all.filter((o) => o.state === 'sent').sort((a, b) => b.updatedAt - a.updatedAt);
   const [discard, setDiscard] = useState<OutboxItem | null>(null);
@@ -152,7 +154,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
                 </td>
                 <td>{o.attempts}</td>
                 <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''} data-ahead={waits[o.id]?.ahead ?? ''}>
-                  {waitLabel(waits[o.id], o, now)}
+                  {waitLabel(waits[o.id], o, tick)}
                 </td>
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">
