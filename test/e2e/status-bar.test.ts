@@ -174,6 +174,13 @@ describe('Status bar: true when shown', () => {
     await expect.poll(() => row.getByTestId('outbox-state').textContent()).toBe('Waiting');
     expect(await row.getByTestId('outbox-wait').textContent()).toMatch(/per hour used; a request fits again in \d+ min/);
     await page.screenshot({ path: '/tmp/status-bar-hour.png' });
+    // The Drafts list says the same of the change: it waits for the limit, it is not "Sending".
+    await page.getByTestId('tab-drafts').click();
+    const held = page.getByTestId('draft-item').filter({ hasText: 'Hour 3' });
+    expect(await held.getByTestId('draft-status').textContent()).toBe('Waiting');
+    await held.click();
+    await expect.poll(() => page.getByTestId('change-state').textContent()).toMatch(/waiting for the hour limit, sends at \d\d:\d\d/i);
+    await page.screenshot({ path: '/tmp/status-bar-hour-draft.png' });
     expect(app.pageErrors).toEqual([]);
   });
 });

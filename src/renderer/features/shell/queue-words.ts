@@ -43,9 +43,7 @@ const limitName = (w: NonNullable<OutboxWait['window']>) => (w.name === 'Retry-A
 
 /**
  * When the account's queue moves on, said from the change at its head (the account's changes go
- * one at a time, so the head's wait is the queue's): null when nothing is on its way. A wait that
- * ends more than a minute and a half away is said as a clock time, since a countdown of minutes
- * reads as stuck.
+ * one at a time, so the head's wait is the queue's): null when nothing is on its way.
  */
 export function headWords(c: { onTheWay: number; checking: number }, waits: readonly OutboxWait[], connection: Profile['connection'] | undefined, now: number): string | null {
   if (c.onTheWay === 0) return null;
@@ -55,7 +53,6 @@ export function headWords(c: { onTheWay: number; checking: number }, waits: read
   const head = waits.find((w) => w.ahead === 0);
   // The head is being looked for on the service (its answer was lost): nothing else goes before that is settled.
   if (!head) return c.checking > 0 ? `checking on the service whether ${c.checking === 1 ? 'one' : `${c.checking}`} arrived before sending more` : null;
-  const at = (until: number) => (until - now > 90_000 ? `at ${clockTime(until).slice(0, 5)}` : inTime(until, now));
   switch (head.reason) {
     case 'sending':
       return 'sending now';
@@ -63,14 +60,24 @@ export function headWords(c: { onTheWay: number; checking: number }, waits: read
       return 'sending next';
     case 'retry':
       return head.until === null ? 'trying again soon' : `trying again ${inTime(head.until, now)}`;
-    case 'rate_limit': {
-      const name = head.window ? limitName(head.window) : null;
-      const what = name ? `waiting for the ${name} limit` : 'waiting: the service asked for a pause';
-      return head.until === null ? `${what}, sends once the service answers` : `${what}, sends ${at(head.until)}`;
-    }
+    case 'rate_limit':
+      return limitWords(head, now);
     default:
       return null;
   }
+}
+
+/**
+ * A change held by a rate limit, said by the limit and when it goes: "waiting for the hour limit,
+ * sends at 05:55" (a wait over a minute and a half is said as a clock time, since a countdown of
+ * minutes reads as stuck), "waiting for the minute limit, sends in 43 s"; null for another wait.
+ */
+export function limitWords(w: OutboxWait | undefined, now: number): string | null {
+  if (w?.reason !== 'rate_limit') return null;
+  const name = w.window ? limitName(w.window) : null;
+  const what = name ? `waiting for the ${name} limit` : 'waiting: the service asked for a pause';
+  if (w.until === null) return `${what}, sends once the service answers`;
+  return `${what}, sends ${w.until - now > 90_000 ? `at ${clockTime(w.until).slice(0, 5)}` : inTime(w.until, now)}`;
 }
 
 /** The waits of one account, head first. */
