@@ -21,7 +21,7 @@ import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, type Fixtures } from '../src
 import type { SyncProgress } from '../src/shared/ipc/contract';
 
 const ROOT = join(__dirname, '..');
-const CLIENT = { id: 'bench-client', secret: 'bench-secret' };
+export const CLIENT = { id: 'bench-client', secret: 'bench-secret' };
 
 /** Letters-only account ids: a, b, ..., z, ba, bb, ... */
 const letters = (n: number) => {
@@ -96,7 +96,7 @@ async function listGets(url: string, account: string, since: number): Promise<nu
  * The plain alternative: one unpaged request, the body read whole and JSON.parse'd. Also when its
  * answer's headers came (the service builds the whole answer first): no rows can be shown sooner.
  */
-async function plainFetch(url: string, account: string): Promise<{ ms: number; firstByteMs: number; rows: number; bytes: number }> {
+export async function plainFetch(url: string, account: string): Promise<{ ms: number; firstByteMs: number; rows: number; bytes: number }> {
   const tokenRes = await request(`${url}/core/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -115,7 +115,7 @@ async function plainFetch(url: string, account: string): Promise<{ ms: number; f
  * A full garbage collection: the plain client's 52 MB body and 100,000 objects are garbage once it
  * is done, and the app's run that follows must not pay for collecting them.
  */
-function collectGarbage(): void {
+export function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
 }

@@ -8,6 +8,7 @@ import { MARKDOWN_HEADER, markdownRow, runSandboxLoad } from './sandbox-load';
 import { schedulerBenchMarkdown } from './scheduler';
 import { refreshBenchMarkdown, runRefreshBench } from './refresh';
 import { gridScrollMarkdown, runGridScrollBench } from './grid-scroll';
+import { runScaleBench, scaleMarkdown } from './scale';
 
 interface Section {
   key: string;
@@ -66,6 +67,19 @@ const SECTIONS: Section[] = [
       'every frame, rows in view with no row at all (empty space) or still waiting for data. Targets: no long task over 50 ms, ' +
       'no empty space. Needs the built renderer (npx vite build --config vite.renderer.config.mts).',
     run: async () => gridScrollMarkdown(await runGridScrollBench()),
+  },
+  {
+    key: 'scale',
+    title: 'Refresh at scale: plain fetch and app side by side',
+    command: 'npx tsx bench/scale.ts',
+    about:
+      'One account of N campaigns in a sandbox child. In one run: a plain client (undici, body read whole, JSON.parse) fetches ' +
+      "the unpaged listing, then an app core caches the account with its first refresh (empty cache), then the plain fetch " +
+      "again beside the app's second refresh of the unchanged account (compare, write only what changed). The 1-minute load " +
+      'average of the machine is in brackets beside each time. Peak RSS is the bench process (the app core, and before it ' +
+      "the plain client's fetch; the sandbox is another process); cache size is the cache file and its WAL after the first " +
+      'refresh. Other sizes: `npx tsx bench/scale.ts 100000 300000`.',
+    run: async () => scaleMarkdown(await runScaleBench()),
   },
 ];
 

@@ -17,6 +17,8 @@ import { TasksView } from './features/tasks/tasks-view';
 import { LimitsTab } from './features/limits/limits-view';
 import { useTasks } from './stores/tasks-store';
 import { useDeskEvents, useNow } from './stores/use-desk-events';
+import { keepDraftHistory } from './stores/draft-history-keeper';
+import { OfflineBanner } from './features/shell/offline-banner';
 import { useCampaigns } from './stores/campaigns-store';
 import { useStatus } from './stores/status-store';
 import { accountCounts, attentionWords } from './features/shell/queue-words';
@@ -37,6 +39,7 @@ export function App() {
   const [restored, setRestored] = useState(false);
 
   useEffect(() => void useViews.getState().load(), []);
+  useEffect(() => keepDraftHistory(), []);
   // The outbox's items (sent history included) are read only while its tab shows them.
   useEffect(() => useStatus.getState().setOutboxOpen(tab === 'outbox'), [tab]);
 
@@ -114,6 +117,7 @@ export function App() {
         {selected ? (
           <>
             <NoAccessNote />
+            <OfflineBanner />
             <Tabs current={tab} onChange={setTab} counts={{ outbox: outboxCounts?.onTheWay ?? 0, drafts: draftCount }} attention={{ outbox: outboxCounts ? attentionWords(outboxCounts) : null }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}

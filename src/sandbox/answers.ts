@@ -2,7 +2,7 @@
 // (UTC times, plain numbers); the variants that change only the spelling of an answer (date
 // offsets, decimal points) are applied here, on the way out, so no route can forget them.
 import { jsonReply, type Reply, type ReplyHeaders } from './http';
-import { stringifyAnswer } from './json-writer';
+import { stringifyAnswer, toJson } from './json-writer';
 import type { CampaignRecord, TaskRecord } from './records';
 import type { Variants } from './variants';
 
@@ -15,6 +15,34 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function answer(variants: Variants, status: number, value: unknown, headers?: ReplyHeaders): Reply {
   if (!variants.decimal_point) return jsonReply(status, value, headers);
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: stringifyAnswer(value, DECIMAL_FIELDS) };
+}
+
+/**
+ * A listing answer of many rows, written as it is sent: `{"results":[...],"metadata":{...}}`, the
+ * same text answer() would write for `{ results, metadata }` (rows are made one at a time by
+ * `record`, so memory holds a write's worth of rows, not the answer). With `announceLength` every
+ * row is written once first only to count the bytes (cut_body announces the whole length).
+ */
+export function listingAnswer<T>(
+  variants: Variants,
+  rows: readonly T[],
+  record: (row: T) => Record<string, unknown>,
+  metadata: Record<string, unknown>,
+  headers: ReplyHeaders | undefined,
+  opts: { announceLength?: boolean } = {},
+): Reply {
+  const text = (v: unknown) => (variants.decimal_point ? stringifyAnswer(v, DECIMAL_FIELDS) : toJson(v));
+  function* pieces(): Generator<string> {
+    yield '{"results":[';
+    for (let i = 0; i < rows.length; i++) yield i === 0 ? text(record(rows[i])) : `,${text(record(rows[i]))}`;
+    yield `],"metadata":${text(metadata)}}`;
+  }
+  let streamLength: number | undefined;
+  if (opts.announceLength) {
+    streamLength = 0;
+    for (const p of pieces()) streamLength += Buffer.byteLength(p);
+  }
+  return { status: 200, headers: { 'content-type': JSON_TYPE, ...headers }, stream: pieces, streamLength };
 }
 
 const offsetMinutes = (offset: string): number => {

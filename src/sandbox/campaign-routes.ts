@@ -4,7 +4,7 @@
 import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
-import { answer, campaignAnswer } from './answers';
+import { answer, campaignAnswer, listingAnswer } from './answers';
 import { isListed, sortListed, type Listed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
@@ -15,6 +15,12 @@ import { campaignFromCreate } from './records';
 import { storedCreate } from './stored-form';
 import { byId, type AccountRec } from './state';
 import { applyChurn, LARGE_LISTING_ROWS, moveSpends } from './listing-variants';
+
+/**
+ * Listings of more rows than this are streamed (answers.ts, listingAnswer); smaller ones are
+ * built whole and carry a Content-Length, as a page always did.
+ */
+export const STREAMED_LISTING_ROWS = LARGE_LISTING_ROWS;
 
 const err = (core: SandboxCore, status: number, message: string, headers?: ReplyHeaders): Reply =>
   apiError(core.variants, 'campaign', status, message, { headers });
@@ -133,17 +139,20 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const paged = pageOf(items, q, core.variants.page_size_cap);
   const rows = filterAfterPaging ? paged.rows.filter((x) => isListed(x.campaign, q.fetchLevel, ctx.now)) : paged.rows;
   const network = g.account.type === 'NETWORK';
-  const reply = answer(
-    core.variants,
-    200,
-    {
-      results: rows.map((x) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined })),
-      metadata: { total, count: rows.length, page: paged.page, page_size: paged.pageSize },
-    },
-    g.headers,
-  );
+  const record = (x: Listed) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined });
+  const metadata = { total, count: rows.length, page: paged.page, page_size: paged.pageSize };
   const cutAbove = core.variants.cut_body;
-  if (cutAbove !== undefined && rows.length > cutAbove && reply.body !== undefined) reply.cutAfterBytes = Math.floor(Buffer.byteLength(reply.body) / 2);
+  const cut = cutAbove !== undefined && rows.length > cutAbove;
+  let reply: Reply;
+  if (rows.length > STREAMED_LISTING_ROWS) {
+    // Written as it is sent: the first rows leave in milliseconds at any size, and the answer is
+    // never one string (a million campaigns is ~500 MB of JSON).
+    reply = listingAnswer(core.variants, rows, record, metadata, g.headers, { announceLength: cut });
+    if (cut) reply.cutAfterBytes = Math.floor(reply.streamLength! / 2);
+  } else {
+    reply = answer(core.variants, 200, { results: rows.map(record), metadata }, g.headers);
+    if (cut && reply.body !== undefined) reply.cutAfterBytes = Math.floor(Buffer.byteLength(reply.body) / 2);
+  }
   if (core.variants.slow_start !== undefined && rows.length > LARGE_LISTING_ROWS) reply.holdMs = core.variants.slow_start;
   return reply;
 }

@@ -24,11 +24,19 @@ function accepted(field: string | undefined): Set<string> {
 
 /** The reply with its body in `choice`'s codings, when the request accepts every one of them. */
 export function compressed(reply: Reply, choice: CompressChoice, acceptEncoding: string | undefined): Reply {
-  const body = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(reply.body);
-  if (body.length === 0 || reply.status === 204 || reply.status === 304) return reply;
+  if (reply.status === 204 || reply.status === 304) return reply;
   const codings = choice.split(',');
   const ok = accepted(acceptEncoding);
   if (!codings.every((c) => ok.has(c) || ok.has('*'))) return reply;
+  if (reply.stream !== undefined) {
+    const headers = { ...reply.headers, 'content-encoding': codings.join(', '), vary: 'accept-encoding' };
+    // A coded length is known only once all is coded: an announced one (cut_body) means the whole
+    // coded body is made first, as before streaming; otherwise it is coded as it goes, chunked.
+    if (reply.streamLength === undefined) return { ...reply, headers, streamCodings: codings };
+    reply = { ...reply, stream: undefined, streamLength: undefined, body: [...reply.stream()].join('') };
+  }
+  const body = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(reply.body);
+  if (body.length === 0) return reply;
   const coded = codings.reduce<Buffer>((b, c) => ENCODERS[c](b), body);
   return { ...reply, body: coded, headers: { ...reply.headers, 'content-encoding': codings.join(', '), vary: 'accept-encoding' } };
 }

@@ -109,6 +109,14 @@ function campaigns(core: SandboxCore, ctx: RequestContext): Reply {
   return jsonReply(200, { campaigns: out.sort((a, b) => byId(a.id, b.id)) });
 }
 
+/** Campaigns other users deleted (variant churn), of one account or all: what a listing no longer shows, and why. */
+function deletedByOthers(core: SandboxCore, ctx: RequestContext): Reply {
+  const account = ctx.query.get('account');
+  if (account !== null && !core.world.accounts.has(account)) return fail(404, 'unknown account');
+  const gone = core.world.deletedByOthers.filter((c) => account === null || c.accountId === account).map((c) => c.record);
+  return jsonReply(200, { campaigns: gone });
+}
+
 function tasks(core: SandboxCore, ctx: RequestContext): Reply {
   core.world.settleDueTasks(core.serviceNow());
   const app = ctx.query.get('app');
@@ -145,6 +153,7 @@ export function controlRoutes(core: SandboxCore): Route[] {
     },
     { pattern: /^\/_sandbox\/apps$/, api: 'control', methods: { GET: () => apps(core) } },
     { pattern: /^\/_sandbox\/state\/campaigns$/, api: 'control', methods: { GET: (ctx) => campaigns(core, ctx) } },
+    { pattern: /^\/_sandbox\/state\/deleted-by-others$/, api: 'control', methods: { GET: (ctx) => deletedByOthers(core, ctx) } },
     { pattern: /^\/_sandbox\/state\/tasks$/, api: 'control', methods: { GET: (ctx) => tasks(core, ctx) } },
   ];
 }

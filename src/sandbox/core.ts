@@ -31,6 +31,8 @@ export class SandboxCore {
   readonly lateWrites = new LateWrites();
   /** Set once the server listens; image addresses default to `${origin}/_cdn`. */
   origin = 'http://127.0.0.1';
+  /** Told after every applied write (persist.ts keeps the demo's world on disk this way). */
+  onChange: (() => void) | null = null;
 
   constructor(
     readonly clock: SandboxClock,
@@ -43,6 +45,16 @@ export class SandboxCore {
     this.choices = new Choices(this.variants.seed ?? 1);
     this.world = new World(fixtures, this.serviceNow());
     this.limiter = new RateLimiter(fixtures, this.variants);
+    this.fixtures = this.kept(fixtures);
+  }
+
+  /**
+   * What is kept of the fixtures once the world is built from them. A file is read again on reset,
+   * so its campaigns need not stay (a million of them held twice, as fixtures and as the world's
+   * records, doubled the sandbox's memory); fixtures given as a value are kept whole for reset.
+   */
+  private kept(fixtures: Fixtures): Fixtures {
+    return this.fixturesPath === undefined ? fixtures : { ...fixtures, campaigns: undefined };
   }
 
   /** The service's own clock: the sandbox clock moved by the clock_offset_ms variant. */
@@ -53,6 +65,10 @@ export class SandboxCore {
   /** What the service's clock reads when the sandbox clock reads `sandboxMs`. */
   serviceTimeAt(sandboxMs: number): number {
     return sandboxMs + (this.variants.clock_offset_ms ?? 0);
+  }
+
+  changed(): void {
+    this.onChange?.();
   }
 
   /** Applies the late writes whose time has come; called on every request and every clock move. */
@@ -82,7 +98,7 @@ export class SandboxCore {
    */
   reset(): void {
     const fixtures = this.fixturesPath === undefined ? this.fixtures : loadFixturesFile(this.fixturesPath);
-    this.fixtures = fixtures;
+    this.fixtures = this.kept(fixtures);
     this.clock.reset(fixtures.now === undefined ? undefined : Date.parse(fixtures.now));
     this.variants = expandChaos({ ...fixtures.variants, ...this.variantOverrides });
     this.choices = new Choices(this.variants.seed ?? 1);

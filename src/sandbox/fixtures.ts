@@ -2,7 +2,7 @@
 // and docs/sandbox.md). Strict on purpose: a typo in a fixture must fail loudly at start, naming
 // the file and the JSON path, instead of silently producing a different world.
 import { ACCOUNT_TYPES } from '../shared/domain/account';
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { z } from 'zod';
 import { ACCOUNT_FEATURES, accountIdSchema } from '../shared/domain/campaign';
 import { RATE_LIMIT_GROUPS, SPEC_TIERS } from '../shared/domain/rate-tiers';
@@ -254,6 +254,30 @@ export function parseFixtures(value: unknown, source: string): Fixtures {
   return r.data;
 }
 
+/** The top-level keys in the order the schema checks them (problems are reported in that order). */
+const KEY_ORDER = Object.keys(baseSchema.shape);
+
+/**
+ * Fixtures whose campaigns were validated one by one as they were read (`campaigns`, with their
+ * problems): the rest of the object is validated here, and the cross-references over everything.
+ * The problems are those parseFixtures would report for the whole object, in the same order.
+ */
+function parseFixturesParts(rest: unknown, campaigns: { valid: CampaignFixture[]; problems: FixtureProblem[] } | null, source: string): Fixtures {
+  const r = baseSchema.safeParse(rest);
+  const problems = r.success ? [] : problemsOf(r.error);
+  if (campaigns !== null && campaigns.problems.length > 0) {
+    // Before the problems of the keys the schema checks after `campaigns`.
+    const after = KEY_ORDER.slice(KEY_ORDER.indexOf('campaigns') + 1);
+    const at = problems.findIndex((p) => after.some((k) => p.jsonPath === k || p.jsonPath.startsWith(`${k}.`) || p.jsonPath.startsWith(`${k}[`)));
+    problems.splice(at < 0 ? problems.length : at, 0, ...campaigns.problems);
+  }
+  if (problems.length > 0 || !r.success) throw new SandboxFixturesError(source, problems);
+  const fixtures: Fixtures = campaigns === null ? r.data : { ...r.data, campaigns: campaigns.valid };
+  const crossed = crossReferenceIssues(fixtures);
+  if (crossed.length > 0) throw new SandboxFixturesError(source, crossed.map((i) => ({ jsonPath: formatJsonPath(i.path), problem: i.message })));
+  return fixtures;
+}
+
 function lineAndColumn(text: string, message: string): string {
   const m = /position (\d+)/.exec(message);
   if (!m) return '';
@@ -263,20 +287,201 @@ function lineAndColumn(text: string, message: string): string {
   return ` (line ${line}, column ${column})`;
 }
 
-export function loadFixturesFile(path: string): Fixtures {
-  let text: string;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** The file is not JSON; the whole-file reader (JSON.parse) then says where. */
+class NotJson extends Error {}
+
+/**
+ * Reads a fixtures file in chunks, never as one string: a file of a million campaigns is ~300 MB,
+ * near the most one V8 string may hold, and parsing it whole held the text, the parsed objects and
+ * zod's copies at once. A byte scan that follows strings (with their escapes) and bracket depth
+ * cuts the top-level `campaigns` array into its elements; each is parsed by JSON.parse and
+ * validated with the campaign schema as it is read, and only the validated campaign is kept. The
+ * rest of the object (small) is parsed once, with `"campaigns":[]` in place of the array. The scan
+ * only cuts: what is valid is exactly what JSON.parse accepts.
+ */
+class FixturesScan {
+  readonly campaigns: { valid: CampaignFixture[]; problems: FixtureProblem[] } = { valid: [], problems: [] };
+  sawCampaigns = false;
+  /** The object without the campaigns' elements. */
+  private readonly skeleton: Buffer[] = [];
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** At depth 1: the next string is a key. */
+  private expectKey = false;
+  private keyBytes: number[] = [];
+  private lastKey = '';
+  /** After `"campaigns":` at depth 1, until its value starts. */
+  private beforeCampaigns = false;
+  /** Inside the campaigns array (depth 2 and deeper). */
+  private inCampaigns = false;
+  /** Bytes of the element being read, from earlier chunks. */
+  private element: Buffer[] = [];
+  private elementStarted = false;
+
+  write(chunk: Buffer): void {
+    let keptFrom = 0; // start of the bytes of this chunk that go to the skeleton
+    // Start of the current element's bytes in this chunk (0: it began in an earlier one).
+    let elementFrom = this.elementStarted ? 0 : -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (this.inString) {
+        if (this.depth === 1 && this.expectKey && !this.escaped && b !== QUOTE) this.keyBytes.push(b);
+        if (this.escaped) this.escaped = false;
+        else if (b === BACKSLASH) this.escaped = true;
+        else if (b === QUOTE) {
+          this.inString = false;
+          if (this.depth === 1 && this.expectKey) {
+            this.lastKey = Buffer.from(this.keyBytes).toString('utf8');
+            this.keyBytes = [];
+            this.expectKey = false;
+          }
+        }
+        continue;
+      }
+      if (this.inCampaigns && this.depth === 2) {
+        // Between or at the edges of the elements.
+        if (b === COMMA || b === CLOSE_ARRAY) {
+          if (elementFrom >= 0) this.element.push(chunk.subarray(elementFrom, i));
+          elementFrom = -1;
+          if (this.elementStarted) this.takeElement();
+          else if (b === COMMA || this.campaigns.valid.length + this.campaigns.problems.length > 0) throw new NotJson();
+          if (b === CLOSE_ARRAY) {
+            this.depth = 1;
+            this.inCampaigns = false;
+            keptFrom = i; // the `]` goes to the skeleton
+          }
+          continue;
+        }
+        if (isSpace(b) && !this.elementStarted) continue;
+        if (!this.elementStarted) {
+          this.elementStarted = true;
+          elementFrom = i;
+        }
+      }
+      if (b === QUOTE) {
+        this.inString = true;
+        this.beforeCampaigns = false;
+        if (this.depth === 1 && this.expectKey) this.keyBytes = [];
+      } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+        if (this.depth === 1 && this.beforeCampaigns && b === OPEN_ARRAY) {
+          this.beforeCampaigns = false;
+          this.inCampaigns = true;
+          this.sawCampaigns = true;
+          this.depth = 2;
+          this.skeleton.push(chunk.subarray(keptFrom, i + 1));
+          keptFrom = -1;
+          continue;
+        }
+        this.beforeCampaigns = false;
+        this.depth++;
+        if (this.depth === 1) this.expectKey = true;
+      } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+        this.depth--;
+        if (this.depth < 0) throw new NotJson();
+      } else if (this.depth === 1 && b === COMMA) {
+        this.expectKey = true;
+      } else if (this.depth === 1 && b === COLON) {
+        this.beforeCampaigns = this.lastKey === 'campaigns';
+      } else if (!isSpace(b)) {
+        this.beforeCampaigns = false;
+      }
+    }
+    if (this.inCampaigns) {
+      if (this.elementStarted) this.element.push(chunk.subarray(elementFrom));
+    } else if (keptFrom >= 0) this.skeleton.push(chunk.subarray(keptFrom));
+  }
+
+  private takeElement(): void {
+    const index = this.campaigns.valid.length + this.campaigns.problems.length;
+    let value: unknown;
+    try {
+      value = JSON.parse(Buffer.concat(this.element).toString('utf8'));
+    } catch {
+      throw new NotJson();
+    }
+    this.element = [];
+    this.elementStarted = false;
+    const r = campaignFixtureSchema.safeParse(value);
+    if (r.success) this.campaigns.valid.push(r.data);
+    else for (const p of problemsOf(r.error)) this.campaigns.problems.push({ ...p, jsonPath: formatJsonPath(['campaigns', index]) + (p.jsonPath === '(root)' ? '' : p.jsonPath.startsWith('[') ? p.jsonPath : `.${p.jsonPath}`) });
+  }
+
+  /** The rest of the object, parsed. */
+  end(): unknown {
+    if (this.inCampaigns || this.inString || this.depth !== 0) throw new NotJson();
+    try {
+      return JSON.parse(Buffer.concat(this.skeleton).toString('utf8'));
+    } catch {
+      throw new NotJson();
+    }
+  }
+}
+
+const READ_CHUNK = 1024 * 1024;
+
+/** `chunkBytes`: how much is read at a time (tests read in tiny chunks to cut elements anywhere). */
+export function loadFixturesFile(path: string, opts: { chunkBytes?: number } = {}): Fixtures {
+  const chunkBytes = opts.chunkBytes ?? READ_CHUNK;
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'read error';
     throw new SandboxFixturesError(path, [{ jsonPath: '(file)', problem: `cannot read the file (${code})` }]);
   }
-  let value: unknown;
+  const scan = new FixturesScan();
+  let rest: unknown;
   try {
-    value = JSON.parse(text);
+    const buf = Buffer.alloc(chunkBytes);
+    let first = true;
+    for (;;) {
+      const n = readSync(fd, buf, 0, chunkBytes, null);
+      if (n === 0) break;
+      let chunk = buf.subarray(0, n);
+      // A byte order mark is not JSON: JSON.parse refuses it, and so does this reader (below).
+      if (first && chunk[0] === 0xef) throw new NotJson();
+      first = false;
+      // Copied: the skeleton and a split element keep slices of it past the next read.
+      chunk = Buffer.from(chunk);
+      scan.write(chunk);
+    }
+    rest = scan.end();
   } catch (e) {
-    const message = (e as Error).message;
-    throw new SandboxFixturesError(path, [{ jsonPath: '(root)', problem: `not valid JSON: ${message}${lineAndColumn(text, message)}` }]);
+    if (!(e instanceof NotJson)) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'read error';
+      throw new SandboxFixturesError(path, [{ jsonPath: '(file)', problem: `cannot read the file (${code})` }]);
+    }
+    throw notJsonError(path, fstatSync(fd).size);
+  } finally {
+    closeSync(fd);
   }
-  return parseFixtures(value, path);
+  return parseFixturesParts(rest, scan.sawCampaigns ? scan.campaigns : null, path);
+}
+
+/** Files up to this size are read whole to say where they stop being JSON (line and column). */
+const EXPLAINED_BYTES = 64 * 1024 * 1024;
+
+function notJsonError(path: string, size: number): SandboxFixturesError {
+  let problem = 'not valid JSON';
+  if (size <= EXPLAINED_BYTES) {
+    const text = readFileSync(path, 'utf8');
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      const message = (e as Error).message;
+      problem = `not valid JSON: ${message}${lineAndColumn(text, message)}`;
+    }
+  }
+  return new SandboxFixturesError(path, [{ jsonPath: '(root)', problem }]);
 }

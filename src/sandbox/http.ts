@@ -2,6 +2,8 @@
 // request was applied), error bodies in the shape of the API a path belongs to, bounded body
 // reading, and strict content-type and JSON parsing that answer 4xx rather than throwing.
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
+import { createBrotliCompress, createDeflate, createGzip } from 'node:zlib';
 import type { Budget, LimitedGroup } from './rate-limiter';
 import type { Variants } from './variants';
 import { toJson } from './json-writer';
@@ -13,6 +15,16 @@ export interface Reply {
   status: number;
   headers?: ReplyHeaders;
   body?: string | Buffer;
+  /**
+   * Instead of `body`: the body's text made piece by piece as it is sent (a listing of a million
+   * campaigns is ~500 MB, more than one string may hold, and its first byte must not wait for its
+   * last). Each call starts the pieces again from the first (cut_body measures the whole first).
+   */
+  stream?: () => Iterable<string>;
+  /** A streamed body's length in bytes when it is known (then announced as Content-Length; otherwise chunked). */
+  streamLength?: number;
+  /** Content codings applied to a streamed body on the way out, in order (variant compress). */
+  streamCodings?: readonly string[];
   /** The connection is dropped after this many bytes of the body (variant cut_body). */
   cutAfterBytes?: number;
   /** The headers are held back this many ms of real time (variant slow_start). */
@@ -184,6 +196,14 @@ export function readBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<Body
 }
 
 export function sendReply(res: ServerResponse, reply: Reply, closeAfter = false): void {
+  if (reply.stream !== undefined && reply.status !== 204 && reply.status !== 304) {
+    sendStream(res, reply, closeAfter).catch((e: unknown) => {
+      // The client went away, or a bug: either way this answer cannot be finished.
+      if (!res.destroyed) console.error('sandbox: a streamed answer failed', e);
+      res.destroy();
+    });
+    return;
+  }
   const headers: ReplyHeaders = { ...reply.headers };
   const noBody = reply.status === 204 || reply.status === 304;
   const body = noBody ? '' : (reply.body ?? '');
@@ -197,4 +217,74 @@ export function sendReply(res: ServerResponse, reply: Reply, closeAfter = false)
     return;
   }
   res.end(body);
+}
+
+/** Pieces are gathered to about this many characters per write: one socket write per row would cost more than the row. */
+const STREAM_WRITE_CHARS = 64 * 1024;
+
+const ENCODERS: Record<string, () => Writable & NodeJS.ReadableStream> = { gzip: createGzip, deflate: createDeflate, br: createBrotliCompress };
+
+/**
+ * A streamed body: the headers at once, then the pieces as they are made, gathered into writes of
+ * ~64 KB and held back while the client does not read (so memory holds a few writes, never the
+ * body). Without a known length the body goes chunked (RFC 9112 7.1). Coded bodies go through zlib
+ * streams; cutAfterBytes ends the connection after that many bytes of the body (cut_body).
+ */
+async function sendStream(res: ServerResponse, reply: Reply, closeAfter: boolean): Promise<void> {
+  const headers: ReplyHeaders = { ...reply.headers };
+  if (reply.streamLength !== undefined) headers['content-length'] = String(reply.streamLength);
+  if (closeAfter) headers.connection = 'close';
+  res.writeHead(reply.status, headers);
+  if (res.req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  // The coders are chained in the order applied, the last one writing to the response.
+  const coders = (reply.streamCodings ?? []).map((c) => ENCODERS[c]());
+  let out: Writable = res;
+  for (let i = coders.length - 1; i >= 0; i--) {
+    coders[i].pipe(out);
+    out = coders[i];
+  }
+  // Waits while the receiver's buffer is full (backpressure); stops once the client is gone.
+  let closed = false;
+  let wake: (() => void) | null = null;
+  res.once('close', () => {
+    closed = true;
+    wake?.();
+  });
+  const put = async (bytes: Buffer) => {
+    if (closed) throw new Error('the connection closed');
+    if (!out.write(bytes)) await new Promise<void>((resolve) => ((wake = resolve), out.once('drain', resolve)));
+    wake = null;
+    if (closed) throw new Error('the connection closed');
+  };
+  const cut = reply.cutAfterBytes;
+  let sent = 0;
+  let pending = '';
+  /** Writes what is gathered; false once cut_body's count of bytes is reached. */
+  const flush = async (): Promise<boolean> => {
+    if (pending === '') return true;
+    let bytes = Buffer.from(pending);
+    pending = '';
+    if (cut !== undefined && sent + bytes.length > cut) bytes = bytes.subarray(0, cut - sent);
+    sent += bytes.length;
+    await put(bytes);
+    return cut === undefined || sent < cut;
+  };
+  let whole = true;
+  for (const piece of reply.stream!()) {
+    pending += piece;
+    if (pending.length >= STREAM_WRITE_CHARS && !(await flush())) {
+      whole = false;
+      break;
+    }
+  }
+  if (whole && !(await flush())) whole = false;
+  if (whole) {
+    out.end();
+    return;
+  }
+  // cut_body: what was sent reaches the client, then the connection drops.
+  res.write('', () => res.socket?.destroy());
 }

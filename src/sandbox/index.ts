@@ -4,6 +4,7 @@ import { newControlSecret } from './control-secret';
 import { SandboxCore } from './core';
 import { demoFixtures } from './demo-fixtures';
 import { loadFixturesFile, parseFixtures, type Fixtures } from './fixtures';
+import { keepSandboxIn } from './persist';
 import { startServer } from './server';
 import { variantsSchema, type Variants } from './variants';
 
@@ -31,6 +32,13 @@ export interface SandboxOptions {
    * Default: a fresh random one, returned as `controlSecret`.
    */
   controlSecret?: string;
+  /**
+   * A file that keeps the world between runs (the app's built-in demo): read at start if it is
+   * there, written after every applied write. Default none: each start begins from the fixtures.
+   */
+  statePath?: string;
+  /** Where the sandbox says what went wrong with its state file. */
+  log?: (message: string) => void;
 }
 
 export interface RunningSandbox {
@@ -47,7 +55,7 @@ export interface RunningSandbox {
   lastRequestSeq(): number;
   /** Manual clock only (throws on a real clock). */
   advance(ms: number): void;
-  /** Closes the server and all its sockets promptly. */
+  /** Closes the server and all its sockets promptly (and writes the state file, if kept). */
   close(): Promise<void>;
 }
 
@@ -68,6 +76,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   if (opts.controlSecret !== undefined && opts.controlSecret.length < 16) {
     throw new TypeError('startSandbox: controlSecret must be at least 16 characters (leave it out for a random one)');
   }
+  const kept = opts.statePath === undefined ? null : keepSandboxIn(core, opts.statePath, opts.log ? { log: opts.log } : {});
   const controlSecret = opts.controlSecret ?? newControlSecret();
   const server = await startServer(core, opts.port ?? 0, controlSecret);
   const url = `http://127.0.0.1:${server.port}`;
@@ -83,6 +92,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       clock.advance(ms);
       core.applyDueWrites();
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      await kept?.flush();
+    },
   };
 }

@@ -40,6 +40,7 @@ export function applyChurn(core: SandboxCore, account: AccountRec, now: number):
   }
   const gone = core.choices.pick(listed);
   list.splice(list.indexOf(gone), 1);
+  world.deletedByOthers.push(gone);
 }
 
 /** Variant moving_order: a few campaigns of the owners spend more before this listing is answered. */

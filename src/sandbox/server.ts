@@ -136,7 +136,9 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
   function applyLater(m: Match, ctx: RequestContext, delayMs: number, record: (status: number | null, outcome: Outcome) => void): void {
     core.lateWrites.add(core.clock.now() + delayMs, (dueAt) => {
       ctx.now = core.serviceTimeAt(dueAt);
-      record(run(m, ctx).status, 'late_applied');
+      const status = run(m, ctx).status;
+      record(status, 'late_applied');
+      if (status < 400) core.changed();
     });
     if (core.clock.mode === 'real') {
       const t = setTimeout(() => {
@@ -267,6 +269,9 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
       return;
     }
     const reply = run(m, ctx);
+    // A write that was applied (the API's, or a control one such as a reset): whoever keeps the
+    // world between runs is told. A refused request applied nothing (DECISIONS sandbox 12).
+    if (reply.status < 400 && (isApiWrite(method, m.api) || (m.api === 'control' && WRITE_METHODS.has(method)))) core.changed();
     if (reply.holdMs !== undefined) await sleep(reply.holdMs);
     if (fault?.mode === 'close_after') {
       record(reply.status, 'fault_close_after');

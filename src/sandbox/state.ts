@@ -57,6 +57,15 @@ export interface CodeRec {
   tokens: string[];
 }
 
+/** A world's records as persist.ts writes and reads them. */
+export interface KeptWorld {
+  campaigns: StoredCampaign[];
+  tasks: StoredTask[];
+  swPaths: Record<string, string | null>;
+  nextCampaignId: RecordId;
+  nextTaskId: RecordId;
+}
+
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
 /** Equal-length digests make the comparison constant-time whatever the secret's length. */
@@ -106,6 +115,8 @@ export class World {
   readonly apps = new Map<string, AppRec>();
   /** Per owning account, in order of creation (ascending id unless the id_order variant says otherwise). */
   readonly campaigns = new Map<string, StoredCampaign[]>();
+  /** Campaigns other users deleted (variant churn), for the control API: a test's oracle must know them. */
+  readonly deletedByOthers: StoredCampaign[] = [];
   /** By taskId; per app (tasksByApp) in order of creation. */
   readonly tasks = new Map<RecordId, StoredTask>();
   readonly tasksByApp = new Map<string, StoredTask[]>();
@@ -205,6 +216,36 @@ export class World {
     if (list) list.push(t);
     else this.tasksByApp.set(t.appId, [t]);
     if (t.record.taskType === 'scheduled' && t.record.taskStatus === 'pending') this.pending.add(t);
+  }
+
+  /** What one run of the sandbox can hand to the next (persist.ts): the records written since the fixtures, and where ids go on. */
+  keepable(): KeptWorld {
+    return {
+      campaigns: [...this.campaigns.values()].flat(),
+      tasks: [...this.tasksByApp.values()].flat(),
+      swPaths: Object.fromEntries([...this.apps.values()].map((a) => [a.id, a.swPath])),
+      nextCampaignId: this.nextCampaignId,
+      nextTaskId: this.nextTaskId,
+    };
+  }
+
+  /**
+   * Puts back what an earlier run kept: its campaigns and tasks replace the fixtures' (which it
+   * began with), and ids go on above both, so an id is never handed out twice across runs.
+   */
+  restore(kept: KeptWorld): void {
+    this.campaigns.clear();
+    this.tasks.clear();
+    this.tasksByApp.clear();
+    this.pending.clear();
+    for (const c of kept.campaigns) this.pushCampaign(c);
+    for (const t of kept.tasks) this.pushTask(t);
+    for (const [id, swPath] of Object.entries(kept.swPaths)) {
+      const app = this.apps.get(id);
+      if (app) app.swPath = swPath;
+    }
+    if (kept.nextCampaignId > this.nextCampaignId) this.nextCampaignId = kept.nextCampaignId;
+    if (kept.nextTaskId > this.nextTaskId) this.nextTaskId = kept.nextTaskId;
   }
 
   /** DECISIONS sandbox 8: a pending scheduled task whose time has come is completed, lazily. */

@@ -36,9 +36,7 @@ describe('Push composer and Tasks tab', () => {
     await page.getByTestId('chips-include-countries').locator('input').press('Enter');
     await page.getByTestId('chips-exclude-countries').locator('input').fill('FR');
     await page.getByTestId('chips-exclude-countries').locator('input').press('Enter');
-    await expect.poll(() => page.getByTestId('problem-target-countries').textContent()).toBe(
-      'Targeting attribute countries cannot have values in both include and exclude',
-    );
+    await expect.poll(() => page.getByTestId('problem-target-countries').textContent()).toBe('Countries: either include or exclude, not both.');
     await page.getByRole('button', { name: 'Remove FR from exclude Countries' }).click();
     await expect.poll(() => page.getByTestId('problem-target-countries').count()).toBe(0);
   });

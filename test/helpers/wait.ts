@@ -3,10 +3,11 @@
 
 /**
  * Polls `fn` until it returns a truthy value and returns that value; fails naming `what` after
- * `timeoutMs`. For behaviour that runs on real time (I/O, another process); behaviour on an
- * injected clock is moved by advancing the clock instead.
+ * `timeoutMs` (a net for what never comes, wide enough for a busy machine). For behaviour that
+ * runs on real time (I/O, another process); behaviour on an injected clock is moved by advancing
+ * the clock instead.
  */
-export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+export async function until<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 30_000): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -33,6 +33,15 @@ describe('churn', () => {
     // Created ones get new ids; deleted ones are gone from the service's state too.
     const state = (await call(sb, 'GET', `/_sandbox/state/campaigns?account=${LISTED_ACCOUNT}`)).body as { campaigns: { id: number; status: string }[] };
     expect(state.campaigns.filter((c) => c.status !== 'TERMINATED').map((c) => String(c.id)).sort()).toEqual(last.results.map((r) => r.id).sort());
+    // What other users deleted is told apart from what was never there: listed first, gone since.
+    const gone = (await call(sb, 'GET', `/_sandbox/state/deleted-by-others?account=${LISTED_ACCOUNT}`)).body as { campaigns: { id: number }[] };
+    const everListed = new Set(first.flatMap((l) => l.split(',')));
+    const stillThere = new Set(last.results.map((r) => r.id));
+    expect(gone.campaigns.length).toBeGreaterThan(0);
+    for (const c of gone.campaigns) {
+      expect(everListed.has(String(c.id))).toBe(true);
+      expect(stillThere.has(String(c.id))).toBe(false);
+    }
     await call(sb, 'POST', '/_sandbox/reset');
     token = await tokenFor(sb);
     expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { churn: 0.5, seed: 7 } })).status).toBe(200);

@@ -1,7 +1,11 @@
 // The built-in sandbox behind the "Sandbox demo" connection: the one place main starts the
 // emulator, on a free loopback port with its bundled demo data, so a new user sees campaigns at once.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { startSandbox } from '../../sandbox/index';
+
+/** The demo service's world, kept beside the app's data so posted campaigns survive a restart. */
+export const DEMO_STATE_FILE = 'demo-sandbox.json';
 
 export interface DemoSandbox {
   url: string;
@@ -13,7 +17,16 @@ export interface DemoSandbox {
   close(): Promise<void>;
 }
 
-export async function startDemoSandbox(): Promise<DemoSandbox> {
-  const sandbox = await startSandbox({ port: 0, controlSecret: randomBytes(32).toString('base64url') });
+/**
+ * Starts the demo service. With a data folder its world (campaigns, tasks, where ids go on) is
+ * kept there across restarts; without one (a test's throwaway run) it starts from the sample data.
+ */
+export async function startDemoSandbox(opts: { dataDir?: string; log?: (message: string) => void } = {}): Promise<DemoSandbox> {
+  const sandbox = await startSandbox({
+    port: 0,
+    controlSecret: randomBytes(32).toString('base64url'),
+    ...(opts.dataDir === undefined ? {} : { statePath: join(opts.dataDir, DEMO_STATE_FILE) }),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
   return { url: sandbox.url, controlSecret: sandbox.controlSecret, close: () => sandbox.close() };
 }

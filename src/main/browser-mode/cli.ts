@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   const stop = () => {
     if (closing) return;
     closing = true;
-    (start.kind === 'running' ? start.mode.close() : start.close()).finally(() => process.exit(0));
+    // A signal handler has no caller to await it: the process exits once the close settles, either way.
+    void (start.kind === 'running' ? start.mode.close() : start.close()).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

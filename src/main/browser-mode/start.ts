@@ -35,7 +35,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   let demo: DemoSandbox | null = null;
   if (opts.demo !== false) {
     try {
-      demo = await startDemoSandbox();
+      demo = await startDemoSandbox({ dataDir: opts.dataDir, log });
     } catch {
       log('Campaign Desk: the built-in sandbox did not start; continuing without the demo connection.');
     }

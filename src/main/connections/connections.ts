@@ -362,6 +362,18 @@ export class Connections {
     }
   }
 
+  /**
+   * "Retry now" on an offline connection: asks at once instead of waiting out the probe's backoff.
+   * Settles once the service answered or not, so the window shows the outcome, not a guess.
+   */
+  async retryNow(profileId: string): Promise<void> {
+    const c = this.#conn(profileId);
+    if (this.#closed || c.reach !== 'offline' || c.workOffline) return;
+    c.probe?.cancel();
+    c.probe = undefined;
+    await this.#runProbe(profileId);
+  }
+
   setWorkOffline(profileId: string, on: boolean): void {
     const c = this.#conn(profileId);
     this.#deps.store.profiles.setWorkOffline(profileId, on);

@@ -7,7 +7,7 @@ import { startShell } from './shell';
 
 startShell({
   createCore: (opts) => createDeskCore(opts),
-  startDemo: startDemoSandbox,
+  startDemo: (opts) => startDemoSandbox(opts),
   rendererDir: join(__dirname, '../renderer'),
   preloadPath: join(__dirname, '../preload/index.js'),
   devServerUrl: process.env.ELECTRON_RENDERER_URL,

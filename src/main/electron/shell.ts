@@ -34,7 +34,8 @@ export interface ShellCoreOptions {
 }
 export interface ShellDeps {
   createCore(opts: ShellCoreOptions): Promise<ShellCore>;
-  startDemo(): Promise<{ url: string; close(): Promise<void> }>;
+  /** The built-in demo service; it keeps its world in the data folder across restarts. */
+  startDemo(opts: { dataDir: string }): Promise<{ url: string; close(): Promise<void> }>;
   /** The built renderer (out/renderer), served on app://desk/. */
   rendererDir: string;
   preloadPath: string;
@@ -178,7 +179,7 @@ export function startShell(deps: ShellDeps): Shell {
 
     let demoUrl: string | undefined;
     try {
-      const started = await deps.startDemo();
+      const started = await deps.startDemo({ dataDir: app.getPath('userData') });
       demo = started;
       demoUrl = started.url;
     } catch {

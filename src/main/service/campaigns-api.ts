@@ -578,7 +578,11 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       }
       const pastTotal = start / size + 1 > Math.ceil(p.total / Math.max(1, mostRows));
       const ended = pastTotal && emptyRun >= Math.max(EMPTY_RUN, longestRun + 1);
-      const more = r.ids.size < p.total && !ended && reads < readLimit(p.total, mostRows);
+      // Ids enough for the total end a reading of a listing that held still. One whose total moved
+      // while it was read is followed to its end: its ids include campaigns deleted since, and
+      // those created meanwhile may sit in the pages not read yet.
+      const covered = r.ids.size >= p.total && r.totals.size === 1;
+      const more = !covered && !ended && reads < readLimit(p.total, mostRows);
       yield { campaigns: p.campaigns, total: p.total, pagesDone, pagesTotal: pagesDone + (more ? Math.max(1, Math.ceil((p.total - r.ids.size) / size)) : 0), pass };
       if (!more) return r;
     }
@@ -600,6 +604,19 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       const found = await opts.confirm([...everRead]);
       if (found.length === r.total) {
         yield { campaigns: found, total: r.total, pagesDone, pagesTotal: pagesDone, pass: pass + 1 };
+        return;
+      }
+      // The count may have moved since the reading's last page (other users create and delete
+      // while it runs): count again, with one page whose rows are as current as the look-up.
+      // What was confirmed plus that page, as many as the count now, is the listing; a campaign
+      // created unseen would leave it one short, one deleted since one over.
+      const { page: now } = await readPage(0);
+      pagesDone++;
+      const current = new Map(found.map((c) => [c.id, c]));
+      for (const c of now.campaigns) current.set(c.id, c);
+      for (const c of now.campaigns) everRead.add(c.id);
+      if (current.size === now.total) {
+        yield { campaigns: [...current.values()], total: now.total, pagesDone, pagesTotal: pagesDone, pass: pass + 1 };
         return;
       }
     }

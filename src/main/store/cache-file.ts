@@ -76,8 +76,15 @@ export const CAMPAIGN_INDEXES: readonly (readonly [string, string])[] = [
   ['start_date', 'start_date, id_num, id, status'],
 ];
 
+/**
+ * A first load of accounts that started empty goes into the table without its secondary indexes
+ * once it has written this many rows and more than the table held before it; the indexes are built
+ * after its rows (cache-writer/worker.ts, "Bulk load").
+ */
+export const BULK_LOAD_MIN_ROWS = 20_000;
+
 /** The statement that creates an index, as SQLite keeps it in sqlite_schema. */
-const indexSql = (suffix: string, cols: string) => `CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`;
+export const indexSql = (suffix: string, cols: string) => `CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`;
 
 /**
  * Makes the campaigns table's indexes exactly CAMPAIGN_INDEXES: creates the missing ones, and drops

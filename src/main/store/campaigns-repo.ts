@@ -9,8 +9,11 @@
 // they were sent. Reads go through a read-only connection of this thread and see what the writer
 // has committed. Rows that arrived are updated in place, so an open list neither flickers nor
 // empties out, and it sees the first rows of a first load as soon as their batch commits. Rows the
-// service no longer lists disappear only when finish() runs after the last batch; a cancelled or
-// failed refresh removes nothing. The cache shows "last known" data, never a half-emptied account.
+// service no longer lists disappear only when finish() runs after the last batch. A cancelled or
+// failed refresh removes none of the rows that were there before it, and takes back the rows it
+// added (a listing cut short, or an endless one of junk, leaves nothing of its own behind; the
+// changes it made to known rows are the service's newer word and stay). The cache shows the last
+// complete listing, never a half-emptied account.
 import type { Database } from 'better-sqlite3';
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import { fullTurn } from '../clock/turns';
@@ -55,8 +58,12 @@ export interface CampaignRefresh {
    * for the refresher to confirm their absence before they go. Call once every batch is committed.
    */
   unseen(limit: number): string[];
-  /** Cancelled or failed: keeps every row as it is. */
-  abandon(): void;
+  /**
+   * Cancelled or failed: removes the rows this refresh (and the unfinished ones it superseded)
+   * added, but for campaigns written by upsert() meanwhile; every row that was there before stays.
+   * Resolves with how many went. A refresh already superseded or ended leaves that to the newer one.
+   */
+  abandon(): Promise<number>;
 }
 
 export interface CampaignsRepo {
@@ -98,15 +105,26 @@ const CHUNK = 2000;
 
 interface ActiveRefresh {
   seen: Set<string>;
+  /** Campaigns written by upsert() while it ran (a create's answer): never taken back. */
+  upserted: Set<string>;
+  /**
+   * The account held no rows when the first of its unfinished refreshes began: undoing it removes
+   * every row but the upserted ones. Otherwise the writer tracks the rows it inserts.
+   */
+  startedEmpty: boolean;
 }
 
 export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
 
-/** What a refresh hands the writer for one batch: its rows, and whether its account started empty. */
+/**
+ * What a refresh hands the writer for one batch: its rows, whether its account started empty, and
+ * whether the writer tracks the rows it inserts (to take them back if the refresh is undone).
+ */
 interface Batch {
   values: unknown[][];
   accountKey: number;
   fresh: boolean;
+  tracked: boolean;
   count(written: number | null, rows: number): void;
 }
 
@@ -157,6 +175,20 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
   const query = createCampaignQuery(read, accounts, readRow);
 
   /**
+   * Rows of accounts that started empty sent to the writer since its last settle. The writer may
+   * have dropped its indexes for them (a bulk load, cache-writer/worker.ts); the refresh that ends
+   * first after them asks it to build them again. Counted here so that the thousands of members a
+   * network's refresh finishes together (all their rows already written) cost one settle, not one
+   * each.
+   */
+  let freshRowsSent = 0;
+  const settleLoad = (): Promise<number> => {
+    if (freshRowsSent === 0) return Promise.resolve(0);
+    freshRowsSent = 0;
+    return writer.send({ type: 'settle' });
+  };
+
+  /**
    * Sends the batches' rows to the writer (encoded as they are sent) and keeps only their counts
    * while it works. Not an async function, nor are its callers here and in the refresh: a
    * suspended async function keeps its arguments alive until it resumes, so each chunk's campaigns
@@ -167,7 +199,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
     const values = batches.length === 1 ? batches[0].values : batches.flatMap((b) => b.values);
     if (values.length === 0) return Promise.resolve();
     const fresh = [...new Set(batches.filter((b) => b.fresh).map((b) => b.accountKey))];
-    const sent = writer.send({ type: 'write', rows: values, fresh });
+    const track = [...new Set(batches.filter((b) => b.tracked).map((b) => b.accountKey))];
+    if (fresh.length > 0) freshRowsSent += values.length;
+    const sent = writer.send({ type: 'write', rows: values, fresh, track });
     const counts = batches.map((b) => ({ count: b.count, rows: b.values.length }));
     return sent.then((written) => {
       for (const c of counts) c.count(counts.length === 1 ? written : null, c.rows);
@@ -179,7 +213,9 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       const accountKey = accounts.keyOf(ref);
       // Nothing cached: a first load, which has nothing to remove at its end.
       const empty = anyStmt.get(accountKey) === undefined;
-      const state: ActiveRefresh = { seen: new Set() };
+      // A refresh it supersedes did not finish: what that one added is this one's to keep or undo.
+      const prior = active.get(accountKey);
+      const state: ActiveRefresh = { seen: new Set(), upserted: new Set(prior?.upserted), startedEmpty: prior?.startedEmpty ?? empty };
       // A newer refresh of the same account supersedes an older one still running.
       active.set(accountKey, state);
       const totals: RefreshSummary = { written: 0, unchanged: 0, pages: 0, removed: 0 };
@@ -203,6 +239,7 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             values: campaigns.map((c) => campaignRowValues(accountKey, c)),
             accountKey,
             fresh: empty,
+            tracked: !state.startedEmpty,
             count(written, rows) {
               if (written === null) return;
               totals.written += written;
@@ -231,9 +268,12 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             else await fullTurn();
             check();
           }
+          // A first load is done when its indexes are whole again: screens sort through them.
+          if (empty) await settleLoad();
           markSynced(ref);
           done = true;
           active.delete(accountKey);
+          await writer.send({ type: 'endRefresh', accountKey, undo: null });
           return { ...totals };
         },
         keep(ids) {
@@ -252,8 +292,15 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           return out;
         },
         abandon() {
+          const current = !done && active.get(accountKey) === state;
+          const load = empty && !done;
           done = true;
-          if (active.get(accountKey) === state) active.delete(accountKey);
+          if (current) active.delete(accountKey);
+          const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo: { all: state.startedEmpty, keep: [...state.upserted] } }) : Promise.resolve(0);
+          // A first load's indexes are built again after its rows went (the writer takes requests
+          // in order), so no index is built for rows about to be removed.
+          if (load) settleLoad().catch(() => undefined);
+          return undone;
         },
       };
       return refresh;
@@ -272,8 +319,11 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       const result = campaignSchema.safeParse(campaign);
       if (!result.success) throw new StoreError('INVALID_INPUT', describeIssues(result.error.issues));
       const parsed = result.data;
-      // A refresh that listed before this campaign existed must not remove it at finish().
-      active.get(accountKey)?.seen.add(parsed.id);
+      // A refresh that listed before this campaign existed must not remove it at finish(), nor take
+      // it back if it is undone.
+      const running = active.get(accountKey);
+      running?.seen.add(parsed.id);
+      running?.upserted.add(parsed.id);
       await writer.send({ type: 'write', rows: [campaignRowValues(accountKey, parsed)], fresh: [] });
     },
     get(ref, id) {

@@ -70,9 +70,14 @@ export function rowMask(s: RowStatements, values: readonly unknown[]): number {
 /**
  * Writes each row (positional values of RowTable.columns); returns how many were written.
  * `mostlyNew`: the table held none of these rows a moment ago (a first load), so each is inserted
- * straight away and compared only when its key turns out to be stored already.
+ * straight away and compared only when its key turns out to be stored already. `inserted` is told
+ * of each row that was not stored before (not on the mostlyNew path).
  */
-export function writeRows(s: RowStatements, rows: readonly (readonly unknown[])[], opts: { mostlyNew?: boolean } = {}): number {
+export function writeRows(
+  s: RowStatements,
+  rows: readonly (readonly unknown[])[],
+  opts: { mostlyNew?: boolean; inserted?: (values: readonly unknown[]) => void } = {},
+): number {
   const n = s.keyLength;
   let written = 0;
   for (const values of rows) {
@@ -85,6 +90,7 @@ export function writeRows(s: RowStatements, rows: readonly (readonly unknown[])[
     written++;
     if (mask === NEW_ROW) {
       s.insert.run(...values);
+      opts.inserted?.(values);
       continue;
     }
     const changed: unknown[] = [];

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { windowViewSchema } from '../../shared/ipc/contract';
 import { RETENTION_DEFAULTS, retentionSchema } from '../../shared/retention';
+import { draftHistorySchema } from '../../shared/domain/draft-history';
 import type { RepoContext } from './context';
 
 const SETTINGS = {
@@ -19,6 +20,8 @@ const SETTINGS = {
   retention: retentionSchema,
   /** Accounts whose access the service withdrew ("profileId/accountId" -> its words and when), until a call succeeds. */
   accountAccess: z.record(z.string(), z.object({ words: z.string(), at: z.number() })),
+  /** Each account's drafts undo history ("profileId/accountId" -> stacks), the most recently changed last. */
+  draftHistory: z.record(z.string(), draftHistorySchema),
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;
@@ -31,6 +34,7 @@ export const SETTING_DEFAULTS: { [K in SettingKey]: SettingValue<K> } = {
   views: { accounts: {} },
   retention: RETENTION_DEFAULTS,
   accountAccess: {},
+  draftHistory: {},
 };
 
 export interface SettingsRepo {

@@ -206,12 +206,15 @@ export class Refresher {
           // first one listed (since deleted) are removed at its end like any stale row.
           pass = step.pass;
           await settle(true);
-          for (const r of refreshes.values()) r.abandon();
-          refreshes.clear();
-          skipped.clear();
           this.#deps.note(ref.profileId, ref.accountId, 'warning', 'sync.recount', `The listing of ${ref.accountId} did not add up to its total; reading it once more.`);
           if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) throw new Error('cancelled');
+          // The account's new refresh begins before the old one ends, so it takes over the rows
+          // the first reading added (kept if listed again); members' refreshes begin anew.
+          const first = [...refreshes.values()];
+          refreshes.clear();
+          skipped.clear();
           refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
+          await Promise.all(first.map((r) => r.abandon()));
         }
         if (step.pagesDone === 0 && step.pass === 1) firstRequestRows += step.campaigns.length;
         listedTotal = step.total;
@@ -265,7 +268,12 @@ export class Refresher {
       progress('done', pagesDone, pagesTotal, null);
       return 'done';
     } catch (e) {
-      for (const r of refreshes.values()) r.abandon();
+      // What this refresh added goes with it: a listing cut short, or an endless one of junk,
+      // leaves no rows of its own behind. The window re-reads once they have gone.
+      const undone = await Promise.allSettled([...refreshes.values()].map((r) => r.abandon()));
+      if (undone.some((u) => u.status === 'fulfilled' && u.value > 0)) {
+        hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
+      }
       if (ctl.signal.aborted) {
         progress('cancelled', pagesDone, pagesTotal, 'Refresh cancelled; the last synced data is kept.');
         return 'cancelled';

@@ -1,7 +1,10 @@
 // The one modal dialog: focus moves in on open and back where it was on close (or to the account's
 // views when that place is gone), Tab stays inside, Escape and a click on the backdrop close. Used
-// for confirmations, the connection forms and the account switcher.
+// for confirmations, the connection forms and the account switcher. It is drawn at the end of
+// <body> (a portal), not where it is declared: a dialog opened from the sidebar's connection header
+// inherited that header's bold text and sat inside its navigation landmark.
 import { useEffect, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 
 export function Dialog({
   title,
@@ -62,14 +65,15 @@ export function Dialog({
       first.focus();
     }
   };
-  return (
+  return createPortal(
     // eslint-disable-next-line jsx-a11y/no-static-element-interactions -- a click on the backdrop closes, as Escape does from the keyboard
     <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={box} className={className} role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown} data-testid={testId}>
         {titleHidden ? null : <h2 className="dialog-title">{title}</h2>}
         {children}
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 export function FormFooter({
   error,
   errorTestId,
+  errorId,
   onCancel,
   submit,
   submitTestId,
@@ -12,6 +13,8 @@ export function FormFooter({
 }: {
   error: string | null;
   errorTestId: string;
+  /** So a field the error is about can name it in aria-describedby. */
+  errorId?: string;
   onCancel(): void;
   submit: ReactNode;
   submitTestId: string;
@@ -20,7 +23,7 @@ export function FormFooter({
   return (
     <>
       {error ? (
-        <p className="form-problem" role="alert" data-testid={errorTestId}>
+        <p className="form-problem" role="alert" id={errorId} data-testid={errorTestId}>
           {error}
         </p>
       ) : null}

@@ -3,12 +3,12 @@
 // edit is journaled at once (lib/draft-journal.ts) and saved to the core after a short pause; the
 // draft is created on the first edit that puts something in the form, so nothing typed is lost.
 import { create } from 'zustand';
-import type { App, BlockedPush, Draft, ImageCheck, PushTemplate } from '../../shared/ipc/contract';
+import type { App, BlockedPush, Draft, ImageCheck, OutboxItem, PushTemplate } from '../../shared/ipc/contract';
 import type { ImageRole } from '../../shared/domain/push';
-import { useServiceClock } from './service-clock-store';
+import { serviceNowOf, useServiceClock } from './service-clock-store';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
-import { formToPayload, newPushForm, payloadToForm, type PushForm } from '../forms/push-form';
+import { formToPayload, newPushForm, payloadToForm, pushFormProblems, type PushForm } from '../forms/push-form';
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
 import { createAutosave, type SaveState } from '../lib/autosave';
 import type { AccountRef } from './workspace-store';
@@ -25,6 +25,10 @@ export interface PushState {
   saveState: SaveState;
   saveError: string | null;
   notice: { text: string; bad: boolean } | null;
+  /** Check or Queue was asked for this push: every problem is shown, not only touched fields'. */
+  revealed: boolean;
+  /** Which push the composer shows: moves on New, open, a template and account switch (what was touched starts over). */
+  composerKey: number;
   /** What the service said when it refused the open draft's last version (it was taken back to fix). */
   serviceWords: string | null;
   /** The connection's default performer, prefilled in every new push. */
@@ -52,7 +56,18 @@ export interface PushState {
   /** Saves pending edits now; resolves to the draft's id once the core has it. */
   flush(): Promise<string | null>;
   saveDraft(): Promise<string | null>;
+  /** Shows every problem of the push and says how many there are; saves pending edits. */
+  check(): Promise<void>;
+  /** Queues the push; with problems, shows them all instead (the Queue shortcut works with problems too). */
   queue(): Promise<boolean>;
+}
+
+/**
+ * Queues a blocked scheduled push again with a new time (null: send it now): the one-click fix of
+ * the Push tab and of the Outbox, which shows what went wrong on its own row (hence not the store's notice).
+ */
+export function rescheduleBlocked(id: string, executionTime: number | null): Promise<OutboxItem> {
+  return call('push.reschedule', { id, when: executionTime === null ? { kind: 'now' } : { kind: 'at', executionTime } });
 }
 
 /** One save, taken when it is decided: later edits or a switch of composer cannot change it. */
@@ -134,7 +149,7 @@ export const usePush = create<PushState>()((set, get) => {
     composer += 1;
     localId = newLocalDraftId();
     queuedSeq = seq;
-    set({ form: blankForm(), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, ...fields });
+    set({ form: blankForm(), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, revealed: false, composerKey: composer, ...fields });
   }
 
   /** A new push: blank but for the connection's default performer. */
@@ -162,7 +177,7 @@ export const usePush = create<PushState>()((set, get) => {
       composer += 1;
       localId = local ? entry.draftId : newLocalDraftId();
       seq = Math.max(seq, entry.seq) + 1;
-      set({ form, draftId: local ? null : entry.draftId, saveState: 'unsaved', notice: null });
+      set({ form, draftId: local ? null : entry.draftId, saveState: 'unsaved', notice: null, revealed: false, composerKey: composer });
       void flush(true);
     }
     for (const e of plan.create) {
@@ -186,6 +201,8 @@ export const usePush = create<PushState>()((set, get) => {
     saveState: 'saved',
     saveError: null,
     notice: null,
+    revealed: false,
+    composerKey: 0,
     serviceWords: null,
     defaultPerformer: null,
     blocked: [],
@@ -231,7 +248,7 @@ export const usePush = create<PushState>()((set, get) => {
     },
     async reschedule(id, executionTime) {
       try {
-        const item = await call('push.reschedule', { id, when: executionTime === null ? { kind: 'now' } : { kind: 'at', executionTime } });
+        const item = await rescheduleBlocked(id, executionTime);
         set({ notice: { text: `Queued again: ${item.summary}. Follow it in the Outbox.`, bad: false } });
       } catch (err) {
         set({ notice: { text: messageOf(err), bad: true } });
@@ -337,7 +354,17 @@ export const usePush = create<PushState>()((set, get) => {
         set({ busy: false });
       }
     },
+    async check() {
+      set({ revealed: true });
+      const n = pushFormProblems(get().form, serviceNowOf(get().account?.profileId, Date.now())).length;
+      set({ notice: n === 0 ? { text: 'No problems found: ready to queue.', bad: false } : { text: `${n} problem${n === 1 ? '' : 's'} to fix before queueing.`, bad: true } });
+      await flush();
+    },
     async queue() {
+      if (pushFormProblems(get().form, serviceNowOf(get().account?.profileId, Date.now())).length > 0) {
+        await get().check();
+        return false;
+      }
       const id = await get().saveDraft();
       if (!id) return false;
       set({ busy: true });

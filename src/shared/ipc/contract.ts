@@ -12,6 +12,7 @@ import { campaignQuerySchema } from '../domain/campaign-query';
 import { ACCOUNT_TYPES } from '../domain/account';
 import { deskErrorSchema, type Result } from '../errors';
 import { unsentListSchema } from '../domain/unsent';
+import { draftHistorySchema } from '../domain/draft-history';
 import { retentionEffectSchema, retentionSchema } from '../retention';
 
 // ---- Shared DTOs ---------------------------------------------------------------------------
@@ -378,6 +379,8 @@ export const channels = {
   'profiles.cancelSignIn': { input: profileRef, output: profileSchema },
   'profiles.setWorkOffline': { input: z.object({ profileId: id, offline: z.boolean() }), output: profileSchema },
   /** Brings back the built-in Sandbox demo connection and every account of it the person removed. */
+  /** An offline connection asks its service at once (the probe otherwise waits out its backoff); answers with its state after. */
+  'profiles.retryNow': { input: profileRef, output: profileSchema },
   'profiles.restoreDemo': { input: empty, output: profileSchema },
 
   'accounts.list': { input: z.object({ profileId: id.optional() }), output: z.array(accountSchema) },
@@ -468,6 +471,10 @@ export const channels = {
   },
   /** Checks the draft with the shared rules and, if it passes, moves it to the outbox in one transaction. */
   'drafts.submit': { input: z.object({ id }), output: outboxItemSchema },
+  /** The account's drafts undo history as last kept (empty when none), so a reload of the window can still undo. */
+  'drafts.history': { input: accountRef, output: draftHistorySchema },
+  /** Keeps the account's drafts undo history (bounded by the window, src/shared/domain/draft-history.ts). */
+  'drafts.saveHistory': { input: accountRef.extend({ history: draftHistorySchema }), output: ok },
 
   'outbox.list': { input: z.object({ profileId: id.optional(), accountId: z.string().optional() }), output: z.array(outboxItemSchema) },
   /** The unsent changes counted per account and state, without the items or the sent history (the status bar's question). */

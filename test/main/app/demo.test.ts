@@ -226,6 +226,25 @@ describe('cache refresh', () => {
     await control(env.sandbox, 'DELETE', '/_sandbox/faults');
   });
 
+  it('a first load cancelled part way leaves the account as empty as it was, and the window is told', async () => {
+    env = await startEnv({ tuning: { pageSize: 10 } });
+    const h = env.core.handlers;
+    const ref = { profileId: P, accountId: 'oldtimerltd' };
+    expect((await h['campaigns.query']({ ...ref, offset: 0, limit: 1 })).total).toBe(0);
+    // Pages of ten, each slow: rows land page by page while the person watches.
+    const { variants } = (await control(env.sandbox, 'GET', '/_sandbox/variants')) as { variants: Record<string, unknown> };
+    await putVariants(env, { ...variants, page_size_cap: 10 });
+    await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'delay', delay_ms: 400, count: 6 });
+    await h['sync.refresh'](ref);
+    await until(async () => (await h['campaigns.query']({ ...ref, offset: 0, limit: 1 })).total >= 10, 'the first rows to be cached');
+    const told = env.events.length;
+    await h['sync.cancel'](ref);
+    await until(() => progressOf(env!, 'oldtimerltd').some((p) => p.state === 'cancelled'), 'the cancellation');
+    expect((await h['campaigns.query']({ ...ref, offset: 0, limit: 1 })).total).toBe(0);
+    expect(env.events.slice(told).some((x) => x.event === 'data.changed' && (x.payload as { what: string }).what === 'campaigns')).toBe(true);
+    await control(env.sandbox, 'DELETE', '/_sandbox/faults');
+  });
+
   it("a member refreshed on its own while its network refreshes does not break the network's refresh", async () => {
     env = await startEnv({ tuning: { pageSize: 10 } });
     const h = env.core.handlers;

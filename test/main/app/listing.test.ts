@@ -99,7 +99,7 @@ describe('a service that serves fewer rows per page than asked', () => {
       expect(row.daily_cap).toBeNull();
       const account = (await env.core.handlers['accounts.list']({ profileId: p.id })).find((a) => a.accountId === accountId);
       expect(account?.lastSyncedAt).not.toBeNull();
-    }, 90_000);
+    }, 300_000);
   }
 });
 
@@ -132,7 +132,7 @@ describe('a service whose listing does not add up to its total', () => {
     expect(account?.lastSyncedAt).toBeNull();
     const activity = await env.core.handlers['activity.list']({ profileId: p.id, limit: 50 });
     expect(activity.map((a) => a.message)).toEqual(expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]));
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('a listing that moves while it is read', () => {
@@ -160,7 +160,7 @@ describe('a listing that moves while it is read', () => {
     expect(reports.every((x) => x.pagesDone <= x.pagesTotal!)).toBe(true);
     const activity = await env.core.handlers['activity.list']({ profileId: p.id, limit: 50 });
     expect(activity.map((a) => a.message)).toEqual(expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]));
-  }, 60_000);
+  }, 300_000);
 });
 
 /** The page cap the run's service variants set, if any. */

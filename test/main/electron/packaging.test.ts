@@ -506,7 +506,7 @@ function setUp(o: { newest?: string | null; failCheck?: Error; download?: boolea
   const menu = () => updateMenuItems(controller.snapshot(), actions);
   const item = (id: string) => menu().find((m) => m.id === id);
   /** Lets the promise chains the controller started settle (no time passes on the clock). */
-  const settle = () => vi.waitFor(() => expect(controller.snapshot().state.kind).not.toMatch(/^(checking|downloading)$/));
+  const settle = () => vi.waitFor(() => expect(controller.snapshot().state.kind).not.toMatch(/^(checking|downloading)$/), { timeout: 30_000 });
   return { controller, clock, updater, asked, told, dir, order, menus, menu, item, settle, loads: () => loads };
 }
 
@@ -557,7 +557,7 @@ describe('auto-update decisions (controller with an injected updater)', () => {
     expect(t.updater.calls).toEqual(['check', 'download']);
 
     t.item('updates-restart')!.click!({} as never, undefined, {} as never);
-    await vi.waitFor(() => expect(t.order).toEqual(['core closed', 'quitAndInstall']));
+    await vi.waitFor(() => expect(t.order).toEqual(['core closed', 'quitAndInstall']), { timeout: 30_000 });
   });
 
   it('remembers consent across restarts: the next start looks after a minute and then every six hours, until it is turned off', async () => {
@@ -574,7 +574,7 @@ describe('auto-update decisions (controller with an injected updater)', () => {
     t.clock.advance(1);
     await t.settle();
     expect(t.updater.calls).toEqual(['check']);
-    await vi.waitFor(() => expect(t.clock.nextTimerAt()).toBe(t.clock.now() + CHECK_INTERVAL_MS));
+    await vi.waitFor(() => expect(t.clock.nextTimerAt()).toBe(t.clock.now() + CHECK_INTERVAL_MS), { timeout: 30_000 });
     t.clock.advance(CHECK_INTERVAL_MS);
     await t.settle();
     expect(t.updater.calls).toEqual(['check', 'check']);
@@ -596,7 +596,7 @@ describe('auto-update decisions (controller with an injected updater)', () => {
     expect(t.item('updates-automatic')?.checked).toBe(false);
 
     t.item('updates-download')!.click!({} as never, undefined, {} as never);
-    await vi.waitFor(() => expect(t.item('updates-restart')?.label).toBe('Restart to Update (1.2.0)'));
+    await vi.waitFor(() => expect(t.item('updates-restart')?.label).toBe('Restart to Update (1.2.0)'), { timeout: 30_000 });
     expect(t.updater.calls).toEqual(['check', 'download']);
     expect(t.order).toEqual([]); // "Later" was the answer: nothing restarts on its own
   });

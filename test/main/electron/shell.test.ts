@@ -287,7 +287,7 @@ describe('shell (mocked electron module): window state and quitting', () => {
     const e = new MockEvent();
     app.emit('before-quit', e);
     expect(e.defaultPrevented).toBe(true);
-    await vi.waitFor(() => expect(state.quitCalls).toBe(1));
+    await vi.waitFor(() => expect(state.quitCalls).toBe(1), { timeout: 30_000 });
     expect(coreClosed).toBe(1);
     expect(demoClosed).toBe(1);
     expect(state.ipcHandlers.size).toBe(0);

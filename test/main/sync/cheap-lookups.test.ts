@@ -83,7 +83,7 @@ describe('a lost-create look-up on a 100,000-campaign Tier-4 account', () => {
   beforeAll(async () => {
     env = await startEnv({ fixtures: accountWith(100_000, [50, 1000, 10_000]), variants, tuning: { uncertainGraceMs: grace } });
     await refreshed(env);
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await env?.close();
   });
@@ -110,7 +110,7 @@ describe('a lost-create look-up on a 100,000-campaign Tier-4 account', () => {
     // Per look-up the newest page, then the whole listing in one request: ids need not grow
     // (DECISIONS client 16), so only every row proves the create absent.
     expect(await listReads(env.sandbox, ACME, since)).toHaveLength(4);
-  }, 150_000);
+  }, 300_000);
 });
 
 describe('a service that pages differently', () => {

@@ -192,5 +192,5 @@ describe('outbox crash safety', () => {
     } finally {
       store.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

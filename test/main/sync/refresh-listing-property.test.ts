@@ -54,11 +54,15 @@ describe('after a completed refresh the cache equals the service', () => {
         },
       ),
       // A fixed seed in CI, so a run is the same on every machine; LISTING_PROPERTY_SEED=random
-      // explores. Known to fail, not fixed yet (see the closing note of 2026-11-28): under the
-      // mixed variants, {count: 92, hiddenMask: 1, cap: 2, shortPages, churn: 0.15, seed: 371831}
-      // ends failed ("counts 81 ... listed 81, on 4 readings"): pages of 2 rows with churn on
-      // every read never give one reading whose totals agree.
-      { numRuns: 12, ...propertySeed() },
+      // explores. The example failed under the mixed variants (pages of 2 rows with churn on
+      // every read: a reading stopped once its ids, deleted ones among them, reached the total,
+      // before the pages holding campaigns created meanwhile; and a look-up by id was compared
+      // with a total that had moved since). It runs first, every time.
+      {
+        numRuns: 12,
+        ...propertySeed(),
+        examples: [[{ count: 92, hiddenMask: 1, cap: 2, shortPages: true, movingOrder: false, churn: 0.15, transient5xx: 0, cutBody: undefined, seed: 371831 }]],
+      },
     );
   }, 300_000);
 });

@@ -18,7 +18,7 @@ describe('a refresh of a listing that is not a snapshot', () => {
     const onService = await serviceIds(e);
     expect(onService).toHaveLength(315);
     expect(await cachedIds(e, p.id)).toEqual(onService);
-  }, 90_000);
+  }, 300_000);
 
   it('ends with the service\'s set when campaigns are created and deleted between two page reads', async () => {
     const { e, p, last } = await refreshUnder(walkFixtures(300), { churn: 0.2, page_size_cap: 40, seed: 11 });
@@ -26,13 +26,13 @@ describe('a refresh of a listing that is not a snapshot', () => {
     // The service did change while it was read.
     expect(await serviceIds(e)).not.toEqual(Array.from({ length: 300 }, (_, i) => String(5_000_001 + i)));
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
-  }, 90_000);
+  }, 300_000);
 
   it('is done under a default order that moves (by spend), asking for the id order', async () => {
     const { e, p, last } = await refreshUnder(walkFixtures(300), { moving_order: true, page_size_cap: 40, seed: 5 });
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
-  }, 90_000);
+  }, 300_000);
 
   it('reads a failed page again after its Retry-After (seconds, a date, or a backoff) and ends done, online', async () => {
     const { e, p, last } = await refreshUnder(walkFixtures(300), { transient_5xx: 0.3, page_size_cap: 40, seed: 2 }, { clock: 'manual' });
@@ -40,14 +40,14 @@ describe('a refresh of a listing that is not a snapshot', () => {
     expect((await listReads(e.sandbox, SHOP, 0)).filter((r) => r.status === 502 || r.status === 503).length).toBeGreaterThan(2);
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');
-  }, 90_000);
+  }, 300_000);
 
   it('falls back to pages when the unpaged answer is cut mid-body, and keeps the connection online', async () => {
     const { e, p, last } = await refreshUnder(walkFixtures(600), { cut_body: 200, page_size_cap: undefined });
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');
-  }, 90_000);
+  }, 300_000);
 
   it('falls back to pages when the unpaged answer is slow to start, and keeps the connection online', async () => {
     // The unpaged answer would start after 8 s, beyond the request timeout (5 s in these tests).
@@ -55,7 +55,7 @@ describe('a refresh of a listing that is not a snapshot', () => {
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('an unpaged listing the service refuses', () => {
@@ -67,5 +67,5 @@ describe('an unpaged listing the service refuses', () => {
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');
-  }, 90_000);
+  }, 300_000);
 });

@@ -47,7 +47,7 @@ describe('reconciling a listing by id', () => {
     // The id order was asked for and refused, then the service's own order read.
     const statuses = (await requestLog(env.sandbox)).filter((r) => r.path.endsWith(`/${SHOP}/campaigns`)).map((r) => r.status);
     expect(statuses).toContain(400);
-  }, 90_000);
+  }, 300_000);
 
   it('keeps a cached campaign a listing leaves out until a look-up by id says it is gone', async () => {
     env = await startEnv({ fixtures: walkFixtures(60), demo: false });
@@ -78,5 +78,5 @@ describe('reconciling a listing by id', () => {
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(env, p.id)).toContain('5000030');
     expect(await cachedIds(env, p.id)).toEqual(await serviceIds(env));
-  }, 90_000);
+  }, 300_000);
 });

@@ -58,5 +58,5 @@ describe('a page that fails with 503 and a Retry-After date', () => {
     // Page 3 and the rest, without reading pages 1 and 2 again.
     expect(await readsAfter()).toBe(10);
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
-  }, 60_000);
+  }, 300_000);
 });

@@ -8,6 +8,7 @@ import { DeskError } from '../../../shared/errors';
 import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
 import { isServiceError } from '../../service';
 import type { Account, AccountRef } from '../../store';
+import { withoutDraftHistory } from '../../../shared/domain/draft-history';
 import type { CoreContext } from '../context';
 import { serviceName } from '../account-names';
 import { rememberDemoRemoval } from '../demo';
@@ -107,6 +108,8 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       store.accounts.remove(ref, { discardPending: discarded.length > 0 });
       ctx.connections.access.forget(ref.profileId, ref.accountId);
       rememberDemoRemoval(ctx, ref);
+      // Its drafts are gone: an undo history kept for them would bring them back if it were added again.
+      store.settings.set('draftHistory', withoutDraftHistory(store.settings.get('draftHistory'), ref));
       if (discarded.length > 0) {
         ctx.log(ref.profileId, null, 'warning', 'account.removed', `Account ${ref.accountId} removed; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen.`);
         hub.emit('outbox.changed', { profileId: ref.profileId, accountId: ref.accountId });

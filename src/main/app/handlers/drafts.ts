@@ -6,6 +6,7 @@ import type { Draft, OutboxItem } from '../../store';
 import type { CoreContext } from '../context';
 import { accountKnowledge, checkCampaignDraft, checkPushDraft } from '../draft-rules';
 import { draftDto, outboxDto } from '../dto';
+import { boundDraftHistory, DRAFT_HISTORY_KEPT, draftHistoryKey } from '../../../shared/domain/draft-history';
 
 type DraftHandlers = Pick<
   DeskHandlers,
@@ -16,6 +17,8 @@ type DraftHandlers = Pick<
   | 'drafts.saveMany'
   | 'drafts.deleteMany'
   | 'drafts.submitMany'
+  | 'drafts.history'
+  | 'drafts.saveHistory'
   | 'outbox.list'
   | 'outbox.retry'
   | 'outbox.takeBack'
@@ -54,6 +57,20 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
   const outboxChanged = (item: OutboxItem) => hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
 
   return {
+    async 'drafts.history'(ref) {
+      return store.settings.get('draftHistory')[draftHistoryKey(ref)] ?? { undo: [], redo: [] };
+    },
+
+    async 'drafts.saveHistory'({ history, ...ref }) {
+      const key = draftHistoryKey(ref);
+      const bounded = boundDraftHistory(history);
+      const others = Object.entries(store.settings.get('draftHistory')).filter(([k]) => k !== key);
+      // Put last, so the accounts changed longest ago are the first to lose their history; an empty one is not kept.
+      const kept = bounded.undo.length + bounded.redo.length > 0 ? [...others, [key, bounded] as const] : others;
+      store.settings.set('draftHistory', Object.fromEntries(kept.slice(-DRAFT_HISTORY_KEPT.accounts)));
+      return { ok: true as const };
+    },
+
     async 'drafts.list'({ profileId, accountId }) {
       // Every unsent change of the account: editable drafts, and submitted ones with their item's
       // state (queued, sending, being looked for, failed, blocked). A posted change has left: the

@@ -3,6 +3,7 @@
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
 import { DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { withoutDraftHistory } from '../../../shared/domain/draft-history';
 import type { CoreContext } from '../context';
 import { rememberDemoRemoval, restoreDemo, DEMO_PROFILE_ID } from '../demo';
 import { addressProblem, secretAddressMoved, secretAgainMessage } from '../../../shared/domain/profile';
@@ -23,7 +24,7 @@ function checkAddresses(fields: Partial<Record<keyof typeof ADDRESS_LABELS, stri
 
 type ProfileHandlers = Pick<
   DeskHandlers,
-  'profiles.list' | 'profiles.create' | 'profiles.update' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline' | 'profiles.restoreDemo'
+  'profiles.list' | 'profiles.create' | 'profiles.update' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline' | 'profiles.retryNow' | 'profiles.restoreDemo'
 >;
 
 export async function profileView(ctx: CoreContext, profileId: string) {
@@ -138,6 +139,8 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       store.profiles.remove(profileId);
       connections.access.forget(profileId);
       rememberDemoRemoval(ctx, { profileId });
+      // Its drafts are gone: an undo history kept for them would bring them back if it were added again.
+      store.settings.set('draftHistory', withoutDraftHistory(store.settings.get('draftHistory'), { profileId }));
       await ctx.secrets.delete(profileId).catch(() => undefined);
       const gone = discarded.length > 0 ? `; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen` : '';
       ctx.log(null, null, discarded.length > 0 ? 'warning' : 'info', 'profile.removed', `Connection "${p.name}" removed${gone}.`);
@@ -175,6 +178,12 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
       connections.setWorkOffline(profileId, offline);
       if (!offline) ctx.drainer.kick();
       changed();
+      return profileView(ctx, profileId);
+    },
+
+    async 'profiles.retryNow'({ profileId }) {
+      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      await connections.retryNow(profileId);
       return profileView(ctx, profileId);
     },
   };

@@ -91,7 +91,7 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
       return new Promise<number>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         settle();
-        w.postMessage((request.type === 'write' ? { ...request, id, rows: encodeRows(request.rows) } : { ...request, id }) satisfies CacheRequest);
+        w.postMessage((request.type === 'write' ? { ...request, id, rows: encodeRows(request.rows), track: request.track ?? [] } : { ...request, id }) satisfies CacheRequest);
       });
     },
     async close() {

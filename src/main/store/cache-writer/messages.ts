@@ -17,20 +17,39 @@ export const rowListSchema = z.array(rowValues);
 export const encodeRows = (rows: readonly (readonly unknown[])[]): string => JSON.stringify(rows);
 
 export const cacheRequestSchema = z.discriminatedUnion('type', [
-  /** Rows of one or more accounts (encodeRows); `fresh` accounts held no rows when their refresh began. */
-  z.object({ type: z.literal('write'), id: z.number(), rows: z.string(), fresh: z.array(z.number()) }),
+  /**
+   * Rows of one or more accounts (encodeRows); `fresh` accounts held no rows when their refresh
+   * began; the keys of rows newly inserted for `track` accounts are remembered until endRefresh.
+   */
+  z.object({ type: z.literal('write'), id: z.number(), rows: z.string(), fresh: z.array(z.number()), track: z.array(z.number()) }),
+  /**
+   * An account's refresh ended. `undo` null: it finished, its rows stay. Otherwise it was cancelled
+   * or failed, and the rows it inserted go (every row of the account when it started empty), but
+   * for those whose ids are in `keep` (written by a create meanwhile, not by the listing).
+   */
+  z.object({
+    type: z.literal('endRefresh'),
+    id: z.number(),
+    accountKey: z.number(),
+    undo: z.object({ all: z.boolean(), keep: z.array(z.string()) }).nullable(),
+  }),
   z.object({ type: z.literal('delete'), id: z.number(), accountKey: z.number(), keys: z.array(z.tuple([z.number(), z.string()])) }),
   /** Every row of the account (it is being removed). */
   z.object({ type: z.literal('forget'), id: z.number(), accountKey: z.number() }),
   /** Every row of an account not in the list (one removed while the app was not running to the end). */
   z.object({ type: z.literal('keepOnly'), id: z.number(), accountKeys: z.array(z.number()) }),
+  /**
+   * A refresh of an account that started empty has ended (finished or given up): the indexes a
+   * bulk load dropped are built again before this is answered (count: the indexes built).
+   */
+  z.object({ type: z.literal('settle'), id: z.number() }),
   z.object({ type: z.literal('close') }),
 ]);
 export type CacheRequest = z.infer<typeof cacheRequestSchema>;
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 /** A request as the main thread makes it: a write's rows as arrays, encoded on the way. */
-export type CacheCall = Exclude<WithoutId<CacheRequest>, { type: 'write' | 'close' }> | { type: 'write'; rows: readonly (readonly unknown[])[]; fresh: number[] };
+export type CacheCall = Exclude<WithoutId<CacheRequest>, { type: 'write' | 'close' }> | { type: 'write'; rows: readonly (readonly unknown[])[]; fresh: number[]; track?: number[] };
 
 export const cacheReplySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),

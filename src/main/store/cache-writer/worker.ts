@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CAMPAIGN_KEY_COLUMNS, CAMPAIGN_WRITE_COLUMNS } from '../campaign-columns';
-import { cachePragmas } from '../cache-file';
+import { BULK_LOAD_MIN_ROWS, CAMPAIGN_INDEXES, cachePragmas, indexSql } from '../cache-file';
 import { rowStatements, writeRows } from '../row-writer';
 import { cacheRequestSchema, cacheWorkerDataSchema, rowListSchema, type CacheReply, type CacheRequest } from './messages';
 
@@ -32,6 +32,59 @@ const rows = rowStatements(db, { table: 'campaigns', key: CAMPAIGN_KEY_COLUMNS, 
 const deleteKey = db.prepare('DELETE FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
 const deleteAccount = db.prepare('DELETE FROM campaigns WHERE account_key = ?');
 const accountKeys = db.prepare('SELECT DISTINCT account_key FROM campaigns').pluck();
+const keysOfAccount = db.prepare<[number], { id_num: number; id: string }>('SELECT id_num, id FROM campaigns WHERE account_key = ?');
+
+/**
+ * Keys of the rows each running refresh inserted into an account that held rows when it began
+ * (tracked by the write requests' `track`): what undoing a cancelled or failed refresh removes, so
+ * that a listing cut short, or one that was junk, leaves nothing of its own behind. Kept here, not
+ * in the main thread, because this thread already learns which rows are new as it writes them.
+ */
+const inserted = new Map<number, [number, string][]>();
+const tableRows = db.prepare('SELECT count(*) FROM campaigns').pluck();
+
+/**
+ * Bulk load. Inserting a row into a table with nine secondary indexes is ten B-tree inserts at
+ * random places; at 100,000 campaigns and more the index pages no longer fit the page cache and the
+ * writer spent most of a first refresh on them (and the WAL grew to 180 MB at 900,000). Building an
+ * index after the rows is one sort and a sequential write. So while accounts that started empty are
+ * loaded, once their rows outnumber everything else in the table (and are at least
+ * BULK_LOAD_MIN_ROWS), the secondary indexes are dropped, the rest of the load goes into the bare
+ * table (primary key only), and a `settle` (sent when such a refresh ends, done or not) builds them
+ * again in one transaction. Why the "outnumber" rule: a rebuild sorts every row of the table, so a
+ * small account added beside a large cache is cheaper to insert row by row.
+ *
+ * Meanwhile reads of the cache still work (SQLite plans without the indexes: a sorted window scans
+ * its account's rows), and if the app stops before the settle, the next start recreates the missing
+ * indexes (cache-file.ts, matchIndexes) and close() here builds them first.
+ */
+let indexesDropped = false;
+/** Rows of accounts that started empty written since the indexes were last whole. */
+let bulkRows = 0;
+/** Rows the table held when that count started (null: no load under way). */
+let rowsBefore: number | null = null;
+
+const indexCount = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND name GLOB 'campaigns_by_*'").pluck();
+/** After a rollback: a drop in the rolled-back transaction did not happen. */
+const readDropped = () => (indexesDropped = (indexCount.get() as number) < CAMPAIGN_INDEXES.length);
+
+function dropIndexesIfBulk(): void {
+  if (indexesDropped || rowsBefore === null || bulkRows < Math.max(BULK_LOAD_MIN_ROWS, rowsBefore)) return;
+  for (const [suffix] of CAMPAIGN_INDEXES) db.exec(`DROP INDEX IF EXISTS campaigns_by_${suffix}`);
+  indexesDropped = true;
+}
+
+/** After a load: the dropped indexes are built again, each with one sort of the table. Returns how many were built. */
+function settle(): number {
+  bulkRows = 0;
+  rowsBefore = null;
+  if (!indexesDropped) return 0;
+  db.transaction(() => {
+    for (const [suffix, cols] of CAMPAIGN_INDEXES) db.exec(indexSql(suffix, cols).replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS'));
+  })();
+  indexesDropped = false;
+  return CAMPAIGN_INDEXES.length;
+}
 
 /**
  * Rows arrive in many small requests (one per parsed chunk of a listing). They go into one open
@@ -56,6 +109,7 @@ function commit(): void {
   } catch (e) {
     // (A full disk, say.) Nothing of this transaction was kept: each of its requests is told.
     if (db.inTransaction) db.exec('ROLLBACK');
+    readDropped();
     for (const w of done) reply({ type: 'failed', id: w.m.id, message: messageOf(e) });
     return;
   }
@@ -65,10 +119,33 @@ function commit(): void {
 function writeRequest(m: WriteRequest): number {
   const all = rowListSchema.parse(JSON.parse(m.rows));
   const fresh = new Set(m.fresh);
+  const track = new Set(m.track);
   // Rows of accounts that started empty are inserted straight away (compared only on a clash).
   const first = all.filter((r) => fresh.has(r[0] as number));
   const rest = first.length === all.length ? [] : all.filter((r) => !fresh.has(r[0] as number));
-  return writeRows(rows, first, { mostlyNew: true }) + writeRows(rows, rest);
+  if (first.length > 0) rowsBefore ??= tableRows.get() as number;
+  const loaded = writeRows(rows, first, { mostlyNew: true });
+  bulkRows += loaded;
+  dropIndexesIfBulk();
+  const note = (values: readonly unknown[]) => {
+    const accountKey = values[0] as number;
+    if (!track.has(accountKey)) return;
+    let keys = inserted.get(accountKey);
+    if (!keys) inserted.set(accountKey, (keys = []));
+    keys.push([values[1] as number, values[2] as string]);
+  };
+  return loaded + writeRows(rows, rest, track.size > 0 ? { inserted: note } : {});
+}
+
+/** Ends an account's refresh: forgets what it inserted, first removing it when the refresh is undone. */
+function endRefresh(m: Extract<CacheRequest, { type: 'endRefresh' }>): number {
+  const tracked = inserted.get(m.accountKey) ?? [];
+  inserted.delete(m.accountKey);
+  if (m.undo === null) return 0;
+  const keep = new Set(m.undo.keep);
+  // (Keys of a rolled-back write may be listed and no longer stored: deleting them changes nothing.)
+  const keys = m.undo.all ? keysOfAccount.all(m.accountKey).map((k): [number, string] => [k.id_num, k.id]) : tracked;
+  return db.transaction(() => keys.reduce((n, [idNum, id]) => (keep.has(id) ? n : n + deleteKey.run(m.accountKey, idNum, id).changes), 0))();
 }
 
 /**
@@ -86,6 +163,7 @@ function write(m: WriteRequest): void {
     written.push({ m, count: writeRequest(m) });
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
+    readDropped();
     open = false;
     reply({ type: 'failed', id: m.id, message: messageOf(e) });
     const before = written;
@@ -96,14 +174,18 @@ function write(m: WriteRequest): void {
 }
 
 /** Removals run in a transaction of their own, after the rows sent before them are committed. */
-function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly' }>): number {
+function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly' | 'endRefresh' }>): number {
   switch (m.type) {
+    case 'endRefresh':
+      return endRefresh(m);
     case 'delete':
       return db.transaction(() => m.keys.reduce((n, [idNum, id]) => n + deleteKey.run(m.accountKey, idNum, id).changes, 0))();
     case 'forget':
+      inserted.delete(m.accountKey);
       return deleteAccount.run(m.accountKey).changes;
     case 'keepOnly': {
       const keep = new Set(m.accountKeys);
+      for (const k of inserted.keys()) if (!keep.has(k)) inserted.delete(k);
       return db.transaction(() => (accountKeys.all() as number[]).filter((k) => !keep.has(k)).reduce((n, k) => n + deleteAccount.run(k).changes, 0))();
     }
   }
@@ -122,11 +204,13 @@ port.on('message', (raw: unknown) => {
     if (commitSoon) clearImmediate(commitSoon);
     commit();
     if (m.type === 'close') {
+      // A load cut short by closing leaves no file without its indexes behind.
+      settle();
       db.close();
       port.close();
       return;
     }
-    reply({ type: 'done', id: m.id, count: remove(m) });
+    reply({ type: 'done', id: m.id, count: m.type === 'settle' ? settle() : remove(m) });
   } catch (e) {
     reply({ type: 'failed', id: 'id' in m ? m.id : null, message: messageOf(e) });
   }

@@ -1,6 +1,6 @@
 // "+ Add connection": the service's addresses, the client id and secret, the sign-in flow. After
 // creation an authorization-code connection offers "Sign in" (the browser opens the service's page).
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { ConnectionForm } from './connection-fields';
@@ -12,6 +12,7 @@ import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type Profile
 
 export function AddConnectionDialog({ onClose }: { onClose(): void }) {
   const [form, setForm] = useState<ProfileForm>(NEW_PROFILE_FORM);
+  const idPrefix = useId();
   const [tried, setTried] = useState(false);
   const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<Profile | null>(null);
@@ -130,7 +131,7 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
         form={form}
         setForm={setForm}
         problems={by}
-        idPrefix="f"
+        idPrefix={idPrefix}
         testPrefix="conn"
         secretHint="Kept in the system keychain, never shown again"
         secretAutofocus={false}

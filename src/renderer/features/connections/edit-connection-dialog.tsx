@@ -1,11 +1,11 @@
 // "Edit connection": name, addresses, client id, secret and sign-in flow changed in place; drafts,
 // cache and queue stay. A new secret is checked with the service before it is saved (the core
 // refuses a wrong one in the service's words); a connection whose secret was lost asks for it.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { ChannelInput, Profile } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { ConnectionForm } from './connection-fields';
-import { call } from '../../lib/api';
+import { call, DeskCallError, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { useWorkspace } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
@@ -36,6 +36,12 @@ export function profilePatch(p: Profile, f: ProfileForm): ChannelInput<'profiles
 
 export function EditConnectionDialog({ profile, onClose }: { profile: Profile; onClose(): void }) {
   const [form, setForm] = useState<ProfileForm>(() => formOf(profile));
+  const idPrefix = useId();
+  // Problems show after the first Save, then live (as in the add dialog): a connection whose
+  // secret was lost opens asking for it in plain words, not in red before anything was done.
+  const [tried, setTried] = useState(false);
+  /** The service refused the secret last time: the secret field names that error. */
+  const [secretRefused, setSecretRefused] = useState(false);
   const { busy, error, setError, run } = useAction();
   // The secret may stay empty (kept as stored) unless none is stored, or a token endpoint moved to
   // another server (the stored secret is never sent where it was not entered for).
@@ -43,29 +49,47 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
   const problems = [
     ...profileFormProblems({ ...form, clientSecret: form.clientSecret || (profile.hasSecret && moved === null ? 'kept' : '') }),
   ].map((p) => (p.field === 'clientSecret' && moved !== null && form.clientSecret === '' ? { ...p, message: secretAgainMessage(moved) } : p));
-  const by = problemsByField(problems);
+  const by = tried ? problemsByField(problems) : {};
   const save = async () => {
+    setTried(true);
     setError(null);
+    setSecretRefused(false);
     if (problems.length > 0) return;
-    await run(async () => {
-      await call('profiles.update', profilePatch(profile, form));
-      void useWorkspace.getState().load();
-      onClose();
-    });
+    await run(
+      async () => {
+        await call('profiles.update', profilePatch(profile, form));
+        void useWorkspace.getState().load();
+        onClose();
+      },
+      (err) => {
+        setError(messageOf(err));
+        // Save was disabled while the secret was checked, so focus fell to the page: put it in the
+        // field to correct, which names the refusal (the alert has announced it once already).
+        if (err instanceof DeskCallError && err.details?.field === 'clientSecret') {
+          setSecretRefused(true);
+          document.getElementById(`${idPrefix}-clientSecret`)?.focus();
+        }
+      },
+    );
   };
   return (
     <Dialog title={`Edit connection "${profile.name}"`} onClose={onClose} testId="edit-connection-dialog">
       <p className="muted">Its accounts, drafts, cached campaigns and queued changes stay as they are.</p>
       {!profile.hasSecret ? (
-        <p className="notice form-problem" data-testid="edit-secret-missing">
+        <p className="notice" data-testid="edit-secret-missing">
           No client secret is stored for this connection (the keychain may have lost it): enter it to send its queued changes.
         </p>
       ) : null}
       <ConnectionForm
         form={form}
-        setForm={setForm}
+        setForm={(f) => {
+          // A new secret typed is no longer the one refused: the field stops saying so.
+          if (f.clientSecret !== form.clientSecret) setSecretRefused(false);
+          setForm(f);
+        }}
         problems={by}
-        idPrefix="e"
+        idPrefix={idPrefix}
+        secretRefused={secretRefused}
         testPrefix="edit"
         secretHint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
         secretAutofocus={!profile.hasSecret}

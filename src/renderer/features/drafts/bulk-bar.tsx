@@ -1,6 +1,7 @@
 // The drafts workbench's toolbar: tick drafts, then set a field on all of them, check and queue
 // them with one summary, export them as CSV, delete them; undo and redo every step.
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/dialog';
 import { downloadText } from '../../lib/delimited';
 import { shortcutLabel } from '../../lib/shortcuts';
 import { useDrafts } from '../../stores/drafts-store';
@@ -16,6 +17,8 @@ export function BulkBar({ onImport }: { onImport(): void }) {
   const campaignDrafts = s.drafts.filter((d) => d.kind === 'campaign');
   const [field, setField] = useState('cpc');
   const [value, setValue] = useState('');
+  /** The ticked drafts "Delete n" asks about, as the one-draft delete does. */
+  const [confirmDelete, setConfirmDelete] = useState<string[] | null>(null);
   const f = DRAFT_FIELDS.find((x) => x.field === field)!;
   const n = ids.length;
   const problem = f.kind === 'number' && value.trim() !== '' && !Number.isFinite(Number(value)) ? `${f.label}: write a number, like 0.35.` : null;
@@ -79,7 +82,7 @@ export function BulkBar({ onImport }: { onImport(): void }) {
       <button type="button" disabled={n === 0} onClick={() => void s.submitMany(ids)} data-testid="bulk-queue" title="Check the ticked drafts and queue the ones without problems">
         Check and queue {n}
       </button>
-      <button type="button" disabled={n === 0} onClick={() => void s.removeMany(ids)} data-testid="bulk-delete" title="Delete the ticked drafts (can be undone)">
+      <button type="button" disabled={n === 0} onClick={() => setConfirmDelete(ids)} data-testid="bulk-delete" title="Delete the ticked drafts (asks first; campaign drafts can be undone)">
         Delete {n}
       </button>
       <button type="button" onClick={onImport} data-testid="drafts-import">
@@ -116,6 +119,30 @@ export function BulkBar({ onImport }: { onImport(): void }) {
       >
         Redo
       </button>
+      {confirmDelete ? <ConfirmBulkDelete ids={confirmDelete} onClose={() => setConfirmDelete(null)} /> : null}
     </div>
+  );
+}
+
+/** "Delete 3 drafts?" with what goes with them and whether Undo brings them back. */
+function ConfirmBulkDelete({ ids, onClose }: { ids: string[]; onClose(): void }) {
+  const s = useDrafts();
+  const chosen = s.drafts.filter((d) => ids.includes(d.id));
+  const n = chosen.length;
+  const what = `${n} draft${n === 1 ? '' : 's'}`;
+  const parked = chosen.some((d) => d.status !== 'draft');
+  // Push drafts are not in the undo history (drafts-store removeMany): say so rather than promise Undo.
+  const pushes = chosen.filter((d) => d.kind === 'push').length;
+  const one = n === 1;
+  const back = pushes === 0 ? ` Undo brings ${one ? 'it' : 'them'} back.` : ` ${pushes === n ? (one ? 'It is a push draft and cannot' : 'They are push drafts and cannot') : `${pushes} of them are push drafts, which cannot`} be brought back.`;
+  const gone = one ? 'It was never posted, so it will be gone' : 'They were never posted, so they will be gone';
+  return (
+    <ConfirmDialog
+      title={`Delete ${what}`}
+      message={`Delete the ${what} you ticked? ${gone}${parked ? `, and ${one ? 'its refused version leaves' : 'their refused versions leave'} the Outbox` : ''}.${back}`}
+      confirm={`Delete ${what}`}
+      onConfirm={() => void s.removeMany(ids)}
+      onClose={onClose}
+    />
   );
 }

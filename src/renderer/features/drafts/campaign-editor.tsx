@@ -13,6 +13,7 @@ import { enumLabel } from '../../lib/enum-labels';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel } from '../../lib/shortcuts';
 import { useDrafts } from '../../stores/drafts-store';
+import { useTouched } from '../../lib/use-touched';
 import {
   campaignFormProblems,
   cpcShown,
@@ -62,9 +63,9 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
   };
   // A field's problems show once it was touched (typed in or left), all of them after Check or
   // Queue: a blank new draft is not a page of errors.
-  const [touched, setTouched] = useState<Record<string, true>>({});
-  const touch = (field: string) => !touched[field] && setTouched((t) => ({ ...t, [field]: true }));
-  const shown = problems.filter((p) => revealed || touched[p.field] || p.field === 'account');
+  // The account's problem is no field's: it is always said.
+  const { touch, shown: shownOf } = useTouched(revealed);
+  const shown = shownOf(problems, (p) => p.field === 'account');
   const by = problemsByField(shown.map((p) => ({ field: p.field, message: problemInWords(p) })));
   const cpc = cpcShown(form.bid_strategy);
   const limit = spendingLimitShown(form.budget);

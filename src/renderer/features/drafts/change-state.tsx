@@ -8,7 +8,8 @@ import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
 import { useSecondNow } from '../../stores/use-desk-events';
 import { limitWords } from '../shell/queue-words';
-import { OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
+import { blockedForGood, OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
+
 
 /** The Outbox's own words for each state: one change reads the same in both places. */
 export const CHANGE_LABEL: Record<Draft['status'], string> = {
@@ -100,9 +101,12 @@ export function ChangeState({ d }: { d: Draft }) {
             <button type="button" className="primary" onClick={() => void takeBack(d.id)} title="Take it back to draft and edit it; the refused version leaves the Outbox" data-testid="draft-fix">
               Fix
             </button>
-            <button type="button" onClick={() => void retry(d.id)} title="Queue it again exactly as it is" data-testid="draft-retry">
-              Retry
-            </button>
+            {/* Not for a push whose time passed: as it is, it could only be blocked again (the Outbox and the Push tab give it a new time). */}
+            {d.status === 'blocked' && blockedForGood(d.item?.lastError?.code) ? null : (
+              <button type="button" onClick={() => void retry(d.id)} title="Queue it again exactly as it is" data-testid="draft-retry">
+                Retry
+              </button>
+            )}
           </>
         ) : null}
       </div>

@@ -125,6 +125,16 @@ export function postedLabel(o: OutboxItem): string {
   return `${o.posted.kind}${o.posted.ids.length > 1 ? 's' : ''} ${o.posted.ids.join(', ')}`;
 }
 
+/**
+ * Blocks that sending the same change again can only meet again: a time that has passed stays
+ * passed, and a task that has run or was cancelled never becomes a future one (main's recheck.ts
+ * codes). Such an item is fixed by a new time or in its draft, never by Retry.
+ */
+const BLOCKED_FOR_GOOD: ReadonlySet<string> = new Set(['TIME_PASSED', 'TASK_NOT_FUTURE']);
+
+/** Whether sending a blocked change again as it is can only be blocked again (by its block's code). */
+export const blockedForGood = (code: string | undefined) => BLOCKED_FOR_GOOD.has(code ?? '');
+
 /** Retry: a failed or blocked item goes back to the queue; a queued one is tried now. */
 /**
  * Retry and the edited draft are never both live: once the draft is edited, only queueing it again
@@ -133,7 +143,9 @@ export function postedLabel(o: OutboxItem): string {
  * rate limit or simply waiting its turn, where the button would promise what cannot happen.
  */
 export const canRetry = (o: OutboxItem, w?: OutboxWait) =>
-  ((o.state === 'failed' || o.state === 'blocked') && !o.draftEdited) || (o.state === 'queued' && (w?.reason === 'retry' || w?.reason === 'offline'));
+  (o.state === 'failed' && !o.draftEdited) ||
+  (o.state === 'blocked' && !o.draftEdited && !blockedForGood(o.lastError?.code)) ||
+  (o.state === 'queued' && (w?.reason === 'retry' || w?.reason === 'offline'));
 /** An item being sent cannot be pulled back; a sent one has nothing left to discard. */
 export const canDiscard = (o: OutboxItem) => o.state !== 'sending' && o.state !== 'sent';
 

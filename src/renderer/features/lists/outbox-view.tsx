@@ -7,6 +7,8 @@
 // gave it (a campaign's opens it in the Campaigns tab). A change made from a draft can go back to
 // it: "Take back to draft" while queued, "Fix" (take back and open it) when refused or blocked.
 // Queued changes go out in the order listed, which the person changes (outbox-order.tsx).
+// A scheduled push blocked because its time passed is given a new time on its row in one click,
+// as in the Push tab (blocked-pushes.tsx); Retry is not offered where it could only block again.
 import { scheduleLabel } from '../../forms/schedule';
 import { useEffect, useState } from 'react';
 import { daysLabel } from '../../../shared/retention';
@@ -17,8 +19,11 @@ import { formatAge } from '../../lib/format';
 import { useCampaigns } from '../../stores/campaigns-store';
 import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
+import { useServiceNow } from '../../stores/service-clock-store';
 import { useSecondNow } from '../../stores/use-desk-events';
 import { useRetention } from '../../stores/retention-store';
+import { rescheduleBlocked, usePush } from '../../stores/push-store';
+import { BlockedPushFixes, useBlockedPushes } from '../push/blocked-pushes';
 import { RetentionChange, RetentionText } from './retention-dialog';
 import { outboxOrder } from './outbox-order';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
@@ -80,6 +85,10 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
   const [discard, setDiscard] = useState<OutboxItem | null>(null);
   const [sendAgain, setSendAgain] = useState<OutboxItem | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Blocked pushes by outbox id, with the time each was due: what the one-click times are built from.
+  const blocked = new Map(useBlockedPushes().map((b) => [b.id, b]));
+  // The fixes are times on the service's clock, as in the Push tab.
+  const serviceNow = useServiceNow(account?.profileId, Math.max(now, Date.now()));
   const act = async (f: () => Promise<unknown>) => {
     setError(null);
     try {
@@ -159,6 +168,18 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">
                   {order.buttons(o)}
+                  {o.state === 'blocked' && blocked.has(o.id) ? (
+                    <BlockedPushFixes
+                      push={blocked.get(o.id)!}
+                      serviceNow={serviceNow}
+                      onFix={(t) =>
+                        void act(async () => {
+                          await rescheduleBlocked(o.id, t);
+                          await usePush.getState().loadBlocked();
+                        })
+                      }
+                    />
+                  ) : null}
                   {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
                   {canTakeBack(o) ? (
                     o.state === 'queued' ? (

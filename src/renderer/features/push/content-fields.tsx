@@ -24,6 +24,7 @@ export function PushContentFields({
   inputTestPrefix,
   urlRow,
   placeholders,
+  onLeave,
 }: {
   value: PushContent;
   onEdit(patch: Partial<PushContent>): void;
@@ -35,9 +36,14 @@ export function PushContentFields({
   urlRow: ReactNode;
   /** Example text in the image address fields. */
   placeholders: boolean;
+  /** A field was left (blurred), by the rules' name for it: the composer shows its problems from then on. */
+  onLeave?(field: keyof PushContent): void;
 }) {
   const input = (field: 'title' | 'thumbnailUrl' | 'icon', props: InputHTMLAttributes<HTMLInputElement>) => (
-    <input id={`f-${prefix}${field}`} value={value[field]} onChange={(e) => onEdit({ [field]: e.target.value })} data-testid={`${inputTestPrefix}-${field}`} {...props} />
+    <input id={`f-${prefix}${field}`} value={value[field]} onChange={(e) => onEdit({ [field]: e.target.value })}
+      onBlur={() => onLeave?.(field)}
+      aria-invalid={problems[field] ? true : undefined}
+      data-testid={`${inputTestPrefix}-${field}`} {...props} />
   );
   return (
     <>
@@ -61,6 +67,7 @@ export function PushContentFields({
           rows={2}
           value={value.itemDescription}
           onChange={(e) => onEdit({ itemDescription: e.target.value })}
+          onBlur={() => onLeave?.('itemDescription')}
           data-testid={`${inputTestPrefix}-itemDescription`}
         />
       </FormField>

@@ -1,6 +1,7 @@
 // "When": now, or scheduled at a wall time in UTC or in each subscriber's zone, with what that
 // means in the manager's own time spelled out, and one-click fixes once the time has passed.
 // Used by the composer and by the editor of a future scheduled task.
+import { TIME_PASSED_WORDS } from '../../forms/push-words';
 import { clockSkewNote, describeSchedule, localZone, msToWall, scheduleZoneWarning, timeFixes, wallToMs } from '../../forms/schedule';
 
 export interface ScheduleValue {
@@ -12,6 +13,12 @@ export interface ScheduleValue {
 export function ScheduleField(props: {
   value: ScheduleValue;
   onChange(patch: Partial<ScheduleValue>): void;
+  /**
+   * A part of the schedule was done with, by the rules' field name: the time when its picker is left,
+   * the clock when one is chosen. Not the Now / Scheduled choice: a person who just chose Scheduled
+   * is about to pick the time and is not told yet that it is missing.
+   */
+  onTouch?(field: 'executionTime' | 'userTimeZone'): void;
   serviceNow: number;
   /** The service's clock minus this computer's (ms), when known: said when it is a minute or more. */
   serviceOffsetMs?: number;
@@ -21,7 +28,7 @@ export function ScheduleField(props: {
   testPrefix?: string;
   disabled?: boolean;
 }) {
-  const { value, onChange, serviceNow, serviceOffsetMs, problems = [], scheduledOnly = false, testPrefix = 'push', disabled = false } = props;
+  const { value, onChange, onTouch, serviceNow, serviceOffsetMs, problems = [], scheduledOnly = false, testPrefix = 'push', disabled = false } = props;
   const at = wallToMs(value.executionLocal);
   const scheduled = value.mode === 'scheduled';
   const passed = scheduled && at !== undefined && at <= serviceNow;
@@ -50,7 +57,10 @@ export function ScheduleField(props: {
               <span className="muted">Clock</span>{' '}
               <select
                 value={value.userTimeZone}
-                onChange={(e) => onChange({ userTimeZone: e.target.value === '1' ? 1 : 0 })}
+                onChange={(e) => {
+                  onTouch?.('userTimeZone');
+                  onChange({ userTimeZone: e.target.value === '1' ? 1 : 0 });
+                }}
                 data-testid={`${testPrefix}-userTimeZone`}
                 aria-label="Time zone the schedule follows"
                 disabled={disabled}
@@ -65,6 +75,7 @@ export function ScheduleField(props: {
                 aria-label={`Send at (${zoneWord})`}
                 value={value.executionLocal}
                 onChange={(e) => onChange({ executionLocal: e.target.value })}
+                onBlur={() => onTouch?.('executionTime')}
                 data-testid={`${testPrefix}-executionTime`}
                 disabled={disabled}
               />{' '}
@@ -109,7 +120,8 @@ export function ScheduleField(props: {
           </div>
         ) : null}
         {problems
-          .filter((m) => !(passed && m.includes('must be in the future')))
+          // "This time has passed" above says it already, with the fixes (the rules' words or the composer's).
+          .filter((m) => !(passed && (m.includes('must be in the future') || m === TIME_PASSED_WORDS)))
           .map((m) => (
             <div key={m} className="form-problem" role="alert" data-testid="problem-executionTime">
               {m}

@@ -18,14 +18,26 @@ const LABELS: Record<string, string> = {
   subscribed_age: 'Subscribed age',
 };
 
-export function TargetBuilder(props: { form: PushForm; apps: App[]; appsLoading?: boolean; by: Record<string, string[]>; onChange(f: PushForm): void }) {
-  const { form, apps, appsLoading = false, by, onChange } = props;
+export function TargetBuilder(props: {
+  form: PushForm;
+  apps: App[];
+  appsLoading?: boolean;
+  by: Record<string, string[]>;
+  onChange(f: PushForm): void;
+  /** A part of the target was changed, by the rules' field name ("target.include.apps", "target.countries"): its problems show from then on. */
+  onTouch?(field: string): void;
+}) {
+  const { form, apps, appsLoading = false, by, onChange, onTouch } = props;
+  /** User data problems are the rules' under several names; all of them belong to its one row. */
+  const touchUserData = () => ['target.include.user_data', 'target.exclude.user_data', 'target.user_data', 'target.include', 'target.exclude'].forEach((f) => onTouch?.(f));
   const [udKey, setUdKey] = useState('');
   const [udValues, setUdValues] = useState('');
   const [udSide, setUdSide] = useState<Side>('include');
   const [udProblem, setUdProblem] = useState<string | null>(null);
-  const toggleApp = (id: string) =>
+  const toggleApp = (id: string) => {
+    onTouch?.('target.include.apps');
     onChange({ ...form, apps: form.apps.includes(id) ? form.apps.filter((a) => a !== id) : form.apps.length >= MAX_TARGET_APPS ? form.apps : [...form.apps, id] });
+  };
 
   return (
     <section className="target" aria-label="Target" data-testid="target-builder">
@@ -70,11 +82,15 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; appsLoading?
                 testId={`chips-${side}-${attr}`}
                 values={form[side].chips[attr]}
                 onAdd={(v) => {
+                  onTouch?.(`target.${attr}`);
                   const p = chipProblem(attr, v);
                   if (p === null) onChange(addChip(form, side, attr, v));
                   return p;
                 }}
-                onRemove={(v) => onChange(removeChip(form, side, attr, v))}
+                onRemove={(v) => {
+                  onTouch?.(`target.${attr}`);
+                  onChange(removeChip(form, side, attr, v));
+                }}
               />
             ))}
             {attr === 'countries' || attr === 'languages' ? (
@@ -97,7 +113,10 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; appsLoading?
             Object.entries(form[side].userData).map(([k, vs]) => (
               <span key={`${side}-${k}`} className="chip">
                 {side} {k} = {vs.join(', ')}
-                <button type="button" className="chip-x" onClick={() => onChange(setUserData(form, side, k, null))} aria-label={`Remove ${side} user data ${k}`}>
+                <button type="button" className="chip-x" onClick={() => {
+                    touchUserData();
+                    onChange(setUserData(form, side, k, null));
+                  }} aria-label={`Remove ${side} user data ${k}`}>
                   {'\u00D7'}
                 </button>
               </span>
@@ -117,6 +136,7 @@ export function TargetBuilder(props: { form: PushForm; apps: App[]; appsLoading?
                 const parsed = parseUserDataValues(udValues);
                 if ('problem' in parsed) return setUdProblem(parsed.problem);
                 setUdProblem(null);
+                touchUserData();
                 onChange(setUserData(form, udSide, udKey.trim(), parsed.values));
                 setUdKey('');
                 setUdValues('');

@@ -11,6 +11,7 @@ import { useServiceClock, useServiceNow } from '../../stores/service-clock-store
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
+import { pushProblemInWords } from '../../forms/push-words';
 import { PushContentFields } from '../push/content-fields';
 import { newPushForm } from '../../forms/push-form';
 import { PushPreview } from '../push/push-preview';
@@ -28,7 +29,8 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
   const patch = taskPatch(original, form);
   const changed = Object.keys(patch).length;
   const problems = changed === 0 ? [] : taskUpdateProblems(patch, serviceNow);
-  const by = problemsByField(problems);
+  // Said as the composer says them: by the labels of the form, never the rules' field names.
+  const by = problemsByField(problems.map((p) => ({ field: p.field, message: pushProblemInWords(p) })));
   const close = () => tasks.edit(null);
 
   // The outcome is said in the tasks view's notice line, not in the editor.

@@ -54,6 +54,11 @@ describe('outbox item presentation', () => {
     expect(canRetry(item({ state: 'sent' }))).toBe(false);
     expect(canRetry(item({ state: 'failed' }))).toBe(true);
     expect(canRetry(item({ state: 'failed', draftEdited: true }))).toBe(false);
+    // Blocked: Retry only where sending it again as it is may pass; a passed time or a task that ran cannot.
+    expect(canRetry(item({ state: 'blocked', lastError: { code: 'RULES', message: 'Not sent' } }))).toBe(true);
+    expect(canRetry(item({ state: 'blocked', kind: 'schedule_push', lastError: { code: 'TIME_PASSED', message: 'Not sent' } }))).toBe(false);
+    expect(canRetry(item({ state: 'blocked', kind: 'update_task', lastError: { code: 'TIME_PASSED', message: 'Not sent' } }))).toBe(false);
+    expect(canRetry(item({ state: 'blocked', kind: 'cancel_task', lastError: { code: 'TASK_NOT_FUTURE', message: 'Not sent' } }))).toBe(false);
     // A queued change: "try now" only where trying can do something.
     expect(canRetry(item({ state: 'queued' }), wait({ reason: 'retry' }))).toBe(true);
     expect(canRetry(item({ state: 'queued' }), wait({ reason: 'offline' }))).toBe(true);

@@ -1,0 +1,203 @@
+// Growth of a refresh with the account's size (issue 29): for each size, in one run against one
+// sandbox child, a plain client's fetch of the unpaged listing, the app's first refresh of the
+// account (an empty cache), then the plain fetch again and the app's second refresh of the same,
+// unchanged account. Each figure has the machine's load average beside it: on a shared 2-core
+// machine the plain client's time is the yardstick, not the seconds themselves.
+// Run: npm run bench -- scale   (or: npx tsx bench/scale.ts [sizes...], e.g. 100000 300000)
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchCampaign } from './bench-campaigns';
+import { CLIENT, collectGarbage, plainFetch } from './refresh';
+import { spawnSandbox } from './sandbox-child';
+import { createDeskCore, DATABASE_FILE, type DeskCore } from '../src/main/app/create-core';
+import { createSecretStore } from '../src/main/secrets';
+import { cacheFileOf } from '../src/main/store';
+import { CONTROL_SECRET_ENV } from '../src/sandbox/index';
+import type { SyncProgress } from '../src/shared/ipc/contract';
+
+const ACCOUNT = 'bigshop';
+export const SCALE_SIZES = [100_000];
+
+/**
+ * The fixtures file written campaign by campaign: at a million campaigns one JSON.stringify of the
+ * whole would be a ~300 MB string in this process, which the app's figures would then carry.
+ */
+function writeFixtures(file: string, n: number): void {
+  const fd = openSync(file, 'w');
+  try {
+    const head = {
+      now: '2026-11-21T09:00:00Z',
+      accounts: [{ account_id: ACCOUNT, name: 'Big Shop', type: 'ADVERTISER', created_at: '2026-11-19T00:00:00Z', features: [] }],
+      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, accounts: [ACCOUNT] }],
+    };
+    writeSync(fd, `${JSON.stringify(head).slice(0, -1)},"campaigns":[\n`);
+    let lines: string[] = [];
+    for (let i = 0; i < n; i++) {
+      lines.push(JSON.stringify(benchCampaign(ACCOUNT, i)));
+      if (lines.length === 10_000 || i === n - 1) {
+        writeSync(fd, lines.join(',\n') + (i === n - 1 ? '\n' : ',\n'));
+        lines = [];
+      }
+    }
+    writeSync(fd, ']}\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const load1 = () => loadavg()[0];
+const fileSize = (f: string) => {
+  try {
+    return statSync(f).size;
+  } catch {
+    return 0;
+  }
+};
+
+export interface ScaleRun {
+  campaigns: number;
+  plainMs: number;
+  plainFirstByteMs: number;
+  plainLoad: number;
+  appMs: number;
+  appFirstRowsMs: number | null;
+  appLoad: number;
+  cached: number;
+  plain2Ms: number;
+  plain2Load: number;
+  secondMs: number;
+  secondLoad: number;
+  secondWritten: string;
+  peakRssMb: number;
+  cacheMb: number;
+}
+
+/** Waits for the account's next refresh to end; resolves with its wall time and when its first rows were announced. */
+function nextRefresh(core: DeskCore): { done: Promise<{ ms: number; firstRowsMs: number | null; last: SyncProgress }> } {
+  let started = 0;
+  let firstRows: number | null = null;
+  const done = new Promise<{ ms: number; firstRowsMs: number | null; last: SyncProgress }>((resolve) => {
+    // (Declared before use: the listeners below are registered right after.)
+    // eslint-disable-next-line prefer-const
+    let offProgress: () => void, offData: () => void;
+    const onProgress = (x: SyncProgress) => {
+      if (x.accountId !== ACCOUNT) return;
+      if (x.state === 'running' && started === 0) started = performance.now();
+      if (x.state !== 'running' && started > 0) {
+        offProgress();
+        offData();
+        resolve({ ms: performance.now() - started, firstRowsMs: firstRows, last: x });
+      }
+    };
+    const onData = (x: { accountId: string | null; what: string }) => {
+      if (x.what === 'campaigns' && started > 0 && firstRows === null) firstRows = performance.now() - started;
+    };
+    offProgress = core.events.on('sync.progress', onProgress);
+    offData = core.events.on('data.changed', onData);
+  });
+  return { done };
+}
+
+export async function runScale(n: number): Promise<ScaleRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'desk-scale-'));
+  const fixtures = join(dir, 'fixtures.json');
+  writeFixtures(fixtures, n);
+  const secret = randomBytes(32).toString('base64url');
+  const { url, child } = await spawnSandbox(['--fixtures', fixtures], { env: { [CONTROL_SECRET_ENV]: secret }, startWithinMs: 600_000 });
+  const dataDir = join(dir, 'data');
+  try {
+    const plainLoad = load1();
+    const plain = await plainFetch(url, ACCOUNT);
+    if (plain.rows !== n) throw new Error(`the plain client read ${plain.rows} of ${n} campaigns`);
+    collectGarbage();
+
+    const secrets = await createSecretStore({ service: 'Campaign Desk (bench)', keytar: () => Promise.reject(new Error('no keychain')) });
+    const core = await createDeskCore({ dataDir, transport: 'browser', version: 'bench', secrets, tuning: { refreshOnStart: false } });
+    let peakRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+    try {
+      const h = core.handlers;
+      const p = await h['profiles.create']({ name: 'Bench', baseUrl: url, authUrl: url, pushUrl: url, clientId: CLIENT.id, clientSecret: CLIENT.secret, flow: 'client_credentials', redirectUri: null });
+      const appLoad = load1();
+      const first = nextRefresh(core);
+      await h['accounts.add']({ profileId: p.id, accountId: ACCOUNT });
+      const a = await first.done;
+      if (a.last.state !== 'done') throw new Error(`first refresh ended ${a.last.state}: ${a.last.message}`);
+      const cached = (await h['campaigns.query']({ profileId: p.id, accountId: ACCOUNT, offset: 0, limit: 1 })).total;
+      const cacheFile = cacheFileOf(join(dataDir, DATABASE_FILE));
+      const cacheMb = (fileSize(cacheFile) + fileSize(`${cacheFile}-wal`)) / 2 ** 20;
+
+      collectGarbage();
+      const plain2Load = load1();
+      const plain2 = await plainFetch(url, ACCOUNT);
+      collectGarbage();
+      const secondLoad = load1();
+      const second = nextRefresh(core);
+      await h['sync.refresh']({ profileId: p.id, accountId: ACCOUNT });
+      const b = await second.done;
+      if (b.last.state !== 'done') throw new Error(`second refresh ended ${b.last.state}: ${b.last.message}`);
+      return {
+        campaigns: n,
+        plainMs: plain.ms,
+        plainFirstByteMs: plain.firstByteMs,
+        plainLoad,
+        appMs: a.ms,
+        appFirstRowsMs: a.firstRowsMs,
+        appLoad,
+        cached,
+        plain2Ms: plain2.ms,
+        plain2Load,
+        secondMs: b.ms,
+        secondLoad,
+        secondWritten: b.last.message ?? '',
+        peakRssMb: Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 2 ** 20,
+        cacheMb,
+      };
+    } finally {
+      clearInterval(sampler);
+      await core.close();
+    }
+  } finally {
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const l = (x: number) => x.toFixed(1);
+
+export function scaleMarkdown(runs: ScaleRun[]): string {
+  return [
+    '| campaigns | plain fetch (load) | app first refresh (load) | app / plain | first rows (plain first byte) | cached | plain fetch again (load) | second refresh (load) | second / plain | peak RSS | cache size |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...runs.map(
+      (r) =>
+        `| ${r.campaigns.toLocaleString('en')} | ${s(r.plainMs)} (${l(r.plainLoad)}) | ${s(r.appMs)} (${l(r.appLoad)}) | ${(r.appMs / r.plainMs).toFixed(2)}x | ${r.appFirstRowsMs === null ? '-' : `${r.appFirstRowsMs.toFixed(0)} ms`} (${r.plainFirstByteMs.toFixed(0)} ms) | ${r.cached.toLocaleString('en')} | ${s(r.plain2Ms)} (${l(r.plain2Load)}) | ${s(r.secondMs)} (${l(r.secondLoad)}) | ${(r.secondMs / r.plain2Ms).toFixed(2)}x | ${r.peakRssMb.toFixed(0)} MB | ${r.cacheMb.toFixed(0)} MB |`,
+    ),
+  ].join('\n');
+}
+
+export async function runScaleBench(sizes = SCALE_SIZES): Promise<ScaleRun[]> {
+  const runs: ScaleRun[] = [];
+  // One size after the other, each with its own sandbox and app: their memory does not add up.
+  for (const n of sizes) runs.push(await runScale(n));
+  return runs;
+}
+
+if (require.main === module) {
+  const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
+  runScaleBench(sizes.length > 0 ? sizes : SCALE_SIZES).then(
+    (runs) => console.log(scaleMarkdown(runs)),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
