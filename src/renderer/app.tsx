@@ -20,7 +20,8 @@ import { useDeskEvents, useNow } from './stores/use-desk-events';
 import { keepDraftHistory } from './stores/draft-history-keeper';
 import { OfflineBanner } from './features/shell/offline-banner';
 import { useCampaigns } from './stores/campaigns-store';
-import { countIn, UNSENT_STATES, useStatus } from './stores/status-store';
+import { useStatus } from './stores/status-store';
+import { accountCounts, attentionWords } from './features/shell/queue-words';
 import { useViews } from './stores/view-store';
 import { sameAccount, treeOrder, useWorkspace } from './stores/workspace-store';
 
@@ -97,7 +98,8 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const unsent = selected ? countIn(counts, selected, UNSENT_STATES) : 0;
+  // The Outbox tab counts what the status bar calls queued; failed and blocked ones are said beside it.
+  const outboxCounts = selected ? accountCounts(counts, selected) : null;
 
   return (
     <div className="app">
@@ -116,7 +118,7 @@ export function App() {
           <>
             <NoAccessNote />
             <OfflineBanner />
-            <Tabs current={tab} onChange={setTab} counts={{ outbox: unsent, drafts: draftCount }} />
+            <Tabs current={tab} onChange={setTab} counts={{ outbox: outboxCounts?.onTheWay ?? 0, drafts: draftCount }} attention={{ outbox: outboxCounts ? attentionWords(outboxCounts) : null }} />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}
               {tab === 'outbox' ? <OutboxView now={now} links={{ onOpenDrafts: () => setTab('drafts'), onOpenCampaigns: () => setTab('campaigns') }} /> : null}

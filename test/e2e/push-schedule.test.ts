@@ -47,7 +47,7 @@ describe('Push composer, from a New York browser', () => {
     const summary = await page.getByTestId('push-schedule-summary').textContent();
     expect(summary).toMatch(/09:00 UTC \((04|05):00 your time, America\/New_York\)/);
     await page.getByTestId('push-userTimeZone').selectOption('1');
-    expect(await page.getByTestId('push-schedule-summary').textContent()).toContain("09:00 in each subscriber's own time zone: the first receive it at");
+    expect(await page.getByTestId('push-schedule-summary').textContent()).toContain("09:00 in each subscriber's time zone: the first receive it at");
     await page.getByTestId('push-userTimeZone').selectOption('0');
   });
 

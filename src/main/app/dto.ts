@@ -99,6 +99,18 @@ export function draftDto(d: S.Draft, item?: S.OutboxItem): C.Draft {
 
 const isBlockCode = (c: string): c is BlockCode => (BLOCK_CODES as readonly string[]).includes(c);
 
+/** When the item is to go out, if it carries a time: shown with the item, so the outbox and the composer say the same. */
+function scheduleOf(item: S.OutboxItem): C.OutboxItem['schedule'] {
+  if (item.kind === 'send_push' && item.payload.mode === 'scheduled') {
+    const ev = item.payload.events[0];
+    return ev?.executionTime === undefined ? undefined : { executionTime: ev.executionTime, userTimeZone: ev.userTimeZone ?? 0 };
+  }
+  if (item.kind === 'update_task' && item.payload.update.executionTime !== undefined) {
+    return { executionTime: item.payload.update.executionTime, userTimeZone: item.payload.update.userTimeZone ?? 0 };
+  }
+  return undefined;
+}
+
 export function outboxDto(item: S.OutboxItem): C.OutboxItem {
   const kind: C.OutboxItem['kind'] = item.kind === 'send_push' && item.payload.mode === 'scheduled' ? 'schedule_push' : item.kind;
   const code = item.lastError?.code ?? '';
@@ -106,6 +118,7 @@ export function outboxDto(item: S.OutboxItem): C.OutboxItem {
   if (item.state === 'blocked') fix = isBlockCode(code) ? FIX_OF_BLOCK[code] : FIX_OF_BLOCK.RULES;
   else if (item.state === 'failed') fix = code === 'SERVER' ? 'Use Retry to send it again' : item.draftId === null ? 'Retry it, or discard it and make the change again' : 'Fix it in its draft and queue it again, or discard it';
   const posted = item.state === 'sent' ? postedAs(item.result) : undefined;
+  const schedule = scheduleOf(item);
   return {
     id: String(item.seq),
     profileId: item.profileId,
@@ -121,6 +134,7 @@ export function outboxDto(item: S.OutboxItem): C.OutboxItem {
     nextAttemptAt: item.state === 'queued' ? item.nextAttemptAt : null,
     ...(item.draftId === null ? {} : { draftId: item.draftId }),
     ...(posted ? { posted } : {}),
+    ...(schedule ? { schedule } : {}),
   };
 }
 

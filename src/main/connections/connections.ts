@@ -14,6 +14,7 @@ import type { SecretPort } from '../secrets/secret-port';
 import { AccountAccess } from './account-access';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import type { EventHub } from '../events/event-hub';
+import { serviceTime } from '../../shared/domain/service-time';
 
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
 export type SignInState = 'signed_in' | 'signed_out' | 'signing_in' | 'sign_in_required' | 'failed';
@@ -178,7 +179,22 @@ export class Connections {
   /** A client for the profile's addresses, reporting to its connection state. */
   #newClient(p: Profile, credentials: ServiceClientOptions['credentials']): ServiceClient {
     const { clock, transport, scheduler } = this.#deps;
-    return new ServiceClient({ baseUrl: p.baseUrl, authUrl: p.authUrl, pushUrl: p.pushUrl, transport, scheduler, clock, observer: this.#observer(p.id), credentials });
+    // The window judges times on the same clock as main: it is told each offset main learns.
+    const onServiceClock = (offsetMs: number) => this.#deps.hub.emit('service.clock', { profileId: p.id, offsetMs });
+    return new ServiceClient({ baseUrl: p.baseUrl, authUrl: p.authUrl, pushUrl: p.pushUrl, transport, scheduler, clock, observer: this.#observer(p.id), credentials, onServiceClock });
+  }
+
+  /** The service's clock minus the computer's (ms) as learned from its answers; null before any. */
+  serviceOffset(profileId: string): number | null {
+    return this.#conns.get(profileId)?.client?.serviceClock.offsetMs() ?? null;
+  }
+
+  /**
+   * The service's time now for this profile: the one "now" every rule of main that judges a
+   * scheduled time uses (Queue, the outbox's re-check, task edits, one-click fixes).
+   */
+  serviceNow(profileId: string): number {
+    return serviceTime(this.#deps.clock.now(), this.serviceOffset(profileId));
   }
 
   /** The profile's client secret; what fails here fails before anything is sent. */

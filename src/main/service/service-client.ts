@@ -43,6 +43,8 @@ export interface ServiceClientOptions extends ServiceEndpoints {
   renewBeforeMs?: number;
   /** Told how each call about an account ended (its access state). */
   observer?: AccountAnswerObserver;
+  /** Told the service's clock offset (service minus local, ms) when it is learned or moves. */
+  onServiceClock?: (offsetMs: number) => void;
 }
 
 export class ServiceClient {
@@ -73,7 +75,7 @@ export class ServiceClient {
       clock: this.#clock,
       renewBeforeMs: opts.renewBeforeMs,
     });
-    this.#serviceClock = new ServiceClock(() => this.#clock.now());
+    this.#serviceClock = new ServiceClock(() => this.#clock.now(), opts.onServiceClock);
     this.#exec = new RequestExecutor({
       transport: this.#transport,
       tokens: this.#tokens,

@@ -18,6 +18,11 @@ const SAMPLES_KEPT = 16;
 const DATE_RESOLUTION_MS = 1000;
 /** A Date header this far from the local clock is not believed (a broken proxy, a typo'd year). */
 const MAX_BELIEVABLE_OFFSET_MS = 366 * 24 * 3600_000;
+/**
+ * The window is told of a new offset only when it moved this much: each answer narrows the estimate
+ * by a few ms, and the window judges times to the minute, so smaller moves are not worth an event.
+ */
+const REPORT_STEP_MS = 500;
 
 interface Sample {
   /** Smallest offset this answer allows. */
@@ -31,10 +36,17 @@ export class ServiceClock {
   /** Newest last. */
   readonly #samples: Sample[] = [];
   #estimate: { offset: number; halfWidth: number } | null = null;
+  readonly #onOffset: ((offsetMs: number) => void) | undefined;
+  #reported: number | null = null;
 
-  /** `local`: the computer's clock as the rest of the client sees it (injected in tests). */
-  constructor(local: () => number) {
+  /**
+   * `local`: the computer's clock as the rest of the client sees it (injected in tests).
+   * `onOffset`: told the offset when it is first learned and whenever it moves noticeably, so the
+   * window judges times on the same clock as main.
+   */
+  constructor(local: () => number, onOffset?: (offsetMs: number) => void) {
     this.#local = local;
+    this.#onOffset = onOffset;
   }
 
   /**
@@ -50,6 +62,11 @@ export class ServiceClock {
     this.#samples.push({ lo: date - receivedAt, hi: date + DATE_RESOLUTION_MS - sentAt });
     if (this.#samples.length > SAMPLES_KEPT) this.#samples.shift();
     this.#estimate = this.#intersect();
+    const offset = this.#estimate?.offset;
+    if (offset !== undefined && (this.#reported === null || Math.abs(offset - this.#reported) >= REPORT_STEP_MS)) {
+      this.#reported = offset;
+      this.#onOffset?.(offset);
+    }
   }
 
   #intersect(): { offset: number; halfWidth: number } | null {

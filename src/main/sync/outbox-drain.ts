@@ -358,7 +358,7 @@ export class OutboxDrainer {
         if (item.kind === 'send_push') {
           // The refusal's Date header taught us the service's clock (it may have moved while we were
           // offline): a time passed on it is the block a person fixes in one click, not a failure.
-          const passed = recheck(item, { now: now + (connections.client(item.profileId).serviceClock.offsetMs() ?? 0) });
+          const passed = recheck(item, { now: connections.serviceNow(item.profileId) });
           if (passed?.code === 'TIME_PASSED') {
             this.#d.notes.remove(item.seq);
             this.#changed(store.outbox.markBlocked(item.seq, passed));

@@ -1,5 +1,6 @@
 // What is known about an item before it is sent (store/send-notes-repo.ts): which note belongs to
 // which item, and its times on the service's clock.
+import { serviceTime } from '../../shared/domain/service-time';
 import type { OutboxItem, SendNote, SendNotesRepo } from '../store';
 
 export type SendNotes = SendNotesRepo;
@@ -27,5 +28,5 @@ export function noteOnServiceClock(note: SendNote, offsetNow: number | null): Se
 
 /** The service's time now for a note's comparisons: the learned offset, else the one the note was written with. */
 export function serviceNowFor(localNow: number, offsetNow: number | null, note?: SendNote): number {
-  return localNow + (offsetNow ?? note?.clockOffsetMs ?? 0);
+  return serviceTime(localNow, offsetNow ?? note?.clockOffsetMs);
 }

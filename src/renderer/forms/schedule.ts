@@ -3,6 +3,8 @@
 // that wall time in UTC), never in the manager's own zone; the manager's own time is shown beside
 // it. "Now" is the service's clock (DECISIONS client 10), not this computer's.
 
+import { zonesMissingWarning } from '../../shared/domain/service-time';
+
 const HOUR = 3600_000;
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -39,15 +41,43 @@ const sameDay = (a: number, zoneA: string, b: number, zoneB: string) =>
 const FIRST_ZONE_AHEAD_MS = 14 * HOUR;
 const LAST_ZONE_BEHIND_MS = 12 * HOUR;
 
+/**
+ * A scheduled time in a few words, on the clock it follows, wherever one is shown (Tasks, a task's
+ * details, the Outbox, blocked pushes): "Sat 28 Nov, 08:00 in each subscriber's time zone" for a
+ * subscriber's-time push (its wall time, never converted: there is no one moment to convert), or
+ * "Sat 28 Nov, 08:00 UTC (09:00 your time)".
+ */
+export function scheduleLabel(ms: number, userTimeZone: number | null | undefined, zone = localZone()): string {
+  if (userTimeZone === 1) return `${fmt(ms, 'UTC', true)} in each subscriber's time zone`;
+  return `${fmt(ms, 'UTC', true)} UTC (${fmt(ms, zone, !sameDay(ms, 'UTC', ms, zone))} your time)`;
+}
+
 /** What will happen, e.g. "Tue 14 May, 09:00 UTC (11:00 your time, Europe/Berlin)". */
 export function describeSchedule(ms: number, userTimeZone: 0 | 1, zone = localZone()): string {
-  if (userTimeZone === 0) {
-    const mine = fmt(ms, zone, !sameDay(ms, 'UTC', ms, zone));
-    return `${fmt(ms, 'UTC', true)} UTC (${mine} your time, ${zone})`;
-  }
+  if (userTimeZone === 0) return `${scheduleLabel(ms, 0, zone).replace(/ your time\)$/, ` your time, ${zone})`)}`;
   const first = ms - FIRST_ZONE_AHEAD_MS;
   const last = ms + LAST_ZONE_BEHIND_MS;
-  return `${fmt(ms, 'UTC', true).replace(/,? \d\d:\d\d$/, '')} at ${fmt(ms, 'UTC', false)} in each subscriber's own time zone: the first receive it at ${fmt(first, zone, true)} your time, the last at ${fmt(last, zone, true)} (${zone})`;
+  return `${scheduleLabel(ms, 1, zone)}: the first receive it at ${fmt(first, zone, true)} your time, the last at ${fmt(last, zone, true)} (${zone})`;
+}
+
+/**
+ * For a subscriber's-time schedule still in the future in UTC: which zones are already past its wall
+ * time on the service's clock (UTC+14 first), in words; null when every zone still gets it.
+ */
+export function scheduleZoneWarning(value: { mode: string; executionLocal: string; userTimeZone: number }, serviceNow: number): string | null {
+  const at = wallToMs(value.executionLocal);
+  if (value.mode !== 'scheduled' || value.userTimeZone !== 1 || at === undefined || at <= serviceNow) return null;
+  return zonesMissingWarning(at, serviceNow);
+}
+
+/**
+ * Said beside a schedule when the service's clock and this computer's differ by a minute or more,
+ * so "passed" and "future" are not a surprise: they are judged on the service's clock.
+ */
+export function clockSkewNote(offsetMs: number | undefined): string | null {
+  if (offsetMs === undefined || Math.abs(offsetMs) < 60_000) return null;
+  const min = Math.round(Math.abs(offsetMs) / 60_000);
+  return `The service's clock is ${min} min ${offsetMs < 0 ? 'behind' : 'ahead of'} this computer's; times are judged on the service's clock.`;
 }
 
 /** One-click fixes for a time that has passed. */

@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { App, BlockedPush, Draft, ImageCheck, OutboxItem, PushTemplate } from '../../shared/ipc/contract';
 import type { ImageRole } from '../../shared/domain/push';
+import { serviceNowOf, useServiceClock } from './service-clock-store';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, pushFormProblems, type PushForm } from '../forms/push-form';
@@ -31,8 +32,6 @@ export interface PushState {
   composerKey: number;
   /** Why the open draft's last version was not sent (refused, or blocked by the app), when it was taken back to fix. */
   serviceWords: TakenBack | null;
-  /** The service's clock minus this computer's (ms), learned by main from Date headers. */
-  serviceOffset: number;
   /** The connection's default performer, prefilled in every new push. */
   defaultPerformer: string | null;
   /** Scheduled pushes of this account blocked because their time passed while waiting. */
@@ -41,7 +40,6 @@ export interface PushState {
   images: Record<string, ImageCheck | 'checking'>;
   templates: PushTemplate[];
   setAccount(ref: AccountRef | null): void;
-  serviceNow(): number;
   loadContext(): Promise<void>;
   loadBlocked(): Promise<void>;
   reschedule(id: string, executionTime: number | null): Promise<void>;
@@ -210,7 +208,6 @@ export const usePush = create<PushState>()((set, get) => {
     revealed: false,
     composerKey: 0,
     serviceWords: null,
-    serviceOffset: 0,
     defaultPerformer: null,
     blocked: [],
     images: {},
@@ -225,17 +222,15 @@ export const usePush = create<PushState>()((set, get) => {
         void get().loadContext().then(() => recover(ref));
       }
     },
-    serviceNow() {
-      return Date.now() + get().serviceOffset;
-    },
     async loadContext() {
       const ref = get().account;
       if (!ref) return;
       try {
-        const [clock, defaults] = await Promise.all([call('push.serviceClock', { profileId: ref.profileId }), call('push.defaults', { profileId: ref.profileId })]);
+        void useServiceClock.getState().load(ref.profileId);
+        const defaults = await call('push.defaults', { profileId: ref.profileId });
         if (get().account !== ref) return;
         const f = get().form;
-        set({ serviceOffset: clock.offsetMs, defaultPerformer: defaults.performer });
+        set({ defaultPerformer: defaults.performer });
         // A new push not yet touched gets the default performer now that it is known.
         if (!get().draftId && f.performer === '' && defaults.performer && isBlankPushForm(f)) set({ form: { ...f, performer: defaults.performer } });
       } catch {
@@ -248,10 +243,9 @@ export const usePush = create<PushState>()((set, get) => {
       const ref = get().account;
       if (!ref) return;
       try {
-        // The outbox changed: main may have learned the service's clock anew from its answers (a push
-        // is blocked because that clock moved on), and the one-click fixes are times on that clock.
-        const [blocked, clock] = await Promise.all([call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId }), call('push.serviceClock', { profileId: ref.profileId })]);
-        if (get().account === ref) set({ blocked, serviceOffset: clock.offsetMs });
+        // The one-click fixes are times on the service's clock, which the 'service.clock' event keeps current.
+        const blocked = await call('push.blocked', { profileId: ref.profileId, accountId: ref.accountId });
+        if (get().account === ref) set({ blocked });
       } catch {
         // Shown again on the next change of the outbox.
       }
@@ -366,12 +360,12 @@ export const usePush = create<PushState>()((set, get) => {
     },
     async check() {
       set({ revealed: true });
-      const n = pushFormProblems(get().form, get().serviceNow()).length;
+      const n = pushFormProblems(get().form, serviceNowOf(get().account?.profileId, Date.now())).length;
       set({ notice: n === 0 ? { text: 'No problems found: ready to queue.', bad: false } : { text: `${n} problem${n === 1 ? '' : 's'} to fix before queueing.`, bad: true } });
       await flush();
     },
     async queue() {
-      if (pushFormProblems(get().form, get().serviceNow()).length > 0) {
+      if (pushFormProblems(get().form, serviceNowOf(get().account?.profileId, Date.now())).length > 0) {
         await get().check();
         return false;
       }

@@ -3,7 +3,6 @@
 // core events; reloaded when the core says something changed.
 import { create } from 'zustand';
 import type { OutboxCount, OutboxItem, OutboxWait, RateLimitState, SyncProgress } from '../../shared/ipc/contract';
-import { ON_THE_WAY_STATES, UNSENT_OUTBOX_STATES } from '../../shared/domain/outbox';
 import { call } from '../lib/api';
 
 export interface StatusState {
@@ -78,43 +77,3 @@ export const useStatus = create<StatusState>()((set, get) => ({
     if (open) void get().loadOutbox();
   },
 }));
-
-export interface TightestWindow {
-  group: string;
-  left: number;
-  quota: number;
-  windowMs: number;
-}
-
-/** The window with the smallest share left among the account's limited budgets, if any. */
-export function tightestWindow(states: RateLimitState[], profileId: string, accountId: string): TightestWindow | null {
-  let best: TightestWindow | null = null;
-  let bestShare = Infinity;
-  for (const s of states) {
-    if (s.profileId !== profileId || s.accountId !== accountId || !s.limited) continue;
-    for (const w of s.windows) {
-      if (w.quota <= 0) continue;
-      const left = Math.max(0, w.quota - w.used);
-      const share = left / w.quota;
-      if (share < bestShare) {
-        bestShare = share;
-        best = { group: s.group, left, quota: w.quota, windowMs: w.windowMs };
-      }
-    }
-  }
-  return best;
-}
-
-/**
- * Changes still on their way to the service: what "N queued" counts. Failed and blocked items are
- * not queued (nothing will send them until the person acts) and are counted as needing attention.
- */
-export const PENDING_STATES: ReadonlySet<OutboxItem['state']> = new Set(ON_THE_WAY_STATES);
-/** Not posted yet, whether the app is on it (pending) or it waits for the person (failed, blocked): the Outbox tab's count. */
-export const UNSENT_STATES: ReadonlySet<OutboxItem['state']> = new Set(UNSENT_OUTBOX_STATES);
-export const ATTENTION_STATES: ReadonlySet<OutboxItem['state']> = new Set(['failed', 'blocked']);
-
-/** How many of an account's changes are in any of these states. */
-export function countIn(counts: readonly OutboxCount[], ref: { profileId: string; accountId: string }, states: ReadonlySet<OutboxItem['state']>): number {
-  return counts.reduce((n, c) => (c.profileId === ref.profileId && c.accountId === ref.accountId && states.has(c.state) ? n + c.count : n), 0);
-}

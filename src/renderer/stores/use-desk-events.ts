@@ -1,11 +1,13 @@
 // One place where core events reach the stores. Subscribes before the first load, so nothing that
 // happens between the load and the subscription can be missed.
 import { useEffect, useState } from 'react';
+import { create } from 'zustand';
 import { onEvent } from '../lib/api';
 import { useCampaigns } from './campaigns-store';
 import { useDrafts } from './drafts-store';
 import { usePush } from './push-store';
 import { useTasks } from './tasks-store';
+import { useServiceClock } from './service-clock-store';
 import { useStatus } from './status-store';
 import { useWorkspace } from './workspace-store';
 
@@ -42,6 +44,7 @@ export function subscribeDeskEvents(onActivity: () => void): () => void {
       // The sign-in state and its reason travel with the profile: read the profiles again.
       void useWorkspace.getState().reload({ profiles: true });
     }),
+    onEvent('service.clock', (c) => useServiceClock.getState().set(c.profileId, c.offsetMs)),
     onEvent('ratelimit.changed', () => void useStatus.getState().loadRateLimits()),
     onEvent('outbox.changed', (e) => {
       void useStatus.getState().loadOutbox();
@@ -73,4 +76,26 @@ export function useNow(ms = 15_000): number {
     return () => clearInterval(t);
   }, [ms]);
   return now;
+}
+
+/**
+ * One ticking "now" for every countdown on screen: it ticks each second while some view shows a
+ * countdown, and every view reads the same value, so the status bar, the Outbox and the Limits tab
+ * never show three different numbers for one wait (nor one frozen for 15 s).
+ */
+const useTick = create<{ now: number }>(() => ({ now: Date.now() }));
+let tickUsers = 0;
+let tickTimer: ReturnType<typeof setInterval> | undefined;
+
+export function useSecondNow(): number {
+  useEffect(() => {
+    if (tickUsers++ === 0) {
+      useTick.setState({ now: Date.now() });
+      tickTimer = setInterval(() => useTick.setState({ now: Date.now() }), 1_000);
+    }
+    return () => {
+      if (--tickUsers === 0) clearInterval(tickTimer);
+    };
+  }, []);
+  return useTick((s) => s.now);
 }

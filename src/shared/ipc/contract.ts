@@ -161,6 +161,8 @@ export const outboxItemSchema = z.object({
   draftEdited: z.boolean().optional(),
   /** Once posted: what the service calls it (the campaign's id, or the push's task ids). */
   posted: z.object({ kind: z.enum(['campaign', 'task']), ids: z.array(z.string()) }).optional(),
+  /** A scheduled push, or a task moved to a new time: when it is to go out, and on whose clock (userTimeZone 0 UTC, 1 each subscriber's). */
+  schedule: z.object({ executionTime: z.number(), userTimeZone: z.number().int() }).optional(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 
@@ -176,6 +178,9 @@ export type OutboxCount = z.infer<typeof outboxCountSchema>;
 export const OUTBOX_WAIT_REASONS = ['sending', 'next', 'turn', 'offline', 'working_offline', 'signing_in', 'rate_limit', 'retry'] as const;
 export const outboxWaitSchema = z.object({
   id: z.string(),
+  /** The account whose queue it is in: the status bar says its head's wait. */
+  profileId: z.string(),
+  accountId: z.string(),
   reason: z.enum(OUTBOX_WAIT_REASONS),
   /** When the wait is expected to end; null when no time can be promised. */
   until: z.number().nullable(),
@@ -552,6 +557,8 @@ export const events = {
   'outbox.changed': z.object({ profileId: z.string(), accountId: z.string() }),
   'connection.changed': z.object({ profileId: z.string(), connection: z.enum(CONNECTION_STATES) }),
   'ratelimit.changed': z.object({ profileId: z.string() }),
+  /** The service's clock minus the computer's (ms), learned by main from Date headers: the window's "service now". */
+  'service.clock': z.object({ profileId: z.string(), offsetMs: z.number().int().finite() }),
   'data.changed': z.object({
     profileId: z.string().nullable(),
     accountId: z.string().nullable(),

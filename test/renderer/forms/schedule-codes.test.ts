@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeSchedule, msToWall, timeFixes, wallToMs } from '../../../src/renderer/forms/schedule';
+import { clockSkewNote, describeSchedule, msToWall, scheduleLabel, scheduleZoneWarning, timeFixes, wallToMs } from '../../../src/renderer/forms/schedule';
 import { chipValueProblem, countryName, languageName, normalizeChip, parseUserDataValues } from '../../../src/renderer/forms/target-codes';
 import { descriptionLengthHint, imageHints } from '../../../src/shared/domain/push';
 
@@ -21,7 +21,7 @@ describe('schedule wording', () => {
 
   it('says when the first and the last subscribers receive a subscriber-local push', () => {
     expect(describeSchedule(TUE_0900_UTC, 1, 'Europe/Berlin')).toBe(
-      "Tue 14 May at 09:00 in each subscriber's own time zone: the first receive it at Mon 13 May, 21:00 your time, the last at Tue 14 May, 23:00 (Europe/Berlin)",
+      "Tue 14 May, 09:00 in each subscriber's time zone: the first receive it at Mon 13 May, 21:00 your time, the last at Tue 14 May, 23:00 (Europe/Berlin)",
     );
   });
 
@@ -71,5 +71,20 @@ describe('content hints (4.6 note 7)', () => {
       'A thumbnail of at least 300x200 pixels is recommended (this one is 120x80)',
     ]);
     expect(imageHints({ url: 'https://a.example/t.png', format: 'png', bytes: 1000, width: 300, height: 200 }, 'thumbnail')).toEqual([]);
+  });
+});
+
+describe('a scheduled time wherever it is shown', () => {
+  it("keeps a subscriber's-time push as its wall time with its date, and a UTC one as UTC beside the manager's own time", () => {
+    expect(scheduleLabel(TUE_0900_UTC, 1, 'Europe/Berlin')).toBe("Tue 14 May, 09:00 in each subscriber's time zone");
+    expect(scheduleLabel(TUE_0900_UTC, 0, 'Europe/Berlin')).toBe('Tue 14 May, 09:00 UTC (11:00 your time)');
+  });
+
+  it("warns of zones already past only for a subscriber's-time schedule, and names a skew of a minute or more", () => {
+    const value = { mode: 'scheduled', executionLocal: '2030-05-14T09:00', userTimeZone: 1 };
+    expect(scheduleZoneWarning(value, TUE_0900_UTC - 10 * 3_600_000)).toContain('UTC+14 to UTC+10 will miss it');
+    expect(scheduleZoneWarning({ ...value, userTimeZone: 0 }, TUE_0900_UTC - 10 * 3_600_000)).toBeNull();
+    expect(clockSkewNote(-600_000)).toContain('10 min behind');
+    expect(clockSkewNote(30_000)).toBeNull();
   });
 });

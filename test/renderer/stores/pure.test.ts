@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { syncLabel, tightestWindow } from '../../../src/renderer/stores/status-store';
+import { syncLabel } from '../../../src/renderer/stores/status-store';
 import { treeOrder } from '../../../src/renderer/stores/workspace-store';
-import type { Account, RateLimitState, SyncProgress } from '../../../src/shared/ipc/contract';
+import type { Account, SyncProgress } from '../../../src/shared/ipc/contract';
 import { sampleProfile } from '../../main/transport-handlers';
 
 const acct = (accountId: string, type: Account['type'] = 'ADVERTISER', networkId: string | null = null): Account => ({
@@ -15,20 +15,6 @@ describe('account tree order', () => {
   });
 });
 
-describe('tightest rate-limit window', () => {
-  const state = (windows: [number, number, number][], limited = true): RateLimitState => ({
-    profileId: 'p1', accountId: 'acme', group: 'campaigns.list', budget: 'read', limited, queued: 0, drainEstimateMs: null,
-    windows: windows.map(([quota, used, windowMs]) => ({ name: String(windowMs), quota, used, windowMs, resetInMs: 0 })),
-  });
-
-  it('picks the window with the smallest share left', () => {
-    expect(tightestWindow([state([[2, 1, 1000], [15, 12, 60_000], [150, 20, 3_600_000]])], 'p1', 'acme')).toEqual({ group: 'campaigns.list', left: 3, quota: 15, windowMs: 60_000 });
-  });
-
-  it('reports nothing for an account that is not limited', () => {
-    expect(tightestWindow([state([[2, 2, 1000]], false)], 'p1', 'acme')).toBeNull();
-  });
-});
 
 describe('sync label in the top bar', () => {
   const p = (over: Partial<SyncProgress>): SyncProgress => ({

@@ -45,10 +45,11 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
   const { store, hub, drainer } = ctx;
   const accountType = (d: { profileId: string; accountId: string | null }) =>
     d.accountId === null ? undefined : store.accounts.get({ profileId: d.profileId, accountId: d.accountId })?.type;
+  // A push's time is judged "in the future" on the service's clock, the same one the composer uses.
   const check = (d: Pick<Draft, 'kind' | 'payload' | 'profileId' | 'accountId'>) =>
     d.kind === 'campaign'
       ? checkCampaignDraft(d.payload, accountType(d), d.accountId === null ? undefined : accountKnowledge(store, { profileId: d.profileId, accountId: d.accountId }, ctx.now()))
-      : checkPushDraft(d.payload, ctx.now());
+      : checkPushDraft(d.payload, ctx.connections.serviceNow(d.profileId));
   const draftsChanged = (profileId: string, accountId: string | null) => hub.emit('data.changed', { profileId, accountId, what: 'drafts' });
   /** A parked item whose draft is being edited again: Retry would post the version the service refused. */
   const draftEditedSince = (item: OutboxItem) =>

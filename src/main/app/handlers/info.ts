@@ -65,7 +65,8 @@ export function infoHandlers(ctx: CoreContext): InfoHandlers {
         },
         snapshot: ctx.scheduler.snapshot(),
       });
-      return waits.map(({ seq, ...w }) => ({ id: String(seq), ...w }));
+      const bySeq = new Map(items.map((i) => [i.seq, i]));
+      return waits.map(({ seq, ...w }) => ({ id: String(seq), profileId: bySeq.get(seq)?.profileId ?? '', accountId: bySeq.get(seq)?.accountId ?? '', ...w }));
     },
     async 'outbox.counts'({ profileId }) {
       // Only unsent items are read (no sent history), counted per account and state.

@@ -52,15 +52,6 @@ export function rescheduledEvents(events: readonly PushEvent[], when: { kind: 'a
 export function pushHandlers(ctx: CoreContext): PushHandlers {
   const { store, hub, drainer } = ctx;
 
-  /** "Now" as the service sees it (DECISIONS client 10): the computer's clock plus the learned offset. */
-  const serviceOffset = (profileId: string): number => {
-    try {
-      return ctx.connections.client(profileId).serviceClock.offsetMs() ?? 0;
-    } catch {
-      return 0;
-    }
-  };
-
   const templates = (): PushTemplate[] =>
     store.settings.get('pushTemplates').flatMap((t) => {
       const payload = pushDraftPayloadSchema.partial().safeParse(t.payload);
@@ -69,7 +60,7 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
 
   return {
     async 'push.serviceClock'({ profileId }) {
-      return { offsetMs: serviceOffset(profileId) };
+      return { offsetMs: ctx.connections.serviceOffset(profileId) ?? 0 };
     },
 
     async 'push.blocked'({ profileId, accountId }) {
@@ -83,7 +74,7 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
       if (!isTimePassedPush(item)) throw new DeskError('conflict', 'Only a scheduled push blocked because its time passed can be given a new time here.');
       const mode = when.kind === 'now' ? 'immediate' : 'scheduled';
       const events = rescheduledEvents(item.payload.events, when);
-      const now = ctx.now() + serviceOffset(item.profileId);
+      const now = ctx.connections.serviceNow(item.profileId);
       const problems = events.flatMap((ev) => pushEventProblems(ev, mode, now));
       if (problems.length > 0) throw new DeskError('validation', problems.map((p) => p.message).join('; '), { problems });
       // The same item, queued again: it keeps its place in the lane and its history.

@@ -34,7 +34,7 @@ export function tasksHandlers(ctx: CoreContext): TasksHandlers {
   const futureTask = (profileId: string, taskId: string): Task => {
     const task = store.tasks.get(profileId, taskId);
     if (!task) throw new DeskError('not_found', `Task ${taskId} is not in the task list. Refresh the tasks of its application first.`);
-    if (!taskIsFuture(task, ctx.now())) {
+    if (!taskIsFuture(task, ctx.connections.serviceNow(profileId))) {
       throw new DeskError('conflict', `Task ${taskId} is no longer a future scheduled task (it is ${task.taskStatus}); it cannot be changed.`);
     }
     return task;
@@ -59,7 +59,7 @@ export function tasksHandlers(ctx: CoreContext): TasksHandlers {
     async 'tasks.update'({ profileId, accountId, taskId, patch }) {
       const task = futureTask(profileId, taskId);
       const update = wholeTaskUpdate(task, patch);
-      const problems = taskUpdateProblems(update, ctx.now());
+      const problems = taskUpdateProblems(update, ctx.connections.serviceNow(profileId));
       if (problems.length > 0) throw new DeskError('validation', problems.map((p) => p.message).join('; '), { problems });
       return outboxDto(enqueueChange(ctx, { profileId, accountId, kind: 'update_task', payload: { appId: task.tagId, taskId, update } }));
     },

@@ -5,6 +5,9 @@
 // service already. Only one of Fix and Retry can take effect: each removes the other's ground.
 import type { Draft } from '../../../shared/ipc/contract';
 import { useDrafts } from '../../stores/drafts-store';
+import { useStatus } from '../../stores/status-store';
+import { useSecondNow } from '../../stores/use-desk-events';
+import { limitWords } from '../shell/queue-words';
 import { blockedForGood, OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
 import { takenBackOf } from '../../forms/taken-back';
 import { saidOnce, SERVICE_SAYS, TakenBackNote } from '../../components/taken-back-note';
@@ -19,8 +22,9 @@ export const CHANGE_LABEL: Record<Draft['status'], string> = {
   blocked: OUTBOX_LABEL.blocked,
 };
 
-/** The few words the list shows under a change's title. */
-export function changeMeta(d: Draft): string {
+/** The few words the list shows under a change's title; `held`: a rate limit holds it (its request has not left). */
+export function changeMeta(d: Draft, held = false): string {
+  if (held) return 'waits for the rate limit';
   switch (d.status) {
     case 'draft':
       return d.blockedWords ? 'not posted · blocked before' : d.serviceWords ? 'not posted · refused before' : 'not posted';
@@ -38,16 +42,23 @@ export function changeMeta(d: Draft): string {
 
 const badgeClass = (s: Draft['status']) => (s === 'draft' ? 'status-muted' : OUTBOX_CLASS[s]);
 
+/** Its outbox wait when a rate limit holds it: then it is not "Sending" (its request has not left). */
+const useHeldWait = (d: Draft) => useStatus((s) => (d.item && s.waits[d.item.id]?.reason === 'rate_limit' ? s.waits[d.item.id] : undefined));
+
 export function ChangeStateBadge({ d }: { d: Draft }) {
+  const held = useHeldWait(d);
   return (
     <span className={`badge ${badgeClass(d.status)}`} data-testid="draft-status" data-status={d.status}>
-      {CHANGE_LABEL[d.status]}
+      {held ? 'Waiting' : CHANGE_LABEL[d.status]}
     </span>
   );
 }
 
 export function ChangeState({ d }: { d: Draft }) {
   const { takeBack, retry } = useDrafts();
+  const held = useHeldWait(d);
+  const now = useSecondNow();
+  const limit = limitWords(held, now);
   if (d.status === 'draft') {
     const taken = takenBackOf(d);
     return taken ? <TakenBackNote taken={taken} /> : null;
@@ -58,8 +69,8 @@ export function ChangeState({ d }: { d: Draft }) {
       <p>
         <ChangeStateBadge d={d} />{' '}
         <span className="muted">
-          {d.status === 'queued' ? 'Waiting in the Outbox to be posted; it cannot be edited while queued.' : null}
-          {d.status === 'sending' ? 'On its way to the service now.' : null}
+          {d.status === 'queued' ? `Waiting in the Outbox to be posted${limit ? ` (${limit})` : ''}; it cannot be edited while queued.` : null}
+          {d.status === 'sending' ? (limit ? `${limit[0].toUpperCase()}${limit.slice(1)}.` : 'On its way to the service now.') : null}
           {d.status === 'uncertain' ? 'The answer was lost; the app is looking for it on the service before anything else happens.' : null}
           {d.status === 'failed' || d.status === 'blocked' ? 'Not posted.' : null}
         </span>

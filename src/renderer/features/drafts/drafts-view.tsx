@@ -15,6 +15,7 @@ import { campaignDraftTitle } from '../../forms/campaign-form';
 import { useSeenValues } from './use-seen-values';
 import { BulkBar, HISTORY_KEYS } from './bulk-bar';
 import { ImportDialog } from './import-dialog';
+import { useStatus } from '../../stores/status-store';
 import { ChangeState, ChangeStateBadge, changeMeta } from './change-state';
 
 function draftTitle(d: Draft): string {
@@ -25,6 +26,7 @@ function draftTitle(d: Draft): string {
 export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Draft): void }) {
   const account = useWorkspace(selectedAccount);
   const s = useDrafts();
+  const waits = useStatus((st) => st.waits);
   const [confirmDelete, setConfirmDelete] = useState<Draft | null>(null);
   const [importing, setImporting] = useState(false);
   const seen = useSeenValues(s.account);
@@ -94,7 +96,7 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
                 </span>
                 <span className="pick-meta muted">
                   {d.status === 'draft' ? null : <><ChangeStateBadge d={d} />{' '}</>}
-                  {d.kind === 'campaign' ? 'campaign' : 'push'} · {changeMeta(d)} · {formatAge(d.updatedAt, now)}
+                  {d.kind === 'campaign' ? 'campaign' : 'push'} · {changeMeta(d, d.item !== undefined && waits[d.item.id]?.reason === 'rate_limit')} · {formatAge(d.updatedAt, now)}
                   {d.problems.length > 0 && isEditable(d) ? <span className="warning"> · {d.problems.length} to fix</span> : null}
                 </span>
               </button>

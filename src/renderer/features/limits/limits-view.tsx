@@ -4,14 +4,16 @@
 // and how long the account's queued changes will take to go out. Live from the scheduler's model
 // (ratelimit.changed and outbox.changed); the countdowns tick with the window's clock.
 import type { Account, AccountLimits, LimitBudget, Profile } from '../../../shared/ipc/contract';
-import { useNow } from '../../stores/use-desk-events';
+import { useSecondNow } from '../../stores/use-desk-events';
+import { useStatus } from '../../stores/status-store';
+import { accountCounts, accountWaits, headWords, queuedWords } from '../shell/queue-words';
 import { useWorkspace } from '../../stores/workspace-store';
-import { blockedLabel, budgetName, drainLabel, modelNote, queuedLabel, refillLabel, usedOfQuota, windowName } from './limits-words';
+import { blockedLabel, budgetName, modelNote, refillLabel, usedOfQuota, windowName } from './limits-words';
 import { useLimits } from './use-limits';
 
 /** The tab as the app shows it: its countdowns move every second while it is open. */
 export function LimitsTab() {
-  const now = useNow(1_000);
+  const now = useSecondNow();
   return <LimitsView now={now} />;
 }
 
@@ -90,7 +92,13 @@ function BudgetTable({ caption, budgets, elapsed }: { caption: string; budgets: 
   );
 }
 
-function AccountCard({ limits, account, open, elapsed, connection }: { limits: AccountLimits; account: Account | undefined; open: boolean; elapsed: number; connection: Profile['connection'] }) {
+function AccountCard({ profileId, limits, account, open, elapsed, now, connection }: { profileId: string; limits: AccountLimits; account: Account | undefined; open: boolean; elapsed: number; now: number; connection: Profile['connection'] }) {
+  // The queue in the status bar's words and from its source (outbox counts and waits), on the same ticking clock.
+  const counts = useStatus((s) => s.counts);
+  const waits = useStatus((s) => s.waits);
+  const ref = { profileId, accountId: limits.accountId };
+  const c = accountCounts(counts, ref);
+  const head = headWords(c, accountWaits(waits, ref), connection, now);
   const name = account?.name || limits.accountId;
   const headingId = `limits-heading-${limits.accountId}`;
   return (
@@ -100,9 +108,13 @@ function AccountCard({ limits, account, open, elapsed, connection }: { limits: A
         {open ? <span className="tag">open</span> : null}
       </h2>
       <p className="limits-summary">
-        <span data-testid="limits-queued">{queuedLabel(limits)}</span>
-        <span aria-hidden="true"> · </span>
-        <span data-testid="limits-drain">{drainLabel(limits, elapsed, connection)}</span>
+        <span data-testid="limits-queued">{queuedWords(c.onTheWay)}</span>
+        {head ? (
+          <>
+            <span aria-hidden="true"> · </span>
+            <span data-testid="limits-drain">{head}</span>
+          </>
+        ) : null}
       </p>
       {limits.budgets.length === 0 ? (
         <p className="muted limits-note" data-testid="limits-none">
@@ -155,7 +167,7 @@ export function LimitsView({ now }: { now: number }) {
       </p>
       {view && ordered.length === 0 ? <p className="muted panel-empty">This connection has no accounts yet.</p> : null}
       {ordered.map((a) => (
-        <AccountCard key={a.accountId} limits={a} account={accountOf(a.accountId)} open={a.accountId === selected.accountId} elapsed={elapsed} connection={connection} />
+        <AccountCard key={a.accountId} profileId={selected.profileId} limits={a} account={accountOf(a.accountId)} open={a.accountId === selected.accountId} elapsed={elapsed} now={now} connection={connection} />
       ))}
       {view && view.push.length > 0 ? <PushCard budgets={view.push} elapsed={elapsed} /> : null}
     </div>

@@ -1,6 +1,6 @@
 // What the rate-limit view says, as plain functions of the picture and the time since it was
 // taken, so the countdowns tick with the window's clock without asking main again.
-import type { AccountLimits, LimitBudget, LimitWindow, Profile } from '../../../shared/ipc/contract';
+import type { LimitBudget, LimitWindow } from '../../../shared/ipc/contract';
 
 /** "3 s", "about 2 min", "about 1 h 5 min": a time still to come, rounded as a person says it. */
 export function formatSpan(ms: number): string {
@@ -55,24 +55,4 @@ export function modelNote(b: Pick<LimitBudget, 'model' | 'windows'>): string | n
   if (b.model === 'guess') return 'Not learned yet: the documented limits until the service answers';
   if (b.model === 'unlimited') return 'Not rate limited: the service sends no limits for it';
   return null;
-}
-
-/** "3 changes queued", "1 change queued", "Nothing queued". */
-export function queuedLabel(a: Pick<AccountLimits, 'queued'>): string {
-  if (a.queued === 0) return 'Nothing queued';
-  return `${a.queued} change${a.queued === 1 ? '' : 's'} queued`;
-}
-
-/**
- * When the account's queue is drained: "now", "about 2 min", or unknown until an answer says. The
- * rate limit's estimate only holds while the connection may send; otherwise it says what holds it.
- */
-export function drainLabel(a: Pick<AccountLimits, 'queued' | 'drainEstimateMs'>, elapsed: number, connection: Profile['connection'] = 'online'): string {
-  if (a.queued === 0) return 'Nothing to send';
-  if (connection === 'working_offline') return 'Nothing is sent while working offline';
-  if (connection === 'offline') return 'Sent when the service can be reached again';
-  if (connection === 'signing_in' || connection === 'failing') return 'Sent after the sign-in';
-  if (a.drainEstimateMs === null) return 'All sent: unknown until the service answers';
-  const ms = left(a.drainEstimateMs, elapsed);
-  return ms < 1_000 ? 'All sent now' : `All sent in ${formatSpan(ms)}`;
 }

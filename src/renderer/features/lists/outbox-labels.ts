@@ -63,9 +63,10 @@ function uncertainDetail(o: OutboxItem): string {
   }
 }
 
-const clockTime = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+export const clockTime = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-function inTime(at: number, now: number): string {
+/** The one countdown of a wait: "in 43 s", "in 14 min", from its end time and the ticking now (every view says the same). */
+export function inTime(at: number, now: number): string {
   const s = Math.max(0, Math.ceil((at - now) / 1000));
   if (s < 90) return `in ${s} s`;
   return `in ${Math.round(s / 60)} min`;

@@ -9,6 +9,7 @@
 // Queued changes go out in the order listed, which the person changes (outbox-order.tsx).
 // A scheduled push blocked because its time passed is given a new time on its row in one click,
 // as in the Push tab (blocked-pushes.tsx); Retry is not offered where it could only block again.
+import { scheduleLabel } from '../../forms/schedule';
 import { useEffect, useState } from 'react';
 import { daysLabel } from '../../../shared/retention';
 import type { OutboxCandidates, OutboxItem } from '../../../shared/ipc/contract';
@@ -18,6 +19,8 @@ import { formatAge } from '../../lib/format';
 import { useCampaigns } from '../../stores/campaigns-store';
 import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
+import { useServiceNow } from '../../stores/service-clock-store';
+import { useSecondNow } from '../../stores/use-desk-events';
 import { useRetention } from '../../stores/retention-store';
 import { rescheduleBlocked, usePush } from '../../stores/push-store';
 import { BlockedPushFixes, useBlockedPushes } from '../push/blocked-pushes';
@@ -76,6 +79,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
   const account = useWorkspace(selectedAccount);
   const all = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
   const waits = useStatus((s) => s.waits);
+  const tick = useSecondNow();
   const items = all.filter((o) => o.state !== 'sent');
   const sent = all.filter((o) => o.state === 'sent').sort((a, b) => b.updatedAt - a.updatedAt);
   const [discard, setDiscard] = useState<OutboxItem | null>(null);
@@ -84,7 +88,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
   // Blocked pushes by outbox id, with the time each was due: what the one-click times are built from.
   const blocked = new Map(useBlockedPushes().map((b) => [b.id, b]));
   // The fixes are times on the service's clock, as in the Push tab.
-  const serviceNow = Math.max(now, Date.now()) + usePush((s) => s.serviceOffset);
+  const serviceNow = useServiceNow(account?.profileId, Math.max(now, Date.now()));
   const act = async (f: () => Promise<unknown>) => {
     setError(null);
     try {
@@ -141,6 +145,11 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
               <tr key={o.id} data-testid="outbox-item" data-state={o.state} {...order.rowProps(o)}>
                 <td>
                   <div>{o.summary}</div>
+                  {o.schedule ? (
+                    <div className="muted" data-testid="outbox-schedule">
+                      For {scheduleLabel(o.schedule.executionTime, o.schedule.userTimeZone)}
+                    </div>
+                  ) : null}
                   {detail ? (
                     <div className={o.state === 'failed' || o.state === 'blocked' ? 'form-problem' : 'muted outbox-detail'} data-testid="outbox-detail">
                       {detail}
@@ -154,7 +163,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
                 </td>
                 <td>{o.attempts}</td>
                 <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''} data-ahead={waits[o.id]?.ahead ?? ''}>
-                  {waitLabel(waits[o.id], o, now)}
+                  {waitLabel(waits[o.id], o, tick)}
                 </td>
                 <td>{formatAge(o.updatedAt, now)}</td>
                 <td className="row-actions">

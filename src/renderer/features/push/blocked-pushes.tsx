@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import type { BlockedPush } from '../../../shared/ipc/contract';
 import { onEvent } from '../../lib/api';
 import { usePush } from '../../stores/push-store';
-import { describeSchedule, timeFixes } from '../../forms/schedule';
+import { scheduleLabel, timeFixes } from '../../forms/schedule';
 
 /**
  * The open account's blocked pushes, kept current: loaded when shown and again whenever its outbox
@@ -49,7 +49,7 @@ export function BlockedPushes({ serviceNow }: { serviceNow: number }) {
         <div key={b.id} className="blocked-push" data-testid="blocked-push">
           <div>
             <strong>{b.title || `Push ${b.id}`}</strong>{' '}
-            <span className="muted">{b.executionTime !== null ? `was due ${describeSchedule(b.executionTime, b.userTimeZone === 1 ? 1 : 0)}` : ''}</span>
+            <span className="muted">{b.executionTime !== null ? `was due ${scheduleLabel(b.executionTime, b.userTimeZone)}` : ''}</span>
           </div>
           <BlockedPushFixes push={b} serviceNow={serviceNow} onFix={(t) => void usePush.getState().reschedule(b.id, t)} />
         </div>

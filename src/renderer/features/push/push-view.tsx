@@ -9,8 +9,10 @@ import { FormField } from '../../components/form-field';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { useTouched } from '../../lib/use-touched';
 import { usePush } from '../../stores/push-store';
+import { useServiceClock, useServiceNow } from '../../stores/service-clock-store';
 import { problemsByField } from '../../forms/campaign-form';
 import { pushFormProblems, type PushForm } from '../../forms/push-form';
+import { scheduleZoneWarning } from '../../forms/schedule';
 import { pushProblemInWords } from '../../forms/push-words';
 import type { FieldProblem } from '../../../shared/domain/campaign';
 import { TakenBackNote } from '../../components/taken-back-note';
@@ -33,8 +35,10 @@ export function PushView({ now }: { now: number }) {
     void usePush.getState().loadApps();
   }, []);
   // The rules need the time to judge a scheduled push: the service's clock, as the service judges it.
-  const serviceNow = Math.max(now, Date.now()) + s.serviceOffset;
+  const serviceNow = useServiceNow(s.account?.profileId, Math.max(now, Date.now()));
   const problems = pushFormProblems(s.form, serviceNow);
+  // Said beside Queue too: a subscriber's-time push that some zones have already passed is legal, but not what was meant.
+  const zoneWarning = scheduleZoneWarning(s.form, serviceNow);
   useShortcuts([
     { keys: KEYS.save, run: () => void s.saveDraft() },
     { keys: KEYS.check, run: () => void s.check() },
@@ -53,7 +57,11 @@ export function PushView({ now }: { now: number }) {
           </span>
         ) : (
           <span className="muted" data-testid="push-problem-count">
-            {problems.length === 0 ? 'Ready to queue' : `${problems.length} problem${problems.length === 1 ? '' : 's'}${s.revealed ? '' : ' (Check shows them)'}`}
+            {problems.length > 0
+              ? `${problems.length} problem${problems.length === 1 ? '' : 's'}${s.revealed ? '' : ' (Check shows them)'}`
+              : zoneWarning
+                ? 'Ready to queue, but some time zones will miss it (see When)'
+                : 'Ready to queue'}
           </span>
         )}
         <button type="button" onClick={() => void s.check()} title={`Check with the rules (${shortcutLabel(KEYS.check)})`} data-testid="push-check">
@@ -74,6 +82,7 @@ export function PushView({ now }: { now: number }) {
 function PushFields({ problems, serviceNow }: { problems: FieldProblem[]; serviceNow: number }) {
   const s = usePush();
   const { touch, shown } = useTouched(s.revealed);
+  const serviceOffset = useServiceClock((c) => (s.account ? c.offsets[s.account.profileId] : undefined));
   const by = problemsByField(shown(problems).map((p) => ({ field: p.field, message: pushProblemInWords(p) })));
   const f = s.form;
   const text = (field: keyof PushForm & string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
@@ -146,6 +155,7 @@ function PushFields({ problems, serviceNow }: { problems: FieldProblem[]; servic
             onChange={(patch) => s.edit(patch)}
             onTouch={touch}
             serviceNow={serviceNow}
+            serviceOffsetMs={serviceOffset}
             problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]}
           />
         </div>

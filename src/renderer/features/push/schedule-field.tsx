@@ -2,7 +2,7 @@
 // means in the manager's own time spelled out, and one-click fixes once the time has passed.
 // Used by the composer and by the editor of a future scheduled task.
 import { TIME_PASSED_WORDS } from '../../forms/push-words';
-import { describeSchedule, localZone, msToWall, timeFixes, wallToMs } from '../../forms/schedule';
+import { clockSkewNote, describeSchedule, localZone, msToWall, scheduleZoneWarning, timeFixes, wallToMs } from '../../forms/schedule';
 
 export interface ScheduleValue {
   mode: 'immediate' | 'scheduled';
@@ -20,17 +20,21 @@ export function ScheduleField(props: {
    */
   onTouch?(field: 'executionTime' | 'userTimeZone'): void;
   serviceNow: number;
+  /** The service's clock minus this computer's (ms), when known: said when it is a minute or more. */
+  serviceOffsetMs?: number;
   problems?: string[];
   /** A task's time can be moved, but it cannot become an immediate push. */
   scheduledOnly?: boolean;
   testPrefix?: string;
   disabled?: boolean;
 }) {
-  const { value, onChange, onTouch, serviceNow, problems = [], scheduledOnly = false, testPrefix = 'push', disabled = false } = props;
+  const { value, onChange, onTouch, serviceNow, serviceOffsetMs, problems = [], scheduledOnly = false, testPrefix = 'push', disabled = false } = props;
   const at = wallToMs(value.executionLocal);
   const scheduled = value.mode === 'scheduled';
   const passed = scheduled && at !== undefined && at <= serviceNow;
   const zoneWord = value.userTimeZone === 0 ? 'UTC' : "subscriber's time";
+  const zoneWarning = scheduleZoneWarning(value, serviceNow);
+  const skew = clockSkewNote(serviceOffsetMs);
   return (
     <div className={`form-row${problems.length > 0 ? ' has-problem' : ''}`} data-field="executionTime">
       <span className="form-label" id={`${testPrefix}-when-label`}>
@@ -85,6 +89,17 @@ export function ScheduleField(props: {
             ) : (
               <div className="form-hint muted">Pick the day and time in {zoneWord === 'UTC' ? 'UTC' : "the subscribers' own clocks"}; your zone is {localZone()}.</div>
             )}
+            {skew ? (
+              <div className="form-hint muted" data-testid={`${testPrefix}-clock-note`}>
+                {skew}
+              </div>
+            ) : null}
+            {zoneWarning ? (
+              <div className="capability-warnings" role="status" data-testid={`${testPrefix}-zone-warning`}>
+                <p className="warning-head">Some subscribers will miss it</p>
+                <p>{zoneWarning}</p>
+              </div>
+            ) : null}
             {passed ? (
               <div className="time-fixes" role="group" aria-label="Pick a new time">
                 {timeFixes(at, serviceNow)

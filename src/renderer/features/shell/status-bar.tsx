@@ -1,35 +1,66 @@
-// The bottom line: how fresh the cache is, what is queued and when it will all be sent (the rate
-// limit's estimate, while the connection may send), and the tightest rate-limit window.
-import { formatAge, formatWindow } from '../../lib/format';
+// The bottom line: how fresh the cache is, what is queued and why its first change waits (from the
+// outbox waits, the same source and the same ticking clock as the Outbox tab), what waits for the
+// person, and the tightest rate-limit window (from the picture the Limits tab shows).
+import type { AccountLimits } from '../../../shared/ipc/contract';
+import { formatAge } from '../../lib/format';
 import { useCampaigns } from '../../stores/campaigns-store';
-import { countIn, PENDING_STATES, tightestWindow, useStatus } from '../../stores/status-store';
+import { useStatus } from '../../stores/status-store';
+import { useSecondNow } from '../../stores/use-desk-events';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { drainLabel } from '../limits/limits-words';
+import { budgetName, windowName } from '../limits/limits-words';
 import { useLimits } from '../limits/use-limits';
+import { accountCounts, accountWaits, attentionWords, headWords, queuedWords } from './queue-words';
+
+/**
+ * The window with the smallest share left among the account's budgets whose limits the service
+ * has told, or why there is none: unknown until the service has answered (not "not limited").
+ */
+export function tightestWords(limits: AccountLimits | undefined): string {
+  const told = (limits?.budgets ?? []).filter((b) => b.model !== 'guess');
+  if (told.length === 0) return 'Rate limits not known yet';
+  let best: { text: string; share: number } | null = null;
+  for (const b of told) {
+    if (b.model === 'unlimited') continue;
+    for (const w of b.windows) {
+      if (w.quota <= 0) continue;
+      const left = Math.max(0, w.quota - w.used);
+      if (best === null || left / w.quota < best.share) best = { text: `${budgetName(b)}: ${left} of ${w.quota} ${windowName(w)} left`, share: left / w.quota };
+    }
+  }
+  return best?.text ?? 'Not rate limited';
+}
 
 export function StatusBar({ now, onOpenLimits }: { now: number; onOpenLimits?: () => void }) {
   const account = useWorkspace(selectedAccount);
   const syncedAt = useCampaigns((s) => s.syncedAt);
   const counts = useStatus((s) => s.counts);
-  const rateLimits = useStatus((s) => s.rateLimits);
+  const waits = useStatus((s) => s.waits);
   const connection = useWorkspace((s) => s.profiles.find((p) => p.id === account?.profileId)?.connection);
   const limits = useLimits(account?.profileId ?? null);
+  const tick = useSecondNow();
   if (!account) return <footer className="statusbar" data-testid="status-bar" />;
-  const queued = countIn(counts, account, PENDING_STATES) || account.queued;
-  const tight = tightestWindow(rateLimits, account.profileId, account.accountId);
+  const c = accountCounts(counts, account);
+  const head = headWords(c, accountWaits(waits, account), connection, tick);
+  const attention = attentionWords(c);
   const last = syncedAt ?? account.lastSyncedAt;
-  // Offline, working offline or signing in, no time can be promised: the Outbox says why it waits.
-  const drain = connection === 'online' || connection === 'unknown' ? limits.view?.accounts.find((a) => a.accountId === account.accountId) : undefined;
   return (
     <footer className="statusbar" data-testid="status-bar">
       <span data-testid="last-synced">Last synced {formatAge(last, now)}</span>
       <span aria-hidden="true">·</span>
-      <span data-testid="queued-count">{queued === 0 ? 'Nothing queued' : `${queued} queued`}</span>
-      {drain && drain.queued > 0 ? <span data-testid="drain-estimate">({drainLabel(drain, Math.max(0, now - limits.receivedAt)).toLowerCase()})</span> : null}
+      <span data-testid="queued-count">{queuedWords(c.onTheWay)}</span>
+      {head ? <span data-testid="drain-estimate">({head})</span> : null}
+      {attention ? (
+        <>
+          <span aria-hidden="true">·</span>
+          <span className="warning" data-testid="attention-count">
+            {attention}
+          </span>
+        </>
+      ) : null}
       <span aria-hidden="true">·</span>
       {/* The tightest window; the whole picture is one click (or Alt+7) away in the Limits tab. */}
       <button type="button" className="statusbar-link" data-testid="rate-limit" onClick={onOpenLimits} title="Open the rate limits of this connection's accounts (Alt+7)" aria-keyshortcuts="Alt+7">
-        {tight ? `${tight.group}: ${tight.left}/${tight.quota} per ${formatWindow(tight.windowMs)} left` : 'Not rate limited'}
+        {tightestWords(limits.view?.accounts.find((a) => a.accountId === account.accountId))}
       </button>
     </footer>
   );

@@ -4,7 +4,11 @@ export const TABS = ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity
 export type Tab = (typeof TABS)[number];
 const TITLES: Record<Tab, string> = { campaigns: 'Campaigns', drafts: 'Drafts', push: 'Push', tasks: 'Tasks', outbox: 'Outbox', activity: 'Activity', limits: 'Limits' };
 
-export function Tabs({ current, onChange, counts }: { current: Tab; onChange(t: Tab): void; counts: Partial<Record<Tab, number>> }) {
+/**
+ * `counts`: the number on a tab (the Outbox's counts what is on its way, as the status bar's
+ * "queued" does); `attention`: what waits for the person there, said apart ("1 failed").
+ */
+export function Tabs({ current, onChange, counts, attention = {} }: { current: Tab; onChange(t: Tab): void; counts: Partial<Record<Tab, number>>; attention?: Partial<Record<Tab, string | null>> }) {
   return (
     <div className="tabs" role="tablist" aria-label="Account views">
       {TABS.map((t, i) => (
@@ -32,7 +36,16 @@ export function Tabs({ current, onChange, counts }: { current: Tab; onChange(t: 
           aria-keyshortcuts={`Alt+${i + 1}`}
         >
           {TITLES[t]}
-          {counts[t] ? <span className="count-badge">{counts[t]}</span> : null}
+          {counts[t] ? (
+            <span className="count-badge" data-testid={`tab-${t}-count`}>
+              {counts[t]}
+            </span>
+          ) : null}
+          {attention[t] ? (
+            <span className="count-badge attention-badge" data-testid={`tab-${t}-attention`}>
+              {attention[t]}
+            </span>
+          ) : null}
         </button>
       ))}
     </div>

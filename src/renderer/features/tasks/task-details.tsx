@@ -7,6 +7,7 @@ import { call, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
+import { scheduleLabel } from '../../forms/schedule';
 import { taskEditability } from './task-rules';
 
 /** Every field of the task record (spec 2.6), in full: image addresses as the service rewrote them. */
@@ -33,7 +34,9 @@ const TASK_FIELDS: [keyof Task & string, string][] = [
 function fieldText(t: Task, key: keyof Task & string): string {
   const v = t[key];
   if (v === null || v === undefined || v === '') return '\u2014';
-  if ((key === 'executionTime' || key === 'taskUpdateTime') && typeof v === 'number') return `${new Date(v).toISOString().replace('T', ' ').slice(0, 16)} UTC (${new Date(v).toLocaleString()} your time)`;
+  // A subscriber's-time send time is a wall time in each zone, not one moment in UTC.
+  if (key === 'executionTime' && typeof v === 'number') return scheduleLabel(v, t.userTimeZone);
+  if (key === 'taskUpdateTime' && typeof v === 'number') return `${new Date(v).toISOString().replace('T', ' ').slice(0, 16)} UTC (${new Date(v).toLocaleString()} your time)`;
   if (key === 'userTimeZone') return v === 1 ? "1: each subscriber's own time zone" : v === 0 ? '0: UTC' : String(v);
   return String(v);
 }

@@ -7,7 +7,7 @@ import { taskUpdateProblems, type Task } from '../../../shared/domain/push';
 import { FormField } from '../../components/form-field';
 import { call, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
-import { usePush } from '../../stores/push-store';
+import { useServiceClock, useServiceNow } from '../../stores/service-clock-store';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../stores/workspace-store';
 import { problemsByField } from '../../forms/campaign-form';
@@ -22,10 +22,10 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
   const original = taskToEditForm(task);
   const [form, setForm] = useState<TaskEditForm>(original);
   const { busy, run } = useAction();
-  const serviceOffset = usePush((s) => s.serviceOffset);
   const tasks = useTasks();
   // "In the future" as the service will judge it: on its clock.
-  const serviceNow = Math.max(now, Date.now()) + serviceOffset;
+  const serviceNow = useServiceNow(account.profileId, Math.max(now, Date.now()));
+  const serviceOffset = useServiceClock((c) => c.offsets[account.profileId]);
   const patch = taskPatch(original, form);
   const changed = Object.keys(patch).length;
   const problems = changed === 0 ? [] : taskUpdateProblems(patch, serviceNow);
@@ -84,6 +84,7 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
             value={{ mode: 'scheduled', executionLocal: form.executionLocal, userTimeZone: form.userTimeZone }}
             onChange={(p) => setForm({ ...form, ...(p.executionLocal !== undefined ? { executionLocal: p.executionLocal } : {}), ...(p.userTimeZone !== undefined ? { userTimeZone: p.userTimeZone } : {}) })}
             serviceNow={serviceNow}
+            serviceOffsetMs={serviceOffset}
             problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]}
             scheduledOnly
             testPrefix="task"

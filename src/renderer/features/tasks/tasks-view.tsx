@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Task } from '../../../shared/domain/push';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
-import { formatDateTime } from '../../lib/format';
+import { scheduleLabel } from '../../forms/schedule';
 import { usePush } from '../../stores/push-store';
 import { useTasks, visibleTasks, type TaskSort } from '../../stores/tasks-store';
 import { KNOWN_TASK_STATUSES, TASK_TYPES } from '../../../shared/domain/push';
@@ -26,7 +26,15 @@ const COLUMNS: GridColumn<Task>[] = [
     ),
   },
   { id: 'type', title: 'Type', width: 90, render: (t) => t.taskType },
-  { id: 'when', title: 'Send time', width: 200, render: (t) => <span title={typeof t.executionTime === 'number' ? new Date(t.executionTime).toLocaleString() : undefined}>{formatDateTime(t.executionTime)}</span> },
+  {
+    id: 'when',
+    title: 'Send time',
+    width: 260,
+    render: (t) => {
+      const text = typeof t.executionTime === 'number' ? scheduleLabel(t.executionTime, t.userTimeZone) : '\u2014';
+      return <span data-testid="cell-task-when" title={text}>{text}</span>;
+    },
+  },
   { id: 'id', title: 'Task', width: 90, align: 'right', render: (t) => t.taskId },
 ];
 

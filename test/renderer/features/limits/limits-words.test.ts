@@ -1,7 +1,7 @@
 // What the Limits tab says: spans as a person says them, countdowns that run from the picture's
 // time, and the drain estimate's three cases (a time, now, unknown until the service answers).
 import { describe, expect, it } from 'vitest';
-import { budgetName, drainLabel, formatSpan, modelNote, queuedLabel, refillLabel, usedOfQuota, windowName } from '../../../../src/renderer/features/limits/limits-words';
+import { budgetName, formatSpan, modelNote, refillLabel, usedOfQuota, windowName } from '../../../../src/renderer/features/limits/limits-words';
 
 describe('limits words', () => {
   it('says spans in seconds, then about minutes and hours', () => {
@@ -35,21 +35,5 @@ describe('limits words', () => {
     expect(refillLabel(w, 31_000)).toBe('Refilled');
     expect(refillLabel({ used: 0, resetInMs: 0 }, 0)).toBe('Full');
     expect(refillLabel({ used: 1, resetInMs: null }, 0)).toBe('Refills once the service answers');
-  });
-
-  it('says when the queue is drained: a time, now, or unknown until the service answers', () => {
-    expect(drainLabel({ queued: 3, drainEstimateMs: 120_000 }, 0)).toBe('All sent in about 2 min');
-    expect(drainLabel({ queued: 3, drainEstimateMs: 120_000 }, 110_000)).toBe('All sent in 10 s');
-    expect(drainLabel({ queued: 1, drainEstimateMs: 0 }, 0)).toBe('All sent now');
-    expect(drainLabel({ queued: 2, drainEstimateMs: null }, 0)).toBe('All sent: unknown until the service answers');
-    expect(drainLabel({ queued: 0, drainEstimateMs: 0 }, 0)).toBe('Nothing to send');
-    expect(queuedLabel({ queued: 1 })).toBe('1 change queued');
-  });
-
-  it('promises no time while the connection cannot send', () => {
-    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'working_offline')).toBe('Nothing is sent while working offline');
-    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'offline')).toBe('Sent when the service can be reached again');
-    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'failing')).toBe('Sent after the sign-in');
-    expect(drainLabel({ queued: 2, drainEstimateMs: 5_000 }, 0, 'unknown')).toBe('All sent in 5 s');
   });
 });

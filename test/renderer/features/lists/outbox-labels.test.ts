@@ -6,7 +6,7 @@ const item = (o: Partial<OutboxItem>): OutboxItem => ({
   id: '1', profileId: 'p', accountId: 'a', kind: 'create_campaign', summary: 'Create campaign "x"', state: 'queued', attempts: 0,
   lastError: null, fix: null, createdAt: 0, updatedAt: 0, nextAttemptAt: null, ...o,
 });
-const wait = (w: Partial<OutboxWait>): OutboxWait => ({ id: '1', reason: 'next', until: null, ahead: 0, window: null, lastTry: null, ...w });
+const wait = (w: Partial<OutboxWait>): OutboxWait => ({ id: '1', profileId: 'p', accountId: 'a', reason: 'next', until: null, ahead: 0, window: null, lastTry: null, ...w });
 
 describe('one change, one item', () => {
   it('offers Take back / Fix only for a change made from a draft that is queued, refused or blocked', () => {
