@@ -8,6 +8,10 @@ import { COMPRESS_CHOICES } from './codings';
 
 const MAX_CLOCK_OFFSET_MS = 1e12;
 
+/** The spellings of a date-time the date_form variant plays (docs/sandbox.md). */
+export const DATE_FORMS = ['seconds', 'micros', 'plus_zero', 'space', 'minutes', 'no_zone', 'epoch_ms'] as const;
+export type DateForm = (typeof DATE_FORMS)[number];
+
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
@@ -18,6 +22,13 @@ export const variantsSchema = z.strictObject({
     .string()
     .regex(/^[+-](0\d|1[0-4]):[0-5]\d$/, 'must be an offset such as +05:30 or -08:00')
     .optional(),
+  /**
+   * ISO 8601 date-times in answers in another legal spelling (the same instant): no fraction
+   * (`seconds`), microseconds (`micros`), `+00:00` for `Z` (`plus_zero`), a space for the `T`
+   * (`space`), no seconds (`minutes`), the wall time without its offset (`no_zone`), or, beyond the
+   * text, a campaign's date-times as epoch milliseconds (`epoch_ms`). Combines with date_offset.
+   */
+  date_form: z.enum(DATE_FORMS).optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**

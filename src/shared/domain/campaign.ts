@@ -2,6 +2,7 @@
 // offline before it is ever sent). Pure TypeScript and zod: no Node, Electron or DOM imports.
 import type { AccountType } from './account';
 import { z } from 'zod';
+import { serviceDateTimeSchema } from './service-dates';
 import { lenientNumberSchema, lenientRequiredTextSchema, lenientTextSchema, serviceIdSchema } from './service-id';
 
 /** Account ids are alphabetic (spec 4.1, 4.2). */
@@ -240,7 +241,8 @@ export const campaignSchema = z.looseObject({
   bid_strategy: lenientText,
   marketing_objective: lenientText,
   campaign_group_id: lenientText,
-  start_date: lenientText,
+  // Any ISO 8601 spelling (or epoch ms) read into one form: service-dates.ts.
+  start_date: serviceDateTimeSchema.optional(),
   campaign_item_type: lenientText,
   status: lenientText,
   spent: serviceMoney,
