@@ -130,3 +130,30 @@ export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, un
     spelling === undefined ? spelled : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(spelled.taskStatus, spelling) };
   return variants.omit_empty ? withoutEmpty(written) : written;
 }
+
+/** The listing's metadata (spec 2.2: total and count, plus more fields). */
+export interface ListingMetadata {
+  total: number;
+  count: number;
+  page: number;
+  page_size: number;
+}
+
+/**
+ * The campaign listing's envelope (spec 2.2), in the shape list_envelope plays: metadata first,
+ * an empty results as null or left out, the metadata's numbers as text, or without count.
+ */
+export function listingEnvelope(variants: Variants, results: unknown[], metadata: ListingMetadata): Record<string, unknown> {
+  const shape = variants.list_envelope;
+  const empty = results.length === 0;
+  const written: Record<string, unknown> =
+    shape === 'text_counts'
+      ? Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, String(v)]))
+      : shape === 'no_count'
+        ? { total: metadata.total, page: metadata.page, page_size: metadata.page_size }
+        : { ...metadata };
+  if (shape === 'metadata_first') return { metadata: written, results };
+  if (empty && shape === 'null_empty') return { results: null, metadata: written };
+  if (empty && shape === 'omit_empty') return { metadata: written };
+  return { results, metadata: written };
+}

@@ -4,7 +4,7 @@
 import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
-import { answer, campaignAnswer } from './answers';
+import { answer, campaignAnswer, listingEnvelope } from './answers';
 import { isListed, sortListed, type Listed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
@@ -136,10 +136,11 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const reply = answer(
     core.variants,
     200,
-    {
-      results: rows.map((x) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined })),
-      metadata: { total, count: rows.length, page: paged.page, page_size: paged.pageSize },
-    },
+    listingEnvelope(
+      core.variants,
+      rows.map((x) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined })),
+      { total, count: rows.length, page: paged.page, page_size: paged.pageSize },
+    ),
     g.headers,
   );
   const cutAbove = core.variants.cut_body;

@@ -12,6 +12,9 @@ const MAX_CLOCK_OFFSET_MS = 1e12;
 export const DATE_FORMS = ['seconds', 'micros', 'plus_zero', 'space', 'minutes', 'no_zone', 'epoch_ms'] as const;
 export type DateForm = (typeof DATE_FORMS)[number];
 
+/** The shapes of the listing envelope the list_envelope variant plays (docs/sandbox.md). */
+export const LIST_ENVELOPES = ['metadata_first', 'null_empty', 'omit_empty', 'text_counts', 'no_count'] as const;
+
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
@@ -29,6 +32,12 @@ export const variantsSchema = z.strictObject({
    * text, a campaign's date-times as epoch milliseconds (`epoch_ms`). Combines with date_offset.
    */
   date_form: z.enum(DATE_FORMS).optional(),
+  /**
+   * The campaign listing's envelope in another legal shape: metadata before the results
+   * (`metadata_first`), an empty results as null (`null_empty`) or left out (`omit_empty`), the
+   * metadata's numbers as text (`text_counts`), or, beyond the text, no `count` (`no_count`).
+   */
+  list_envelope: z.enum(LIST_ENVELOPES).optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**

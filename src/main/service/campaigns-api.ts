@@ -149,7 +149,7 @@ async function listOnce(exec: RequestExecutor, baseUrl: string, account: string,
     if (!c.success) throw unreadableAnswer(what, res.status);
     campaigns.push(c.data);
   }
-  return { campaigns, total: envelope.metadata.total, count: envelope.metadata.count, metadata: envelope.metadata };
+  return { campaigns, total: envelope.metadata.total, count: envelope.metadata.count ?? campaigns.length, metadata: envelope.metadata };
 }
 
 /** What an unpaged listing yields as it is parsed: campaigns in order, and its metadata once read. */
@@ -186,6 +186,10 @@ export async function* streamCampaigns(
   );
   const parser = new ListingStreamParser();
   let metadata: { total: number; count: number } | null = null;
+  // metadata.count as the service gave it; without one, the rows read so far are the count.
+  let countGiven: number | undefined;
+  let rows = 0;
+  const counted = (m: { total: number; count: number } | null) => (m === null ? null : { total: m.total, count: countGiven ?? rows });
   const unreadable = (e: unknown) =>
     e instanceof RecordTooLargeError ? unreadableAnswer(what, res.status, recordTooLarge()) : e instanceof UnreadableListingError ? unreadableAnswer(what, res.status) : e;
   try {
@@ -199,7 +203,8 @@ export async function* streamCampaigns(
       if (part.metadata) {
         const m = listingMetadataSchema.safeParse(part.metadata.value);
         if (!m.success) throw unreadableAnswer(what, res.status);
-        metadata = { total: m.data.total, count: m.data.count };
+        countGiven = m.data.count;
+        metadata = { total: m.data.total, count: 0 };
       }
       if (part.results.length === 0) continue;
       const batch: Campaign[] = [];
@@ -208,7 +213,8 @@ export async function* streamCampaigns(
         if (!c.success) throw unreadableAnswer(what, res.status);
         batch.push(c.data);
       }
-      yield { campaigns: batch, metadata };
+      rows += batch.length;
+      yield { campaigns: batch, metadata: counted(metadata) };
     }
     try {
       parser.end();
@@ -216,7 +222,7 @@ export async function* streamCampaigns(
       throw unreadable(e);
     }
     if (metadata === null) throw unreadableAnswer(what, res.status);
-    yield { campaigns: [], metadata };
+    yield { campaigns: [], metadata: counted(metadata) };
   } finally {
     // Stopped early (cancelled, failed): the rest of the answer is not read.
     res.body.destroy();

@@ -253,9 +253,11 @@ export type Campaign = z.infer<typeof campaignSchema>;
 const metadataCount = lenientNumberSchema.pipe(z.number().int().nonnegative());
 
 export const campaignListEnvelopeSchema = z.looseObject({
-  // An empty listing may leave its results out (DECISIONS client 17).
+  // An empty listing may leave its results out or write them as null (DECISIONS client 17).
   results: z.array(z.unknown()).nullable().optional().transform((r) => r ?? []),
-  metadata: z.looseObject({ total: metadataCount, count: metadataCount }),
+  // count is the rows of this answer (spec 2.2), which the answer itself shows: one left out is
+  // counted by the reader. total is not: without it no reader can tell a whole listing.
+  metadata: z.looseObject({ total: metadataCount, count: metadataCount.optional() }),
 });
 
 export const FETCH_LEVELS = ['R', 'RAP'] as const;
