@@ -61,6 +61,9 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   if (!isJsonContent(ctx.headers)) return err(core, 415, 'Content-Type must be application/json', g.headers);
   const fill = core.variants.fill_on_create === true;
   const json = parseJson(ctx.body);
+  // refuse_null: "omit spending_limit" (4.1 rule 4) read strictly: a null member is not an omission.
+  const nullField = json.ok && core.variants.refuse_null ? nullMember(json.value) : undefined;
+  if (nullField !== undefined) return err(core, 400, `${nullField} must be omitted, not null`, g.headers);
   const parsed = json.ok ? campaignCreateSchema.safeParse(fill ? fillMissingObjective(json.value) : json.value) : undefined;
   if (!parsed?.success) return err(core, 400, MALFORMED_MESSAGE, g.headers);
   // The service knows every value it has: unlike the desk, it refuses those the spec does not show.
@@ -82,6 +85,12 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
     return answer(core.variants, 201, campaignAnswer(stored.record, core.variants), { ...g.headers, location });
   }
   return answer(core.variants, 200, campaignAnswer(stored.record, core.variants), g.headers);
+}
+
+/** The first top-level member of a JSON object whose value is null. */
+function nullMember(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return Object.entries(value).find(([, v]) => v === null)?.[0];
 }
 
 /** Which rows a listing answers, and the page size it reports. */

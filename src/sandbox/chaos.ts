@@ -49,6 +49,7 @@ export const CHAOS_TABLE: ChaosTable = {
   date_offset: (r) => (half(r) ? utcOffset(r) : undefined),
   date_form: oneOf(DATE_FORMS),
   list_envelope: oneOf(LIST_ENVELOPES),
+  refuse_null: flag,
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),
   problem_json: flag,

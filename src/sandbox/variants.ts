@@ -38,6 +38,11 @@ export const variantsSchema = z.strictObject({
    * metadata's numbers as text (`text_counts`), or, beyond the text, no `count` (`no_count`).
    */
   list_envelope: z.enum(LIST_ENVELOPES).optional(),
+  /**
+   * A create whose body holds a null member is refused with 400 (`<field> must be omitted, not
+   * null`): spec 4.1 rule 4 says to omit spending_limit, not to send it empty.
+   */
+  refuse_null: z.boolean().optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**

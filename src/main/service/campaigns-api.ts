@@ -59,6 +59,15 @@ function readJson<T>(res: HttpResponse, schema: z.ZodType<T>, what: string): T {
   return parsed.data;
 }
 
+/**
+ * The create body as the interface shows it: a field a draft holds as null ("none": no cpc for
+ * MAX_CONVERSIONS, no limit for NONE) is left out, as spec 4.1 rule 4 says ("omit
+ * spending_limit"); a service may refuse a null it was not shown to accept.
+ */
+function withoutNulls(body: CampaignCreate): CampaignCreate {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)) as CampaignCreate;
+}
+
 const campaignsPath = (accountId: string) => `/core/api/1.0/${encodeURIComponent(accountId)}/campaigns`;
 
 export async function createCampaign(
@@ -77,7 +86,7 @@ export async function createCampaign(
   if (problems.length > 0) throw invalidDraft(problems);
   const what = `create a campaign in ${account}`;
   const res = await exec.call(
-    { method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: typed.data, rate: { account, group: 'campaigns' }, what },
+    { method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: withoutNulls(typed.data), rate: { account, group: 'campaigns' }, what },
     opts,
   );
   return readJson(res, campaignSchema, what);
