@@ -157,3 +157,15 @@ export function listingEnvelope(variants: Variants, results: unknown[], metadata
   if (empty && shape === 'omit_empty') return { metadata: written };
   return { results, metadata: written };
 }
+
+/**
+ * The create's answer: the created campaign (spec 4.1), or under create_answer the campaign under
+ * a key, or without the fields the request sent (`sent`: the request body's keys).
+ */
+export function createdAnswer(variants: Variants, campaign: Record<string, unknown>, sent: readonly string[]): Record<string, unknown> {
+  if (variants.create_answer === 'wrapped') return { campaign };
+  if (variants.create_answer !== 'sparse') return campaign;
+  const out = { ...campaign };
+  for (const key of sent) if (key !== 'id' && key !== 'advertiser_id') out[key] = undefined;
+  return out;
+}

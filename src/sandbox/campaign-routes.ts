@@ -4,7 +4,7 @@
 import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
-import { answer, campaignAnswer, listingEnvelope } from './answers';
+import { answer, campaignAnswer, createdAnswer, listingEnvelope } from './answers';
 import { isListed, sortListed, type Listed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
@@ -80,11 +80,12 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   const id = core.world.allocateCampaignId(core.variants, core.choices);
   const stored = campaignFromCreate(g.account.id, id, storedCreate(body, core.variants, core.choices), ctx.now, { fill });
   core.world.pushCampaign(stored);
+  const created = createdAnswer(core.variants, campaignAnswer(stored.record, core.variants), Object.keys(parsed.data));
   if (core.variants.create_201) {
     const location = `/core/api/1.0/${encodeURIComponent(g.account.id)}/campaigns/${stored.record.id}`;
-    return answer(core.variants, 201, campaignAnswer(stored.record, core.variants), { ...g.headers, location });
+    return answer(core.variants, 201, created, { ...g.headers, location });
   }
-  return answer(core.variants, 200, campaignAnswer(stored.record, core.variants), g.headers);
+  return answer(core.variants, 200, created, g.headers);
 }
 
 /** The first top-level member of a JSON object whose value is null. */

@@ -50,6 +50,7 @@ export const CHAOS_TABLE: ChaosTable = {
   date_form: oneOf(DATE_FORMS),
   list_envelope: oneOf(LIST_ENVELOPES),
   refuse_null: flag,
+  create_answer: oneOf(['wrapped', 'sparse'] as const),
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),
   problem_json: flag,

@@ -43,6 +43,12 @@ export const variantsSchema = z.strictObject({
    * null`): spec 4.1 rule 4 says to omit spending_limit, not to send it empty.
    */
   refuse_null: z.boolean().optional(),
+  /**
+   * Beyond the text (spec 4.1 shows "the created campaign object"): the create's answer holds the
+   * campaign under a key (`wrapped`: `{"campaign": {...}}`), or only what the service assigned and
+   * filled in, none of the fields the request sent (`sparse`).
+   */
+  create_answer: z.enum(['wrapped', 'sparse']).optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**

@@ -85,11 +85,29 @@ export async function createCampaign(
   const problems = campaignCreateProblems(typed.data, opts.rules);
   if (problems.length > 0) throw invalidDraft(problems);
   const what = `create a campaign in ${account}`;
-  const res = await exec.call(
-    { method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: withoutNulls(typed.data), rate: { account, group: 'campaigns' }, what },
-    opts,
-  );
-  return readJson(res, campaignSchema, what);
+  const sent = withoutNulls(typed.data);
+  const res = await exec.call({ method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: sent, rate: { account, group: 'campaigns' }, what }, opts);
+  const answered = createdCampaign(parseJsonBody(res.body));
+  if (answered === undefined) throw unreadableAnswer(what, res.status);
+  // What the answer leaves out is what was sent: the service holds it (the answer's own values,
+  // normalised or filled in, win), so the cache does not show a new campaign half empty.
+  const parsed = campaignSchema.safeParse({ ...sent, ...answered });
+  if (!parsed.success) throw unreadableAnswer(what, res.status);
+  return parsed.data;
+}
+
+const hasId = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, 'id');
+
+/**
+ * The created campaign in a create's answer, read by content (DECISIONS client 17): the answer
+ * itself when it holds an id (spec 4.1), else the one record with an id it wraps, under any key,
+ * alone or as a list of one. Undefined when there is none, or more than one to choose from.
+ */
+export function createdCampaign(body: unknown): Record<string, unknown> | undefined {
+  if (hasId(body)) return body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return Array.isArray(body) && body.length === 1 && hasId(body[0]) ? body[0] : undefined;
+  const found = Object.values(body).flatMap((v) => (hasId(v) ? [v] : Array.isArray(v) && v.length === 1 && hasId(v[0]) ? [v[0]] : []));
+  return found.length === 1 ? found[0] : undefined;
 }
 
 export async function listCampaigns(
