@@ -125,9 +125,11 @@ export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, un
       ? r
       : { ...r, taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset, form), executionTimeFormatted: formatInstant(r.executionTime, offset, form) };
   const spelling = variants.enum_case;
+  // task_status_spelling: the American spelling of the one status that has two.
+  const status = variants.task_status_spelling === 'us' && spelled.taskStatus === 'cancelled' ? 'canceled' : spelled.taskStatus;
   // Written, not stored: an answer, no longer a TaskRecord (its enum values may be in another case).
   const written: Record<string, unknown> =
-    spelling === undefined ? spelled : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(spelled.taskStatus, spelling) };
+    spelling === undefined ? (status === spelled.taskStatus ? spelled : { ...spelled, taskStatus: status }) : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(status, spelling) };
   return variants.omit_empty ? withoutEmpty(written) : written;
 }
 

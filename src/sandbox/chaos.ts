@@ -51,6 +51,7 @@ export const CHAOS_TABLE: ChaosTable = {
   list_envelope: oneOf(LIST_ENVELOPES),
   refuse_null: flag,
   create_answer: oneOf(['wrapped', 'sparse'] as const),
+  task_status_spelling: oneOf(['us'] as const),
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),
   problem_json: flag,

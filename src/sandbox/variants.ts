@@ -49,6 +49,11 @@ export const variantsSchema = z.strictObject({
    * filled in, none of the fields the request sent (`sparse`).
    */
   create_answer: z.enum(['wrapped', 'sparse']).optional(),
+  /**
+   * Task statuses in answers in American spelling: `canceled` for the interface's `cancelled`
+   * (spec 2.6 lists the states, not that each is written one way). Requests are judged as before.
+   */
+  task_status_spelling: z.enum(['us']).optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**
