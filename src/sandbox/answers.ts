@@ -4,7 +4,7 @@
 import { jsonReply, type Reply, type ReplyHeaders } from './http';
 import { stringifyAnswer, toJson } from './json-writer';
 import type { CampaignRecord, TaskRecord } from './records';
-import type { Variants } from './variants';
+import type { DateForm, Variants } from './variants';
 
 /** The interface's decimal fields (spec 2.1): whole values are `3000.0` under decimal_point. */
 export const DECIMAL_FIELDS: ReadonlySet<string> = new Set(['cpc', 'daily_cap', 'spending_limit', 'spent']);
@@ -54,18 +54,46 @@ const offsetMinutes = (offset: string): number => {
 /**
  * An instant as ISO 8601 with milliseconds: `Z` by default, or the wall time at the date_offset
  * variant's offset followed by that offset (the same instant, `2026-11-21T14:30:00.000+05:30`).
+ * Under date_form, in that spelling instead (`epoch_ms` is not text: see campaignAnswer).
  */
-export function formatInstant(ms: number, offset: string | undefined): string {
-  if (offset === undefined) return new Date(ms).toISOString();
-  const wall = new Date(ms + offsetMinutes(offset) * 60_000).toISOString();
-  return `${wall.slice(0, -1)}${offset}`;
+export function formatInstant(ms: number, offset: string | undefined, form?: DateForm): string {
+  const wall = new Date(ms + (offset === undefined ? 0 : offsetMinutes(offset)) * 60_000).toISOString();
+  const date = wall.slice(0, 10);
+  let time = wall.slice(11, 23);
+  let zone = offset ?? 'Z';
+  let separator = 'T';
+  switch (form) {
+    case 'seconds':
+      time = time.slice(0, 8);
+      break;
+    case 'micros':
+      time = `${time}000`;
+      break;
+    case 'minutes':
+      // Reduced precision (ISO 8601 allows it): the seconds are dropped, as a service storing minutes would.
+      time = time.slice(0, 5);
+      break;
+    case 'plus_zero':
+      if (zone === 'Z') zone = '+00:00';
+      break;
+    case 'space':
+      separator = ' ';
+      break;
+    case 'no_zone':
+      zone = '';
+      break;
+    default:
+      break;
+  }
+  return `${date}${separator}${time}${zone}`;
 }
 
 /** A stored date-time string in the answer's spelling; text that is not a date-time is left as it is. */
-function restamp(iso: string | null, offset: string): string | null {
+function restamp(iso: string | null, variants: Variants): string | number | null {
   if (iso === null) return iso;
   const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : formatInstant(ms, offset);
+  if (Number.isNaN(ms)) return iso;
+  return variants.date_form === 'epoch_ms' ? ms : formatInstant(ms, variants.date_offset, variants.date_form);
 }
 
 /**
@@ -84,11 +112,10 @@ export function campaignAnswer(
   Object.assign(out, rest);
   // Left out of the JSON (both writers drop undefined members); cheaper than delete on a hot path.
   if (r.daily_cap === null) out.daily_cap = undefined;
-  const offset = variants.date_offset;
-  if (offset !== undefined) {
+  if (variants.date_offset !== undefined || variants.date_form !== undefined) {
     // Assigning existing keys keeps their place: the field order stays fixed.
-    out.start_date = restamp(r.start_date, offset);
-    out.created_at = restamp(r.created_at, offset);
+    out.start_date = restamp(r.start_date, variants);
+    out.created_at = restamp(r.created_at, variants);
   }
   if (variants.enum_case !== undefined) {
     for (const k of CAMPAIGN_ENUM_FIELDS) if (typeof out[k] === 'string') out[k] = inCase(out[k] as string, variants.enum_case);
@@ -119,13 +146,56 @@ function withoutEmpty<T extends object>(record: T): T {
 /** A task record (spec 2.6) with its formatted times in the answer's offset. */
 export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, unknown> {
   const offset = variants.date_offset;
+  // The *Formatted fields are text by name: epoch_ms leaves them in the default spelling.
+  const form = variants.date_form === 'epoch_ms' ? undefined : variants.date_form;
   const spelled =
-    offset === undefined
+    offset === undefined && form === undefined
       ? r
-      : { ...r, taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset), executionTimeFormatted: formatInstant(r.executionTime, offset) };
+      : { ...r, taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset, form), executionTimeFormatted: formatInstant(r.executionTime, offset, form) };
   const spelling = variants.enum_case;
+  // task_status_spelling: the American spelling of the one status that has two.
+  const status = variants.task_status_spelling === 'us' && spelled.taskStatus === 'cancelled' ? 'canceled' : spelled.taskStatus;
   // Written, not stored: an answer, no longer a TaskRecord (its enum values may be in another case).
   const written: Record<string, unknown> =
-    spelling === undefined ? spelled : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(spelled.taskStatus, spelling) };
+    spelling === undefined ? (status === spelled.taskStatus ? spelled : { ...spelled, taskStatus: status }) : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(status, spelling) };
   return variants.omit_empty ? withoutEmpty(written) : written;
+}
+
+/** The listing's metadata (spec 2.2: total and count, plus more fields). */
+export interface ListingMetadata {
+  total: number;
+  count: number;
+  page: number;
+  page_size: number;
+}
+
+/**
+ * The campaign listing's envelope (spec 2.2), in the shape list_envelope plays: metadata first,
+ * an empty results as null or left out, the metadata's numbers as text, or without count.
+ */
+export function listingEnvelope(variants: Variants, results: unknown[], metadata: ListingMetadata): Record<string, unknown> {
+  const shape = variants.list_envelope;
+  const empty = results.length === 0;
+  const written: Record<string, unknown> =
+    shape === 'text_counts'
+      ? Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, String(v)]))
+      : shape === 'no_count'
+        ? { total: metadata.total, page: metadata.page, page_size: metadata.page_size }
+        : { ...metadata };
+  if (shape === 'metadata_first') return { metadata: written, results };
+  if (empty && shape === 'null_empty') return { results: null, metadata: written };
+  if (empty && shape === 'omit_empty') return { metadata: written };
+  return { results, metadata: written };
+}
+
+/**
+ * The create's answer: the created campaign (spec 4.1), or under create_answer the campaign under
+ * a key, or without the fields the request sent (`sent`: the request body's keys).
+ */
+export function createdAnswer(variants: Variants, campaign: Record<string, unknown>, sent: readonly string[]): Record<string, unknown> {
+  if (variants.create_answer === 'wrapped') return { campaign };
+  if (variants.create_answer !== 'sparse') return campaign;
+  const out = { ...campaign };
+  for (const key of sent) if (key !== 'id' && key !== 'advertiser_id') out[key] = undefined;
+  return out;
 }

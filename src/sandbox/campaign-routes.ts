@@ -4,7 +4,7 @@
 import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
-import { answer, campaignAnswer, listingAnswer } from './answers';
+import { answer, campaignAnswer, createdAnswer, listingAnswer, listingEnvelope } from './answers';
 import { isListed, sortListed, type Listed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
@@ -67,6 +67,9 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   if (!isJsonContent(ctx.headers)) return err(core, 415, 'Content-Type must be application/json', g.headers);
   const fill = core.variants.fill_on_create === true;
   const json = parseJson(ctx.body);
+  // refuse_null: "omit spending_limit" (4.1 rule 4) read strictly: a null member is not an omission.
+  const nullField = json.ok && core.variants.refuse_null ? nullMember(json.value) : undefined;
+  if (nullField !== undefined) return err(core, 400, `${nullField} must be omitted, not null`, g.headers);
   const parsed = json.ok ? campaignCreateSchema.safeParse(fill ? fillMissingObjective(json.value) : json.value) : undefined;
   if (!parsed?.success) return err(core, 400, MALFORMED_MESSAGE, g.headers);
   // The service knows every value it has: unlike the desk, it refuses those the spec does not show.
@@ -83,11 +86,18 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   const id = core.world.allocateCampaignId(core.variants, core.choices);
   const stored = campaignFromCreate(g.account.id, id, storedCreate(body, core.variants, core.choices), ctx.now, { fill });
   core.world.pushCampaign(stored);
+  const created = createdAnswer(core.variants, campaignAnswer(stored.record, core.variants), Object.keys(parsed.data));
   if (core.variants.create_201) {
     const location = `/core/api/1.0/${encodeURIComponent(g.account.id)}/campaigns/${stored.record.id}`;
-    return answer(core.variants, 201, campaignAnswer(stored.record, core.variants), { ...g.headers, location });
+    return answer(core.variants, 201, created, { ...g.headers, location });
   }
-  return answer(core.variants, 200, campaignAnswer(stored.record, core.variants), g.headers);
+  return answer(core.variants, 200, created, g.headers);
+}
+
+/** The first top-level member of a JSON object whose value is null. */
+function nullMember(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  return Object.entries(value).find(([, v]) => v === null)?.[0];
 }
 
 /** Which rows a listing answers, and the page size it reports. */
@@ -144,13 +154,14 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const cutAbove = core.variants.cut_body;
   const cut = cutAbove !== undefined && rows.length > cutAbove;
   let reply: Reply;
-  if (rows.length > STREAMED_LISTING_ROWS) {
+  // (An envelope of another shape, list_envelope, is built whole: it is played on small listings.)
+  if (rows.length > STREAMED_LISTING_ROWS && core.variants.list_envelope === undefined) {
     // Written as it is sent: the first rows leave in milliseconds at any size, and the answer is
     // never one string (a million campaigns is ~500 MB of JSON).
     reply = listingAnswer(core.variants, rows, record, metadata, g.headers, { announceLength: cut });
     if (cut) reply.cutAfterBytes = Math.floor(reply.streamLength! / 2);
   } else {
-    reply = answer(core.variants, 200, { results: rows.map(record), metadata }, g.headers);
+    reply = answer(core.variants, 200, listingEnvelope(core.variants, rows.map(record), metadata), g.headers);
     if (cut && reply.body !== undefined) reply.cutAfterBytes = Math.floor(Buffer.byteLength(reply.body) / 2);
   }
   if (core.variants.slow_start !== undefined && rows.length > LARGE_LISTING_ROWS) reply.holdMs = core.variants.slow_start;

@@ -11,7 +11,7 @@
 // still plays the same service after someone adds a variant.
 import { Choices } from './choices';
 import { COMPRESS_CHOICES } from './codings';
-import type { VariantName, Variants } from './variants';
+import { DATE_FORMS, LIST_ENVELOPES, type VariantName, type Variants } from './variants';
 
 /** The seed chaos plays when none is given (the same default as the per-request choices). */
 export const DEFAULT_CHAOS_SEED = 1;
@@ -47,6 +47,11 @@ export const CHAOS_TABLE: ChaosTable = {
   page_size_cap: (r) => (half(r) ? (half(r) ? r.int(1, 10) : r.int(11, 500)) : undefined),
   decimal_point: flag,
   date_offset: (r) => (half(r) ? utcOffset(r) : undefined),
+  date_form: oneOf(DATE_FORMS),
+  list_envelope: oneOf(LIST_ENVELOPES),
+  refuse_null: flag,
+  create_answer: oneOf(['wrapped', 'sparse'] as const),
+  task_status_spelling: oneOf(['us'] as const),
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),
   problem_json: flag,

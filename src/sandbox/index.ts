@@ -13,7 +13,7 @@ export { demoFixtures } from './demo-fixtures';
 export { loadFixturesFile };
 export type { DrivingClock } from './clock';
 export { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER } from './control-secret';
-export { MIXED_VARIANTS, VARIANT_NAMES, variantsSchema, type Variants } from './variants';
+export { DATE_FORMS, LIST_ENVELOPES, MIXED_VARIANTS, VARIANT_NAMES, variantsSchema, type Variants } from './variants';
 
 export interface SandboxOptions {
   /** Default 0: a free port. The server binds 127.0.0.1 only. */

@@ -8,6 +8,13 @@ import { COMPRESS_CHOICES } from './codings';
 
 const MAX_CLOCK_OFFSET_MS = 1e12;
 
+/** The spellings of a date-time the date_form variant plays (docs/sandbox.md). */
+export const DATE_FORMS = ['seconds', 'micros', 'plus_zero', 'space', 'minutes', 'no_zone', 'epoch_ms'] as const;
+export type DateForm = (typeof DATE_FORMS)[number];
+
+/** The shapes of the listing envelope the list_envelope variant plays (docs/sandbox.md). */
+export const LIST_ENVELOPES = ['metadata_first', 'null_empty', 'omit_empty', 'text_counts', 'no_count'] as const;
+
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
@@ -18,6 +25,35 @@ export const variantsSchema = z.strictObject({
     .string()
     .regex(/^[+-](0\d|1[0-4]):[0-5]\d$/, 'must be an offset such as +05:30 or -08:00')
     .optional(),
+  /**
+   * ISO 8601 date-times in answers in another legal spelling (the same instant): no fraction
+   * (`seconds`), microseconds (`micros`), `+00:00` for `Z` (`plus_zero`), a space for the `T`
+   * (`space`), no seconds (`minutes`), the wall time without its offset (`no_zone`), or, beyond the
+   * text, a campaign's date-times as epoch milliseconds (`epoch_ms`). Combines with date_offset.
+   */
+  date_form: z.enum(DATE_FORMS).optional(),
+  /**
+   * The campaign listing's envelope in another legal shape: metadata before the results
+   * (`metadata_first`), an empty results as null (`null_empty`) or left out (`omit_empty`), the
+   * metadata's numbers as text (`text_counts`), or, beyond the text, no `count` (`no_count`).
+   */
+  list_envelope: z.enum(LIST_ENVELOPES).optional(),
+  /**
+   * A create whose body holds a null member is refused with 400 (`<field> must be omitted, not
+   * null`): spec 4.1 rule 4 says to omit spending_limit, not to send it empty.
+   */
+  refuse_null: z.boolean().optional(),
+  /**
+   * Beyond the text (spec 4.1 shows "the created campaign object"): the create's answer holds the
+   * campaign under a key (`wrapped`: `{"campaign": {...}}`), or only what the service assigned and
+   * filled in, none of the fields the request sent (`sparse`).
+   */
+  create_answer: z.enum(['wrapped', 'sparse']).optional(),
+  /**
+   * Task statuses in answers in American spelling: `canceled` for the interface's `cancelled`
+   * (spec 2.6 lists the states, not that each is written one way). Requests are judged as before.
+   */
+  task_status_spelling: z.enum(['us']).optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**

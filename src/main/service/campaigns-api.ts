@@ -59,6 +59,15 @@ function readJson<T>(res: HttpResponse, schema: z.ZodType<T>, what: string): T {
   return parsed.data;
 }
 
+/**
+ * The create body as the interface shows it: a field a draft holds as null ("none": no cpc for
+ * MAX_CONVERSIONS, no limit for NONE) is left out, as spec 4.1 rule 4 says ("omit
+ * spending_limit"); a service may refuse a null it was not shown to accept.
+ */
+function withoutNulls(body: CampaignCreate): CampaignCreate {
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null)) as CampaignCreate;
+}
+
 const campaignsPath = (accountId: string) => `/core/api/1.0/${encodeURIComponent(accountId)}/campaigns`;
 
 export async function createCampaign(
@@ -76,11 +85,29 @@ export async function createCampaign(
   const problems = campaignCreateProblems(typed.data, opts.rules);
   if (problems.length > 0) throw invalidDraft(problems);
   const what = `create a campaign in ${account}`;
-  const res = await exec.call(
-    { method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: typed.data, rate: { account, group: 'campaigns' }, what },
-    opts,
-  );
-  return readJson(res, campaignSchema, what);
+  const sent = withoutNulls(typed.data);
+  const res = await exec.call({ method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: sent, rate: { account, group: 'campaigns' }, what }, opts);
+  const answered = createdCampaign(parseJsonBody(res.body));
+  if (answered === undefined) throw unreadableAnswer(what, res.status);
+  // What the answer leaves out is what was sent: the service holds it (the answer's own values,
+  // normalised or filled in, win), so the cache does not show a new campaign half empty.
+  const parsed = campaignSchema.safeParse({ ...sent, ...answered });
+  if (!parsed.success) throw unreadableAnswer(what, res.status);
+  return parsed.data;
+}
+
+const hasId = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, 'id');
+
+/**
+ * The created campaign in a create's answer, read by content (DECISIONS client 17): the answer
+ * itself when it holds an id (spec 4.1), else the one record with an id it wraps, under any key,
+ * alone or as a list of one. Undefined when there is none, or more than one to choose from.
+ */
+export function createdCampaign(body: unknown): Record<string, unknown> | undefined {
+  if (hasId(body)) return body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return Array.isArray(body) && body.length === 1 && hasId(body[0]) ? body[0] : undefined;
+  const found = Object.values(body).flatMap((v) => (hasId(v) ? [v] : Array.isArray(v) && v.length === 1 && hasId(v[0]) ? [v[0]] : []));
+  return found.length === 1 ? found[0] : undefined;
 }
 
 export async function listCampaigns(
@@ -149,7 +176,7 @@ async function listOnce(exec: RequestExecutor, baseUrl: string, account: string,
     if (!c.success) throw unreadableAnswer(what, res.status);
     campaigns.push(c.data);
   }
-  return { campaigns, total: envelope.metadata.total, count: envelope.metadata.count, metadata: envelope.metadata };
+  return { campaigns, total: envelope.metadata.total, count: envelope.metadata.count ?? campaigns.length, metadata: envelope.metadata };
 }
 
 /** What an unpaged listing yields as it is parsed: campaigns in order, and its metadata once read. */
@@ -186,6 +213,10 @@ export async function* streamCampaigns(
   );
   const parser = new ListingStreamParser();
   let metadata: { total: number; count: number } | null = null;
+  // metadata.count as the service gave it; without one, the rows read so far are the count.
+  let countGiven: number | undefined;
+  let rows = 0;
+  const counted = (m: { total: number; count: number } | null) => (m === null ? null : { total: m.total, count: countGiven ?? rows });
   const unreadable = (e: unknown) =>
     e instanceof RecordTooLargeError ? unreadableAnswer(what, res.status, recordTooLarge()) : e instanceof UnreadableListingError ? unreadableAnswer(what, res.status) : e;
   try {
@@ -199,7 +230,8 @@ export async function* streamCampaigns(
       if (part.metadata) {
         const m = listingMetadataSchema.safeParse(part.metadata.value);
         if (!m.success) throw unreadableAnswer(what, res.status);
-        metadata = { total: m.data.total, count: m.data.count };
+        countGiven = m.data.count;
+        metadata = { total: m.data.total, count: 0 };
       }
       if (part.results.length === 0) continue;
       const batch: Campaign[] = [];
@@ -208,7 +240,8 @@ export async function* streamCampaigns(
         if (!c.success) throw unreadableAnswer(what, res.status);
         batch.push(c.data);
       }
-      yield { campaigns: batch, metadata };
+      rows += batch.length;
+      yield { campaigns: batch, metadata: counted(metadata) };
     }
     try {
       parser.end();
@@ -216,7 +249,7 @@ export async function* streamCampaigns(
       throw unreadable(e);
     }
     if (metadata === null) throw unreadableAnswer(what, res.status);
-    yield { campaigns: [], metadata };
+    yield { campaigns: [], metadata: counted(metadata) };
   } finally {
     // Stopped early (cancelled, failed): the rest of the answer is not read.
     res.body.destroy();

@@ -14,10 +14,10 @@
 //
 // Liberal like the rest of the client: top-level keys in any order, unknown top-level keys of any
 // type skipped (arrays and objects are checked piece by piece, so a big one is not held whole),
-// any JSON whitespace. Anything that is not one JSON object with a `results` array and a
-// `metadata` key fails with UnreadableListingError. Cuts fall on ASCII bytes (`,` `]` `}` `"`)
-// and pieces are decoded only once complete, so a UTF-8 character split between two chunks is
-// decoded whole.
+// any JSON whitespace, an empty `results` written as null or left out. Anything that is not one
+// JSON object with a `metadata` key and at most one `results` array fails with
+// UnreadableListingError. Cuts fall on ASCII bytes (`,` `]` `}` `"`) and pieces are decoded only
+// once complete, so a UTF-8 character split between two chunks is decoded whole.
 
 /**
  * The largest record (a campaign, a task) read from a streamed answer. A campaign is about half a
@@ -57,6 +57,8 @@ export interface ListingPart {
 
 
 const onlyWhitespace = /^[ \t\n\r]*$/;
+/** The first byte of `null`. */
+const NULL_START = 0x6e;
 
 /** Where the reader is in the top-level object. */
 type Place =
@@ -135,7 +137,8 @@ export class ListingStreamParser {
   end(): void {
     if (this.failed) throw new UnreadableListingError('it was already found unreadable');
     if (this.place !== 'afterDocument') throw new UnreadableListingError('it ended before its last closing brace (cut short)');
-    if (!this.sawResults) throw new UnreadableListingError('it has no "results" array');
+    // No results at all is an empty listing with its empty array left out (DECISIONS client 17); the
+    // metadata says how many there are, so a listing that left out rows it counts is not taken whole.
     if (!this.sawMetadata) throw new UnreadableListingError('it has no "metadata"');
   }
 
@@ -207,7 +210,9 @@ export class ListingStreamParser {
     if (this.isResults) {
       // Two `results` would leave it open which one is the listing.
       if (this.sawResults) throw new UnreadableListingError('it has "results" twice');
-      if (b !== OPEN_ARRAY) throw new UnreadableListingError('its "results" is not an array');
+      // `null` is an empty listing written as a service may write an empty array (DECISIONS client 17);
+      // it is read whole and checked to be exactly null in readValue.
+      if (b !== OPEN_ARRAY && b !== NULL_START) throw new UnreadableListingError('its "results" is not an array');
       this.sawResults = true;
     }
     // A repeated metadata counts as JSON.parse counts it: the last one.
@@ -231,6 +236,7 @@ export class ListingStreamParser {
     }
     const value = parseJsonLossless(this.take(buf, i, end));
     if (this.isMetadata) part.metadata = { value };
+    if (this.isResults && value !== null) throw new UnreadableListingError('its "results" is not an array');
     this.place = 'afterValue';
     return end;
   }

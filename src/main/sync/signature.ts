@@ -10,6 +10,7 @@
 // the listing is no evidence against a match.
 import type { Campaign, CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, PushMode, Task, TaskUpdate } from '../../shared/domain/push';
+import { readServiceInstant, sameServiceInstant } from '../../shared/domain/service-dates';
 import { isServiceValue } from '../../shared/domain/service-values';
 
 type FieldKind = 'text' | 'enum' | 'query' | 'number' | 'instant' | 'surface';
@@ -34,7 +35,10 @@ const CREATE_FIELD_ENTRIES = Object.entries(CREATE_FIELDS) as [keyof CampaignCre
 
 /** Money is kept to the cent: a service may round what it stores (0.125 -> 0.13). */
 const NUMBER_TOLERANCE = 0.005 + 1e-9;
-/** A date-time is the same instant to the second: a service may drop milliseconds. */
+/**
+ * A date-time is the same instant to the second (a service may drop milliseconds), or to the
+ * precision the service wrote it in; one without an offset at any offset (service-dates.ts).
+ */
 const INSTANT_TOLERANCE_MS = 1000;
 
 /** Display and video campaigns leave their HAS_NO_ITEMS_* state once items are added (spec 3.1). */
@@ -114,10 +118,11 @@ function sameValue(kind: FieldKind, sent: unknown, listed: unknown): boolean {
       return Number.isFinite(a) && Number.isFinite(b) && Math.abs(a - b) <= NUMBER_TOLERANCE;
     }
     case 'instant': {
-      const a = Date.parse(String(sent));
-      const b = Date.parse(String(listed));
-      if (Number.isNaN(a) || Number.isNaN(b)) return normalText(String(sent)) === normalText(String(listed));
-      return Math.abs(a - b) < INSTANT_TOLERANCE_MS;
+      // Not Date.parse: it reads a date-time without an offset as this computer's local time.
+      const a = readServiceInstant(sent);
+      const b = readServiceInstant(listed);
+      if (a === undefined || b === undefined) return normalText(String(sent)) === normalText(String(listed));
+      return sameServiceInstant(a, b, INSTANT_TOLERANCE_MS);
     }
     case 'surface':
       return surface(String(sent).trim().toUpperCase()) === surface(String(listed).trim().toUpperCase());

@@ -2,6 +2,7 @@
 // offline before it is ever sent). Pure TypeScript and zod: no Node, Electron or DOM imports.
 import type { AccountType } from './account';
 import { z } from 'zod';
+import { serviceDateTimeSchema } from './service-dates';
 import { lenientNumberSchema, lenientRequiredTextSchema, lenientTextSchema, serviceIdSchema } from './service-id';
 
 /** Account ids are alphabetic (spec 4.1, 4.2). */
@@ -258,7 +259,8 @@ export const campaignSchema = z.looseObject({
   bid_strategy: lenientText,
   marketing_objective: lenientText,
   campaign_group_id: lenientText,
-  start_date: lenientText,
+  // Any ISO 8601 spelling (or epoch ms) read into one form: service-dates.ts.
+  start_date: serviceDateTimeSchema.optional(),
   campaign_item_type: lenientText,
   status: lenientText,
   spent: serviceMoney,
@@ -269,9 +271,11 @@ export type Campaign = z.infer<typeof campaignSchema>;
 const metadataCount = lenientNumberSchema.pipe(z.number().int().nonnegative());
 
 export const campaignListEnvelopeSchema = z.looseObject({
-  // An empty listing may leave its results out (DECISIONS client 17).
+  // An empty listing may leave its results out or write them as null (DECISIONS client 17).
   results: z.array(z.unknown()).nullable().optional().transform((r) => r ?? []),
-  metadata: z.looseObject({ total: metadataCount, count: metadataCount }),
+  // count is the rows of this answer (spec 2.2), which the answer itself shows: one left out is
+  // counted by the reader. total is not: without it no reader can tell a whole listing.
+  metadata: z.looseObject({ total: metadataCount, count: metadataCount.optional() }),
 });
 
 export const FETCH_LEVELS = ['R', 'RAP'] as const;

@@ -118,7 +118,10 @@ function oracle(body: Buffer): { results: unknown[]; metadata: unknown } | null 
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return null;
   const o = doc as Record<string, unknown>;
-  if (!Array.isArray(o.results) || !Object.hasOwn(o, 'metadata')) return null;
+  if (!Object.hasOwn(o, 'metadata')) return null;
+  // An empty listing may write its results as null or leave them out (DECISIONS client 17).
+  if (!Object.hasOwn(o, 'results') || o.results === null) return { results: [], metadata: o.metadata };
+  if (!Array.isArray(o.results)) return null;
   return { results: o.results, metadata: o.metadata };
 }
 
@@ -126,6 +129,20 @@ const bytes = (s: string) => Buffer.from(s, 'utf8');
 const oneByteAtATime = (body: Buffer) => [...body].map((b) => Buffer.from([b]));
 
 describe('reading the unpaged listing chunk by chunk', () => {
+  it.each([
+    ['results null', '{"results": null, "metadata": {"total": 0, "count": 0}}'],
+    ['results left out', '{"metadata": {"total": 0, "count": 0}}'],
+    ['metadata first, results null', '{"metadata": {"total": 0}, "results" : null }'],
+  ])('reads an empty listing with %s (DECISIONS client 17)', (_, text) => {
+    for (const chunks of [[bytes(text)], oneByteAtATime(bytes(text))]) {
+      const parser = new ListingStreamParser();
+      const parts = chunks.map((c) => parser.write(c));
+      parser.end();
+      expect(parts.flatMap((p) => p.results)).toEqual([]);
+      expect(parts.find((p) => p.metadata)?.metadata?.value).toMatchObject({ total: 0 });
+    }
+  });
+
   it('passes over a UTF-8 byte order mark before the listing (RFC 8259 8.1)', () => {
     const parser = new ListingStreamParser();
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"results":[{"id":"7","name":"a"}],"metadata":{"total":1,"count":1}}')]);
@@ -243,7 +260,8 @@ describe('reading the unpaged listing chunk by chunk', () => {
     ['a second document', '{"results": [], "metadata": {"total": 0, "count": 0}}{}'],
     ['a top-level array', '[{"results": [], "metadata": {"total": 0, "count": 0}}]'],
     ['a top-level string', '"results"'],
-    ['no results', '{"metadata": {"total": 0, "count": 0}}'],
+    ['results that are another literal', '{"results": false, "metadata": {"total": 0, "count": 0}}'],
+    ['results that are nearly null', '{"results": nul, "metadata": {"total": 0, "count": 0}}'],
     ['results that are not an array', '{"results": {"a": 1}, "metadata": {"total": 0, "count": 0}}'],
     ['no metadata', '{"results": [{"id": 1}]}'],
     ['an invalid literal in a campaign', '{"results": [{"id": tru}], "metadata": {}}'],

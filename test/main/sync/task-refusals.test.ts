@@ -87,6 +87,19 @@ describe('a cancel whose answer was lost', () => {
   });
 });
 
+describe('a cancel whose answer was lost, on a service that writes "canceled"', () => {
+  it('refused when sent again is done: "canceled" is the status asked for (task_status_spelling)', async () => {
+    env = await startEnv({ variants: { late_apply_ms: undefined, task_status_spelling: 'us' }, tuning: { refreshOnStart: true } });
+    const task = await pendingTask(env);
+    await fault(env.sandbox, { method: 'DELETE', path_prefix: `/epsilon/task/${task.taskId}`, mode: 'close_after', count: 1 });
+    const item = await env.core.handlers['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: task.taskId });
+    const done = await settled(env, item.id);
+    expect(done.state).toBe('sent');
+    expect(await activity(env)).toContain(`Cancel task ${task.taskId} was already cancelled.`);
+    expect((await taskWrites(env, 'DELETE', task.taskId)).map((r) => r.outcome)).toEqual(['fault_close_after', 'client_error']);
+  });
+});
+
 describe('an update whose answer was lost', () => {
   it('is done, not blocked, when the task has run since, holding the update', async () => {
     // The automatic retry after the 500 is days away on the manual clock: the person's Retry, after

@@ -1,0 +1,49 @@
+// A create's answer whose shape differs from the bare campaign (spec 4.1 shows "the created campaign
+// object"): wrapped under a key, or holding only what the service assigned. The client reads the
+// campaign by content and fills in what it sent, so the new campaign is known whole at once.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServiceClient } from '../../../src/main/service/service-client';
+import type { CampaignCreate } from '../../../src/shared/domain/campaign';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { call } from '../../helpers/sandbox';
+import { testVariants, variantLabel } from '../../helpers/variants';
+import { clientFor, worldFixtures } from './helpers';
+
+let sb: RunningSandbox;
+let client: ServiceClient;
+
+beforeAll(async () => {
+  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: testVariants() ?? {} });
+  client = clientFor(sb);
+});
+
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
+
+const body: CampaignCreate = {
+  name: 'Answered',
+  branding_text: 'Acme Shoes',
+  bid_strategy: 'FIXED',
+  cpc: 0.5,
+  marketing_objective: 'LEADS_GENERATION',
+  spending_limit_model: 'MONTHLY',
+  spending_limit: 800,
+  daily_cap: 60,
+};
+
+for (const shape of ['wrapped', 'sparse'] as const) {
+  it(`${shape}: the created campaign is read whole, with the id the service gave (${variantLabel()})`, async () => {
+    const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), create_answer: shape } });
+    expect(r.status, r.text).toBe(200);
+    const created = await client.createCampaign('acmeshoes', body);
+    const state = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes');
+    const stored = (state.body as { campaigns: { id: unknown; name: string }[] }).campaigns.filter((c) => c.name === 'Answered').at(-1)!;
+    // The control API writes ids as bare numbers; beyond 2^53 compare the digits of the raw answer.
+    expect(state.text).toContain(`"id":${created.id},`);
+    expect(stored.name).toBe('Answered');
+    expect(created).toMatchObject({ advertiser_id: 'acmeshoes', name: 'Answered', branding_text: 'Acme Shoes', cpc: 0.5, spending_limit: 800, daily_cap: 60 });
+    expect(created.status?.toUpperCase()).toBe('PENDING_APPROVAL');
+  });
+}

@@ -1,0 +1,48 @@
+// What the client sends is what the interface shows: a field a draft holds as null ("none") is
+// left out of the create (spec 4.1 rule 4: "omit spending_limit"), so a service that refuses a
+// null member (refuse_null) creates the campaign as one that takes null as omitted does.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServiceClient } from '../../../src/main/service/service-client';
+import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { testVariants, variantLabel } from '../../helpers/variants';
+import { clientFor, worldFixtures } from './helpers';
+
+let sb: RunningSandbox;
+let client: ServiceClient;
+
+beforeAll(async () => {
+  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: { ...testVariants(), refuse_null: true } });
+  client = clientFor(sb);
+});
+
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
+
+it(`creates from drafts holding nulls, sending none of them (${variantLabel()})`, async () => {
+  const noLimit = await client.createCampaign('acmeshoes', {
+    name: 'No limit',
+    branding_text: 'Acme Shoes',
+    bid_strategy: 'MAX_CONVERSIONS',
+    cpc: null,
+    marketing_objective: 'LEADS_GENERATION',
+    spending_limit_model: 'NONE',
+    spending_limit: null,
+    daily_cap: 40,
+  });
+  expect(noLimit).toMatchObject({ name: 'No limit', daily_cap: 40 });
+  // null, or left out by a service that omits empty fields.
+  expect(noLimit.spending_limit ?? null).toBeNull();
+  const monthly = await client.createCampaign('acmeshoes', {
+    name: 'Monthly',
+    branding_text: 'Acme Shoes',
+    bid_strategy: 'FIXED',
+    cpc: 0.5,
+    marketing_objective: 'LEADS_GENERATION',
+    spending_limit_model: 'MONTHLY',
+    spending_limit: 800,
+    daily_cap: null,
+  });
+  expect(monthly).toMatchObject({ name: 'Monthly', cpc: 0.5, spending_limit: 800 });
+});

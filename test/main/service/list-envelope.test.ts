@@ -1,0 +1,63 @@
+// The campaign listing's envelope (spec 2.2) in every shape a service may give it: metadata before
+// the results, an empty results as null or left out, the counts as text, no count. The client reads
+// the same listing from each, paged, unpaged (streamed) and empty.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceClient } from '../../../src/main/service/service-client';
+import { LIST_ENVELOPES, startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { call } from '../../helpers/sandbox';
+import { testVariants, variantLabel } from '../../helpers/variants';
+import { clientFor, worldFixtures } from './helpers';
+
+let sb: RunningSandbox;
+let client: ServiceClient;
+
+beforeAll(async () => {
+  const f = worldFixtures({ now: '2026-11-21T09:00:00Z' });
+  for (let i = 1; i <= 5; i++) {
+    f.campaigns!.push({ account_id: 'oldtimerltd', id: 4300000 + i, name: `Old ${i}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+  }
+  sb = await startSandbox({ clock: 'manual', fixtures: f, variants: testVariants() ?? {} });
+  client = clientFor(sb);
+});
+
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
+
+const ALL = ['4300001', '4300002', '4300003', '4300004', '4300005'];
+const ids = (cs: readonly { id: string }[]) => cs.map((c) => c.id).sort();
+
+describe(`the listing envelope in any shape (${variantLabel()})`, () => {
+  for (const shape of LIST_ENVELOPES) {
+    it(`${shape}: every listing reads the same rows and totals`, async () => {
+      const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...(testVariants() ?? {}), list_envelope: shape } });
+      expect(r.status, r.text).toBe(200);
+
+      const whole = await client.listAllCampaigns('oldtimerltd', { fetchLevel: 'RAP' });
+      expect(ids(whole.campaigns)).toEqual(ALL);
+      expect(whole.total).toBe(5);
+
+      const paged = await client.listAllCampaigns('oldtimerltd', { fetchLevel: 'RAP', pageSize: 2 });
+      expect(ids(paged.campaigns)).toEqual(ALL);
+
+      const page = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP', page: 1, pageSize: 2 });
+      expect(page.total).toBe(5);
+      expect(page.count).toBe(page.campaigns.length);
+
+      // Nothing matches: an empty listing, however its results are written.
+      const none = await client.listAllCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ['1'] });
+      expect(none).toEqual({ campaigns: [], total: 0 });
+      // The refresh's own read: the unpaged answer, streamed, is read as it is (no fall-back to pages).
+      const parts = [];
+      for await (const part of client.streamCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ['1'] })) parts.push(part);
+      expect(parts.at(-1)).toEqual({ campaigns: [], metadata: { total: 0, count: 0 } });
+      const streamed = [];
+      for await (const part of client.streamCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ALL.slice(0, 2) })) streamed.push(...part.campaigns);
+      expect(ids(streamed)).toEqual(ALL.slice(0, 2));
+      const emptyPage = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ['1'], page: 1, pageSize: 10 });
+      expect(emptyPage).toMatchObject({ campaigns: [], total: 0, count: 0 });
+    });
+  }
+});

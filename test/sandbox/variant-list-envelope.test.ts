@@ -1,0 +1,68 @@
+// list_envelope: the campaign listing's envelope (spec 2.2) in another legal shape.
+import { describe, expect, it } from 'vitest';
+import type { RunningSandbox, Variants } from '../../src/sandbox/index';
+import { call, sandboxPerFile, testFixtures } from '../helpers/sandbox';
+
+/** Two approved campaigns in the unlimited account oldtimerltd (so listings never meet a rate limit). */
+function fixtures() {
+  const f = testFixtures();
+  for (const id of [4200001, 4200002]) {
+    f.campaigns!.push({ account_id: 'oldtimerltd', id, name: `Campaign ${id}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+  }
+  return f;
+}
+
+let sb: RunningSandbox;
+let token: string;
+sandboxPerFile((s, t) => ((sb = s), (token = t)), fixtures);
+
+const play = async (variants: Variants) => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: variants })).status).toBe(200);
+/** oldtimerltd's listing (unlimited); `none` asks for an id it does not have, so the answer is empty. */
+const list = async (none = false) => {
+  const r = await call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP${none ? '&campaign_ids=1' : ''}`, { token });
+  expect(r.status, r.text).toBe(200);
+  return { text: r.text, body: r.body as Record<string, unknown> };
+};
+
+describe('list_envelope', () => {
+  it('by default: results, then metadata with numbers; an empty results is []', async () => {
+    const full = await list();
+    expect(Object.keys(full.body)).toEqual(['results', 'metadata']);
+    expect(full.body.metadata).toMatchObject({ total: expect.any(Number), count: expect.any(Number) });
+    expect((await list(true)).body).toEqual({ results: [], metadata: { total: 0, count: 0, page: 1, page_size: 0 } });
+  });
+
+  it('metadata_first: the metadata comes before the results', async () => {
+    await play({ list_envelope: 'metadata_first' });
+    const { text, body } = await list();
+    expect(Object.keys(body)).toEqual(['metadata', 'results']);
+    expect(text.startsWith('{"metadata":')).toBe(true);
+  });
+
+  it('null_empty: an empty results is null; one with rows is an array', async () => {
+    await play({ list_envelope: 'null_empty' });
+    expect((await list(true)).body).toEqual({ results: null, metadata: { total: 0, count: 0, page: 1, page_size: 0 } });
+    expect(Array.isArray((await list()).body.results)).toBe(true);
+  });
+
+  it('omit_empty: an empty results is left out', async () => {
+    await play({ list_envelope: 'omit_empty' });
+    expect((await list(true)).body).toEqual({ metadata: { total: 0, count: 0, page: 1, page_size: 0 } });
+  });
+
+  it('text_counts: the metadata numbers are text', async () => {
+    await play({ list_envelope: 'text_counts' });
+    const { body } = await list();
+    const n = (body.results as unknown[]).length;
+    expect(n).toBe(2);
+    expect(body.metadata).toEqual({ total: '2', count: '2', page: '1', page_size: '2' });
+  });
+
+  it('no_count: the metadata has no count', async () => {
+    await play({ list_envelope: 'no_count', decimal_point: true });
+    const { body } = await list();
+    expect(body.metadata).not.toHaveProperty('count');
+    expect(body.metadata).toHaveProperty('total', (body.results as unknown[]).length);
+  });
+});
