@@ -7,12 +7,13 @@ import { msToWall, wallToMs } from '../../forms/schedule';
 export type Editability = { editable: true } | { editable: false; reason: string };
 
 export function taskEditability(t: Task, now: number): Editability {
-  const status = t.taskStatus.toLowerCase();
-  if (status === 'completed' || status === 'active') return { editable: false, reason: "Already sent: it can't be edited or cancelled" };
-  if (status === 'cancelled') return { editable: false, reason: "Cancelled: it can't be edited or cancelled" };
-  if (status === 'failed') return { editable: false, reason: "Failed on the service: it can't be edited or cancelled" };
+  const is = (value: string) => isServiceValue(t.taskStatus, value);
+  if (is('completed') || is('active')) return { editable: false, reason: "Already sent: it can't be edited or cancelled" };
+  // (isServiceValue: any case, and the other spelling, "canceled".)
+  if (is('cancelled')) return { editable: false, reason: "Cancelled: it can't be edited or cancelled" };
+  if (is('failed')) return { editable: false, reason: "Failed on the service: it can't be edited or cancelled" };
   if (!isServiceValue(t.taskType, 'scheduled')) return { editable: false, reason: "Sent at once: only scheduled pushes can be edited or cancelled" };
-  if (status !== 'pending') return { editable: false, reason: `Status "${t.taskStatus}": only pending scheduled pushes can be edited or cancelled` };
+  if (!is('pending')) return { editable: false, reason: `Status "${t.taskStatus}": only pending scheduled pushes can be edited or cancelled` };
   if (typeof t.executionTime !== 'number' || t.executionTime <= now) return { editable: false, reason: "Its time has come: it is being sent and can't be changed" };
   return { editable: true };
 }
@@ -55,6 +56,11 @@ export function taskPatch(before: TaskEditForm, after: TaskEditForm): TaskUpdate
     if (t !== undefined) patch.executionTime = t;
   }
   return patch;
+}
+
+/** The badge class of a task status in any case or spelling the service uses (unknown: status-other). */
+export function statusClass(status: string): string {
+  return Object.entries(STATUS_CLASS).find(([known]) => isServiceValue(status, known))?.[1] ?? 'status-other';
 }
 
 export const STATUS_CLASS: Record<string, string> = {

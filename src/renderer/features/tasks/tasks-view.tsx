@@ -11,7 +11,7 @@ import { useWorkspace } from '../../stores/workspace-store';
 import { SwPath } from './sw-path';
 import { TaskDetails } from './task-details';
 import { TaskEditor } from './task-editor';
-import { STATUS_CLASS, taskEditability } from './task-rules';
+import { statusClass, taskEditability } from './task-rules';
 
 const COLUMNS: GridColumn<Task>[] = [
   { id: 'title', title: 'Title', width: 220, grow: true, render: (t) => <span data-testid="cell-task-title">{t.title ?? ''}</span> },
@@ -20,7 +20,7 @@ const COLUMNS: GridColumn<Task>[] = [
     title: 'Status',
     width: 110,
     render: (t) => (
-      <span className={`badge ${STATUS_CLASS[t.taskStatus] ?? 'status-other'}`} data-testid="cell-task-status">
+      <span className={`badge ${statusClass(t.taskStatus)}`} data-testid="cell-task-status">
         {t.taskStatus}
       </span>
     ),

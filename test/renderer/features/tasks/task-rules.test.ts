@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { taskSchema } from '../../../../src/shared/domain/push';
-import { taskEditability, taskPatch, taskToEditForm } from '../../../../src/renderer/features/tasks/task-rules';
+import { statusClass, taskEditability, taskPatch, taskToEditForm } from '../../../../src/renderer/features/tasks/task-rules';
 import { taskIsFuture } from '../../../../src/main/sync/recheck';
 
 const NOW = 1_900_000_000_000;
@@ -23,6 +23,13 @@ describe('task editability', () => {
     expect(taskEditability(task({ taskType: 'immediate', taskStatus: 'pending' }), NOW).editable).toBe(false);
     expect(taskEditability(task({ executionTime: NOW - 1 }), NOW)).toMatchObject({ editable: false, reason: expect.stringContaining('time has come') });
     expect(taskEditability(task({ taskStatus: 'paused_by_ops' }), NOW)).toMatchObject({ reason: expect.stringContaining('paused_by_ops') });
+  });
+  it('knows a cancelled task in the other spelling and any case, in its reason and its badge', () => {
+    for (const taskStatus of ['canceled', 'CANCELED', 'Cancelled']) {
+      expect(taskEditability(task({ taskStatus }), NOW)).toEqual({ editable: false, reason: "Cancelled: it can't be edited or cancelled" });
+      expect(statusClass(taskStatus)).toBe('status-muted');
+    }
+    expect(statusClass('paused_by_ops')).toBe('status-other');
   });
 });
 
