@@ -21,7 +21,7 @@ import { keepDraftHistory } from './stores/draft-history-keeper';
 import { OfflineBanner } from './features/shell/offline-banner';
 import { useCampaigns } from './stores/campaigns-store';
 import { useStatus } from './stores/status-store';
-import { accountCounts, attentionWords } from './features/shell/queue-words';
+import { accountCounts, attentionWords } from './features/lists/queue-words';
 import { useViews } from './stores/view-store';
 import { sameAccount, treeOrder, useWorkspace } from './stores/workspace-store';
 

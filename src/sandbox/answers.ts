@@ -58,8 +58,11 @@ const offsetMinutes = (offset: string): number => {
  */
 export function formatInstant(ms: number, offset: string | undefined, form?: DateForm): string {
   const wall = new Date(ms + (offset === undefined ? 0 : offsetMinutes(offset)) * 60_000).toISOString();
-  const date = wall.slice(0, 10);
-  let time = wall.slice(11, 23);
+  // Split at the T, not at fixed places: a wall time past 9999 (the last instant of 9999 seen from
+  // +14:00) is written with an extended year, "+010000-01-01T13:59:59.999".
+  const at = wall.indexOf('T');
+  const date = wall.slice(0, at);
+  let time = wall.slice(at + 1, -1);
   let zone = offset ?? 'Z';
   let separator = 'T';
   switch (form) {

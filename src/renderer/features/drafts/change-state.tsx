@@ -7,7 +7,7 @@ import type { Draft } from '../../../shared/ipc/contract';
 import { useDrafts } from '../../stores/drafts-store';
 import { useStatus } from '../../stores/status-store';
 import { useSecondNow } from '../../stores/use-desk-events';
-import { limitWords } from '../shell/queue-words';
+import { limitWords } from '../lists/queue-words';
 import { blockedForGood, OUTBOX_CLASS, OUTBOX_LABEL } from '../lists/outbox-labels';
 import { takenBackOf } from '../../forms/taken-back';
 import { saidOnce, SERVICE_SAYS, TakenBackNote } from '../../components/taken-back-note';

@@ -6,7 +6,7 @@
 import type { Account, AccountLimits, LimitBudget, Profile } from '../../../shared/ipc/contract';
 import { useSecondNow } from '../../stores/use-desk-events';
 import { useStatus } from '../../stores/status-store';
-import { accountCounts, accountWaits, headWords, queuedWords } from '../shell/queue-words';
+import { accountCounts, accountWaits, headWords, queuedWords } from '../lists/queue-words';
 import { useWorkspace } from '../../stores/workspace-store';
 import { blockedLabel, budgetName, modelNote, refillLabel, usedOfQuota, windowName } from './limits-words';
 import { useLimits } from './use-limits';

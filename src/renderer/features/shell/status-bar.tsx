@@ -9,7 +9,7 @@ import { useSecondNow } from '../../stores/use-desk-events';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
 import { budgetName, windowName } from '../limits/limits-words';
 import { useLimits } from '../limits/use-limits';
-import { accountCounts, accountWaits, attentionWords, headWords, queuedWords } from './queue-words';
+import { accountCounts, accountWaits, attentionWords, headWords, queuedWords } from '../lists/queue-words';
 
 /**
  * The window with the smallest share left among the account's budgets whose limits the service

@@ -5,7 +5,7 @@
 // folded into "queued" nor left out of the tab.
 import type { OutboxCount, OutboxWait, Profile } from '../../../shared/ipc/contract';
 import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
-import { clockTime, inTime } from '../lists/outbox-labels';
+import { clockTime, inTime } from './outbox-labels';
 
 const ON_THE_WAY = new Set<string>(ON_THE_WAY_STATES);
 

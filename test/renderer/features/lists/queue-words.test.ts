@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountCounts, accountWaits, attentionWords, headWords, queuedWords } from '../../../../src/renderer/features/shell/queue-words';
+import { accountCounts, accountWaits, attentionWords, headWords, queuedWords } from '../../../../src/renderer/features/lists/queue-words';
 import { tightestWords } from '../../../../src/renderer/features/shell/status-bar';
 import type { AccountLimits, OutboxCount, OutboxWait } from '../../../../src/shared/ipc/contract';
 
