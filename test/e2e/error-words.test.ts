@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
-import { screenshotPath } from './support';
+import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -83,7 +83,7 @@ describe('errors in true words', () => {
     await page.getByTestId('draft-fix').click();
     await expect.poll(() => page.getByTestId('service-words').textContent()).toMatch(/^The service refused to create a campaign .*not enabled for display campaigns/);
     expect((await page.getByTestId('service-words').textContent())?.match(/The service refused/g)).toHaveLength(1);
-    await page.getByTestId('change-state').screenshot({ path: screenshotPath('error-words-refused.png') });
+    await shootElement(page.getByTestId('change-state'), 'error-words-refused.png');
   });
 
   it('says a push blocked because its time passed was not sent, not refused, when Fix takes it back', async () => {
@@ -114,7 +114,7 @@ describe('errors in true words', () => {
     await expect.poll(() => words.textContent()).toMatch(/^(The last version was not sent|Not sent): .*time has passed/);
     expect(await words.textContent()).not.toMatch(/refused/i);
     expect((await words.textContent())?.match(/not sent/gi)).toHaveLength(1);
-    await page.getByTestId('change-state').screenshot({ path: screenshotPath('error-words-blocked.png') });
+    await shootElement(page.getByTestId('change-state'), 'error-words-blocked.png');
     await expectAxeClean(page);
     await page.getByTestId('draft-open-push').click();
     await expect.poll(() => page.getByTestId('service-words').textContent()).toMatch(/^Not sent: .*time has passed/);

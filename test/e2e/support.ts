@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Locator } from 'playwright-core';
 
 export const ROOT = resolve(__dirname, '../..');
 export const RENDERER_DIR = join(ROOT, 'out', 'renderer');
@@ -22,6 +22,21 @@ export function screenshotPath(file: string): string {
 }
 
 /** scripts/test.sh builds the renderer first; a direct run of this suite builds it if missing. */
+/**
+ * A picture of one element, taken again if the element was re-rendered under the camera (a list
+ * that re-reads its rows replaces the nodes a locator found a moment before).
+ */
+export async function shootElement(target: Locator, file: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await target.screenshot({ path: screenshotPath(file) });
+      return;
+    } catch (e) {
+      if (attempt >= 5 || !/not attached|detached/i.test(String(e))) throw e;
+    }
+  }
+}
+
 export function ensureRendererBuilt(): void {
   if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
   const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.mts', '--logLevel', 'error'], {

@@ -439,12 +439,13 @@ const wasCut = (e: ServiceError) => (e.kind === 'outcome_unknown' || e.kind === 
  * access ends the walk instead.
  */
 /**
- * Rows an unpaged answer may hold: its own count with room for what churn adds while it streams
- * (twice the total, at least a thousand more), or, before its metadata has come, a bound far above
- * any account (DECISIONS client 15; issue #26: an endless listing once wrote 623,532 junk rows).
+ * Rows an unpaged answer (or one reading) may hold: its own count with room for what churn adds
+ * while it streams (twice the total, at least a thousand more), or, before its metadata has come, a
+ * bound far above any account (DECISIONS client 15; issue #26: an endless listing once wrote
+ * 623,532 junk rows). More than that is junk, not an account.
  */
 export const MAX_UNPAGED_ROWS_WITHOUT_TOTAL = 5_000_000;
-const unpagedRowLimit = (total: number | null): number => (total === null ? MAX_UNPAGED_ROWS_WITHOUT_TOTAL : 2 * total + 1000);
+export const unpagedRowLimit = (total: number | null): number => (total === null ? MAX_UNPAGED_ROWS_WITHOUT_TOTAL : 2 * total + 1000);
 
 function unpagedBeyondLimit(what: string, rows: number, total: number | null): ServiceError {
   return new ServiceError({

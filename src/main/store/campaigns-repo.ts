@@ -10,10 +10,10 @@
 // has committed. Rows that arrived are updated in place, so an open list neither flickers nor
 // empties out, and it sees the first rows of a first load as soon as their batch commits. Rows the
 // service no longer lists disappear only when finish() runs after the last batch. A cancelled or
-// failed refresh removes none of the rows that were there before it, and takes back the rows it
-// added (a listing cut short, or an endless one of junk, leaves nothing of its own behind; the
-// changes it made to known rows are the service's newer word and stay). The cache shows the last
-// complete listing, never a half-emptied account.
+// failed refresh removes none of the rows that were there before it, and may take back the rows it
+// added (the refresher decides: a listing stopped by the person, or one of junk, leaves nothing of
+// its own behind); the changes it made to known rows are the service's newer word and stay. The
+// cache never shows a half-emptied account.
 import type { Database } from 'better-sqlite3';
 import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import { fullTurn } from '../clock/turns';
@@ -62,8 +62,9 @@ export interface CampaignRefresh {
    * Cancelled or failed: removes the rows this refresh (and the unfinished ones it superseded)
    * added, but for campaigns written by upsert() meanwhile; every row that was there before stays.
    * Resolves with how many went. A refresh already superseded or ended leaves that to the newer one.
+   * `keepRows`: what it added stays (a sane listing that failed part way: real campaigns).
    */
-  abandon(): Promise<number>;
+  abandon(opts?: { keepRows?: boolean }): Promise<number>;
 }
 
 export interface CampaignsRepo {
@@ -291,12 +292,13 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
           }
           return out;
         },
-        abandon() {
+        abandon({ keepRows = false } = {}) {
           const current = !done && active.get(accountKey) === state;
           const load = empty && !done;
           done = true;
           if (current) active.delete(accountKey);
-          const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo: { all: state.startedEmpty, keep: [...state.upserted] } }) : Promise.resolve(0);
+          const undo = keepRows ? null : { all: state.startedEmpty, keep: [...state.upserted] };
+          const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo }) : Promise.resolve(0);
           // A first load's indexes are built again after its rows went (the writer takes requests
           // in order), so no index is built for rows about to be removed.
           if (load) settleLoad().catch(() => undefined);

@@ -13,7 +13,7 @@
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { DeskError } from '../../shared/errors';
 import { isServiceError } from '../service';
-import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, walkListing } from '../service/campaigns-api';
+import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, unpagedRowLimit, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { ConnectionState, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
@@ -146,11 +146,13 @@ export class Refresher {
     let pagesDone = 0;
     let pagesTotal: number | null = null;
     let lastLiveNotice = -Infinity;
+    /** Rows handed to the cache in this reading, and the listing's count: whether it gave more than it counts. */
+    let rowsSent = 0;
+    let listedTotal = 0;
     try {
       const client = connections.client(ref.profileId);
       if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
       let firstRequestRows = 0;
-      let listedTotal = 0;
       const takeTurn = turnTaker();
       /** Batches sent to the cache writer, oldest first, until committed (it answers in order). */
       const inFlight: { rows: number; committed: Promise<void> }[] = [];
@@ -167,6 +169,7 @@ export class Refresher {
       /** Sends a chunk's rows to the writer now; the window hears of them once they are committed. */
       const send = (campaigns: readonly Campaign[]) => {
         if (campaigns.length === 0) return;
+        rowsSent += campaigns.length;
         const committed = this.#applyBatch(account, campaigns, refreshes, skipped).then(liveNotice);
         // Awaited by settle(); until then a failure must not count as unhandled.
         committed.catch(() => undefined);
@@ -213,6 +216,7 @@ export class Refresher {
           const first = [...refreshes.values()];
           refreshes.clear();
           skipped.clear();
+          rowsSent = 0;
           refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
           await Promise.all(first.map((r) => r.abandon()));
         }
@@ -268,9 +272,12 @@ export class Refresher {
       progress('done', pagesDone, pagesTotal, null);
       return 'done';
     } catch (e) {
-      // What this refresh added goes with it: a listing cut short, or an endless one of junk,
-      // leaves no rows of its own behind. The window re-reads once they have gone.
-      const undone = await Promise.allSettled([...refreshes.values()].map((r) => r.abandon()));
+      // Stopped by the person, or given more rows than the listing counts (junk, or a listing that
+      // never ends): what this refresh added goes with it. A sane listing that failed part way
+      // (a count that never adds up, the connection lost) keeps what it listed: real campaigns,
+      // and the account is not marked synced. The window re-reads once rows have gone.
+      const keepRows = !ctl.signal.aborted && rowsSent <= unpagedRowLimit(listedTotal || null);
+      const undone = await Promise.allSettled([...refreshes.values()].map((r) => r.abandon({ keepRows })));
       if (undone.some((u) => u.status === 'fulfilled' && u.value > 0)) {
         hub.emit('data.changed', { profileId: ref.profileId, accountId: refreshes.size > 1 ? null : ref.accountId, what: 'campaigns' });
       }

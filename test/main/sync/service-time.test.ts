@@ -45,12 +45,15 @@ describe("the service's clock 10 minutes behind ours", () => {
 });
 
 describe("the service's clock 10 minutes ahead of ours", () => {
-  it('a scheduled push 5 minutes ahead of our clock, already past on the service, is blocked before sending', async () => {
+  it('a scheduled push 5 minutes ahead of our clock, already past on the service, is refused at Queue in words, and nothing is sent', async () => {
     env = await startEnv({ clock: 'manual', variants: { clock_offset_ms: 10 * MINUTE } });
     await learnServiceClock(env);
-    const item = await submitPush(env, 'scheduled', 'Too late on their clock', env.sandbox.now() + 5 * MINUTE);
-    const done = await settled(env, item.id);
-    expect(done).toMatchObject({ state: 'blocked', fix: 'Pick a new time and submit again' });
+    // Queue judges the time on the service's clock (one "service now", issue #27): the person hears
+    // at once, rather than after the change was queued and then blocked.
+    await expect(submitPush(env, 'scheduled', 'Too late on their clock', env.sandbox.now() + 5 * MINUTE)).rejects.toMatchObject({
+      message: expect.stringMatching(/Not submitted.*future/),
+    });
+    expect((await env.core.handlers['outbox.list']({})).filter((i) => i.summary.includes('Too late on their clock'))).toHaveLength(0);
     expect((await tasksOnService(env.sandbox, '1001')).filter((t) => t.title === 'Too late on their clock')).toHaveLength(0);
     expect(await pushPosts(env, '/epsilon/push/scheduled')).toHaveLength(0);
   });
