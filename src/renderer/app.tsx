@@ -23,7 +23,8 @@ import { useCampaigns } from './stores/campaigns-store';
 import { useStatus } from './stores/status-store';
 import { accountCounts, attentionWords } from './features/lists/queue-words';
 import { useViews } from './stores/view-store';
-import { sameAccount, treeOrder, useWorkspace } from './stores/workspace-store';
+import { sameAccount } from '../shared/domain/account';
+import { treeOrder, useWorkspace } from './stores/workspace-store';
 
 export function App() {
   const activityVersion = useDeskEvents();
@@ -49,7 +50,7 @@ export function App() {
     if (restored || !viewsLoaded || !loaded) return;
     const saved = useViews.getState().view;
     const ref = saved.account;
-    if (ref && accounts.some((a) => a.profileId === ref.profileId && a.accountId === ref.accountId)) useWorkspace.getState().select(ref);
+    if (ref && accounts.some((a) => sameAccount(a, ref))) useWorkspace.getState().select(ref);
     if (saved.tab && (TABS as readonly string[]).includes(saved.tab)) setTab(saved.tab as Tab);
     setRestored(true);
   }, [restored, viewsLoaded, loaded, accounts]);

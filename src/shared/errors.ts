@@ -45,3 +45,12 @@ export class DeskError extends Error {
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: DeskErrorData };
+
+/**
+ * A call named a connection that was removed meanwhile (in another window, or just now): the one
+ * wording for it, whichever operation met it.
+ */
+export const connectionGone = (): DeskError => connectionGone();
+
+/** A call named an account that is not (or no longer) added to its connection. */
+export const accountNotAdded = (accountId: string): DeskError => new DeskError('not_found', `Account ${accountId} is not added to this connection. Add it first.`);

@@ -1,7 +1,7 @@
 // Queues one change for the service: the account must be added, the change is logged and the
 // window and the drainer are told. Every handler that turns a person's action into an outbox item
 // without a draft (sw-path, task update or cancel) goes through here.
-import { DeskError } from '../../shared/errors';
+import { accountNotAdded } from '../../shared/errors';
 import type { EnqueueInput, OutboxItem } from '../store';
 import type { CoreContext } from './context';
 import { outboxDto } from './dto';
@@ -9,7 +9,7 @@ import { outboxDto } from './dto';
 export function enqueueChange(ctx: CoreContext, input: EnqueueInput): OutboxItem {
   const { store, hub, drainer } = ctx;
   if (!store.accounts.get({ profileId: input.profileId, accountId: input.accountId ?? '' })) {
-    throw new DeskError('not_found', `Account ${input.accountId ?? ''} is not added to this connection.`);
+    throw accountNotAdded(input.accountId ?? '');
   }
   const item = store.outbox.enqueue(input);
   ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} queued.`);

@@ -5,7 +5,7 @@
 // Until a profile's service has answered since start-up its state is 'unknown' ("Not checked
 // yet"), never a guessed 'online': checkOnStart() asks each one cheaply (a token) to find out.
 import type { CONNECTION_STATES } from '../../shared/ipc/contract';
-import { DeskError } from '../../shared/errors';
+import { connectionGone, DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
 import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions, type ServiceError } from '../service';
@@ -127,7 +127,7 @@ export class Connections {
 
   #profile(profileId: string): Profile {
     const p = this.#deps.store.profiles.get(profileId);
-    if (!p) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+    if (!p) throw connectionGone();
     return p;
   }
 

@@ -9,7 +9,7 @@ import type { CampaignRecord } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
 import { pagesOf } from '../lib/virtual-range';
 import { useViews } from './view-store';
-import type { AccountRef } from './workspace-store';
+import { sameAccount, type AccountRef } from '../../shared/domain/account';
 
 export const PAGE_SIZE = 200;
 
@@ -138,7 +138,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     anchor: null,
     setAccount(ref) {
       const cur = get().account;
-      if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
+      if (sameAccount(cur, ref)) return;
       const view = ref ? useViews.getState().accountView(ref) : null;
       restart({
         account: ref,

@@ -5,7 +5,7 @@ import { boundDraftHistory, draftHistoryKey } from '../../shared/domain/draft-hi
 import { call } from '../lib/api';
 import type { History } from '../forms/draft-history';
 import { useDrafts } from './drafts-store';
-import type { AccountRef } from './workspace-store';
+import type { AccountRef } from '../../shared/domain/account';
 
 type Save = { ref: AccountRef; history: History };
 

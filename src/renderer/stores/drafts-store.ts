@@ -10,7 +10,7 @@ import { call, DeskCallError, messageOf } from '../lib/api';
 import { browserDraftJournal } from '../lib/draft-journal';
 import { createAutosave, type SaveState } from '../lib/autosave';
 import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../forms/campaign-form';
-import type { AccountRef } from './workspace-store';
+import { sameAccount, type AccountRef } from '../../shared/domain/account';
 
 export interface DraftsState {
   account: AccountRef | null;
@@ -178,7 +178,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     revealed: false,
     setAccount(ref) {
       const cur = get().account;
-      if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
+      if (sameAccount(cur, ref)) return;
       if (get().form) void flushQueued();
       set({ account: ref, drafts: [], loaded: false, error: null, selectedId: null, form: null, notice: null, saveState: 'saved', checked: {}, history: EMPTY_HISTORY });
       if (ref) void get().load();

@@ -11,7 +11,7 @@ import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/dra
 import { formToPayload, newPushForm, payloadToForm, pushFormProblems, type PushForm } from '../forms/push-form';
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
 import { createAutosave, type SaveState } from '../lib/autosave';
-import type { AccountRef } from './workspace-store';
+import { sameAccount, type AccountRef } from '../../shared/domain/account';
 import { takenBackOf, type TakenBack } from '../forms/taken-back';
 
 export interface PushState {
@@ -214,7 +214,7 @@ export const usePush = create<PushState>()((set, get) => {
     templates: [],
     setAccount(ref) {
       const cur = get().account;
-      if (cur && ref && cur.profileId === ref.profileId && cur.accountId === ref.accountId) return;
+      if (sameAccount(cur, ref)) return;
       const sameProfile = cur?.profileId === ref?.profileId;
       switchComposer({ account: ref, apps: sameProfile ? get().apps : [], blocked: [], ...(sameProfile ? {} : { defaultPerformer: null }) });
       if (ref) {

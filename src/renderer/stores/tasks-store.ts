@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { Task } from '../../shared/domain/push';
 import { compareIds } from '../../shared/domain/service-id';
 import { call, messageOf } from '../lib/api';
-import type { AccountRef } from './workspace-store';
+import type { AccountRef } from '../../shared/domain/account';
 import { isServiceValue } from '../../shared/domain/service-values';
 
 export interface TasksState {

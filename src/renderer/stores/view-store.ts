@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 import type { AccountView, WindowView } from '../../shared/ipc/contract';
 import { call } from '../lib/api';
-import type { AccountRef } from './workspace-store';
+import type { AccountRef } from '../../shared/domain/account';
 
 export const DEFAULT_ACCOUNT_VIEW: AccountView = { sort: null, status: null, text: '', columns: [], detailsOpen: true };
 

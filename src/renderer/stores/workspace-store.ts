@@ -1,13 +1,10 @@
 // Connections (profiles), their accounts, and which account is open. The tree and the switcher
 // read from here; the selection drives every tab.
 import { create } from 'zustand';
+import { sameAccount, type AccountRef } from '../../shared/domain/account';
 import type { Account, ChannelOutput, Profile } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
 
-export interface AccountRef {
-  profileId: string;
-  accountId: string;
-}
 
 export interface WorkspaceState {
   info: ChannelOutput<'app.info'> | null;
@@ -23,9 +20,6 @@ export interface WorkspaceState {
   select(ref: AccountRef): void;
   setConnection(profileId: string, connection: Profile['connection']): void;
 }
-
-export const sameAccount = (a: AccountRef | null, b: AccountRef | null) =>
-  a !== null && b !== null && a.profileId === b.profileId && a.accountId === b.accountId;
 
 /** Accounts in tree order: per profile, networks followed by their members, then the rest. */
 export function treeOrder(profiles: Profile[], accounts: Account[]): { profile: Profile; rows: { account: Account; depth: number }[] }[] {
@@ -80,7 +74,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
       const now = get();
       const next = { info: newest('info', info, now.info), profiles: newest('profiles', profiles, now.profiles), accounts: newest('accounts', accounts, now.accounts) };
       const current = now.selected;
-      const stillThere = current && next.accounts.some((a) => a.profileId === current.profileId && a.accountId === current.accountId);
+      const stillThere = current && next.accounts.some((a) => sameAccount(a, current));
       let selected = stillThere ? current : null;
       if (!selected) {
         const first = treeOrder(next.profiles, next.accounts).flatMap((g) => g.rows)[0]?.account;
@@ -101,5 +95,5 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
 
 export function selectedAccount(s: Pick<WorkspaceState, 'accounts' | 'selected'>): Account | null {
   const sel = s.selected;
-  return sel ? (s.accounts.find((a) => a.profileId === sel.profileId && a.accountId === sel.accountId) ?? null) : null;
+  return sel ? (s.accounts.find((a) => sameAccount(a, sel)) ?? null) : null;
 }

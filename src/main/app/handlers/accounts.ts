@@ -4,7 +4,7 @@
 import type { Campaign } from '../../../shared/domain/campaign';
 import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
-import { DeskError } from '../../../shared/errors';
+import { accountNotAdded, connectionGone, DeskError } from '../../../shared/errors';
 import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
 import { isServiceError } from '../../service';
 import type { Account, AccountRef } from '../../store';
@@ -38,7 +38,7 @@ export function accountView(ctx: CoreContext, a: Account, onTheWay = onTheWayCou
 
 function mustGet(ctx: CoreContext, ref: AccountRef): Account {
   const a = ctx.store.accounts.get(ref);
-  if (!a) throw new DeskError('not_found', `Account ${ref.accountId} is not added to this connection. Add it first.`);
+  if (!a) throw accountNotAdded(ref.accountId);
   return a;
 }
 
@@ -79,7 +79,7 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
     },
 
     async 'accounts.add'({ profileId, accountId, name }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       const ref = { profileId, accountId };
       if (store.accounts.get(ref)) throw new DeskError('conflict', `Account ${accountId} is already added to this connection.`);
       if (ctx.connections.isWorkingOffline(profileId)) {

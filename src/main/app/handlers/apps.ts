@@ -1,6 +1,6 @@
 // apps.*: the applications of a connection come from the cache (fetched once when none are
 // cached); setting a service worker path is one outbox item, checked before it is queued.
-import { DeskError } from '../../../shared/errors';
+import { connectionGone, DeskError } from '../../../shared/errors';
 import { swPathProblems } from '../../../shared/domain/push';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { CoreContext } from '../context';
@@ -22,7 +22,7 @@ export function appsHandlers(ctx: CoreContext): AppsHandlers {
   const { store } = ctx;
   return {
     async 'apps.list'({ profileId }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       // None cached (a connection just added, or its first fetch failed): fetched once, not at every look.
       const { failure } = await ctx.refresher.appsWanted(profileId);
       if (failure !== null) throw appsUnknown(failure);

@@ -1,7 +1,7 @@
 // accounts.capabilities and accounts.setCapability: what an account may use, as learned from the
 // service (sync/capability-learning.ts) or said by the person in the account's settings.
 import { CAPABILITY_NOUNS } from '../../../shared/domain/capabilities';
-import { DeskError } from '../../../shared/errors';
+import { accountNotAdded } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { AccountRef } from '../../store';
 import type { CoreContext } from '../context';
@@ -12,7 +12,7 @@ export function capabilityHandlers(ctx: CoreContext): CapabilityHandlers {
   const { store, hub } = ctx;
   const view = (ref: AccountRef) => {
     const account = store.accounts.get(ref);
-    if (!account) throw new DeskError('not_found', `Account ${ref.accountId} is not added to this connection. Add it first.`);
+    if (!account) throw accountNotAdded(ref.accountId);
     return { accountName: account.name ?? account.accountId, capabilities: store.capabilities.list(ref) };
   };
   return {

@@ -1,6 +1,6 @@
 // drafts.* and outbox.*: a draft becomes an outbox item only through submit, which checks it with
 // the shared rules and writes the item in the same transaction as the draft's new state.
-import { DeskError } from '../../../shared/errors';
+import { accountNotAdded, DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { Draft, OutboxItem } from '../../store';
 import type { CoreContext } from '../context';
@@ -128,7 +128,7 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
     },
 
     async 'drafts.saveMany'({ profileId, accountId, drafts }) {
-      if (!store.accounts.get({ profileId, accountId })) throw new DeskError('not_found', `Account ${accountId} is not added to this connection.`);
+      if (!store.accounts.get({ profileId, accountId })) throw accountNotAdded(accountId);
       const saved = store.drafts.saveMany(
         drafts.map((d) => ({
           ...(d.id ? { id: d.id } : {}),

@@ -1,7 +1,7 @@
 // profiles.*: connections to a service, each with its own credentials and sign-in flow. The
 // client secret goes to the secret store and nowhere else.
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
-import { DeskError } from '../../../shared/errors';
+import { connectionGone, DeskError } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { withoutDraftHistory } from '../../../shared/domain/draft-history';
 import type { CoreContext } from '../context';
@@ -29,7 +29,7 @@ type ProfileHandlers = Pick<
 
 export async function profileView(ctx: CoreContext, profileId: string) {
   const p = ctx.store.profiles.get(profileId);
-  if (!p) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+  if (!p) throw connectionGone();
   // Presence only, answered from the secret store's cache: profiles.list runs on every connection change.
   const hasSecret = await ctx.secrets.has(profileId, 'client_secret').catch(() => false);
   return profileDto(p, ctx.connections.view(profileId), hasSecret);
@@ -83,7 +83,7 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
 
     async 'profiles.update'({ profileId, clientSecret, ...patch }) {
       const before = store.profiles.get(profileId);
-      if (!before) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!before) throw connectionGone();
       checkAddresses(patch);
       const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       if (after.flow === 'authorization_code' && !after.redirectUri) {
@@ -168,13 +168,13 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     },
 
     async 'profiles.cancelSignIn'({ profileId }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       connections.cancelSignIn(profileId);
       return profileView(ctx, profileId);
     },
 
     async 'profiles.setWorkOffline'({ profileId, offline }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       connections.setWorkOffline(profileId, offline);
       if (!offline) ctx.drainer.kick();
       changed();
@@ -182,7 +182,7 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     },
 
     async 'profiles.retryNow'({ profileId }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       await connections.retryNow(profileId);
       return profileView(ctx, profileId);
     },

@@ -1,7 +1,7 @@
 // push.*: the service's clock, pushes blocked because their time passed (and their one-click
 // fix), the default performer and message templates; images.check for the composer's images.
 import { randomUUID } from 'node:crypto';
-import { DeskError } from '../../../shared/errors';
+import { connectionGone, DeskError } from '../../../shared/errors';
 import { pushEventProblems, type PushEvent } from '../../../shared/domain/push';
 import { pushDraftPayloadSchema, type BlockedPush, type DeskHandlers, type PushTemplate } from '../../../shared/ipc/contract';
 import { checkImage, IMAGE_CHECK_DEFAULTS } from '../../images/image-check';
@@ -91,7 +91,7 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
     },
 
     async 'push.setDefaultPerformer'({ profileId, performer }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       const all = { ...store.settings.get('pushPerformers') };
       if (performer.trim() === '') delete all[profileId];
       else all[profileId] = performer.trim();

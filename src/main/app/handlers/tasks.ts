@@ -1,7 +1,7 @@
 // tasks.*: the task list comes from the cache (a first look at an app has its tasks read from the
 // service, the cache answering at once); an update or a cancel of a future task is one outbox
 // item, checked with the shared rules before it is queued and again before it is sent.
-import { DeskError } from '../../../shared/errors';
+import { connectionGone, DeskError } from '../../../shared/errors';
 import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { taskIsFuture } from '../../sync/recheck';
@@ -48,7 +48,7 @@ export function tasksHandlers(ctx: CoreContext): TasksHandlers {
     },
 
     async 'tasks.refresh'({ profileId, appId }) {
-      if (!store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists.');
+      if (!store.profiles.get(profileId)) throw connectionGone();
       if (!ctx.connections.canUse(profileId)) {
         throw new DeskError('offline', 'The service cannot be reached now (or you work offline); showing the last synced tasks.');
       }

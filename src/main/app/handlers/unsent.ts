@@ -1,6 +1,6 @@
 // unsent.list: what the removal dialogs show before an account or a connection is removed, so
 // the person sees every unsent change and can export it first (src/main/app/unsent.ts).
-import { DeskError } from '../../../shared/errors';
+import { accountNotAdded, connectionGone } from '../../../shared/errors';
 import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { CoreContext } from '../context';
 import { listUnsent } from '../unsent';
@@ -8,9 +8,9 @@ import { listUnsent } from '../unsent';
 export function unsentHandlers(ctx: CoreContext): Pick<DeskHandlers, 'unsent.list'> {
   return {
     async 'unsent.list'({ profileId, accountId }) {
-      if (!ctx.store.profiles.get(profileId)) throw new DeskError('not_found', 'This connection no longer exists. Pick another one.');
+      if (!ctx.store.profiles.get(profileId)) throw connectionGone();
       if (accountId !== undefined && !ctx.store.accounts.get({ profileId, accountId })) {
-        throw new DeskError('not_found', `Account ${accountId} is not added to this connection.`);
+        throw accountNotAdded(accountId);
       }
       return { items: listUnsent(ctx.store, { profileId, ...(accountId === undefined ? {} : { accountId }) }) };
     },

@@ -9,6 +9,7 @@
 // Queued changes go out in the order listed, which the person changes (outbox-order.tsx).
 // A scheduled push blocked because its time passed is given a new time on its row in one click,
 // as in the Push tab (blocked-pushes.tsx); Retry is not offered where it could only block again.
+import { sameAccount } from '../../../shared/domain/account';
 import { scheduleLabel } from '../../forms/schedule';
 import { useEffect, useState } from 'react';
 import { daysLabel } from '../../../shared/retention';
@@ -77,7 +78,7 @@ export interface OutboxLinks {
 
 export function OutboxView({ now, links }: { now: number; links?: OutboxLinks }) {
   const account = useWorkspace(selectedAccount);
-  const all = useStatus((s) => s.outbox).filter((o) => account && o.profileId === account.profileId && o.accountId === account.accountId);
+  const all = useStatus((s) => s.outbox).filter((o) => sameAccount(o, account));
   const waits = useStatus((s) => s.waits);
   const tick = useSecondNow();
   const items = all.filter((o) => o.state !== 'sent');

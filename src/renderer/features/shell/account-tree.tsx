@@ -4,6 +4,7 @@
 // accounts and each connection's controls, so with two connections the views are a few Tab
 // presses away rather than fifteen; Enter opens an account, Delete offers to remove it; a filter
 // above narrows the tree by name or id.
+import { sameAccount } from '../../../shared/domain/account';
 import { useState, type KeyboardEvent } from 'react';
 import { MOD_KEY } from '../../lib/format';
 import type { Account, Profile } from '../../../shared/ipc/contract';
@@ -68,7 +69,7 @@ export function AccountTree() {
       : rows.filter(({ account }) => hit(account) || (account.type === 'NETWORK' && accounts.some((m) => m.networkId === account.accountId && m.profileId === account.profileId && hit(m))));
   const shortcutOf = new Map(groups.flatMap((g) => g.rows).slice(0, 9).map(({ account }, i) => [`${account.profileId}/${account.accountId}`, i + 1]));
   const visible = groups.flatMap((g) => shownRows(g.rows));
-  const selectedVisible = visible.some(({ account }) => account.profileId === selected?.profileId && account.accountId === selected.accountId);
+  const selectedVisible = visible.some(({ account }) => sameAccount(account, selected));
   // With no account to hold the tab stop, the first connection's "+" holds it.
   const firstHolds = visible.length === 0;
   /** Arrow keys, Home and End through every control of the tree, in the order shown. */
@@ -126,7 +127,7 @@ export function AccountTree() {
           <WorkOffline profile={profile} onError={setError} />
           <ul className="tree-list">
             {shownRows(rows).map(({ account, depth }) => {
-              const isSel = selected?.profileId === account.profileId && selected.accountId === account.accountId;
+              const isSel = sameAccount(selected, account);
               const stop = isSel || (!selectedVisible && visible[0]?.account === account);
               const digit = shortcutOf.get(`${account.profileId}/${account.accountId}`);
               return (

@@ -4,7 +4,7 @@ import { swPathProblems } from '../../../shared/domain/push';
 import type { App } from '../../../shared/ipc/contract';
 import { call, messageOf } from '../../lib/api';
 import { useTasks } from '../../stores/tasks-store';
-import type { AccountRef } from '../../stores/workspace-store';
+import type { AccountRef } from '../../../shared/domain/account';
 
 export function SwPath({ app, account }: { app: App; account: AccountRef }) {
   const [editing, setEditing] = useState(false);

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../components/dialog';
 import { call, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { useTasks } from '../../stores/tasks-store';
-import type { AccountRef } from '../../stores/workspace-store';
+import type { AccountRef } from '../../../shared/domain/account';
 import { scheduleLabel } from '../../forms/schedule';
 import { taskEditability } from './task-rules';
 

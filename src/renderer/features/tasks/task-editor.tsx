@@ -9,7 +9,7 @@ import { call, messageOf } from '../../lib/api';
 import { useAction } from '../../lib/use-action';
 import { useServiceClock, useServiceNow } from '../../stores/service-clock-store';
 import { useTasks } from '../../stores/tasks-store';
-import type { AccountRef } from '../../stores/workspace-store';
+import type { AccountRef } from '../../../shared/domain/account';
 import { problemsByField } from '../../forms/campaign-form';
 import { pushProblemInWords } from '../../forms/push-words';
 import { PushContentFields } from '../push/content-fields';
