@@ -225,3 +225,37 @@ export function campaignPayload(name: string, overrides: Record<string, unknown>
     ...overrides,
   };
 }
+
+/**
+ * With `clock: 'manual'`: lets real I/O (HTTP on 127.0.0.1, the cache writer) finish without moving
+ * virtual time, until the service saw no new request, the core emitted no event and the next timer
+ * stayed put for a few polls in a row. Bounded by polls, not by the wall clock.
+ */
+export async function settleIo(env: Env): Promise<void> {
+  const clock = env.clock;
+  if (!clock) throw new Error('settleIo needs startEnv({ clock: "manual" })');
+  let last = '';
+  for (let same = 0, i = 0; same < 5 && i < 1000; i++) {
+    await new Promise((res) => setTimeout(res, 1));
+    const sig = `${env.sandbox.lastRequestSeq()}/${env.events.length}/${clock.nextTimerAt() ?? '-'}`;
+    same = sig === last ? same + 1 : 0;
+    last = sig;
+  }
+}
+
+/**
+ * With `clock: 'manual'`: advances virtual time timer by timer (at most `stepMs` at once) until
+ * `done` holds; throws, naming `what`, once `boundMs` of virtual time passed without it.
+ */
+export async function advanceUntil(env: Env, done: () => boolean | Promise<boolean>, what: string, boundMs: number, stepMs = 60_000): Promise<void> {
+  const clock = env.clock;
+  if (!clock) throw new Error('advanceUntil needs startEnv({ clock: "manual" })');
+  const start = clock.now();
+  for (;;) {
+    await settleIo(env);
+    if (await done()) return;
+    if (clock.now() - start > boundMs) throw new Error(`${what} did not happen within ${Math.round(boundMs / 1000)} s of virtual time`);
+    const next = clock.nextTimerAt();
+    env.sandbox.advance(next === undefined ? 1_000 : Math.min(Math.max(1, next - clock.now()), stepMs));
+  }
+}

@@ -3,14 +3,18 @@
 // answers lost before or after the change was applied). A real crash (SIGKILL mid-send) is
 // crash.test.ts's subject; here the app quits normally, with changes queued or in doubt. After every step no edit is on the service
 // twice; at the end, once online and drained, the service holds exactly the edits of the model.
+// Time is virtual (a ManualClock the sandbox and the core share): a wait between steps and the final
+// drain advance it, so a run is bounded by its steps and virtual time, not by how busy the machine is.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../app/env';
+import { advanceUntil, campaignPayload, control, fault, sandboxCampaigns, settleIo, startEnv, type Env } from '../app/env';
 import { testVariants } from '../../helpers/variants';
 import { graceFor } from './support';
 
 const P = 'sandbox-demo';
 const ACCOUNTS = ['oldtimerltd', 'suntrailtravel'] as const;
+/** Once online, every edit is sent within this much virtual time (retries back off to minutes). */
+const DRAIN_BOUND_MS = 2 * 60 * 60 * 1000;
 
 interface Model {
   names: string[];
@@ -96,14 +100,16 @@ class ServerFault implements Cmd {
 }
 
 /**
- * Lets the engine run for a moment between two steps, so that steps also land mid-send, mid-retry
- * or mid-look-up. Not a wait for a result: what is checked after it holds at any moment.
+ * Lets the engine run for a while between two steps (virtual time: retries, grace periods and
+ * look-ups fall due), so that steps also land mid-send, mid-retry or mid-look-up. Not a wait for a
+ * result: what is checked after it holds at any moment.
  */
 class Wait implements Cmd {
   constructor(readonly ms: number) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    await new Promise((res) => setTimeout(res, this.ms));
+    r.env.sandbox.advance(this.ms);
+    await settleIo(r.env);
     await noDuplicates(m, r);
   }
   toString = () => `wait(${this.ms})`;
@@ -116,7 +122,7 @@ const commands = [
   fc.boolean().map((up) => new ServiceReachable(up)),
   fc.constant(new QuitAndRestart()),
   fc.tuple(fc.constantFrom('status_500' as const, 'close_after' as const, 'close_before' as const), fc.integer({ min: 1, max: 2 })).map(([mode, n]) => new ServerFault(mode, n)),
-  fc.integer({ min: 0, max: 60 }).map((ms) => new Wait(ms)),
+  fc.integer({ min: 0, max: 120_000 }).map((ms) => new Wait(ms)),
 ];
 
 describe('outbox model', () => {
@@ -125,10 +131,8 @@ describe('outbox model', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (cmds) => {
         run++;
-        // A service that applies lost writes late (late_apply_ms) is given the time to do so; it is
-        // played here at 200 ms (its own tests play seconds) so that fifty runs fit the test's time.
-        const late = testVariants()?.late_apply_ms === undefined ? {} : { late_apply_ms: 200 };
-        const env = await startEnv({ proxy: true, variants: late, tuning: { maxServerAttempts: 100, uncertainGraceMs: graceFor({ ...testVariants(), ...late }) } });
+        // A service that applies lost writes late (late_apply_ms, on the same virtual clock) is given the time to do so.
+        const env = await startEnv({ clock: 'manual', proxy: true, tuning: { maxServerAttempts: 100, uncertainGraceMs: graceFor(testVariants()) } });
         const real: Real = { env, run };
         const model: Model = { names: [], workOffline: false, serviceDown: false };
         try {
@@ -136,8 +140,7 @@ describe('outbox model', () => {
           // Online again, and everything drains.
           if (model.serviceDown) await env.proxy!.up();
           await env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: false });
-          // (Real time: a drain over real HTTP on a machine busy with other work can take a while.)
-          await until(async () => (await env.core.handlers['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox to drain', 60_000);
+          await advanceUntil(env, async () => (await env.core.handlers['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox draining', DRAIN_BOUND_MS);
           const names = await onService(real);
           expect([...names].sort()).toEqual([...model.names].sort());
         } finally {
