@@ -39,6 +39,8 @@ export const profileSchema = z.object({
   signIn: z.object({
     state: z.enum(['signed_in', 'signed_out', 'signing_in', 'sign_in_required', 'failed']),
     message: z.string().nullable(),
+    /** The client secret is missing from the keychain: entering it again is what helps, not a sign-in. */
+    needsSecret: z.boolean().optional(),
   }),
   connection: z.enum(CONNECTION_STATES),
 });
