@@ -236,6 +236,9 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
       } catch {
         // The refusal is recorded on the item whatever this learns.
       }
+      // A push refused for access: an app may have been withdrawn. The apps are read again, so one
+      // the service no longer lists leaves the composer's picker now, not at the next start.
+      if (item.kind === 'send_push' && (refusal.status === 403 || refusal.status === 404)) void refresher.refreshApps(item.profileId);
     },
   });
   const ctx: CoreContext = {
