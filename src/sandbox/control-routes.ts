@@ -85,6 +85,21 @@ function setVariants(core: SandboxCore, ctx: RequestContext): Reply {
   return jsonReply(200, { variants: core.variants });
 }
 
+const clientAppsSchema = z.strictObject({ apps: z.array(z.string().regex(/^\d{1,30}$/, 'app ids are digits')).max(10_000) });
+
+/**
+ * Grants a client exactly these apps from now on (the rest withdrawn, as a service does when an
+ * app's owner revokes access): auth-apps stops listing them and sends to them are refused 403.
+ */
+function setClientApps(core: SandboxCore, ctx: RequestContext, clientId: string): Reply {
+  const client = core.world.clients.get(clientId);
+  if (!client) return fail(404, 'no such client');
+  const body = bodyOf(ctx, clientAppsSchema);
+  if (body.reply) return body.reply;
+  client.apps = new Set(body.value.apps);
+  return jsonReply(200, { client_id: clientId, apps: [...client.apps] });
+}
+
 function apps(core: SandboxCore): Reply {
   return jsonReply(200, {
     apps: [...core.world.apps.values()].map((a) => ({ app_id: a.id, publisher: a.publisher, domain: a.domain, sw_path: a.swPath })),
@@ -152,6 +167,7 @@ export function controlRoutes(core: SandboxCore): Route[] {
       methods: { GET: () => jsonReply(200, { variants: core.variants }), PUT: (ctx) => setVariants(core, ctx) },
     },
     { pattern: /^\/_sandbox\/apps$/, api: 'control', methods: { GET: () => apps(core) } },
+    { pattern: /^\/_sandbox\/clients\/([A-Za-z0-9._-]{1,200})\/apps$/, api: 'control', methods: { PUT: (ctx, p) => setClientApps(core, ctx, p[0]) } },
     { pattern: /^\/_sandbox\/state\/campaigns$/, api: 'control', methods: { GET: (ctx) => campaigns(core, ctx) } },
     { pattern: /^\/_sandbox\/state\/deleted-by-others$/, api: 'control', methods: { GET: (ctx) => deletedByOthers(core, ctx) } },
     { pattern: /^\/_sandbox\/state\/tasks$/, api: 'control', methods: { GET: (ctx) => tasks(core, ctx) } },

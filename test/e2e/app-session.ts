@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
+import { ManualClock } from '../../src/main/clock/clock';
 import { CONTROL_SECRET_HEADER, demoFixtures } from '../../src/sandbox/index';
 import { RENDERER_DIR, ensureRendererBuilt, launchChromium } from './support';
 
@@ -42,13 +43,19 @@ export interface AppSession {
  */
 const controlSecrets = new Map<string, string>();
 
-export async function openApp(): Promise<AppSession> {
+/**
+ * `manualClock`: the core and the demo service share one ManualClock that moves only when the test
+ * says so (advanceApp), for what takes minutes of the app's time (grace periods, a lane's hold, a
+ * token's life). The window keeps the computer's clock, as a person's screen would.
+ */
+export async function openApp(opts: { manualClock?: boolean } = {}): Promise<AppSession> {
   ensureRendererBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-'));
   const opened: string[] = [];
   // The "system browser" is the test itself: it opens each recorded address in a page of its own.
   const openExternal = async (url: string) => void opened.push(url);
-  const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal });
+  const clock = opts.manualClock ? new ManualClock(Date.now()) : undefined;
+  const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal, ...(clock ? { clock } : {}) });
   if (mode.demoUrl && mode.demoControlSecret) controlSecrets.set(mode.demoUrl, mode.demoControlSecret);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -68,6 +75,18 @@ export async function openApp(): Promise<AppSession> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Moves the app's and the demo service's manual clock on (openApp({ manualClock: true })) through
+ * the sandbox's control API, `stepMs` at a time with a moment between steps, as time would pass:
+ * work each step starts (a look-up, its retries) runs before the next step, not all at one instant.
+ */
+export async function advanceApp(app: AppSession, ms: number, stepMs = 10_000): Promise<void> {
+  for (let done = 0; done < ms; done += stepMs) {
+    await sandboxJson(app.sandboxUrl, '/_sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: Math.min(stepMs, ms - done) }) });
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 export async function openAccount(page: Page, accountId: string): Promise<void> {

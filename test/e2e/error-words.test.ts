@@ -1,10 +1,12 @@
 // Issue 27 item 3, words true when shown: a 500 is an answer, so Activity says the service failed,
 // in its words, not that the answer was lost; a refused create's words are not led in by a second
 // "The service refused"; a push blocked because its time passed is not said to be refused when
-// it is taken back with Fix. Screenshots: .tmp/screenshots/error-words-refused.png, error-words-blocked.png.
+// it is taken back with Fix; the Outbox row of a create the service answered with a 500 keeps the
+// service's words while the app looks for it, and after it is parked (minutes of a manual clock).
+// Screenshots: .tmp/screenshots/error-words-refused.png, error-words-blocked.png, error-words-parked.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { advanceApp, closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
 import { shootElement } from './support';
 
@@ -119,5 +121,57 @@ describe('errors in true words', () => {
     await page.getByTestId('draft-open-push').click();
     await expect.poll(() => page.getByTestId('service-words').textContent()).toMatch(/^Not sent: .*time has passed/);
     expect(app.pageErrors).toEqual([]);
+  });
+});
+
+describe("the service's words stay on the Outbox row after a 500 (manual clock)", () => {
+  let timed: AppSession;
+  beforeAll(async () => {
+    timed = await openApp({ manualClock: true });
+  });
+  afterAll(async () => {
+    await sandboxJson(timed.sandboxUrl, '/_sandbox/faults', { method: 'DELETE' }).catch(() => undefined);
+    await timed?.close();
+  });
+
+  const fault = (spec: Record<string, unknown>) =>
+    sandboxJson(timed.sandboxUrl, '/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+
+  it('shows what the service answered beside the look-up note, and still after the change is parked 5 min on', async () => {
+    const p = timed.page;
+    const campaigns = `/core/api/1.0/${account.account_id}/campaigns`;
+    await openAccount(p, account.account_id);
+    await fault({ method: 'POST', path_prefix: campaigns, mode: 'status_500', count: 1 });
+    const name = `Kept words ${Date.now()}`;
+    await p.getByTestId('tab-drafts').click();
+    await p.getByTestId('new-campaign-draft').click();
+    await p.getByTestId('input-name').fill(name);
+    await p.getByTestId('input-branding_text').fill('Acme');
+    await p.getByTestId('input-spending_limit').fill('300');
+    await p.getByTestId('input-cpc').fill('0.4');
+    await expect.poll(() => p.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
+    await p.getByTestId('draft-queue').click();
+    await p.getByTestId('tab-outbox').click();
+    const row = p.getByTestId('outbox-item').filter({ hasText: name });
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('uncertain');
+    const said = row.getByTestId('outbox-said');
+    await expect.poll(() => said.textContent()).toBe('The service answered: 500: Internal server error');
+
+    // The grace period passes: the look-up finds nothing yet and says it looks once more. That
+    // note is the app's; the service's words stay on their own line.
+    await advanceApp(timed, 31_000);
+    await expect.poll(() => row.getByTestId('outbox-detail').textContent(), { timeout: 30_000 }).toMatch(/^Not found on the service yet; looking once more/);
+    expect(await said.textContent()).toBe('The service answered: 500: Internal server error');
+
+    // The look-ups fail from now on: 5 minutes after the send the change is parked for the person.
+    await fault({ method: 'GET', path_prefix: campaigns, mode: 'status_500', count: 1000 });
+    for (let i = 0; i < 40 && (await row.getByTestId('outbox-state').textContent()) !== 'Needs your answer'; i++) await advanceApp(timed, 10_000);
+    await expect.poll(() => row.getByTestId('outbox-state').textContent()).toBe('Needs your answer');
+    expect(await said.textContent()).toBe('The service answered: 500: Internal server error');
+    const detail = (await row.getByTestId('outbox-detail').textContent()) ?? '';
+    expect(detail).toMatch(/^The service answered with an error \(500: Internal server error\), and after 5 min the service has not shown whether it arrived/);
+    expect(detail).not.toMatch(/answer was lost/i);
+    await shootElement(row, 'error-words-parked.png');
+    expect(timed.pageErrors).toEqual([]);
   });
 });

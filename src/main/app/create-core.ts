@@ -197,7 +197,12 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
   // An account still shown by id gets its name when its own refresh ends (start-up, a manual one,
   // after signing in), as when it is added (account-names.ts).
   hub.on('sync.progress', (p) => {
-    if (p.state === 'done' && nameIfUnnamed(store, p)) hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
+    if (p.state !== 'done') return;
+    const named = nameIfUnnamed(store, p);
+    if (!named) return;
+    // Said once, so the person knows why the id they typed now reads as a name.
+    log(p.profileId, p.accountId, 'info', 'account.named', `Account ${p.accountId} is "${named.name}" on the service: shown by that name from now on.`);
+    hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
   });
   // What an account may use is learned from what the service posts and refuses (DECISIONS client 13).
   const capabilities = createCapabilityLearning(store, hub, log);
@@ -231,6 +236,9 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
       } catch {
         // The refusal is recorded on the item whatever this learns.
       }
+      // A push refused for access: an app may have been withdrawn. The apps are read again, so one
+      // the service no longer lists leaves the composer's picker now, not at the next start.
+      if (item.kind === 'send_push' && (refusal.status === 403 || refusal.status === 404)) void refresher.refreshApps(item.profileId);
     },
   });
   const ctx: CoreContext = {

@@ -1,6 +1,7 @@
 // Browser mode end to end: the built-in sandbox, the same core as the desktop app (transport
 // 'browser'), and the HTTP/WebSocket server in front of it. Used by the CLI and the UI tests.
 import { createDeskCore } from '../app/create-core';
+import type { ManualClock } from '../clock/clock';
 import { startDemoSandbox, type DemoSandbox } from '../app/demo-sandbox';
 import { openExternalFromNode } from './open-external';
 import { DeskError } from '../../shared/errors';
@@ -20,6 +21,11 @@ export interface BrowserModeOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Move a damaged or foreign data file aside (kept) and start with an empty one. */
   startFresh?: boolean;
+  /**
+   * UI tests only: one manual clock for the core and the demo sandbox, so a test moves time with
+   * the sandbox's control API (POST /_sandbox/clock) instead of waiting minutes for a grace period.
+   */
+  clock?: ManualClock;
 }
 
 export interface BrowserMode {
@@ -35,7 +41,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   let demo: DemoSandbox | null = null;
   if (opts.demo !== false) {
     try {
-      demo = await startDemoSandbox({ dataDir: opts.dataDir, log });
+      demo = await startDemoSandbox({ dataDir: opts.dataDir, log, ...(opts.clock ? { clock: opts.clock } : {}) });
     } catch {
       log('Campaign Desk: the built-in sandbox did not start; continuing without the demo connection.');
     }
@@ -49,6 +55,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
       ...(demo ? { demo: { url: demo.url } } : {}),
       openExternal: opts.openExternal ?? ((url: string) => openExternalFromNode(url)),
       ...(opts.startFresh ? { startFresh: true } : {}),
+      ...(opts.clock ? { clock: opts.clock } : {}),
     });
   } catch (err) {
     await demo?.close();

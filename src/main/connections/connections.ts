@@ -19,9 +19,19 @@ import { serviceTime } from '../../shared/domain/service-time';
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
 export type SignInState = 'signed_in' | 'signed_out' | 'signing_in' | 'sign_in_required' | 'failed';
 
+/**
+ * `needsSecret`: signing in cannot help, the client secret is missing from the keychain (it was
+ * deleted or lost there): the person must enter it again.
+ */
+export interface SignInView {
+  state: SignInState;
+  message: string | null;
+  needsSecret?: true;
+}
+
 export interface ConnectionView {
   connection: ConnectionState;
-  signIn: { state: SignInState; message: string | null };
+  signIn: SignInView;
 }
 
 export interface ConnectionDeps {
@@ -52,7 +62,7 @@ interface Conn {
   /** Working offline and sign-in problems override it. */
   reach: Reach;
   workOffline: boolean;
-  signIn: { state: SignInState; message: string | null };
+  signIn: SignInView;
   probe?: TimerHandle;
   probeAttempt: number;
   lastEmitted?: ConnectionState;
@@ -205,7 +215,13 @@ export class Connections {
     } catch {
       throw new DeskError('keychain_unavailable', `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`);
     }
-    if (!s) throw new DeskError('unauthorized', `No client secret is stored for "${p.name}". Enter it with "Edit connection"; its drafts and queued changes are kept.`);
+    if (!s) {
+      throw new DeskError(
+        'unauthorized',
+        `The client secret of "${p.name}" is missing from the system keychain. Enter it again ("Enter secret"); its drafts and queued changes are kept.`,
+        { field: 'clientSecret', secretMissing: true },
+      );
+    }
     return s;
   }
 
@@ -298,7 +314,7 @@ export class Connections {
   noteFailure(profileId: string, e: unknown, opts: { read: boolean }): void {
     if (!isServiceError(e)) {
       if (e instanceof DeskError && (e.code === 'unauthorized' || e.code === 'keychain_unavailable')) {
-        this.#needsSignIn(profileId, 'sign_in_required', e.message);
+        this.#needsSignIn(profileId, 'sign_in_required', e.message, e.details?.secretMissing === true);
       }
       return;
     }
@@ -309,10 +325,10 @@ export class Connections {
     }
   }
 
-  #needsSignIn(profileId: string, state: 'failed' | 'sign_in_required', message: string): void {
+  #needsSignIn(profileId: string, state: 'failed' | 'sign_in_required', message: string, needsSecret = false): void {
     const c = this.#conn(profileId);
-    if (c.signIn.state === state) return;
-    c.signIn = { state, message };
+    if (c.signIn.state === state && c.signIn.message === message) return;
+    c.signIn = { state, message, ...(needsSecret ? { needsSecret: true as const } : {}) };
     this.#deps.note(profileId, 'warning', 'connection.sign_in', message);
     this.#changed(profileId);
   }

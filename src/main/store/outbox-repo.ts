@@ -55,7 +55,7 @@ export type EnqueueInput = OutboxWork & {
   notBefore?: number;
 };
 
-const errorSchema = z.object({ code: z.string().min(1), message: z.string() });
+const errorSchema = z.object({ code: z.string().min(1), message: z.string(), said: z.string().optional() });
 
 const rowSchema = z.object({
   seq: z.number().int(),
@@ -348,7 +348,10 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
     },
     reviseUncertain(seq, error) {
       return ctx.tx(() => {
-        if (reviseStmt.run(errorCols(error).last_error, ctx.clock.now(), seq).changes === 0) {
+        // A new note about the look-up; what the service said stays beside it.
+        const said = error.said ?? get(seq)?.lastError?.said;
+        const revised = said === undefined ? error : { ...error, said };
+        if (reviseStmt.run(errorCols(revised).last_error, ctx.clock.now(), seq).changes === 0) {
           const current = getStmt.get(seq) as { state?: string } | undefined;
           if (!current) throw new StoreError('NOT_FOUND', `No outbox item ${seq}`);
           throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is ${current.state}; only an uncertain item can be revised`);

@@ -11,4 +11,10 @@ export type { AccountRef } from '../../shared/domain/account';
 export interface StoredError {
   code: string;
   message: string;
+  /**
+   * What the service itself answered when that answer left the change in doubt (a 5xx: status and
+   * words, "500: Internal server error"). Kept while the app's own notes about looking for the
+   * change replace `message`, so the person never loses what the service said.
+   */
+  said?: string;
 }

@@ -93,6 +93,12 @@ type LookUpResult = { kind: 'found'; ids: string[]; campaign?: Campaign } | { ki
 export const AMBIGUOUS = AMBIGUOUS_CODE;
 
 const laneKey = (l: OutboxLane) => `${l.profileId}\u0000${l.accountId ?? ''}`;
+
+/**
+ * How a change came to be in doubt, as the person is told when it is parked: a 5xx is the
+ * service's own answer (in its words), only a missing answer was lost.
+ */
+const lostHow = (e: StoredError | null) => (e?.said ? `The service answered with an error (${e.said})` : 'The answer was lost');
 export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
 
 export class OutboxDrainer {
@@ -232,7 +238,7 @@ export class OutboxDrainer {
     const why =
       candidates && candidates.length > 0
         ? `The answer was lost, and the service lists ${candidates.length} ${what} that look like this one (${candidates.join(', ')}). Say which one is yours, or send it again if none is.`
-        : `The answer was lost, and after ${minutes} min the service has not shown whether it arrived (${item.lastError?.message ?? 'no answer'}). Check the account on the service: if it is not there, send it again; if it is, discard this copy.`;
+        : `${lostHow(item.lastError)}, and after ${minutes} min the service has not shown whether it arrived. Check the account on the service: if it is not there, send it again; if it is, discard this copy.`;
     const message = `${why} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
     // Looked for again aside from the lane (#lookAgainParked), a bound from now.
     this.#lookAgainAt.set(item.seq, { at: this.#d.clock.now() + this.#d.laneHoldMs, tries: 0 });
@@ -389,7 +395,10 @@ export class OutboxDrainer {
           return later({ code: 'SERVER', message: err.message }, now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0));
         }
         if (err.retryAfterMs !== undefined) this.#retryAfterAt.set(item.seq, now + err.retryAfterMs);
-        return this.#uncertain(item, { code: 'SERVER', message: err.message }, [err.status, err.serverText].filter((x) => x !== undefined && x !== '').join(': '));
+        {
+          const said = [err.status, err.serverText].filter((x) => x !== undefined && x !== '').join(': ');
+          return this.#uncertain(item, { code: 'SERVER', message: err.message, ...(said ? { said } : {}) });
+        }
       default:
         // outcome_unknown, timeout, protocol (a 2xx we could not read): it may have happened.
         return this.#uncertain(item, { code: 'UNKNOWN', message: err.message });
@@ -414,8 +423,9 @@ export class OutboxDrainer {
     this.#d.note(item.profileId, item.accountId, 'error', 'outbox.failed', `${describeItem(item)} failed ${item.attempts} times.`);
   }
 
-  /** `said`: the status and words of a 5xx answer ("500: Internal server error"). */
-  #uncertain(item: OutboxItem, err: StoredError, said?: string): void {
+  /** `err.said`: the status and words of a 5xx answer ("500: Internal server error"). */
+  #uncertain(item: OutboxItem, err: StoredError): void {
+    const said = err.said;
     this.#changed(this.#d.store.outbox.markUncertain(item.seq, err));
     // A 5xx is an answer: the service said it failed, in its words; it may still have applied the
     // change, which is why it is looked for all the same. Only a missing answer was "lost".
@@ -519,7 +529,7 @@ export class OutboxDrainer {
     if (waitsForPerson(item)) return;
     const serverError = item.lastError?.code === 'SERVER';
     const requeue = () => {
-      if (serverError && item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, item.lastError?.message ?? '');
+      if (serverError && item.attempts >= this.#d.maxServerAttempts) return this.#giveUp(item, item.lastError?.said ? `its last answer was ${item.lastError.said}.` : (item.lastError?.message ?? ''));
       const backoff = serverError ? clock.now() + backoffDelay(item.attempts, this.#d.retryBackoff) : clock.now();
       const at = Math.max(backoff, this.#retryAfterAt.get(item.seq) ?? 0);
       this.#retryAfterAt.delete(item.seq);

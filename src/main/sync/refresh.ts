@@ -15,7 +15,7 @@ import { DeskError } from '../../shared/errors';
 import { isServiceError } from '../service';
 import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, unpagedRowLimit, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
-import type { ConnectionState, Connections } from '../connections/connections';
+import type { ConnectionView, Connections } from '../connections/connections';
 import type { EventHub } from '../events/event-hub';
 import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
@@ -86,7 +86,9 @@ interface AppsState {
 }
 
 /** Why a profile's apps cannot be fetched now, for a screen that has none to show. */
-function notReachable(connection: ConnectionState): DeskError {
+function notReachable({ connection, signIn }: ConnectionView): DeskError {
+  // A lost secret is not the service's fault: say what is missing, and what helps.
+  if (connection === 'failing' && signIn.needsSecret) return new DeskError('unauthorized', `${signIn.message ?? 'The client secret is missing from the keychain.'} The applications are fetched once it is entered.`);
   switch (connection) {
     case 'working_offline':
       return new DeskError('offline', 'You work offline: the applications of this connection are fetched when you go online.');
@@ -96,6 +98,23 @@ function notReachable(connection: ConnectionState): DeskError {
       return new DeskError('unauthorized', 'Sign in to this connection: its applications are fetched once it is signed in.');
     default:
       return new DeskError('offline', 'The service cannot be reached now: the applications of this connection are fetched when it answers again.');
+  }
+}
+
+/**
+ * Why a refresh did not start, by the connection's state: only an offline one "cannot be
+ * reached"; a connection that needs its secret or a sign-in says that instead.
+ */
+function notRefreshedBecause({ connection, signIn }: ConnectionView): string {
+  switch (connection) {
+    case 'working_offline':
+      return 'Working offline: not refreshed.';
+    case 'signing_in':
+      return 'Signing in: refreshed once that is done; showing the last synced data.';
+    case 'failing':
+      return `Not refreshed: ${signIn.message ?? 'sign in to this connection.'} Showing the last synced data.`;
+    default:
+      return 'The service cannot be reached now; showing the last synced data.';
   }
 }
 
@@ -132,7 +151,7 @@ export class Refresher {
     const account = store.accounts.get(ref);
     if (!account) return 'skipped';
     if (!connections.canUse(ref.profileId)) {
-      progress('failed', 0, null, connections.isWorkingOffline(ref.profileId) ? 'Working offline: not refreshed.' : 'The service cannot be reached now; showing the last synced data.');
+      progress('failed', 0, null, notRefreshedBecause(connections.view(ref.profileId)));
       return 'skipped';
     }
     this.#running.get(keyOf(ref))?.abort();
@@ -398,7 +417,7 @@ export class Refresher {
     if (this.#closed) return Promise.resolve('skipped');
     if (!connections.canUse(profileId)) {
       // Nothing can be asked now; the next sign-in or return online fetches them.
-      if (!st.fetched) st.failure = notReachable(connections.view(profileId).connection);
+      if (!st.fetched) st.failure = notReachable(connections.view(profileId));
       return Promise.resolve('skipped');
     }
     const apps = this.#fetchApps(profileId, st);

@@ -26,7 +26,9 @@ export function Dialog({
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = box.current?.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, button');
+    // The element a dialog marks wins wherever it stands (one selector list would pick whichever
+    // comes first in the document: the Name field before the secret a lost-secret dialog asks for).
+    const first = box.current?.querySelector<HTMLElement>('[data-autofocus]') ?? box.current?.querySelector<HTMLElement>('input, select, textarea, button');
     first?.focus();
     return () => {
       if (before && before.isConnected && before !== document.body) before.focus();

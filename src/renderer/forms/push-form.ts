@@ -162,3 +162,21 @@ export function previewImage(url: string): string | null {
     return null;
   }
 }
+
+/**
+ * Apps a push targets that the connection's application list no longer holds: the service stopped
+ * granting them (withdrawn), so the push would be refused. Judged only against a list that was read
+ * (an empty one may simply not be fetched yet).
+ */
+export function withdrawnApps(picked: readonly string[], known: readonly { appId: string }[]): string[] {
+  if (known.length === 0) return [];
+  const have = new Set(known.map((a) => a.appId));
+  return picked.filter((id) => !have.has(id));
+}
+
+export function withdrawnAppProblems(picked: readonly string[], known: readonly { appId: string }[]): FieldProblem[] {
+  return withdrawnApps(picked, known).map((id) => ({
+    field: 'target.include.apps',
+    message: `App ${id} is no longer available to this connection (the service does not list it any more): remove it from the target.`,
+  }));
+}

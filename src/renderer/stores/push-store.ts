@@ -8,11 +8,18 @@ import type { ImageRole } from '../../shared/domain/push';
 import { serviceNowOf, useServiceClock } from './service-clock-store';
 import { call, messageOf } from '../lib/api';
 import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
-import { formToPayload, newPushForm, payloadToForm, pushFormProblems, type PushForm } from '../forms/push-form';
+import { formToPayload, newPushForm, payloadToForm, pushFormProblems, withdrawnAppProblems, type PushForm } from '../forms/push-form';
+import type { FieldProblem } from '../../shared/domain/campaign';
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
 import { createAutosave, type SaveState } from '../lib/autosave';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
 import { takenBackOf, type TakenBack } from '../forms/taken-back';
+
+
+/** What stands between the composer's push and Queue: the shared rules, and apps the connection no longer has. */
+export function composerProblems(s: { form: PushForm; apps: readonly { appId: string }[] }, now: number): FieldProblem[] {
+  return [...pushFormProblems(s.form, now), ...withdrawnAppProblems(s.form.apps, s.apps)];
+}
 
 export interface PushState {
   account: AccountRef | null;
@@ -360,12 +367,12 @@ export const usePush = create<PushState>()((set, get) => {
     },
     async check() {
       set({ revealed: true });
-      const n = pushFormProblems(get().form, serviceNowOf(get().account?.profileId, Date.now())).length;
+      const n = composerProblems(get(), serviceNowOf(get().account?.profileId, Date.now())).length;
       set({ notice: n === 0 ? { text: 'No problems found: ready to queue.', bad: false } : { text: `${n} problem${n === 1 ? '' : 's'} to fix before queueing.`, bad: true } });
       await flush();
     },
     async queue() {
-      if (pushFormProblems(get().form, serviceNowOf(get().account?.profileId, Date.now())).length > 0) {
+      if (composerProblems(get(), serviceNowOf(get().account?.profileId, Date.now())).length > 0) {
         await get().check();
         return false;
       }

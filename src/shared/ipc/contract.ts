@@ -39,6 +39,8 @@ export const profileSchema = z.object({
   signIn: z.object({
     state: z.enum(['signed_in', 'signed_out', 'signing_in', 'sign_in_required', 'failed']),
     message: z.string().nullable(),
+    /** The client secret is missing from the keychain: entering it again is what helps, not a sign-in. */
+    needsSecret: z.boolean().optional(),
   }),
   connection: z.enum(CONNECTION_STATES),
 });
@@ -118,6 +120,8 @@ export type PushDraftPayload = z.infer<typeof pushDraftPayloadSchema>;
  * Where an unsent change stands (one change = the draft plus at most one outbox item): 'draft' is
  * editable; the others are its item's state, read-only until taken back to draft.
  */
+/** Why an item is not sent yet; `said`: the service's own answer when one left it in doubt (a 5xx), kept beside the app's notes. */
+export const storedErrorSchema = z.object({ code: z.string(), message: z.string(), said: z.string().optional() });
 export const DRAFT_STATUSES = ['draft', 'queued', 'sending', 'uncertain', 'failed', 'blocked'] as const;
 const draftCommon = {
   id,
@@ -128,7 +132,7 @@ const draftCommon = {
   status: z.enum(DRAFT_STATUSES),
   /** The change's outbox item while it has one (absent for a draft never queued or taken back). */
   item: z
-    .object({ id: z.string(), lastError: z.object({ code: z.string(), message: z.string() }).nullable(), fix: z.string().nullable(), attempts: z.number().int(), updatedAt: z.number() })
+    .object({ id: z.string(), lastError: storedErrorSchema.nullable(), fix: z.string().nullable(), attempts: z.number().int(), updatedAt: z.number() })
     .optional(),
   /** What the service said of it last, kept when it was taken back to draft to be fixed. */
   serviceWords: z.string().optional(),
@@ -149,7 +153,7 @@ export const outboxItemSchema = z.object({
   summary: z.string(),
   state: z.enum(OUTBOX_STATES),
   attempts: z.number().int(),
-  lastError: z.object({ code: z.string(), message: z.string() }).nullable(),
+  lastError: storedErrorSchema.nullable(),
   /** For a blocked item: what the person can do (e.g. "Pick a new time and schedule again"). */
   fix: z.string().nullable(),
   createdAt: z.number(),

@@ -51,7 +51,8 @@ describe('profiles.update', () => {
     await until(async () => (await profile(env!)).connection === 'failing', 'the connection to ask for sign-in');
     expect((await profile(env)).hasSecret).toBe(false);
     expect((await h['outbox.list']({})).find((o) => o.id === item.id)?.state).toBe('queued');
-    expect((await profile(env)).signIn.message).toMatch(/No client secret is stored .*Enter it with "Edit connection"/);
+    expect((await profile(env)).signIn.message).toMatch(/The client secret of .* is missing from the system keychain\. Enter it again \("Enter secret"\)/);
+    expect((await profile(env)).signIn.needsSecret).toBe(true);
     const movedAuth = `http://localhost:${new URL(env.serviceUrl).port}`;
     await expect(h['profiles.update']({ profileId: P, authUrl: movedAuth })).rejects.toMatchObject({ code: 'validation', message: expect.stringMatching(/enter the client secret again/) });
     await h['profiles.update']({ profileId: P, clientSecret: DEMO_CLIENT_SECRET });

@@ -88,7 +88,9 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       const found = await verify(ctx, ref);
       // The person's name first; else the one the service gives it (account-names.ts), else none (its id shows).
       const a = store.accounts.add({ ...ref, name: name?.trim() || serviceName(store, { ...ref, type: found.type }, found.sample), type: found.type, verifiedAt: ctx.now() });
-      ctx.log(profileId, accountId, 'info', 'account.added', `Account ${accountId} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
+      // Named by the service already: the entry says the name the person will see everywhere.
+      const who = a.name ? `"${a.name}" (${accountId})` : accountId;
+      ctx.log(profileId, accountId, 'info', 'account.added', `Account ${who} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
       hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
       // Once listed, the cache may name it (a network by its own campaigns: see create-core), and a
       // network's listing names the members it lists (refresh.ts).

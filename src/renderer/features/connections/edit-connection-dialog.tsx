@@ -127,3 +127,19 @@ export function EditConnectionButton({ profile, tabIndex }: { profile: Profile; 
     </>
   );
 }
+
+/**
+ * "Enter secret": for a connection whose client secret is missing from the keychain, where a
+ * sign-in cannot help. Opens Edit connection with the secret field focused.
+ */
+export function EnterSecretButton({ profile, testId, className }: { profile: Profile; testId: string; className?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className={className} onClick={() => setOpen(true)} data-testid={testId} title={`Enter the client secret of ${profile.name} again`}>
+        Enter secret
+      </button>
+      {open ? <EditConnectionDialog profile={{ ...profile, hasSecret: false }} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}

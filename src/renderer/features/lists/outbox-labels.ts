@@ -41,8 +41,17 @@ export function outboxDetail(o: OutboxItem): string {
   if (o.state === 'failed') return o.lastError?.message ?? 'The service refused it.';
   if (isAmbiguous(o)) return o.lastError?.message ?? 'Several matches were found on the service; say which one is yours.';
   if (o.state === 'uncertain') return uncertainDetail(o);
-  if ((o.state === 'queued' || o.state === 'sending') && o.lastError) return `Last try: ${o.lastError.message}`;
+  if ((o.state === 'queued' || o.state === 'sending') && o.lastError) return `Last try: ${o.lastError.said ? `the service answered ${o.lastError.said}` : o.lastError.message}`;
   return '';
+}
+
+/**
+ * What the service itself answered when that answer left an item in doubt (a 5xx), as its own line
+ * above the app's notes on looking for it: those notes change, the service's words stay.
+ */
+export function outboxSaid(o: OutboxItem): string | null {
+  if (o.state !== 'uncertain' || !o.lastError?.said) return null;
+  return `The service answered: ${o.lastError.said}`;
 }
 
 /**
@@ -53,6 +62,12 @@ function uncertainDetail(o: OutboxItem): string {
   const said = o.lastError?.message ? ` (${o.lastError.message})` : '';
   switch (o.lastError?.code) {
     case 'SERVER':
+      // The service's words are on their own line (outboxSaid); a later note of the look-up follows them.
+      if (o.lastError.said) {
+        return o.lastError.message.includes(o.lastError.said)
+          ? 'It may or may not have been applied; looking for it on the service before sending again.'
+          : o.lastError.message;
+      }
       return `The service answered with an error${said} after receiving it, so it may or may not have been applied; looking for it on the service before sending again.`;
     case 'INTERRUPTED':
       return 'The app stopped while this was being sent; looking for it on the service before sending again.';

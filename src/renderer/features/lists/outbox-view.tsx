@@ -28,7 +28,7 @@ import { BlockedPushFixes, useBlockedPushes } from '../push/blocked-pushes';
 import { RetentionChange, RetentionText } from './retention-dialog';
 import { outboxOrder } from './outbox-order';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxStateLabel, postedLabel, waitLabel } from './outbox-labels';
+import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxSaid, outboxStateLabel, postedLabel, waitLabel } from './outbox-labels';
 
 /** The matches an ambiguous item waits on, fetched when it is shown (or changes). */
 function useCandidates(o: OutboxItem): OutboxCandidates | null {
@@ -142,6 +142,7 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
         <tbody>
           {items.map((o) => {
             const detail = outboxDetail(o);
+            const said = outboxSaid(o);
             return (
               <tr key={o.id} data-testid="outbox-item" data-state={o.state} {...order.rowProps(o)}>
                 <td>
@@ -149,6 +150,11 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
                   {o.schedule ? (
                     <div className="muted" data-testid="outbox-schedule">
                       For {scheduleLabel(o.schedule.executionTime, o.schedule.userTimeZone)}
+                    </div>
+                  ) : null}
+                  {said ? (
+                    <div className="outbox-said" data-testid="outbox-said">
+                      {said}
                     </div>
                   ) : null}
                   {detail ? (

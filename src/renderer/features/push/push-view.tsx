@@ -8,10 +8,10 @@ import { useEffect } from 'react';
 import { FormField } from '../../components/form-field';
 import { shortcutLabel, useShortcuts } from '../../lib/shortcuts';
 import { useTouched } from '../../lib/use-touched';
-import { usePush } from '../../stores/push-store';
+import { composerProblems, usePush } from '../../stores/push-store';
 import { useServiceClock, useServiceNow } from '../../stores/service-clock-store';
 import { problemsByField } from '../../forms/campaign-form';
-import { pushFormProblems, type PushForm } from '../../forms/push-form';
+import type { PushForm } from '../../forms/push-form';
 import { scheduleZoneWarning } from '../../forms/schedule';
 import { pushProblemInWords } from '../../forms/push-words';
 import type { FieldProblem } from '../../../shared/domain/campaign';
@@ -36,7 +36,7 @@ export function PushView({ now }: { now: number }) {
   }, []);
   // The rules need the time to judge a scheduled push: the service's clock, as the service judges it.
   const serviceNow = useServiceNow(s.account?.profileId, Math.max(now, Date.now()));
-  const problems = pushFormProblems(s.form, serviceNow);
+  const problems = composerProblems(s, serviceNow);
   // Said beside Queue too: a subscriber's-time push that some zones have already passed is legal, but not what was meant.
   const zoneWarning = scheduleZoneWarning(s.form, serviceNow);
   useShortcuts([

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { MAX_TARGET_APPS } from '../../../shared/domain/push';
 import type { App } from '../../../shared/ipc/contract';
 import { ChipInput } from '../../components/chip-input';
-import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, type PushForm, type Side } from '../../forms/push-form';
+import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, withdrawnApps, type PushForm, type Side } from '../../forms/push-form';
 import { chipName, parseUserDataValues } from '../../forms/target-codes';
 
 const LABELS: Record<string, string> = {
@@ -34,6 +34,7 @@ export function TargetBuilder(props: {
   const [udValues, setUdValues] = useState('');
   const [udSide, setUdSide] = useState<Side>('include');
   const [udProblem, setUdProblem] = useState<string | null>(null);
+  const gone = withdrawnApps(form.apps, apps);
   const toggleApp = (id: string) => {
     onTouch?.('target.include.apps');
     onChange({ ...form, apps: form.apps.includes(id) ? form.apps.filter((a) => a !== id) : form.apps.length >= MAX_TARGET_APPS ? form.apps : [...form.apps, id] });
@@ -55,6 +56,13 @@ export function TargetBuilder(props: {
               <label key={a.appId} className="app-pick">
                 <input type="checkbox" checked={form.apps.includes(a.appId)} onChange={() => toggleApp(a.appId)} data-testid={`app-${a.appId}`} />
                 {a.publisher} <span className="muted">({a.appId})</span>
+              </label>
+            ))}
+            {/* Still in this push's target, no longer the connection's: said at once, and only unticked. */}
+            {gone.map((id) => (
+              <label key={id} className="app-pick app-gone" data-testid={`app-gone-${id}`}>
+                <input type="checkbox" checked onChange={() => toggleApp(id)} data-testid={`app-${id}`} />
+                App {id} <span className="form-problem">no longer available to this connection</span>
               </label>
             ))}
           </div>

@@ -15,7 +15,7 @@ import { AddConnectionDialog } from '../connections/add-connection-dialog';
 import { EditConnectionButton } from '../connections/edit-connection-dialog';
 import { RemoveAccountDialog, RemoveConnectionDialog } from '../connections/remove-dialogs';
 import { AccountCapabilitiesDialog } from '../accounts/account-capabilities-dialog';
-import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
+import { ConnectionDot, connectionLabel } from './connection-dot';
 import { NoAccessTag } from './no-access';
 import { SignInNote } from './sign-in-note';
 
@@ -101,7 +101,7 @@ export function AccountTree() {
       {loaded && groups.length === 0 ? <p className="muted tree-empty">No connections yet.</p> : null}
       {groups.map(({ profile, rows }, g) => (
         <div key={profile.id} className="tree-group" data-testid={`connection-${profile.id}`}>
-          <div className="tree-profile" title={`${profile.baseUrl} · ${CONNECTION_LABEL[profile.connection]}`}>
+          <div className="tree-profile" title={`${profile.baseUrl} · ${connectionLabel(profile)}`}>
             <ConnectionDot state={profile.connection} />
             <span className="tree-profile-name" title={profile.name}>
               {profile.name}

@@ -14,3 +14,8 @@ export const CONNECTION_LABEL: Record<Profile['connection'], string> = {
 export function ConnectionDot({ state }: { state: Profile['connection'] }) {
   return <span className={`dot dot-${state}`} role="img" aria-label={CONNECTION_LABEL[state]} title={CONNECTION_LABEL[state]} />;
 }
+
+/** The state's word for a connection: a failing one whose secret is missing says so. */
+export function connectionLabel(p: Pick<Profile, 'connection' | 'signIn'>): string {
+  return p.connection === 'failing' && p.signIn.needsSecret ? 'Secret missing from the keychain' : CONNECTION_LABEL[p.connection];
+}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { Profile } from '../../../shared/ipc/contract';
 import { call, messageOf } from '../../lib/api';
 import { useWorkspace } from '../../stores/workspace-store';
+import { EnterSecretButton } from '../connections/edit-connection-dialog';
 
 export function SignInNote({ profile, onError }: { profile: Profile; onError(m: string | null): void }) {
   const [waiting, setWaiting] = useState(false);
@@ -44,6 +45,15 @@ export function SignInNote({ profile, onError }: { profile: Profile; onError(m: 
     );
   }
   if (profile.signIn.state !== 'sign_in_required' && profile.signIn.state !== 'failed') return null;
+  if (profile.signIn.needsSecret) {
+    // The secret is gone from the keychain: a sign-in would only fail again.
+    return (
+      <div className="tree-note sign-in-note" data-testid={`secret-missing-${profile.id}`}>
+        <span className="form-problem">{profile.signIn.message}</span>
+        <EnterSecretButton profile={profile} className="small-button" testId={`enter-secret-${profile.id}`} />
+      </div>
+    );
+  }
   return (
     <div className="tree-note sign-in-note">
       <span className="form-problem">{profile.signIn.message ?? 'Sign in again to continue.'}</span>

@@ -3,7 +3,8 @@ import { call, messageOf } from '../../lib/api';
 import { MOD_KEY } from '../../lib/format';
 import { accountKey, syncLabel, useStatus } from '../../stores/status-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { CONNECTION_LABEL, ConnectionDot } from './connection-dot';
+import { ConnectionDot, connectionLabel } from './connection-dot';
+import { EnterSecretButton } from '../connections/edit-connection-dialog';
 import { useState } from 'react';
 
 export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
@@ -45,9 +46,10 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
       {info?.secrets.warning ? <span className="warning" title={info.secrets.warning}>Secrets in memory only</span> : null}
       {profile ? (
         <span className="topbar-state" data-testid="connection-state">
-          <ConnectionDot state={profile.connection} /> {CONNECTION_LABEL[profile.connection]}
+          <ConnectionDot state={profile.connection} /> {connectionLabel(profile)}
         </span>
       ) : null}
+      {profile?.connection === 'failing' && profile.signIn.needsSecret ? <EnterSecretButton profile={profile} testId="topbar-enter-secret" /> : null}
       {/* A long failure message is cut to the room there is; the whole of it shows on hover. */}
       <span className="topbar-sync" data-testid="sync-progress" aria-live="polite" title={sync.text || undefined}>
         {sync.bar ? <progress max={sync.bar.max} value={sync.bar.value} /> : null}

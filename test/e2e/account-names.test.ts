@@ -1,0 +1,57 @@
+// Issue 27 item 4, where things went: an account added by its id alone is shown by the name the
+// service gives it as soon as a listing has told it: in the sidebar, the top bar's switcher
+// button, the account switcher's list and the Activity entries, not by its id.
+// Screenshots: .tmp/screenshots/account-names-switcher.png, account-names-activity.png.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures, openApp, type AppSession } from './app-session';
+import { shootElement } from './support';
+
+const added = fixtures.accounts.find((a) => a.account_id === 'oldtimerltd')!;
+let app: AppSession;
+
+beforeAll(async () => {
+  app = await openApp();
+});
+afterAll(async () => app?.close());
+
+describe('an account added by id', () => {
+  it('shows the name the service gave it in the sidebar, the switcher and Activity', async () => {
+    const { page } = app;
+    await page.getByTestId('add-connection').click();
+    await page.getByTestId('conn-name').fill('By id');
+    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
+    await page.getByTestId('conn-clientId').fill('demo-client');
+    await page.getByTestId('conn-clientSecret').fill('demo-secret');
+    await page.getByTestId('conn-create').click();
+    await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
+    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'By id' });
+    await group.locator('[data-testid^="add-account-"]').click();
+    await page.getByTestId('acct-id').fill(added.account_id);
+    await page.getByTestId('acct-add').click();
+    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
+
+    const item = group.getByTestId(`account-${added.account_id}`);
+    await expect.poll(() => item.textContent(), { timeout: 30_000 }).toContain(added.name);
+    await item.click();
+    await expect.poll(() => page.getByTestId('account-switcher-button').textContent()).toContain(added.name);
+
+    await page.getByTestId('account-switcher-button').click();
+    const option = page.getByRole('option').filter({ hasText: 'By id' });
+    await expect.poll(() => option.count()).toBe(1);
+    expect(await option.locator('span').first().textContent()).toBe(added.name);
+    await shootElement(page.getByRole('dialog'), 'account-names-switcher.png');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('tab-activity').click();
+    const list = page.getByTestId('activity-list');
+    await expect.poll(() => list.locator('li').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const who = await list.locator('.activity-account').allTextContents();
+    expect(who.filter((w) => w !== 'Connection' && w !== 'App')).not.toHaveLength(0);
+    for (const w of who) expect([added.name, 'Connection', 'App']).toContain(w);
+    // The entry of its adding names it as the service does, beside the id the person typed.
+    const messages = await list.locator('.activity-message').allTextContents();
+    expect(messages).toContain(`Account "${added.name}" (${added.account_id}) added (advertiser).`);
+    await shootElement(list, 'account-names-activity.png');
+    expect(app.pageErrors).toEqual([]);
+  });
+});
