@@ -5,20 +5,11 @@ import { makeDataFilePrivate, makePrivateDataDir } from './private-data';
 import { join } from 'node:path';
 import { DeskError } from '../../shared/errors';
 import type { DeskEventSource, DeskHandlers } from '../../shared/ipc/contract';
-import { accountHandlers } from './handlers/accounts';
-import { capabilityHandlers } from './handlers/capabilities';
 import type { CoreContext, Level } from './context';
 import { nameIfUnnamed } from './account-names';
 import { DEMO_PROFILE_ID, ensureDemoProfile } from './demo';
-import { draftHandlers } from './handlers/drafts';
 import { translated } from './errors';
-import { infoHandlers } from './handlers/info';
-import { profileHandlers } from './handlers/profiles';
-import { appsHandlers } from './handlers/apps';
-import { pushHandlers } from './handlers/push';
-import { tasksHandlers } from './handlers/tasks';
-import { unsentHandlers } from './handlers/unsent';
-import { retentionHandlers } from './handlers/retention';
+import { deskHandlers } from './handlers';
 import type { SecretPort } from '../secrets/secret-port';
 import { RateLimitScheduler } from '../ratelimit/scheduler';
 import { createSecretStore } from '../secrets';
@@ -261,18 +252,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     for (const p of store.profiles.list()) rateEvents.request(p.id);
   });
 
-  const handlers = translated({
-    ...infoHandlers(ctx),
-    ...profileHandlers(ctx),
-    ...accountHandlers(ctx),
-    ...capabilityHandlers(ctx),
-    ...draftHandlers(ctx),
-    ...appsHandlers(ctx),
-    ...tasksHandlers(ctx),
-    ...pushHandlers(ctx),
-    ...unsentHandlers(ctx),
-    ...retentionHandlers(ctx),
-  }) satisfies DeskHandlers;
+  const handlers = translated(deskHandlers(ctx)) satisfies DeskHandlers;
 
   try {
     if (movedAside) log(null, null, 'warning', 'data.moved_aside', movedAside.note);

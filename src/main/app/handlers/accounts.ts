@@ -1,24 +1,22 @@
-// accounts.*, campaigns.query and sync.*: accounts are added by id and verified with one small
-// list call; everything a screen shows afterwards is read from the cache, so switching accounts
-// never waits for the network.
+// accounts.*: accounts are added by id and verified with one small list call; everything a
+// screen shows afterwards is read from the cache, so switching accounts never waits for the
+// network. What an account may use is learned from the service (sync/capability-learning.ts) or
+// said by the person in the account's settings.
+import { CAPABILITY_NOUNS } from '../../../shared/domain/capabilities';
 import type { Campaign } from '../../../shared/domain/campaign';
 import { ON_THE_WAY_STATES } from '../../../shared/domain/outbox';
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
-import { accountNotAdded, connectionGone, DeskError } from '../../../shared/errors';
-import type { ChannelArgs, DeskHandlers } from '../../../shared/ipc/contract';
+import { withoutDraftHistory } from '../../../shared/domain/draft-history';
+import { DeskError } from '../../../shared/errors';
 import { isServiceError } from '../../service';
 import type { Account, AccountRef } from '../../store';
-import { withoutDraftHistory } from '../../../shared/domain/draft-history';
 import type { CoreContext } from '../context';
 import { serviceName } from '../account-names';
 import { rememberDemoRemoval } from '../demo';
-import { accountDto, campaignRowDto } from '../dto';
+import { accountDto } from '../dto';
+import { requireAccount, requireProfile } from '../lookups';
 import { guardRemoval } from '../unsent';
-
-type AccountHandlers = Pick<
-  DeskHandlers,
-  'accounts.list' | 'accounts.add' | 'accounts.remove' | 'campaigns.query' | 'campaigns.records' | 'campaigns.values' | 'sync.refresh' | 'sync.cancel' | 'views.load' | 'views.save'
->;
+import type { HandlersOf } from '../handlers-of';
 
 /** How many changes of each account are on their way, keyed profile/account: one read for a whole list. */
 function onTheWayCounts(ctx: CoreContext, lane: { profileId?: string; accountId?: string }): Map<string, number> {
@@ -34,12 +32,6 @@ export function accountView(ctx: CoreContext, a: Account, onTheWay = onTheWayCou
   const queued = onTheWay.get(`${a.profileId}/${a.accountId}`) ?? 0;
   const noAccess = ctx.connections.access.get(a.profileId, a.accountId);
   return { ...accountDto(a, ctx.store.campaigns.count(a), queued), ...(noAccess ? { noAccess } : {}) };
-}
-
-function mustGet(ctx: CoreContext, ref: AccountRef): Account {
-  const a = ctx.store.accounts.get(ref);
-  if (!a) throw accountNotAdded(ref.accountId);
-  return a;
 }
 
 /** Verifies that the profile's credentials reach the account and learns whether it is a network. */
@@ -63,13 +55,12 @@ async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVER
   }
 }
 
-/** One page of the account's cached campaigns, sorted and filtered as asked (checked with the shared campaign query). */
-function queryPage(ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) {
-  return ctx.store.campaigns.query(q);
-}
-
-export function accountHandlers(ctx: CoreContext): AccountHandlers {
+export function accountsHandlers(ctx: CoreContext): HandlersOf<'accounts'> {
   const { store, hub, refresher } = ctx;
+  const capabilities = (ref: AccountRef) => {
+    const account = requireAccount(ctx, ref);
+    return { accountName: account.name ?? account.accountId, capabilities: store.capabilities.list(ref) };
+  };
   return {
     async 'accounts.list'({ profileId }) {
       const accounts = profileId === undefined ? store.accounts.listAll() : store.accounts.list(profileId);
@@ -79,7 +70,7 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
     },
 
     async 'accounts.add'({ profileId, accountId, name }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       const ref = { profileId, accountId };
       if (store.accounts.get(ref)) throw new DeskError('conflict', `Account ${accountId} is already added to this connection.`);
       if (ctx.connections.isWorkingOffline(profileId)) {
@@ -99,7 +90,7 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
     },
 
     async 'accounts.remove'({ discardUnsent, discarding, ...ref }) {
-      mustGet(ctx, ref);
+      requireAccount(ctx, ref);
       guardRemoval(store, ref, { discardUnsent, discarding });
       refresher.cancel(ref);
       // A large cache goes in short steps first, so the removal's own delete is quick.
@@ -120,50 +111,17 @@ export function accountHandlers(ctx: CoreContext): AccountHandlers {
       return { ok: true };
     },
 
-    async 'campaigns.query'(q) {
-      const a = mustGet(ctx, q);
-      const page = queryPage(ctx, q);
-      return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
+    async 'accounts.capabilities'({ profileId, accountId }) {
+      return capabilities({ profileId, accountId });
     },
-
-    async 'campaigns.records'(q) {
-      const a = mustGet(ctx, q);
-      const page = queryPage(ctx, q);
-      // The cache rebuilds each campaign exactly as the service sent it, unknown fields included.
-      return { rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })), total: page.total, syncedAt: a.lastSyncedAt };
-    },
-
-    async 'views.load'() {
-      return store.settings.get('views');
-    },
-
-    async 'views.save'(view) {
-      store.settings.set('views', view);
-      return { ok: true as const };
-    },
-
-    async 'campaigns.values'(ref) {
-      mustGet(ctx, ref);
-      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type') => store.campaigns.distinctValues(ref, column);
-      return {
-        bid_strategy: seen('bid_strategy'),
-        marketing_objective: seen('marketing_objective'),
-        spending_limit_model: seen('spending_limit_model'),
-        campaign_item_type: seen('campaign_item_type'),
-      };
-    },
-
-    async 'sync.refresh'(ref) {
-      mustGet(ctx, ref);
-      void refresher.refreshAccount(ref);
-      // A manual refresh brings the connection's applications and tasks up to date too.
-      void refresher.refreshApps(ref.profileId);
-      return { ok: true };
-    },
-
-    async 'sync.cancel'(ref) {
-      refresher.cancel(ref);
-      return { ok: true };
+    async 'accounts.setCapability'({ profileId, accountId, capability, state }) {
+      const ref = { profileId, accountId };
+      const name = capabilities(ref).accountName;
+      store.capabilities.set(ref, { capability, state, source: 'person' });
+      hub.emit('data.changed', { ...ref, what: 'accounts' });
+      const said = state === 'unknown' ? 'not known' : state === 'enabled' ? 'enabled' : 'not enabled';
+      ctx.log(profileId, accountId, 'info', 'account.capability', `You said ${name} is ${said} for ${CAPABILITY_NOUNS[capability]}.`);
+      return capabilities(ref);
     },
   };
 }

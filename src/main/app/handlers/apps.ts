@@ -1,9 +1,10 @@
 // apps.*: the applications of a connection come from the cache (fetched once when none are
 // cached); setting a service worker path is one outbox item, checked before it is queued.
-import { connectionGone, DeskError } from '../../../shared/errors';
+import { DeskError } from '../../../shared/errors';
 import { swPathProblems } from '../../../shared/domain/push';
-import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { CoreContext } from '../context';
+import type { HandlersOf } from '../handlers-of';
+import { requireProfile } from '../lookups';
 import { appDto, outboxDto } from '../dto';
 import { enqueueChange } from '../enqueue-change';
 import { asDeskError } from '../errors';
@@ -16,13 +17,11 @@ function appsUnknown(failure: unknown): unknown {
   return new DeskError(e.code, `The applications of this connection could not be fetched: ${e.message}`, e.details);
 }
 
-type AppsHandlers = Pick<DeskHandlers, 'apps.list' | 'apps.setSwPath'>;
-
-export function appsHandlers(ctx: CoreContext): AppsHandlers {
+export function appsHandlers(ctx: CoreContext): HandlersOf<'apps'> {
   const { store } = ctx;
   return {
     async 'apps.list'({ profileId }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       // None cached (a connection just added, or its first fetch failed): fetched once, not at every look.
       const { failure } = await ctx.refresher.appsWanted(profileId);
       if (failure !== null) throw appsUnknown(failure);

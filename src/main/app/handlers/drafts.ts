@@ -1,33 +1,13 @@
-// drafts.* and outbox.*: a draft becomes an outbox item only through submit, which checks it with
+// drafts.*: a draft becomes an outbox item only through submit, which checks it with
 // the shared rules and writes the item in the same transaction as the draft's new state.
 import { accountNotAdded, DeskError } from '../../../shared/errors';
-import type { DeskHandlers } from '../../../shared/ipc/contract';
 import type { Draft, OutboxItem } from '../../store';
+import { announceDrafts, announceOutbox } from '../announce';
 import type { CoreContext } from '../context';
 import { accountKnowledge, checkCampaignDraft, checkPushDraft } from '../draft-rules';
 import { draftDto, outboxDto } from '../dto';
+import type { HandlersOf } from '../handlers-of';
 import { boundDraftHistory, DRAFT_HISTORY_KEPT, draftHistoryKey } from '../../../shared/domain/draft-history';
-
-type DraftHandlers = Pick<
-  DeskHandlers,
-  | 'drafts.list'
-  | 'drafts.save'
-  | 'drafts.delete'
-  | 'drafts.submit'
-  | 'drafts.saveMany'
-  | 'drafts.deleteMany'
-  | 'drafts.submitMany'
-  | 'drafts.history'
-  | 'drafts.saveHistory'
-  | 'outbox.list'
-  | 'outbox.retry'
-  | 'outbox.takeBack'
-  | 'outbox.discard'
-  | 'outbox.move'
-  | 'outbox.candidates'
-  | 'outbox.confirmMatch'
-  | 'outbox.sendAgain'
->;
 
 /** "queued", or "queued again, replacing the refused version" when it took an old item's place. */
 function queuedWords(replaced: readonly OutboxItem[]): string {
@@ -35,14 +15,8 @@ function queuedWords(replaced: readonly OutboxItem[]): string {
   return `queued again, replacing the ${replaced.some((r) => r.state === 'failed') ? 'refused' : 'blocked'} version`;
 }
 
-function mustGetItem(ctx: CoreContext, id: string): OutboxItem {
-  const item = /^\d{1,15}$/.test(id) ? ctx.store.outbox.get(Number(id)) : undefined;
-  if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
-  return item;
-}
-
-export function draftHandlers(ctx: CoreContext): DraftHandlers {
-  const { store, hub, drainer } = ctx;
+export function draftsHandlers(ctx: CoreContext): HandlersOf<'drafts'> {
+  const { store, drainer } = ctx;
   const accountType = (d: { profileId: string; accountId: string | null }) =>
     d.accountId === null ? undefined : store.accounts.get({ profileId: d.profileId, accountId: d.accountId })?.type;
   // A push's time is judged "in the future" on the service's clock, the same one the composer uses.
@@ -50,11 +24,8 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
     d.kind === 'campaign'
       ? checkCampaignDraft(d.payload, accountType(d), d.accountId === null ? undefined : accountKnowledge(store, { profileId: d.profileId, accountId: d.accountId }, ctx.now()))
       : checkPushDraft(d.payload, ctx.connections.serviceNow(d.profileId));
-  const draftsChanged = (profileId: string, accountId: string | null) => hub.emit('data.changed', { profileId, accountId, what: 'drafts' });
-  /** A parked item whose draft is being edited again: Retry would post the version the service refused. */
-  const draftEditedSince = (item: OutboxItem) =>
-    (item.state === 'failed' || item.state === 'blocked') && item.draftId !== null && store.drafts.get(item.draftId)?.state === 'editing';
-  const outboxChanged = (item: OutboxItem) => hub.emit('outbox.changed', { profileId: item.profileId, accountId: item.accountId ?? '' });
+  const draftsChanged = (profileId: string, accountId: string | null) => announceDrafts(ctx, profileId, accountId);
+    const outboxChanged = (item: OutboxItem) => announceOutbox(ctx, item);
 
   return {
     async 'drafts.history'(ref) {
@@ -190,79 +161,6 @@ export function draftHandlers(ctx: CoreContext): DraftHandlers {
       for (const d of touched.values()) draftsChanged(d.profileId, d.accountId);
       if (queued.length > 0) drainer.kick();
       return { queued, refused };
-    },
-
-    async 'outbox.list'({ profileId, accountId }) {
-      return store.outbox.list({ ...(profileId ? { profileId } : {}), ...(accountId ? { accountId } : {}) }).map((item) => {
-        const dto = outboxDto(item);
-        return draftEditedSince(item) ? { ...dto, draftEdited: true } : dto;
-      });
-    },
-
-    async 'outbox.retry'({ id }) {
-      let item = mustGetItem(ctx, id);
-      if (draftEditedSince(item)) {
-        // Retry would post the version the service refused, not the one now in the draft.
-        throw new DeskError('conflict', 'This change was edited in its draft after it was queued: queue the draft again to send the edited version, or discard it.');
-      }
-      if (item.state === 'failed' || item.state === 'blocked') item = store.outbox.requeue(item.seq);
-      else if (item.state === 'sent') throw new DeskError('conflict', 'This change has already been sent.');
-      drainer.retryNow(item.seq);
-      outboxChanged(item);
-      return outboxDto(item);
-    },
-
-    async 'outbox.takeBack'({ id }) {
-      const { draft, item } = store.drafts.takeBack(mustGetItem(ctx, id).seq);
-      ctx.log(item.profileId, item.accountId, 'info', 'outbox.taken_back', `${outboxDto(item).summary} taken back to draft.`);
-      outboxChanged(item);
-      draftsChanged(draft.profileId, draft.accountId);
-      return draftDto(draft);
-    },
-
-    // The store refuses anything but a queued item, saying why; the drainer looks again because
-    // the new first change may be due sooner than the one it was waiting for.
-    async 'outbox.move'({ id, to }) {
-      const seq = mustGetItem(ctx, id).seq;
-      const item = store.outbox.move(seq, typeof to === 'string' ? to : { before: mustGetItem(ctx, to.before).seq });
-      outboxChanged(item);
-      drainer.kick();
-      return outboxDto(item);
-    },
-
-    async 'outbox.candidates'({ id }) {
-      const item = mustGetItem(ctx, id);
-      const waiting = drainer.candidates(item.seq);
-      if (!waiting) throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
-      return waiting;
-    },
-
-    // The two answers to an ambiguous match: only the person resolves it, never the engine.
-    async 'outbox.confirmMatch'({ id, candidateId }) {
-      const item = drainer.confirmMatch(mustGetItem(ctx, id).seq, candidateId);
-      outboxChanged(item);
-      return outboxDto(item);
-    },
-
-    async 'outbox.sendAgain'({ id }) {
-      const item = drainer.sendAgain(mustGetItem(ctx, id).seq);
-      outboxChanged(item);
-      return outboxDto(item);
-    },
-
-    async 'outbox.discard'({ id }) {
-      const item = mustGetItem(ctx, id);
-      if (item.state === 'sending') throw new DeskError('conflict', 'This change is being sent right now; wait a moment and look again.');
-      // One change is one item: discarding it discards its draft too (never a hidden draft left behind).
-      store.transaction(() => {
-        store.outbox.remove(item.seq);
-        if (item.draftId !== null) store.drafts.remove(item.draftId);
-      });
-      ctx.notes.remove(item.seq);
-      ctx.log(item.profileId, item.accountId, 'info', 'outbox.discarded', `${outboxDto(item).summary} discarded.`);
-      outboxChanged(item);
-      if (item.draftId !== null) draftsChanged(item.profileId, item.accountId);
-      return { ok: true };
     },
   };
 }

@@ -1,10 +1,11 @@
 // profiles.*: connections to a service, each with its own credentials and sign-in flow. The
 // client secret goes to the secret store and nowhere else.
 import { countUnsent, unsentPhrase } from '../../../shared/domain/unsent';
-import { connectionGone, DeskError } from '../../../shared/errors';
-import type { DeskHandlers } from '../../../shared/ipc/contract';
+import { DeskError } from '../../../shared/errors';
 import { withoutDraftHistory } from '../../../shared/domain/draft-history';
 import type { CoreContext } from '../context';
+import type { HandlersOf } from '../handlers-of';
+import { requireProfile } from '../lookups';
 import { rememberDemoRemoval, restoreDemo, DEMO_PROFILE_ID } from '../demo';
 import { addressProblem, secretAddressMoved, secretAgainMessage } from '../../../shared/domain/profile';
 import { profileDto } from '../dto';
@@ -22,20 +23,14 @@ function checkAddresses(fields: Partial<Record<keyof typeof ADDRESS_LABELS, stri
   }
 }
 
-type ProfileHandlers = Pick<
-  DeskHandlers,
-  'profiles.list' | 'profiles.create' | 'profiles.update' | 'profiles.remove' | 'profiles.signIn' | 'profiles.cancelSignIn' | 'profiles.setWorkOffline' | 'profiles.retryNow' | 'profiles.restoreDemo'
->;
-
 export async function profileView(ctx: CoreContext, profileId: string) {
-  const p = ctx.store.profiles.get(profileId);
-  if (!p) throw connectionGone();
+  const p = requireProfile(ctx, profileId);
   // Presence only, answered from the secret store's cache: profiles.list runs on every connection change.
   const hasSecret = await ctx.secrets.has(profileId, 'client_secret').catch(() => false);
   return profileDto(p, ctx.connections.view(profileId), hasSecret);
 }
 
-export function profileHandlers(ctx: CoreContext): ProfileHandlers {
+export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
   const { store, connections, hub } = ctx;
   const changed = () => hub.emit('data.changed', { profileId: null, accountId: null, what: 'profiles' });
   return {
@@ -82,8 +77,7 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     },
 
     async 'profiles.update'({ profileId, clientSecret, ...patch }) {
-      const before = store.profiles.get(profileId);
-      if (!before) throw connectionGone();
+      const before = requireProfile(ctx, profileId);
       checkAddresses(patch);
       const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       if (after.flow === 'authorization_code' && !after.redirectUri) {
@@ -168,13 +162,13 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     },
 
     async 'profiles.cancelSignIn'({ profileId }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       connections.cancelSignIn(profileId);
       return profileView(ctx, profileId);
     },
 
     async 'profiles.setWorkOffline'({ profileId, offline }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       connections.setWorkOffline(profileId, offline);
       if (!offline) ctx.drainer.kick();
       changed();
@@ -182,7 +176,7 @@ export function profileHandlers(ctx: CoreContext): ProfileHandlers {
     },
 
     async 'profiles.retryNow'({ profileId }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       await connections.retryNow(profileId);
       return profileView(ctx, profileId);
     },

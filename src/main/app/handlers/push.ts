@@ -1,26 +1,14 @@
 // push.*: the service's clock, pushes blocked because their time passed (and their one-click
-// fix), the default performer and message templates; images.check for the composer's images.
+// fix), the default performer and message templates.
 import { randomUUID } from 'node:crypto';
-import { connectionGone, DeskError } from '../../../shared/errors';
+import { DeskError } from '../../../shared/errors';
 import { pushEventProblems, type PushEvent } from '../../../shared/domain/push';
-import { pushDraftPayloadSchema, type BlockedPush, type DeskHandlers, type PushTemplate } from '../../../shared/ipc/contract';
-import { checkImage, IMAGE_CHECK_DEFAULTS } from '../../images/image-check';
+import { pushDraftPayloadSchema, type BlockedPush, type PushTemplate } from '../../../shared/ipc/contract';
 import type { OutboxItem } from '../../store';
 import type { CoreContext } from '../context';
+import type { HandlersOf } from '../handlers-of';
+import { requireProfile } from '../lookups';
 import { outboxDto } from '../dto';
-
-type PushHandlers = Pick<
-  DeskHandlers,
-  | 'push.serviceClock'
-  | 'push.blocked'
-  | 'push.reschedule'
-  | 'push.defaults'
-  | 'push.setDefaultPerformer'
-  | 'push.templates'
-  | 'push.saveTemplate'
-  | 'push.removeTemplate'
-  | 'images.check'
->;
 
 /** A blocked scheduled push whose only fault is its time: the kind one click can fix. */
 type PushItem = Extract<OutboxItem, { kind: 'send_push' }>;
@@ -49,7 +37,7 @@ export function rescheduledEvents(events: readonly PushEvent[], when: { kind: 'a
   });
 }
 
-export function pushHandlers(ctx: CoreContext): PushHandlers {
+export function pushHandlers(ctx: CoreContext): HandlersOf<'push'> {
   const { store, hub, drainer } = ctx;
 
   const templates = (): PushTemplate[] =>
@@ -91,7 +79,7 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
     },
 
     async 'push.setDefaultPerformer'({ profileId, performer }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       const all = { ...store.settings.get('pushPerformers') };
       if (performer.trim() === '') delete all[profileId];
       else all[profileId] = performer.trim();
@@ -112,12 +100,6 @@ export function pushHandlers(ctx: CoreContext): PushHandlers {
     async 'push.removeTemplate'({ id }) {
       store.settings.set('pushTemplates', store.settings.get('pushTemplates').filter((t) => t.id !== id));
       return { ok: true };
-    },
-
-    async 'images.check'({ url, role }) {
-      // The connections' own addresses were typed by the person: their image hosts may be local.
-      const trustedOrigins = new Set(store.profiles.list().flatMap((p) => [p.baseUrl, p.authUrl, p.pushUrl].map((a) => new URL(a).origin)));
-      return checkImage(url, role, { ...IMAGE_CHECK_DEFAULTS, trustedOrigins });
     },
   };
 }

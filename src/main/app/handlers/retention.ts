@@ -1,10 +1,10 @@
 // retention.*: how many days sent changes and the activity log are kept, set by the person. A
 // shorter period prunes at once; the preview says what would go before anything is saved.
 import { DeskError } from '../../../shared/errors';
-import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { daysLabel, retentionSchema, type Retention } from '../../../shared/retention';
 import { historyOlderThan, pruneHistory } from '../../sync/retention';
 import type { CoreContext } from '../context';
+import type { HandlersOf } from '../handlers-of';
 
 /** The days as the person gave them, or a refusal naming the field and its bounds. */
 function checked(input: { sentDays: number; activityDays: number }): Retention {
@@ -14,7 +14,7 @@ function checked(input: { sentDays: number; activityDays: number }): Retention {
   throw new DeskError('validation', issue?.message ?? 'Keep history between 1 and 365 days.', { field: String(issue?.path[0] ?? 'sentDays') });
 }
 
-export function retentionHandlers(ctx: CoreContext): Pick<DeskHandlers, 'retention.get' | 'retention.preview' | 'retention.set'> {
+export function retentionHandlers(ctx: CoreContext): HandlersOf<'retention'> {
   const { store } = ctx;
   return {
     async 'retention.get'() {

@@ -1,11 +1,12 @@
 // tasks.*: the task list comes from the cache (a first look at an app has its tasks read from the
 // service, the cache answering at once); an update or a cancel of a future task is one outbox
 // item, checked with the shared rules before it is queued and again before it is sent.
-import { connectionGone, DeskError } from '../../../shared/errors';
+import { DeskError } from '../../../shared/errors';
 import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
-import type { DeskHandlers } from '../../../shared/ipc/contract';
 import { taskIsFuture } from '../../sync/recheck';
 import type { CoreContext } from '../context';
+import type { HandlersOf } from '../handlers-of';
+import { requireProfile } from '../lookups';
 import { outboxDto } from '../dto';
 import { enqueueChange } from '../enqueue-change';
 
@@ -26,9 +27,7 @@ export function wholeTaskUpdate(task: Task, patch: TaskUpdate): TaskUpdate {
   return { ...update, ...patch };
 }
 
-type TasksHandlers = Pick<DeskHandlers, 'tasks.list' | 'tasks.refresh' | 'tasks.update' | 'tasks.cancel'>;
-
-export function tasksHandlers(ctx: CoreContext): TasksHandlers {
+export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
   const { store } = ctx;
 
   const futureTask = (profileId: string, taskId: string): Task => {
@@ -48,7 +47,7 @@ export function tasksHandlers(ctx: CoreContext): TasksHandlers {
     },
 
     async 'tasks.refresh'({ profileId, appId }) {
-      if (!store.profiles.get(profileId)) throw connectionGone();
+      requireProfile(ctx, profileId);
       if (!ctx.connections.canUse(profileId)) {
         throw new DeskError('offline', 'The service cannot be reached now (or you work offline); showing the last synced tasks.');
       }

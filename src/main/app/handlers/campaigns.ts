@@ -1,0 +1,39 @@
+// campaigns.*: pages of an account's cached campaigns, sorted and filtered as asked (checked with
+// the shared campaign query), and the values the editor offers; never a network read.
+import type { ChannelArgs } from '../../../shared/ipc/contract';
+import type { CoreContext } from '../context';
+import { campaignRowDto } from '../dto';
+import { requireAccount } from '../lookups';
+import type { HandlersOf } from '../handlers-of';
+
+const queryPage = (ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) => ctx.store.campaigns.query(q);
+
+export function campaignsHandlers(ctx: CoreContext): HandlersOf<'campaigns'> {
+  const { store } = ctx;
+  return {
+    async 'campaigns.query'(q) {
+      const a = requireAccount(ctx, q);
+      const page = queryPage(ctx, q);
+      return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'campaigns.records'(q) {
+      const a = requireAccount(ctx, q);
+      const page = queryPage(ctx, q);
+      // The cache rebuilds each campaign exactly as the service sent it, unknown fields included.
+      return { rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })), total: page.total, syncedAt: a.lastSyncedAt };
+    },
+
+    async 'campaigns.values'(ref) {
+      requireAccount(ctx, ref);
+      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type') => store.campaigns.distinctValues(ref, column);
+      return {
+        bid_strategy: seen('bid_strategy'),
+        marketing_objective: seen('marketing_objective'),
+        spending_limit_model: seen('spending_limit_model'),
+        campaign_item_type: seen('campaign_item_type'),
+      };
+    },
+
+  };
+}
