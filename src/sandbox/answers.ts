@@ -161,7 +161,18 @@ export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, un
   // Written, not stored: an answer, no longer a TaskRecord (its enum values may be in another case).
   const written: Record<string, unknown> =
     spelling === undefined ? (status === spelled.taskStatus ? spelled : { ...spelled, taskStatus: status }) : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(status, spelling) };
-  return variants.omit_empty ? withoutEmpty(written) : written;
+  const timed = variants.task_times === undefined ? written : withTaskTimes(written, r, variants.task_times);
+  return variants.omit_empty ? withoutEmpty(timed) : timed;
+}
+
+/**
+ * task_times: the epoch times of a task written another way; the `*Formatted` texts are left as
+ * they are (they carry the instant when the numbers are left out).
+ */
+function withTaskTimes(written: Record<string, unknown>, r: TaskRecord, form: NonNullable<Variants['task_times']>): Record<string, unknown> {
+  const time = (ms: number): unknown =>
+    form === 'formatted_only' ? undefined : form === 'iso' ? new Date(ms).toISOString() : Math.floor(ms / 1000);
+  return { ...written, executionTime: time(r.executionTime), taskUpdateTime: time(r.taskUpdateTime) };
 }
 
 /** The listing's metadata (spec 2.2: total and count, plus more fields). */
