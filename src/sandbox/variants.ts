@@ -63,6 +63,12 @@ export const variantsSchema = z.strictObject({
    * as numbers of milliseconds), as ISO 8601 text (`iso`) or as epoch seconds (`seconds`).
    */
   task_times: z.enum(TASK_TIMES).optional(),
+  /**
+   * Beyond the text (spec 5.5 says 401): a bearer token the service does not know (expired,
+   * revoked, forgotten) is answered 403 in the API's error body, without a challenge, as front
+   * servers that check tokens before the API often do. A missing Authorization header stays 401.
+   */
+  token_refused_403: z.boolean().optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**
@@ -259,6 +265,17 @@ export const MIXED_VARIANTS: Variants = {
   // Text and query strings stored in another form than sent: every look-up must match them anyway.
   normalise_text: 'nfkc',
   reencode_urls: true,
+  // Other spellings of dates (to the microsecond, at the offset above), of the listing's envelope
+  // (metadata first) and of a cancelled task ("canceled"); task times only in their texts.
+  date_form: 'micros',
+  list_envelope: 'metadata_first',
+  task_status_spelling: 'us',
+  task_times: 'formatted_only',
+  // A create answered with what the service assigned only, and refused when it holds a null.
+  create_answer: 'sparse',
+  refuse_null: true,
+  // The sign-in page that never carries the client's state back: browser sign-in works without it.
+  authorize_state: 'dropped',
 };
 
 /**
