@@ -18,7 +18,8 @@ export function answer(variants: Variants, status: number, value: unknown, heade
 }
 
 /**
- * A listing answer of many rows, written as it is sent: `{"results":[...],"metadata":{...}}`, the
+ * A listing answer of many rows, written as it is sent: `{"results":[...],"metadata":{...}}` (or the
+ * envelope list_envelope plays), the
  * same text answer() would write for `{ results, metadata }` (rows are made one at a time by
  * `record`, so memory holds a write's worth of rows, not the answer). With `announceLength` every
  * row is written once first only to count the bytes (cut_body announces the whole length).
@@ -27,15 +28,28 @@ export function listingAnswer<T>(
   variants: Variants,
   rows: readonly T[],
   record: (row: T) => Record<string, unknown>,
-  metadata: Record<string, unknown>,
+  metadata: ListingMetadata,
   headers: ReplyHeaders | undefined,
   opts: { announceLength?: boolean } = {},
 ): Reply {
   const text = (v: unknown) => (variants.decimal_point ? stringifyAnswer(v, DECIMAL_FIELDS) : toJson(v));
+  // The envelope list_envelope plays, whatever the size: its members in its order, the results
+  // streamed where they stand (a stand-in row tells listingEnvelope they are not empty).
+  const envelope = listingEnvelope(variants, rows.length > 0 ? [null] : [], metadata);
   function* pieces(): Generator<string> {
-    yield '{"results":[';
-    for (let i = 0; i < rows.length; i++) yield i === 0 ? text(record(rows[i])) : `,${text(record(rows[i]))}`;
-    yield `],"metadata":${text(metadata)}}`;
+    let first = true;
+    for (const [key, value] of Object.entries(envelope)) {
+      yield `${first ? '{' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      if (key !== 'results' || value === null) {
+        yield text(value);
+        continue;
+      }
+      yield '[';
+      for (let i = 0; i < rows.length; i++) yield i === 0 ? text(record(rows[i])) : `,${text(record(rows[i]))}`;
+      yield ']';
+    }
+    yield first ? '{}' : '}';
   }
   let streamLength: number | undefined;
   if (opts.announceLength) {
@@ -161,7 +175,18 @@ export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, un
   // Written, not stored: an answer, no longer a TaskRecord (its enum values may be in another case).
   const written: Record<string, unknown> =
     spelling === undefined ? (status === spelled.taskStatus ? spelled : { ...spelled, taskStatus: status }) : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(status, spelling) };
-  return variants.omit_empty ? withoutEmpty(written) : written;
+  const timed = variants.task_times === undefined ? written : withTaskTimes(written, r, variants.task_times);
+  return variants.omit_empty ? withoutEmpty(timed) : timed;
+}
+
+/**
+ * task_times: the epoch times of a task written another way; the `*Formatted` texts are left as
+ * they are (they carry the instant when the numbers are left out).
+ */
+function withTaskTimes(written: Record<string, unknown>, r: TaskRecord, form: NonNullable<Variants['task_times']>): Record<string, unknown> {
+  const time = (ms: number): unknown =>
+    form === 'formatted_only' ? undefined : form === 'iso' ? new Date(ms).toISOString() : Math.floor(ms / 1000);
+  return { ...written, executionTime: time(r.executionTime), taskUpdateTime: time(r.taskUpdateTime) };
 }
 
 /** The listing's metadata (spec 2.2: total and count, plus more fields). */

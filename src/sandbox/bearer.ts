@@ -16,6 +16,8 @@ export function authenticate(core: SandboxCore, ctx: RequestContext, api: ApiKin
     };
   }
   const client = core.world.tokenClient(m[1], ctx.now);
+  // token_refused_403: a token it does not know is refused as a front server may, with a bare 403.
+  if (client === undefined && core.variants.token_refused_403) return { reply: apiError(core.variants, api, 403, INVALID_TOKEN_MESSAGE) };
   if (client === undefined) {
     return {
       reply: apiError(core.variants, api, 401, INVALID_TOKEN_MESSAGE, {

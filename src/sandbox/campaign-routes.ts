@@ -154,8 +154,7 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const cutAbove = core.variants.cut_body;
   const cut = cutAbove !== undefined && rows.length > cutAbove;
   let reply: Reply;
-  // (An envelope of another shape, list_envelope, is built whole: it is played on small listings.)
-  if (rows.length > STREAMED_LISTING_ROWS && core.variants.list_envelope === undefined) {
+  if (rows.length > STREAMED_LISTING_ROWS) {
     // Written as it is sent: the first rows leave in milliseconds at any size, and the answer is
     // never one string (a million campaigns is ~500 MB of JSON).
     reply = listingAnswer(core.variants, rows, record, metadata, g.headers, { announceLength: cut });

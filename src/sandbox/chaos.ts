@@ -11,7 +11,7 @@
 // still plays the same service after someone adds a variant.
 import { Choices } from './choices';
 import { COMPRESS_CHOICES } from './codings';
-import { DATE_FORMS, LIST_ENVELOPES, type VariantName, type Variants } from './variants';
+import { DATE_FORMS, LIST_ENVELOPES, TASK_TIMES, type VariantName, type Variants } from './variants';
 
 /** The seed chaos plays when none is given (the same default as the per-request choices). */
 export const DEFAULT_CHAOS_SEED = 1;
@@ -52,6 +52,8 @@ export const CHAOS_TABLE: ChaosTable = {
   refuse_null: flag,
   create_answer: oneOf(['wrapped', 'sparse'] as const),
   task_status_spelling: oneOf(['us'] as const),
+  task_times: oneOf(TASK_TIMES),
+  token_refused_403: flag,
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),
   problem_json: flag,

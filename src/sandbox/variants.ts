@@ -15,6 +15,9 @@ export type DateForm = (typeof DATE_FORMS)[number];
 /** The shapes of the listing envelope the list_envelope variant plays (docs/sandbox.md). */
 export const LIST_ENVELOPES = ['metadata_first', 'null_empty', 'omit_empty', 'text_counts', 'no_count'] as const;
 
+/** How the task_times variant writes a task's epoch times (docs/sandbox.md). */
+export const TASK_TIMES = ['formatted_only', 'iso', 'seconds'] as const;
+
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
@@ -54,6 +57,18 @@ export const variantsSchema = z.strictObject({
    * (spec 2.6 lists the states, not that each is written one way). Requests are judged as before.
    */
   task_status_spelling: z.enum(['us']).optional(),
+  /**
+   * A task's epoch times (`executionTime`, `taskUpdateTime`) written otherwise: left out, the
+   * `*Formatted` texts carrying the instant (`formatted_only`); or, beyond the text (2.6 types them
+   * as numbers of milliseconds), as ISO 8601 text (`iso`) or as epoch seconds (`seconds`).
+   */
+  task_times: z.enum(TASK_TIMES).optional(),
+  /**
+   * Beyond the text (spec 5.5 says 401): a bearer token the service does not know (expired,
+   * revoked, forgotten) is answered 403 in the API's error body, without a challenge, as front
+   * servers that check tokens before the API often do. A missing Authorization header stays 401.
+   */
+  token_refused_403: z.boolean().optional(),
   /** `Retry-After` is an HTTP-date (RFC 9110) instead of delay-seconds. */
   retry_after_date: z.boolean().optional(),
   /**
@@ -250,6 +265,17 @@ export const MIXED_VARIANTS: Variants = {
   // Text and query strings stored in another form than sent: every look-up must match them anyway.
   normalise_text: 'nfkc',
   reencode_urls: true,
+  // Other spellings of dates (to the microsecond, at the offset above), of the listing's envelope
+  // (metadata first) and of a cancelled task ("canceled"); task times only in their texts.
+  date_form: 'micros',
+  list_envelope: 'metadata_first',
+  task_status_spelling: 'us',
+  task_times: 'formatted_only',
+  // A create answered with what the service assigned only, and refused when it holds a null.
+  create_answer: 'sparse',
+  refuse_null: true,
+  // The sign-in page that never carries the client's state back: browser sign-in works without it.
+  authorize_state: 'dropped',
 };
 
 /**

@@ -10,6 +10,11 @@ function fixtures() {
     f.campaigns!.push({ account_id: 'oldtimerltd', id, name: `Campaign ${id}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
       bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
   }
+  // More rows than the sandbox builds whole (100): the unpaged listing of all of them is streamed.
+  for (let i = 1; i <= 120; i++) {
+    f.campaigns!.push({ account_id: 'oldtimerltd', id: 4210000 + i, name: `Many ${i}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+  }
   return f;
 }
 
@@ -18,9 +23,13 @@ let token: string;
 sandboxPerFile((s, t) => ((sb = s), (token = t)), fixtures);
 
 const play = async (variants: Variants) => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: variants })).status).toBe(200);
-/** oldtimerltd's listing (unlimited); `none` asks for an id it does not have, so the answer is empty. */
-const list = async (none = false) => {
-  const r = await call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP${none ? '&campaign_ids=1' : ''}`, { token });
+const TWO = 'campaign_ids=4200001&campaign_ids=4200002';
+/**
+ * oldtimerltd's listing (unlimited): its first two campaigns; `none` asks for an id it does not
+ * have, so the answer is empty; `many` asks for all 122, an answer that is streamed.
+ */
+const list = async (none = false, many = false) => {
+  const r = await call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP${none ? '&campaign_ids=1' : many ? '' : `&${TWO}`}`, { token });
   expect(r.status, r.text).toBe(200);
   return { text: r.text, body: r.body as Record<string, unknown> };
 };
@@ -57,6 +66,17 @@ describe('list_envelope', () => {
     const n = (body.results as unknown[]).length;
     expect(n).toBe(2);
     expect(body.metadata).toEqual({ total: '2', count: '2', page: '1', page_size: '2' });
+  });
+
+  it('every shape also on a listing of more than 100 rows, which is streamed', async () => {
+    await play({ list_envelope: 'metadata_first' });
+    expect((await list(false, true)).text.startsWith('{"metadata":')).toBe(true);
+    await play({ list_envelope: 'text_counts' });
+    const counted = await list(false, true);
+    expect((counted.body.results as unknown[]).length).toBe(122);
+    expect(counted.body.metadata).toEqual({ total: '122', count: '122', page: '1', page_size: '122' });
+    await play({ list_envelope: 'no_count' });
+    expect((await list(false, true)).body.metadata).toEqual({ total: 122, page: 1, page_size: 122 });
   });
 
   it('no_count: the metadata has no count', async () => {

@@ -1,6 +1,7 @@
 // One authenticated API call: bearer token, rate-limit scheduling, the one renewal a 401 allows
-// (DECISIONS client 3), and one quiet resend of a read whose connection broke. Writes whose
-// outcome is unknown are never resent here (DECISIONS client 8): the caller reconciles.
+// (DECISIONS client 3) and a 403 allows once per token (it may be the token's), and one quiet
+// resend of a read whose connection broke. Writes whose outcome is unknown are never resent here
+// (DECISIONS client 8): the caller reconciles.
 import type { Clock } from '../clock/clock';
 import { QueueCancelledError, type Priority, type RateLimitScheduler } from '../ratelimit/scheduler';
 import { isPushBudgetAccount, type EndpointGroup } from '../ratelimit/tiers';
@@ -122,6 +123,11 @@ export class RequestExecutor {
       if (!tokens.canRenew) throw signInRequired('The service ended your sign-in. Sign in again to continue.');
       sent = await this.#send(spec, opts, streaming);
       if (sent.res.status === 401) tokens.invalidate(sent.token);
+    } else if (sent.res.status === 403 && tokens.renewAfterForbidden(sent.token)) {
+      // A 403 may be the token's (a service may refuse a token it no longer knows with 403, or
+      // fix a token's grants when it issues it): one new token, one more try, never more.
+      if (!Buffer.isBuffer(sent.res.body)) sent.res.body.destroy();
+      sent = await this.#send(spec, opts, streaming);
     }
     const { res, token } = sent;
     if (res.status >= 200 && res.status < 300) {

@@ -95,6 +95,27 @@ export class TokenManager {
     if (this.#opts.credentials.flow === 'authorization_code') this.#sessionEnded = true;
   }
 
+  /**
+   * The service refused `token` with 403. That may be the token's doing rather than the account's
+   * (a front server that answers 403 for a token it no longer knows; grants fixed when the token
+   * was issued), so it is dropped for one renewal, unless it is itself the token such a renewal
+   * gave: then the refusal is the account's, and asking again would only loop. True when the
+   * caller should try once more with a newer token (one it dropped now, or one another caller
+   * already got since).
+   */
+  renewAfterForbidden(token: string): boolean {
+    if (!this.canRenew || this.#renewedAfterForbidden === token) return false;
+    if (this.#current?.accessToken === token) {
+      this.#current = undefined;
+      this.#forbiddenRenewalPending = true;
+    }
+    return true;
+  }
+
+  /** The token a renewal after a 403 gave (a second 403 with it is the account's). */
+  #renewedAfterForbidden: string | undefined;
+  #forbiddenRenewalPending = false;
+
   get canRenew(): boolean {
     return this.#opts.credentials.flow === 'client_credentials';
   }
@@ -119,6 +140,8 @@ export class TokenManager {
       clientAuth: this.#clientAuth,
     });
     this.#current = t;
+    if (this.#forbiddenRenewalPending) this.#renewedAfterForbidden = t.accessToken;
+    this.#forbiddenRenewalPending = false;
     return t;
   }
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { FieldProblem } from './campaign';
 import { lenientNumberSchema, lenientRequiredTextSchema, lenientTextSchema, serviceIdSchema } from './service-id';
+import { readEpochMs, serviceEpochMsSchema } from './service-dates';
 
 export const MAX_TITLE_LENGTH = 140;
 export const MAX_TARGET_APPS = 200;
@@ -281,29 +282,39 @@ export function swPathProblems(r: SwPathRequest): FieldProblem[] {
 export const TASK_TYPES = ['immediate', 'scheduled'] as const;
 export const KNOWN_TASK_STATUSES = ['active', 'pending', 'completed', 'cancelled', 'failed'] as const;
 
-/** A task record (spec 2.6), parsed liberally: unknown fields and statuses are kept. */
-export const taskSchema = z.looseObject({
-  taskId: serviceIdSchema,
-  tagId: serviceIdSchema,
-  // Every other field is read liberally (service-id.ts): an odd value is left out, never a reason
-  // to refuse the task list it came in.
-  taskType: lenientRequiredTextSchema,
-  taskStatus: lenientRequiredTextSchema,
-  taskUpdateTime: lenientNumberSchema.optional(),
-  taskUpdateTimeFormatted: lenientTextSchema.optional(),
-  executionTime: lenientNumberSchema.optional(),
-  executionTimeFormatted: lenientTextSchema.optional(),
-  method: lenientTextSchema.optional(),
-  videoId: lenientTextSchema.optional(),
-  forcedItemPolicy: lenientTextSchema.optional(),
-  userTimeZone: lenientNumberSchema.optional(),
-  title: lenientTextSchema.optional(),
-  url: lenientTextSchema.optional(),
-  thumbnailUrl: lenientTextSchema.optional(),
-  iconUrl: lenientTextSchema.optional(),
-  performer: lenientTextSchema.optional(),
-  itemDescription: lenientTextSchema.optional(),
-});
+/**
+ * A task record (spec 2.6), parsed liberally: unknown fields and statuses are kept. Its times are
+ * epoch milliseconds after parsing, however the service wrote them (service-dates.ts), and one left
+ * out is read from its `*Formatted` text (the same instant, which 2.6 gives beside it).
+ */
+export const taskSchema = z
+  .looseObject({
+    taskId: serviceIdSchema,
+    tagId: serviceIdSchema,
+    // Every other field is read liberally (service-id.ts): an odd value is left out, never a reason
+    // to refuse the task list it came in.
+    taskType: lenientRequiredTextSchema,
+    taskStatus: lenientRequiredTextSchema,
+    taskUpdateTime: serviceEpochMsSchema.optional(),
+    taskUpdateTimeFormatted: lenientTextSchema.optional(),
+    executionTime: serviceEpochMsSchema.optional(),
+    executionTimeFormatted: lenientTextSchema.optional(),
+    method: lenientTextSchema.optional(),
+    videoId: lenientTextSchema.optional(),
+    forcedItemPolicy: lenientTextSchema.optional(),
+    userTimeZone: lenientNumberSchema.optional(),
+    title: lenientTextSchema.optional(),
+    url: lenientTextSchema.optional(),
+    thumbnailUrl: lenientTextSchema.optional(),
+    iconUrl: lenientTextSchema.optional(),
+    performer: lenientTextSchema.optional(),
+    itemDescription: lenientTextSchema.optional(),
+  })
+  .transform((t) => ({
+    ...t,
+    executionTime: typeof t.executionTime === 'number' ? t.executionTime : (readEpochMs(t.executionTimeFormatted) ?? t.executionTime),
+    taskUpdateTime: typeof t.taskUpdateTime === 'number' ? t.taskUpdateTime : (readEpochMs(t.taskUpdateTimeFormatted) ?? t.taskUpdateTime),
+  }));
 export type Task = z.infer<typeof taskSchema>;
 
 /** One array found in a task-list answer (its place and what its elements held). */

@@ -97,3 +97,32 @@ export const serviceDateTimeSchema = z.unknown().optional().transform((v): strin
   // Written to the minute: kept to the minute, so that a match still knows the seconds were dropped.
   return at.precisionMs === MINUTE ? `${iso.slice(0, 16)}Z` : iso;
 });
+
+// ---- Epoch times (a task's executionTime and taskUpdateTime, spec 2.6) -------------------------
+// The interface types them as numbers of milliseconds. A service may write the number as text, or
+// serialise its dates otherwise (ISO text, epoch seconds): each is read into milliseconds here, so
+// a time that is there is never taken for one that is missing (a lost push then looked absent and
+// was sent twice).
+
+/**
+ * Epoch seconds from 1973-03-03 to 5138: a number this size in a millisecond field would be a time
+ * in the first years of 1970, which no task has. Milliseconds read from it are 1e11 or more, so
+ * reading a time twice gives the same time.
+ */
+const EPOCH_S_MIN = 1e8;
+const EPOCH_S_MAX = 1e11;
+
+/** Epoch milliseconds from what a service wrote for an epoch time, or undefined when it holds none. */
+export function readEpochMs(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
+  if (n !== undefined) {
+    if (!Number.isFinite(n)) return undefined;
+    return Math.abs(n) >= EPOCH_S_MIN && Math.abs(n) < EPOCH_S_MAX ? Math.round(n * 1000) : n;
+  }
+  // A date-time text names an instant only with its offset.
+  const at = readServiceInstant(value);
+  return at?.zoned ? at.ms : undefined;
+}
+
+/** An epoch-time field of a record, read by readEpochMs; null stays null, anything unreadable is left out. */
+export const serviceEpochMsSchema = z.unknown().optional().transform((v): number | null | undefined => (v === null ? null : readEpochMs(v)));

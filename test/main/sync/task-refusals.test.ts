@@ -5,6 +5,7 @@
 // wanted happened, so the item is sent. Counted on the sandbox's own state and request log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/shared/domain/push';
+import { isServiceValue } from '../../../src/shared/domain/service-values';
 import { fault, startEnv, until, type Env } from '../app/env';
 import { outboxItem, P, requestLog, rewritingProxy, settled, tasksOnService, type RewritingProxy } from './support';
 
@@ -64,7 +65,8 @@ describe('a cancel whose answer was lost', () => {
       body: (method, path, body) => {
         if (method !== 'GET' || path !== '/epsilon/task') return undefined;
         const parsed = JSON.parse(body.toString()) as unknown;
-        const gone = (list: { taskStatus?: string }[]) => list.filter((t) => t.taskStatus !== 'cancelled');
+        // Any spelling the service writes (task_status_spelling: "canceled").
+        const gone = (list: { taskStatus?: string }[]) => list.filter((t) => !isServiceValue(t.taskStatus, 'cancelled'));
         if (Array.isArray(parsed)) return Buffer.from(JSON.stringify(gone(parsed as { taskStatus?: string }[])));
         // The list under any key, nested one level at most (task_list_wrapper).
         const unwrap = (o: Record<string, unknown>, depth: number): void => {
