@@ -583,7 +583,7 @@ async function runSeed(seed: number): Promise<{ violations: string[]; variants: 
     if (process.env.CHAOS_VERBOSE) {
       const states = (await outbox(r)).map((i) => `${i.kind}:${i.state}${i.lastError ? `(${i.lastError.code})` : ''}`);
       if (process.env.CHAOS_VERBOSE === '2') {
-        for (const q of await requestLog(env.sandbox)) process.stderr.write(`    ${q.seq} ${q.method} ${q.path} ${q.status ?? '-'} ${q.outcome}\n`);
+        for (const q of await requestLog(env.sandbox)) process.stderr.write(`    ${q.seq} ${Math.round((q.time - T0) / 1000)}s ${q.method} ${q.path} ${q.status ?? '-'} ${q.outcome}${q.limited ? ' limited' : ''}\n`);
       }
       process.stderr.write(`chaos seed ${seed}: ${done.join(' ')}\n  ${r.changes.length} changes, ${r.seq} requests, ${Math.round((now(r) - T0) / MINUTE)} virtual min, ${r.settles} settles; ${states.join(' ')}\n`);
     }
