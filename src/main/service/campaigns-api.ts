@@ -43,8 +43,15 @@ export interface ListAllProgress {
 
 export interface ListAllOptions extends CallOptions {
   onProgress?: (p: ListAllProgress) => void;
+  /**
+   * Every row as a read shows it, readings that will not add up included: what a look-up that
+   * needs one sighting (a lost create's presence) may conclude from before the walk ends or fails.
+   */
+  onRows?: (rows: readonly Campaign[]) => void;
   /** What the service was found to refuse (the connection's own: ServiceClient.sortMemory). */
   sortMemory?: SortMemory;
+  /** How a failed page is waited for before it is read again: on the caller's clock (ServiceClient.readRetry). */
+  retry?: ReadRetry;
 }
 
 function checkAccount(accountId: string): string {
@@ -434,6 +441,25 @@ function isTransient(e: ServiceError): boolean {
 const wasCut = (e: ServiceError) => (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
 
 /**
+ * One read of a listing (a page, a look-up's page), asked again after a transient failure (5xx,
+ * dropped, cut, limits given up) once its Retry-After has passed or a backoff with jitter, on the
+ * injected clock, up to MAX_READ_ATTEMPTS tries: one failed page is no reason to throw away what a
+ * walk has read. `failed` hears each failure that is retried (a walk shrinks its pages after a cut).
+ */
+export async function readAgainOnFailure<T>(retry: ReadRetry, signal: AbortSignal | undefined, read: () => Promise<T>, failed?: (e: ServiceError) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (!(e instanceof ServiceError) || !isTransient(e) || attempt >= MAX_READ_ATTEMPTS || signal?.aborted) throw e;
+      failed?.(e);
+      const step = Math.min(retry.maxMs, retry.baseMs * 2 ** (attempt - 1));
+      await waitOn(retry.clock, e.retryAfterMs ?? Math.round(step / 2 + Math.random() * (step / 2)), signal);
+    }
+  }
+}
+
+/**
  * The unpaged answer failed in a way pages may not: cut, slow to start, refused or failed by the
  * service. A connection that cannot be made at all, a cancel or a refusal of our credentials or
  * access ends the walk instead.
@@ -524,22 +550,21 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   };
 
   /** One page, asked again after a transient failure; a cut answer is asked for in a quarter of the size. */
-  const readPage = async (position: number): Promise<{ page: CampaignPage; start: number }> => {
-    for (let attempt = 1; ; attempt++) {
-      cancelled();
-      const number = Math.floor(position / size) + 1;
-      try {
+  const readPage = (position: number): Promise<{ page: CampaignPage; start: number }> =>
+    readAgainOnFailure(
+      retry,
+      opts.signal,
+      async () => {
+        cancelled();
+        const number = Math.floor(position / size) + 1;
         return { page: await read(number, size), start: (number - 1) * size };
-      } catch (e) {
-        if (!(e instanceof ServiceError) || !isTransient(e) || attempt >= MAX_READ_ATTEMPTS || opts.signal?.aborted) throw e;
+      },
+      (e) => {
         // A quarter: the service may cap pages below what was asked, so halving the ask may not
         // shrink what it sends for several tries.
         if (wasCut(e) && size > 1) size = Math.max(1, Math.floor(size / 4));
-        const step = Math.min(retry.maxMs, retry.baseMs * 2 ** (attempt - 1));
-        await waitOn(retry.clock, e.retryAfterMs ?? Math.round(step / 2 + Math.random() * (step / 2)), opts.signal);
-      }
-    }
-  };
+      },
+    );
 
   async function* reading(pass: number): AsyncGenerator<ListingStep, Reading, void> {
     const r: Reading = { ids: new Set(), totals: new Set(), total: 0, broken: false };
@@ -720,8 +745,9 @@ const isSortRefusal = (e: unknown) => e instanceof ServiceError && e.kind === 'v
 
 /**
  * Every campaign of a listing (all pages; with `campaignIds`, in as many requests as keep each
- * URL short enough, merged). Fails with IncompleteListingError rather than return a listing that
- * does not add up to its total.
+ * URL short enough, merged). Readings of the whole listing that do not add up (other users create
+ * and delete meanwhile) are reconciled by a look-up of the ids they listed, as a refresh does.
+ * Fails with IncompleteListingError rather than return a listing that does not add up to its total.
  */
 export async function listAllCampaigns(
   exec: RequestExecutor,
@@ -753,14 +779,26 @@ export async function listAllCampaigns(
     // A look-up by ids names a fixed set: each row any reading listed is one of them the service
     // had, so readings of a moving order are reconciled by what they listed together.
     const everListed = new Map<string, Campaign>();
-    const confirm = ids ? (found: string[]) => Promise.resolve(found.flatMap((id) => everListed.get(id) ?? [])) : undefined;
-    const walk = { pageSize: pageSize ?? MAX_PAGE_SIZE, what: accountId, ...(whole ? { whole } : {}), ...(opts.signal ? { signal: opts.signal } : {}), ...(confirm ? { confirm } : {}) };
+    // The whole listing: the ones of the ids read the service has now, looked up by id.
+    const { onProgress: _progress, onRows: _rows, ...quiet } = opts;
+    const confirm = ids
+      ? (found: string[]) => Promise.resolve(found.flatMap((id) => everListed.get(id) ?? []))
+      : async (read: string[]) => (await listAllCampaigns(exec, baseUrl, accountId, { ...rest, campaignIds: read }, quiet)).campaigns;
+    const walk: WalkOptions = {
+      pageSize: pageSize ?? MAX_PAGE_SIZE,
+      what: accountId,
+      confirm,
+      ...(whole ? { whole } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.retry ? { retry: opts.retry } : {}),
+    };
     for await (const step of walkListing(read, walk)) {
       if (step.pass !== pass) {
         pass = step.pass;
         group = new Map();
       }
       pagesDone = before + step.pagesDone + (step.streaming ? 1 : 0);
+      opts.onRows?.(step.campaigns);
       for (const c of step.campaigns) everListed.set(c.id, c);
       for (const c of step.campaigns) if (!group.has(c.id)) group.set(c.id, c);
       opts.onProgress?.({ page: pagesDone, fetched: byId.size + group.size, total: byId.size + step.total });

@@ -12,6 +12,7 @@ export { TokenSet, requestClientCredentialsToken, exchangeAuthorizationCode } fr
 export { TokenManager, type CredentialSource } from './token-manager';
 export { signInWithBrowser, type SignInOptions, type AuthorizationCodeSession } from './browser-sign-in';
 export type { CampaignPage, ListAllProgress, ListAllOptions } from './campaigns-api';
-export { readPageAt } from './campaigns-api';
+export { readAgainOnFailure, readPageAt } from './campaigns-api';
+export type { ReadRetry } from './campaigns-api';
 export type { TaskType } from './push-api';
 export type { CallOptions } from './request-executor';

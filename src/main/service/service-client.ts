@@ -15,6 +15,8 @@ import {
   type SortMemory,
   type StreamedListing,
   type ListAllOptions,
+  type ReadRetry,
+  READ_RETRY_BACKOFF,
 } from './campaigns-api';
 import { HttpTransport } from './http-transport';
 import * as push from './push-api';
@@ -60,10 +62,13 @@ export class ServiceClient {
   readonly #serviceClock: ServiceClock;
   /** What this service refuses of the list queries: learned once, for every reader of the connection. */
   readonly sortMemory: SortMemory = { idRefused: false };
+  /** How a failed page of a listing is waited for before it is read again: on this client's clock. */
+  readonly readRetry: ReadRetry;
 
   constructor(opts: ServiceClientOptions) {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
+    this.readRetry = { clock: this.#clock, ...READ_RETRY_BACKOFF };
     this.#ownsTransport = !opts.transport;
     this.#transport = opts.transport ?? new HttpTransport();
     this.#ownsScheduler = !opts.scheduler;
@@ -146,7 +151,7 @@ export class ServiceClient {
     query: Parameters<typeof listAllCampaigns>[3],
     opts?: ListAllOptions,
   ): Promise<{ campaigns: Campaign[]; total: number }> {
-    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, { sortMemory: this.sortMemory, ...opts });
+    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, { sortMemory: this.sortMemory, retry: this.readRetry, ...opts });
   }
 
   authApps(opts?: CallOptions): Promise<Record<string, string>> {

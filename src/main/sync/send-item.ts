@@ -3,7 +3,7 @@
 import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, Task } from '../../shared/domain/push';
 import { compareIds } from '../../shared/domain/service-id';
-import { isServiceError, readPageAt, type ServiceClient } from '../service';
+import { isServiceError, readAgainOnFailure, readPageAt, type ListAllOptions, type ServiceClient } from '../service';
 import type { OutboxItem } from '../store';
 import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
 
@@ -49,9 +49,15 @@ export interface ListingRead {
  * LOOKUP_PAGE_SIZE usually covers what was created since the cache's newest campaign
  * (`newestKnownId`) on a service whose ids grow (issue #15: at most 2 reads). It widens only while
  * every row it read is newer than that id, in descending order. What it read proves presence, never
- * absence (ids need not grow): `complete` only when it read the whole listing.
+ * absence (ids need not grow): `complete` only when it read the whole listing. A page that fails
+ * for the moment is read again (readAgainOnFailure); `seen` hears every page as it is read.
  */
-export async function listNewestFirst(client: ServiceClient, accountId: string, newestKnownId: string | undefined): Promise<ListingRead> {
+export async function listNewestFirst(
+  client: ServiceClient,
+  accountId: string,
+  newestKnownId: string | undefined,
+  seen: (rows: readonly Campaign[]) => void = () => undefined,
+): Promise<ListingRead> {
   const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
   const rows = new Map<string, Campaign>();
   let size = LOOKUP_PAGE_SIZE;
@@ -64,7 +70,8 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
     client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
   const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
-    const { page: p, end } = await readPageAt(newestFirst, offset, size);
+    const { page: p, end } = await readAgainOnFailure(client.readRetry, undefined, () => readPageAt(newestFirst, offset, size));
+    seen(p.campaigns);
     let ordered = true;
     for (const c of p.campaigns) {
       if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
@@ -93,13 +100,17 @@ export async function listNewestFirst(client: ServiceClient, accountId: string, 
 /** A query the service refused as such (4xx other than auth, limits and access): another one may do. */
 const refusedQuery = (e: unknown) => isServiceError(e) && (e.kind === 'validation' || e.kind === 'not_found');
 
-/** Every campaign of the account, unsorted: in one request, or in pages when the service refuses that. */
-async function listWhole(client: ServiceClient, accountId: string): Promise<Campaign[]> {
+/**
+ * Every campaign of the account, unsorted: in one request, or in pages when the service refuses
+ * that. `seen` hears every row as it is read, readings that will not add up included.
+ */
+async function listWhole(client: ServiceClient, accountId: string, seen: ListAllOptions['onRows'], signal: AbortSignal): Promise<Campaign[]> {
+  const opts = { ...PRIORITY, onRows: seen, signal };
   try {
-    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, PRIORITY)).campaigns;
+    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, opts)).campaigns;
   } catch (e) {
     if (!refusedQuery(e)) throw e;
-    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP', pageSize: MAX_PAGE_SIZE }, PRIORITY)).campaigns;
+    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP', pageSize: MAX_PAGE_SIZE }, opts)).campaigns;
   }
 }
 
@@ -108,6 +119,13 @@ async function listWhole(client: ServiceClient, accountId: string): Promise<Camp
  * (`isCandidate`: not in the pre-send baseline, matching what was sent) or are the whole listing.
  * Otherwise the whole account, since only every row proves a create absent on a service whose new
  * ids may lie anywhere. A refused newest-first query (unsupported sort) falls back to that too.
+ *
+ * Presence needs one sighting, absence the whole listing: every row any read showed is kept, and
+ * the walk stops at the first candidate. A walk that fails or gives up (pages failing past their
+ * retries, a listing that never adds up while other users change the account) after a candidate
+ * was shown still proves it present; without one it proves nothing and the look-up fails (looked
+ * for again later), never "absent". So a present create is found within the reads of one walk,
+ * whatever the page size, the order or the churn.
  */
 export async function listForMatch(
   client: ServiceClient,
@@ -115,18 +133,30 @@ export async function listForMatch(
   newestKnownId: string | undefined,
   isCandidate: (c: Campaign) => boolean,
 ): Promise<Campaign[]> {
-  // A service known to refuse a sort by id (the interface names id among no commonly sorted
-  // fields; the refresh may have learned it too) is read whole at once.
-  if (!client.sortMemory.idRefused) {
-    try {
-      const newest = await listNewestFirst(client, accountId, newestKnownId);
-      if (newest.complete || newest.campaigns.some(isCandidate)) return newest.campaigns;
-    } catch (e) {
-      if (!refusedQuery(e)) throw e;
-      client.sortMemory.idRefused = true;
+  const shown = new Map<string, Campaign>();
+  // Stops the whole walk once a candidate is shown: reading on would only look for a second one.
+  const found = new AbortController();
+  const seen = (rows: readonly Campaign[]) => {
+    for (const c of rows) shown.set(c.id, c);
+    if (rows.some(isCandidate)) found.abort();
+  };
+  try {
+    // A service known to refuse a sort by id (the interface names id among no commonly sorted
+    // fields; the refresh may have learned it too) is read whole at once.
+    if (!client.sortMemory.idRefused) {
+      try {
+        const newest = await listNewestFirst(client, accountId, newestKnownId, seen);
+        if (newest.complete || found.signal.aborted) return newest.campaigns;
+      } catch (e) {
+        if (!refusedQuery(e)) throw e;
+        client.sortMemory.idRefused = true;
+      }
     }
+    return await listWhole(client, accountId, seen, found.signal);
+  } catch (e) {
+    if (found.signal.aborted) return [...shown.values()];
+    throw e;
   }
-  return listWhole(client, accountId);
 }
 
 /** What a look-up found: one match, none, or several the person must choose between. */

@@ -13,11 +13,15 @@ export const P = 'sandbox-demo';
 
 export interface LoggedRequest {
   seq: number;
+  /** The service's clock when it was handled, ms. */
+  time: number;
   method: string;
   path: string;
   account: string | null;
   status: number | null;
   outcome: string;
+  /** Counted against a rate limit. */
+  limited: boolean;
 }
 
 export async function requestLog(sb: SandboxRef, since = 0): Promise<LoggedRequest[]> {
