@@ -658,7 +658,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     if (!r.broken && r.totals.size === 1 && r.ids.size === r.total) return;
     for (const id of r.ids) everRead.add(id);
     if (opts.confirm && !r.broken && everRead.size >= r.total && everRead.size <= MAX_CONFIRMED_IDS) {
-      // Reconcile by id: of every campaign any reading listed, the ones the service still has.
+      // Reconcile by id: of every campaign any reading listed, the ones the service still has. As
+      // many as the count of the reading's last answer (given after every id was read) is the
+      // whole listing (see below why the count must come before the look-up).
       cancelled();
       const found = await opts.confirm([...everRead]);
       if (found.length === r.total) {
@@ -666,17 +668,21 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         return;
       }
       // The count may have moved since the reading's last page (other users create and delete
-      // while it runs): count again, with one page whose rows are as current as the look-up.
-      // What was confirmed plus that page, as many as the count now, is the listing; a campaign
-      // created unseen would leave it one short, one deleted since one over.
+      // while it runs): count again (one page, its rows read too), then look up again. Why the
+      // count first: every id read was created before that count was given and ids are not used
+      // again, so the ones the look-up finds after it are at most those the count holds; a
+      // campaign the reads never saw (a create whose answer was lost) leaves them at least one
+      // short. Looked up before the count, one deleted in between would hide such a campaign.
       const { page: now } = await readPage(0);
       pagesDone++;
-      const current = new Map(found.map((c) => [c.id, c]));
-      for (const c of now.campaigns) current.set(c.id, c);
       for (const c of now.campaigns) everRead.add(c.id);
-      if (current.size === now.total) {
-        yield { campaigns: [...current.values()], total: now.total, pagesDone, pagesTotal: pagesDone, pass: pass + 1 };
-        return;
+      if (everRead.size <= MAX_CONFIRMED_IDS) {
+        cancelled();
+        const again = await opts.confirm([...everRead]);
+        if (again.length === now.total) {
+          yield { campaigns: again, total: now.total, pagesDone, pagesTotal: pagesDone, pass: pass + 1 };
+          return;
+        }
       }
     }
     // The same ids under the same total twice: another reading would list them again.
