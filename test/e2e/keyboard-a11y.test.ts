@@ -139,7 +139,7 @@ describe('axe-core on every screen', () => {
       await page.emulateMedia({ colorScheme: theme });
       await openAccount(page, account.account_id);
       const found: string[] = [];
-      for (const tab of ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity']) {
+      for (const tab of ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity', 'limits']) {
         await page.getByTestId(`tab-${tab}`).click();
         await expect.poll(() => page.getByTestId(`tab-${tab}`).getAttribute('aria-selected')).toBe('true');
         found.push(...(await seriousProblems(page, tab)));
