@@ -171,7 +171,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     note: (profileId, level, kind, message) => log(profileId, null, level, kind, message),
     onOnline: (profileId) => {
       drainer.resume(profileId);
-      refresher.appsAfterReconnect(profileId);
+      refresher.apps.appsAfterReconnect(profileId);
     },
   });
   const refresher = new Refresher({
@@ -229,7 +229,7 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
       }
       // A push refused for access: an app may have been withdrawn. The apps are read again, so one
       // the service no longer lists leaves the composer's picker now, not at the next start.
-      if (item.kind === 'send_push' && (refusal.status === 403 || refusal.status === 404)) void refresher.refreshApps(item.profileId);
+      if (item.kind === 'send_push' && (refusal.status === 403 || refusal.status === 404)) void refresher.apps.refreshApps(item.profileId);
     },
   });
   const ctx: CoreContext = {

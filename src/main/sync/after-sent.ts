@@ -9,11 +9,11 @@ import { targetApps } from './signature';
 export function createAfterSent(store: Store, hub: EventHub, refresher: Refresher) {
   const refreshTasksOf = async (profileId: string, appIds: readonly string[]) => {
     // The apps first when some are not known yet (their tasks can only be cached under them).
-    if (appIds.some((id) => !store.apps.get(profileId, id))) await refresher.refreshApps(profileId);
+    if (appIds.some((id) => !store.apps.get(profileId, id))) await refresher.apps.refreshApps(profileId);
     // At the outbox's priority, not in the background: the item counts as sending until this read
     // has told which tasks are its own.
     for (const appId of appIds) {
-      if (store.apps.get(profileId, appId)) await refresher.refreshTasks(profileId, appId, 'outbox').catch(() => undefined);
+      if (store.apps.get(profileId, appId)) await refresher.apps.refreshTasks(profileId, appId, 'outbox').catch(() => undefined);
     }
   };
 

@@ -1,5 +1,5 @@
-// Cache refresh: an account's campaigns (fetch_level RAP), a profile's apps and the tasks of each
-// app. Requests go through the scheduler at background priority and a refresh can be cancelled.
+// Cache refresh: an account's campaigns (fetch_level RAP); a profile's apps and the tasks of each
+// app in apps-refresh.ts. Requests go through the scheduler at background priority and a refresh can be cancelled.
 // The campaigns come from the client's one listing walk (walkListing): the whole listing in one
 // unpaged request, streamed and parsed as it arrives, then (only when the service capped that
 // answer, or it failed) pages; a listing is not a snapshot, so the walk reconciles readings that
@@ -9,17 +9,17 @@
 // parsed; at most IN_FLIGHT_MAX rows wait for it (then reading the answer pauses). The open list
 // is told to re-read as rows are committed.
 // A network's listing names the owner of each campaign, so it also fills the caches of its member
-// accounts (added to the profile when first seen): one listing serves them all.
+// accounts (network-members.ts): one listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
-import { DeskError } from '../../shared/errors';
-import { isServiceError } from '../service';
 import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, unpagedRowLimit, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { ConnectionView, Connections } from '../connections/connections';
+import { AppsRefresher } from './apps-refresh';
+import { networkParts } from './network-members';
+import { describeFailure } from './refresh-words';
 import type { EventHub } from '../events/event-hub';
 import { planBackgroundRefresh, refreshCost } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
-import type { Priority } from '../ratelimit/scheduler';
 import { turnTaker } from '../clock/turns';
 import { DEFAULT_LISTING_LAG_MS, justPostedCampaignIds } from './posted';
 
@@ -68,39 +68,6 @@ const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFR
 
 const keyOf = (r: AccountRef) => `${r.profileId}\u0000${r.accountId}`;
 
-function describe(e: unknown): string {
-  if (isServiceError(e) || e instanceof Error) return e.message;
-  return 'The refresh failed.';
-}
-
-/** What is known about fetching a profile's apps (in memory: a new run starts afresh). */
-interface AppsState {
-  /** The fetch under way: `apps` settles once the apps are stored or failed, `all` when it is done. */
-  running: { apps: Promise<void>; all: Promise<RefreshOutcome> } | null;
-  /** A fetch of the apps has ended (either way) in this run. */
-  fetched: boolean;
-  /** Why none are known: the last fetch's error, or why none could be made; null after success. */
-  failure: unknown;
-  /** Apps whose tasks were read (or asked for) since the apps were last fetched: the next look reads no more. */
-  tasksRead: Set<string>;
-}
-
-/** Why a profile's apps cannot be fetched now, for a screen that has none to show. */
-function notReachable({ connection, signIn }: ConnectionView): DeskError {
-  // A lost secret is not the service's fault: say what is missing, and what helps.
-  if (connection === 'failing' && signIn.needsSecret) return new DeskError('unauthorized', `${signIn.message ?? 'The client secret is missing from the keychain.'} The applications are fetched once it is entered.`);
-  switch (connection) {
-    case 'working_offline':
-      return new DeskError('offline', 'You work offline: the applications of this connection are fetched when you go online.');
-    case 'signing_in':
-      return new DeskError('offline', 'Signing in: the applications of this connection are fetched once that is done.');
-    case 'failing':
-      return new DeskError('unauthorized', 'Sign in to this connection: its applications are fetched once it is signed in.');
-    default:
-      return new DeskError('offline', 'The service cannot be reached now: the applications of this connection are fetched when it answers again.');
-  }
-}
-
 /**
  * Why a refresh did not start, by the connection's state: only an offline one "cannot be
  * reached"; a connection that needs its secret or a sign-in says that instead.
@@ -121,13 +88,15 @@ function notRefreshedBecause({ connection, signIn }: ConnectionView): string {
 export class Refresher {
   readonly #deps: RefreshDeps;
   readonly #running = new Map<string, AbortController>();
-  readonly #apps = new Map<string, AppsState>();
+  /** The profiles' applications and their tasks. */
+  readonly apps: AppsRefresher;
   /** What each account's last listing looked like: its total, and the page size when the service capped it. */
   readonly #lastListing = new Map<string, { total: number; pageSize: number | null }>();
   #closed = false;
 
   constructor(deps: RefreshDeps) {
     this.#deps = deps;
+    this.apps = new AppsRefresher(deps);
   }
 
   cancel(ref: AccountRef): void {
@@ -307,7 +276,7 @@ export class Refresher {
       // A listing read that failed after the service answered (cut, slow, 5xx) is not proof that
       // it cannot be reached (DECISIONS client 15): only a connection that could not be made is.
       connections.noteFailure(ref.profileId, e, { read: false });
-      const message = describe(e);
+      const message = describeFailure(e);
       this.#deps.note(ref.profileId, ref.accountId, 'error', 'sync.failed', `Refreshing ${ref.accountId} failed: ${message}`);
       progress('failed', pagesDone, pagesTotal, message);
       return 'failed';
@@ -346,183 +315,9 @@ export class Refresher {
       resolve(
         account.type !== 'NETWORK'
           ? refreshes.get(account.accountId)!.applyPage(campaigns)
-          : this.#deps.store.campaigns.applyBatches(this.#networkParts(account, campaigns, refreshes, skipped)),
+          : this.#deps.store.campaigns.applyBatches(networkParts(this.#deps, account, campaigns, refreshes, skipped)),
       ),
     );
-  }
-
-  /** The network's batch and, grouped by owner, its members' (members first seen are added). */
-  #networkParts(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>) {
-    const { store, hub } = this.#deps;
-    const parts = [{ refresh: refreshes.get(account.accountId)!, campaigns }];
-    let added = false;
-    const byOwner = new Map<string, Campaign[]>();
-    for (const c of campaigns) {
-      const owner = c.advertiser_id;
-      if (!owner || owner === account.accountId || !/^[A-Za-z]+$/.test(owner)) continue;
-      let list = byOwner.get(owner);
-      if (!list) byOwner.set(owner, (list = []));
-      list.push(c);
-    }
-    // Members first seen in this chunk are added in one transaction (a chunk of a large network's
-    // listing names a hundred new ones), without an fsync: the listing names them again. The
-    // listing is where the service names an account (account-names.ts): a member still shown by
-    // its id, added before its network, takes that name too (never replacing one it has).
-    store.refetchableTransaction(() => {
-      for (const [owner, list] of byOwner) {
-        if (skipped.has(owner) || refreshes.has(owner)) continue;
-        const ref = { profileId: account.profileId, accountId: owner };
-        const listedName = list.find((c) => c.advertiser_name?.trim())?.advertiser_name?.trim() ?? null;
-        const known = store.accounts.get(ref);
-        if (!known) store.accounts.add({ ...ref, name: listedName, type: 'ADVERTISER', networkId: account.accountId });
-        else if (!known.name && listedName) store.accounts.update(ref, { name: listedName });
-        else continue;
-        added = true;
-      }
-    });
-    for (const [owner, list] of byOwner) {
-      if (skipped.has(owner)) continue;
-      let r = refreshes.get(owner);
-      if (!r) {
-        const ref = { profileId: account.profileId, accountId: owner };
-        // Listed under two networks? keep the member's own view as it is.
-        if (store.accounts.get(ref)?.networkId !== account.accountId) continue;
-        r = store.campaigns.beginRefresh(ref);
-        refreshes.set(owner, r);
-      }
-      if (r.superseded) {
-        // A member refreshed on its own meanwhile: its newer refresh wins, the network's goes on.
-        refreshes.delete(owner);
-        skipped.add(owner);
-        continue;
-      }
-      parts.push({ refresh: r, campaigns: list });
-    }
-    // One notice however many members this batch brought in (each makes the window re-read its tree).
-    if (added) hub.emit('data.changed', { profileId: account.profileId, accountId: null, what: 'accounts' });
-    return parts;
-  }
-
-  /**
-   * auth-apps, replacing the cache. A call while one runs for the profile joins it. Failures go to
-   * the activity log and are kept for appsWanted(). The tasks are not read here (DECISIONS client
-   * 19): reading every app's tasks unasked spent a tight push read budget the person's own reads
-   * then waited for. Each app's tasks are read when the person looks at them (tasksWanted), and
-   * again at the next look after this fetch.
-   */
-  refreshApps(profileId: string): Promise<RefreshOutcome> {
-    const st = this.#appsState(profileId);
-    if (st.running) return st.running.all;
-    const { connections } = this.#deps;
-    if (this.#closed) return Promise.resolve('skipped');
-    if (!connections.canUse(profileId)) {
-      // Nothing can be asked now; the next sign-in or return online fetches them.
-      if (!st.fetched) st.failure = notReachable(connections.view(profileId));
-      return Promise.resolve('skipped');
-    }
-    const apps = this.#fetchApps(profileId, st);
-    const all = apps.then((appIds): RefreshOutcome => {
-      if (appIds === null) return 'failed';
-      st.tasksRead.clear();
-      // A Tasks tab that is open reads its list again, and with it the app's tasks.
-      this.#deps.hub.emit('data.changed', { profileId, accountId: null, what: 'tasks' });
-      return 'done';
-    });
-    st.running = { apps: apps.then(() => undefined), all };
-    void all.finally(() => {
-      if (st.running?.all === all) st.running = null;
-    });
-    return all;
-  }
-
-  /**
-   * For a screen that finds no apps cached: fetches them, once (a failed fetch is not repeated at
-   * every look; sign-in, a manual refresh or the connection coming back fetch again), and waits
-   * for the apps themselves (their tasks follow). Says why none are known when that failed.
-   */
-  async appsWanted(profileId: string): Promise<{ failure: unknown }> {
-    const { store } = this.#deps;
-    if (store.apps.list(profileId).length > 0) return { failure: null };
-    const st = this.#appsState(profileId);
-    if (!st.running && !st.fetched) void this.refreshApps(profileId);
-    await st.running?.apps;
-    return { failure: store.apps.list(profileId).length > 0 ? null : st.failure };
-  }
-
-  /**
-   * The connection can be reached (or is signed in) again: apps it has none of, because a fetch
-   * failed or none could be made, are fetched now.
-   */
-  appsAfterReconnect(profileId: string): void {
-    const st = this.#appsState(profileId);
-    if (st.running || this.#deps.store.apps.list(profileId).length > 0) return;
-    if (st.failure !== null || !st.fetched) void this.refreshApps(profileId);
-  }
-
-  /** The profile is gone: forget what was learned about its apps. */
-  forgetApps(profileId: string): void {
-    this.#apps.delete(profileId);
-  }
-
-  #appsState(profileId: string): AppsState {
-    let st = this.#apps.get(profileId);
-    if (!st) this.#apps.set(profileId, (st = { running: null, fetched: false, failure: null, tasksRead: new Set() }));
-    return st;
-  }
-
-  /** The apps into the cache; their ids, or null when the fetch failed (logged). */
-  async #fetchApps(profileId: string, st: AppsState): Promise<string[] | null> {
-    const { store, connections, hub } = this.#deps;
-    try {
-      const client = connections.client(profileId);
-      const apps = await client.authApps({ priority: 'background' });
-      connections.noteSuccess(profileId);
-      if (!store.profiles.get(profileId)) return null;
-      store.apps.replaceAll(profileId, apps);
-      st.fetched = true;
-      st.failure = null;
-      hub.emit('data.changed', { profileId, accountId: null, what: 'apps' });
-      return Object.keys(apps);
-    } catch (e) {
-      st.fetched = true;
-      st.failure = e;
-      connections.noteFailure(profileId, e, { read: true });
-      this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the applications of this connection failed: ${describe(e)}`);
-      return null;
-    }
-  }
-
-  /**
-   * The person looks at an app's tasks (the Tasks tab lists them): read them from the service once
-   * since the apps were fetched, at the person's priority, so that no read they did not ask for
-   * stands between them and the budget. The cache answers at once; `data.changed` follows the read.
-   * A failed read is logged and not repeated at every look: the tab's Refresh asks again.
-   */
-  tasksWanted(profileId: string, appId: string): void {
-    const { store, connections } = this.#deps;
-    const st = this.#appsState(profileId);
-    if (this.#closed || st.tasksRead.has(appId) || !connections.canUse(profileId)) return;
-    if (!store.apps.get(profileId, appId)) return;
-    st.tasksRead.add(appId);
-    this.refreshTasks(profileId, appId, 'interactive').catch((e: unknown) => {
-      this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the tasks of application ${appId} failed: ${describe(e)}`);
-    });
-  }
-
-  /** The tasks of one app; throws on failure (the caller decides how to report it). */
-  async refreshTasks(profileId: string, appId: string, priority: Priority): Promise<void> {
-    const { store, connections, hub } = this.#deps;
-    const client = connections.client(profileId);
-    try {
-      const tasks = await client.listTasks(appId, undefined, { priority });
-      connections.noteSuccess(profileId);
-      store.tasks.replaceForApp(profileId, appId, tasks);
-      this.#appsState(profileId).tasksRead.add(appId);
-    } catch (e) {
-      connections.noteFailure(profileId, e, { read: true });
-      throw e;
-    }
-    hub.emit('data.changed', { profileId, accountId: null, what: 'tasks' });
   }
 
   /** Every account of a profile (members through their network) plus apps and tasks. */
@@ -531,11 +326,12 @@ export class Refresher {
     const ids = new Set(accounts.map((a) => a.accountId));
     const top = accounts.filter((a) => a.networkId === null || !ids.has(a.networkId));
     // Not asked for by the person (start-up, sign-in): mindful of the budget their actions need.
-    await Promise.all([...top.map((a) => this.refreshAccount(a, { background: true })), this.refreshApps(profileId)]);
+    await Promise.all([...top.map((a) => this.refreshAccount(a, { background: true })), this.apps.refreshApps(profileId)]);
   }
 
   close(): void {
     this.#closed = true;
+    this.apps.close();
     for (const c of this.#running.values()) c.abort();
   }
 }

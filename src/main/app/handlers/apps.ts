@@ -23,7 +23,7 @@ export function appsHandlers(ctx: CoreContext): HandlersOf<'apps'> {
     async 'apps.list'({ profileId }) {
       requireProfile(ctx, profileId);
       // None cached (a connection just added, or its first fetch failed): fetched once, not at every look.
-      const { failure } = await ctx.refresher.appsWanted(profileId);
+      const { failure } = await ctx.refresher.apps.appsWanted(profileId);
       if (failure !== null) throw appsUnknown(failure);
       return store.apps.list(profileId).map(appDto);
     },

@@ -70,7 +70,7 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
         // learn the applications it may push to: without them no push can be composed.
         void connections
           .signIn(p.id)
-          .then(() => ctx.refresher.refreshApps(p.id))
+          .then(() => ctx.refresher.apps.refreshApps(p.id))
           .catch(() => undefined);
       }
       return profileView(ctx, p.id);
@@ -102,7 +102,7 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
       store.profiles.update(profileId, patch);
       // The next call builds a client from the new settings; drafts, cache and outbox are untouched.
       await connections.forget(profileId);
-      ctx.refresher.forgetApps(profileId);
+      ctx.refresher.apps.forgetApps(profileId);
       const what = [...Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined), ...(clientSecret !== undefined ? ['secret'] : [])];
       ctx.log(profileId, null, 'info', 'profile.updated', `Connection "${after.name}" changed (${what.join(', ') || 'nothing'}); its drafts and queued changes are kept.`);
       changed();
@@ -111,7 +111,7 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
           .signIn(profileId)
           .then(() => {
             ctx.drainer.resume(profileId);
-            return ctx.refresher.refreshApps(profileId);
+            return ctx.refresher.apps.refreshApps(profileId);
           })
           .catch(() => undefined);
       }
@@ -126,7 +126,7 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
       // Large caches go in short steps first, so the removal's own delete is quick.
       for (const a of store.accounts.list(profileId)) await store.campaigns.forget(a);
       await connections.forget(profileId);
-      ctx.refresher.forgetApps(profileId);
+      ctx.refresher.apps.forgetApps(profileId);
       // Again after the awaits, right before the delete: the drainer may have started a send meanwhile.
       const discarded = guardRemoval(store, { profileId }, choice);
       for (const item of store.outbox.list({ profileId })) ctx.notes.remove(item.seq);
@@ -157,7 +157,7 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
       await connections.signIn(profileId);
       ctx.drainer.kick();
       // Signed in (again): the applications and their tasks may have changed meanwhile.
-      void ctx.refresher.refreshApps(profileId);
+      void ctx.refresher.apps.refreshApps(profileId);
       return profileView(ctx, profileId);
     },
 

@@ -11,7 +11,7 @@ export function syncHandlers(ctx: CoreContext): HandlersOf<'sync'> {
       requireAccount(ctx, ref);
       void refresher.refreshAccount(ref);
       // A manual refresh brings the connection's applications and tasks up to date too.
-      void refresher.refreshApps(ref.profileId);
+      void refresher.apps.refreshApps(ref.profileId);
       return { ok: true };
     },
 

@@ -42,7 +42,7 @@ export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
   return {
     async 'tasks.list'({ profileId, appId, taskType }) {
       // The person looks at this app's tasks: read them if not read yet (no read of every app's).
-      ctx.refresher.tasksWanted(profileId, appId);
+      ctx.refresher.apps.tasksWanted(profileId, appId);
       return store.tasks.list(profileId, appId).filter((t) => taskType === undefined || t.taskType === taskType);
     },
 
@@ -51,7 +51,7 @@ export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
       if (!ctx.connections.canUse(profileId)) {
         throw new DeskError('offline', 'The service cannot be reached now (or you work offline); showing the last synced tasks.');
       }
-      await ctx.refresher.refreshTasks(profileId, appId, 'interactive');
+      await ctx.refresher.apps.refreshTasks(profileId, appId, 'interactive');
       return { ok: true };
     },
 
