@@ -1,3 +1,4 @@
+// The window's entry: mounts the app into the page.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';

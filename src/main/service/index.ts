@@ -1,3 +1,4 @@
+// The service client's public surface: what the rest of main may import from service/.
 export { ServiceClient, type ServiceClientOptions, type ServiceEndpoints } from './service-client';
 export {
   ServiceError,
