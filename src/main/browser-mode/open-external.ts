@@ -2,7 +2,7 @@
 // flow): the platform's opener, given the URL as one argument (no shell), after the scheme check.
 import { spawn } from 'node:child_process';
 import { DeskError } from '../../shared/errors';
-import { isSafeExternalUrl } from '../web/external-urls';
+import { isSafeExternalUrl, notAWebAddress } from '../web/external-urls';
 
 function opener(url: string, platform: NodeJS.Platform): [string, string[]] {
   if (platform === 'darwin') return ['open', [url]];
@@ -12,7 +12,7 @@ function opener(url: string, platform: NodeJS.Platform): [string, string[]] {
 
 export function openExternalFromNode(url: string, platform: NodeJS.Platform = process.platform): Promise<void> {
   if (!isSafeExternalUrl(url)) {
-    return Promise.reject(new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.'));
+    return Promise.reject(notAWebAddress());
   }
   return new Promise((resolve, reject) => {
     const [cmd, args] = opener(url, platform);

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
 import { readBody } from './body';
+import { FAILED_TO_ANSWER } from './respond';
 import { listenOnLoopback } from './listen';
 import { answerHeaders, sendWhole } from './respond';
 
@@ -85,7 +86,7 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
       return;
     }
     handle(req, res, g).catch(() => {
-      if (!res.headersSent) send(res, 500, page('Campaign Desk failed to answer. Try again.', ''));
+      if (!res.headersSent) send(res, 500, page(FAILED_TO_ANSWER, ''));
       else res.destroy();
     });
   });

@@ -16,3 +16,6 @@ export function sendWhole(res: ServerResponse, status: number, headers: Record<s
   res.writeHead(status, { ...headers, ...extra, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
+
+/** What a request that failed in a way nobody put in words is answered with (API and pages alike). */
+export const FAILED_TO_ANSWER = 'Campaign Desk failed to answer. Try again.';

@@ -21,7 +21,7 @@ import { readStaticFile } from '../web/static-files';
 import { BodyTooLarge, declaredTooLarge, isJsonContentType, readBody } from './body';
 import { createGuards, newToken, tokenMatches, type Guards } from './guards';
 import { listenOnLoopback } from './listen';
-import { answerHeaders, sendWhole } from './respond';
+import { answerHeaders, FAILED_TO_ANSWER, sendWhole } from './respond';
 
 export interface BrowserServerOptions {
   handlers: DeskHandlers;
@@ -180,7 +180,7 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
         : handleStatic(req, res, pathname);
     work.catch(() => {
       log('[desk] browser mode: a request failed unexpectedly');
-      if (!res.headersSent) sendJson(res, 500, refusal('internal', 'Campaign Desk failed to answer. Try again.'));
+      if (!res.headersSent) sendJson(res, 500, refusal('internal', FAILED_TO_ANSWER));
       else res.destroy();
     });
   });

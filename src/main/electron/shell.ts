@@ -12,7 +12,7 @@ import { forwardEvents } from './ipc-events';
 import { registerIpc } from './ipc-register';
 import { createSenderCheck } from './ipc-sender';
 import { hardenSession, hardenWebContents } from './security';
-import { openExternalSafely } from '../web/external-urls';
+import { notAWebAddress, openExternalSafely } from '../web/external-urls';
 import { makePrivateDataDir } from '../app/private-data';
 import { startUpdates } from './updates';
 import { DEFAULT_WINDOW_STATE, fitToDisplays, readWindowState, writeWindowState, type WindowState } from './window-state';
@@ -50,6 +50,8 @@ export interface Shell {
 }
 
 const WINDOW_STATE_FILE = 'window-state.json';
+/** Said when the data could not be opened for a reason the core did not put in words. */
+const DATA_NOT_OPENED = 'The local data could not be opened. Restart Campaign Desk; if it keeps failing, report it.';
 
 export function startShell(deps: ShellDeps): Shell {
   const log = deps.log ?? ((m: string) => console.error(m));
@@ -192,7 +194,7 @@ export function startShell(deps: ShellDeps): Shell {
       ...(demoUrl ? { demo: { url: demoUrl } } : {}),
       openExternal: async (url) => {
         if (!(await openExternalSafely(openExternal, url))) {
-          throw new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.');
+          throw notAWebAddress();
         }
       },
     };
@@ -206,11 +208,11 @@ export function startShell(deps: ShellDeps): Shell {
         : null;
       if (choice?.response === 0) {
         core = await deps.createCore({ ...coreOptions, startFresh: true }).catch((again: unknown) => {
-          dialog.showErrorBox('Campaign Desk could not start', again instanceof DeskError ? again.message : 'The local data could not be opened. Restart Campaign Desk; if it keeps failing, report it.');
+          dialog.showErrorBox('Campaign Desk could not start', again instanceof DeskError ? again.message : DATA_NOT_OPENED);
           return null;
         });
       } else if (!canStartFresh) {
-        const message = err instanceof DeskError ? err.message : 'The local data could not be opened. Restart Campaign Desk; if it keeps failing, report it.';
+        const message = err instanceof DeskError ? err.message : DATA_NOT_OPENED;
         dialog.showErrorBox('Campaign Desk could not start', message);
       }
       if (!core) {

@@ -29,13 +29,16 @@ export interface ScheduledResponse {
   headers: HeaderBag;
 }
 
+/** A request stopped before any byte of it left: nothing can have reached the service. */
+export const CANCELLED_BEFORE_SENT = 'The request was cancelled before it was sent';
+
 /**
  * Rejection of a request that was still queued when its signal fired or the scheduler closed:
  * it was never sent.
  */
 export class QueueCancelledError extends Error {
   readonly requestWritten = false;
-  constructor(message = 'The request was cancelled before it was sent') {
+  constructor(message = CANCELLED_BEFORE_SENT) {
     super(message);
     this.name = 'QueueCancelledError';
   }

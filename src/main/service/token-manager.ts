@@ -6,6 +6,7 @@ import type { Clock } from '../clock/clock';
 import { ServiceError } from './errors';
 import type { HttpTransport } from './http-transport';
 import { requestClientCredentialsToken, type ClientAuthMemory, type TokenSet } from './oauth';
+import { CANCELLED_BEFORE_SENT } from '../ratelimit/scheduler';
 
 export type CredentialSource =
   | {
@@ -149,7 +150,7 @@ export class TokenManager {
 function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
   const cancelled = () =>
-    new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The request was cancelled before it was sent' });
+    new ServiceError({ kind: 'cancelled', requestWritten: false, message: CANCELLED_BEFORE_SENT });
   if (signal.aborted) return Promise.reject(cancelled());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(cancelled());

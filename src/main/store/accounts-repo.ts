@@ -7,6 +7,9 @@ import { StoreError, describeIssues } from './errors';
 import { parseJsonColumn, toJsonOrNull } from './json';
 import type { AccountRef, StoredError } from './types';
 
+/** The one wording of an account that is not (or no longer) in its profile. */
+const noAccount = (ref: AccountRef) => new StoreError('NOT_FOUND', `No account ${ref.accountId} in profile ${ref.profileId}`);
+
 export const ONLINE_STATES = ['unknown', 'online', 'offline'] as const;
 export type OnlineState = (typeof ONLINE_STATES)[number];
 
@@ -109,7 +112,7 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
     return r === undefined ? undefined : fromRow(r);
   };
   const mustChange = (changes: number, ref: AccountRef) => {
-    if (changes === 0) throw new StoreError('NOT_FOUND', `No account ${ref.accountId} in profile ${ref.profileId}`);
+    if (changes === 0) throw noAccount(ref);
   };
 
   return {
@@ -142,7 +145,7 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
     update(ref, patch) {
       return ctx.tx(() => {
         const current = get(ref);
-        if (!current) throw new StoreError('NOT_FOUND', `No account ${ref.accountId} in profile ${ref.profileId}`);
+        if (!current) throw noAccount(ref);
         const parsed = addInputSchema.safeParse({ ...current, ...patch, ...ref });
         if (!parsed.success) throw new StoreError('INVALID_INPUT', describeIssues(parsed.error.issues));
         const a = parsed.data;
@@ -185,7 +188,7 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
     },
     keyOf(ref) {
       const k = keyStmt.get(ref.profileId, ref.accountId);
-      if (typeof k !== 'number') throw new StoreError('NOT_FOUND', `No account ${ref.accountId} in profile ${ref.profileId}`);
+      if (typeof k !== 'number') throw noAccount(ref);
       return k;
     },
   };

@@ -23,6 +23,9 @@ import type { QuarantineRepo } from './quarantine-repo';
 import type { StoredError } from './types';
 import { placeholders, when, whereClause } from './where';
 
+/** An item whose stored row failed its check when read back (it is quarantined, not lost). */
+const unreadable = (seq: number) => new StoreError('NOT_FOUND', `Outbox item ${seq} could not be read back and was quarantined`);
+
 export interface OutboxLane {
   profileId: string;
   /** null: the profile's lane for push work that belongs to no account. */
@@ -264,7 +267,7 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
         throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is ${current.state}; it cannot become ${to}`);
       }
       const item = get(seq);
-      if (!item) throw new StoreError('NOT_FOUND', `Outbox item ${seq} could not be read back and was quarantined`);
+      if (!item) throw unreadable(seq);
       return item;
     });
   }
@@ -357,7 +360,7 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
           throw new StoreError('BAD_TRANSITION', `Outbox item ${seq} is ${current.state}; only an uncertain item can be revised`);
         }
         const item = get(seq);
-        if (!item) throw new StoreError('NOT_FOUND', `Outbox item ${seq} could not be read back and was quarantined`);
+        if (!item) throw unreadable(seq);
         return item;
       });
     },

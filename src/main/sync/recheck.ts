@@ -31,6 +31,9 @@ export interface RecheckContext {
 const list = (ps: readonly FieldProblem[]) => ps.map((p) => p.message).join('; ');
 
 /** A scheduled task can still be changed only while it is pending and in the future. */
+/** Why a change to a task cannot be made: the one wording, for Queue's refusal and the outbox's. */
+export const taskNotFutureWords = (taskId: string, status: string): string => `task ${taskId} is no longer a future scheduled task (it is ${status})`;
+
 export function taskIsFuture(task: Task, now: number): boolean {
   return isServiceValue(task.taskType, 'scheduled') && isServiceValue(task.taskStatus, 'pending') && typeof task.executionTime === 'number' && task.executionTime > now;
 }
@@ -52,7 +55,7 @@ export function recheck(item: OutboxItem, ctx: RecheckContext): Blocked | null {
     }
     case 'update_task': {
       if (ctx.task && !taskIsFuture(ctx.task, ctx.now)) {
-        return { code: 'TASK_NOT_FUTURE', message: `Not sent: task ${item.payload.taskId} is no longer a future scheduled task (it is ${ctx.task.taskStatus}).` };
+        return { code: 'TASK_NOT_FUTURE', message: `Not sent: ${taskNotFutureWords(item.payload.taskId, ctx.task.taskStatus)}.` };
       }
       const ps = taskUpdateProblems(item.payload.update, ctx.now);
       if (ps.length === 0) return null;
@@ -63,7 +66,7 @@ export function recheck(item: OutboxItem, ctx: RecheckContext): Blocked | null {
     }
     case 'cancel_task':
       return ctx.task && !taskIsFuture(ctx.task, ctx.now)
-        ? { code: 'TASK_NOT_FUTURE', message: `Not sent: task ${item.payload.taskId} is no longer a future scheduled task (it is ${ctx.task.taskStatus}).` }
+        ? { code: 'TASK_NOT_FUTURE', message: `Not sent: ${taskNotFutureWords(item.payload.taskId, ctx.task.taskStatus)}.` }
         : null;
     case 'set_sw_path': {
       const ps = swPathProblems(item.payload);

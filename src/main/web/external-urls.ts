@@ -1,5 +1,7 @@
 // Which links may leave the app for the system browser or mail client. Shared by the Electron
 // window and browser mode, so both apply the same scheme check.
+import { DeskError } from '../../shared/errors';
+
 const EXTERNAL_SCHEMES = new Set(['https:', 'http:', 'mailto:']);
 
 /** Links the system browser (or mail client) may open: http(s) with a host, or mailto; no credentials. */
@@ -28,3 +30,6 @@ export async function openExternalSafely(openExternal: OpenExternal, url: string
     return false;
   }
 }
+
+/** The refusal of any other address, in the one wording both window hosts use. */
+export const notAWebAddress = (): DeskError => new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.');

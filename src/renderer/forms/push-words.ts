@@ -5,8 +5,8 @@
 import type { FieldProblem } from '../../shared/domain/campaign';
 import { MAX_TARGET_APPS, MAX_TITLE_LENGTH } from '../../shared/domain/push';
 
-/** The composer's label of each field and target attribute the rules name. */
-const LABELS: Readonly<Record<string, string>> = {
+/** The composer's label of each field and target attribute the rules name (the form shows these too). */
+export const PUSH_LABELS: Readonly<Record<string, string>> = {
   title: 'Title',
   url: 'URL',
   itemDescription: 'Description',
@@ -43,7 +43,7 @@ const SAID: ReadonlyArray<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^userTimeZone must be/, () => "Clock: choose UTC or each subscriber's own time zone."],
   [/^target\.include\.apps cannot be empty$/, () => 'Apps: pick at least one app to send to.'],
   [/^target\.include\.apps cannot contain more than/, () => `Apps: at most ${MAX_TARGET_APPS} apps in one push.`],
-  [/^Targeting attribute (\w+) cannot have values in both include and exclude$/, (m) => `${LABELS[m[1]] ?? m[1]}: either include or exclude, not both.`],
+  [/^Targeting attribute (\w+) cannot have values in both include and exclude$/, (m) => `${PUSH_LABELS[m[1]] ?? m[1]}: either include or exclude, not both.`],
   [/^user_data attribute (.+) cannot be used in both include and exclude$/, (m) => `User data ${m[1]}: either include or exclude, not both.`],
   [/^user_data attribute (.+) must be a non-empty array of strings$/, (m) => `User data ${m[1]}: give at least one value.`],
   [/^is_push_delivery_active is reserved/, () => 'User data is_push_delivery_active is the service’s own and cannot be used to target.'],
@@ -57,9 +57,9 @@ const SAID: ReadonlyArray<[RegExp, (m: RegExpMatchArray) => string]> = [
 function labelled(text: string): string {
   return text
     .replace(/\btarget\.(?:(include|exclude)\.)?([A-Za-z_]+)\b/g, (_, side: string | undefined, key: string) =>
-      side ? `${LABELS[side]} ${(LABELS[key] ?? key).toLowerCase()}` : LABELS[key] ?? key,
+      side ? `${PUSH_LABELS[side]} ${(PUSH_LABELS[key] ?? key).toLowerCase()}` : PUSH_LABELS[key] ?? key,
     )
-    .replace(/\b(itemDescription|thumbnailUrl|iconUrl|executionTime|userTimeZone|user_data|subscribed_age)\b/g, (k: string) => LABELS[k] ?? k);
+    .replace(/\b(itemDescription|thumbnailUrl|iconUrl|executionTime|userTimeZone|user_data|subscribed_age)\b/g, (k: string) => PUSH_LABELS[k] ?? k);
 }
 
 /** One problem of the push rules as the composer says it: led by the field's label, ending in a full stop. */

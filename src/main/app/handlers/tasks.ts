@@ -3,7 +3,7 @@
 // item, checked with the shared rules before it is queued and again before it is sent.
 import { DeskError } from '../../../shared/errors';
 import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
-import { taskIsFuture } from '../../sync/recheck';
+import { taskIsFuture, taskNotFutureWords } from '../../sync/recheck';
 import type { CoreContext } from '../context';
 import type { HandlersOf } from '../handlers-of';
 import { requireProfile } from '../lookups';
@@ -34,7 +34,7 @@ export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
     const task = store.tasks.get(profileId, taskId);
     if (!task) throw new DeskError('not_found', `Task ${taskId} is not in the task list. Refresh the tasks of its application first.`);
     if (!taskIsFuture(task, ctx.connections.serviceNow(profileId))) {
-      throw new DeskError('conflict', `Task ${taskId} is no longer a future scheduled task (it is ${task.taskStatus}); it cannot be changed.`);
+      throw new DeskError('conflict', `Not changed: ${taskNotFutureWords(taskId, task.taskStatus)}.`);
     }
     return task;
   };

@@ -6,17 +6,8 @@ import { MAX_TARGET_APPS } from '../../../shared/domain/push';
 import type { App } from '../../../shared/ipc/contract';
 import { ChipInput } from '../../components/chip-input';
 import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, withdrawnApps, type PushForm, type Side } from '../../forms/push-form';
+import { PUSH_LABELS } from '../../forms/push-words';
 import { chipName, parseUserDataValues } from '../../forms/target-codes';
-
-const LABELS: Record<string, string> = {
-  countries: 'Countries',
-  regions: 'Regions',
-  languages: 'Languages',
-  os: 'OS ids',
-  browsers: 'Browser ids',
-  users: 'Users',
-  subscribed_age: 'Subscribed age',
-};
 
 export function TargetBuilder(props: {
   form: PushForm;
@@ -82,11 +73,11 @@ export function TargetBuilder(props: {
         <span className="muted target-side">Exclude</span>
         {CHIP_ATTRIBUTES.map((attr) => (
           <div key={attr} className={`target-row${by[`target.${attr}`] ? ' has-problem' : ''}`} data-attr={attr}>
-            <span className="form-label">{LABELS[attr]}</span>
+            <span className="form-label">{PUSH_LABELS[attr]}</span>
             {(['include', 'exclude'] as const).map((side) => (
               <ChipInput
                 key={side}
-                label={`${side} ${LABELS[attr]}`}
+                label={`${side} ${PUSH_LABELS[attr]}`}
                 testId={`chips-${side}-${attr}`}
                 values={form[side].chips[attr]}
                 onAdd={(v) => {

@@ -8,7 +8,7 @@ import { useAction } from '../../lib/use-action';
 import { useTasks } from '../../stores/tasks-store';
 import type { AccountRef } from '../../../shared/domain/account';
 import { scheduleLabel } from '../../forms/schedule';
-import { taskEditability } from './task-rules';
+import { taskChangeQueued, taskEditability } from './task-rules';
 
 /** Every field of the task record (spec 2.6), in full: image addresses as the service rewrote them. */
 const TASK_FIELDS: [keyof Task & string, string][] = [
@@ -53,7 +53,7 @@ export function TaskDetails({ task, account, now }: { task: Task; account: Accou
     run(
       async () => {
         const item = await call('tasks.cancel', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId });
-        say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
+        say(taskChangeQueued(item.summary), false);
       },
       (err) => say(messageOf(err), true),
     );

@@ -16,7 +16,7 @@ import { PushContentFields } from '../push/content-fields';
 import { newPushForm } from '../../forms/push-form';
 import { PushPreview } from '../push/push-preview';
 import { ScheduleField } from '../push/schedule-field';
-import { taskPatch, taskToEditForm, type TaskEditForm } from './task-rules';
+import { taskChangeQueued, type TaskEditForm, taskPatch, taskToEditForm } from './task-rules';
 
 export function TaskEditor({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
   const original = taskToEditForm(task);
@@ -39,7 +39,7 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
       async () => {
         const item = await call('tasks.update', { profileId: account.profileId, accountId: account.accountId, taskId: task.taskId, patch });
         close();
-        tasks.say(`Queued: ${item.summary}. The list updates once it is sent.`, false);
+        tasks.say(taskChangeQueued(item.summary), false);
       },
       (err) => tasks.say(messageOf(err), true),
     );

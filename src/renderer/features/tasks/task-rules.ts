@@ -70,3 +70,6 @@ export const STATUS_CLASS: Record<string, string> = {
   cancelled: 'status-muted',
   failed: 'status-bad',
 };
+
+/** What the tab says once a task's edit or cancel is queued (the list shows the change once it is sent). */
+export const taskChangeQueued = (summary: string): string => `Queued: ${summary}. The list updates once it is sent.`;
