@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftoverDialogs, openAccount, openApp, openAxePage, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
+import { importCampaignDrafts } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
@@ -82,13 +83,7 @@ describe('Edit connection dialog', () => {
 describe('Scrolling lists', () => {
   it('lets the keyboard reach and scroll the removal dialog\'s long unsent list, clean for axe in both themes', async () => {
     // Fifteen drafts make the unsent list longer than its box.
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('drafts-import').click();
-    const rows = Array.from({ length: 15 }, (_, i) => ['Scroll draft ' + (i + 1), 'Acme', 'FIXED', '0.30', 'MONTHLY', '900']);
-    await page.getByTestId('import-text').fill([['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...rows].map((r) => r.join('\t')).join('\n'));
-    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('15 rows: 15 ready');
-    await page.getByTestId('import-all').click();
-    await expect.poll(() => page.getByTestId('draft-item').count()).toBe(15);
+    await importCampaignDrafts(page, Array.from({ length: 15 }, (_, i) => 'Scroll draft ' + (i + 1)));
 
     await page.getByTestId(`remove-account-${account.account_id}`).click();
     const dialog = page.getByTestId('remove-account-dialog');

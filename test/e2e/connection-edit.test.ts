@@ -4,6 +4,7 @@
 // drafts are still there. Screenshot: docs/connection-edit.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
@@ -20,14 +21,7 @@ describe('Edit connection', () => {
     const { page } = app;
     await page.getByTestId('work-offline-sandbox-demo').check();
     const name = `E2E kept ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
 
     await page.getByTestId('edit-connection-sandbox-demo').click();
     const dialog = page.getByTestId('edit-connection-dialog');

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceApp, closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
+import { queueCampaignDraft } from './flows/drafts';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
@@ -32,22 +33,6 @@ const wallUtc = (ms: number) => {
 };
 const serviceNow = async () => (await sandboxJson<{ service_now: number }>(app.sandboxUrl, '/_sandbox/clock')).service_now;
 
-/** A new campaign draft of the open account, ready to queue. */
-async function campaignDraft(name: string, display = false): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('new-campaign-draft').click();
-  await page.getByTestId('input-name').fill(name);
-  if (display) {
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-budget').selectOption({ label: 'Not sent (as in display campaigns)' });
-  } else {
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('300');
-  }
-  await page.getByTestId('input-cpc').fill('0.4');
-  await expect.poll(() => page.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-}
-
 describe('errors in true words', () => {
   it('says in Activity that the service failed, with its words, after a 500', async () => {
     await openAccount(page, account.account_id);
@@ -58,8 +43,7 @@ describe('errors in true words', () => {
     });
     try {
       const name = `Failed once ${Date.now()}`;
-      await campaignDraft(name);
-      await page.getByTestId('draft-queue').click();
+      await queueCampaignDraft(page, name, { ready: /^Ready to queue/ });
       await page.getByTestId('tab-activity').click();
       const entry = page.getByTestId('activity-list').locator('li').filter({ hasText: name }).first();
       await expect.poll(() => entry.textContent(), { timeout: 30_000 }).toContain('the service failed (500: Internal server error) and may have made it all the same');
@@ -74,8 +58,7 @@ describe('errors in true words', () => {
     await openAccount(page, 'freshcrumbbakery');
     const name = `Refused banners ${Date.now()}`;
     // Fresh Crumb Bakery is not enabled for display: the service refuses it.
-    await campaignDraft(name, true);
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display', ready: /^Ready to queue/ });
     const item = page.getByTestId('draft-item').filter({ hasText: name });
     await expect.poll(() => item.count(), { timeout: 30_000 }).toBe(1);
     await item.click();
@@ -143,14 +126,7 @@ describe("the service's words stay on the Outbox row after a 500 (manual clock)"
     await openAccount(p, account.account_id);
     await fault({ method: 'POST', path_prefix: campaigns, mode: 'status_500', count: 1 });
     const name = `Kept words ${Date.now()}`;
-    await p.getByTestId('tab-drafts').click();
-    await p.getByTestId('new-campaign-draft').click();
-    await p.getByTestId('input-name').fill(name);
-    await p.getByTestId('input-branding_text').fill('Acme');
-    await p.getByTestId('input-spending_limit').fill('300');
-    await p.getByTestId('input-cpc').fill('0.4');
-    await expect.poll(() => p.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-    await p.getByTestId('draft-queue').click();
+    await queueCampaignDraft(p, name, { ready: /^Ready to queue/ });
     await p.getByTestId('tab-outbox').click();
     const row = p.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('uncertain');

@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
+import { queueCampaignDraft } from './flows/drafts';
 import { ROOT, screenshotPath } from './support';
 
 /** Pictures the README does not show: always the run's artifacts, never docs/. */
@@ -37,15 +38,8 @@ const onService = async (name: string) =>
 describe('Drafts and Outbox: one change, one item', () => {
   it('a refused draft is fixed and queued again: one item, posted, with the service id shown and linked', async () => {
     const name = `E2E refused then fixed ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
     // Valid by the shared rules; this account is not enabled for display campaigns, so the service refuses it.
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
-    await page.getByTestId('input-spending_limit').fill('100');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display-max-conversions' });
 
     // It stays in Drafts, refused, with the service's words, Fix and Retry.
     const entry = page.getByTestId('drafts-list').locator('li').filter({ hasText: name });
@@ -105,15 +99,8 @@ describe('Drafts and Outbox: one change, one item', () => {
 
   it('Fix in the Outbox takes a refused change back to its draft and opens it in Drafts; Retry is gone with it', async () => {
     const name = `E2E outbox fix ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
-    await page.getByTestId('input-spending_limit').fill('100');
     // The account refused display once already (the first test): warned, still offered.
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display-max-conversions', ready: /^Ready to queue/ });
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
@@ -132,14 +119,7 @@ describe('Drafts and Outbox: one change, one item', () => {
   it('a queued draft stays in Drafts, read-only with its state, and can be taken back to draft', async () => {
     const name = `E2E queued ${Date.now()}`;
     await page.getByTestId('work-offline-sandbox-demo').check();
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
 
     const entry = page.getByTestId('drafts-list').locator('li').filter({ hasText: name });
     await expect.poll(() => entry.getByTestId('draft-status').getAttribute('data-status')).toBe('queued');

@@ -3,6 +3,7 @@
 // history, which names how long it is kept. Screenshots: docs/outbox-waiting.png, docs/outbox-history.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
@@ -19,14 +20,7 @@ describe('Outbox: why a change waits, and the sent history', () => {
     const { page } = app;
     const name = `E2E waits ${Date.now()}`;
     await page.getByTestId('work-offline-sandbox-demo').check();
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getByTestId('outbox-wait').getAttribute('data-reason'), { timeout: 15_000 }).toBe('working_offline');

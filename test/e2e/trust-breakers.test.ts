@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
 import { CONTROL_SECRET_HEADER } from '../../src/sandbox/index';
 import { closeLeftoverDialogs, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { importCampaignDrafts, queueCampaignDraft } from './flows/drafts';
 import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
@@ -22,22 +23,11 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-/** Imports ready campaign drafts by name through Drafts > Import (all ticked afterwards). */
-async function importDrafts(page: Page, names: string[]): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('drafts-import').click();
-  const rows = names.map((n) => [n, 'Acme', 'FIXED', '0.30', 'MONTHLY', '900']);
-  await page.getByTestId('import-text').fill([['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...rows].map((r) => r.join('\t')).join('\n'));
-  await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain(`${names.length} rows: ${names.length} ready`);
-  await page.getByTestId('import-all').click();
-  await expect.poll(() => page.getByTestId('draft-item').count()).toBe(names.length);
-}
-
 describe('bulk delete and the undo history', () => {
   it('asks before deleting three ticked drafts, and Undo brings them back after a reload', async () => {
     const { page } = app;
     const names = ['Kept boots', 'Kept bikes', 'Kept boats'];
-    await importDrafts(page, names);
+    await importCampaignDrafts(page, names);
     await expect.poll(() => page.getByTestId('bulk-delete').textContent()).toBe('Delete 3');
 
     // "Keep it" keeps them.
@@ -139,14 +129,7 @@ describe('the demo service across restarts', () => {
 
   async function post(run: Run, name: string): Promise<number> {
     const { page } = run;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
     await expect.poll(async () => (await serviceCampaigns(run.mode)).find((c) => c.name === name)?.id, { timeout: 30_000 }).toBeDefined();
     return (await serviceCampaigns(run.mode)).find((c) => c.name === name)!.id;
   }
