@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceApp, closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
 import { queueCampaignDraft } from './flows/drafts';
+import { blockPush, HOUR, setServiceClockOffset } from './flows/push';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
 let page: Page;
-const HOUR = 3600_000;
 
 beforeAll(async () => {
   app = await openApp();
@@ -22,16 +22,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
+  await setServiceClockOffset(app.sandboxUrl, 0).catch(() => undefined);
   await app?.close();
 });
-
-const pad = (n: number) => String(n).padStart(2, '0');
-const wallUtc = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-};
-const serviceNow = async () => (await sandboxJson<{ service_now: number }>(app.sandboxUrl, '/_sandbox/clock')).service_now;
 
 describe('errors in true words', () => {
   it('says in Activity that the service failed, with its words, after a 500', async () => {
@@ -74,20 +67,7 @@ describe('errors in true words', () => {
   it('says a push blocked because its time passed was not sent, not refused, when Fix takes it back', async () => {
     await openAccount(page, account.account_id);
     const title = `Blocked words ${Date.now()}`;
-    await page.getByTestId('work-offline-sandbox-demo').check();
-    await page.getByTestId('tab-push').click();
-    await page.getByTestId('push-title').fill(title);
-    await page.getByTestId('push-url').fill('https://news.example.com/blocked');
-    await page.getByTestId('push-performer').fill('desk@example.com');
-    await page.getByTestId('push-scheduled').check();
-    const due = Math.ceil(((await serviceNow()) + 5 * 60_000) / 60_000) * 60_000;
-    await page.getByTestId('push-executionTime').fill(wallUtc(due));
-    await page.getByTestId('app-1001').check();
-    await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
-    await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: 2 * HOUR }) });
-    await page.getByTestId('work-offline-sandbox-demo').uncheck();
+    await blockPush(page, app.sandboxUrl, title, { clockOffsetMs: 2 * HOUR });
 
     await page.getByTestId('tab-drafts').click();
     const item = page.getByTestId('draft-item').filter({ hasText: title });
