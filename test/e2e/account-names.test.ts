@@ -2,17 +2,13 @@
 // service gives it as soon as a listing has told it: in the sidebar, the top bar's switcher
 // button, the account switcher's list and the Activity entries, not by its id.
 // Screenshots: .tmp/screenshots/account-names-switcher.png, account-names-activity.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtures, openApp, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { fixtures } from './app-session';
+import { withApp } from './flows/app';
 import { shootElement } from './support';
 
 const added = fixtures.accounts.find((a) => a.account_id === 'oldtimerltd')!;
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-});
-afterAll(async () => app?.close());
+const app = withApp();
 
 describe('an account added by id', () => {
   it('shows the name the service gave it in the sidebar, the switcher and Activity', async () => {

@@ -3,18 +3,13 @@
 // refused for access; a push still targeting it says so at once and cannot be queued until it is
 // unticked. The demo service withdraws the apps through its control API
 // (PUT /_sandbox/clients/{client}/apps). Screenshot: .tmp/screenshots/apps-withdrawn.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { demoClient, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 const grant = (apps: string[]) =>
   sandboxJson(app.sandboxUrl, `/_sandbox/clients/${demoClient.client_id}/apps`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apps }) });

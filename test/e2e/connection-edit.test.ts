@@ -2,19 +2,14 @@
 // saved (the dialog says so in the service's words); a plain http:// address to another computer
 // is refused with the reason; a rename with the right secret is saved and the queued change and
 // drafts are still there. Screenshot: docs/connection-edit.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Edit connection', () => {
   it('refuses a wrong secret and a clear-text address, saves a rename with the right secret, and keeps the queued work', async () => {

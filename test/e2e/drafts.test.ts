@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { openAccount, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { queueCampaignDraft, startCampaignDraft } from './flows/drafts';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Drafts tab: campaign draft editor', () => {
   it('shows a rule problem next to its field while typing, and queues the fixed draft until it is live in the grid and on the service', async () => {

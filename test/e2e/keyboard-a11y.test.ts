@@ -5,22 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { openAccount, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { fillCampaignDraft } from './flows/drafts';
 
 const account = unlimitedAdvertiser();
 const AXE = createRequire(__filename).resolve('axe-core/axe.min.js');
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const app = withApp({ account: account.account_id });
 
 interface AxeViolation {
   id: string;

@@ -1,19 +1,14 @@
 // The Outbox in the browser: a change queued while working offline says so (no "now"), the
 // status bar counts it as queued, and once online it is sent and folds into the account's sent
 // history, which names how long it is kept. Screenshots: docs/outbox-waiting.png, docs/outbox-history.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Outbox: why a change waits, and the sent history', () => {
   it('says "working offline" for a queued change, then sends it once online and folds it into the history kept 30 days', async () => {

@@ -2,12 +2,13 @@
 // before it can go out (the clock_offset_ms variant moves it on) is blocked, not failed: the service's
 // refusal teaches the client its clock. The composer lists it and one click ("In 1 hour", on the
 // service's clock) queues the same push again, and it reaches the service at that time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { blockPush, HOUR, serviceNow, setServiceClockOffset } from './flows/push';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp({ account: account.account_id });
 
 interface ServiceTask {
   title: string;
@@ -17,14 +18,9 @@ interface ServiceTask {
 const serviceTasks = async () => (await sandboxJson<{ tasks: ServiceTask[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001')).tasks;
 const now = () => serviceNow(app.sandboxUrl);
 
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
 afterAll(async () => {
-  // The demo sandbox is this session's own; put its clock back all the same.
+  // The demo sandbox is this session's own; put its clock back all the same (before withApp closes it).
   await setServiceClockOffset(app.sandboxUrl, 0).catch(() => undefined);
-  await app?.close();
 });
 
 describe('A blocked scheduled push', () => {

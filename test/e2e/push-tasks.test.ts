@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp({ account: account.account_id });
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** A datetime-local value `ms` from now, in this machine's time zone (as the picker shows it). */
@@ -10,12 +11,6 @@ function localIn(ms: number): string {
   const d = new Date(Date.now() + ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
 
 describe('Push composer and Tasks tab', () => {
   it('refuses an attribute in both include and exclude, live, and shows the preview', async () => {

@@ -7,21 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
 import { CONTROL_SECRET_HEADER } from '../../src/sandbox/index';
-import { closeLeftoverDialogs, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { closeLeftoverDialogs, openAccount, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { importCampaignDrafts, queueCampaignDraft } from './flows/drafts';
 import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('bulk delete and the undo history', () => {
   it('asks before deleting three ticked drafts, and Undo brings them back after a reload', async () => {
