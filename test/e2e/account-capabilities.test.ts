@@ -6,13 +6,14 @@
 // otherwise, which takes the warning away. On an account enabled for display the example posts.
 // Screenshots: docs/capability-warning.png, docs/account-capabilities.png; axe clean in both themes.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, fixtures, openAccount, openApp, openAxePage, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoClient, fixtures, openAccount, openAxePage } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
 import { fillCampaignDraft } from './flows/drafts';
 import { sandboxCampaignNames, screenshotPath } from './support';
 
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 const notEnabled = fixtures.accounts.find((a) => a.account_id === 'freshcrumbbakery' && (a.features ?? []).length === 0);
@@ -20,10 +21,8 @@ const enabled = fixtures.accounts.find((a) => a.account_id === 'acmeshoes' && (a
 
 beforeAll(async () => {
   if (!notEnabled || !enabled) throw new Error('the demo fixtures changed: Fresh Crumb Bakery without features and Acme Shoes with display are needed');
-  app = await openApp();
   page = await openAxePage(app);
 });
-afterAll(async () => app?.close());
 
 describe('Account capabilities', () => {
   it('a refused display campaign is remembered and shown before the next one is queued; the person can say otherwise', async () => {

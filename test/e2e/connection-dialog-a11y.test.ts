@@ -6,22 +6,20 @@
 // either dialog in either theme. Screenshots: .tmp/screenshots/edit-connection-a11y.png and
 // remove-unsent-scroll.png.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftoverDialogs, openAccount, openApp, openAxePage, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftoverDialogs, openAxePage, unlimitedAdvertiser } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
 import { importCampaignDrafts } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
-  page = await openAxePage(app);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { account: account.account_id });
 });
-afterAll(async () => app?.close());
 
 /** What the focused element is, and what a screen reader is told about it. */
 const focused = () =>

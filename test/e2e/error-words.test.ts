@@ -8,22 +8,21 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceApp, closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
 import { queueCampaignDraft } from './flows/drafts';
 import { blockPush, HOUR, setServiceClockOffset } from './flows/push';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
   page = await openAxePage(app);
 });
-
 afterAll(async () => {
+  // Before withApp closes the app.
   await setServiceClockOffset(app.sandboxUrl, 0).catch(() => undefined);
-  await app?.close();
 });
 
 describe('errors in true words', () => {

@@ -9,9 +9,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAxePage, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
 import { queueCampaignDraft } from './flows/drafts';
 import { ROOT, screenshotPath } from './support';
 
@@ -22,15 +23,12 @@ function artifactPath(file: string): string {
 }
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
-  page = await openAxePage(app);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { account: account.account_id });
 });
-afterAll(async () => app?.close());
 
 const onService = async (name: string) =>
   (await sandboxJson<{ campaigns: { id: number; name: string }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`)).campaigns.filter((c) => c.name === name);

@@ -4,12 +4,13 @@
 // blocked again. The Outbox with such a row is axe clean in both themes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { openAxePage, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
 import { blockPush, HOUR, serviceNow, setServiceClockOffset } from './flows/push';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -26,17 +27,11 @@ const now = () => serviceNow(app.sandboxUrl);
 const blockedPush = (title: string, clockOffsetMs: number) => blockPush(page, app.sandboxUrl, title, { clockOffsetMs, url: 'https://news.example.com/outbox-fix' });
 
 beforeAll(async () => {
-  app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { viewport: { width: 1400, height: 900 }, account: account.account_id });
 });
 afterAll(async () => {
+  // Before withApp closes the app.
   await setServiceClockOffset(app.sandboxUrl, 0).catch(() => undefined);
-  await app?.close();
 });
 
 describe('A blocked scheduled push in the Outbox', () => {

@@ -3,22 +3,20 @@
 // on its row, focus staying on it), the "waiting" column counts each change's turn in the new
 // order, and once online the service receives them in that order. Screenshot: outbox-order.png.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAxePage, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { axeViolations } from './axe';
+import { withApp } from './flows/app';
 import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
-  page = await openAxePage(app);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { account: account.account_id });
 });
-afterAll(async () => app?.close());
 
 describe('Outbox: the order of queued changes', () => {
   it('moves the last queued change to the top, and the service receives them in that order', async () => {

@@ -6,22 +6,20 @@
 // after a reload. Screenshots: remove-unsent.png, retention-dialog.png, outbox-retention.png.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readImport } from '../../src/renderer/features/drafts/draft-transfer';
-import { openAccount, openApp, openAxePage, type AppSession } from './app-session';
+import { openAccount, openAxePage } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
 import { fillCampaignDraft, queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
   page = await openAxePage(app);
 });
-
-afterAll(async () => app?.close());
 
 describe('Removal with unsent work', () => {
   it('lists a refused change and a draft, exports them as CSV that imports back, and removes only after "Discard" is ticked', async () => {
