@@ -3,17 +3,13 @@
 // says so in a banner over the account, with what still works and "Retry now"; and the built-in
 // demo service keeps what was posted across a restart of the app, its ids going on from the last.
 // Screenshots: .tmp/screenshots/bulk-delete-confirm.png, offline-banner.png.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
+import { describe, expect, it } from 'vitest';
+import type { BrowserMode } from '../../src/main/browser-mode/start';
 import { CONTROL_SECRET_HEADER } from '../../src/sandbox/index';
 import { closeLeftoverDialogs, openAccount, sandboxJson, unlimitedAdvertiser } from './app-session';
-import { withApp } from './flows/app';
+import { withApp, withDataFolder, type AppRun } from './flows/app';
 import { importCampaignDrafts, queueCampaignDraft } from './flows/drafts';
-import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
+import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 const app = withApp({ account: account.account_id });
@@ -90,30 +86,13 @@ describe('offline banner', () => {
 });
 
 describe('the demo service across restarts', () => {
-  interface Run {
-    mode: BrowserMode;
-    page: Page;
-    close(): Promise<void>;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-restart-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const folder = withDataFolder('desk-e2e-restart-');
 
-  /** The app on this data folder, as a person would start it again. */
-  async function start(): Promise<Run> {
-    ensureRendererBuilt();
-    const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal: async () => undefined });
-    const browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(mode.server.openUrl);
-    await openAccount(page, account.account_id);
-    return {
-      mode,
-      page,
-      close: async () => {
-        await browser.close();
-        await mode.close();
-      },
-    };
+  /** The app on this data folder, as a person would start it again, on the account. */
+  async function start(): Promise<AppRun> {
+    const run = await folder.start();
+    await openAccount(run.page, account.account_id);
+    return run;
   }
 
   const serviceCampaigns = async (mode: BrowserMode) => {
@@ -122,7 +101,7 @@ describe('the demo service across restarts', () => {
     return body.campaigns;
   };
 
-  async function post(run: Run, name: string): Promise<number> {
+  async function post(run: AppRun, name: string): Promise<number> {
     const { page } = run;
     await queueCampaignDraft(page, name);
     await expect.poll(async () => (await serviceCampaigns(run.mode)).find((c) => c.name === name)?.id, { timeout: 30_000 }).toBeDefined();
@@ -135,7 +114,7 @@ describe('the demo service across restarts', () => {
     try {
       firstId = await post(first, 'Posted before restart');
     } finally {
-      await first.close();
+      await folder.stop();
     }
     const second = await start();
     try {
@@ -149,7 +128,7 @@ describe('the demo service across restarts', () => {
       const names = second.page.getByTestId('campaign-grid').getByTestId('cell-name');
       await expect.poll(async () => (await names.allTextContents()).filter((n) => n.startsWith('Posted ')).sort(), { timeout: 30_000 }).toEqual(['Posted after restart', 'Posted before restart']);
     } finally {
-      await second.close();
+      await folder.stop();
     }
   });
 });
