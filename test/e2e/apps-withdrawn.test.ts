@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoClient, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { withApp } from './flows/app';
+import { writePush } from './flows/push';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
@@ -15,13 +16,7 @@ const grant = (apps: string[]) =>
   sandboxJson(app.sandboxUrl, `/_sandbox/clients/${demoClient.client_id}/apps`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apps }) });
 
 async function compose(title: string, appId: string): Promise<void> {
-  const { page } = app;
-  await page.getByTestId('tab-push').click();
-  await page.getByRole('button', { name: 'New', exact: true }).click();
-  await page.getByTestId('push-title').fill(title);
-  await page.getByTestId('push-url').fill('https://news.example.com/withdrawn');
-  await page.getByTestId('push-performer').fill('desk@example.com');
-  await page.getByTestId(`app-${appId}`).check();
+  await writePush(app.page, { title, url: 'https://news.example.com/withdrawn', app: appId, fresh: true });
 }
 
 describe('apps whose access was withdrawn', () => {

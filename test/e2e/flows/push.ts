@@ -24,6 +24,26 @@ export async function setServiceClockOffset(sandboxUrl: string, ms: number): Pro
   await sandboxJson(sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: ms }) });
 }
 
+export interface PushText {
+  title: string;
+  url: string;
+  performer?: string;
+  /** The application to tick, if any. */
+  app?: string;
+  /** Starts from a new push (the composer's New) instead of what the composer holds. */
+  fresh?: boolean;
+}
+
+/** Writes a push in the open account's Push tab: title, address, performer, and the app ticked when given. */
+export async function writePush(page: Page, { title, url, performer = 'desk@example.com', app, fresh = false }: PushText): Promise<void> {
+  await page.getByTestId('tab-push').click();
+  if (fresh) await page.getByRole('button', { name: 'New', exact: true }).click();
+  await page.getByTestId('push-title').fill(title);
+  await page.getByTestId('push-url').fill(url);
+  await page.getByTestId('push-performer').fill(performer);
+  if (app) await page.getByTestId(`app-${app}`).check();
+}
+
 /**
  * Makes a blocked push of the open account, as it happens to a person: working offline, a push to
  * app 1001 scheduled a few minutes ahead of the service is queued; the service's clock then moves
@@ -31,15 +51,11 @@ export async function setServiceClockOffset(sandboxUrl: string, ms: number): Pro
  */
 export async function blockPush(page: Page, sandboxUrl: string, title: string, { clockOffsetMs = 2 * HOUR, url = 'https://news.example.com/blocked' } = {}): Promise<number> {
   await page.getByTestId('work-offline-sandbox-demo').check();
-  await page.getByTestId('tab-push').click();
-  await page.getByTestId('push-title').fill(title);
-  await page.getByTestId('push-url').fill(url);
-  await page.getByTestId('push-performer').fill('desk@example.com');
+  await writePush(page, { title, url, app: '1001' });
   await page.getByTestId('push-scheduled').check();
   // A few minutes ahead of the service: fine when queued.
   const due = Math.ceil(((await serviceNow(sandboxUrl)) + 5 * 60_000) / 60_000) * 60_000;
   await page.getByTestId('push-executionTime').fill(wallUtc(due));
-  await page.getByTestId('app-1001').check();
   await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
   await page.getByTestId('push-queue').click();
   await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
