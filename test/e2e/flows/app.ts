@@ -59,7 +59,13 @@ export function withDataFolder(prefix: string): DataFolder {
     async start({ width = 1280, axe = false } = {}) {
       ensureRendererBuilt();
       dataDir ??= mkdtempSync(join(tmpdir(), prefix));
-      const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal: async () => undefined });
+      const mode = await startBrowserMode({
+        dataDir,
+        staticDir: RENDERER_DIR,
+        version: 'e2e',
+        log: () => undefined,
+        openExternal: async () => undefined,
+      });
       const browser = await launchChromium();
       run = { mode, browser };
       // axe is injected as a script: the app's CSP would refuse it.

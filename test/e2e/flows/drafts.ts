@@ -29,7 +29,11 @@ export async function startCampaignDraft(page: Page): Promise<void> {
 }
 
 /** Writes a new campaign draft named `name` of the kind asked for, and waits until the editor offers to queue it. */
-export async function fillCampaignDraft(page: Page, name: string, { kind = 'standard', ready = 'Ready to queue' }: CampaignDraftOptions = {}): Promise<void> {
+export async function fillCampaignDraft(
+  page: Page,
+  name: string,
+  { kind = 'standard', ready = 'Ready to queue' }: CampaignDraftOptions = {},
+): Promise<void> {
   await startCampaignDraft(page);
   await page.getByTestId('input-name').fill(name);
   if (kind === 'standard') {
@@ -65,7 +69,9 @@ export async function importCampaignDrafts(page: Page, names: string[]): Promise
   await page.getByTestId('tab-drafts').click();
   await page.getByTestId('drafts-import').click();
   const rows = names.map((n) => [n, 'Acme', 'FIXED', '0.30', 'MONTHLY', '900']);
-  await page.getByTestId('import-text').fill([['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...rows].map((r) => r.join('\t')).join('\n'));
+  await page
+    .getByTestId('import-text')
+    .fill([['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...rows].map((r) => r.join('\t')).join('\n'));
   await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain(`${names.length} rows: ${names.length} ready`);
   await page.getByTestId('import-all').click();
   await expect.poll(() => page.getByTestId('draft-item').count()).toBe(names.length);

@@ -21,7 +21,11 @@ export async function serviceNow(sandboxUrl: string): Promise<number> {
 
 /** Moves the demo service's clock `ms` ahead of the computer's (0 puts it back). */
 export async function setServiceClockOffset(sandboxUrl: string, ms: number): Promise<void> {
-  await sandboxJson(sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: ms }) });
+  await sandboxJson(sandboxUrl, '/_sandbox/variants', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clock_offset_ms: ms }),
+  });
 }
 
 export interface PushText {
@@ -49,7 +53,12 @@ export async function writePush(page: Page, { title, url, performer = 'desk@exam
  * app 1001 scheduled a few minutes ahead of the service is queued; the service's clock then moves
  * `clockOffsetMs` on, past its time, and the app goes online again. Returns the push's due time.
  */
-export async function blockPush(page: Page, sandboxUrl: string, title: string, { clockOffsetMs = 2 * HOUR, url = 'https://news.example.com/blocked' } = {}): Promise<number> {
+export async function blockPush(
+  page: Page,
+  sandboxUrl: string,
+  title: string,
+  { clockOffsetMs = 2 * HOUR, url = 'https://news.example.com/blocked' } = {},
+): Promise<number> {
   await page.getByTestId('work-offline-sandbox-demo').check();
   await writePush(page, { title, url, app: '1001' });
   await page.getByTestId('push-scheduled').check();

@@ -23,7 +23,14 @@ export interface DamagedStart {
 /** A data file of ours whose table of connections has one page overwritten. */
 async function damageDataFile(file: string): Promise<void> {
   const store = openStore({ file });
-  store.profiles.create({ name: 'Agency', baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test', pushUrl: 'https://push.example.test', clientId: 'c1', flow: 'client_credentials' });
+  store.profiles.create({
+    name: 'Agency',
+    baseUrl: 'https://api.example.test',
+    authUrl: 'https://auth.example.test',
+    pushUrl: 'https://push.example.test',
+    clientId: 'c1',
+    flow: 'client_credentials',
+  });
   await store.close();
   damageTablePage(file, 'profiles');
 }
@@ -47,7 +54,13 @@ export function withDamagedData(prefix: string): DamagedStart {
       const file = join(dataDir, DATABASE_FILE);
       await damageDataFile(file);
       bytes = readFileSync(file);
-      start = await startBrowserModeOrExplain({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal: async () => undefined });
+      start = await startBrowserModeOrExplain({
+        dataDir,
+        staticDir: RENDERER_DIR,
+        version: 'e2e',
+        log: () => undefined,
+        openExternal: async () => undefined,
+      });
       expect(start.kind).toBe('data_problem');
       if (start.kind !== 'data_problem') throw new Error('the app started on a damaged data file');
       browser = await launchChromium();
