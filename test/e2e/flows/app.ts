@@ -10,9 +10,10 @@ import { ensureRendererBuilt, launchChromium, RENDERER_DIR } from '../support';
 
 /**
  * For a test file: the app opened before its tests (on `account`'s tab in its page, when given)
- * and closed after them. The session is filled in by the file's first beforeAll, so it is read in
- * hooks and tests, not at the file's top level. A file's own afterAll (putting the demo service
- * back) runs before this one closes the app: Vitest runs after-hooks in reverse order.
+ * and closed after them. The session is filled in by the beforeAll registered here, so it is read
+ * in hooks registered after this call and in tests, not at the file's top level. A file's own
+ * afterAll (putting the demo service back) runs before this one closes the app: Vitest runs
+ * after-hooks in reverse order.
  */
 export function withApp(opts: { account?: string; manualClock?: boolean } = {}): AppSession {
   const session = {} as AppSession;
