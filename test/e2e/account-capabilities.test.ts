@@ -6,46 +6,35 @@
 // otherwise, which takes the warning away. On an account enabled for display the example posts.
 // Screenshots: docs/capability-warning.png, docs/account-capabilities.png; axe clean in both themes.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, fixtures, openAccount, openApp, openAxePage, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoClient, fixtures, openAccount, openAxePage } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
+import { fillCampaignDraft } from './flows/drafts';
 import { sandboxCampaignNames, screenshotPath } from './support';
 
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 const notEnabled = fixtures.accounts.find((a) => a.account_id === 'freshcrumbbakery' && (a.features ?? []).length === 0);
 const enabled = fixtures.accounts.find((a) => a.account_id === 'acmeshoes' && (a.features ?? []).includes('DISPLAY'));
 
-/** A new draft of the open account with the interface's display example (spec 4.1 rule 6). */
-async function displayExample(name: string): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('new-campaign-draft').click();
-  await page.getByTestId('input-name').fill(name);
-  await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-  await page.getByTestId('input-cpc').fill('0.4');
-  await page.getByTestId('input-budget').selectOption({ label: 'Not sent (as in display campaigns)' });
-}
-
 beforeAll(async () => {
   if (!notEnabled || !enabled) throw new Error('the demo fixtures changed: Fresh Crumb Bakery without features and Acme Shoes with display are needed');
-  app = await openApp();
   page = await openAxePage(app);
 });
-afterAll(async () => app?.close());
 
 describe('Account capabilities', () => {
   it('a refused display campaign is remembered and shown before the next one is queued; the person can say otherwise', async () => {
     await openAccount(page, 'freshcrumbbakery');
     const first = `Holiday banners ${Date.now()}`;
-    await displayExample(first);
     // Nothing is known yet: the example is ready to queue, with no warning.
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
+    await fillCampaignDraft(page, first, { kind: 'display' });
     expect(await page.getByTestId('capability-warning').count()).toBe(0);
     await page.getByTestId('draft-queue').click();
 
     // The service refuses it; the next display draft of the account is warned about, not blocked.
-    await displayExample(`Cookie banners ${Date.now()}`);
+    await fillCampaignDraft(page, `Cookie banners ${Date.now()}`, { kind: 'display', ready: null });
     const warning = page.getByTestId('capability-warning');
     await expect.poll(() => warning.count(), { timeout: 30_000 }).toBe(1);
     expect(await warning.textContent()).toMatch(
@@ -89,8 +78,7 @@ describe('Account capabilities', () => {
   it('the display example posts on an account enabled for display', async () => {
     await openAccount(page, 'acmeshoes');
     const name = `Winter boots banners ${Date.now()}`;
-    await displayExample(name);
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
+    await fillCampaignDraft(page, name, { kind: 'display' });
     await page.getByTestId('draft-queue').click();
     await expect
       .poll(() => sandboxCampaignNames(app.sandboxUrl, demoClient.client_id, demoClient.client_secret, 'acmeshoes'), { timeout: 30_000 })

@@ -2,35 +2,20 @@
 // service gives it as soon as a listing has told it: in the sidebar, the top bar's switcher
 // button, the account switcher's list and the Activity entries, not by its id.
 // Screenshots: .tmp/screenshots/account-names-switcher.png, account-names-activity.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtures, openApp, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { fixtures } from './app-session';
+import { withApp } from './flows/app';
+import { addAccount, addConnection } from './own-service';
 import { shootElement } from './support';
 
 const added = fixtures.accounts.find((a) => a.account_id === 'oldtimerltd')!;
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-});
-afterAll(async () => app?.close());
+const app = withApp();
 
 describe('an account added by id', () => {
   it('shows the name the service gave it in the sidebar, the switcher and Activity', async () => {
     const { page } = app;
-    await page.getByTestId('add-connection').click();
-    await page.getByTestId('conn-name').fill('By id');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
-    await page.getByTestId('conn-clientId').fill('demo-client');
-    await page.getByTestId('conn-clientSecret').fill('demo-secret');
-    await page.getByTestId('conn-create').click();
-    await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'By id' });
-    await group.locator('[data-testid^="add-account-"]').click();
-    await page.getByTestId('acct-id').fill(added.account_id);
-    await page.getByTestId('acct-add').click();
-    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
-
-    const item = group.getByTestId(`account-${added.account_id}`);
+    const group = await addConnection(page, 'By id', app.sandboxUrl);
+    const item = await addAccount(page, group, added.account_id);
     await expect.poll(() => item.textContent(), { timeout: 30_000 }).toContain(added.name);
     await item.click();
     await expect.poll(() => page.getByTestId('account-switcher-button').textContent()).toContain(added.name);

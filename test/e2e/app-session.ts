@@ -113,13 +113,15 @@ export async function sandboxJson<T>(sandboxUrl: string, path: string, init?: Re
 }
 
 /**
- * A page of its own on the app, 1280x800, with page errors recorded in the session. bypassCSP only
- * so that a test can inject axe's source; the app's own scripts need no exception.
+ * A page of its own on the app, 1280x800 unless `viewport` says otherwise, with page errors
+ * recorded in the session, and on `account`'s tab when given. bypassCSP only so that a test can
+ * inject axe's source; the app's own scripts need no exception.
  */
-export async function openAxePage(app: AppSession): Promise<Page> {
-  const ctx = await app.browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+export async function openAxePage(app: AppSession, opts: { viewport?: { width: number; height: number }; account?: string } = {}): Promise<Page> {
+  const ctx = await app.browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, bypassCSP: true });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => app.pageErrors.push(String(e)));
   await page.goto(app.mode.server.openUrl);
+  if (opts.account) await openAccount(page, opts.account);
   return page;
 }

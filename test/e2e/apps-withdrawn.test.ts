@@ -3,30 +3,20 @@
 // refused for access; a push still targeting it says so at once and cannot be queued until it is
 // unticked. The demo service withdraws the apps through its control API
 // (PUT /_sandbox/clients/{client}/apps). Screenshot: .tmp/screenshots/apps-withdrawn.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoClient, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { demoClient, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
+import { writePush } from './flows/push';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 const grant = (apps: string[]) =>
   sandboxJson(app.sandboxUrl, `/_sandbox/clients/${demoClient.client_id}/apps`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apps }) });
 
 async function compose(title: string, appId: string): Promise<void> {
-  const { page } = app;
-  await page.getByTestId('tab-push').click();
-  await page.getByRole('button', { name: 'New', exact: true }).click();
-  await page.getByTestId('push-title').fill(title);
-  await page.getByTestId('push-url').fill('https://news.example.com/withdrawn');
-  await page.getByTestId('push-performer').fill('desk@example.com');
-  await page.getByTestId(`app-${appId}`).check();
+  await writePush(app.page, { title, url: 'https://news.example.com/withdrawn', app: appId, fresh: true });
 }
 
 describe('apps whose access was withdrawn', () => {

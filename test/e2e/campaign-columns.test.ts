@@ -5,37 +5,24 @@
 // finds the table as it was left. An account added by id on a second connection shows its name.
 // axe-core finds nothing serious in either theme. Screenshots: .tmp/screenshots/ (the README's
 // docs/campaign-columns.png is saved-views.test.ts's).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserMode } from '../../src/main/browser-mode/start';
 import { unlimitedAdvertiser } from './app-session';
 import { axeViolations } from './axe';
-import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
+import { withDataFolder } from './flows/app';
+import { addAccount, addConnection } from './own-service';
+import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 
-let dataDir: string;
-let mode: BrowserMode | null = null;
-let browser: Browser | null = null;
+const folder = withDataFolder('desk-e2e-columns-');
+let mode: BrowserMode;
 let page: Page;
 
-async function start(width = 1400): Promise<void> {
-  mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal: async () => undefined });
-  browser = await launchChromium();
-  // axe is injected as a script: the app's CSP would refuse it.
-  const context = await browser.newContext({ viewport: { width, height: 800 }, bypassCSP: true });
-  page = await context.newPage();
-  await page.goto(mode.server.openUrl);
-}
-
-async function stop(): Promise<void> {
-  await browser?.close();
-  await mode?.close();
-  browser = null;
-  mode = null;
+/** Starts the app on the test's data folder (again, after folder.stop()), with axe allowed in. */
+async function start(): Promise<void> {
+  ({ mode, page } = await folder.start({ width: 1400, axe: true }));
 }
 
 const grid = () => page.getByTestId('campaign-grid');
@@ -86,16 +73,7 @@ async function centre(testId: string): Promise<{ x: number; y: number; left: num
   return { x: b.x + b.width / 2, y: b.y + b.height / 2, left: b.x, width: b.width };
 }
 
-beforeAll(async () => {
-  ensureRendererBuilt();
-  dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-columns-'));
-  await start();
-});
-
-afterAll(async () => {
-  await stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+beforeAll(start);
 
 describe('campaign columns', () => {
   it('shows Start and ID whole at 1024 and 1400 px with nothing selected, and no status or bidding label cut', async () => {
@@ -198,7 +176,7 @@ describe('campaign columns', () => {
   it('finds the order and widths as they were left after a restart', async () => {
     const order = await headers();
     const widths = { spent: await headWidth('spent'), cpc: await headWidth('cpc'), name: await headWidth('name') };
-    await stop();
+    await folder.stop();
     await start();
     await expect.poll(() => rows().count(), { timeout: 30_000 }).toBeGreaterThan(3);
     expect(await headers()).toEqual(order);
@@ -216,22 +194,12 @@ describe('campaign columns', () => {
   });
 
   it('shows the name of an account added by id on a second connection, as the service names it', async () => {
-    await page.getByTestId('add-connection').click();
-    await page.getByTestId('conn-name').fill('Second sandbox');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(mode!.demoUrl!);
-    await page.getByTestId('conn-clientId').fill('demo-client');
-    await page.getByTestId('conn-clientSecret').fill('demo-secret');
-    await page.getByTestId('conn-create').click();
-    await expect.poll(() => page.getByTestId('add-connection-dialog').count()).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' });
+    const group = await addConnection(page, 'Second sandbox', mode.demoUrl!);
     await expect.poll(() => group.count()).toBe(1);
 
     // A network member: its network's listing on the demo connection names it.
-    await group.locator('[data-testid^="add-account-"]').click();
-    await page.getByTestId('acct-id').fill('northbikes');
-    await page.getByTestId('acct-add').click();
-    await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
-    await expect.poll(() => group.getByTestId('account-northbikes').textContent()).toContain('North Bikes');
+    const added = await addAccount(page, group, 'northbikes');
+    await expect.poll(() => added.textContent()).toContain('North Bikes');
     await page.screenshot({ path: screenshotPath('account-added-by-id.png') });
   });
 });

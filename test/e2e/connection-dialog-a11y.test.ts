@@ -6,21 +6,20 @@
 // either dialog in either theme. Screenshots: .tmp/screenshots/edit-connection-a11y.png and
 // remove-unsent-scroll.png.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftoverDialogs, openAccount, openApp, openAxePage, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftoverDialogs, openAxePage, unlimitedAdvertiser } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
+import { importCampaignDrafts } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
-  page = await openAxePage(app);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { account: account.account_id });
 });
-afterAll(async () => app?.close());
 
 /** What the focused element is, and what a screen reader is told about it. */
 const focused = () =>
@@ -82,13 +81,7 @@ describe('Edit connection dialog', () => {
 describe('Scrolling lists', () => {
   it('lets the keyboard reach and scroll the removal dialog\'s long unsent list, clean for axe in both themes', async () => {
     // Fifteen drafts make the unsent list longer than its box.
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('drafts-import').click();
-    const rows = Array.from({ length: 15 }, (_, i) => ['Scroll draft ' + (i + 1), 'Acme', 'FIXED', '0.30', 'MONTHLY', '900']);
-    await page.getByTestId('import-text').fill([['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...rows].map((r) => r.join('\t')).join('\n'));
-    await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain('15 rows: 15 ready');
-    await page.getByTestId('import-all').click();
-    await expect.poll(() => page.getByTestId('draft-item').count()).toBe(15);
+    await importCampaignDrafts(page, Array.from({ length: 15 }, (_, i) => 'Scroll draft ' + (i + 1)));
 
     await page.getByTestId(`remove-account-${account.account_id}`).click();
     const dialog = page.getByTestId('remove-account-dialog');

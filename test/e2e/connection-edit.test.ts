@@ -2,32 +2,21 @@
 // saved (the dialog says so in the service's words); a plain http:// address to another computer
 // is refused with the reason; a rename with the right secret is saved and the queued change and
 // drafts are still there. Screenshot: docs/connection-edit.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
+import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Edit connection', () => {
   it('refuses a wrong secret and a clear-text address, saves a rename with the right secret, and keeps the queued work', async () => {
     const { page } = app;
     await page.getByTestId('work-offline-sandbox-demo').check();
     const name = `E2E kept ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
 
     await page.getByTestId('edit-connection-sandbox-demo').click();
     const dialog = page.getByTestId('edit-connection-dialog');

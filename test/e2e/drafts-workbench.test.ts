@@ -3,19 +3,12 @@
 // one go and found posted on the service with the new CPC; a pasted sheet with good and bad rows
 // reported row by row, nothing saved until asked, then only the ready row imported.
 // Screenshot: docs/drafts-import.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { openAccount, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const app = withApp();
 
 const draftNames = () => app.page.getByTestId('draft-item').locator('.pick-title').allTextContents();
 

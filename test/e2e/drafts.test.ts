@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { openAccount, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
+import { queueCampaignDraft, startCampaignDraft } from './flows/drafts';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Drafts tab: campaign draft editor', () => {
   it('shows a rule problem next to its field while typing, and queues the fixed draft until it is live in the grid and on the service', async () => {
     const { page } = app;
     const name = `E2E boots ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
+    await startCampaignDraft(page);
     await page.getByTestId('input-name').fill(name);
     await page.getByTestId('input-branding_text').fill('Acme');
     await page.getByTestId('input-spending_limit').fill('500');
@@ -53,8 +48,7 @@ describe('Drafts tab: campaign draft editor', () => {
 
   it('keeps what was typed in a draft across a reload of the window (autosave)', async () => {
     const { page } = app;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
+    await startCampaignDraft(page);
     const name = `Typed then reloaded ${Date.now()}`;
     await page.getByTestId('input-name').fill(name);
     // No pause for the autosave: the reload comes right after the last keystroke.
@@ -72,14 +66,7 @@ describe('Drafts tab: campaign draft editor', () => {
     const { page } = app;
     // Valid offline (the desk does not know the account's features); the service refuses display campaigns here.
     const name = `E2E display ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
-    await page.getByTestId('input-spending_limit').fill('100');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display-max-conversions' });
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');

@@ -8,45 +8,22 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceApp, closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
+import { queueCampaignDraft } from './flows/drafts';
+import { blockPush, HOUR, setServiceClockOffset } from './flows/push';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
-const HOUR = 3600_000;
 
 beforeAll(async () => {
-  app = await openApp();
   page = await openAxePage(app);
 });
-
 afterAll(async () => {
-  await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
-  await app?.close();
+  // Before withApp closes the app.
+  await setServiceClockOffset(app.sandboxUrl, 0).catch(() => undefined);
 });
-
-const pad = (n: number) => String(n).padStart(2, '0');
-const wallUtc = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-};
-const serviceNow = async () => (await sandboxJson<{ service_now: number }>(app.sandboxUrl, '/_sandbox/clock')).service_now;
-
-/** A new campaign draft of the open account, ready to queue. */
-async function campaignDraft(name: string, display = false): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('new-campaign-draft').click();
-  await page.getByTestId('input-name').fill(name);
-  if (display) {
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-budget').selectOption({ label: 'Not sent (as in display campaigns)' });
-  } else {
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('300');
-  }
-  await page.getByTestId('input-cpc').fill('0.4');
-  await expect.poll(() => page.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-}
 
 describe('errors in true words', () => {
   it('says in Activity that the service failed, with its words, after a 500', async () => {
@@ -58,8 +35,7 @@ describe('errors in true words', () => {
     });
     try {
       const name = `Failed once ${Date.now()}`;
-      await campaignDraft(name);
-      await page.getByTestId('draft-queue').click();
+      await queueCampaignDraft(page, name, { ready: /^Ready to queue/ });
       await page.getByTestId('tab-activity').click();
       const entry = page.getByTestId('activity-list').locator('li').filter({ hasText: name }).first();
       await expect.poll(() => entry.textContent(), { timeout: 30_000 }).toContain('the service failed (500: Internal server error) and may have made it all the same');
@@ -74,8 +50,7 @@ describe('errors in true words', () => {
     await openAccount(page, 'freshcrumbbakery');
     const name = `Refused banners ${Date.now()}`;
     // Fresh Crumb Bakery is not enabled for display: the service refuses it.
-    await campaignDraft(name, true);
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display', ready: /^Ready to queue/ });
     const item = page.getByTestId('draft-item').filter({ hasText: name });
     await expect.poll(() => item.count(), { timeout: 30_000 }).toBe(1);
     await item.click();
@@ -91,20 +66,7 @@ describe('errors in true words', () => {
   it('says a push blocked because its time passed was not sent, not refused, when Fix takes it back', async () => {
     await openAccount(page, account.account_id);
     const title = `Blocked words ${Date.now()}`;
-    await page.getByTestId('work-offline-sandbox-demo').check();
-    await page.getByTestId('tab-push').click();
-    await page.getByTestId('push-title').fill(title);
-    await page.getByTestId('push-url').fill('https://news.example.com/blocked');
-    await page.getByTestId('push-performer').fill('desk@example.com');
-    await page.getByTestId('push-scheduled').check();
-    const due = Math.ceil(((await serviceNow()) + 5 * 60_000) / 60_000) * 60_000;
-    await page.getByTestId('push-executionTime').fill(wallUtc(due));
-    await page.getByTestId('app-1001').check();
-    await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
-    await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: 2 * HOUR }) });
-    await page.getByTestId('work-offline-sandbox-demo').uncheck();
+    await blockPush(page, app.sandboxUrl, title, { clockOffsetMs: 2 * HOUR });
 
     await page.getByTestId('tab-drafts').click();
     const item = page.getByTestId('draft-item').filter({ hasText: title });
@@ -143,14 +105,7 @@ describe("the service's words stay on the Outbox row after a 500 (manual clock)"
     await openAccount(p, account.account_id);
     await fault({ method: 'POST', path_prefix: campaigns, mode: 'status_500', count: 1 });
     const name = `Kept words ${Date.now()}`;
-    await p.getByTestId('tab-drafts').click();
-    await p.getByTestId('new-campaign-draft').click();
-    await p.getByTestId('input-name').fill(name);
-    await p.getByTestId('input-branding_text').fill('Acme');
-    await p.getByTestId('input-spending_limit').fill('300');
-    await p.getByTestId('input-cpc').fill('0.4');
-    await expect.poll(() => p.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-    await p.getByTestId('draft-queue').click();
+    await queueCampaignDraft(p, name, { ready: /^Ready to queue/ });
     await p.getByTestId('tab-outbox').click();
     const row = p.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('uncertain');

@@ -5,21 +5,19 @@
 // Screenshots: .tmp/screenshots/import-unknown.png, import-unknown-editor.png, removal-words.png.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftoverDialogs, openAccount, openApp, openAxePage, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftoverDialogs, openAccount, openAxePage, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { expectAxeClean } from './axe';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
   page = await openAxePage(app);
 });
-
-afterAll(async () => app?.close());
 
 const API_WORDS = /\b[a-z]+_[a-z_]+\b|Limit model/;
 

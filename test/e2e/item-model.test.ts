@@ -9,9 +9,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAxePage, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
+import { queueCampaignDraft } from './flows/drafts';
 import { ROOT, screenshotPath } from './support';
 
 /** Pictures the README does not show: always the run's artifacts, never docs/. */
@@ -21,15 +23,12 @@ function artifactPath(file: string): string {
 }
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
-  page = await openAxePage(app);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { account: account.account_id });
 });
-afterAll(async () => app?.close());
 
 const onService = async (name: string) =>
   (await sandboxJson<{ campaigns: { id: number; name: string }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`)).campaigns.filter((c) => c.name === name);
@@ -37,15 +36,8 @@ const onService = async (name: string) =>
 describe('Drafts and Outbox: one change, one item', () => {
   it('a refused draft is fixed and queued again: one item, posted, with the service id shown and linked', async () => {
     const name = `E2E refused then fixed ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
     // Valid by the shared rules; this account is not enabled for display campaigns, so the service refuses it.
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
-    await page.getByTestId('input-spending_limit').fill('100');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display-max-conversions' });
 
     // It stays in Drafts, refused, with the service's words, Fix and Retry.
     const entry = page.getByTestId('drafts-list').locator('li').filter({ hasText: name });
@@ -105,15 +97,8 @@ describe('Drafts and Outbox: one change, one item', () => {
 
   it('Fix in the Outbox takes a refused change back to its draft and opens it in Drafts; Retry is gone with it', async () => {
     const name = `E2E outbox fix ${Date.now()}`;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-    await page.getByTestId('input-bid_strategy').selectOption('MAX_CONVERSIONS');
-    await page.getByTestId('input-spending_limit').fill('100');
     // The account refused display once already (the first test): warned, still offered.
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name, { kind: 'display-max-conversions', ready: /^Ready to queue/ });
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
@@ -132,14 +117,7 @@ describe('Drafts and Outbox: one change, one item', () => {
   it('a queued draft stays in Drafts, read-only with its state, and can be taken back to draft', async () => {
     const name = `E2E queued ${Date.now()}`;
     await page.getByTestId('work-offline-sandbox-demo').check();
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
 
     const entry = page.getByTestId('drafts-list').locator('li').filter({ hasText: name });
     await expect.poll(() => entry.getByTestId('draft-status').getAttribute('data-status')).toBe('queued');

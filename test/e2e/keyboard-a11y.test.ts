@@ -5,21 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { openAccount, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
+import { fillCampaignDraft } from './flows/drafts';
 
 const account = unlimitedAdvertiser();
 const AXE = createRequire(__filename).resolve('axe-core/axe.min.js');
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const app = withApp({ account: account.account_id });
 
 interface AxeViolation {
   id: string;
@@ -107,13 +100,7 @@ describe('focus after actions', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => focusedTestId(page)).toBe('campaign-grid');
 
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(`Focus kept ${Date.now()}`);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-cpc').fill('0.3');
-    await page.getByTestId('input-spending_limit').fill('300');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
+    await fillCampaignDraft(page, `Focus kept ${Date.now()}`);
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('Queued to post');
     await expect.poll(() => focusedTestId(page)).toBe('new-campaign-draft');

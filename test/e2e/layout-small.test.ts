@@ -5,23 +5,21 @@
 // few Tab stops away, not fifteen. Screenshots: .tmp/screenshots/layout-1024-details.png,
 // layout-1400-sidebar.png.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeLeftoverDialogs, openAccount, openApp, openAxePage, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closeLeftoverDialogs, openAccount, openAxePage, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { expectAxeClean } from './axe';
 import { addConnection } from './own-service';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
 const LONG_CONNECTION = 'Northwind agency, Europe and the Middle East';
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
   page = await openAxePage(app);
 });
-
-afterAll(async () => app?.close());
 
 /** The grid's header cells wholly inside the grid's visible frame, by title. */
 const wholeColumns = () =>

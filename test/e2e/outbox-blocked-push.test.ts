@@ -4,20 +4,16 @@
 // blocked again. The Outbox with such a row is axe clean in both themes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { openAxePage, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
+import { blockPush, HOUR, serviceNow, setServiceClockOffset } from './flows/push';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** The picker's text (a UTC wall time) for `ms`, to the minute. */
-const wallUtc = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-};
-const HOUR = 3600_000;
 
 interface ServiceTask {
   title: string;
@@ -26,42 +22,16 @@ interface ServiceTask {
   executionTime: number | null;
 }
 const serviceTasks = async () => (await sandboxJson<{ tasks: ServiceTask[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001')).tasks;
-const serviceNow = async () => (await sandboxJson<{ service_now: number }>(app.sandboxUrl, '/_sandbox/clock')).service_now;
-const setClockOffset = (ms: number) =>
-  sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: ms }) });
-
-/** Queues a push for a few minutes ahead while working offline, then moves the service's clock past it: blocked. Returns its due time. */
-async function blockedPush(title: string, clockOffset: number): Promise<number> {
-  await page.getByTestId('work-offline-sandbox-demo').check();
-  await page.getByTestId('tab-push').click();
-  await page.getByTestId('push-title').fill(title);
-  await page.getByTestId('push-url').fill('https://news.example.com/outbox-fix');
-  await page.getByTestId('push-performer').fill('desk@example.com');
-  await page.getByTestId('push-scheduled').check();
-  const due = Math.ceil(((await serviceNow()) + 5 * 60_000) / 60_000) * 60_000;
-  await page.getByTestId('push-executionTime').fill(wallUtc(due));
-  await page.getByTestId('app-1001').check();
-  await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-  await page.getByTestId('push-queue').click();
-  await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
-  await setClockOffset(clockOffset);
-  expect(await serviceNow()).toBeGreaterThan(due);
-  await page.getByTestId('work-offline-sandbox-demo').uncheck();
-  return due;
-}
+const now = () => serviceNow(app.sandboxUrl);
+/** A blocked push of the open account (see blockPush): its due time. */
+const blockedPush = (title: string, clockOffsetMs: number) => blockPush(page, app.sandboxUrl, title, { clockOffsetMs, url: 'https://news.example.com/outbox-fix' });
 
 beforeAll(async () => {
-  app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { viewport: { width: 1400, height: 900 }, account: account.account_id });
 });
 afterAll(async () => {
-  await setClockOffset(0).catch(() => undefined);
-  await app?.close();
+  // Before withApp closes the app.
+  await setServiceClockOffset(app.sandboxUrl, 0).catch(() => undefined);
 });
 
 describe('A blocked scheduled push in the Outbox', () => {
@@ -82,12 +52,12 @@ describe('A blocked scheduled push in the Outbox', () => {
     await page.screenshot({ path: '/tmp/outbox-blocked-push.png' });
     await expectAxeClean(page);
 
-    const now = await serviceNow();
+    const before = await now();
     await row.getByTestId('blocked-fix-tomorrow').click();
     await expect.poll(async () => (await serviceTasks()).find((t) => t.title === title)?.taskStatus, { timeout: 30_000 }).toBe('pending');
     const task = (await serviceTasks()).find((t) => t.title === title)!;
     // The same wall time (UTC, the push's clock), on the service's tomorrow.
-    const tomorrow = new Date(now + 24 * HOUR);
+    const tomorrow = new Date(before + 24 * HOUR);
     expect(task.executionTime).toBe(Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate(), new Date(due).getUTCHours(), new Date(due).getUTCMinutes()));
     // Sent: it has left the waiting list, and the Push tab no longer lists it as blocked either.
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);

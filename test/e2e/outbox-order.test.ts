@@ -3,39 +3,27 @@
 // on its row, focus staying on it), the "waiting" column counts each change's turn in the new
 // order, and once online the service receives them in that order. Screenshot: outbox-order.png.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAxePage, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { axeViolations } from './axe';
+import { withApp } from './flows/app';
+import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
-  page = await openAxePage(app);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { account: account.account_id });
 });
-afterAll(async () => app?.close());
-
-async function queueDraft(name: string): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('new-campaign-draft').click();
-  await page.getByTestId('input-name').fill(name);
-  await page.getByTestId('input-branding_text').fill('Acme');
-  await page.getByTestId('input-spending_limit').fill('500');
-  await page.getByTestId('input-cpc').fill('0.35');
-  await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-  await page.getByTestId('draft-queue').click();
-}
 
 describe('Outbox: the order of queued changes', () => {
   it('moves the last queued change to the top, and the service receives them in that order', async () => {
     const stamp = Date.now();
     const names = ['First', 'Second', 'Third'].map((n) => `E2E order ${n} ${stamp}`);
     await page.getByTestId('work-offline-sandbox-demo').check();
-    for (const n of names) await queueDraft(n);
+    for (const n of names) await queueCampaignDraft(page, n);
     await page.getByTestId('tab-outbox').click();
 
     const rows = page.getByTestId('outbox-item');

@@ -1,32 +1,21 @@
 // The Outbox in the browser: a change queued while working offline says so (no "now"), the
 // status bar counts it as queued, and once online it is sent and folds into the account's sent
 // history, which names how long it is kept. Screenshots: docs/outbox-waiting.png, docs/outbox-history.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
+import { queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Outbox: why a change waits, and the sent history', () => {
   it('says "working offline" for a queued change, then sends it once online and folds it into the history kept 30 days', async () => {
     const { page } = app;
     const name = `E2E waits ${Date.now()}`;
     await page.getByTestId('work-offline-sandbox-demo').check();
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: name });
     await expect.poll(() => row.getByTestId('outbox-wait').getAttribute('data-reason'), { timeout: 15_000 }).toBe('working_offline');

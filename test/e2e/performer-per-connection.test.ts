@@ -1,19 +1,14 @@
 // Issue 27 item 4, in part: a default performer is the connection's own. Made the default on one
 // connection's push, it must not be prefilled on another connection's new push.
 // Screenshot: .tmp/screenshots/performer-other-connection.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { addAccount, addConnection } from './own-service';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-});
-
-afterAll(async () => app?.close());
+const app = withApp();
 
 describe('default performer', () => {
   it('is prefilled on its own connection\'s new push only', async () => {

@@ -2,13 +2,14 @@
 // editing) or Check is asked for, and then each is said in the window's words, never as the rules'
 // field path (target.include.apps). Check, Save and Queue stay on screen at 1400x900 however long
 // the target builder is. The composer is axe clean in both themes with every problem shown.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { openAxePage, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 import { expectAxeClean } from './axe';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 /** A field name or path of the rules shown as it is: "target.include.apps", "thumbnailUrl", "executionTime". */
@@ -30,15 +31,8 @@ async function seenWithoutScrolling(control: Locator): Promise<boolean> {
 const shownProblems = async () => (await page.getByTestId('push-composer').locator('.form-problem').allTextContents()).map((t) => t.trim()).filter(Boolean);
 
 beforeAll(async () => {
-  app = await openApp();
-  // bypassCSP: only so that the test can inject axe's source; the app's own scripts need no exception.
-  const ctx = await app.browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
-  page = await ctx.newPage();
-  page.on('pageerror', (e) => app.pageErrors.push(String(e)));
-  await page.goto(app.mode.server.openUrl);
-  await openAccount(page, account.account_id);
+  page = await openAxePage(app, { viewport: { width: 1400, height: 900 }, account: account.account_id });
 });
-afterAll(async () => app?.close());
 
 describe('A new push in the composer', () => {
   it('opens with no problem shown, and Check, Save and Queue on screen at 1400x900', async () => {

@@ -7,6 +7,7 @@ import type { Fixtures } from '../../src/sandbox/index';
 import { demoClient, fixtures } from './app-session';
 import { expectAxeClean } from './axe';
 import { addAccount, addConnection, withOwnService } from './own-service';
+import { writePush } from './flows/push';
 import { screenshotPath } from './support';
 
 const ACCOUNT = 'suntrailtravel';
@@ -25,11 +26,7 @@ describe('A refused push', () => {
     await (await addAccount(page, group, ACCOUNT)).click();
 
     const title = `E2E refused push ${Date.now()}`;
-    await page.getByTestId('tab-push').click();
-    await page.getByTestId('push-title').fill(title);
-    await page.getByTestId('push-url').fill('https://news.example.com/e2e');
-    await page.getByTestId('push-performer').fill('e2e@example.com');
-    await page.getByTestId(`app-${APP}`).check();
+    await writePush(page, { title, url: 'https://news.example.com/e2e', performer: 'e2e@example.com', app: APP });
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     await service.becomes(world(false));
     await page.getByTestId('push-queue').click();

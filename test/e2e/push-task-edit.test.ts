@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
+import { writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -49,10 +50,7 @@ afterAll(async () => app?.close());
 
 describe('A scheduled task edited in the composer', () => {
   it('the composer, scheduled and with a problem shown, is axe clean in both themes', async () => {
-    await page.getByTestId('tab-push').click();
-    await page.getByTestId('push-title').fill(title);
-    await page.getByTestId('push-url').fill('https://news.example.com/edit');
-    await page.getByTestId('push-performer').fill('desk@example.com');
+    await writePush(page, { title, url: 'https://news.example.com/edit' });
     await page.getByTestId('push-scheduled').check();
     await page.getByTestId('push-executionTime').fill('2020-01-07T09:00');
     await expect.poll(() => page.getByTestId('push-schedule-summary').textContent()).toContain('This time has passed');

@@ -1,16 +1,11 @@
 // The Tasks tab of issue 17: filters, every field in the details, the refresh saying what it did,
 // and the service worker path's rules in place.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
+const app = withApp({ account: account.account_id });
 
 describe('Tasks tab', () => {
   it('filters by type and status, refreshes with a word on what happened, and shows every field', async () => {

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { describe, expect, it } from 'vitest';
+import { sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp } from './flows/app';
+import { writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
+const app = withApp({ account: account.account_id });
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** A datetime-local value `ms` from now, in this machine's time zone (as the picker shows it). */
@@ -10,12 +12,6 @@ function localIn(ms: number): string {
   const d = new Date(Date.now() + ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
 
 describe('Push composer and Tasks tab', () => {
   it('refuses an attribute in both include and exclude, live, and shows the preview', async () => {
@@ -44,12 +40,9 @@ describe('Push composer and Tasks tab', () => {
   it('queues a scheduled push to app 1001 that appears in Tasks as pending, and cancels it', async () => {
     const { page } = app;
     const title = `E2E scheduled ${Date.now()}`;
-    await page.getByTestId('push-title').fill(title);
-    await page.getByTestId('push-url').fill('https://news.example.com/e2e');
-    await page.getByTestId('push-performer').fill('e2e@example.com');
+    await writePush(page, { title, url: 'https://news.example.com/e2e', performer: 'e2e@example.com', app: '1001' });
     await page.getByTestId('push-scheduled').check();
     await page.getByTestId('push-executionTime').fill(localIn(3 * 3600_000));
-    await page.getByTestId('app-1001').check();
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     await page.getByTestId('push-queue').click();
     await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 const MIN = 60_000;
@@ -43,11 +44,7 @@ async function holdServiceClock(offsetMs: number): Promise<void> {
 }
 
 async function newScheduledPush(title: string, at: number, userTimeZone: 0 | 1): Promise<void> {
-  await page.getByRole('button', { name: 'New', exact: true }).click();
-  await page.getByTestId('push-title').fill(title);
-  await page.getByTestId('push-url').fill('https://news.example.com/times');
-  await page.getByTestId('push-performer').fill('desk@example.com');
-  await page.getByTestId('app-1001').check();
+  await writePush(page, { title, url: 'https://news.example.com/times', app: '1001', fresh: true });
   await page.getByTestId('push-scheduled').check();
   await page.getByTestId('push-userTimeZone').selectOption(String(userTimeZone));
   await page.getByTestId('push-executionTime').fill(wall(at));

@@ -6,32 +6,20 @@
 // after a reload. Screenshots: remove-unsent.png, retention-dialog.png, outbox-retention.png.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readImport } from '../../src/renderer/features/drafts/draft-transfer';
-import { openAccount, openApp, openAxePage, type AppSession } from './app-session';
+import { openAccount, openAxePage } from './app-session';
 import { expectAxeClean } from './axe';
+import { withApp } from './flows/app';
+import { fillCampaignDraft, queueCampaignDraft } from './flows/drafts';
 import { screenshotPath } from './support';
 
-let app: AppSession;
+const app = withApp();
 let page: Page;
 
 beforeAll(async () => {
-  app = await openApp();
   page = await openAxePage(app);
 });
-
-afterAll(async () => app?.close());
-
-/** A new draft of the open account with the interface's display example (valid, no branding, no budget). */
-async function displayExample(name: string): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('new-campaign-draft').click();
-  await page.getByTestId('input-name').fill(name);
-  await page.getByTestId('input-campaign_item_type').selectOption('HAS_NO_ITEMS_DISPLAY');
-  await page.getByTestId('input-cpc').fill('0.4');
-  await page.getByTestId('input-budget').selectOption({ label: 'Not sent (as in display campaigns)' });
-  await expect.poll(() => page.getByTestId('problem-count').textContent()).toMatch(/^Ready to queue/);
-}
 
 describe('Removal with unsent work', () => {
   it('lists a refused change and a draft, exports them as CSV that imports back, and removes only after "Discard" is ticked', async () => {
@@ -39,12 +27,11 @@ describe('Removal with unsent work', () => {
     const refused = 'Holiday banners';
     const kept = 'Sourdough spring';
     // Fresh Crumb Bakery is not enabled for display: the service refuses the first one.
-    await displayExample(refused);
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, refused, { kind: 'display', ready: /^Ready to queue/ });
     await page.getByTestId('tab-outbox').click();
     const failedRow = page.getByTestId('outbox-item').filter({ hasText: refused });
     await expect.poll(() => failedRow.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
-    await displayExample(kept);
+    await fillCampaignDraft(page, kept, { kind: 'display', ready: /^Ready to queue/ });
     await expect.poll(() => page.getByTestId('save-state').textContent()).toBe('All changes saved');
 
     await page.getByTestId('remove-account-freshcrumbbakery').click();

@@ -2,35 +2,19 @@
 // open account and tab are found again after the app is closed and started on the same data; one
 // account's status filter does not carry over to another. The restart is real: the browser and
 // the core are closed and started again on the same data directory. Screenshot: docs/campaign-columns.png.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unlimitedAdvertiser } from './app-session';
-import { RENDERER_DIR, ensureRendererBuilt, launchChromium } from './support';
+import { withDataFolder } from './flows/app';
 
 const first = unlimitedAdvertiser();
 const second = unlimitedAdvertiser([first.account_id]);
 
-let dataDir: string;
-let mode: BrowserMode | null = null;
-let browser: Browser | null = null;
+const folder = withDataFolder('desk-e2e-views-');
 let page: Page;
-
+/** Starts the app on the test's data folder (again, after folder.stop()). */
 async function start(): Promise<void> {
-  mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal: async () => undefined });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(mode.server.openUrl);
-}
-
-async function stop(): Promise<void> {
-  await browser?.close();
-  await mode?.close();
-  browser = null;
-  mode = null;
+  ({ page } = await folder.start());
 }
 
 const headers = () => page.locator('[data-testid="campaign-grid"] [role="columnheader"]').allTextContents();
@@ -41,16 +25,7 @@ function savedWhen(ok: (body: string) => boolean) {
   return page.waitForResponse((r) => r.url().endsWith('/api/views.save') && ok(r.request().postData() ?? ''), { timeout: 15_000 });
 }
 
-beforeAll(async () => {
-  ensureRendererBuilt();
-  dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-views-'));
-  await start();
-});
-
-afterAll(async () => {
-  await stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+beforeAll(start);
 
 describe('saved views', () => {
   it('offers every campaign field as a column and shows the chosen ones in order', async () => {
@@ -103,7 +78,7 @@ describe('saved views', () => {
     await page.getByTestId('tab-drafts').click();
     await tabSaved;
 
-    await stop();
+    await folder.stop();
     await start();
 
     await expect.poll(() => page.getByTestId('tab-drafts').getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { startBrowserMode } from '../../src/main/browser-mode/start';
 import { fixtures, openAccount, openApp, openAxePage, sandboxJson, type AppSession } from './app-session';
 import { RENDERER_DIR } from './support';
+import { writePush } from './flows/push';
 import { addAccount, addConnection } from './own-service';
 
 const LIMITED = 'acmeshoes';
@@ -50,12 +51,7 @@ async function queueCreates(n: number, tag: string): Promise<string[]> {
 
 /** A new push to app 1001 in the composer of the open account, ready to queue (sent at once unless scheduled). */
 async function newPush(title: string): Promise<void> {
-  await page.getByTestId('tab-push').click();
-  await page.getByRole('button', { name: 'New', exact: true }).click();
-  await page.getByTestId('push-title').fill(title);
-  await page.getByTestId('push-url').fill('https://news.example.com/status');
-  await page.getByTestId('push-performer').fill('desk@example.com');
-  await page.getByTestId('app-1001').check();
+  await writePush(page, { title, url: 'https://news.example.com/status', app: '1001', fresh: true });
 }
 
 const text = async (l: Locator) => ((await l.count()) === 0 ? null : await l.textContent());

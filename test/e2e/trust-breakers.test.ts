@@ -3,41 +3,22 @@
 // says so in a banner over the account, with what still works and "Retry now"; and the built-in
 // demo service keeps what was posted across a restart of the app, its ids going on from the last.
 // Screenshots: .tmp/screenshots/bulk-delete-confirm.png, offline-banner.png.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBrowserMode, type BrowserMode } from '../../src/main/browser-mode/start';
+import { describe, expect, it } from 'vitest';
+import type { BrowserMode } from '../../src/main/browser-mode/start';
 import { CONTROL_SECRET_HEADER } from '../../src/sandbox/index';
-import { closeLeftoverDialogs, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
-import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
+import { closeLeftoverDialogs, openAccount, sandboxJson, unlimitedAdvertiser } from './app-session';
+import { withApp, withDataFolder, type AppRun } from './flows/app';
+import { importCampaignDrafts, queueCampaignDraft } from './flows/drafts';
+import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();
-let app: AppSession;
-
-beforeAll(async () => {
-  app = await openApp();
-  await openAccount(app.page, account.account_id);
-});
-afterAll(async () => app?.close());
-
-/** Imports ready campaign drafts by name through Drafts > Import (all ticked afterwards). */
-async function importDrafts(page: Page, names: string[]): Promise<void> {
-  await page.getByTestId('tab-drafts').click();
-  await page.getByTestId('drafts-import').click();
-  const rows = names.map((n) => [n, 'Acme', 'FIXED', '0.30', 'MONTHLY', '900']);
-  await page.getByTestId('import-text').fill([['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...rows].map((r) => r.join('\t')).join('\n'));
-  await expect.poll(() => page.getByTestId('import-summary').textContent()).toContain(`${names.length} rows: ${names.length} ready`);
-  await page.getByTestId('import-all').click();
-  await expect.poll(() => page.getByTestId('draft-item').count()).toBe(names.length);
-}
+const app = withApp({ account: account.account_id });
 
 describe('bulk delete and the undo history', () => {
   it('asks before deleting three ticked drafts, and Undo brings them back after a reload', async () => {
     const { page } = app;
     const names = ['Kept boots', 'Kept bikes', 'Kept boats'];
-    await importDrafts(page, names);
+    await importCampaignDrafts(page, names);
     await expect.poll(() => page.getByTestId('bulk-delete').textContent()).toBe('Delete 3');
 
     // "Keep it" keeps them.
@@ -105,30 +86,13 @@ describe('offline banner', () => {
 });
 
 describe('the demo service across restarts', () => {
-  interface Run {
-    mode: BrowserMode;
-    page: Page;
-    close(): Promise<void>;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-restart-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const folder = withDataFolder('desk-e2e-restart-');
 
-  /** The app on this data folder, as a person would start it again. */
-  async function start(): Promise<Run> {
-    ensureRendererBuilt();
-    const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal: async () => undefined });
-    const browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(mode.server.openUrl);
-    await openAccount(page, account.account_id);
-    return {
-      mode,
-      page,
-      close: async () => {
-        await browser.close();
-        await mode.close();
-      },
-    };
+  /** The app on this data folder, as a person would start it again, on the account. */
+  async function start(): Promise<AppRun> {
+    const run = await folder.start();
+    await openAccount(run.page, account.account_id);
+    return run;
   }
 
   const serviceCampaigns = async (mode: BrowserMode) => {
@@ -137,16 +101,9 @@ describe('the demo service across restarts', () => {
     return body.campaigns;
   };
 
-  async function post(run: Run, name: string): Promise<number> {
+  async function post(run: AppRun, name: string): Promise<number> {
     const { page } = run;
-    await page.getByTestId('tab-drafts').click();
-    await page.getByTestId('new-campaign-draft').click();
-    await page.getByTestId('input-name').fill(name);
-    await page.getByTestId('input-branding_text').fill('Acme');
-    await page.getByTestId('input-spending_limit').fill('500');
-    await page.getByTestId('input-cpc').fill('0.35');
-    await expect.poll(() => page.getByTestId('problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('draft-queue').click();
+    await queueCampaignDraft(page, name);
     await expect.poll(async () => (await serviceCampaigns(run.mode)).find((c) => c.name === name)?.id, { timeout: 30_000 }).toBeDefined();
     return (await serviceCampaigns(run.mode)).find((c) => c.name === name)!.id;
   }
@@ -157,7 +114,7 @@ describe('the demo service across restarts', () => {
     try {
       firstId = await post(first, 'Posted before restart');
     } finally {
-      await first.close();
+      await folder.stop();
     }
     const second = await start();
     try {
@@ -171,7 +128,7 @@ describe('the demo service across restarts', () => {
       const names = second.page.getByTestId('campaign-grid').getByTestId('cell-name');
       await expect.poll(async () => (await names.allTextContents()).filter((n) => n.startsWith('Posted ')).sort(), { timeout: 30_000 }).toEqual(['Posted after restart', 'Posted before restart']);
     } finally {
-      await second.close();
+      await folder.stop();
     }
   });
 });
