@@ -77,6 +77,7 @@ export const CHAOS_TABLE: ChaosTable = {
   push_tier: (r) => (half(r) ? r.int(1, 6) : undefined),
   token_error_echo: flag,
   token_response: oneOf(['spelled', 'nulls'] as const),
+  token_per_client: oneOf(['latest_only'] as const),
   token_client_auth: oneOf(['basic', 'basic_400', 'basic_invalid_request'] as const),
   authorize_state: oneOf(['dropped'] as const),
   enum_case: oneOf(['upper', 'lower', 'title'] as const),

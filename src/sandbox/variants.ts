@@ -176,6 +176,12 @@ export const variantsSchema = z.strictObject({
    * `<redirect_uri>?code=...` (or `?error=...`) exactly as spec 4.3 shows them.
    */
   authorize_state: z.enum(['dropped']).optional(),
+  /**
+   * Beyond the text, named as such (spec 4.4/4.5 show how a token is issued, not whether earlier
+   * ones stay valid): "latest_only" keeps one live access token per client id, so issuing a token
+   * (either grant) revokes every earlier one of that client, as some authorization servers do.
+   */
+  token_per_client: z.enum(['latest_only']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**
