@@ -5,7 +5,7 @@
 // other's, and each 401's renewal would revoke the other's again. So every connection using a
 // client id shares its holder's token, one token request is in flight at a time per holder, and a
 // credential check goes through the holder too (docs/architecture.md, "Where the interface leaves
-room").
+// room").
 //
 // Connections of one client id may hold different secrets (a secret rotated on one of them, or a
 // wrong one typed in). A member gets the shared token only when its own secret is one the service
