@@ -66,6 +66,7 @@ export const CHAOS_TABLE: ChaosTable = {
   redirect: oneOf([307, 308] as const),
   early_hints: flag,
   create_201: flag,
+  write_answer: oneOf(['empty', 'no_content', 'accepted'] as const),
   fill_on_create: flag,
   // A lost write applied up to 10 s late: within the look-up's stated tolerance (two grace periods
   // of the request timeout, docs/architecture.md "Limits"); later than that no client can tell.

@@ -111,6 +111,13 @@ export const variantsSchema = z.strictObject({
   early_hints: z.boolean().optional(),
   /** A create answers 201 Created with a Location header instead of 200 (spec 4.1: "Success status code: not shown"). */
   create_201: z.boolean().optional(),
+  /**
+   * A write that succeeded (create, push send, task update and cancel, sw-path) is answered 200
+   * with an empty body (`empty`), 204 No Content (`no_content`) or 202 Accepted with an empty body
+   * (`accepted`), the write applied at once all the same. Spec 4.1 and 4.6 do not show these
+   * answers' status codes; RFC 9110 15.3 lets any of them mean success.
+   */
+  write_answer: z.enum(['empty', 'no_content', 'accepted']).optional(),
   /** A create fills in fields it was not sent and normalises the ones it was (see docs/sandbox.md). */
   fill_on_create: z.boolean().optional(),
   /** A write whose connection a `close_after` fault dropped is applied this many ms later, not at once. */

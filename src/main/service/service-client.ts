@@ -136,11 +136,12 @@ export class ServiceClient {
     return this.#scheduler.snapshot();
   }
 
+  /** The created campaign; null when the service took it without saying which one it made (posted, id unknown). */
   createCampaign(
     accountId: string,
     draft: CampaignCreate,
     opts?: CallOptions & { rules?: CampaignRuleContext },
-  ): Promise<Campaign> {
+  ): Promise<Campaign | null> {
     return createCampaign(this.#exec, this.#opts.baseUrl, accountId, draft, opts);
   }
 
