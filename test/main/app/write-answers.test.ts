@@ -24,7 +24,7 @@ async function settled(e: Env, id: string): Promise<OutboxItem> {
 }
 const tasksOnService = async (e: Env) => ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { taskId: number | string; title: string; taskStatus: string }[] }).tasks;
 /** Activity that says a change was in doubt: none may be, the service answered 2xx. */
-const doubts = async (e: Env) => (await e.core.handlers['activity.list']({ profileId: P })).filter((a) => /answer was lost|checking the service/.test(a.message));
+const doubts = async (e: Env) => (await e.core.handlers['activity.list']({ profileId: P, limit: 200 })).filter((a) => /answer was lost|checking the service/.test(a.message));
 
 describe.each(MODES)('write_answer %s', (mode) => {
   it('sends a create, a push, a task update and cancel and a service worker path as sent, the create with its id', async () => {
