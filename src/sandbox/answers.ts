@@ -18,6 +18,20 @@ export function answer(variants: Variants, status: number, value: unknown, heade
 }
 
 /**
+ * A write that succeeded, answered as the write_answer variant says: 200 with an empty body
+ * (`empty`), 204 No Content (`no_content`) or 202 Accepted with an empty body (`accepted`; the
+ * write is applied all the same). Headers (rate limits, Location) are kept, the content type
+ * dropped with the body. Without the variant, `reply` as it is.
+ */
+export function writeAnswer(variants: Variants, reply: Reply): Reply {
+  const mode = variants.write_answer;
+  if (mode === undefined) return reply;
+  const { 'content-type': _type, ...headers } = reply.headers ?? {};
+  if (mode === 'no_content') return { status: 204, headers };
+  return { status: mode === 'accepted' ? 202 : 200, headers, body: '' };
+}
+
+/**
  * A listing answer of many rows, written as it is sent: `{"results":[...],"metadata":{...}}` (or the
  * envelope list_envelope plays), the
  * same text answer() would write for `{ results, metadata }` (rows are made one at a time by

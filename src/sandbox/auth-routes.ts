@@ -91,8 +91,9 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   }
   const ttlS = core.tokenTtlS;
   const issued = (fields: { access_token: string; refresh_token?: string }): Reply => tokenAnswer(core, fields, ttlS);
+  const latestOnly = core.variants.token_per_client === 'latest_only';
   if (grant === 'client_credentials') {
-    return issued({ access_token: core.world.issueToken(client.id, ctx.now, ttlS * 1000) });
+    return issued({ access_token: core.world.issueToken(client.id, ctx.now, ttlS * 1000, latestOnly) });
   }
   const rec = core.world.codes.get(code);
   if (rec === undefined || ctx.now >= rec.expiresAt) return fail(400, 'invalid_grant', 'Authorization code is invalid or expired');
@@ -104,7 +105,7 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   if (rec.clientId !== client.id) return fail(400, 'invalid_grant', 'Authorization code was issued to another client');
   if (rec.redirectUri !== redirectUri) return fail(400, 'invalid_grant', 'redirect_uri does not match the authorization request');
   rec.used = true;
-  const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000);
+  const access = core.world.issueToken(client.id, ctx.now, ttlS * 1000, latestOnly);
   rec.tokens.push(access);
   return issued({ access_token: access, refresh_token: opaqueToken() });
 }

@@ -4,7 +4,7 @@
 import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/campaign';
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
-import { answer, campaignAnswer, createdAnswer, listingAnswer, listingEnvelope } from './answers';
+import { answer, campaignAnswer, createdAnswer, listingAnswer, listingEnvelope, writeAnswer } from './answers';
 import { isListed, sortListed, type Listed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
@@ -89,9 +89,9 @@ function create(core: SandboxCore, ctx: RequestContext, rawAccount: string): Rep
   const created = createdAnswer(core.variants, campaignAnswer(stored.record, core.variants), Object.keys(parsed.data));
   if (core.variants.create_201) {
     const location = `/core/api/1.0/${encodeURIComponent(g.account.id)}/campaigns/${stored.record.id}`;
-    return answer(core.variants, 201, created, { ...g.headers, location });
+    return writeAnswer(core.variants, answer(core.variants, 201, created, { ...g.headers, location }));
   }
-  return answer(core.variants, 200, created, g.headers);
+  return writeAnswer(core.variants, answer(core.variants, 200, created, g.headers));
 }
 
 /** The first top-level member of a JSON object whose value is null. */

@@ -66,6 +66,7 @@ export const CHAOS_TABLE: ChaosTable = {
   redirect: oneOf([307, 308] as const),
   early_hints: flag,
   create_201: flag,
+  write_answer: oneOf(['empty', 'no_content', 'accepted'] as const),
   fill_on_create: flag,
   // A lost write applied up to 10 s late: within the look-up's stated tolerance (two grace periods
   // of the request timeout, docs/architecture.md "Limits"); later than that no client can tell.
@@ -77,6 +78,7 @@ export const CHAOS_TABLE: ChaosTable = {
   push_tier: (r) => (half(r) ? r.int(1, 6) : undefined),
   token_error_echo: flag,
   token_response: oneOf(['spelled', 'nulls'] as const),
+  token_per_client: oneOf(['latest_only'] as const),
   token_client_auth: oneOf(['basic', 'basic_400', 'basic_invalid_request'] as const),
   authorize_state: oneOf(['dropped'] as const),
   enum_case: oneOf(['upper', 'lower', 'title'] as const),

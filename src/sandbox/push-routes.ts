@@ -13,7 +13,7 @@ import {
   type PushEvent,
   type PushMode,
 } from '../shared/domain/push';
-import { answer } from './answers';
+import { answer, writeAnswer } from './answers';
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
@@ -111,7 +111,7 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
   });
   for (const task of tasks) core.world.pushTask(task);
   const noun = tasks.length === 1 ? 'notification' : 'notifications';
-  return answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`);
+  return writeAnswer(core.variants, answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`));
 }
 
 function swPath(core: SandboxCore, ctx: RequestContext): Reply {
@@ -127,7 +127,7 @@ function swPath(core: SandboxCore, ctx: RequestContext): Reply {
   if (app === undefined) return err(core, 404, 'Container not found');
   if (!auth.client.apps.has(app.id)) return err(core, 400, 'Not authorized to update this container');
   app.swPath = parsed.data.serviceWorkerPath!;
-  return { status: 204 };
+  return writeAnswer(core.variants, { status: 204 });
 }
 
 export function pushRoutes(core: SandboxCore): Route[] {

@@ -266,8 +266,13 @@ export class World {
     return account.type === 'NETWORK' ? [account, ...(this.members.get(account.id) ?? [])] : [account];
   }
 
-  issueToken(clientId: string, now: number, ttlMs: number): string {
+  /**
+   * A new access token of `clientId`. `latestOnly` (variant token_per_client): the client's earlier
+   * tokens are revoked first, so only the newest one works.
+   */
+  issueToken(clientId: string, now: number, ttlMs: number, latestOnly = false): string {
     this.sweep(now);
+    if (latestOnly) for (const [k, v] of this.tokens) if (v.clientId === clientId) this.tokens.delete(k);
     const token = opaqueToken();
     this.tokens.set(token, { clientId, expiresAt: now + ttlMs });
     return token;

@@ -8,7 +8,7 @@ import {
   taskUpdateSchema,
   type TaskUpdate,
 } from '../shared/domain/push';
-import { answer, taskAnswer } from './answers';
+import { answer, taskAnswer, writeAnswer } from './answers';
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
 import { apiError, type Reply, type RequestContext, type Route } from './http';
@@ -111,7 +111,7 @@ function updateTask(core: SandboxCore, ctx: RequestContext, rawId: string): Repl
   if (problems.length > 0) return err(core, 400, problems[0].message);
   // All-or-nothing (DECISIONS sandbox 12): the whole new record first, then one assignment.
   Object.assign(found.task.record, updated(core, found.task.record, u, ctx.now));
-  return answer(core.variants, 200, 'Task updated');
+  return writeAnswer(core.variants, answer(core.variants, 200, 'Task updated'));
 }
 
 function cancelTask(core: SandboxCore, ctx: RequestContext, rawId: string): Reply {
@@ -121,7 +121,7 @@ function cancelTask(core: SandboxCore, ctx: RequestContext, rawId: string): Repl
   if (!isFutureScheduled(found.task, ctx.now)) return err(core, 400, ONLY_FUTURE_MESSAGE);
   found.task.record.taskStatus = 'cancelled';
   setTaskUpdateTime(found.task.record, ctx.now);
-  return answer(core.variants, 200, 'Task cancelled');
+  return writeAnswer(core.variants, answer(core.variants, 200, 'Task cancelled'));
 }
 
 export function taskRoutes(core: SandboxCore): Route[] {

@@ -111,6 +111,13 @@ export const variantsSchema = z.strictObject({
   early_hints: z.boolean().optional(),
   /** A create answers 201 Created with a Location header instead of 200 (spec 4.1: "Success status code: not shown"). */
   create_201: z.boolean().optional(),
+  /**
+   * A write that succeeded (create, push send, task update and cancel, sw-path) is answered 200
+   * with an empty body (`empty`), 204 No Content (`no_content`) or 202 Accepted with an empty body
+   * (`accepted`), the write applied at once all the same. Spec 4.1 and 4.6 do not show these
+   * answers' status codes; RFC 9110 15.3 lets any of them mean success.
+   */
+  write_answer: z.enum(['empty', 'no_content', 'accepted']).optional(),
   /** A create fills in fields it was not sent and normalises the ones it was (see docs/sandbox.md). */
   fill_on_create: z.boolean().optional(),
   /** A write whose connection a `close_after` fault dropped is applied this many ms later, not at once. */
@@ -176,6 +183,12 @@ export const variantsSchema = z.strictObject({
    * `<redirect_uri>?code=...` (or `?error=...`) exactly as spec 4.3 shows them.
    */
   authorize_state: z.enum(['dropped']).optional(),
+  /**
+   * Beyond the text, named as such (spec 4.4/4.5 show how a token is issued, not whether earlier
+   * ones stay valid): "latest_only" keeps one live access token per client id, so issuing a token
+   * (either grant) revokes every earlier one of that client, as some authorization servers do.
+   */
+  token_per_client: z.enum(['latest_only']).optional(),
   /** The token endpoint echoes the request's form body in its error descriptions. */
   token_error_echo: z.boolean().optional(),
   /**

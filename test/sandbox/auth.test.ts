@@ -121,6 +121,24 @@ describe('token_client_auth variant', () => {
   });
 });
 
+describe('token_per_client variant', () => {
+  it('latest_only: a new token of a client revokes its earlier ones, not other clients\' tokens; off by default', async () => {
+    const first = await tokenFor(sb);
+    expect((await call(sb, 'GET', listPath, { token: first })).status).toBe(200);
+    await tokenFor(sb);
+    expect((await call(sb, 'GET', listPath, { token: first })).status).toBe(200);
+    expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_per_client: 'latest_only' } })).status).toBe(200);
+    const older = await tokenFor(sb);
+    const other = (await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials', client_id: 'other-client', client_secret: 'other-secret' } })).body as { access_token: string };
+    const newer = await tokenFor(sb);
+    const revoked = await call(sb, 'GET', listPath, { token: older });
+    expect(revoked.status).toBe(401);
+    expect(revoked.body).toEqual({ http_status: 401, message: 'Invalid or expired access token' });
+    expect((await call(sb, 'GET', listPath, { token: newer })).status).toBe(200);
+    expect((await call(sb, 'GET', '/epsilon/push/auth-apps', { token: other.access_token })).status).toBe(200);
+  });
+});
+
 describe('token_error_echo variant', () => {
   const echoing = async () => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_error_echo: true } })).status).toBe(200);
 

@@ -8,7 +8,7 @@ import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { connectionGone, DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import { isServiceError, requestClientCredentialsToken, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions, type ServiceError } from '../service';
+import { ClientTokenPool, isServiceError, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions, type ServiceError } from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../secrets/secret-port';
 import { AccountAccess } from './account-access';
@@ -80,6 +80,12 @@ const isCredentialRefusal = (e: unknown): e is ServiceError => isServiceError(e)
 export class Connections {
   readonly #deps: ConnectionDeps;
   readonly #conns = new Map<string, Conn>();
+  /**
+   * Client-credentials tokens, one per (token endpoint, client id), shared by every connection
+   * and credential check of that client id: a service may revoke a client's earlier tokens when
+   * it issues one, so connections minting their own would revoke each other's.
+   */
+  readonly #tokens: ClientTokenPool;
   #closed = false;
   /**
    * The browser sign-in waiting for its callback, if any. One at a time: each listens on its
@@ -93,6 +99,7 @@ export class Connections {
 
   constructor(deps: ConnectionDeps) {
     this.#deps = deps;
+    this.#tokens = new ClientTokenPool({ transport: deps.transport, clock: deps.clock });
     this.access = new AccountAccess({
       settings: deps.store.settings,
       now: () => deps.clock.now(),
@@ -191,7 +198,18 @@ export class Connections {
     const { clock, transport, scheduler } = this.#deps;
     // The window judges times on the same clock as main: it is told each offset main learns.
     const onServiceClock = (offsetMs: number) => this.#deps.hub.emit('service.clock', { profileId: p.id, offsetMs });
-    return new ServiceClient({ baseUrl: p.baseUrl, authUrl: p.authUrl, pushUrl: p.pushUrl, transport, scheduler, clock, observer: this.#observer(p.id), credentials, onServiceClock });
+    return new ServiceClient({
+      baseUrl: p.baseUrl,
+      authUrl: p.authUrl,
+      pushUrl: p.pushUrl,
+      transport,
+      scheduler,
+      clock,
+      tokenPool: this.#tokens,
+      observer: this.#observer(p.id),
+      credentials,
+      onServiceClock,
+    });
   }
 
   /** The service's clock minus the computer's (ms) as learned from its answers; null before any. */
@@ -444,12 +462,14 @@ export class Connections {
   }
 
   /**
-   * Asks the service for a token with these credentials, without touching any connection: a
-   * connection edit is saved only when this succeeds. Throws a DeskError in the person's words.
+   * Whether the service takes these credentials, without touching any connection: a connection
+   * edit is saved only when this succeeds. Through the shared token of the client id (a secret
+   * its live token was issued for is known good; another is asked of the service and its token
+   * shared), so the check revokes no other connection's token. Throws a DeskError in the person's words.
    */
   async verifyClientCredentials(c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
     try {
-      await requestClientCredentialsToken({ transport: this.#deps.transport, clock: this.#deps.clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret });
+      await this.#tokens.check(c);
     } catch (e) {
       if (isCredentialRefusal(e)) {
         throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`, { field: 'clientSecret' });
@@ -474,7 +494,7 @@ export class Connections {
     const signal = deadline.signal;
     try {
       if (c.flow === 'client_credentials') {
-        await requestClientCredentialsToken({ transport, clock, authUrl: c.authUrl, clientId: c.clientId, secret: c.secret, signal });
+        await this.#tokens.check({ authUrl: c.authUrl, clientId: c.clientId, secret: c.secret, signal });
       } else {
         await transport.send({ method: 'GET', url: c.baseUrl, signal });
       }

@@ -77,13 +77,17 @@ function withoutNulls(body: CampaignCreate): CampaignCreate {
 
 const campaignsPath = (accountId: string) => `/core/api/1.0/${encodeURIComponent(accountId)}/campaigns`;
 
+/** A create the service took (a 2xx) whose answer did not say which campaign it made. */
+export const POSTED_ID_UNKNOWN = null;
+
+/** The created campaign, or POSTED_ID_UNKNOWN when the answer took it without naming it. */
 export async function createCampaign(
   exec: RequestExecutor,
   baseUrl: string,
   accountId: string,
   draft: CampaignCreate,
   opts: CallOptions & { rules?: CampaignRuleContext } = {},
-): Promise<Campaign> {
+): Promise<Campaign | typeof POSTED_ID_UNKNOWN> {
   const account = checkAccount(accountId);
   const typed = campaignCreateSchema.safeParse(draft);
   if (!typed.success) {
@@ -94,8 +98,16 @@ export async function createCampaign(
   const what = `create a campaign in ${account}`;
   const sent = withoutNulls(typed.data);
   const res = await exec.call({ method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: sent, rate: { account, group: 'campaigns' }, what }, opts);
-  const answered = createdCampaign(parseJsonBody(res.body));
-  if (answered === undefined) throw unreadableAnswer(what, res.status);
+  const body = parseJsonBody(res.body);
+  const answered = createdCampaign(body);
+  if (answered === undefined) {
+    // A 2xx says the campaign was posted even when it does not say what was made: an empty body,
+    // 204, 202 (spec 4.1 does not show the success status; RFC 9110 15.3 makes each a success) or
+    // JSON naming no one campaign. Posted, id unknown: the caller looks it up, never sends it again.
+    // Only an answer that is not JSON at all may not be the service's, and stays unreadable.
+    if (body === undefined && res.body.toString('utf8').trim() !== '') throw unreadableAnswer(what, res.status);
+    return POSTED_ID_UNKNOWN;
+  }
   // What the answer leaves out is what was sent: the service holds it (the answer's own values,
   // normalised or filled in, win), so the cache does not show a new campaign half empty.
   const parsed = campaignSchema.safeParse({ ...sent, ...answered });

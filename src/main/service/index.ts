@@ -11,6 +11,7 @@ export {
 export { HttpTransport, type HttpRequest, type HttpResponse, type TransportOptions } from './http-transport';
 export { TokenSet, requestClientCredentialsToken, exchangeAuthorizationCode } from './oauth';
 export { TokenManager, type CredentialSource } from './token-manager';
+export { ClientTokenPool } from './client-tokens';
 export { signInWithBrowser, type SignInOptions, type AuthorizationCodeSession } from './browser-sign-in';
 export type { CampaignPage, ListAllProgress, ListAllOptions } from './campaigns-api';
 export { readAgainOnFailure, readPageAt } from './campaigns-api';

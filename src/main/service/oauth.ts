@@ -95,10 +95,13 @@ export interface TokenRequestBase {
   clientAuth?: ClientAuthMemory;
 }
 
+/** Spec 4.5: the client-credentials token endpoint, under {auth_url}. */
+export const TOKEN_PATH = '/authentication/oauth/token';
+
 /** Spec 4.5: POST {auth_url}/authentication/oauth/token, grant_type client_credentials. */
 export function requestClientCredentialsToken(opts: TokenRequestBase & { authUrl: string }): Promise<TokenSet> {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
-  return tokenRequest(opts, joinUrl(opts.authUrl, '/authentication/oauth/token'), form, 'get an access token');
+  return tokenRequest(opts, joinUrl(opts.authUrl, TOKEN_PATH), form, 'get an access token');
 }
 
 /** Spec 4.4: POST {base_url}/core/oauth/token, grant_type authorization_code. */

@@ -23,6 +23,7 @@ import * as push from './push-api';
 import { RequestExecutor, type AccountAnswerObserver, type CallOptions } from './request-executor';
 import { ServiceClock } from './service-clock';
 import { TokenManager, type CredentialSource } from './token-manager';
+import type { ClientTokenPool } from './client-tokens';
 
 export interface ServiceEndpoints {
   /** {base_url}: campaign API and the authorization-code token exchange. */
@@ -43,6 +44,11 @@ export interface ServiceClientOptions extends ServiceEndpoints {
   clock?: Clock;
   /** Renew client-credentials tokens this long before expiry (default 60 s, capped at 10%). */
   renewBeforeMs?: number;
+  /**
+   * Where the clients of one process share a client id's token (a service may keep only the
+   * newest token per client id); without it, this client's tokens are its own.
+   */
+  tokenPool?: ClientTokenPool;
   /** Told how each call about an account ended (its access state). */
   observer?: AccountAnswerObserver;
   /** Told the service's clock offset (service minus local, ms) when it is learned or moves. */
@@ -79,6 +85,7 @@ export class ServiceClient {
       transport: this.#transport,
       clock: this.#clock,
       renewBeforeMs: opts.renewBeforeMs,
+      ...(opts.tokenPool ? { pool: opts.tokenPool } : {}),
     });
     this.#serviceClock = new ServiceClock(() => this.#clock.now(), opts.onServiceClock);
     this.#exec = new RequestExecutor({
@@ -129,11 +136,12 @@ export class ServiceClient {
     return this.#scheduler.snapshot();
   }
 
+  /** The created campaign; null when the service took it without saying which one it made (posted, id unknown). */
   createCampaign(
     accountId: string,
     draft: CampaignCreate,
     opts?: CallOptions & { rules?: CampaignRuleContext },
-  ): Promise<Campaign> {
+  ): Promise<Campaign | null> {
     return createCampaign(this.#exec, this.#opts.baseUrl, accountId, draft, opts);
   }
 
@@ -179,8 +187,9 @@ export class ServiceClient {
     return push.setSwPath(this.#push, req, opts);
   }
 
-  /** Releases what this client created; shared transport and scheduler stay open. */
+  /** Releases what this client created; shared transport, scheduler and token pool stay open. */
   async close(): Promise<void> {
+    this.#tokens.release();
     if (this.#ownsScheduler) this.#scheduler.close();
     if (this.#ownsTransport) await this.#transport.close();
   }

@@ -1,12 +1,14 @@
-// Access tokens for one set of credentials, kept in this process's memory only. Client-credentials
-// tokens are renewed a little before they run out and concurrent callers share one renewal;
-// authorization-code tokens cannot be renewed (the spec does not show the refresh grant,
-// DECISIONS client 3), so an ended session asks the person to sign in again.
+// Access tokens of one connection, kept in this process's memory only. Client-credentials tokens
+// live in the holder of their (token endpoint, client id), shared with every other connection of
+// that client id (client-tokens.ts): renewed a little before they run out, one renewal for every
+// caller at once. Authorization-code tokens belong to one sign-in and cannot be renewed (the spec
+// does not show the refresh grant, DECISIONS client 3), so an ended session asks the person to
+// sign in again.
 import type { Clock } from '../clock/clock';
 import { ServiceError } from './errors';
 import type { HttpTransport } from './http-transport';
-import { requestClientCredentialsToken, type ClientAuthMemory, type TokenSet } from './oauth';
-import { CANCELLED_BEFORE_SENT } from '../ratelimit/scheduler';
+import type { ClientAuthMemory, TokenSet } from './oauth';
+import { SharedClientToken, type ClientTokenPool, type TokenMember } from './client-tokens';
 
 export type CredentialSource =
   | {
@@ -29,24 +31,53 @@ export interface TokenManagerOptions {
   clock: Clock;
   /** Renew this long before expiry, at most a tenth of the token's lifetime (default 60 s). */
   renewBeforeMs?: number;
+  /** Where connections of the same client id share their token; without it, a holder of its own. */
+  pool?: ClientTokenPool;
 }
 
 export function signInRequired(message = 'Your sign-in has ended. Sign in again to continue.'): ServiceError {
   return new ServiceError({ kind: 'unauthorized', reason: 'sign_in_required', requestWritten: false, message });
 }
 
+/** A browser sign-in's tokens: used until they run out, never renewed. */
+class SessionTokens {
+  #current: TokenSet | undefined;
+  #ended = false;
+  constructor(tokens: TokenSet) {
+    this.#current = tokens;
+  }
+  accessToken(now: number): string {
+    const t = this.#current;
+    // A small skew so that a request does not set off with a token that dies on the way.
+    if (this.#ended || !t || now >= t.expiresAt - Math.min(5_000, t.lifetimeMs / 10)) {
+      this.#ended = true;
+      throw signInRequired();
+    }
+    return t.accessToken;
+  }
+  invalidate(token: string): void {
+    if (this.#current?.accessToken === token) this.#ended = true;
+  }
+}
+
 export class TokenManager {
   readonly #opts: TokenManagerOptions;
-  #current: TokenSet | undefined;
-  #renewal: Promise<TokenSet> | undefined;
-  #sessionEnded = false;
-  #renewals = 0;
-  /** How the token endpoint takes our credentials, once learned: every renewal asks that way first. */
-  readonly #clientAuth: ClientAuthMemory = { method: 'form' };
+  readonly #session: SessionTokens | undefined;
+  readonly #shared: SharedClientToken | undefined;
+  readonly #member: TokenMember | undefined;
+  #released = false;
 
   constructor(opts: TokenManagerOptions) {
     this.#opts = opts;
-    if (opts.credentials.flow === 'authorization_code') this.#current = opts.credentials.tokens;
+    const cred = opts.credentials;
+    if (cred.flow === 'authorization_code') {
+      this.#session = new SessionTokens(cred.tokens);
+      return;
+    }
+    this.#shared = opts.pool
+      ? opts.pool.acquire(opts.authUrl, cred.clientId)
+      : new SharedClientToken({ transport: opts.transport, clock: opts.clock, authUrl: opts.authUrl, clientId: cred.clientId });
+    this.#member = { getSecret: cred.getSecret, renewBeforeMs: opts.renewBeforeMs ?? 60_000 };
   }
 
   get clientId(): string {
@@ -55,35 +86,18 @@ export class TokenManager {
 
   /** How the token endpoint was last found to take our credentials. */
   get clientAuthMethod(): ClientAuthMemory['method'] {
-    return this.#clientAuth.method;
+    return this.#shared?.clientAuth.method ?? 'form';
   }
 
-  /** Token requests made so far (a counter for gauges and tests). */
+  /** Token requests made so far for this connection's client id (a counter for gauges and tests). */
   get renewals(): number {
-    return this.#renewals;
+    return this.#shared?.renewals ?? 0;
   }
 
   /** The current access token, renewing it first when it is about to run out. */
   async accessToken(signal?: AbortSignal): Promise<string> {
-    const now = this.#opts.clock.now();
-    const cred = this.#opts.credentials;
-    if (cred.flow === 'authorization_code') {
-      const t = this.#current;
-      // A small skew so that a request does not set off with a token that dies on the way.
-      if (this.#sessionEnded || !t || now >= t.expiresAt - Math.min(5_000, t.lifetimeMs / 10)) {
-        this.#sessionEnded = true;
-        throw signInRequired();
-      }
-      return t.accessToken;
-    }
-    const t = this.#current;
-    if (t && now < t.expiresAt - this.#renewBefore(t)) return t.accessToken;
-    if (!this.#renewal) {
-      this.#renewal = this.#renew().finally(() => {
-        this.#renewal = undefined;
-      });
-    }
-    return (await abortable(this.#renewal, signal)).accessToken;
+    if (this.#session) return this.#session.accessToken(this.#opts.clock.now());
+    return this.#shared!.accessToken(this.#member!, signal);
   }
 
   /**
@@ -91,79 +105,26 @@ export class TokenManager {
    * arrives after someone else already renewed must not throw the fresh token away.
    */
   invalidate(token: string): void {
-    if (this.#current?.accessToken !== token) return;
-    this.#current = undefined;
-    if (this.#opts.credentials.flow === 'authorization_code') this.#sessionEnded = true;
+    this.#session?.invalidate(token);
+    this.#shared?.invalidate(token);
   }
 
   /**
-   * The service refused `token` with 403. That may be the token's doing rather than the account's
-   * (a front server that answers 403 for a token it no longer knows; grants fixed when the token
-   * was issued), so it is dropped for one renewal, unless it is itself the token such a renewal
-   * gave: then the refusal is the account's, and asking again would only loop. True when the
-   * caller should try once more with a newer token (one it dropped now, or one another caller
-   * already got since).
+   * The service refused `token` with 403 (see SharedClientToken.renewAfterForbidden). True when
+   * the caller should try once more with a newer token; never for a browser sign-in's token.
    */
   renewAfterForbidden(token: string): boolean {
-    if (!this.canRenew || this.#renewedAfterForbidden === token) return false;
-    if (this.#current?.accessToken === token) {
-      this.#current = undefined;
-      this.#forbiddenRenewalPending = true;
-    }
-    return true;
+    return this.#shared?.renewAfterForbidden(token) ?? false;
   }
-
-  /** The token a renewal after a 403 gave (a second 403 with it is the account's). */
-  #renewedAfterForbidden: string | undefined;
-  #forbiddenRenewalPending = false;
 
   get canRenew(): boolean {
-    return this.#opts.credentials.flow === 'client_credentials';
+    return this.#shared !== undefined;
   }
 
-  #renewBefore(t: TokenSet): number {
-    return Math.min(this.#opts.renewBeforeMs ?? 60_000, t.lifetimeMs / 10);
+  /** The connection is gone: its share of the holder is given back (once). */
+  release(): void {
+    if (this.#released || !this.#shared || !this.#opts.pool) return;
+    this.#released = true;
+    this.#opts.pool.release(this.#shared);
   }
-
-  async #renew(): Promise<TokenSet> {
-    const cred = this.#opts.credentials;
-    if (cred.flow !== 'client_credentials') throw signInRequired();
-    this.#renewals++;
-    const secret = await cred.getSecret();
-    // Not the caller's signal: the renewal is shared, and one caller giving up must not fail
-    // the others.
-    const t = await requestClientCredentialsToken({
-      transport: this.#opts.transport,
-      clock: this.#opts.clock,
-      authUrl: this.#opts.authUrl,
-      clientId: cred.clientId,
-      secret,
-      clientAuth: this.#clientAuth,
-    });
-    this.#current = t;
-    if (this.#forbiddenRenewalPending) this.#renewedAfterForbidden = t.accessToken;
-    this.#forbiddenRenewalPending = false;
-    return t;
-  }
-}
-
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  const cancelled = () =>
-    new ServiceError({ kind: 'cancelled', requestWritten: false, message: CANCELLED_BEFORE_SENT });
-  if (signal.aborted) return Promise.reject(cancelled());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

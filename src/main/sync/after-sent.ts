@@ -20,6 +20,8 @@ export function createAfterSent(store: Store, hub: EventHub, refresher: Refreshe
   return async (item: OutboxItem, result: SendResult): Promise<Record<string, unknown>> => {
     switch (result.kind) {
       case 'create_campaign': {
+        // Posted without a record: nothing to cache until a look-up or a refresh lists it.
+        if (result.campaign === null) return {};
         const ref = { profileId: item.profileId, accountId: item.accountId ?? '' };
         const account = store.accounts.get(ref);
         if (account) {

@@ -315,6 +315,7 @@ export class OutboxDrainer {
       return this.#failed(item, e);
     }
     connections.noteSuccess(item.profileId);
+    if (item.kind === 'create_campaign' && result.kind === 'create_campaign' && result.campaign === null) return this.#postedIdUnknown(item, client);
     let stored: Record<string, unknown> = {};
     try {
       stored = await this.#d.afterSent(item, result);
@@ -327,6 +328,22 @@ export class OutboxDrainer {
       stored.taskIds = await this.#findPush(item, client, fromCache).then((r) => r?.found ?? [], () => []);
     }
     return this.#settleSent(item, stored, 'was sent');
+  }
+
+  /**
+   * A create the service took (a 2xx) without saying which campaign it made: it is posted, so it is
+   * never sent again, whatever a look-up shows. The look-up that finds lost answers tells its id
+   * now; when it cannot (a listing that lags, several alike, a read that failed), the item is sent
+   * with its id unknown, and the account's next refresh lists the campaign.
+   */
+  async #postedIdUnknown(item: Extract<OutboxItem, { kind: 'create_campaign' }>, client: ServiceClient): Promise<void> {
+    const note = this.#d.notes.get(item.seq, sendNoteRef(item));
+    const found = note ? await this.#lookUp(item, client, note).catch(() => undefined) : undefined;
+    if (found?.kind === 'found' && found.campaign) {
+      await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
+      return this.#settleSent(item, { campaignId: found.campaign.id, foundAfterPosting: true }, `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`);
+    }
+    return this.#settleSent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
   }
 
   #settleSent(item: OutboxItem, result: Record<string, unknown>, what: string): void {

@@ -8,7 +8,8 @@ import type { OutboxItem } from '../store';
 import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
 
 export type SendResult =
-  | { kind: 'create_campaign'; campaign: Campaign }
+  /** campaign null: posted, but the answer did not say which campaign it made (look it up). */
+  | { kind: 'create_campaign'; campaign: Campaign | null }
   | { kind: 'send_push'; ack: string }
   | { kind: 'update_task' | 'cancel_task'; ack: string }
   | { kind: 'set_sw_path' };

@@ -37,7 +37,7 @@ for (const shape of ['wrapped', 'sparse'] as const) {
   it(`${shape}: the created campaign is read whole, with the id the service gave (${variantLabel()})`, async () => {
     const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), create_answer: shape } });
     expect(r.status, r.text).toBe(200);
-    const created = await client.createCampaign('acmeshoes', body);
+    const created = (await client.createCampaign('acmeshoes', body))!;
     const state = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes');
     const stored = (state.body as { campaigns: { id: unknown; name: string }[] }).campaigns.filter((c) => c.name === 'Answered').at(-1)!;
     // The control API writes ids as bare numbers; beyond 2^53 compare the digits of the raw answer.

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 it(`creates from drafts holding nulls, sending none of them (${variantLabel()})`, async () => {
-  const noLimit = await client.createCampaign('acmeshoes', {
+  const noLimit = (await client.createCampaign('acmeshoes', {
     name: 'No limit',
     branding_text: 'Acme Shoes',
     bid_strategy: 'MAX_CONVERSIONS',
@@ -30,7 +30,7 @@ it(`creates from drafts holding nulls, sending none of them (${variantLabel()})`
     spending_limit_model: 'NONE',
     spending_limit: null,
     daily_cap: 40,
-  });
+  }))!;
   expect(noLimit).toMatchObject({ name: 'No limit', daily_cap: 40 });
   // null, or left out by a service that omits empty fields.
   expect(noLimit.spending_limit ?? null).toBeNull();

@@ -63,7 +63,7 @@ describe('tokens', () => {
 
 describe('campaigns', () => {
   it('creates a campaign and returns it with a string id', async () => {
-    const c = await client.createCampaign('acmeshoes', draft);
+    const c = (await client.createCampaign('acmeshoes', draft))!;
     expect(typeof c.id).toBe('string');
     expect(c).toMatchObject({ name: 'Spring sale', advertiser_id: 'acmeshoes', status: 'PENDING_APPROVAL', cpc: 0.35 });
     const listed = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: [c.id] });

@@ -48,7 +48,7 @@ async function play(extra: Variants): Promise<void> {
 
 /** Creates through the client, then reads the campaign back from a listing. */
 async function createAndList(start: string) {
-  const created = await client.createCampaign('oldtimerltd', body(start));
+  const created = (await client.createCampaign('oldtimerltd', body(start)))!;
   const page = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: [created.id] });
   expect(page.campaigns).toHaveLength(1);
   return { created, listed: page.campaigns[0] };
