@@ -5,7 +5,7 @@ import type * as C from '../../shared/ipc/contract';
 import { pushDraftPayloadSchema } from '../../shared/ipc/contract';
 import type * as S from '../store';
 import type { ConnectionView } from '../connections/connections';
-import { describeItem } from '../sync/outbox-drain';
+import { describeItem } from '../sync/outbox-settle';
 import { postedAs } from '../sync/posted';
 import { BLOCKED_WORDS_FIELD, SERVICE_WORDS_FIELD } from '../store/drafts-repo';
 import { BLOCK_CODES, FIX_OF_BLOCK, type BlockCode } from '../sync/recheck';

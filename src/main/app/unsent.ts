@@ -6,7 +6,7 @@ import { DeskError } from '../../shared/errors';
 import { countUnsent, unsentKey, unsentRefusal, type UnsentGroup, type UnsentItem } from '../../shared/domain/unsent';
 import type { Draft, OutboxItem, Store } from '../store';
 import { BLOCKED_WORDS_FIELD, SERVICE_WORDS_FIELD } from '../store/drafts-repo';
-import { describeItem } from '../sync/outbox-drain';
+import { describeItem } from '../sync/outbox-settle';
 
 /** A connection's own (accountId omitted: everything of it), or one account's. */
 export interface UnsentScope {

@@ -3,7 +3,7 @@
 import type { OutboxItem, Store } from '../store';
 import type { EventHub } from '../events/event-hub';
 import type { Refresher } from './refresh';
-import type { SendResult } from './send-item';
+import type { SendResult } from './outbox-settle';
 import { targetApps } from './signature';
 
 export function createAfterSent(store: Store, hub: EventHub, refresher: Refresher) {

@@ -1,21 +1,38 @@
-// One outbox item as a service call, and the look-up that finds it on the service after its
-// answer was lost. Pure service work: no state changes here, the drainer decides what they mean.
-import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
-import type { PushEvent, Task } from '../../shared/domain/push';
-import { compareIds } from '../../shared/domain/service-id';
-import { isServiceError, readAgainOnFailure, readPageAt, type ListAllOptions, type ServiceClient } from '../service';
-import type { OutboxItem } from '../store';
-import { campaignMatchesCreate, targetApps, taskMatches } from './signature';
+// Sends one outbox item and settles it by what the answer means (the drainer, outbox-drain.ts,
+// picks which item and when). First the item is checked again with the shared rules (blocked if it
+// no longer passes), and a create or push gets its send note (what already looked like it, when it
+// was sent); then:
+//   2xx                    -> sent (caches updated)
+//   4xx                    -> failed with the server's words; the lane moves on (a refused item
+//                             has no effect later items could depend on, and holding the lane
+//                             would let one typo stall every change of the account)
+//   401 / sign-in needed   -> back to queued, waiting for sign-in (never failed)
+//   429 (retries spent)    -> back to queued after Retry-After
+//   network (not sent)     -> back to queued with backoff; the profile goes offline and is probed
+//   lost answer, timeout,
+//   5xx, unreadable 2xx    -> uncertain: looked for on the service before anything is resent
+//                             (lost-answers.ts; 5xx: given up as failed after maxServerAttempts)
+// Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
+// resend is checked against the task on the service, since our lost first attempt may be the
+// reason for it (the task is cancelled already, or already holds the update).
+import { DeskError } from '../../shared/errors';
+import type { Task } from '../../shared/domain/push';
+import { isServiceValue } from '../../shared/domain/service-values';
+import { backoffDelay } from '../connections/backoff';
+import { isServiceError, type ServiceClient, type ServiceError } from '../service';
+import type { OutboxItem, StoredError } from '../store';
+import { campaignBaseline, newestCachedCampaignId, taskBaseline } from './baseline';
+import { findPush, lookUp } from './lookup';
+import { describeItem, type SendResult, type DrainDeps, type Settler } from './outbox-settle';
+import { recheck } from './recheck';
+import { noteOnServiceClock, sendNoteRef, serviceNowFor } from './send-notes';
+import { taskHasUpdate } from './signature';
 
-export type SendResult =
-  /** campaign null: posted, but the answer did not say which campaign it made (look it up). */
-  | { kind: 'create_campaign'; campaign: Campaign | null }
-  | { kind: 'send_push'; ack: string }
-  | { kind: 'update_task' | 'cancel_task'; ack: string }
-  | { kind: 'set_sw_path' };
+export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
 
 const PRIORITY = { priority: 'outbox' as const };
 
+/** One item as one service call, at outbox priority. */
 export async function performItem(client: ServiceClient, item: OutboxItem): Promise<SendResult> {
   switch (item.kind) {
     case 'create_campaign':
@@ -32,187 +49,227 @@ export async function performItem(client: ServiceClient, item: OutboxItem): Prom
   }
 }
 
-/** A look-up's first read: the newest campaigns, a page small enough to be cheap. */
-export const LOOKUP_PAGE_SIZE = 100;
-/** Reads of the newest-first walk after which it gives way to one listing of everything. */
-const NEWEST_FIRST_MAX_READS = 12;
+/** Sends items claimed by the drainer and writes what each answer means. */
+export class ItemSender {
+  readonly #s: Settler;
+  readonly #d: DrainDeps;
 
-const isDigits = (id: string): boolean => /^\d+$/.test(id);
+  constructor(settler: Settler) {
+    this.#s = settler;
+    this.#d = settler.d;
+  }
 
-/** What a read of the listing saw, and whether that was every row the listing holds. */
-export interface ListingRead {
-  campaigns: Campaign[];
-  complete: boolean;
-}
-
-/**
- * The newest campaigns of the account (`sort=id,desc`), a cheap first look: one read of
- * LOOKUP_PAGE_SIZE usually covers what was created since the cache's newest campaign
- * (`newestKnownId`) on a service whose ids grow (issue #15: at most 2 reads). It widens only while
- * every row it read is newer than that id, in descending order. What it read proves presence, never
- * absence (ids need not grow): `complete` only when it read the whole listing. A page that fails
- * for the moment is read again (readAgainOnFailure); `seen` hears every page as it is read.
- */
-export async function listNewestFirst(
-  client: ServiceClient,
-  accountId: string,
-  newestKnownId: string | undefined,
-  seen: (rows: readonly Campaign[]) => void = () => undefined,
-): Promise<ListingRead> {
-  const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
-  const rows = new Map<string, Campaign>();
-  let size = LOOKUP_PAGE_SIZE;
-  let capped = false;
-  // Rows covered so far, counted from the newest.
-  let offset = 0;
-  // The oldest id read so far: every row not read before must be older still (compared exactly, as digits).
-  let oldest: string | undefined;
-  const newestFirst = (page: number, pageSize: number) =>
-    client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
-  const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
-  for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
-    const { page: p, end } = await readAgainOnFailure(client.readRetry, undefined, () => readPageAt(newestFirst, offset, size));
-    seen(p.campaigns);
-    let ordered = true;
-    for (const c of p.campaigns) {
-      if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
-      if (!isDigits(c.id) || (oldest !== undefined && compareIds(c.id, oldest) >= 0)) ordered = false; // not in descending id order: the sort was ignored
-      else oldest = c.id;
-      rows.set(c.id, c);
+  async send(item: OutboxItem): Promise<void> {
+    const { store, connections, clock, notes } = this.#d;
+    let client: ServiceClient;
+    try {
+      client = connections.client(item.profileId);
+    } catch (e) {
+      return this.#failed(item, e);
     }
-    // Everything the listing holds has been read: nothing can hide further down.
-    if (end >= p.total || p.campaigns.length === 0) return read(true);
-    if (!ordered || horizon === undefined || end <= offset) return read(false);
-    offset = end;
-    // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
-    if (oldest !== undefined && compareIds(oldest, horizon) <= 0 && rows.size >= 2) return read(false);
-    // A page cut short of what was asked while more rows follow: the service's own page size,
-    // which page numbers count in from now on (and which asking for more would not change). A
-    // full page of a service that serves what it is asked: widen, up to the largest page.
-    if (p.campaigns.length < size) {
-      size = p.campaigns.length;
-      capped = true;
-    } else if (!capped) size = Math.min(MAX_PAGE_SIZE, size * 10);
-  }
-  return read(false);
-}
-
-
-/** A query the service refused as such (4xx other than auth, limits and access): another one may do. */
-const refusedQuery = (e: unknown) => isServiceError(e) && (e.kind === 'validation' || e.kind === 'not_found');
-
-/**
- * Every campaign of the account, unsorted: in one request, or in pages when the service refuses
- * that. `seen` hears every row as it is read, readings that will not add up included.
- */
-async function listWhole(client: ServiceClient, accountId: string, seen: ListAllOptions['onRows'], signal: AbortSignal): Promise<Campaign[]> {
-  const opts = { ...PRIORITY, onRows: seen, signal };
-  try {
-    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, opts)).campaigns;
-  } catch (e) {
-    if (!refusedQuery(e)) throw e;
-    return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP', pageSize: MAX_PAGE_SIZE }, opts)).campaigns;
-  }
-}
-
-/**
- * The campaigns a lost create may have made. The newest first: enough when they hold a candidate
- * (`isCandidate`: not in the pre-send baseline, matching what was sent) or are the whole listing.
- * Otherwise the whole account, since only every row proves a create absent on a service whose new
- * ids may lie anywhere. A refused newest-first query (unsupported sort) falls back to that too.
- *
- * Presence needs one sighting, absence the whole listing: every row any read showed is kept, and
- * the walk stops at the first candidate. A walk that fails or gives up (pages failing past their
- * retries, a listing that never adds up while other users change the account) after a candidate
- * was shown still proves it present; without one it proves nothing and the look-up fails (looked
- * for again later), never "absent". So a present create is found within the reads of one walk,
- * whatever the page size, the order or the churn.
- */
-export async function listForMatch(
-  client: ServiceClient,
-  accountId: string,
-  newestKnownId: string | undefined,
-  isCandidate: (c: Campaign) => boolean,
-): Promise<Campaign[]> {
-  const shown = new Map<string, Campaign>();
-  // Stops the whole walk once a candidate is shown: reading on would only look for a second one.
-  const found = new AbortController();
-  const seen = (rows: readonly Campaign[]) => {
-    for (const c of rows) shown.set(c.id, c);
-    if (rows.some(isCandidate)) found.abort();
-  };
-  try {
-    // A service known to refuse a sort by id (the interface names id among no commonly sorted
-    // fields; the refresh may have learned it too) is read whole at once.
-    if (!client.sortMemory.idRefused) {
-      try {
-        const newest = await listNewestFirst(client, accountId, newestKnownId, seen);
-        if (newest.complete || found.signal.aborted) return newest.campaigns;
-      } catch (e) {
-        if (!refusedQuery(e)) throw e;
-        client.sortMemory.idRefused = true;
+    const offset = client.serviceClock.offsetMs();
+    const existing = item.kind === 'create_campaign' || item.kind === 'send_push' ? notes.get(item.seq, sendNoteRef(item)) : undefined;
+    // "In the future" is judged on the service's clock, as the service will judge it.
+    const now = serviceNowFor(clock.now(), offset, existing);
+    const account = item.accountId ? store.accounts.get({ profileId: item.profileId, accountId: item.accountId }) : undefined;
+    const task = item.kind === 'update_task' || item.kind === 'cancel_task' ? store.tasks.get(item.profileId, item.payload.taskId) : undefined;
+    if (item.kind === 'cancel_task' && isServiceValue(task?.taskStatus, 'cancelled')) {
+      return this.#s.sent(item, { alreadyCancelled: true }, 'was already cancelled');
+    }
+    const blocked = recheck(item, { now, ...(account ? { accountType: account.type } : {}), ...(task ? { task } : {}) });
+    if (blocked && (item.kind === 'update_task' || item.kind === 'cancel_task') && item.attempts > 1) {
+      // The task ran (or its time passed) since an earlier attempt whose answer was lost: that
+      // attempt may have done it. The task on the service decides before anything is blocked.
+      const done = await this.#taskAlreadyDone(item, client);
+      if (done) return this.#settleTaskDone(item, done);
+    }
+    if (blocked) {
+      this.#s.changed(store.outbox.markBlocked(item.seq, blocked));
+      this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.blocked', blocked.message);
+      return;
+    }
+    if (item.kind === 'create_campaign' || item.kind === 'send_push') {
+      const ref = sendNoteRef(item);
+      // Times on the service's clock once it has answered; until then ours, moved later (send-notes.ts).
+      const clockNote = offset === null ? {} : { clockOffsetMs: offset };
+      if (!existing) {
+        const baseline = item.kind === 'create_campaign' ? campaignBaseline(store, item) : taskBaseline(store, item);
+        const newestKnownId = item.kind === 'create_campaign' ? newestCachedCampaignId(store, item) : undefined;
+        notes.put({ seq: item.seq, clientRef: ref, firstSentAt: now, lastSentAt: now, baseline, ...clockNote, ...(newestKnownId ? { newestKnownId } : {}) });
+      } else {
+        // A new send: what earlier look-ups concluded no longer holds.
+        const { absentAt: _absent, candidates: _candidates, ...kept } = noteOnServiceClock(existing, offset);
+        notes.put({ ...kept, lastSentAt: now });
       }
     }
-    return await listWhole(client, accountId, seen, found.signal);
-  } catch (e) {
-    if (found.signal.aborted) return [...shown.values()];
-    throw e;
+    this.#s.changed(item);
+    let result: SendResult;
+    try {
+      result = await performItem(client, item);
+    } catch (e) {
+      return this.#failed(item, e);
+    }
+    connections.noteSuccess(item.profileId);
+    if (item.kind === 'create_campaign' && result.kind === 'create_campaign' && result.campaign === null) return this.#postedIdUnknown(item, client);
+    let stored: Record<string, unknown> = {};
+    try {
+      stored = await this.#d.afterSent(item, result);
+    } catch {
+      // Caches are refreshed again later; the send itself succeeded.
+    }
+    if (item.kind === 'send_push' && stored.taskIds === undefined) {
+      // Learn which tasks are ours so that a later identical push is never taken for this one.
+      const fromCache = async (appId: string) => store.tasks.list(item.profileId, appId).filter((t) => isServiceValue(t.taskType, item.payload.mode));
+      stored.taskIds = await findPush(store, notes, item, client, fromCache).then((r) => r?.found ?? [], () => []);
+    }
+    return this.#s.sent(item, stored, 'was sent');
+  }
+
+  /**
+   * A create the service took (a 2xx) without saying which campaign it made: it is posted, so it is
+   * never sent again, whatever a look-up shows. The look-up that finds lost answers tells its id
+   * now; when it cannot (a listing that lags, several alike, a read that failed), the item is sent
+   * with its id unknown, and the account's next refresh lists the campaign.
+   */
+  async #postedIdUnknown(item: Extract<OutboxItem, { kind: 'create_campaign' }>, client: ServiceClient): Promise<void> {
+    const { store, notes } = this.#d;
+    const note = notes.get(item.seq, sendNoteRef(item));
+    const found = note ? await lookUp(store, notes, item, client, note).catch(() => undefined) : undefined;
+    if (found?.kind === 'found' && found.campaign) {
+      await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
+      return this.#s.sent(item, { campaignId: found.campaign.id, foundAfterPosting: true }, `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`);
+    }
+    return this.#s.sent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
+  }
+
+  #failed(item: OutboxItem, e: unknown): Promise<void> | void {
+    const { store, connections, clock } = this.#d;
+    const now = clock.now();
+    const later = (err: StoredError, at = now + backoffDelay(item.attempts, this.#d.retryBackoff)) => this.#s.changed(store.outbox.retryLater(item.seq, at, err));
+    if (e instanceof DeskError) {
+      // Raised before the request left (no client, no secret, keychain locked): nothing was sent.
+      connections.noteFailure(item.profileId, e, { read: false });
+      return later({ code: 'SIGN_IN', message: `Waiting: ${e.message}` });
+    }
+    if (!isServiceError(e)) return this.#uncertain(item, { code: 'UNKNOWN', message: 'Something went wrong while sending; checking the service before sending again.' });
+    const err: ServiceError = e;
+    switch (err.kind) {
+      case 'validation':
+        if (!err.requestWritten) {
+          this.#s.changed(store.outbox.markBlocked(item.seq, { code: 'RULES', message: err.message }));
+          return;
+        }
+        if (item.kind === 'cancel_task' || item.kind === 'update_task') return this.#checkTaskAfterRefusal(item, err);
+        if (item.kind === 'send_push') {
+          // The refusal's Date header taught us the service's clock (it may have moved while we were
+          // offline): a time passed on it is the block a person fixes in one click, not a failure.
+          const passed = recheck(item, { now: connections.serviceNow(item.profileId) });
+          if (passed?.code === 'TIME_PASSED') {
+            this.#d.notes.remove(item.seq);
+            this.#s.changed(store.outbox.markBlocked(item.seq, passed));
+            return this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.blocked', passed.message);
+          }
+        }
+        return this.#refused(item, err);
+      case 'not_found':
+        if (item.kind === 'cancel_task' || item.kind === 'update_task') return this.#checkTaskAfterRefusal(item, err);
+        return this.#refused(item, err);
+      case 'forbidden':
+        return this.#refused(item, err);
+      case 'unauthorized':
+        connections.noteFailure(item.profileId, err, { read: false });
+        return later({ code: 'SIGN_IN', message: `Waiting for sign-in: ${err.message}` });
+      case 'rate_limited':
+        return later({ code: 'RATE_LIMITED', message: err.message }, now + (err.retryAfterMs ?? backoffDelay(item.attempts, this.#d.retryBackoff)));
+      case 'network':
+        connections.noteFailure(item.profileId, err, { read: false });
+        return later({ code: 'OFFLINE', message: OFFLINE_MESSAGE });
+      case 'cancelled':
+        if (!err.requestWritten) return later({ code: 'CANCELLED', message: 'Sending was interrupted; it will be sent again.' }, now);
+        return this.#uncertain(item, { code: 'UNKNOWN', message: err.message });
+      case 'server':
+        if (isIdempotent(item)) {
+          if (item.attempts >= this.#d.maxServerAttempts) return this.#s.giveUp(item, err.message);
+          // Not before the Retry-After the service gave (RFC 9110 10.2.3), however short the backoff.
+          return later({ code: 'SERVER', message: err.message }, now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0));
+        }
+        if (err.retryAfterMs !== undefined) this.#s.retryAfterAt.set(item.seq, now + err.retryAfterMs);
+        {
+          const said = [err.status, err.serverText].filter((x) => x !== undefined && x !== '').join(': ');
+          return this.#uncertain(item, { code: 'SERVER', message: err.message, ...(said ? { said } : {}) });
+        }
+      default:
+        // outcome_unknown, timeout, protocol (a 2xx we could not read): it may have happened.
+        return this.#uncertain(item, { code: 'UNKNOWN', message: err.message });
+    }
+  }
+
+  #refused(item: OutboxItem, err: ServiceError): void {
+    this.#s.changed(this.#d.store.outbox.markFailed(item.seq, { code: err.kind === 'forbidden' ? 'FORBIDDEN' : 'REFUSED', message: err.message }));
+    this.#d.notes.remove(item.seq);
+    this.#d.note(item.profileId, item.accountId, 'error', 'outbox.failed', `${describeItem(item)} was refused: ${err.message}`);
+    this.#d.afterRefused?.(item, { message: err.serverText ?? err.message, ...(err.status === undefined ? {} : { status: err.status }), ...(err.problems ? { fields: err.problems.map((p) => p.field) } : {}) });
+  }
+
+  /** `err.said`: the status and words of a 5xx answer ("500: Internal server error"). */
+  #uncertain(item: OutboxItem, err: StoredError): void {
+    const said = err.said;
+    this.#s.changed(this.#d.store.outbox.markUncertain(item.seq, err));
+    // A 5xx is an answer: the service said it failed, in its words; it may still have applied the
+    // change, which is why it is looked for all the same. Only a missing answer was "lost".
+    const what = err.code === 'SERVER' ? `the service failed${said ? ` (${said})` : ''} and may have made it all the same` : 'the answer was lost';
+    this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.uncertain', `${describeItem(item)}: ${what}; checking the service before sending again.`);
+  }
+
+  /**
+   * A task update or cancel refused (400, 404, 409, 410, 422: services word "no longer a future
+   * task" differently). Resent after a lost answer, the refusal may be our own first attempt's
+   * doing, so the task on the service decides (#taskAlreadyDone). Otherwise the refusal stands, in
+   * the service's words.
+   */
+  async #checkTaskAfterRefusal(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, err: ServiceError): Promise<void> {
+    let client: ServiceClient | undefined;
+    try {
+      client = this.#d.connections.client(item.profileId);
+    } catch {
+      // No client: the refusal stands.
+    }
+    const done = client ? await this.#taskAlreadyDone(item, client) : undefined;
+    if (!done) return this.#refused(item, err);
+    return this.#settleTaskDone(item, done);
+  }
+
+  /**
+   * Whether the service already shows what a task update or cancel asked for: the task cancelled,
+   * or holding the update; or, for a cancel after an earlier attempt of ours, gone from the
+   * service (that attempt may have removed it, and a task that is gone will not run). Undefined
+   * when it does not, or when the service could not be asked.
+   */
+  async #taskAlreadyDone(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, client: ServiceClient): Promise<{ result: Record<string, unknown>; what: string } | undefined> {
+    // attempts counts this one: more than one means an earlier attempt may have reached the service.
+    const earlierAttempt = item.attempts > 1;
+    let tasks: Task[];
+    try {
+      tasks = await client.listTasks(item.payload.appId, undefined, { priority: 'outbox' });
+    } catch {
+      return undefined;
+    }
+    const t = tasks.find((x) => x.taskId === item.payload.taskId);
+    if (t) this.#d.store.tasks.upsert(item.profileId, t);
+    if (item.kind === 'cancel_task') {
+      if (isServiceValue(t?.taskStatus, 'cancelled')) return { result: { alreadyCancelled: true }, what: 'was already cancelled' };
+      if (!t && earlierAttempt) return { result: { goneFromService: true }, what: 'is done: the task is no longer on the service (our earlier attempt removed it)' };
+      return undefined;
+    }
+    return t && taskHasUpdate(t, item.payload.update) === true ? { result: { alreadyApplied: true }, what: 'was already applied' } : undefined;
+  }
+
+  async #settleTaskDone(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, done: { result: Record<string, unknown>; what: string }): Promise<void> {
+    await this.#d.afterSent(item, { kind: item.kind, ack: '' }).catch(() => ({}));
+    this.#s.sent(item, done.result, done.what);
   }
 }
 
-/** What a look-up found: one match, none, or several the person must choose between. */
-export type MatchResult<T> = { kind: 'found'; match: T } | { kind: 'absent' } | { kind: 'ambiguous'; candidates: T[] };
-
-
-/**
- * The campaign a create made, among those listed: one with what the create sent that is neither
- * in the baseline (it looked the same before we sent) nor claimed by another outbox item. More
- * than one such campaign is ambiguous: never guessed, never resolved by resending.
- */
-export function matchCampaign(listed: readonly Campaign[], body: CampaignCreate, excluded: ReadonlySet<string>): MatchResult<Campaign> {
-  const candidates = listed.filter((c) => !excluded.has(c.id) && campaignMatchesCreate(c, body)).sort((a, b) => compareIds(a.id, b.id));
-  if (candidates.length === 0) return { kind: 'absent' };
-  if (candidates.length === 1) return { kind: 'found', match: candidates[0] };
-  return { kind: 'ambiguous', candidates };
-}
-
-/** The tasks a push's look-up found on the service. */
-export interface PushTasksFound {
-  /** Task ids taken for the push's own (per app, at most one per event sent to it). */
-  found: string[];
-  /** Tasks the push should have made: one per event and target app. */
-  expected: number;
-  /** When an app lists more matching tasks than the push sent it events: all of them (ask the person). */
-  ambiguous: string[];
-}
-
-/**
- * The tasks a push made: one per event and target app, looked up with `listTasks` (the service,
- * or the cache just refreshed). `firstSentAt` is on the service's clock.
- */
-export async function findPushTasks(
-  listTasks: (appId: string) => Promise<Task[]>,
-  item: Extract<OutboxItem, { kind: 'send_push' }>,
-  firstSentAt: number,
-  excluded: ReadonlySet<string>,
-  owedElsewhere: (appId: string, candidates: readonly Task[], listed: readonly Task[]) => number = () => 0,
-): Promise<PushTasksFound> {
-  const eventsByApp = new Map<string, PushEvent[]>();
-  for (const ev of item.payload.events) {
-    for (const appId of targetApps(ev)) eventsByApp.set(appId, [...(eventsByApp.get(appId) ?? []), ev]);
-  }
-  const out: PushTasksFound = { found: [], expected: 0, ambiguous: [] };
-  for (const [appId, events] of eventsByApp) {
-    out.expected += events.length;
-    const tasks = await listTasks(appId);
-    const matching = tasks.filter((t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)));
-    const candidates = matching.map((t) => t.taskId).sort(compareIds);
-    // Tasks other pushes of the same content own without knowing which (sent while the list did
-    // not show them yet) are not ours to take: only what is left over can be this push's.
-    const owed = Math.min(candidates.length, owedElsewhere(appId, matching, tasks));
-    const ours = candidates.length - owed;
-    if (ours > events.length) out.ambiguous.push(...candidates);
-    else out.found.push(...candidates.slice(owed));
-  }
-  return out;
+function isIdempotent(item: OutboxItem): boolean {
+  return item.kind === 'update_task' || item.kind === 'cancel_task' || item.kind === 'set_sw_path';
 }

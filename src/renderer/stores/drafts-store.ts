@@ -1,18 +1,24 @@
 // The open account's unsent changes (editable drafts, and queued, failed or blocked ones with their
 // item's state) and the campaign draft being edited. Every edit is journaled at once
 // (lib/draft-journal.ts) and saved to the core after a short pause; a save confirms the journal
-// only for the edits it carried, so nothing typed is lost across a reload or a crash. A change
-// that is not a plain draft is read-only here until it is taken back to draft (Fix).
+// only for the edits it carried, so nothing typed is lost across a reload or a crash (edits left
+// in the journal are saved at the next load: lib/journal-replay.ts). A change that is not a plain
+// draft is read-only here until it is taken back to draft (Fix). The undo history and the changes
+// that record a step are drafts-undo.ts.
 import { create } from 'zustand';
 import type { Draft, OutboxItem } from '../../shared/ipc/contract';
-import { EMPTY_HISTORY, recordStep, takeRedo, takeUndo, type DraftSnap, type History, type HistoryStep } from '../forms/draft-history';
+import { EMPTY_HISTORY, recordStep, type HistoryStep } from '../forms/draft-history';
 import { call, DeskCallError, messageOf } from '../lib/api';
 import { browserDraftJournal } from '../lib/draft-journal';
+import { replayJournal } from '../lib/journal-replay';
+import { oneAtATime } from '../lib/one-at-a-time';
 import { createAutosave, type SaveState } from '../lib/autosave';
-import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm, type CampaignPayload } from '../forms/campaign-form';
+import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm } from '../forms/campaign-form';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
+import { draftsUndo, type DraftsUndo } from './drafts-undo';
 
-export interface DraftsState {
+/** The store; its undo history and the changes that record a step are drafts-undo.ts. */
+export interface DraftsState extends DraftsUndo {
   account: AccountRef | null;
   drafts: Draft[];
   loaded: boolean;
@@ -45,14 +51,6 @@ export interface DraftsState {
   checked: Record<string, true>;
   setChecked(ids: string[]): void;
   toggleChecked(id: string): void;
-  history: History;
-  /** Creates campaign drafts from payloads (duplicate, import) as one undoable step. */
-  createMany(label: string, payloads: CampaignPayload[]): Promise<Draft[]>;
-  /** Sets fields across drafts as one undoable step. */
-  editMany(ids: string[], patch: CampaignPayload, label: string): Promise<void>;
-  removeMany(ids: string[]): Promise<void>;
-  undo(): Promise<void>;
-  redo(): Promise<void>;
   /** Checks and queues the drafts; one notice sums it up. */
   submitMany(ids: string[]): Promise<void>;
 }
@@ -66,34 +64,6 @@ export const useDrafts = create<DraftsState>()((set, get) => {
   let seq = Date.now();
 
   const selected = () => get().drafts.find((d) => d.id === get().selectedId) ?? null;
-  const snapOf = (d: Draft): DraftSnap => ({ id: d.id, payload: d.kind === 'campaign' ? d.payload : null });
-
-  /** Makes the drafts what the snaps say (null: gone), all or none; the open form follows. */
-  async function apply(snaps: DraftSnap[]): Promise<boolean> {
-    const ref = get().account;
-    if (!ref) return false;
-    const gone = snaps.filter((x) => x.payload === null).map((x) => x.id);
-    const present = snaps.flatMap((x) => (x.payload === null ? [] : [{ id: x.id, payload: x.payload }]));
-    try {
-      if (gone.length > 0) await call('drafts.deleteMany', { ids: gone });
-      gone.forEach((id) => journal.remove(id));
-      const saved = present.length > 0 ? await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: present }) : [];
-      const savedIds = new Set(saved.map((d) => d.id));
-      const kept = get().drafts.filter((d) => !gone.includes(d.id));
-      const drafts = [...saved.filter((d) => !kept.some((k) => k.id === d.id)), ...kept.map((d) => (savedIds.has(d.id) ? saved.find((x) => x.id === d.id)! : d))];
-      const sel = get().selectedId;
-      const open = sel ? saved.find((d) => d.id === sel) : undefined;
-      set({
-        drafts,
-        ...(sel && gone.includes(sel) ? { selectedId: null, form: null } : {}),
-        ...(open && open.kind === 'campaign' ? { form: payloadToForm(open.payload), saveState: 'saved' as const } : {}),
-      });
-      return true;
-    } catch (err) {
-      set({ notice: { text: messageOf(err), bad: true } });
-      return false;
-    }
-  }
 
   /** The open draft and its form as they are now (a save queued behind another saves these). */
   const capture = () => ({ d: selected(), form: get().form, mySeq: seq });
@@ -122,16 +92,13 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     return autosave.serial(() => saveNow(snap));
   }
 
-  let loading: Promise<void> | null = null;
-  let nextLoad: Promise<void> | null = null;
-
   async function loadNow(): Promise<void> {
     const ref = get().account;
     if (!ref) return;
     const selectedBefore = get().selectedId;
     try {
       let drafts = await call('drafts.list', { profileId: ref.profileId, accountId: ref.accountId });
-      drafts = await replayJournal(ref, drafts);
+      drafts = await replayJournal(journal, ref, drafts);
       const now = get().account;
       if (!now || now.profileId !== ref.profileId || now.accountId !== ref.accountId) return;
       const sel = get().selectedId;
@@ -146,24 +113,9 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     }
   }
 
-  /** Journal entries of this account that the core never confirmed: save them now. */
-  async function replayJournal(ref: AccountRef, drafts: Draft[]): Promise<Draft[]> {
-    let out = drafts;
-    for (const e of journal.forAccount(ref.profileId, ref.accountId)) {
-      if (!out.some((d) => d.id === e.draftId)) {
-        journal.remove(e.draftId); // submitted or deleted meanwhile
-        continue;
-      }
-      try {
-        const saved = await call('drafts.save', { kind: e.kind, id: e.draftId, profileId: ref.profileId, accountId: ref.accountId, payload: e.payload } as Parameters<typeof call<'drafts.save'>>[1]);
-        journal.confirm(e.draftId, e.seq);
-        out = out.map((d) => (d.id === saved.id ? saved : d));
-      } catch {
-        // Kept in the journal for the next try.
-      }
-    }
-    return out;
-  }
+  // Every outbox event reloads the list (a change's state lives there): lib/one-at-a-time.ts.
+  const load = oneAtATime(loadNow);
+  const undoPart = draftsUndo(set, get, { journal, flush: flushQueued });
 
   return {
     account: null,
@@ -183,22 +135,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       set({ account: ref, drafts: [], loaded: false, error: null, selectedId: null, form: null, notice: null, saveState: 'saved', checked: {}, history: EMPTY_HISTORY });
       if (ref) void get().load();
     },
-    load() {
-      // Every outbox event reloads the list (a change's state lives there): one load runs at a
-      // time and the calls made meanwhile share a single next one, which starts after it and so
-      // sees everything they were called for.
-      if (!loading) {
-        loading = loadNow().finally(() => {
-          loading = null;
-        });
-        return loading;
-      }
-      nextLoad ??= loading.then(() => {
-        nextLoad = null;
-        return get().load();
-      });
-      return nextLoad;
-    },
+    load,
     async select(id) {
       if (id === get().selectedId) return;
       if (get().form) await flushQueued();
@@ -314,63 +251,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       else next[id] = true;
       set({ checked: next });
     },
-    history: EMPTY_HISTORY,
-    async createMany(label, payloads) {
-      const ref = get().account;
-      if (!ref || payloads.length === 0) return [];
-      try {
-        const saved = await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: payloads.map((payload) => ({ payload })) });
-        const ids = saved.map((d) => d.id);
-        set({
-          drafts: [...saved, ...get().drafts.filter((d) => !ids.includes(d.id))],
-          checked: Object.fromEntries(ids.map((id) => [id, true as const])),
-          history: recordStep(get().history, { label, before: ids.map((id) => ({ id, payload: null })), after: saved.map(snapOf) }),
-        });
-        return saved;
-      } catch (err) {
-        set({ notice: { text: messageOf(err), bad: true } });
-        return [];
-      }
-    },
-    async editMany(ids, patch, label) {
-      await flushQueued();
-      const targets = get().drafts.filter((d) => ids.includes(d.id) && d.kind === 'campaign');
-      if (targets.length === 0) return;
-      const before = targets.map(snapOf);
-      const after = targets.map((d) => ({ id: d.id, payload: { ...(d.payload as CampaignPayload), ...patch } }));
-      if (await apply(after)) set({ history: recordStep(get().history, { label, before, after }) });
-    },
-    async removeMany(ids) {
-      await flushQueued();
-      const targets = get().drafts.filter((d) => ids.includes(d.id) && d.kind === 'campaign');
-      const others = ids.filter((id) => !targets.some((d) => d.id === id));
-      try {
-        // Push drafts are not part of the campaign history: they go at once.
-        if (others.length > 0) await call('drafts.deleteMany', { ids: others });
-        others.forEach((id) => journal.remove(id));
-        set({ drafts: get().drafts.filter((d) => !others.includes(d.id)) });
-      } catch (err) {
-        set({ notice: { text: messageOf(err), bad: true } });
-        return;
-      }
-      if (targets.length === 0) return;
-      const before = targets.map(snapOf);
-      const after = targets.map((d) => ({ id: d.id, payload: null }));
-      const label = targets.length === 1 ? 'delete draft' : `delete ${targets.length} drafts`;
-      if (await apply(after)) set({ history: recordStep(get().history, { label, before, after }) });
-    },
-    async undo() {
-      await flushQueued();
-      const taken = takeUndo(get().history);
-      if (!taken) return;
-      if (await apply(taken.step.before)) set({ history: taken.next, notice: { text: `Undone: ${taken.step.label}.`, bad: false } });
-    },
-    async redo() {
-      await flushQueued();
-      const taken = takeRedo(get().history);
-      if (!taken) return;
-      if (await apply(taken.step.after)) set({ history: taken.next, notice: { text: `Redone: ${taken.step.label}.`, bad: false } });
-    },
+    ...undoPart,
     async submitMany(ids) {
       await flushQueued();
       if (ids.length === 0) return;

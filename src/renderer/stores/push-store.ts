@@ -1,20 +1,21 @@
 // The push composer's state: the form (kept when switching tabs), the draft it is saved as, and
 // the applications of the open connection that a target can include. Like campaign drafts, every
-// edit is journaled at once (lib/draft-journal.ts) and saved to the core after a short pause; the
-// draft is created on the first edit that puts something in the form, so nothing typed is lost.
+// edit is journaled at once and saved to the core after a short pause; the draft is created on
+// the first edit that puts something in the form, so nothing typed is lost. How (saves, journal,
+// recovery after a reload) is push-composer-saves.ts; this file holds the state.
 import { create } from 'zustand';
 import type { App, BlockedPush, Draft, ImageCheck, OutboxItem, PushTemplate } from '../../shared/ipc/contract';
 import type { ImageRole } from '../../shared/domain/push';
 import { serviceNowOf, useServiceClock } from './service-clock-store';
 import { call, messageOf } from '../lib/api';
-import { browserDraftJournal, isLocalDraftId, newLocalDraftId } from '../lib/draft-journal';
+import { browserDraftJournal } from '../lib/draft-journal';
 import { formToPayload, newPushForm, payloadToForm, pushFormProblems, withdrawnAppProblems, type PushForm } from '../forms/push-form';
 import type { FieldProblem } from '../../shared/domain/campaign';
-import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../forms/push-recovery';
-import { createAutosave, type SaveState } from '../lib/autosave';
+import { isBlankPushForm } from '../forms/push-recovery';
+import type { SaveState } from '../lib/autosave';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
-import { takenBackOf, type TakenBack } from '../forms/taken-back';
-
+import type { TakenBack } from '../forms/taken-back';
+import { composerSaves } from './push-composer-saves';
 
 /** What stands between the composer's push and Queue: the shared rules, and apps the connection no longer has. */
 export function composerProblems(s: { form: PushForm; apps: readonly { appId: string }[] }, now: number): FieldProblem[] {
@@ -78,128 +79,10 @@ export function rescheduleBlocked(id: string, executionTime: number | null): Pro
   return call('push.reschedule', { id, when: executionTime === null ? { kind: 'now' } : { kind: 'at', executionTime } });
 }
 
-/** One save, taken when it is decided: later edits or a switch of composer cannot change it. */
-interface SaveJob {
-  composer: number;
-  ref: AccountRef;
-  draftId: string | null;
-  localId: string;
-  form: PushForm;
-  seq: number;
-  /** An explicit save: creates the draft even when the form is still blank. */
-  force: boolean;
-}
-
 export const usePush = create<PushState>()((set, get) => {
   const journal = browserDraftJournal();
 
-  const autosave = createAutosave(() => void flush());
-  let seq = Date.now();
-  /** Which push the composer shows; moves on New, open and account switch so late answers are ignored. */
-  let composer = 0;
-  /** The journal key of the composer's push until the core has created it. */
-  let localId = newLocalDraftId();
-  /** The last edit a save was queued for, so an idle flush does not save again. */
-  let queuedSeq = seq;
-  /** Local ids the core has created, for saves queued before the create answered. */
-  const created = new Map<string, string>();
-
-  const isCurrent = (job: SaveJob) => job.composer === composer;
-
-  function takeJob(force: boolean): SaveJob | null {
-    const s = get();
-    if (!s.account || (!force && queuedSeq === seq)) return null;
-    queuedSeq = seq;
-    return { composer, ref: s.account, draftId: s.draftId, localId, form: s.form, seq, force };
-  }
-
-  async function run(job: SaveJob): Promise<string | null> {
-    const id = job.draftId ?? created.get(job.localId) ?? null;
-    if (!id && !job.force && isBlankPushForm(job.form)) {
-      // Typed and erased before a draft existed: nothing to keep.
-      journal.confirm(job.localId, job.seq);
-      if (isCurrent(job)) set({ saveState: 'saved', saveError: null });
-      return null;
-    }
-    if (isCurrent(job)) set({ saveState: 'saving' });
-    try {
-      const d = await call('drafts.save', {
-        kind: 'push',
-        ...(id ? { id } : {}),
-        profileId: job.ref.profileId,
-        accountId: job.ref.accountId,
-        payload: formToPayload(job.form),
-      });
-      if (id) journal.confirm(id, job.seq);
-      else {
-        created.set(job.localId, d.id);
-        journal.adopt(job.localId, d.id, job.seq);
-      }
-      if (isCurrent(job)) set({ draftId: d.id, saveState: seq === job.seq ? 'saved' : 'unsaved', saveError: null });
-      return d.id;
-    } catch (err) {
-      // The journal still holds the edit; the next edit, Save as draft or the next start saves it.
-      if (isCurrent(job)) set({ saveState: 'failed', saveError: messageOf(err) });
-      return null;
-    }
-  }
-
-  function flush(force = false): Promise<string | null> {
-    autosave.cancel();
-    const job = takeJob(force);
-    const mine = composer;
-    return autosave.serial(() => (job ? run(job) : Promise.resolve(mine === composer ? get().draftId : null)));
-  }
-
-  /** A new push in the composer: pending edits of the old one are saved first. */
-  function switchComposer(fields: Partial<PushState>): void {
-    void flush();
-    composer += 1;
-    localId = newLocalDraftId();
-    queuedSeq = seq;
-    // The blank form takes the default of the connection switched to (fields may clear it), never
-    // the one of the connection left: defaults are per connection.
-    const performer = 'defaultPerformer' in fields ? (fields.defaultPerformer ?? null) : get().defaultPerformer;
-    set({ form: blankForm(performer), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, revealed: false, composerKey: composer, ...fields });
-  }
-
-  /** A new push: blank but for the connection's default performer. */
-  function blankForm(performer: string | null = get()?.defaultPerformer ?? null): PushForm {
-    return { ...newPushForm(), performer: performer ?? '' };
-  }
-
-  function change(form: PushForm): void {
-    const s = get();
-    set({ form, notice: null });
-    if (!s.account) return;
-    seq += 1;
-    journal.write({ draftId: s.draftId ?? localId, kind: 'push', profileId: s.account.profileId, accountId: s.account.accountId, payload: formToPayload(form), seq });
-    set({ saveState: 'unsaved' });
-    autosave.schedule();
-  }
-
-  /** Journaled pushes of this account the core never confirmed: back into the composer, or created. */
-  async function recover(ref: AccountRef): Promise<void> {
-    const plan = planPushRecovery([...journal.unsavedForAccount(ref.profileId, ref.accountId), ...journal.forAccount(ref.profileId, ref.accountId)]);
-    for (const e of plan.drop) journal.remove(e.draftId);
-    if (plan.open && get().account === ref && isBlankPushForm(get().form) && !get().draftId) {
-      const { entry, form } = plan.open;
-      const local = isLocalDraftId(entry.draftId);
-      composer += 1;
-      localId = local ? entry.draftId : newLocalDraftId();
-      seq = Math.max(seq, entry.seq) + 1;
-      set({ form, draftId: local ? null : entry.draftId, saveState: 'unsaved', notice: null, revealed: false, composerKey: composer });
-      void flush(true);
-    }
-    for (const e of plan.create) {
-      try {
-        const d = await call('drafts.save', { kind: 'push', profileId: ref.profileId, accountId: ref.accountId, payload: e.payload });
-        journal.adopt(e.draftId, d.id, e.seq);
-      } catch {
-        // Kept in the journal for the next start.
-      }
-    }
-  }
+  const { flush, switchComposer, change, recover, open: openSaved } = composerSaves(set, get, journal);
 
   return {
     account: null,
@@ -341,15 +224,8 @@ export const usePush = create<PushState>()((set, get) => {
       if (d.kind !== 'push') return;
       // The push already in the composer: what is typed there is newer than the list's copy.
       if (d.id === get().draftId) return set({ notice: null });
-      // Edits the core never confirmed are newer than the saved payload.
-      const pending = journal.read(d.id);
-      const journaled = pending && journaledPushForm(pending);
-      switchComposer({ form: journaled ?? payloadToForm(d.payload), draftId: d.id, serviceWords: takenBackOf(d) });
-      if (pending && journaled) {
-        seq = Math.max(seq, pending.seq) + 1;
-        set({ saveState: 'unsaved' });
-        void flush(true);
-      }
+      // Edits the core never confirmed are newer than the saved payload (push-composer-saves.ts).
+      openSaved(d);
     },
     reset() {
       switchComposer({});

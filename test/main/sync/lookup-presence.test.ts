@@ -8,7 +8,7 @@
 // campaign created or deleted by someone else before most listings, and a rate-limited account.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/main/clock/clock';
-import { listForMatch } from '../../../src/main/sync/send-item';
+import { listForMatch } from '../../../src/main/sync/lookup';
 import { startSandbox } from '../../../src/sandbox/index';
 import { clientFor } from '../service/helpers';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
