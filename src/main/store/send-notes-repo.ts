@@ -28,6 +28,11 @@ export const sendNoteSchema = z.object({
   absentAt: z.number().optional(),
   /** More than one match was found: these ids wait for the person to say which one is theirs. */
   candidates: z.array(z.string()).max(1_000).optional(),
+  /**
+   * The service took the create (a 2xx) without naming the campaign it made: it is posted and is
+   * never sent again; look-ups only learn its id (absent: the answer was lost or named it).
+   */
+  applied: z.boolean().optional(),
 });
 export type SendNote = z.infer<typeof sendNoteSchema>;
 
@@ -51,6 +56,7 @@ const rowSchema = z.object({
   newest_known_id: z.string().nullable(),
   absent_at: z.number().nullable(),
   candidates: z.string().nullable(),
+  applied: z.number().nullable(),
 });
 
 const idList = z.array(z.string());
@@ -69,11 +75,11 @@ export function createSendNotesRepo(ctx: RepoContext): SendNotesRepo {
   const { db } = ctx;
   const select = db.prepare('SELECT * FROM send_notes WHERE seq = ?');
   const upsert = db.prepare(
-    `INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline, clock_offset_ms, newest_known_id, absent_at, candidates)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO send_notes (seq, client_ref, first_sent_at, last_sent_at, baseline, clock_offset_ms, newest_known_id, absent_at, candidates, applied)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (seq) DO UPDATE SET client_ref = excluded.client_ref, first_sent_at = excluded.first_sent_at,
        last_sent_at = excluded.last_sent_at, baseline = excluded.baseline, clock_offset_ms = excluded.clock_offset_ms,
-       newest_known_id = excluded.newest_known_id, absent_at = excluded.absent_at, candidates = excluded.candidates`,
+       newest_known_id = excluded.newest_known_id, absent_at = excluded.absent_at, candidates = excluded.candidates, applied = excluded.applied`,
   );
   const del = db.prepare('DELETE FROM send_notes WHERE seq = ?');
   const allSeqs = db.prepare('SELECT seq FROM send_notes').pluck();
@@ -94,6 +100,7 @@ export function createSendNotesRepo(ctx: RepoContext): SendNotesRepo {
       if (d.absent_at !== null) note.absentAt = d.absent_at;
       // Unreadable candidates: an empty list still says "ask the person", who can send it again.
       if (d.candidates !== null) note.candidates = parseIds(d.candidates) ?? [];
+      if (d.applied === 1) note.applied = true;
       return note;
     },
     put(note) {
@@ -109,6 +116,7 @@ export function createSendNotesRepo(ctx: RepoContext): SendNotesRepo {
           n.newestKnownId ?? null,
           n.absentAt ?? null,
           n.candidates === undefined ? null : JSON.stringify(n.candidates),
+          n.applied === true ? 1 : null,
         ),
       );
     },

@@ -49,7 +49,8 @@ export class LostAnswers {
   parkAt(item: OutboxItem): number | undefined {
     if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return undefined;
     const stored = this.#d.notes.get(item.seq, sendNoteRef(item));
-    if (!stored) return undefined;
+    // Posted already (only its id is looked for): nothing to ask the person.
+    if (!stored || stored.applied) return undefined;
     let offset: number | null = null;
     try {
       offset = this.#d.connections.client(item.profileId).serviceClock.offsetMs();
@@ -128,9 +129,15 @@ export class LostAnswers {
     const note = noteOnServiceClock(stored, offset);
     const now = serviceNowFor(clock.now(), offset, note);
     if (found.kind === 'found') return this.#settleFound(item, found);
-    if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
     // Lists may lag: nothing is absent before the listing had time to show it.
     const listedBy = note.lastSentAt + this.#d.listingLagMs;
+    if (note.applied) {
+      // Posted (the service took it without naming it): only its id is looked for, until the
+      // listing lag has passed; it is never sent again.
+      if (found.kind === 'absent' && now < listedBy) return waitUntil(Math.max(now + this.#d.uncertainGraceMs, listedBy), now);
+      return this.#s.sent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
+    }
+    if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
     if (note.absentAt === undefined || now < listedBy) {
       // One "not found" is not proof: a service may still apply the request, or list it late. Look
       // again a fresh grace period from now and not before the listing lag has passed; the first

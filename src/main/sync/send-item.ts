@@ -128,8 +128,9 @@ export class ItemSender {
   /**
    * A create the service took (a 2xx) without saying which campaign it made: it is posted, so it is
    * never sent again, whatever a look-up shows. The look-up that finds lost answers tells its id
-   * now; when it cannot (a listing that lags, several alike, a read that failed), the item is sent
-   * with its id unknown, and the account's next refresh lists the campaign.
+   * now; when it cannot yet (a listing that lags, a read that failed), the item waits as uncertain
+   * with its note marked `applied`, and lost-answers.ts looks again until the listing shows it (or
+   * the listing lag has passed: then it is sent with its id unknown, never sent again).
    */
   async #postedIdUnknown(item: Extract<OutboxItem, { kind: 'create_campaign' }>, client: ServiceClient): Promise<void> {
     const { store, notes } = this.#d;
@@ -139,7 +140,9 @@ export class ItemSender {
       await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
       return this.#s.sent(item, { campaignId: found.campaign.id, foundAfterPosting: true }, `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`);
     }
-    return this.#s.sent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
+    if (!note) return this.#s.sent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
+    notes.put({ ...note, applied: true });
+    this.#s.changed(store.outbox.markUncertain(item.seq, { code: 'POSTED_ID_UNKNOWN', message: 'Posted: the service took it without naming the campaign; finding its id in the listing.' }));
   }
 
   #failed(item: OutboxItem, e: unknown): Promise<void> | void {

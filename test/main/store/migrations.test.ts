@@ -8,6 +8,8 @@ import { NEW_FILE_PAGE_SIZE } from '../../../src/main/store/connection';
 import { migrate, type Migration } from '../../../src/main/store/migrate';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { CAMPAIGN_INDEX_TEMPLATES_V3, CAMPAIGN_TABLE_TEMPLATE_V3 } from '../../../src/main/store/migrations/003-campaigns-per-account';
+import { perAccountTables } from '../../../src/main/store/migrations/011-campaign-cache-file';
+import { prepareCacheFile } from '../../../src/main/store/cache-file';
 import { CAMPAIGN_INDEX_TEMPLATES_V8 } from '../../../src/main/store/migrations/008-campaign-indexes-the-window-uses';
 import { CAMPAIGN_INDEXES, cacheFileOf } from '../../../src/main/store/cache-file';
 import { createWork, ManualClock, tempDir } from './helpers';
@@ -127,6 +129,15 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
     db.exec('UPDATE outbox SET lane_order = seq');
     db.exec(CAMPAIGN_TABLE_TEMPLATE_V3.replaceAll('{t}', 'campaigns_5'));
     db.exec(`INSERT INTO campaigns_5 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42})`);
+  },
+  // Version 11 kept the campaigns in the cache file; its send notes could not say a change was
+  // applied without its record named (version 12).
+  11: (db) => {
+    SEEDERS[10](db);
+    // As version 11's opening did: the live accounts' campaigns copied into the cache file, then every table dropped.
+    const live = new Set(db.prepare('SELECT account_key FROM accounts').pluck().all() as number[]);
+    prepareCacheFile(cacheFileOf(db.name), { dataFile: db.name, tables: perAccountTables(db).filter((t) => live.has(t.accountKey)) });
+    for (const { table } of perAccountTables(db)) db.exec(`DROP TABLE ${table}`);
   },
 };
 
