@@ -4,6 +4,7 @@
 import { accountNotAdded, connectionGone, DeskError } from '../../shared/errors';
 import type { Account, AccountRef, OutboxItem, Profile } from '../store';
 import type { CoreContext } from './context';
+import { ITEM_GONE_WORDS } from '../../shared/domain/outbox';
 
 export function requireProfile(ctx: CoreContext, profileId: string): Profile {
   const p = ctx.store.profiles.get(profileId);
@@ -20,6 +21,6 @@ export function requireAccount(ctx: CoreContext, ref: AccountRef): Account {
 /** An outbox item by the id the window knows it by (its sequence number, as text). */
 export function requireOutboxItem(ctx: CoreContext, id: string): OutboxItem {
   const item = /^\d{1,15}$/.test(id) ? ctx.store.outbox.get(Number(id)) : undefined;
-  if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
+  if (!item) throw new DeskError('not_found', ITEM_GONE_WORDS);
   return item;
 }

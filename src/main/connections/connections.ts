@@ -16,6 +16,9 @@ import { backoffDelay, type BackoffPolicy } from './backoff';
 import type { EventHub } from '../events/event-hub';
 import { serviceTime } from '../../shared/domain/service-time';
 
+/** What a browser sign-in connection says until it is signed in. */
+const SIGN_IN_WORDS = 'Sign in with your browser to use this connection.';
+
 export type ConnectionState = (typeof CONNECTION_STATES)[number];
 export type SignInState = 'signed_in' | 'signed_out' | 'signing_in' | 'sign_in_required' | 'failed';
 
@@ -133,7 +136,7 @@ export class Connections {
         workOffline: profile?.workOffline ?? false,
         signIn:
           profile?.flow === 'authorization_code'
-            ? { state: 'sign_in_required', message: 'Sign in with your browser to use this connection.' }
+            ? { state: 'sign_in_required', message: SIGN_IN_WORDS }
             : { state: 'signed_out', message: null },
         probeAttempt: 0,
       };
@@ -297,7 +300,7 @@ export class Connections {
       if (c.signIn.state === 'signing_in') {
         const message = e instanceof Error ? e.message : null;
         // A browser connection cannot do anything until it signs in: keep asking for it.
-        c.signIn = p.flow === 'authorization_code' ? { state: 'sign_in_required', message: message ?? 'Sign in with your browser to use this connection.' } : { state: 'signed_out', message };
+        c.signIn = p.flow === 'authorization_code' ? { state: 'sign_in_required', message: message ?? SIGN_IN_WORDS } : { state: 'signed_out', message };
       }
       this.#changed(profileId);
       throw e;

@@ -9,6 +9,7 @@ import { parseJsonColumn, toJson } from './json';
 import type { OutboxItem, OutboxRepo } from './outbox-repo';
 import type { OutboxWork } from './outbox-payloads';
 import type { QuarantineRepo } from './quarantine-repo';
+import { ITEM_GONE_WORDS } from '../../shared/domain/outbox';
 
 export const DRAFT_KINDS = ['campaign', 'push'] as const;
 export type DraftKind = (typeof DRAFT_KINDS)[number];
@@ -265,7 +266,7 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
     takeBack(seq) {
       return ctx.tx(() => {
         const item = outbox.get(seq);
-        if (!item) throw new StoreError('NOT_FOUND', 'This change is no longer in the outbox; refresh the list');
+        if (!item) throw new StoreError('NOT_FOUND', ITEM_GONE_WORDS);
         if (item.state === 'sent') throw new StoreError('CONFLICT', 'This change has already been posted; there is nothing to take back');
         if (item.state === 'sending' || item.state === 'uncertain') {
           throw new StoreError(

@@ -16,7 +16,7 @@
 //     keep failing): parked ('PARKED', saying what to decide), and the lane goes on without it; a
 //     parked item without candidates is still looked for, aside from its lane.
 // Idempotent items (task update and cancel, sw-path) in doubt are simply queued again.
-import { AMBIGUOUS_CODE, PARKED_CODE, waitsForPerson } from '../../shared/domain/outbox';
+import { AMBIGUOUS_CODE, ITEM_GONE_WORDS, NOT_WAITING_WORDS, PARKED_CODE, waitsForPerson } from '../../shared/domain/outbox';
 import { DeskError } from '../../shared/errors';
 import { backoffDelay } from '../connections/backoff';
 import type { ServiceClient } from '../service';
@@ -266,9 +266,9 @@ export class LostAnswers {
 
   #waitingForPerson(seq: number): LookedForItem {
     const item = this.#d.store.outbox.get(seq);
-    if (!item) throw new DeskError('not_found', 'This change is no longer in the outbox. Refresh the list.');
+    if (!item) throw new DeskError('not_found', ITEM_GONE_WORDS);
     if (!waitsForPerson(item) || (item.kind !== 'create_campaign' && item.kind !== 'send_push')) {
-      throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
+      throw new DeskError('conflict', NOT_WAITING_WORDS);
     }
     return item;
   }

@@ -16,6 +16,7 @@ import { createAutosave, type SaveState } from '../lib/autosave';
 import { formToPayload, NEW_CAMPAIGN_FORM, payloadToForm, type CampaignForm } from '../forms/campaign-form';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
 import { draftsUndo, type DraftsUndo } from './drafts-undo';
+import { checkNotice } from '../forms/problem-words';
 
 /** The store; its undo history and the changes that record a step are drafts-undo.ts. */
 export interface DraftsState extends DraftsUndo {
@@ -182,7 +183,7 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       const d = selected();
       if (!d) return;
       const n = d.problems.length;
-      set({ notice: n === 0 ? { text: 'No problems found: ready to queue.', bad: false } : { text: `${n} problem${n === 1 ? '' : 's'} to fix before queueing.`, bad: true } });
+      set({ notice: checkNotice(n) });
     },
     async submit() {
       set({ revealed: true });

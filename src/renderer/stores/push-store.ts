@@ -16,6 +16,7 @@ import type { SaveState } from '../lib/autosave';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
 import type { TakenBack } from '../forms/taken-back';
 import { composerSaves } from './push-composer-saves';
+import { checkNotice } from '../forms/problem-words';
 
 /** What stands between the composer's push and Queue: the shared rules, and apps the connection no longer has. */
 export function composerProblems(s: { form: PushForm; apps: readonly { appId: string }[] }, now: number): FieldProblem[] {
@@ -244,7 +245,7 @@ export const usePush = create<PushState>()((set, get) => {
     async check() {
       set({ revealed: true });
       const n = composerProblems(get(), serviceNowOf(get().account?.profileId, Date.now())).length;
-      set({ notice: n === 0 ? { text: 'No problems found: ready to queue.', bad: false } : { text: `${n} problem${n === 1 ? '' : 's'} to fix before queueing.`, bad: true } });
+      set({ notice: checkNotice(n) });
       await flush();
     },
     async queue() {

@@ -46,3 +46,9 @@ export const PARKED_CODE = 'PARKED';
 export function waitsForPerson(item: { state: string; lastError?: { code: string } | null }): boolean {
   return item.state === 'uncertain' && (item.lastError?.code === AMBIGUOUS_CODE || item.lastError?.code === PARKED_CODE);
 }
+
+/** A call named an outbox item that is gone (sent, discarded, taken back) since the window listed it. */
+export const ITEM_GONE_WORDS = 'This change is no longer in the outbox. Refresh the list.';
+
+/** The person answered about a change that no longer waits for their answer. */
+export const NOT_WAITING_WORDS = 'This change is not waiting for you to say whether it was posted.';

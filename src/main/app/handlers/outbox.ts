@@ -1,7 +1,7 @@
 // outbox.*: the changes on their way to the service, in the order they go; what each waits for;
 // and what the person can do with one: retry, take back to draft, move, discard, and the answers
 // to a change whose answer was lost (the candidates it may be, or "send it again").
-import { ON_THE_WAY_STATES, UNSENT_OUTBOX_STATES, type UnsentOutboxState } from '../../../shared/domain/outbox';
+import { NOT_WAITING_WORDS, ON_THE_WAY_STATES, UNSENT_OUTBOX_STATES, type UnsentOutboxState } from '../../../shared/domain/outbox';
 import { DeskError } from '../../../shared/errors';
 import type { OutboxItem } from '../../store';
 import { outboxWaits } from '../../sync/outbox-wait';
@@ -60,7 +60,7 @@ export function outboxHandlers(ctx: CoreContext): HandlersOf<'outbox'> {
     async 'outbox.candidates'({ id }) {
       const item = requireOutboxItem(ctx, id);
       const waiting = drainer.candidates(item.seq);
-      if (!waiting) throw new DeskError('conflict', 'This change is not waiting for you to say whether it was posted.');
+      if (!waiting) throw new DeskError('conflict', NOT_WAITING_WORDS);
       return waiting;
     },
 

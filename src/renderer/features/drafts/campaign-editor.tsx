@@ -27,6 +27,7 @@ import {
 } from '../../forms/campaign-form';
 import { unknownValues } from '../../forms/unknown-values';
 import { problemInWords, unknownValueInWords } from './draft-fields';
+import { problemCount } from '../../forms/problem-words';
 
 const BUDGET_LABELS: Readonly<Record<string, string>> = { MONTHLY: 'Monthly spending limit', NONE: 'No limit (daily cap)' };
 /** The budget choice that sends neither a limit nor a model: the interface's display example (spec 4.1 rule 6). */
@@ -191,7 +192,7 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
         <span className="muted" data-testid="problem-count">
           {problems.length === 0
             ? `Ready to queue${warnings.length + unknown.length > 0 ? ` (${warnings.length + unknown.length} warning${warnings.length + unknown.length === 1 ? '' : 's'})` : ''}`
-            : `${problems.length} problem${problems.length === 1 ? '' : 's'}${revealed ? '' : ' (Check shows them)'}`}
+            : `${problemCount(problems.length)}${revealed ? '' : ' (Check shows them)'}`}
         </span>
         <button type="button" onClick={() => void check()} title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`} data-testid="draft-check">
           Check <kbd>{shortcutLabel(DRAFT_KEYS.check)}</kbd>

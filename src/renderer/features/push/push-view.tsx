@@ -22,6 +22,7 @@ import { PushPreview } from './push-preview';
 import { ScheduleField } from './schedule-field';
 import { TargetBuilder } from './target-builder';
 import { TemplatesBar } from './templates-bar';
+import { problemCount } from '../../forms/problem-words';
 
 const KEYS = { save: 'Mod+S', queue: 'Mod+Enter', check: 'Alt+Enter' } as const;
 
@@ -58,7 +59,7 @@ export function PushView({ now }: { now: number }) {
         ) : (
           <span className="muted" data-testid="push-problem-count">
             {problems.length > 0
-              ? `${problems.length} problem${problems.length === 1 ? '' : 's'}${s.revealed ? '' : ' (Check shows them)'}`
+              ? `${problemCount(problems.length)}${s.revealed ? '' : ' (Check shows them)'}`
               : zoneWarning
                 ? 'Ready to queue, but some time zones will miss it (see When)'
                 : 'Ready to queue'}

@@ -17,6 +17,7 @@ import { newPushForm } from '../../forms/push-form';
 import { PushPreview } from '../push/push-preview';
 import { ScheduleField } from '../push/schedule-field';
 import { taskChangeQueued, type TaskEditForm, taskPatch, taskToEditForm } from './task-rules';
+import { problemCount } from '../../forms/problem-words';
 
 export function TaskEditor({ task, account, now }: { task: Task; account: AccountRef; now: number }) {
   const original = taskToEditForm(task);
@@ -95,7 +96,7 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
       <div className="push-target">
         <div className="editor-actions">
           <span className="muted" data-testid="task-edit-state">
-            {changed === 0 ? 'No changes yet' : problems.length > 0 ? `${problems.length} problem${problems.length === 1 ? '' : 's'}` : `${changed} change${changed === 1 ? '' : 's'} ready to queue`}
+            {changed === 0 ? 'No changes yet' : problems.length > 0 ? problemCount(problems.length) : `${changed} change${changed === 1 ? '' : 's'} ready to queue`}
           </span>
           <button type="button" onClick={close} disabled={busy} data-testid="task-edit-discard">
             Discard changes
