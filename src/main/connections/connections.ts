@@ -4,37 +4,33 @@
 // probed with backoff and reports back when it answers again; other profiles are not affected.
 // Until a profile's service has answered since start-up its state is 'unknown' ("Not checked
 // yet"), never a guessed 'online': checkOnStart() asks each one cheaply (a token) to find out.
-import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 import { connectionGone, DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import { ClientTokenPool, isServiceError, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions, type ServiceError } from '../service';
+import { ClientTokenPool, isServiceError, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions } from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../secrets/secret-port';
 import { AccountAccess } from './account-access';
+import { BrowserSignInSlot } from './browser-sign-in-slot';
+import { readClientSecret } from './client-secret';
+import { connectionState, usable, type ConnectionFacts, type ConnectionState, type ConnectionView } from './connection-state';
+import { unreachableReason, verifyClientCredentials, type UnsavedConnection } from './credential-checks';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import type { EventHub } from '../events/event-hub';
 import { serviceTime } from '../../shared/domain/service-time';
 
+export type { ConnectionState, ConnectionView, SignInState, SignInView } from './connection-state';
+export { CHECK_DEADLINE_MS } from './credential-checks';
+
 /** What a browser sign-in connection says until it is signed in. */
 const SIGN_IN_WORDS = 'Sign in with your browser to use this connection.';
 
-export type ConnectionState = (typeof CONNECTION_STATES)[number];
-export type SignInState = 'signed_in' | 'signed_out' | 'signing_in' | 'sign_in_required' | 'failed';
-
-/**
- * `needsSecret`: signing in cannot help, the client secret is missing from the keychain (it was
- * deleted or lost there): the person must enter it again.
- */
-export interface SignInView {
-  state: SignInState;
-  message: string | null;
-  needsSecret?: true;
-}
-
-export interface ConnectionView {
-  connection: ConnectionState;
-  signIn: SignInView;
+/** A connection's facts and what serves it: its client, its probe while offline. */
+interface Conn extends ConnectionFacts {
+  client?: ServiceClient;
+  probe?: TimerHandle;
+  probeAttempt: number;
+  lastEmitted?: ConnectionState;
 }
 
 export interface ConnectionDeps {
@@ -52,33 +48,6 @@ export interface ConnectionDeps {
   onOnline(profileId: string): void;
 }
 
-/** Reachability as last observed: 'unknown' until the service answers (or fails to) after start-up. */
-export type Reach = 'unknown' | 'online' | 'offline';
-
-/** States in which work may go out: 'unknown' too, since trying is how reachability is learned. */
-export function usable(s: ConnectionState): boolean {
-  return s === 'online' || s === 'unknown';
-}
-
-interface Conn {
-  client?: ServiceClient;
-  /** Working offline and sign-in problems override it. */
-  reach: Reach;
-  workOffline: boolean;
-  signIn: SignInView;
-  probe?: TimerHandle;
-  probeAttempt: number;
-  lastEmitted?: ConnectionState;
-}
-
-/** Why a browser sign-in was aborted when a newer one took its place (not the person's Cancel). */
-const SUPERSEDED = 'superseded by a newer sign-in';
-
-/** How long adding a connection waits for its service before asking whether to save it offline. */
-export const CHECK_DEADLINE_MS = 10_000;
-
-/** The token endpoint said no to these credentials (not: could not be asked). */
-const isCredentialRefusal = (e: unknown): e is ServiceError => isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation');
 
 export class Connections {
   readonly #deps: ConnectionDeps;
@@ -90,12 +59,8 @@ export class Connections {
    */
   readonly #tokens: ClientTokenPool;
   #closed = false;
-  /**
-   * The browser sign-in waiting for its callback, if any. One at a time: each listens on its
-   * redirect port, so a second one (the person clicked Sign in again, or signs in to another
-   * connection) replaces the first instead of failing on a port the app itself holds.
-   */
-  #browserSignIn: { profileId: string; abort: AbortController; done: Promise<unknown> } | null = null;
+  /** The browser sign-in waiting for its callback, if any (one at a time). */
+  readonly #browserSignIn = new BrowserSignInSlot();
 
   /** Each account's own state: "No access" after a 403, until a call about it succeeds. */
   readonly access: AccountAccess;
@@ -153,19 +118,12 @@ export class Connections {
 
   view(profileId: string): ConnectionView {
     const c = this.#conn(profileId);
-    return { connection: this.#state(c), signIn: { ...c.signIn } };
-  }
-
-  #state(c: Conn): ConnectionState {
-    if (c.workOffline) return 'working_offline';
-    if (c.signIn.state === 'signing_in') return 'signing_in';
-    if (c.signIn.state === 'sign_in_required' || c.signIn.state === 'failed') return 'failing';
-    return c.reach;
+    return { connection: connectionState(c), signIn: { ...c.signIn } };
   }
 
   #changed(profileId: string): void {
     const c = this.#conn(profileId);
-    const s = this.#state(c);
+    const s = connectionState(c);
     if (s === c.lastEmitted) return;
     const was = c.lastEmitted;
     c.lastEmitted = s;
@@ -177,7 +135,7 @@ export class Connections {
 
   /** Whether anything may be sent or fetched for this profile now. */
   canUse(profileId: string): boolean {
-    return usable(this.#state(this.#conn(profileId)));
+    return usable(connectionState(this.#conn(profileId)));
   }
 
   isWorkingOffline(profileId: string): boolean {
@@ -192,7 +150,7 @@ export class Connections {
     if (p.flow === 'authorization_code') {
       throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
     }
-    c.client = this.#newClient(p, { flow: 'client_credentials', clientId: p.clientId, getSecret: () => this.#secret(p) });
+    c.client = this.#newClient(p, { flow: 'client_credentials', clientId: p.clientId, getSecret: () => readClientSecret(this.#deps.secrets, p) });
     return c.client;
   }
 
@@ -228,31 +186,13 @@ export class Connections {
     return serviceTime(this.#deps.clock.now(), this.serviceOffset(profileId));
   }
 
-  /** The profile's client secret; what fails here fails before anything is sent. */
-  async #secret(p: Profile): Promise<string> {
-    let s: string | null | undefined;
-    try {
-      s = await this.#deps.secrets.get(p.id, 'client_secret');
-    } catch {
-      throw new DeskError('keychain_unavailable', `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`);
-    }
-    if (!s) {
-      throw new DeskError(
-        'unauthorized',
-        `The client secret of "${p.name}" is missing from the system keychain. Enter it again ("Enter secret"); its drafts and queued changes are kept.`,
-        { field: 'clientSecret', secretMissing: true },
-      );
-    }
-    return s;
-  }
-
   /** Signs in (client credentials: asks for a token; authorization code: the browser flow). */
   async signIn(profileId: string): Promise<void> {
     const p = this.#profile(profileId);
     const c = this.#conn(profileId);
     c.signIn = { state: 'signing_in', message: null };
     this.#changed(profileId);
-    let abort: AbortController | undefined;
+    let abort: AbortSignal | undefined;
     try {
       if (p.flow === 'client_credentials') {
         await this.client(profileId).authenticate();
@@ -261,31 +201,21 @@ export class Connections {
         if (!openExternal || !p.redirectUri) {
           throw new DeskError('unauthorized', 'This connection signs in with a browser, which is not available here.');
         }
-        const previous = this.#browserSignIn;
-        if (previous) {
-          previous.abort.abort(SUPERSEDED);
-          await previous.done.catch(() => undefined);
-        }
-        abort = new AbortController();
-        const run = signInWithBrowser({
-          authUrl: p.authUrl,
-          baseUrl: p.baseUrl,
-          clientId: p.clientId,
-          redirectUri: p.redirectUri,
-          openBrowser: openExternal,
-          transport,
-          clock,
-          getSecret: () => this.#secret(p),
-          signal: abort.signal,
+        const redirectUri = p.redirectUri;
+        const session = await this.#browserSignIn.run(profileId, (signal) => {
+          abort = signal;
+          return signInWithBrowser({
+            authUrl: p.authUrl,
+            baseUrl: p.baseUrl,
+            clientId: p.clientId,
+            redirectUri,
+            openBrowser: openExternal,
+            transport,
+            clock,
+            getSecret: () => readClientSecret(this.#deps.secrets, p),
+            signal,
+          });
         });
-        const entry = { profileId, abort, done: run };
-        this.#browserSignIn = entry;
-        let session: Awaited<typeof run>;
-        try {
-          session = await run;
-        } finally {
-          if (this.#browserSignIn === entry) this.#browserSignIn = null;
-        }
         if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
         await c.client?.close();
         c.client = this.#newClient(p, { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens });
@@ -295,7 +225,7 @@ export class Connections {
       this.#deps.note(profileId, 'info', 'connection.signed_in', `Signed in to "${p.name}".`);
     } catch (e) {
       // Replaced by a newer sign-in: that one owns the state now.
-      if (abort?.signal.reason === SUPERSEDED) throw e;
+      if (abort && BrowserSignInSlot.superseded(abort)) throw e;
       this.noteFailure(profileId, e, { read: true });
       if (c.signIn.state === 'signing_in') {
         const message = e instanceof Error ? e.message : null;
@@ -310,13 +240,10 @@ export class Connections {
 
   /** Stops this profile's browser sign-in if one is waiting; its signIn() then rejects. */
   cancelSignIn(profileId: string): boolean {
-    const current = this.#browserSignIn;
-    if (current?.profileId !== profileId) return false;
-    current.abort.abort();
-    return true;
+    return this.#browserSignIn.cancel(profileId);
   }
 
-    /** A call for this profile succeeded: it is reachable and signed in. */
+  /** A call for this profile succeeded: it is reachable and signed in. */
   noteSuccess(profileId: string): void {
     const c = this.#conn(profileId);
     const changed = c.reach !== 'online' || c.signIn.state !== 'signed_in';
@@ -464,56 +391,14 @@ export class Connections {
     return Promise.all(this.#deps.store.profiles.list().map((p) => this.check(p.id))).then(() => undefined);
   }
 
-  /**
-   * Whether the service takes these credentials, without touching any connection: a connection
-   * edit is saved only when this succeeds. Through the shared token of the client id (a secret
-   * its live token was issued for is known good; another is asked of the service and its token
-   * shared), so the check revokes no other connection's token. Throws a DeskError in the person's words.
-   */
-  async verifyClientCredentials(c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
-    try {
-      await this.#tokens.check(c);
-    } catch (e) {
-      if (isCredentialRefusal(e)) {
-        throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`, { field: 'clientSecret' });
-      }
-      const why = isServiceError(e) ? e.message : 'no answer';
-      throw new DeskError('offline', `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`);
-    }
+  /** Whether the service takes these credentials (credential-checks.ts); throws in the person's words. */
+  verifyClientCredentials(c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
+    return verifyClientCredentials(this.#tokens, c);
   }
 
-  /**
-   * Whether a connection not yet saved can be reached: null when its service answered, else why
-   * not in the transport's words. Client credentials ask for a token, and a refusal of them is
-   * thrown (a wrong secret is never saved: the person would only learn it at the first sync); a
-   * browser sign-in has no credentials to use yet, so its API address is asked for anything at all.
-   */
-  async unreachableReason(c: { flow: Profile['flow']; baseUrl: string; authUrl: string; clientId: string; secret: string }): Promise<string | null> {
-    const { transport, clock } = this.#deps;
-    // A host that takes the connection and never answers would keep the person waiting for the
-    // whole request timeout; the dialog asks sooner whether to save it and work offline.
-    const deadline = new AbortController();
-    const timer = clock.setTimer(() => deadline.abort(new DOMException('the service did not answer in time', 'TimeoutError')), CHECK_DEADLINE_MS);
-    const signal = deadline.signal;
-    try {
-      if (c.flow === 'client_credentials') {
-        await this.#tokens.check({ authUrl: c.authUrl, clientId: c.clientId, secret: c.secret, signal });
-      } else {
-        await transport.send({ method: 'GET', url: c.baseUrl, signal });
-      }
-      return null;
-    } catch (e) {
-      if (signal.aborted) return `It did not answer within ${CHECK_DEADLINE_MS / 1000} seconds.`;
-      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'outcome_unknown')) return e.message;
-      if (c.flow === 'client_credentials' && isCredentialRefusal(e)) {
-        throw new DeskError('unauthorized', `The service refused this client id and secret, so the connection was not added: ${e.message}. Check both and try again.`, {
-          field: 'clientSecret',
-        });
-      }
-      return null;
-    } finally {
-      timer.cancel();
-    }
+  /** Whether a connection not yet saved can be reached (credential-checks.ts): null when it answered, else why not. */
+  unreachableReason(c: UnsavedConnection): Promise<string | null> {
+    return unreachableReason({ tokens: this.#tokens, transport: this.#deps.transport, clock: this.#deps.clock }, c);
   }
 
   /** The profile was removed or its addresses changed: drop its client. */
@@ -528,7 +413,7 @@ export class Connections {
   async close(): Promise<void> {
     this.#closed = true;
     // The sign-in's loopback listener must not outlive the app.
-    this.#browserSignIn?.abort.abort();
+    this.#browserSignIn.close();
     const all = [...this.#conns.values()];
     this.#conns.clear();
     for (const c of all) c.probe?.cancel();
