@@ -15,6 +15,8 @@ step() { # name, command...
 
 step typecheck npm run --silent typecheck
 step lint npx eslint --max-warnings 0 src test bench scripts
+# One formatter (Prettier, .prettierrc.json): a file written another way fails here; `npm run format` fixes it.
+step format npx prettier --check --log-level warn src test bench scripts
 # DESK_REQUIRE_KEYCHAIN: inside with-keyring.sh a keychain that does not answer is a failure, not a skip.
 step unit env DESK_REQUIRE_KEYCHAIN=1 scripts/with-keyring.sh npx vitest run --reporter=default --reporter=json --outputFile.json=.tmp/results/unit.json
 # The client's integration suites again, against a service that makes the other legal choice at every
