@@ -55,13 +55,25 @@ async function startApp(renderers: { label: string; dir: string }[]): Promise<Ap
   const work = mkdtempSync(join(tmpdir(), 'desk-bench-grid-'));
   const fxFile = join(work, 'fixtures.json');
   writeFileSync(fxFile, JSON.stringify(fixtures()));
-  const { url, child } = await spawnSandbox(['--fixtures', fxFile], { env: { [CONTROL_SECRET_ENV]: randomBytes(32).toString('base64url') }, startWithinMs: 120_000 });
+  const { url, child } = await spawnSandbox(['--fixtures', fxFile], {
+    env: { [CONTROL_SECRET_ENV]: randomBytes(32).toString('base64url') },
+    startWithinMs: 120_000,
+  });
   const dataDir = join(work, 'data');
   mkdirSync(dataDir);
   const secrets = await createSecretStore({ service: 'Campaign Desk (bench)', keytar: () => Promise.reject(new Error('no keychain')) });
   const core = await createDeskCore({ dataDir, transport: 'browser', version: 'bench', secrets, tuning: { refreshOnStart: false } });
   const h = core.handlers;
-  const p = await h['profiles.create']({ name: 'Bench', baseUrl: url, authUrl: url, pushUrl: url, clientId: CLIENT.id, clientSecret: CLIENT.secret, flow: 'client_credentials', redirectUri: null });
+  const p = await h['profiles.create']({
+    name: 'Bench',
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: CLIENT.id,
+    clientSecret: CLIENT.secret,
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
   const done = new Promise<SyncProgress>((resolve) =>
     core.events.on('sync.progress', (x: SyncProgress) => {
       if (x.accountId === ACCOUNT && x.state !== 'running') resolve(x);
@@ -73,7 +85,11 @@ async function startApp(renderers: { label: string; dir: string }[]): Promise<Ap
   const cached = (await h['campaigns.query']({ profileId: p.id, accountId: ACCOUNT, offset: 0, limit: 1 })).total;
   if (cached !== N) throw new Error(`the app cached ${cached} campaigns, not ${N}`);
   const servers: App['servers'] = [];
-  for (const r of renderers) servers.push({ label: r.label, server: await startBrowserServer({ handlers: core.handlers, events: core.events, staticDir: r.dir, log: () => undefined }) });
+  for (const r of renderers)
+    servers.push({
+      label: r.label,
+      server: await startBrowserServer({ handlers: core.handlers, events: core.events, staticDir: r.dir, log: () => undefined }),
+    });
   return {
     core,
     servers,
@@ -145,7 +161,9 @@ interface PageWindow {
   document: { querySelector(selector: string): PageElement | null };
   requestAnimationFrame(fn: (at: number) => void): number;
   performance: { now(): number };
-  PerformanceObserver: new (fn: (list: { getEntries(): { startTime: number; duration: number }[] }) => void) => { observe(o: { type: string; buffered: boolean }): void };
+  PerformanceObserver: new (fn: (list: { getEntries(): { startTime: number; duration: number }[] }) => void) => {
+    observe(o: { type: string; buffered: boolean }): void;
+  };
   __gridProbe?: Probe;
 }
 
@@ -186,7 +204,17 @@ function installProbe(): void {
     filledAt: 0,
     blankNow,
     sample() {
-      Object.assign(probe, { sampling: true, filledAt: 0, samples: 0, gapSamples: 0, loadingSamples: 0, maxGapRows: 0, maxLoadingRows: 0, longestFrameMs: 0, slowFrames: 0 });
+      Object.assign(probe, {
+        sampling: true,
+        filledAt: 0,
+        samples: 0,
+        gapSamples: 0,
+        loadingSamples: 0,
+        maxGapRows: 0,
+        maxLoadingRows: 0,
+        longestFrameMs: 0,
+        slowFrames: 0,
+      });
       let last = 0;
       const frame = (at: number) => {
         if (!probe.sampling) return;
@@ -281,8 +309,19 @@ async function measure(page: Page, renderer: string, scenario: string, scroll: (
     return Math.max(0, p.filledAt - p.lastMoveAt);
   });
   const probe = await page.evaluate((since) => {
-    const { longTasks, samples, gapSamples, loadingSamples, maxGapRows, maxLoadingRows, longestFrameMs, slowFrames } = (globalThis as unknown as PageWindow).__gridProbe!;
-    return { longTasks: longTasks.filter((t) => t.start >= since), samples, gapSamples, loadingSamples, maxGapRows, maxLoadingRows, longestFrameMs, slowFrames };
+    const { longTasks, samples, gapSamples, loadingSamples, maxGapRows, maxLoadingRows, longestFrameMs, slowFrames } = (
+      globalThis as unknown as PageWindow
+    ).__gridProbe!;
+    return {
+      longTasks: longTasks.filter((t) => t.start >= since),
+      samples,
+      gapSamples,
+      loadingSamples,
+      maxGapRows,
+      maxLoadingRows,
+      longestFrameMs,
+      slowFrames,
+    };
   }, t0);
   return {
     renderer,
@@ -360,7 +399,8 @@ interface Options {
 async function measureRenderer(browser: Browser, label: string, server: BrowserServer, opts: Options): Promise<ScenarioResult[]> {
   const { traceDir } = opts;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  if (opts.cpuSlowdown > 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: opts.cpuSlowdown });
+  if (opts.cpuSlowdown > 1)
+    await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: opts.cpuSlowdown });
   if (traceDir) await browser.startTracing(page, { path: join(traceDir, `${label.replace(/\W+/g, '-')}.json`), screenshots: false });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -396,13 +436,21 @@ export async function runGridScrollBench(
   opts: Options = { traceDir: null, cpuSlowdown: 1 },
 ): Promise<ScenarioResult[]> {
   for (const r of renderers) {
-    if (!existsSync(join(r.dir, 'index.html'))) throw new Error(`No built renderer in ${r.dir}: run npx vite build --config vite.renderer.config.mts first.`);
+    if (!existsSync(join(r.dir, 'index.html')))
+      throw new Error(`No built renderer in ${r.dir}: run npx vite build --config vite.renderer.config.mts first.`);
   }
   const app = await startApp(renderers);
   process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'desk-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
   try {
     const out: ScenarioResult[] = [];

@@ -32,8 +32,11 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
     db.pragma('journal_size_limit = 33554432');
     // Fixed names from the frozen templates, no input: safe to put in SQL.
     db.exec(CAMPAIGNS_TABLE_SQL);
-    for (const [suffix, cols] of CAMPAIGN_INDEXES.slice(0, indexes)) db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
-    const insert = db.prepare(`INSERT INTO campaigns (${CAMPAIGN_WRITE_COLUMNS.join(', ')}) VALUES (${CAMPAIGN_WRITE_COLUMNS.map(() => '?').join(', ')})`);
+    for (const [suffix, cols] of CAMPAIGN_INDEXES.slice(0, indexes))
+      db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
+    const insert = db.prepare(
+      `INSERT INTO campaigns (${CAMPAIGN_WRITE_COLUMNS.join(', ')}) VALUES (${CAMPAIGN_WRITE_COLUMNS.map(() => '?').join(', ')})`,
+    );
     const written0 = writtenBytes();
     const cpu0 = process.cpuUsage();
     const started = performance.now();
@@ -76,6 +79,8 @@ function run(pageSize: number, autocheckpoint: number, batchMs: number, maxBatch
 }
 
 if (require.main === module) {
-  const [pageSize = 4096, autocheckpoint = 4000, batchMs = 12, maxBatchRows = 2000, indexes = CAMPAIGN_INDEXES.length] = process.argv.slice(2).map(Number);
+  const [pageSize = 4096, autocheckpoint = 4000, batchMs = 12, maxBatchRows = 2000, indexes = CAMPAIGN_INDEXES.length] = process.argv
+    .slice(2)
+    .map(Number);
   console.log(JSON.stringify(run(pageSize, autocheckpoint, batchMs, maxBatchRows, indexes)));
 }

@@ -64,7 +64,6 @@ function fixtures(kind: 'single' | 'network', campaigns: number, members = 0): F
 /** The control API secret the sandbox child is started with, so the bench can read its request log. */
 const CONTROL_SECRET = randomBytes(32).toString('base64url');
 
-
 const stop = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -104,7 +103,9 @@ export async function plainFetch(url: string, account: string): Promise<{ ms: nu
   });
   const { access_token } = (await tokenRes.body.json()) as { access_token: string };
   const started = performance.now();
-  const res = await request(`${url}/core/api/1.0/${account}/campaigns?fetch_level=RAP`, { headers: { authorization: `Bearer ${access_token}` } });
+  const res = await request(`${url}/core/api/1.0/${account}/campaigns?fetch_level=RAP`, {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
   const firstByteMs = performance.now() - started;
   const text = await res.body.text();
   const parsed = JSON.parse(text) as { results: unknown[] };
@@ -160,7 +161,15 @@ async function lostCreateLookup(url: string, core: DeskCore, profileId: string, 
   await faults.body.dump();
   const since = await lastSeq(url);
   const h = core.handlers;
-  const payload = { name: 'Lost answer', branding_text: 'Big Shop', bid_strategy: 'FIXED', cpc: 0.35, spending_limit: 1500, spending_limit_model: 'MONTHLY', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC' };
+  const payload = {
+    name: 'Lost answer',
+    branding_text: 'Big Shop',
+    bid_strategy: 'FIXED',
+    cpc: 0.35,
+    spending_limit: 1500,
+    spending_limit_model: 'MONTHLY',
+    marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
+  };
   const draft = await h['drafts.save']({ kind: 'campaign', profileId, accountId: account, payload });
   const item = await h['drafts.submit']({ id: draft.id });
   for (const until = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 50))) {
@@ -169,7 +178,9 @@ async function lostCreateLookup(url: string, core: DeskCore, profileId: string, 
     if (now && ['failed', 'blocked'].includes(now.state)) throw new Error(`the lost create ended ${now.state}`);
     if (Date.now() > until) throw new Error('the lost create was not settled within 2 minutes');
   }
-  const creates = (await requestLog(url, since)).filter((r) => r.method === 'POST' && r.path.startsWith(`/core/api/1.0/${account}/campaigns`)).length;
+  const creates = (await requestLog(url, since)).filter(
+    (r) => r.method === 'POST' && r.path.startsWith(`/core/api/1.0/${account}/campaigns`),
+  ).length;
   if (creates !== 1) throw new Error(`the lost create was posted ${creates} times`);
   return listGets(url, account, since);
 }
@@ -178,13 +189,34 @@ async function lostCreateLookup(url: string, core: DeskCore, profileId: string, 
  * Adds the account to a fresh app core and measures its first refresh through the app itself
  * (and, with `lookup`, then a lost create's look-up on it).
  */
-async function appRefresh(url: string, account: string, label: string, expected: number, opts: { lookup?: boolean } = {}): Promise<RefreshRun> {
+async function appRefresh(
+  url: string,
+  account: string,
+  label: string,
+  expected: number,
+  opts: { lookup?: boolean } = {},
+): Promise<RefreshRun> {
   const dataDir = mkdtempSync(join(tmpdir(), 'desk-bench-'));
   const secrets = await createSecretStore({ service: 'Campaign Desk (bench)', keytar: () => Promise.reject(new Error('no keychain')) });
   // The sandbox applies a create at once: the look-up need not wait the usual grace period for it.
-  const core: DeskCore = await createDeskCore({ dataDir, transport: 'browser', version: 'bench', secrets, tuning: { refreshOnStart: false, uncertainGraceMs: 500 } });
+  const core: DeskCore = await createDeskCore({
+    dataDir,
+    transport: 'browser',
+    version: 'bench',
+    secrets,
+    tuning: { refreshOnStart: false, uncertainGraceMs: 500 },
+  });
   const h = core.handlers;
-  const p = await h['profiles.create']({ name: 'Bench', baseUrl: url, authUrl: url, pushUrl: url, clientId: CLIENT.id, clientSecret: CLIENT.secret, flow: 'client_credentials', redirectUri: null });
+  const p = await h['profiles.create']({
+    name: 'Bench',
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: CLIENT.id,
+    clientSecret: CLIENT.secret,
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
   let started = 0;
   let firstRows: number | null = null;
   let finished: SyncProgress | null = null;
@@ -194,7 +226,8 @@ async function appRefresh(url: string, account: string, label: string, expected:
     if (x.state !== 'running') finished = x;
   });
   core.events.on('data.changed', (x: { accountId: string | null; what: string }) => {
-    if (x.what === 'campaigns' && started > 0 && firstRows === null && (x.accountId === account || x.accountId === null)) firstRows = performance.now() - started;
+    if (x.what === 'campaigns' && started > 0 && firstRows === null && (x.accountId === account || x.accountId === null))
+      firstRows = performance.now() - started;
   });
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
@@ -211,7 +244,13 @@ async function appRefresh(url: string, account: string, label: string, expected:
     let n = 0;
     while (saving) {
       const t0 = performance.now();
-      const d = await h['drafts.save']({ kind: 'campaign', ...(draftId ? { id: draftId } : {}), profileId: p.id, accountId: account, payload: { name: `Draft ${n++}` } });
+      const d = await h['drafts.save']({
+        kind: 'campaign',
+        ...(draftId ? { id: draftId } : {}),
+        profileId: p.id,
+        accountId: account,
+        payload: { name: `Draft ${n++}` },
+      });
       draftId = d.id;
       saves.push(performance.now() - t0);
       await new Promise((r) => setTimeout(r, 50));
@@ -259,7 +298,10 @@ async function withSandbox<T>(fx: () => Fixtures, variants: string[], fn: (url: 
   const dir = mkdtempSync(join(tmpdir(), 'desk-bench-fx-'));
   const file = join(dir, 'fixtures.json');
   writeFileSync(file, JSON.stringify(fx()));
-  const { url, child } = await spawnSandbox(['--fixtures', file, ...variants.flatMap((v) => ['--variant', v])], { env: { [CONTROL_SECRET_ENV]: CONTROL_SECRET }, startWithinMs: 120_000 });
+  const { url, child } = await spawnSandbox(['--fixtures', file, ...variants.flatMap((v) => ['--variant', v])], {
+    env: { [CONTROL_SECRET_ENV]: CONTROL_SECRET },
+    startWithinMs: 120_000,
+  });
   try {
     return await fn(url);
   } finally {
@@ -271,17 +313,28 @@ async function withSandbox<T>(fx: () => Fixtures, variants: string[], fn: (url: 
 export async function runRefreshBench(): Promise<RefreshRun[]> {
   const N = 100_000;
   const runs: RefreshRun[] = [];
-  await withSandbox(() => fixtures('single', N), [], async (url) => {
-    const plain = await plainFetch(url, 'bigshop');
-    collectGarbage();
-    const run = await appRefresh(url, 'bigshop', 'one account, whole listing', N, { lookup: true });
-    runs.push({ ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes });
-  });
-  await withSandbox(() => fixtures('single', 10_000), ['page_size_cap=100'], async (url) => {
-    runs.push(await appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000));
-  });
+  await withSandbox(
+    () => fixtures('single', N),
+    [],
+    async (url) => {
+      const plain = await plainFetch(url, 'bigshop');
+      collectGarbage();
+      const run = await appRefresh(url, 'bigshop', 'one account, whole listing', N, { lookup: true });
+      runs.push({ ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes });
+    },
+  );
+  await withSandbox(
+    () => fixtures('single', 10_000),
+    ['page_size_cap=100'],
+    async (url) => {
+      runs.push(await appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000));
+    },
+  );
   // The network in a process of its own: its peak memory is then its own.
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/refresh.ts', 'network'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/refresh.ts', 'network'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise((r) => child.once('exit', r));
@@ -292,7 +345,11 @@ export async function runRefreshBench(): Promise<RefreshRun[]> {
 }
 
 async function networkRun(): Promise<RefreshRun> {
-  return withSandbox(() => fixtures('network', 100_000, 5_000), [], (url) => appRefresh(url, 'bignet', 'network of 5,000 members', 100_000));
+  return withSandbox(
+    () => fixtures('network', 100_000, 5_000),
+    [],
+    (url) => appRefresh(url, 'bignet', 'network of 5,000 members', 100_000),
+  );
 }
 
 const f = (n: number | null | undefined, d = 0) => (n === null || n === undefined ? '-' : n.toFixed(d));
@@ -303,7 +360,7 @@ export function refreshBenchMarkdown(runs: RefreshRun[]): string {
       `| ${r.label} | ${r.campaigns.toLocaleString('en')} | ${r.cached.toLocaleString('en')} | ${r.reads} | ${f(r.wallMs / 1000, 1)} s | ${r.plainMs ? `${f(r.plainMs / 1000, 1)} s (${f(r.wallMs / r.plainMs, 2)}x)` : '-'} | ${f(r.firstRowsMs)} ms${r.plainFirstByteMs ? ` (${f(r.plainFirstByteMs)} ms)` : ''} | ${f(r.maxLoopHoldMs, 1)} ms | ${f(r.draftP99Ms, 1)} / ${f(r.draftMaxMs, 1)} ms | ${f(r.peakRssMb)} MB | ${r.maxThreads} | ${f(r.writtenMb)} MB | ${r.lookupReads ?? '-'} |`,
   );
   return [
-    '| run | campaigns | cached | list reads | app refresh | plain client (app / plain) | first rows visible (plain client\'s first byte) | longest event-loop hold | draft save p99 / max | peak RSS | threads | written to disk | lost-create look-up: list reads |',
+    "| run | campaigns | cached | list reads | app refresh | plain client (app / plain) | first rows visible (plain client's first byte) | longest event-loop hold | draft save p99 / max | peak RSS | threads | written to disk | lost-create look-up: list reads |",
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ].join('\n');
@@ -320,17 +377,23 @@ if (require.main === module) {
       },
     );
   } else if (which === 'capped') {
-    withSandbox(() => fixtures('single', 10_000), ['page_size_cap=100'], (url) => appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000)).then((r) =>
-      console.log(refreshBenchMarkdown([r])),
-    );
+    withSandbox(
+      () => fixtures('single', 10_000),
+      ['page_size_cap=100'],
+      (url) => appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000),
+    ).then((r) => console.log(refreshBenchMarkdown([r])));
   } else if (which === 'single') {
     // The whole-listing run alone, for profiling (e.g. node --cpu-prof).
-    withSandbox(() => fixtures('single', 100_000), [], async (url) => {
-      const plain = await plainFetch(url, 'bigshop');
-      collectGarbage();
-      const run = await appRefresh(url, 'bigshop', 'one account, whole listing', 100_000, { lookup: true });
-      return { ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes };
-    }).then((r) => console.log(refreshBenchMarkdown([r])));
+    withSandbox(
+      () => fixtures('single', 100_000),
+      [],
+      async (url) => {
+        const plain = await plainFetch(url, 'bigshop');
+        collectGarbage();
+        const run = await appRefresh(url, 'bigshop', 'one account, whole listing', 100_000, { lookup: true });
+        return { ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes };
+      },
+    ).then((r) => console.log(refreshBenchMarkdown([r])));
   } else {
     runRefreshBench().then((runs) => console.log(refreshBenchMarkdown(runs)));
   }

@@ -38,7 +38,7 @@ const SECTIONS: Section[] = [
       'sandbox playing each legal rate-limit choice of a service (sliding logs or token buckets, other header spellings, ' +
       'Retry-After as a date from a service whose clock is minutes off), then on the real clock against a naive client and ' +
       'bottleneck. Target for Campaign Desk: at most 1.05 x the minimum the quotas allow, no 429 that could be avoided. ' +
-      'Before the scheduler followed r and t under either refill rule and read a date Retry-After on the Date header\'s ' +
+      "Before the scheduler followed r and t under either refill rule and read a date Retry-After on the Date header's " +
       'clock (2026-11-24), the same virtual rows measured 1.293 (token buckets, creates), 1.284 (Retry-After as a date, ' +
       'service clock +2 min), 3.284 (+10 min) and 4.187 (token buckets, +10 min). ' +
       '`npx tsx bench/scheduler.ts virtual` runs the first part alone, in a few seconds.',
@@ -49,7 +49,7 @@ const SECTIONS: Section[] = [
     title: 'First refresh through the app (one request, streamed)',
     command: 'npx tsx bench/refresh.ts',
     about:
-      "An app core (its own store, scheduler and service client) adds a new account and caches it with its own refresh, " +
+      'An app core (its own store, scheduler and service client) adds a new account and caches it with its own refresh, ' +
       'against the sandbox in a child process; a plain client (undici, body read whole, JSON.parse) fetches the same ' +
       'unpaged listing first in the same run. A draft is saved every 50 ms meanwhile. The network run is a process of its ' +
       'own, so its peak RSS is its own (the sandbox is another process). Targets: list reads 1 (pages needed under a cap), ' +
@@ -74,7 +74,7 @@ const SECTIONS: Section[] = [
     command: 'npx tsx bench/scale.ts',
     about:
       'One account of N campaigns in a sandbox child. In one run: a plain client (undici, body read whole, JSON.parse) fetches ' +
-      "the unpaged listing, then an app core caches the account with its first refresh (empty cache), then the plain fetch " +
+      'the unpaged listing, then an app core caches the account with its first refresh (empty cache), then the plain fetch ' +
       "again beside the app's second refresh of the unchanged account (compare, write only what changed). The 1-minute load " +
       'average of the machine is in brackets beside each time. Peak RSS is the bench process (the app core, and before it ' +
       "the plain client's fetch; the sandbox is another process); cache size is the cache file and its WAL after the first " +

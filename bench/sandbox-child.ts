@@ -6,7 +6,10 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..');
 
 /** Starts `npm run sandbox` with these arguments on a free port; resolves with its address once it listens. */
-export async function spawnSandbox(args: string[], opts: { env?: NodeJS.ProcessEnv; startWithinMs?: number } = {}): Promise<{ url: string; child: ChildProcess }> {
+export async function spawnSandbox(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; startWithinMs?: number } = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const within = opts.startWithinMs ?? 30_000;
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'src/sandbox/cli.ts', '--port', '0', ...args], {
     cwd: ROOT,

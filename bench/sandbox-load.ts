@@ -31,8 +31,6 @@ export interface SandboxLoadResult {
   errors: number;
 }
 
-
-
 async function stopSandbox(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   await new Promise<void>((resolve) => {
@@ -124,7 +122,8 @@ export function markdownRow(r: SandboxLoadResult): string {
   return `| ${r.name} | ${r.requests} | ${r.seconds} | ${r.rps} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.errors} |`;
 }
 
-export const MARKDOWN_HEADER = '| benchmark | requests | seconds | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|';
+export const MARKDOWN_HEADER =
+  '| benchmark | requests | seconds | req/s | p50 ms | p95 ms | p99 ms | errors |\n|---|---|---|---|---|---|---|---|';
 
 if (process.argv[1] && /bench[\\/]sandbox-load\.ts$/.test(process.argv[1])) {
   const [requests, concurrency] = process.argv.slice(2).map(Number);

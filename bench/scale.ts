@@ -120,7 +120,16 @@ export async function runScale(n: number): Promise<ScaleRun> {
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
     try {
       const h = core.handlers;
-      const p = await h['profiles.create']({ name: 'Bench', baseUrl: url, authUrl: url, pushUrl: url, clientId: CLIENT.id, clientSecret: CLIENT.secret, flow: 'client_credentials', redirectUri: null });
+      const p = await h['profiles.create']({
+        name: 'Bench',
+        baseUrl: url,
+        authUrl: url,
+        pushUrl: url,
+        clientId: CLIENT.id,
+        clientSecret: CLIENT.secret,
+        flow: 'client_credentials',
+        redirectUri: null,
+      });
       const appLoad = load1();
       const first = nextRefresh(core);
       await h['accounts.add']({ profileId: p.id, accountId: ACCOUNT });
@@ -192,7 +201,10 @@ export async function runScaleBench(sizes = SCALE_SIZES): Promise<ScaleRun[]> {
 }
 
 if (require.main === module) {
-  const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((x) => x > 0);
   runScaleBench(sizes.length > 0 ? sizes : SCALE_SIZES).then(
     (runs) => console.log(scaleMarkdown(runs)),
     (e: unknown) => {

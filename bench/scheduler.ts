@@ -50,8 +50,16 @@ const VARIANT_SERVICES: VariantService[] = [
   { service: 'header_spelling multiple_fields', variants: { header_spelling: 'multiple_fields' } },
   { service: 'token buckets, multiple_fields', variants: { windows: 'token_bucket', header_spelling: 'multiple_fields' } },
   { service: 'sliding logs, another program first', variants: {}, interloper: true },
-  { service: 'retry_after_date, service clock +2 min, another program first', variants: { retry_after_date: true, clock_offset_ms: 120_000 }, interloper: true },
-  { service: 'retry_after_date, service clock +10 min, another program first', variants: { retry_after_date: true, clock_offset_ms: 600_000 }, interloper: true },
+  {
+    service: 'retry_after_date, service clock +2 min, another program first',
+    variants: { retry_after_date: true, clock_offset_ms: 120_000 },
+    interloper: true,
+  },
+  {
+    service: 'retry_after_date, service clock +10 min, another program first',
+    variants: { retry_after_date: true, clock_offset_ms: 600_000 },
+    interloper: true,
+  },
   {
     service: 'token buckets, retry_after_date, clock +10 min, another program first',
     variants: { windows: 'token_bucket', retry_after_date: true, clock_offset_ms: 600_000 },
@@ -74,12 +82,21 @@ export interface VariantBenchRow {
 }
 
 /** The least time for `before` requests of someone else and then `n` of ours, all queued at 0. */
-function leastMs(before: number, n: number, quotas: readonly [number, number, number], windowsS: readonly [number, number, number], refill: Variants['windows']): number {
+function leastMs(
+  before: number,
+  n: number,
+  quotas: readonly [number, number, number],
+  windowsS: readonly [number, number, number],
+  refill: Variants['windows'],
+): number {
   const arrivals = Array.from({ length: before + n }, () => 0);
   const times =
     refill === 'token_bucket'
       ? greedyBucketAdmissions(arrivals, { seconds: windowsS, quotas })
-      : greedyAdmissions(arrivals, windowsS.map((w, i) => ({ name: String(w), quota: quotas[i], windowMs: w * 1000 })));
+      : greedyAdmissions(
+          arrivals,
+          windowsS.map((w, i) => ({ name: String(w), quota: quotas[i], windowMs: w * 1000 })),
+        );
   return times.at(-1) ?? 0;
 }
 
@@ -89,7 +106,9 @@ async function runVariant(v: VariantService): Promise<VariantBenchRow> {
     variants: v.variants,
     fixtures: {
       now: '2026-11-21T09:00:00Z',
-      accounts: [{ account_id: VIRTUAL_ACCOUNT, name: 'Bench virtual', type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z', features: [] }],
+      accounts: [
+        { account_id: VIRTUAL_ACCOUNT, name: 'Bench virtual', type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z', features: [] },
+      ],
       clients: [{ client_id: CLIENT_ID, client_secret: SECRET, accounts: [VIRTUAL_ACCOUNT], apps: [] }],
     },
   });
@@ -114,7 +133,9 @@ async function runVariant(v: VariantService): Promise<VariantBenchRow> {
     const before = (await requestLog(sb.url, 0)).length;
     await time.run(
       Promise.all([
-        ...Array.from({ length: VIRTUAL_CREATES }, (_, index) => client.createCampaign(VIRTUAL_ACCOUNT, draft({ account: VIRTUAL_ACCOUNT, kind: 'create', index }), { priority: 'outbox' })),
+        ...Array.from({ length: VIRTUAL_CREATES }, (_, index) =>
+          client.createCampaign(VIRTUAL_ACCOUNT, draft({ account: VIRTUAL_ACCOUNT, kind: 'create', index }), { priority: 'outbox' }),
+        ),
         ...Array.from({ length: VIRTUAL_PAGES }, (_, index) =>
           client.listCampaigns(VIRTUAL_ACCOUNT, { fetchLevel: 'RAP', page: index + 1, pageSize: 10 }, { priority: 'background' }),
         ),
@@ -192,7 +213,12 @@ interface Run {
 }
 const RUNS: readonly Run[] = [
   { name: '(a) Campaign Desk scheduler', refill: 'sliding_log', accounts: ['benchaa', 'benchab', 'benchac'], run: runOurs },
-  { name: '(a) Campaign Desk scheduler, token-bucket service', refill: 'token_bucket', accounts: ['benchda', 'benchdb', 'benchdc'], run: runOurs },
+  {
+    name: '(a) Campaign Desk scheduler, token-bucket service',
+    refill: 'token_bucket',
+    accounts: ['benchda', 'benchdb', 'benchdc'],
+    run: runOurs,
+  },
   { name: '(b) naive, retry after Retry-After', refill: 'sliding_log', accounts: ['benchba', 'benchbb', 'benchbc'], run: runNaive },
   { name: '(c) bottleneck, documented tiers', refill: 'sliding_log', accounts: ['benchca', 'benchcb', 'benchcc'], run: runBottleneck },
 ];
@@ -232,7 +258,13 @@ function fixtures(): unknown {
       windows: WINDOWS_S,
       tiers: { '2': { read: [20, 120, 1500], write: [...CREATE_QUOTAS] }, '4': { read: [...LIST_QUOTAS], write: [1, 8, 80] } },
     },
-    accounts: accounts.map((id) => ({ account_id: id, name: `Bench ${id}`, type: 'ADVERTISER', created_at: '2026-11-01T00:00:00Z', features: [] })),
+    accounts: accounts.map((id) => ({
+      account_id: id,
+      name: `Bench ${id}`,
+      type: 'ADVERTISER',
+      created_at: '2026-11-01T00:00:00Z',
+      features: [],
+    })),
     clients: [{ client_id: CLIENT_ID, client_secret: SECRET, accounts, apps: [] }],
   };
 }
@@ -385,7 +417,11 @@ async function startSandboxProcess(fixturesFile: string, refill: Refill): Promis
 async function requestLog(url: string, since: number): Promise<LogEntry[]> {
   const transport = new HttpTransport();
   try {
-    const res = await transport.send({ method: 'GET', url: `${url}/_sandbox/requests?since=${since}`, headers: { [CONTROL_SECRET_HEADER]: CONTROL_SECRET } });
+    const res = await transport.send({
+      method: 'GET',
+      url: `${url}/_sandbox/requests?since=${since}`,
+      headers: { [CONTROL_SECRET_HEADER]: CONTROL_SECRET },
+    });
     return (JSON.parse(res.body.toString('utf8')) as { requests: LogEntry[] }).requests;
   } finally {
     await transport.close();
@@ -434,7 +470,10 @@ export async function runRealClockBench(): Promise<SchedulerBenchRow[]> {
         sandboxes.set(r.refill, sandbox);
       }
       const { url } = sandbox;
-      const minimum = Math.max(minimumMs(CREATES_PER_ACCOUNT, CREATE_QUOTAS, r.refill), minimumMs(PAGES_PER_ACCOUNT, LIST_QUOTAS, r.refill));
+      const minimum = Math.max(
+        minimumMs(CREATES_PER_ACCOUNT, CREATE_QUOTAS, r.refill),
+        minimumMs(PAGES_PER_ACCOUNT, LIST_QUOTAS, r.refill),
+      );
       // Fresh accounts per run: a real clock's windows would otherwise carry over.
       const before = await requestLog(url, 0);
       const since = before.length > 0 ? before[before.length - 1].seq : 0;

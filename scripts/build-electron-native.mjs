@@ -27,12 +27,35 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(dirname(work), { recursive: true });
 cpSync(source, work, { recursive: true, filter: (p) => !p.startsWith(join(source, 'build')) });
 
-const env = { ...process.env, npm_config_runtime: 'electron', npm_config_target: electronVersion, npm_config_disturl: 'https://electronjs.org/headers' };
-const prebuilt = spawnSync(process.execPath, [require.resolve('prebuild-install/bin.js'), '--runtime', 'electron', '--target', electronVersion], { cwd: work, env, stdio: 'ignore' });
+const env = {
+  ...process.env,
+  npm_config_runtime: 'electron',
+  npm_config_target: electronVersion,
+  npm_config_disturl: 'https://electronjs.org/headers',
+};
+const prebuilt = spawnSync(
+  process.execPath,
+  [require.resolve('prebuild-install/bin.js'), '--runtime', 'electron', '--target', electronVersion],
+  { cwd: work, env, stdio: 'ignore' },
+);
 if (prebuilt.status !== 0) {
-  const gyp = spawnSync('npx', ['--no-install', 'node-gyp', 'rebuild', '--release', `--target=${electronVersion}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'], { cwd: work, env, stdio: 'ignore' });
+  const gyp = spawnSync(
+    'npx',
+    [
+      '--no-install',
+      'node-gyp',
+      'rebuild',
+      '--release',
+      `--target=${electronVersion}`,
+      '--runtime=electron',
+      '--dist-url=https://electronjs.org/headers',
+    ],
+    { cwd: work, env, stdio: 'ignore' },
+  );
   if (gyp.status !== 0) {
-    console.log(`setup: could not build better-sqlite3 for Electron ${electronVersion} (no prebuilt addon and no Electron headers reachable); the desktop window cannot open its database until this succeeds (rerun npm run setup with internet access)`);
+    console.log(
+      `setup: could not build better-sqlite3 for Electron ${electronVersion} (no prebuilt addon and no Electron headers reachable); the desktop window cannot open its database until this succeeds (rerun npm run setup with internet access)`,
+    );
     process.exit(1);
   }
 }

@@ -47,7 +47,13 @@ export function fileMap() {
     if (!byFolder.has(folder)) byFolder.set(folder, []);
     byFolder.get(folder).push({ name: rel.slice(folder.length + 1), line: headline(readFileSync(path, 'utf8')) });
   }
-  const out = [BEGIN, '## Every file', '', 'Each source file with the first sentence of its header comment (generated: `node scripts/file-map.mjs`).', ''];
+  const out = [
+    BEGIN,
+    '## Every file',
+    '',
+    'Each source file with the first sentence of its header comment (generated: `node scripts/file-map.mjs`).',
+    '',
+  ];
   for (const [folder, files] of byFolder) {
     out.push(`### ${folder}/`, '');
     for (const f of files) out.push(`- \`${f.name}\`: ${f.line ?? '(no header comment)'}`);

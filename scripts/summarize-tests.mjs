@@ -9,7 +9,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const lines = [];
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.status')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.status'))
+  .sort()) {
   const name = file.replace(/\.status$/, '');
   const status = readFileSync(join(dir, file), 'utf8').trim();
   const json = join(dir, `${name}.json`);

@@ -106,7 +106,9 @@ function bareProblem(place, spec, dynamic) {
     if (place === 'main/electron') return null;
     if (place === 'preload') {
       if (dynamic) return 'The sandboxed preload takes Electron with a static import only.';
-      return spec === 'electron' || spec === 'electron/renderer' ? null : `The preload may import 'electron' or 'electron/renderer', not '${spec}'.`;
+      return spec === 'electron' || spec === 'electron/renderer'
+        ? null
+        : `The preload may import 'electron' or 'electron/renderer', not '${spec}'.`;
     }
     return 'Only src/main/electron and src/preload may use Electron.';
   }
@@ -152,7 +154,10 @@ const layers = {
     if (place === 'main') {
       return {
         Program(node) {
-          context.report({ node, message: 'Put main-process code in one of the layer folders of src/main (eslint.config.mjs MAIN_LAYERS).' });
+          context.report({
+            node,
+            message: 'Put main-process code in one of the layer folders of src/main (eslint.config.mjs MAIN_LAYERS).',
+          });
         },
       };
     }
@@ -160,7 +165,10 @@ const layers = {
     if (!allowed) {
       return {
         Program(node) {
-          context.report({ node, message: `src/${place} is in no layer table of eslint.config.mjs: add it to MAIN_LAYERS or RENDERER_LAYERS (and to docs/architecture.md).` });
+          context.report({
+            node,
+            message: `src/${place} is in no layer table of eslint.config.mjs: add it to MAIN_LAYERS or RENDERER_LAYERS (and to docs/architecture.md).`,
+          });
         },
       };
     }
@@ -176,7 +184,8 @@ const layers = {
         const to = placeOfTarget(root, target);
         // Outside src/ (package.json, resources) is not a layer.
         if (to === null) return;
-        if (!allowed.has(to) && !extra.has(to)) context.report({ node, message: `'${spec}' reaches src/${to}. ${describeAllowed(place, options)}` });
+        if (!allowed.has(to) && !extra.has(to))
+          context.report({ node, message: `'${spec}' reaches src/${to}. ${describeAllowed(place, options)}` });
         return;
       }
       const problem = bareProblem(place, spec, dynamic);
@@ -188,12 +197,15 @@ const layers = {
       ExportNamedDeclaration: (node) => node.source && check(node, node.source, false),
       ExportAllDeclaration: (node) => check(node, node.source, false),
       ImportExpression: (node) => check(node, node.source, true),
-      TSImportEqualsDeclaration: (node) => node.moduleReference.type === 'TSExternalModuleReference' && check(node, node.moduleReference.expression, false),
+      TSImportEqualsDeclaration: (node) =>
+        node.moduleReference.type === 'TSExternalModuleReference' && check(node, node.moduleReference.expression, false),
       // `typeof import('../main/x')` is an edge too, if only for the type checker.
       // (typescript-eslint 8.x names its path `source`; older versions `argument`, a literal type.)
-      TSImportType: (node) => check(node, node.source ?? (node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument), false),
+      TSImportType: (node) =>
+        check(node, node.source ?? (node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument), false),
       CallExpression(node) {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1) check(node, node.arguments[0], true);
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length === 1)
+          check(node, node.arguments[0], true);
       },
       Program() {
         // A triple-slash reference to Node's types would bring them back into the window's program.
@@ -217,25 +229,58 @@ const layers = {
  * rest), a disable naming one of the LOCKED rules, and any inline rule configuration (rules are
  * configured in eslint.config.mjs, where a reviewer sees them).
  */
-const LOCKED = new Set(['desk/layers', 'no-restricted-syntax', 'no-eval', 'no-new-func', 'no-implied-eval', '@typescript-eslint/no-floating-promises']);
+const LOCKED = new Set([
+  'desk/layers',
+  'no-restricted-syntax',
+  'no-eval',
+  'no-new-func',
+  'no-implied-eval',
+  '@typescript-eslint/no-floating-promises',
+]);
 
 export function commentProblems(text, filename) {
   let comments;
   try {
     // The same parser the lint uses (typescript-eslint, a direct dependency), without types.
-    ({ comments } = tseslint.parser.parseForESLint(text, { comment: true, loc: true, range: true, ecmaFeatures: { jsx: /\.[jt]sx$/.test(filename) } }).ast);
+    ({ comments } = tseslint.parser.parseForESLint(text, {
+      comment: true,
+      loc: true,
+      range: true,
+      ecmaFeatures: { jsx: /\.[jt]sx$/.test(filename) },
+    }).ast);
   } catch {
     return []; // the lint itself reports the parse error
   }
   const problems = [];
-  const report = (c, message) => problems.push({ ruleId: 'desk/comments', severity: 2, message, line: c.loc.start.line, column: c.loc.start.column + 1, endLine: c.loc.end.line, endColumn: c.loc.end.column + 1, nodeType: null });
+  const report = (c, message) =>
+    problems.push({
+      ruleId: 'desk/comments',
+      severity: 2,
+      message,
+      line: c.loc.start.line,
+      column: c.loc.start.column + 1,
+      endLine: c.loc.end.line,
+      endColumn: c.loc.end.column + 1,
+      nodeType: null,
+    });
   for (const c of comments) {
     const body = c.value.split(/\s--\s/)[0].trim();
     const disable = /^eslint-disable(-next-line|-line)?(?:\s+([^]*))?$/.exec(body);
     if (disable) {
-      const rules = (disable[2] ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-      if (rules.length === 0) report(c, `A blanket eslint-disable${disable[1] ?? ''} turns off every rule, the layer rules too: name the rule it is for and say why.`);
-      for (const r of rules.filter((r) => LOCKED.has(r))) report(c, `${r} keeps a rule of docs/architecture.md and may not be disabled: fix the code (or change the rule in eslint.config.mjs, and the docs with it).`);
+      const rules = (disable[2] ?? '')
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+      if (rules.length === 0)
+        report(
+          c,
+          `A blanket eslint-disable${disable[1] ?? ''} turns off every rule, the layer rules too: name the rule it is for and say why.`,
+        );
+      for (const r of rules.filter((r) => LOCKED.has(r)))
+        report(
+          c,
+          `${r} keeps a rule of docs/architecture.md and may not be disabled: fix the code (or change the rule in eslint.config.mjs, and the docs with it).`,
+        );
     } else if (c.type === 'Block' && /^eslint\s+\S/.test(body)) {
       report(c, 'Rules are configured in eslint.config.mjs, not in a comment.');
     }

@@ -119,15 +119,27 @@ export function App() {
           <>
             <NoAccessNote />
             <OfflineBanner />
-            <Tabs current={tab} onChange={setTab} counts={{ outbox: outboxCounts?.onTheWay ?? 0, drafts: draftCount }} attention={{ outbox: outboxCounts ? attentionWords(outboxCounts) : null }} />
+            <Tabs
+              current={tab}
+              onChange={setTab}
+              counts={{ outbox: outboxCounts?.onTheWay ?? 0, drafts: draftCount }}
+              attention={{ outbox: outboxCounts ? attentionWords(outboxCounts) : null }}
+            />
             <section id="tab-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="tab-panel">
               {tab === 'campaigns' ? <CampaignsView now={now} onOpenDrafts={() => setTab('drafts')} /> : null}
-              {tab === 'outbox' ? <OutboxView now={now} links={{ onOpenDrafts: () => setTab('drafts'), onOpenCampaigns: () => setTab('campaigns') }} /> : null}
+              {tab === 'outbox' ? (
+                <OutboxView now={now} links={{ onOpenDrafts: () => setTab('drafts'), onOpenCampaigns: () => setTab('campaigns') }} />
+              ) : null}
               {tab === 'activity' ? <ActivityView now={now} version={activityVersion} /> : null}
-              {tab === 'drafts' ? <DraftsView now={now} onOpenPush={(d) => {
+              {tab === 'drafts' ? (
+                <DraftsView
+                  now={now}
+                  onOpenPush={(d) => {
                     usePush.getState().open(d);
                     setTab('push');
-                  }} /> : null}
+                  }}
+                />
+              ) : null}
               {tab === 'push' ? <PushView now={now} /> : null}
               {tab === 'tasks' ? <TasksView now={now} /> : null}
               {tab === 'limits' ? <LimitsTab /> : null}

@@ -132,11 +132,7 @@ function restamp(iso: string | null, variants: Variants): string | number | null
  * listing) answers it. daily_cap is typed a number (spec 2.1), so a campaign without one has no
  * daily_cap key rather than a null.
  */
-export function campaignAnswer(
-  r: CampaignRecord,
-  variants: Variants,
-  listing?: { advertiserName?: string },
-): Record<string, unknown> {
+export function campaignAnswer(r: CampaignRecord, variants: Variants, listing?: { advertiserName?: string }): Record<string, unknown> {
   const { id, advertiser_id, ...rest } = r;
   const out: Record<string, unknown> = { id: listing === undefined ? id : String(id), advertiser_id };
   if (listing?.advertiserName !== undefined) out.advertiser_name = listing.advertiserName;
@@ -155,7 +151,15 @@ export function campaignAnswer(
 }
 
 /** The campaign fields that hold enum values (spec 2.1 shows each in capitals). */
-const CAMPAIGN_ENUM_FIELDS = ['status', 'pricing_model', 'spending_limit_model', 'bid_strategy', 'marketing_objective', 'daily_ad_delivery_model', 'campaign_item_type'] as const;
+const CAMPAIGN_ENUM_FIELDS = [
+  'status',
+  'pricing_model',
+  'spending_limit_model',
+  'bid_strategy',
+  'marketing_objective',
+  'daily_ad_delivery_model',
+  'campaign_item_type',
+] as const;
 
 /** enum_case: an enum value written in another case than the interface shows it. */
 function inCase(value: string, spelling: NonNullable<Variants['enum_case']>): string {
@@ -182,13 +186,21 @@ export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, un
   const spelled =
     offset === undefined && form === undefined
       ? r
-      : { ...r, taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset, form), executionTimeFormatted: formatInstant(r.executionTime, offset, form) };
+      : {
+          ...r,
+          taskUpdateTimeFormatted: formatInstant(r.taskUpdateTime, offset, form),
+          executionTimeFormatted: formatInstant(r.executionTime, offset, form),
+        };
   const spelling = variants.enum_case;
   // task_status_spelling: the American spelling of the one status that has two.
   const status = variants.task_status_spelling === 'us' && spelled.taskStatus === 'cancelled' ? 'canceled' : spelled.taskStatus;
   // Written, not stored: an answer, no longer a TaskRecord (its enum values may be in another case).
   const written: Record<string, unknown> =
-    spelling === undefined ? (status === spelled.taskStatus ? spelled : { ...spelled, taskStatus: status }) : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(status, spelling) };
+    spelling === undefined
+      ? status === spelled.taskStatus
+        ? spelled
+        : { ...spelled, taskStatus: status }
+      : { ...spelled, taskType: inCase(spelled.taskType, spelling), taskStatus: inCase(status, spelling) };
   const timed = variants.task_times === undefined ? written : withTaskTimes(written, r, variants.task_times);
   return variants.omit_empty ? withoutEmpty(timed) : timed;
 }
@@ -197,7 +209,11 @@ export function taskAnswer(r: TaskRecord, variants: Variants): Record<string, un
  * task_times: the epoch times of a task written another way; the `*Formatted` texts are left as
  * they are (they carry the instant when the numbers are left out).
  */
-function withTaskTimes(written: Record<string, unknown>, r: TaskRecord, form: NonNullable<Variants['task_times']>): Record<string, unknown> {
+function withTaskTimes(
+  written: Record<string, unknown>,
+  r: TaskRecord,
+  form: NonNullable<Variants['task_times']>,
+): Record<string, unknown> {
   const time = (ms: number): unknown =>
     form === 'formatted_only' ? undefined : form === 'iso' ? new Date(ms).toISOString() : Math.floor(ms / 1000);
   return { ...written, executionTime: time(r.executionTime), taskUpdateTime: time(r.taskUpdateTime) };

@@ -73,7 +73,8 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
   }
   if (basic !== undefined) {
     if (form.has('client_secret')) return invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both');
-    if (form.has('client_id') && form.get('client_id') !== basic.id) return invalidRequest('client_id does not match the HTTP Basic credentials');
+    if (form.has('client_id') && form.get('client_id') !== basic.id)
+      return invalidRequest('client_id does not match the HTTP Basic credentials');
   }
   const clientId = basic?.id ?? form.get('client_id') ?? '';
   const secret = basic?.secret ?? form.get('client_secret') ?? '';
@@ -123,11 +124,34 @@ function token(core: SandboxCore, ctx: RequestContext): Reply {
 function tokenAnswer(core: SandboxCore, fields: { access_token: string; refresh_token?: string }, ttlS: number): Reply {
   switch (core.variants.token_response) {
     case 'spelled':
-      return jsonReply(200, { ...fields, token_type: 'Bearer', expires_in: String(ttlS), scope: 'campaigns push', jti: opaqueToken().slice(0, 16) }, NO_STORE);
+      return jsonReply(
+        200,
+        { ...fields, token_type: 'Bearer', expires_in: String(ttlS), scope: 'campaigns push', jti: opaqueToken().slice(0, 16) },
+        NO_STORE,
+      );
     case 'nulls':
-      return jsonReply(200, { access_token: fields.access_token, token_type: 'BEARER', expires_in: ttlS, refresh_token: fields.refresh_token ?? null, scope: null }, NO_STORE);
+      return jsonReply(
+        200,
+        {
+          access_token: fields.access_token,
+          token_type: 'BEARER',
+          expires_in: ttlS,
+          refresh_token: fields.refresh_token ?? null,
+          scope: null,
+        },
+        NO_STORE,
+      );
     default:
-      return jsonReply(200, { access_token: fields.access_token, token_type: 'bearer', expires_in: ttlS, ...(fields.refresh_token ? { refresh_token: fields.refresh_token } : {}) }, NO_STORE);
+      return jsonReply(
+        200,
+        {
+          access_token: fields.access_token,
+          token_type: 'bearer',
+          expires_in: ttlS,
+          ...(fields.refresh_token ? { refresh_token: fields.refresh_token } : {}),
+        },
+        NO_STORE,
+      );
   }
 }
 
@@ -169,7 +193,8 @@ function checkAuthorize(core: SandboxCore, p: URLSearchParams): AuthorizeRequest
   // client's state not carried back (a server that does not know the parameter ignores it).
   const state = core.variants.authorize_state === 'dropped' ? undefined : (p.get('state') ?? undefined);
   for (const key of ['response_type', 'state']) {
-    if (p.getAll(key).length > 1) return redirectWith(redirectUri, { error: 'invalid_request', error_description: `Parameter ${key} must not be repeated`, state });
+    if (p.getAll(key).length > 1)
+      return redirectWith(redirectUri, { error: 'invalid_request', error_description: `Parameter ${key} must not be repeated`, state });
   }
   const responseType = p.get('response_type');
   if (responseType === null || responseType === '') {

@@ -38,7 +38,14 @@ export function sortListed(items: Listed[], field: string, descending: boolean):
     if (va === null || vb === null) {
       if (va !== vb) return va === null ? 1 : -1;
     } else if (va !== vb) {
-      const cmp = typeof va === 'bigint' && typeof vb === 'bigint' ? byId(va, vb) : typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va) < String(vb) ? -1 : 1;
+      const cmp =
+        typeof va === 'bigint' && typeof vb === 'bigint'
+          ? byId(va, vb)
+          : typeof va === 'number' && typeof vb === 'number'
+            ? va - vb
+            : String(va) < String(vb)
+              ? -1
+              : 1;
       return descending ? -cmp : cmp;
     }
     return byId(a.campaign.record.id, b.campaign.record.id);

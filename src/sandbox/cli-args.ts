@@ -4,7 +4,8 @@ import { CONTROL_SECRET_ENV } from './control-secret';
 import type { SandboxOptions } from './index';
 import { parseVariantArg, variantsSchema } from './variants';
 
-export const USAGE = 'usage: npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]... [--seed N] [--control-secret S]';
+export const USAGE =
+  'usage: npm run sandbox -- [--port N] [--fixtures FILE] [--clock real|manual] [--variant NAME[=VALUE]]... [--seed N] [--control-secret S]';
 const MIN_SECRET_LENGTH = 16;
 
 export class UsageError extends Error {}
@@ -17,7 +18,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    if (!['--port', '--fixtures', '--clock', '--variant', '--seed', '--control-secret'].includes(name)) throw new UsageError(`unknown argument ${arg}`);
+    if (!['--port', '--fixtures', '--clock', '--variant', '--seed', '--control-secret'].includes(name))
+      throw new UsageError(`unknown argument ${arg}`);
     if (seen.has(name) && name !== '--variant') throw new UsageError(`${name} given twice`);
     seen.add(name);
     if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);

@@ -30,7 +30,9 @@ async function main(): Promise<void> {
     process.stderr.write(`sandbox: chaos seed ${played.seed} plays ${JSON.stringify(played)}\n`);
   }
   if (opts.controlSecret === undefined) {
-    process.stderr.write(`sandbox: control API secret ${sandbox.controlSecret} (send it as the ${CONTROL_SECRET_HEADER} header; choose one with ${CONTROL_SECRET_ENV})\n`);
+    process.stderr.write(
+      `sandbox: control API secret ${sandbox.controlSecret} (send it as the ${CONTROL_SECRET_HEADER} header; choose one with ${CONTROL_SECRET_ENV})\n`,
+    );
   }
   const running = sandbox;
   let stopping = false;

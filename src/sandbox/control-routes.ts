@@ -167,7 +167,11 @@ export function controlRoutes(core: SandboxCore): Route[] {
       methods: { GET: () => jsonReply(200, { variants: core.variants }), PUT: (ctx) => setVariants(core, ctx) },
     },
     { pattern: /^\/_sandbox\/apps$/, api: 'control', methods: { GET: () => apps(core) } },
-    { pattern: /^\/_sandbox\/clients\/([A-Za-z0-9._-]{1,200})\/apps$/, api: 'control', methods: { PUT: (ctx, p) => setClientApps(core, ctx, p[0]) } },
+    {
+      pattern: /^\/_sandbox\/clients\/([A-Za-z0-9._-]{1,200})\/apps$/,
+      api: 'control',
+      methods: { PUT: (ctx, p) => setClientApps(core, ctx, p[0]) },
+    },
     { pattern: /^\/_sandbox\/state\/campaigns$/, api: 'control', methods: { GET: (ctx) => campaigns(core, ctx) } },
     { pattern: /^\/_sandbox\/state\/deleted-by-others$/, api: 'control', methods: { GET: (ctx) => deletedByOthers(core, ctx) } },
     { pattern: /^\/_sandbox\/state\/tasks$/, api: 'control', methods: { GET: (ctx) => tasks(core, ctx) } },

@@ -18,27 +18,79 @@ interface DemoAccountData {
 }
 
 const ACCOUNTS: DemoAccountData[] = [
-  { account_id: 'acmeshoes', created_at: '2026-11-02T10:00:00Z', features: ['DISPLAY', 'SPENDING_LIMIT_NONE'], campaigns: 34,
-    products: ['Winter boots', 'Trail runners', 'Kids sneakers', 'Leather loafers', 'Rain boots', 'Running shoes', 'Work boots'] },
-  { account_id: 'oldtimerltd', created_at: '2025-03-01T00:00:00Z', features: [], campaigns: 28,
-    products: ['Vintage clocks', 'Pocket watches', 'Restoration service', 'Antique barometers', 'Grandfather clocks'] },
-  { account_id: 'northnet', created_at: '2026-10-10T00:00:00Z', features: [], campaigns: 2,
-    products: ['North brands'] },
-  { account_id: 'northbikes', created_at: '2026-10-12T00:00:00Z', features: ['PERFORMANCE_VIDEO'], campaigns: 24,
-    products: ['Gravel bikes', 'E-bikes', 'Kids bikes', 'Bike helmets', 'Winter tyres', 'Service plans'] },
-  { account_id: 'northboats', created_at: '2026-10-20T00:00:00Z', features: [], campaigns: 18,
-    products: ['Sailing dinghies', 'Kayaks', 'Boat rentals', 'Marine electronics', 'Life jackets'] },
-  { account_id: 'suntrailtravel', created_at: '2024-06-18T09:30:00Z', features: ['DISPLAY'], campaigns: 30,
-    products: ['Lisbon city breaks', 'Greek islands', 'Alpine ski weeks', 'Canary winter sun', 'Rome weekends', 'Iceland tours', 'Family resorts'] },
-  { account_id: 'bluepeaksoftware', created_at: '2025-09-03T14:00:00Z', features: ['SPENDING_LIMIT_NONE', 'PERFORMANCE_VIDEO'], campaigns: 26,
-    products: ['Project planner', 'Team chat', 'Invoice app', 'Backup suite', 'Free trial', 'Product webinar'] },
-  { account_id: 'freshcrumbbakery', created_at: '2026-11-09T08:00:00Z', features: [], campaigns: 8,
-    products: ['Sourdough subscription', 'Birthday cakes', 'Holiday cookies'] },
+  {
+    account_id: 'acmeshoes',
+    created_at: '2026-11-02T10:00:00Z',
+    features: ['DISPLAY', 'SPENDING_LIMIT_NONE'],
+    campaigns: 34,
+    products: ['Winter boots', 'Trail runners', 'Kids sneakers', 'Leather loafers', 'Rain boots', 'Running shoes', 'Work boots'],
+  },
+  {
+    account_id: 'oldtimerltd',
+    created_at: '2025-03-01T00:00:00Z',
+    features: [],
+    campaigns: 28,
+    products: ['Vintage clocks', 'Pocket watches', 'Restoration service', 'Antique barometers', 'Grandfather clocks'],
+  },
+  { account_id: 'northnet', created_at: '2026-10-10T00:00:00Z', features: [], campaigns: 2, products: ['North brands'] },
+  {
+    account_id: 'northbikes',
+    created_at: '2026-10-12T00:00:00Z',
+    features: ['PERFORMANCE_VIDEO'],
+    campaigns: 24,
+    products: ['Gravel bikes', 'E-bikes', 'Kids bikes', 'Bike helmets', 'Winter tyres', 'Service plans'],
+  },
+  {
+    account_id: 'northboats',
+    created_at: '2026-10-20T00:00:00Z',
+    features: [],
+    campaigns: 18,
+    products: ['Sailing dinghies', 'Kayaks', 'Boat rentals', 'Marine electronics', 'Life jackets'],
+  },
+  {
+    account_id: 'suntrailtravel',
+    created_at: '2024-06-18T09:30:00Z',
+    features: ['DISPLAY'],
+    campaigns: 30,
+    products: [
+      'Lisbon city breaks',
+      'Greek islands',
+      'Alpine ski weeks',
+      'Canary winter sun',
+      'Rome weekends',
+      'Iceland tours',
+      'Family resorts',
+    ],
+  },
+  {
+    account_id: 'bluepeaksoftware',
+    created_at: '2025-09-03T14:00:00Z',
+    features: ['SPENDING_LIMIT_NONE', 'PERFORMANCE_VIDEO'],
+    campaigns: 26,
+    products: ['Project planner', 'Team chat', 'Invoice app', 'Backup suite', 'Free trial', 'Product webinar'],
+  },
+  {
+    account_id: 'freshcrumbbakery',
+    created_at: '2026-11-09T08:00:00Z',
+    features: [],
+    campaigns: 8,
+    products: ['Sourdough subscription', 'Birthday cakes', 'Holiday cookies'],
+  },
   { account_id: 'southmedia', created_at: '2026-10-15T00:00:00Z', features: [], campaigns: 0, products: [] },
-  { account_id: 'southcafe', created_at: '2025-06-01T00:00:00Z', features: [], campaigns: 14,
-    products: ['Breakfast menu', 'Coffee beans', 'Loyalty card'] },
-  { account_id: 'southgym', created_at: '2026-10-20T00:00:00Z', features: [], campaigns: 14,
-    products: ['New year membership', 'Personal training', 'Yoga classes'] },
+  {
+    account_id: 'southcafe',
+    created_at: '2025-06-01T00:00:00Z',
+    features: [],
+    campaigns: 14,
+    products: ['Breakfast menu', 'Coffee beans', 'Loyalty card'],
+  },
+  {
+    account_id: 'southgym',
+    created_at: '2026-10-20T00:00:00Z',
+    features: [],
+    campaigns: 14,
+    products: ['New year membership', 'Personal training', 'Yoga classes'],
+  },
 ];
 
 function demoAccount(id: string): DemoAccount {
@@ -48,8 +100,21 @@ function demoAccount(id: string): DemoAccount {
 }
 
 const TACTICS = [
-  'retargeting', 'prospecting', 'lookalike audiences', 'search intent', 'newsletter readers', 'Black Friday',
-  'spring sale', 'summer sale', 'leads', 'brand awareness', 'mobile only', 'DE', 'FR', 'UK', 'US',
+  'retargeting',
+  'prospecting',
+  'lookalike audiences',
+  'search intent',
+  'newsletter readers',
+  'Black Friday',
+  'spring sale',
+  'summer sale',
+  'leads',
+  'brand awareness',
+  'mobile only',
+  'DE',
+  'FR',
+  'UK',
+  'US',
 ];
 
 function pick<T>(rand: () => number, xs: readonly T[]): T {
@@ -59,7 +124,11 @@ function pick<T>(rand: () => number, xs: readonly T[]): T {
 const round = (x: number, step: number): number => Math.round(x / step) * step;
 const cents = (x: number): number => Math.round(x * 100) / 100;
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function status(rand: () => number, ageDays: number): string {
   const r = rand();
@@ -109,8 +178,12 @@ function campaignsOf(a: DemoAccountData, rand: () => number, now: number): Draft
       start_date: iso(round(created + rand() * 3 * DAY, HOUR)),
       // The service moves a display campaign to HAS_DISPLAY_ITEMS once it has items (spec 3.1).
       campaign_item_type: display
-        ? st === 'APPROVED' ? 'HAS_DISPLAY_ITEMS' : 'HAS_NO_ITEMS_DISPLAY'
-        : video ? 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO' : 'HAS_NO_ITEMS',
+        ? st === 'APPROVED'
+          ? 'HAS_DISPLAY_ITEMS'
+          : 'HAS_NO_ITEMS_DISPLAY'
+        : video
+          ? 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO'
+          : 'HAS_NO_ITEMS',
       status: st,
       spent: spends ? cents(budget * Math.min(1, ageDays / 30) * (0.2 + rand() * 0.75)) : 0,
     });
@@ -120,22 +193,121 @@ function campaignsOf(a: DemoAccountData, rand: () => number, now: number): Draft
 
 function tasksOf(now: number): TaskFixture[] {
   const t = (
-    taskId: number, tagId: string, kind: 'immediate' | 'scheduled', taskStatus: string, at: number,
-    title: string, url: string, performer: string, itemDescription?: string,
+    taskId: number,
+    tagId: string,
+    kind: 'immediate' | 'scheduled',
+    taskStatus: string,
+    at: number,
+    title: string,
+    url: string,
+    performer: string,
+    itemDescription?: string,
   ): TaskFixture => ({
-    taskId, tagId, taskType: kind, taskStatus, executionTime: round(at, 60_000), title, url, performer,
+    taskId,
+    tagId,
+    taskType: kind,
+    taskStatus,
+    executionTime: round(at, 60_000),
+    title,
+    url,
+    performer,
     ...(itemDescription === undefined ? {} : { itemDescription }),
   });
   return [
-    t(900001, '1001', 'immediate', 'completed', now - 6 * DAY, 'Morning briefing: five stories you missed', 'https://news.example.com/briefing', 'editor@example.com', 'The five stories everyone talked about this week, in two minutes.'),
-    t(900002, '1001', 'immediate', 'completed', now - 3 * DAY, 'Breaking: city council approves new bike lanes', 'https://news.example.com/bike-lanes', 'editor@example.com'),
-    t(900003, '1002', 'immediate', 'completed', now - 2 * DAY, 'Weekend ride: three gravel routes near you', 'https://blog.example.org/gravel-routes', 'manager@example.com', 'Maps, elevation and where to stop for coffee.'),
-    t(900004, '1004', 'immediate', 'failed', now - 1 * DAY, 'Last seats: Lisbon in December', 'https://deals.suntrail.example/lisbon', 'manager@example.com'),
-    t(900005, '1001', 'scheduled', 'cancelled', now + 2 * DAY, 'Evening digest (old draft)', 'https://news.example.com/digest', 'editor@example.com'),
-    t(900006, '1003', 'immediate', 'completed', now - 4 * DAY, 'Someone Else Media weekly', 'https://else.example.net/weekly', 'other@example.net'),
-    t(900007, '1001', 'scheduled', 'pending', now + 5 * HOUR, 'Evening digest: the day in ten headlines', 'https://news.example.com/digest', 'editor@example.com', 'Everything that mattered today, before dinner.'),
-    t(900008, '1002', 'scheduled', 'pending', now + 2 * DAY, 'New post: winter tyre test 2026', 'https://blog.example.org/winter-tyres', 'manager@example.com'),
-    t(900009, '1004', 'scheduled', 'pending', now + 4 * DAY, 'Canary winter sun from 399 EUR', 'https://deals.suntrail.example/canary', 'manager@example.com', 'Seven nights, flights included, limited seats.'),
+    t(
+      900001,
+      '1001',
+      'immediate',
+      'completed',
+      now - 6 * DAY,
+      'Morning briefing: five stories you missed',
+      'https://news.example.com/briefing',
+      'editor@example.com',
+      'The five stories everyone talked about this week, in two minutes.',
+    ),
+    t(
+      900002,
+      '1001',
+      'immediate',
+      'completed',
+      now - 3 * DAY,
+      'Breaking: city council approves new bike lanes',
+      'https://news.example.com/bike-lanes',
+      'editor@example.com',
+    ),
+    t(
+      900003,
+      '1002',
+      'immediate',
+      'completed',
+      now - 2 * DAY,
+      'Weekend ride: three gravel routes near you',
+      'https://blog.example.org/gravel-routes',
+      'manager@example.com',
+      'Maps, elevation and where to stop for coffee.',
+    ),
+    t(
+      900004,
+      '1004',
+      'immediate',
+      'failed',
+      now - 1 * DAY,
+      'Last seats: Lisbon in December',
+      'https://deals.suntrail.example/lisbon',
+      'manager@example.com',
+    ),
+    t(
+      900005,
+      '1001',
+      'scheduled',
+      'cancelled',
+      now + 2 * DAY,
+      'Evening digest (old draft)',
+      'https://news.example.com/digest',
+      'editor@example.com',
+    ),
+    t(
+      900006,
+      '1003',
+      'immediate',
+      'completed',
+      now - 4 * DAY,
+      'Someone Else Media weekly',
+      'https://else.example.net/weekly',
+      'other@example.net',
+    ),
+    t(
+      900007,
+      '1001',
+      'scheduled',
+      'pending',
+      now + 5 * HOUR,
+      'Evening digest: the day in ten headlines',
+      'https://news.example.com/digest',
+      'editor@example.com',
+      'Everything that mattered today, before dinner.',
+    ),
+    t(
+      900008,
+      '1002',
+      'scheduled',
+      'pending',
+      now + 2 * DAY,
+      'New post: winter tyre test 2026',
+      'https://blog.example.org/winter-tyres',
+      'manager@example.com',
+    ),
+    t(
+      900009,
+      '1004',
+      'scheduled',
+      'pending',
+      now + 4 * DAY,
+      'Canary winter sun from 399 EUR',
+      'https://deals.suntrail.example/canary',
+      'manager@example.com',
+      'Seven nights, flights included, limited seats.',
+    ),
   ];
 }
 

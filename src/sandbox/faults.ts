@@ -8,7 +8,10 @@ export type FaultMode = (typeof FAULT_MODES)[number];
 
 export const faultSpecSchema = z
   .strictObject({
-    method: z.string().regex(/^[A-Za-z]+$/, 'method must be an HTTP method name').optional(),
+    method: z
+      .string()
+      .regex(/^[A-Za-z]+$/, 'method must be an HTTP method name')
+      .optional(),
     path_prefix: z.string().startsWith('/', 'path_prefix must start with /').optional(),
     mode: z.enum(FAULT_MODES),
     count: z.number().int().positive().optional(),

@@ -31,18 +31,11 @@ const absoluteUrl = z.string().refine(isAbsoluteUrl, 'must be an absolute URL wi
 const tierRow = z.tuple([positiveInt, positiveInt, positiveInt]);
 
 const rateLimitsSchema = z.strictObject({
-  windows: z
-    .strictObject({ second: positiveInt.optional(), minute: positiveInt.optional(), hour: positiveInt.optional() })
-    .optional(),
+  windows: z.strictObject({ second: positiveInt.optional(), minute: positiveInt.optional(), hour: positiveInt.optional() }).optional(),
   tiers: z
-    .record(
-      z.string().regex(/^[1-9]\d*$/, 'tier names are positive integers'),
-      z.strictObject({ read: tierRow, write: tierRow }),
-    )
+    .record(z.string().regex(/^[1-9]\d*$/, 'tier names are positive integers'), z.strictObject({ read: tierRow, write: tierRow }))
     .optional(),
-  endpoint_tiers: z
-    .strictObject({ campaigns: positiveInt.optional(), 'campaigns.list': positiveInt.optional() })
-    .optional(),
+  endpoint_tiers: z.strictObject({ campaigns: positiveInt.optional(), 'campaigns.list': positiveInt.optional() }).optional(),
 });
 
 const accountSchema = z.strictObject({
@@ -187,7 +180,6 @@ function crossReferenceIssues(f: z.infer<typeof baseSchema>): Issue[] {
   return out;
 }
 
-
 /**
  * The fixtures file. It has no defaults or transforms, so a parsed file is exactly the object that
  * was written; the sandbox applies the defaults (docs/sandbox.md) when it builds its world.
@@ -262,19 +254,29 @@ const KEY_ORDER = Object.keys(baseSchema.shape);
  * problems): the rest of the object is validated here, and the cross-references over everything.
  * The problems are those parseFixtures would report for the whole object, in the same order.
  */
-function parseFixturesParts(rest: unknown, campaigns: { valid: CampaignFixture[]; problems: FixtureProblem[] } | null, source: string): Fixtures {
+function parseFixturesParts(
+  rest: unknown,
+  campaigns: { valid: CampaignFixture[]; problems: FixtureProblem[] } | null,
+  source: string,
+): Fixtures {
   const r = baseSchema.safeParse(rest);
   const problems = r.success ? [] : problemsOf(r.error);
   if (campaigns !== null && campaigns.problems.length > 0) {
     // Before the problems of the keys the schema checks after `campaigns`.
     const after = KEY_ORDER.slice(KEY_ORDER.indexOf('campaigns') + 1);
-    const at = problems.findIndex((p) => after.some((k) => p.jsonPath === k || p.jsonPath.startsWith(`${k}.`) || p.jsonPath.startsWith(`${k}[`)));
+    const at = problems.findIndex((p) =>
+      after.some((k) => p.jsonPath === k || p.jsonPath.startsWith(`${k}.`) || p.jsonPath.startsWith(`${k}[`)),
+    );
     problems.splice(at < 0 ? problems.length : at, 0, ...campaigns.problems);
   }
   if (problems.length > 0 || !r.success) throw new SandboxFixturesError(source, problems);
   const fixtures: Fixtures = campaigns === null ? r.data : { ...r.data, campaigns: campaigns.valid };
   const crossed = crossReferenceIssues(fixtures);
-  if (crossed.length > 0) throw new SandboxFixturesError(source, crossed.map((i) => ({ jsonPath: formatJsonPath(i.path), problem: i.message })));
+  if (crossed.length > 0)
+    throw new SandboxFixturesError(
+      source,
+      crossed.map((i) => ({ jsonPath: formatJsonPath(i.path), problem: i.message })),
+    );
   return fixtures;
 }
 
@@ -414,7 +416,14 @@ class FixturesScan {
     this.elementStarted = false;
     const r = campaignFixtureSchema.safeParse(value);
     if (r.success) this.campaigns.valid.push(r.data);
-    else for (const p of problemsOf(r.error)) this.campaigns.problems.push({ ...p, jsonPath: formatJsonPath(['campaigns', index]) + (p.jsonPath === '(root)' ? '' : p.jsonPath.startsWith('[') ? p.jsonPath : `.${p.jsonPath}`) });
+    else
+      for (const p of problemsOf(r.error))
+        this.campaigns.problems.push({
+          ...p,
+          jsonPath:
+            formatJsonPath(['campaigns', index]) +
+            (p.jsonPath === '(root)' ? '' : p.jsonPath.startsWith('[') ? p.jsonPath : `.${p.jsonPath}`),
+        });
   }
 
   /** The rest of the object, parsed. */

@@ -228,7 +228,11 @@ export function sendReply(res: ServerResponse, reply: Reply, closeAfter = false)
 /** Pieces are gathered to about this many characters per write: one socket write per row would cost more than the row. */
 const STREAM_WRITE_CHARS = 64 * 1024;
 
-const ENCODERS: Record<string, () => Writable & NodeJS.ReadableStream> = { gzip: createGzip, deflate: createDeflate, br: createBrotliCompress };
+const ENCODERS: Record<string, () => Writable & NodeJS.ReadableStream> = {
+  gzip: createGzip,
+  deflate: createDeflate,
+  br: createBrotliCompress,
+};
 
 /**
  * A streamed body: the headers at once, then the pieces as they are made, gathered into writes of

@@ -56,9 +56,11 @@ export function answerParseErrors(server: Server, core: SandboxCore): void {
     if (err.code === 'HPE_HEADER_OVERFLOW') {
       const limitKiB = Math.round(headerLimit(server) / 1024);
       const message =
-        `Request line and headers are larger than ${limitKiB} KiB. ` +
-        'Split long lists (such as campaign_ids) over several requests.';
-      text = responseText(apiError(core.variants, apiOfPath(pathOf(err.rawPacket)), 431, message), new Date(core.serviceNow()).toUTCString());
+        `Request line and headers are larger than ${limitKiB} KiB. ` + 'Split long lists (such as campaign_ids) over several requests.';
+      text = responseText(
+        apiError(core.variants, apiOfPath(pathOf(err.rawPacket)), 431, message),
+        new Date(core.serviceNow()).toUTCString(),
+      );
     } else {
       text = nodeDefault(err.code);
     }

@@ -32,7 +32,15 @@ const fileSchema = z.object({
       appId: z.string(),
       createdAtMs: z.number().optional(),
       target: z.unknown().optional(),
-      record: z.object({ taskId: big, tagId: big, taskType: z.enum(['immediate', 'scheduled']), taskStatus: z.string(), executionTime: z.number() }).passthrough(),
+      record: z
+        .object({
+          taskId: big,
+          tagId: big,
+          taskType: z.enum(['immediate', 'scheduled']),
+          taskStatus: z.string(),
+          executionTime: z.number(),
+        })
+        .passthrough(),
     }),
   ),
 });

@@ -100,7 +100,11 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
     }
   }
   // Every check has passed: the ids are taken now, and the tasks built whole before any is stored.
-  const taskIds = core.world.allocateTaskIds(core.variants, appsPerEvent.reduce((n, apps) => n + apps.length, 0), core.choices);
+  const taskIds = core.world.allocateTaskIds(
+    core.variants,
+    appsPerEvent.reduce((n, apps) => n + apps.length, 0),
+    core.choices,
+  );
   const tasks: StoredTask[] = [];
   events.forEach((ev, i) => {
     const stored = storedEvent(ev, core.variants, core.choices);
@@ -111,7 +115,10 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
   });
   for (const task of tasks) core.world.pushTask(task);
   const noun = tasks.length === 1 ? 'notification' : 'notifications';
-  return writeAnswer(core.variants, answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`));
+  return writeAnswer(
+    core.variants,
+    answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`),
+  );
 }
 
 function swPath(core: SandboxCore, ctx: RequestContext): Reply {

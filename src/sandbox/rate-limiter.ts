@@ -172,7 +172,12 @@ function fieldNames(spelling: Spelling): { policy: string; state: string; retryA
  * 'quoted' names as sf-strings (and the state's `t` before `r`), 'reordered' the windows from the
  * longest, `w` before `q` and `t` before `r`, and a parameter no client knows.
  */
-function entries(spelling: Spelling, kind: 'policy' | 'state', names: readonly string[], params: readonly (readonly [string, number])[][]): HeaderField {
+function entries(
+  spelling: Spelling,
+  kind: 'policy' | 'state',
+  names: readonly string[],
+  params: readonly (readonly [string, number])[][],
+): HeaderField {
   const list = names.map((name, i) => {
     const p = params[i].map(([k, v]) => `${k}=${v}`);
     switch (spelling) {

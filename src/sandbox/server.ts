@@ -28,9 +28,7 @@ import { pushRoutes } from './push-routes';
 import { outcomeOf, type Outcome } from './request-log';
 import { taskRoutes } from './task-routes';
 
-type Match =
-  | { handler: Handler; params: string[]; api: ApiKind }
-  | { handler?: undefined; api: ApiKind; allow?: string };
+type Match = { handler: Handler; params: string[]; api: ApiKind } | { handler?: undefined; api: ApiKind; allow?: string };
 
 function match(routes: readonly Route[], method: string, path: string): Match {
   for (const r of routes) {
@@ -62,8 +60,7 @@ function splitTarget(target: string): { path: string; query: URLSearchParams } {
 }
 
 const isControlPath = (path: string): boolean => path.startsWith('/_sandbox/') || path === '/_sandbox';
-const isLoopbackHost = (host: string | undefined): boolean =>
-  host !== undefined && /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(host);
+const isLoopbackHost = (host: string | undefined): boolean => host !== undefined && /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i.test(host);
 const isCdnPath = (path: string): boolean => path === '/_cdn' || path.startsWith('/_cdn/');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Where the redirect variant sends API requests: the same path under this prefix, same origin. */
@@ -160,7 +157,9 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     if (isCdnPath(path)) {
       sendReply(
         res,
-        method === 'GET' || method === 'HEAD' ? cdnReply() : apiError(core.variants, 'cdn', 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } }),
+        method === 'GET' || method === 'HEAD'
+          ? cdnReply()
+          : apiError(core.variants, 'cdn', 405, 'Method not allowed', { headers: { allow: 'GET, HEAD' } }),
       );
       return;
     }
@@ -247,7 +246,10 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
       record(503, 'fault_503');
       const after = fault.retry_after;
       // Seconds, or an HTTP-date on the service clock under retry_after_date (RFC 9110 10.2.3).
-      const retryAfter: ReplyHeaders = after === null ? {} : { 'retry-after': core.variants.retry_after_date ? new Date(ctx.now + after * 1000).toUTCString() : String(after) };
+      const retryAfter: ReplyHeaders =
+        after === null
+          ? {}
+          : { 'retry-after': core.variants.retry_after_date ? new Date(ctx.now + after * 1000).toUTCString() : String(after) };
       send(apiError(core.variants, m.api, 503, 'Service unavailable', { headers: retryAfter }));
       return;
     }

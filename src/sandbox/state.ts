@@ -6,14 +6,7 @@ import type { Choices } from './choices';
 import type { Variants } from './variants';
 import type { Fixtures } from './fixtures';
 import { LIMITED_FROM_MS } from '../shared/domain/rate-tiers';
-import {
-  campaignFromFixture,
-  setTaskUpdateTime,
-  taskFromFixture,
-  type RecordId,
-  type StoredCampaign,
-  type StoredTask,
-} from './records';
+import { campaignFromFixture, setTaskUpdateTime, taskFromFixture, type RecordId, type StoredCampaign, type StoredTask } from './records';
 
 export interface AccountRec {
   id: string;

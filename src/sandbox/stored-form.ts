@@ -36,7 +36,9 @@ export function reencodeQuery(query: string, choices: Choices): string {
     .filter((p) => p !== '')
     .map((p) => {
       const eq = p.indexOf('=');
-      return eq < 0 ? encodeComponent(decodeComponent(p)) : `${encodeComponent(decodeComponent(p.slice(0, eq)))}=${encodeComponent(decodeComponent(p.slice(eq + 1)))}`;
+      return eq < 0
+        ? encodeComponent(decodeComponent(p))
+        : `${encodeComponent(decodeComponent(p.slice(0, eq)))}=${encodeComponent(decodeComponent(p.slice(eq + 1)))}`;
     });
   // Fisher-Yates from the seeded choices; when that leaves the order as it was, it is reversed.
   const out = [...pairs];

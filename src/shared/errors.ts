@@ -53,4 +53,5 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: DeskErrorDa
 export const connectionGone = (): DeskError => connectionGone();
 
 /** A call named an account that is not (or no longer) added to its connection. */
-export const accountNotAdded = (accountId: string): DeskError => new DeskError('not_found', `Account ${accountId} is not added to this connection. Add it first.`);
+export const accountNotAdded = (accountId: string): DeskError =>
+  new DeskError('not_found', `Account ${accountId} is not added to this connection. Add it first.`);

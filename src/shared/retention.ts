@@ -35,7 +35,8 @@ export const daysLabel = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
 export function retentionEffectText(effect: RetentionEffect, next: Retention): string | null {
   const parts: string[] = [];
   if (effect.sent > 0) parts.push(`${effect.sent} sent ${effect.sent === 1 ? 'change' : 'changes'} older than ${daysLabel(next.sentDays)}`);
-  if (effect.activity > 0) parts.push(`${effect.activity} activity ${effect.activity === 1 ? 'entry' : 'entries'} older than ${daysLabel(next.activityDays)}`);
+  if (effect.activity > 0)
+    parts.push(`${effect.activity} activity ${effect.activity === 1 ? 'entry' : 'entries'} older than ${daysLabel(next.activityDays)}`);
   if (parts.length === 0) return null;
   return `${parts.join(' and ')} will be removed when you save.`;
 }

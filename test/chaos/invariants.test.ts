@@ -58,7 +58,8 @@ const DECISION_BOUND_MS = HOUR;
  * reads of each target app, which such a budget spreads over hours when other work reads too.
  */
 const SLOW_READS_DECISION_BOUND_MS = 3 * HOUR;
-const decisionBound = (r: Run): number => ((r.env.sandbox.variants().push_tier ?? 0) >= 5 ? SLOW_READS_DECISION_BOUND_MS : DECISION_BOUND_MS);
+const decisionBound = (r: Run): number =>
+  (r.env.sandbox.variants().push_tier ?? 0) >= 5 ? SLOW_READS_DECISION_BOUND_MS : DECISION_BOUND_MS;
 /** The person answers a change the app put to them (parked) after this much virtual time. */
 const PERSON_ANSWERS_AFTER_MS = 30 * MINUTE;
 /** Once the faults stop, every change settles within this much virtual time. */
@@ -165,7 +166,9 @@ async function watchDecisions(r: Run): Promise<void> {
     r.uncertainSince.set(item.id, since);
     const bound = decisionBound(r);
     if (now(r) - since > bound) {
-      r.violations.push(`(d) ${describeItem(item)} has waited ${Math.round((now(r) - since) / MINUTE)} min for its lost answer to be decided (bound ${bound / MINUTE} min)`);
+      r.violations.push(
+        `(d) ${describeItem(item)} has waited ${Math.round((now(r) - since) / MINUTE)} min for its lost answer to be decided (bound ${bound / MINUTE} min)`,
+      );
       r.uncertainSince.set(item.id, now(r) + 100 * HOUR); // said once
     }
   }
@@ -189,17 +192,24 @@ async function personAnswers(r: Run, item: OutboxItem): Promise<void> {
   r.parkedSince.set(item.id, since);
   const change = r.changes.find((c) => c.itemId === item.id);
   if (now(r) - since < PERSON_ANSWERS_AFTER_MS || change?.kind !== 'create') return;
-  const held = ((await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${change.account}`)) as { campaigns: { name: string }[] }).campaigns;
+  const held = (
+    (await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${change.account}`)) as { campaigns: { name: string }[] }
+  ).campaigns;
   if (held.some((c) => sameText(c.name, change.name))) return;
   // Posted, then deleted by another user: the person would see it in the account's history, not send it again.
-  const gone = ((await control(r.env.sandbox, 'GET', `/_sandbox/state/deleted-by-others?account=${change.account}`)) as { campaigns: { name: string }[] }).campaigns;
+  const gone = (
+    (await control(r.env.sandbox, 'GET', `/_sandbox/state/deleted-by-others?account=${change.account}`)) as {
+      campaigns: { name: string }[];
+    }
+  ).campaigns;
   if (gone.some((c) => sameText(c.name, change.name))) return;
   r.parkedSince.delete(item.id);
   await r.env.core.handlers['outbox.sendAgain']({ id: item.id });
   r.notes.push(`the person sent "${change.name}" again after ${Math.round((now(r) - since) / MINUTE)} min parked (not on the service)`);
 }
 
-const describeItem = (i: OutboxItem) => `${i.kind} "${i.summary}" (${i.state}${i.lastError ? `: ${i.lastError.code} ${i.lastError.message}` : ''})`;
+const describeItem = (i: OutboxItem) =>
+  `${i.kind} "${i.summary}" (${i.state}${i.lastError ? `: ${i.lastError.code} ${i.lastError.message}` : ''})`;
 
 async function advance(r: Run, ms: number): Promise<void> {
   r.env.sandbox.advance(ms);
@@ -213,7 +223,12 @@ async function createCampaign(r: Run): Promise<void> {
   // Two spaces and a decomposed "é": what a service that normalises text stores differently.
   const name = `Chaos ${r.seed}  create ${r.changes.length} cafe\u0301`;
   const h = r.env.core.handlers;
-  const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: account, payload: campaignPayload(name, { cpc: r.script.int(10, 99) / 100 }) });
+  const d = await h['drafts.save']({
+    kind: 'campaign',
+    profileId: P,
+    accountId: account,
+    payload: campaignPayload(name, { cpc: r.script.int(10, 99) / 100 }),
+  });
   const item = await tolerate(h['drafts.submit']({ id: d.id }));
   if (item) r.changes.push({ kind: 'create', itemId: item.id, account, name });
 }
@@ -237,7 +252,12 @@ async function sendPush(r: Run, scheduled: boolean): Promise<void> {
 
 async function queuePush(r: Run, push: Omit<Extract<Change, { kind: 'push' }>, 'kind' | 'itemId'>): Promise<void> {
   const h = r.env.core.handlers;
-  const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: PUSH_ACCOUNT, payload: { mode: push.scheduled ? 'scheduled' : 'immediate', event: push.event } });
+  const d = await h['drafts.save']({
+    kind: 'push',
+    profileId: P,
+    accountId: PUSH_ACCOUNT,
+    payload: { mode: push.scheduled ? 'scheduled' : 'immediate', event: push.event },
+  });
   const item = await tolerate(h['drafts.submit']({ id: d.id }));
   if (item) r.changes.push({ kind: 'push', itemId: item.id, ...push });
 }
@@ -311,7 +331,8 @@ async function restart(r: Run): Promise<void> {
   r.restarts++;
   const after = new Set((await outbox(r)).map((i) => i.id));
   for (const c of r.changes) {
-    if (before.has(c.itemId) && !after.has(c.itemId)) r.violations.push(`(e) restart ${r.restarts}: the ${c.kind} ${JSON.stringify(c)} is no longer in the outbox`);
+    if (before.has(c.itemId) && !after.has(c.itemId))
+      r.violations.push(`(e) restart ${r.restarts}: the ${c.kind} ${JSON.stringify(c)} is no longer in the outbox`);
   }
 }
 
@@ -365,7 +386,8 @@ async function drainToQuiet(r: Run): Promise<boolean> {
     r.env.sandbox.advance(next === undefined ? SECOND : Math.min(Math.max(1, next - now(r)), 10 * MINUTE));
   }
   for (const item of await outbox(r)) {
-    if (!FINAL.has(item.state)) r.violations.push(`(d) after ${Math.round((now(r) - start) / MINUTE)} min of a quiet service, still ${describeItem(item)}`);
+    if (!FINAL.has(item.state))
+      r.violations.push(`(d) after ${Math.round((now(r) - start) / MINUTE)} min of a quiet service, still ${describeItem(item)}`);
   }
   return false;
 }
@@ -399,9 +421,15 @@ async function checkChanges(r: Run): Promise<void> {
   const tasks = await serviceTasks(r);
   const campaigns = new Map<string, { id: number; name: string }[]>();
   for (const a of ACCOUNTS) {
-    const all = ((await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${a}`)) as { campaigns: { id: number; name: string }[] }).campaigns;
+    const all = (
+      (await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${a}`)) as { campaigns: { id: number; name: string }[] }
+    ).campaigns;
     // Another user (churn) may have deleted a campaign the person posted: it was on the service once.
-    const gone = ((await control(r.env.sandbox, 'GET', `/_sandbox/state/deleted-by-others?account=${a}`)) as { campaigns: { id: number; name: string }[] }).campaigns;
+    const gone = (
+      (await control(r.env.sandbox, 'GET', `/_sandbox/state/deleted-by-others?account=${a}`)) as {
+        campaigns: { id: number; name: string }[];
+      }
+    ).campaigns;
     campaigns.set(a, [...all, ...gone]);
   }
 
@@ -412,7 +440,8 @@ async function checkChanges(r: Run): Promise<void> {
       continue;
     }
     const refused = item.state === 'failed' || item.state === 'blocked';
-    if (refused && !(item.lastError?.message || item.fix)) r.violations.push(`(a) ${describeItem(item)} is ${item.state} without a word of why`);
+    if (refused && !(item.lastError?.message || item.fix))
+      r.violations.push(`(a) ${describeItem(item)} is ${item.state} without a word of why`);
     if (!FINAL.has(item.state)) {
       r.violations.push(`(a) ${describeItem(item)} never settled`);
       continue;
@@ -420,9 +449,12 @@ async function checkChanges(r: Run): Promise<void> {
     if (c.kind === 'create') {
       const found = (campaigns.get(c.account) ?? []).filter((x) => sameText(x.name, c.name));
       const want = item.state === 'sent' ? 1 : 0;
-      if (found.length !== want) r.violations.push(`(a) "${c.name}" is ${item.state} in the outbox but ${found.length} times on the service`);
+      if (found.length !== want)
+        r.violations.push(`(a) "${c.name}" is ${item.state} in the outbox but ${found.length} times on the service`);
       if (item.state === 'sent' && found.length === 1 && item.posted?.ids.join() !== String(found[0].id)) {
-        r.violations.push(`(b) "${c.name}" is recorded as campaign ${item.posted?.ids.join() ?? '(none)'}; the service holds it as ${found[0].id}`);
+        r.violations.push(
+          `(b) "${c.name}" is recorded as campaign ${item.posted?.ids.join() ?? '(none)'}; the service holds it as ${found[0].id}`,
+        );
       }
     }
   }
@@ -443,7 +475,9 @@ function checkPushes(r: Run, items: Map<string, OutboxItem>, tasks: ServiceTask[
     const states = group.map((c) => items.get(c.itemId)?.state ?? 'gone');
     const sent = group.filter((c) => items.get(c.itemId)?.state === 'sent');
     if (found.size !== sent.length) {
-      r.violations.push(`(a) push "${title}" to app ${app}, queued ${group.length} time(s) (${states.join(', ')}), is ${found.size} task(s) on the service (${[...found].join(', ')})`);
+      r.violations.push(
+        `(a) push "${title}" to app ${app}, queued ${group.length} time(s) (${states.join(', ')}), is ${found.size} task(s) on the service (${[...found].join(', ')})`,
+      );
     }
     const claimedBy = new Map<string, string>();
     for (const c of sent) {
@@ -454,7 +488,10 @@ function checkPushes(r: Run, items: Map<string, OutboxItem>, tasks: ServiceTask[
         continue;
       }
       for (const id of ids) {
-        if (!found.has(id)) r.violations.push(`(b) push "${title}" is recorded as task ${id}, which is not a task of that push on the service (${[...found].join(', ')})`);
+        if (!found.has(id))
+          r.violations.push(
+            `(b) push "${title}" is recorded as task ${id}, which is not a task of that push on the service (${[...found].join(', ')})`,
+          );
         const other = claimedBy.get(id);
         if (other !== undefined) r.violations.push(`(b) push "${title}": items ${other} and ${c.itemId} both claim task ${id}`);
         claimedBy.set(id, c.itemId);
@@ -486,9 +523,12 @@ function checkTasks(r: Run, items: Map<string, OutboxItem>, tasks: ServiceTask[]
     const cancels = r.changes.filter((c) => c.kind === 'cancel' && c.taskId === id);
     const cancelled = t.taskStatus.toLowerCase() === 'cancelled';
     if (cancelled && before?.status !== 'cancelled' && !cancels.some(sent)) {
-      r.violations.push(`(b) task ${id} ("${t.title}") is cancelled, though no cancel of it was sent${cancels.length > 0 ? ` (its cancel is ${items.get(cancels[0].itemId)?.state})` : ''}`);
+      r.violations.push(
+        `(b) task ${id} ("${t.title}") is cancelled, though no cancel of it was sent${cancels.length > 0 ? ` (its cancel is ${items.get(cancels[0].itemId)?.state})` : ''}`,
+      );
     }
-    if (!cancelled && cancels.some(sent)) r.violations.push(`(b) task ${id} ("${t.title}") is ${t.taskStatus}, though its cancel is marked sent`);
+    if (!cancelled && cancels.some(sent))
+      r.violations.push(`(b) task ${id} ("${t.title}") is ${t.taskStatus}, though its cancel is marked sent`);
   }
 }
 
@@ -507,17 +547,19 @@ async function checkCache(r: Run): Promise<void> {
       r.violations.push(`(d) a refresh of ${account} asked a minute after the service answers again ended ${end}`);
       continue;
     }
-    const listing = (await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${account}&fetch_level=RAP`)) as { campaigns: { id: number; name: string; status: string }[] };
+    const listing = (await control(r.env.sandbox, 'GET', `/_sandbox/state/campaigns?account=${account}&fetch_level=RAP`)) as {
+      campaigns: { id: number; name: string; status: string }[];
+    };
     // A status is compared without case: the cache keeps it as the service wrote it (enum_case).
-    const service = listing.campaigns
-      .map((c) => `${c.id} ${c.status.toUpperCase()} ${c.name}`)
-      .sort();
+    const service = listing.campaigns.map((c) => `${c.id} ${c.status.toUpperCase()} ${c.name}`).sort();
     const rows = (await r.env.core.handlers['campaigns.query']({ profileId: P, accountId: account, limit: 1000, offset: 0 })).rows;
     const cached = rows.map((c) => `${c.id} ${(c.status ?? '').toUpperCase()} ${c.name}`).sort();
     const missing = service.filter((x) => !cached.includes(x));
     const extra = cached.filter((x) => !service.includes(x));
     if (missing.length + extra.length > 0) {
-      r.violations.push(`(c) after a completed refresh the cache of ${account} differs from the service: missing ${JSON.stringify(missing.slice(0, 5))}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}, not on the service ${JSON.stringify(extra.slice(0, 5))}`);
+      r.violations.push(
+        `(c) after a completed refresh the cache of ${account} differs from the service: missing ${JSON.stringify(missing.slice(0, 5))}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}, not on the service ${JSON.stringify(extra.slice(0, 5))}`,
+      );
     }
   }
 }
@@ -525,7 +567,8 @@ async function checkCache(r: Run): Promise<void> {
 async function runSeed(seed: number): Promise<{ violations: string[]; variants: Variants; changes: number }> {
   // The client's retry jitter is Math.random: seeded too, so a seed replays its timing.
   const t0 = performance.now();
-  const mark = (what: string) => process.env.CHAOS_VERBOSE && process.stderr.write(`  ${what} at ${Math.round(performance.now() - t0)} ms\n`);
+  const mark = (what: string) =>
+    process.env.CHAOS_VERBOSE && process.stderr.write(`  ${what} at ${Math.round(performance.now() - t0)} ms\n`);
   const jitter = mulberry32(seed ^ 0x9e3779b9);
   const random = vi.spyOn(Math, 'random').mockImplementation(jitter);
   const env = await startEnv({
@@ -533,7 +576,12 @@ async function runSeed(seed: number): Promise<{ violations: string[]; variants: 
     fixtures: fixtures(),
     variants: { chaos: true, seed },
     // The app's own timing, not the fast one of other tests: a look-up waits its real grace period.
-    tuning: { requestTimeoutMs: 30_000, uncertainGraceMs: 30_000, retryBackoff: { baseMs: SECOND, maxMs: 5 * MINUTE }, probeBackoff: { baseMs: SECOND, maxMs: 30 * SECOND } },
+    tuning: {
+      requestTimeoutMs: 30_000,
+      uncertainGraceMs: 30_000,
+      retryBackoff: { baseMs: SECOND, maxMs: 5 * MINUTE },
+      probeBackoff: { baseMs: SECOND, maxMs: 30 * SECOND },
+    },
   });
   const variants = env.sandbox.variants();
   const startTasks = await tasksOnService(env.sandbox);
@@ -585,9 +633,14 @@ async function runSeed(seed: number): Promise<{ violations: string[]; variants: 
     if (process.env.CHAOS_VERBOSE) {
       const states = (await outbox(r)).map((i) => `${i.kind}:${i.state}${i.lastError ? `(${i.lastError.code})` : ''}`);
       if (process.env.CHAOS_VERBOSE === '2') {
-        for (const q of await requestLog(env.sandbox)) process.stderr.write(`    ${q.seq} ${Math.round((q.time - T0) / 1000)}s ${q.method} ${q.path} ${q.status ?? '-'} ${q.outcome}${q.limited ? ' limited' : ''}\n`);
+        for (const q of await requestLog(env.sandbox))
+          process.stderr.write(
+            `    ${q.seq} ${Math.round((q.time - T0) / 1000)}s ${q.method} ${q.path} ${q.status ?? '-'} ${q.outcome}${q.limited ? ' limited' : ''}\n`,
+          );
       }
-      process.stderr.write(`chaos seed ${seed}: ${done.join(' ')}\n  ${r.changes.length} changes, ${r.seq} requests, ${Math.round((now(r) - T0) / MINUTE)} virtual min, ${r.settles} settles; ${states.join(' ')}\n`);
+      process.stderr.write(
+        `chaos seed ${seed}: ${done.join(' ')}\n  ${r.changes.length} changes, ${r.seq} requests, ${Math.round((now(r) - T0) / MINUTE)} virtual min, ${r.settles} settles; ${states.join(' ')}\n`,
+      );
     }
     if (r.notes.length > 0) process.stderr.write(`chaos seed ${seed} notes:\n  ${r.notes.join('\n  ')}\n`);
     return { violations: r.violations, variants, changes: r.changes.length };
@@ -603,11 +656,15 @@ describe('chaos: invariants over seeds', () => {
     if (seeds !== CI_SEEDS) process.stderr.write(`chaos: seeds ${seeds.join(', ')}\n`);
   });
 
-  it.each(seeds)('seed %i: every change once or refused in words, on the right record, cache equal, in bounded time, kept across restarts', async (seed) => {
-    const { violations, variants } = await runSeed(seed);
-    const replay = `replay: CHAOS_SEED=${seed} npx vitest run test/chaos/invariants.test.ts\nservice: ${JSON.stringify(variants)}`;
-    expect(violations, `seed ${seed} broke invariants:\n${violations.join('\n')}\n${replay}`).toEqual([]);
-    // Bounded by MAX_ADVANCES and virtual time; the wall-clock limit is only a net for a hang,
-    // wide enough for a machine busy with other work.
-  }, 600_000);
+  it.each(seeds)(
+    'seed %i: every change once or refused in words, on the right record, cache equal, in bounded time, kept across restarts',
+    async (seed) => {
+      const { violations, variants } = await runSeed(seed);
+      const replay = `replay: CHAOS_SEED=${seed} npx vitest run test/chaos/invariants.test.ts\nservice: ${JSON.stringify(variants)}`;
+      expect(violations, `seed ${seed} broke invariants:\n${violations.join('\n')}\n${replay}`).toEqual([]);
+      // Bounded by MAX_ADVANCES and virtual time; the wall-clock limit is only a net for a hang,
+      // wide enough for a machine busy with other work.
+    },
+    600_000,
+  );
 });

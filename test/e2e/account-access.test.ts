@@ -12,7 +12,12 @@ import { screenshotPath } from './support';
 const ACCOUNT = 'suntrailtravel';
 
 function world(granted: boolean): Fixtures {
-  return { ...fixtures, clients: fixtures.clients.map((c) => (c.client_id === demoClient.client_id ? { ...c, accounts: c.accounts.filter((a) => granted || a !== ACCOUNT) } : c)) };
+  return {
+    ...fixtures,
+    clients: fixtures.clients.map((c) =>
+      c.client_id === demoClient.client_id ? { ...c, accounts: c.accounts.filter((a) => granted || a !== ACCOUNT) } : c,
+    ),
+  };
 }
 
 const session = withOwnService(world(true));
@@ -29,9 +34,13 @@ describe('Account access', () => {
     await grant(false);
     await page.getByTestId('refresh-button').click();
     await expect.poll(() => row.getByTestId('no-access-tag').count(), { timeout: 15_000 }).toBe(1);
-    expect(await row.getByTestId('no-access-tag').getAttribute('title')).toMatch(new RegExp(`^Refused on .+: Not authorized for account ${ACCOUNT}$`));
+    expect(await row.getByTestId('no-access-tag').getAttribute('title')).toMatch(
+      new RegExp(`^Refused on .+: Not authorized for account ${ACCOUNT}$`),
+    );
     const note = page.getByTestId('account-no-access');
-    expect(await note.textContent()).toMatch(new RegExp(`No access to .+\\. Refused on .+: Not authorized for account ${ACCOUNT}\\. Ask the service`));
+    expect(await note.textContent()).toMatch(
+      new RegExp(`No access to .+\\. Refused on .+: Not authorized for account ${ACCOUNT}\\. Ask the service`),
+    );
     // The connection itself is fine: only the account is refused.
     expect(await page.getByTestId('connection-state').textContent()).toContain('Online');
     await page.screenshot({ path: screenshotPath('account-no-access.png') });

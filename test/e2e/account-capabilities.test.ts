@@ -20,7 +20,8 @@ const notEnabled = fixtures.accounts.find((a) => a.account_id === 'freshcrumbbak
 const enabled = fixtures.accounts.find((a) => a.account_id === 'acmeshoes' && (a.features ?? []).includes('DISPLAY'));
 
 beforeAll(async () => {
-  if (!notEnabled || !enabled) throw new Error('the demo fixtures changed: Fresh Crumb Bakery without features and Acme Shoes with display are needed');
+  if (!notEnabled || !enabled)
+    throw new Error('the demo fixtures changed: Fresh Crumb Bakery without features and Acme Shoes with display are needed');
   page = await openAxePage(app);
 });
 
@@ -43,7 +44,9 @@ describe('Account capabilities', () => {
     expect(await page.getByTestId('problem-count').textContent()).toBe('Ready to queue (1 warning)');
     expect(await page.getByTestId('draft-queue').isEnabled()).toBe(true);
     // The choice itself says what is known, and stays offered.
-    expect(await page.locator('#f-campaign_item_type option[value="HAS_NO_ITEMS_DISPLAY"]').textContent()).toMatch(/^Display \(no items yet\) \(refused by the service on /);
+    expect(await page.locator('#f-campaign_item_type option[value="HAS_NO_ITEMS_DISPLAY"]').textContent()).toMatch(
+      /^Display \(no items yet\) \(refused by the service on /,
+    );
     await expectAxeClean(page);
     await page.screenshot({ path: screenshotPath('capability-warning.png') });
 
@@ -52,7 +55,9 @@ describe('Account capabilities', () => {
     await page.keyboard.press('Shift+F10');
     const dialog = page.getByTestId('account-capabilities-dialog');
     await dialog.waitFor();
-    expect(await dialog.getByTestId('capability-display-known').textContent()).toMatch(/^Refused by the service on .+: This account is not enabled for display campaigns$/);
+    expect(await dialog.getByTestId('capability-display-known').textContent()).toMatch(
+      /^Refused by the service on .+: This account is not enabled for display campaigns$/,
+    );
     expect(await dialog.getByTestId('capability-display-refused').isChecked()).toBe(true);
     expect(await dialog.getByTestId('capability-performance_video-unknown').isChecked()).toBe(true);
     expect(await dialog.getByTestId('capability-no_spending_limit-known').textContent()).toBe('Not known yet');
@@ -64,7 +69,9 @@ describe('Account capabilities', () => {
     await dialog.getByTestId('capabilities-save').click();
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => page.getByTestId('capability-warning').count()).toBe(0);
-    expect(await page.locator('#f-campaign_item_type option[value="HAS_NO_ITEMS_DISPLAY"]').textContent()).toMatch(/\(enabled \(you said so on /);
+    expect(await page.locator('#f-campaign_item_type option[value="HAS_NO_ITEMS_DISPLAY"]').textContent()).toMatch(
+      /\(enabled \(you said so on /,
+    );
 
     // Opened again (right-click), it shows the person's word.
     await page.getByTestId('account-freshcrumbbakery').click({ button: 'right' });

@@ -55,7 +55,14 @@ export async function openApp(opts: { manualClock?: boolean } = {}): Promise<App
   // The "system browser" is the test itself: it opens each recorded address in a page of its own.
   const openExternal = async (url: string) => void opened.push(url);
   const clock = opts.manualClock ? new ManualClock(Date.now()) : undefined;
-  const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', log: () => undefined, openExternal, ...(clock ? { clock } : {}) });
+  const mode = await startBrowserMode({
+    dataDir,
+    staticDir: RENDERER_DIR,
+    version: 'e2e',
+    log: () => undefined,
+    openExternal,
+    ...(clock ? { clock } : {}),
+  });
   if (mode.demoUrl && mode.demoControlSecret) controlSecrets.set(mode.demoUrl, mode.demoControlSecret);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -84,7 +91,11 @@ export async function openApp(opts: { manualClock?: boolean } = {}): Promise<App
  */
 export async function advanceApp(app: AppSession, ms: number, stepMs = 10_000): Promise<void> {
   for (let done = 0; done < ms; done += stepMs) {
-    await sandboxJson(app.sandboxUrl, '/_sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_ms: Math.min(stepMs, ms - done) }) });
+    await sandboxJson(app.sandboxUrl, '/_sandbox/clock', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: Math.min(stepMs, ms - done) }),
+    });
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -117,7 +128,10 @@ export async function sandboxJson<T>(sandboxUrl: string, path: string, init?: Re
  * recorded in the session, and on `account`'s tab when given. bypassCSP only so that a test can
  * inject axe's source; the app's own scripts need no exception.
  */
-export async function openAxePage(app: AppSession, opts: { viewport?: { width: number; height: number }; account?: string } = {}): Promise<Page> {
+export async function openAxePage(
+  app: AppSession,
+  opts: { viewport?: { width: number; height: number }; account?: string } = {},
+): Promise<Page> {
   const ctx = await app.browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, bypassCSP: true });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => app.pageErrors.push(String(e)));

@@ -13,7 +13,11 @@ const account = unlimitedAdvertiser();
 const app = withApp({ account: account.account_id });
 
 const grant = (apps: string[]) =>
-  sandboxJson(app.sandboxUrl, `/_sandbox/clients/${demoClient.client_id}/apps`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apps }) });
+  sandboxJson(app.sandboxUrl, `/_sandbox/clients/${demoClient.client_id}/apps`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apps }),
+  });
 
 async function compose(title: string, appId: string): Promise<void> {
   await writePush(app.page, { title, url: 'https://news.example.com/withdrawn', app: appId, fresh: true });

@@ -50,7 +50,10 @@ const DIALOGS: { testId: string; open: (p: Page) => Promise<void> }[] = [
     open: async (p) => {
       await p.getByTestId('tab-drafts').click();
       if ((await p.getByRole('button', { name: /^Delete draft / }).count()) === 0) await p.getByTestId('new-campaign-draft').click();
-      await p.getByRole('button', { name: /^Delete draft / }).first().click();
+      await p
+        .getByRole('button', { name: /^Delete draft / })
+        .first()
+        .click();
     },
   },
 ];
@@ -75,7 +78,9 @@ describe('axe-core on every dialog', () => {
 
   it('covers every dialog the window defines', () => {
     const files = (dir: string): string[] =>
-      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.tsx') ? [join(dir, f)] : []));
+      readdirSync(dir).flatMap((f) =>
+        statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.tsx') ? [join(dir, f)] : [],
+      );
     const defined = new Set<string>();
     for (const f of files(join(ROOT, 'src/renderer'))) {
       for (const m of readFileSync(f, 'utf8').matchAll(/<Dialog\b[^>]*?testId="([^"]+)"/gs)) defined.add(m[1]);

@@ -13,7 +13,11 @@ import { RENDERER_DIR, ensureRendererBuilt, launchChromium, sandboxCampaignNames
 const fixtures = demoFixtures(Date.now());
 const client = fixtures.clients[0];
 const account = fixtures.accounts.find(
-  (a) => client.accounts.includes(a.account_id) && a.type === 'ADVERTISER' && !a.network_id && Date.parse(a.created_at) <= Date.parse('2026-10-04T23:59:59Z'),
+  (a) =>
+    client.accounts.includes(a.account_id) &&
+    a.type === 'ADVERTISER' &&
+    !a.network_id &&
+    Date.parse(a.created_at) <= Date.parse('2026-10-04T23:59:59Z'),
 );
 
 let dataDir: string;
@@ -106,17 +110,21 @@ describe('browser mode in Chromium against the built-in sandbox', () => {
 
   it('filters by status and by debounced text search', async () => {
     await page.getByTestId('status-filter').selectOption('APPROVED');
-    await expect.poll(async () => {
-      const statuses = await page.locator('[data-testid="campaign-grid"] [data-testid="grid-row"] [data-col="status"]').allTextContents();
-      return statuses.length > 0 && statuses.every((s) => s === 'approved');
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const statuses = await page.locator('[data-testid="campaign-grid"] [data-testid="grid-row"] [data-col="status"]').allTextContents();
+        return statuses.length > 0 && statuses.every((s) => s === 'approved');
+      })
+      .toBe(true);
     await page.getByTestId('status-filter').selectOption('');
     const word = expectedNames[0].split(' ')[0];
     await page.getByTestId('campaign-search').fill(word);
-    await expect.poll(async () => {
-      const names = await gridNames();
-      return names.length > 0 && names.every((n) => n.toLowerCase().includes(word.toLowerCase()));
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const names = await gridNames();
+        return names.length > 0 && names.every((n) => n.toLowerCase().includes(word.toLowerCase()));
+      })
+      .toBe(true);
     await page.getByTestId('campaign-search').fill('');
     await expect.poll(async () => (await gridNames()).length).toBeGreaterThan(5);
   });
@@ -132,7 +140,9 @@ describe('browser mode in Chromium against the built-in sandbox', () => {
   });
 
   it('switches account with Ctrl+K', async () => {
-    const other = fixtures.accounts.find((a) => client.accounts.includes(a.account_id) && a.account_id !== account!.account_id && a.type === 'ADVERTISER');
+    const other = fixtures.accounts.find(
+      (a) => client.accounts.includes(a.account_id) && a.account_id !== account!.account_id && a.type === 'ADVERTISER',
+    );
     await page.keyboard.press('Control+k');
     await page.getByTestId('account-switcher').locator('input').fill(other!.name);
     await page.keyboard.press('Enter');

@@ -44,7 +44,10 @@ function cutOff(col: string): Promise<string[]> {
     for (const c of el.querySelectorAll<HTMLElement>('[data-col]')) {
       if (c.dataset.col !== id) continue;
       const r = c.getBoundingClientRect();
-      if (r.left < box.left - 0.5 || r.right > right + 0.5) out.push(`${c.textContent ?? ''} at ${Math.round(r.left)}-${Math.round(r.right)}, grid ${Math.round(box.left)}-${Math.round(right)}`);
+      if (r.left < box.left - 0.5 || r.right > right + 0.5)
+        out.push(
+          `${c.textContent ?? ''} at ${Math.round(r.left)}-${Math.round(r.right)}, grid ${Math.round(box.left)}-${Math.round(right)}`,
+        );
     }
     return out;
   }, col);
@@ -54,7 +57,8 @@ function cutOff(col: string): Promise<string[]> {
 function clipped(col: string): Promise<string[]> {
   return grid().evaluate((el, id) => {
     const out: string[] = [];
-    for (const c of el.querySelectorAll<HTMLElement>('.vg-cell')) if (c.dataset.col === id && c.scrollWidth > c.clientWidth) out.push(c.textContent ?? '');
+    for (const c of el.querySelectorAll<HTMLElement>('.vg-cell'))
+      if (c.dataset.col === id && c.scrollWidth > c.clientWidth) out.push(c.textContent ?? '');
     return out;
   }, col);
 }

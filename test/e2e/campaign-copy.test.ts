@@ -22,7 +22,12 @@ interface ServiceCampaign {
 
 async function serviceCampaigns(): Promise<Map<string, ServiceCampaign>> {
   const token = await tokenFor({ url: app.sandboxUrl }, demoClient.client_id, demoClient.client_secret);
-  const res = await call({ url: app.sandboxUrl }, 'GET', `/core/api/1.0/${account.account_id}/campaigns?fetch_level=RAP&page=1&page_size=1000`, { token });
+  const res = await call(
+    { url: app.sandboxUrl },
+    'GET',
+    `/core/api/1.0/${account.account_id}/campaigns?fetch_level=RAP&page=1&page_size=1000`,
+    { token },
+  );
   const body = res.body as { results: ServiceCampaign[] };
   return new Map(body.results.map((c) => [String(c.id), c]));
 }
@@ -32,7 +37,10 @@ beforeAll(async () => {
   await app.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.page.url()).origin });
   const token = await tokenFor({ url: app.sandboxUrl }, demoClient.client_id, demoClient.client_secret);
   for (let i = 0; i < 30; i++) {
-    const r = await call({ url: app.sandboxUrl }, 'POST', `/core/api/1.0/${account.account_id}/campaigns/`, { token, json: nativeCampaign({ name: `Copy test ${String(i).padStart(2, '0')}` }) });
+    const r = await call({ url: app.sandboxUrl }, 'POST', `/core/api/1.0/${account.account_id}/campaigns/`, {
+      token,
+      json: nativeCampaign({ name: `Copy test ${String(i).padStart(2, '0')}` }),
+    });
     expect(r.status).toBe(200);
   }
 });

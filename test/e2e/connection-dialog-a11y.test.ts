@@ -52,8 +52,18 @@ describe('Edit connection dialog', () => {
     }
     // Not inside the sidebar: neither its landmark nor its header's bold.
     expect(await dialog.evaluate((el) => el.closest('nav') === null)).toBe(true);
-    expect(await dialog.locator('.form-label').first().evaluate((el) => getComputedStyle(el).fontWeight)).not.toBe('600');
-    expect(await dialog.locator('p.muted').first().evaluate((el) => getComputedStyle(el).fontWeight)).toBe('400');
+    expect(
+      await dialog
+        .locator('.form-label')
+        .first()
+        .evaluate((el) => getComputedStyle(el).fontWeight),
+    ).not.toBe('600');
+    expect(
+      await dialog
+        .locator('p.muted')
+        .first()
+        .evaluate((el) => getComputedStyle(el).fontWeight),
+    ).toBe('400');
     // Opened without a change: nothing in red yet.
     expect(await dialog.locator('.form-problem').count()).toBe(0);
     await expectAxeClean(page);
@@ -63,8 +73,16 @@ describe('Edit connection dialog', () => {
     const dialog = page.getByTestId('edit-connection-dialog');
     await dialog.getByTestId('edit-clientSecret').fill('a-wrong-secret');
     await dialog.getByTestId('edit-save').click();
-    await expect.poll(() => dialog.getByTestId('edit-error').textContent(), { timeout: 15_000 }).toMatch(/^The service refused this client id and secret/);
-    await expect.poll(focused).toEqual({ testId: 'edit-clientSecret', invalid: 'true', described: expect.stringMatching(/^The service refused this client id and secret.* \| Leave empty to keep the stored secret/) });
+    await expect
+      .poll(() => dialog.getByTestId('edit-error').textContent(), { timeout: 15_000 })
+      .toMatch(/^The service refused this client id and secret/);
+    await expect
+      .poll(focused)
+      .toEqual({
+        testId: 'edit-clientSecret',
+        invalid: 'true',
+        described: expect.stringMatching(/^The service refused this client id and secret.* \| Leave empty to keep the stored secret/),
+      });
     await page.screenshot({ path: screenshotPath('edit-connection-a11y.png') });
     // Typing the right one goes on from the field itself.
     await page.keyboard.press('Control+a');
@@ -79,9 +97,12 @@ describe('Edit connection dialog', () => {
 });
 
 describe('Scrolling lists', () => {
-  it('lets the keyboard reach and scroll the removal dialog\'s long unsent list, clean for axe in both themes', async () => {
+  it("lets the keyboard reach and scroll the removal dialog's long unsent list, clean for axe in both themes", async () => {
     // Fifteen drafts make the unsent list longer than its box.
-    await importCampaignDrafts(page, Array.from({ length: 15 }, (_, i) => 'Scroll draft ' + (i + 1)));
+    await importCampaignDrafts(
+      page,
+      Array.from({ length: 15 }, (_, i) => 'Scroll draft ' + (i + 1)),
+    );
 
     await page.getByTestId(`remove-account-${account.account_id}`).click();
     const dialog = page.getByTestId('remove-account-dialog');

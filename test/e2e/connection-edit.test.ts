@@ -22,13 +22,17 @@ describe('Edit connection', () => {
     const dialog = page.getByTestId('edit-connection-dialog');
     await dialog.getByTestId('edit-clientSecret').fill('a-wrong-secret');
     await dialog.getByTestId('edit-save').click();
-    await expect.poll(() => dialog.getByTestId('edit-error').textContent(), { timeout: 15_000 }).toMatch(/^The service refused this client id and secret, so nothing was changed: /);
+    await expect
+      .poll(() => dialog.getByTestId('edit-error').textContent(), { timeout: 15_000 })
+      .toMatch(/^The service refused this client id and secret, so nothing was changed: /);
     await page.screenshot({ path: screenshotPath('connection-edit.png') });
 
     await dialog.getByTestId('edit-clientSecret').fill('');
     await dialog.getByTestId('edit-pushUrl').fill('http://push.example.com');
     await dialog.getByTestId('edit-save').click();
-    expect(await dialog.locator('[data-field="pushUrl"]').textContent()).toContain('uses plain http://, which would send the client secret and tokens unencrypted to push.example.com');
+    expect(await dialog.locator('[data-field="pushUrl"]').textContent()).toContain(
+      'uses plain http://, which would send the client secret and tokens unencrypted to push.example.com',
+    );
 
     await dialog.getByTestId('edit-pushUrl').fill(app.sandboxUrl);
     await dialog.getByTestId('edit-name').fill('Sandbox (edited)');

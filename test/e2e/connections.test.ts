@@ -1,6 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port';
-import { closeLeftoverDialogs, demoClient, fixtures, openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import {
+  closeLeftoverDialogs,
+  demoClient,
+  fixtures,
+  openAccount,
+  openApp,
+  sandboxJson,
+  unlimitedAdvertiser,
+  type AppSession,
+} from './app-session';
 import { startOwnService, type OwnService } from './own-service';
 import { screenshotPath } from './support';
 
@@ -62,7 +71,9 @@ describe('Connections: add connection, add account, work offline', () => {
     // A secret the service refuses is never saved: the dialog stays, as typed, with the service's words.
     await page.getByTestId('conn-clientSecret').fill('demo-secret-typo');
     await page.getByTestId('conn-create').click();
-    await expect.poll(() => page.getByTestId('add-connection-dialog').textContent()).toMatch(/The service refused this client id and secret, so the connection was not added: .*invalid_client/);
+    await expect
+      .poll(() => page.getByTestId('add-connection-dialog').textContent())
+      .toMatch(/The service refused this client id and secret, so the connection was not added: .*invalid_client/);
     expect(await page.getByTestId('conn-name').inputValue()).toBe('Second sandbox');
     expect(await page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' }).count()).toBe(0);
     await page.getByTestId('conn-clientSecret').fill('demo-secret');
@@ -74,7 +85,9 @@ describe('Connections: add connection, add account, work offline', () => {
     await group.locator('[data-testid^="add-account-"]').click();
     await page.getByTestId('acct-id').fill('acme123');
     await page.getByTestId('acct-add').click();
-    expect(await page.getByTestId('add-account-dialog').getByTestId('problem-accountId').textContent()).toBe('Account ids contain letters only (e.g. acmeshoes)');
+    expect(await page.getByTestId('add-account-dialog').getByTestId('problem-accountId').textContent()).toBe(
+      'Account ids contain letters only (e.g. acmeshoes)',
+    );
     await page.getByTestId('acct-id').fill(account.account_id);
     await page.getByTestId('acct-add').click();
     await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
@@ -106,7 +119,12 @@ describe('Connections: add connection, add account, work offline', () => {
     await page.getByTestId('conn-sign-in').click();
     await page.getByTestId('conn-sign-in-waiting').waitFor();
     // Should the browser not open, the failure shows what the dialog said instead.
-    const said = () => page.getByTestId('add-connection-dialog').getByRole('alert').textContent({ timeout: 100 }).catch(() => 'nothing');
+    const said = () =>
+      page
+        .getByTestId('add-connection-dialog')
+        .getByRole('alert')
+        .textContent({ timeout: 100 })
+        .catch(() => 'nothing');
     await expect.poll(async () => (app.opened.length === 1 ? 1 : `opened ${app.opened.length}, the dialog said: ${await said()}`)).toBe(1);
     await page.getByTestId('conn-sign-in-cancel').click();
     await expect.poll(() => page.getByTestId('conn-sign-in-waiting').count()).toBe(0);
@@ -145,7 +163,13 @@ describe('Connections: add connection, add account, work offline', () => {
     await sandboxJson(app.sandboxUrl, '/_sandbox/faults', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ method: 'GET', path_prefix: `/core/api/1.0/${account.account_id}/campaigns`, mode: 'delay', delay_ms: 5000, count: 1 }),
+      body: JSON.stringify({
+        method: 'GET',
+        path_prefix: `/core/api/1.0/${account.account_id}/campaigns`,
+        mode: 'delay',
+        delay_ms: 5000,
+        count: 1,
+      }),
     });
     await page.getByTestId('refresh-button').click();
     await page.getByTestId('cancel-sync-button').click();

@@ -34,7 +34,10 @@ describe('drafts workbench', () => {
     await grid.locator('[aria-rowindex="2"]').click();
     await grid.locator('[aria-rowindex="4"]').click({ modifiers: ['Shift'] });
     await expect.poll(() => page.getByTestId('picked-count').textContent()).toBe('3 selected');
-    const originals = await grid.locator('[aria-rowindex="2"], [aria-rowindex="3"], [aria-rowindex="4"]').getByTestId('cell-name').allTextContents();
+    const originals = await grid
+      .locator('[aria-rowindex="2"], [aria-rowindex="3"], [aria-rowindex="4"]')
+      .getByTestId('cell-name')
+      .allTextContents();
     expect(originals).toHaveLength(3);
 
     await page.getByTestId('duplicate-picked').click();
@@ -49,7 +52,14 @@ describe('drafts workbench', () => {
 
     await page.getByTestId('drafts-undo').click();
     await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('Undone: set CPC on 3 drafts');
-    await expect.poll(() => page.locator('#f-cpc').count().then(async (n) => (n === 0 ? '' : page.locator('#f-cpc').inputValue()))).not.toBe('0.42');
+    await expect
+      .poll(() =>
+        page
+          .locator('#f-cpc')
+          .count()
+          .then(async (n) => (n === 0 ? '' : page.locator('#f-cpc').inputValue())),
+      )
+      .not.toBe('0.42');
     await page.keyboard.press('Control+Shift+Z');
     await expect.poll(() => page.getByTestId('draft-notice').textContent()).toContain('Redone: set CPC on 3 drafts');
     for (const name of copies) await expect.poll(() => cpcOfOpenDraft(name)).toBe('0.42');
@@ -62,7 +72,10 @@ describe('drafts workbench', () => {
     await expect
       .poll(
         async () => {
-          const state = await sandboxJson<{ campaigns: { name: string; cpc: number | null }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`);
+          const state = await sandboxJson<{ campaigns: { name: string; cpc: number | null }[] }>(
+            app.sandboxUrl,
+            `/_sandbox/state/campaigns?account=${account.account_id}`,
+          );
           return state.campaigns.filter((c) => copies.includes(c.name)).map((c) => [c.name, c.cpc]);
         },
         { timeout: 30_000 },

@@ -42,7 +42,9 @@ describe('Drafts tab: campaign draft editor', () => {
 
     await page.getByTestId('tab-campaigns').click();
     await page.getByTestId('campaign-search').fill(name);
-    await expect.poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 }).toEqual([name]);
+    await expect
+      .poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 })
+      .toEqual([name]);
     await page.getByTestId('campaign-search').fill('');
   });
 

@@ -40,7 +40,10 @@ function packagedApp(): { path: string | null; reason: string } {
         ? join(ROOT, 'dist', 'win-unpacked', 'Campaign Desk.exe')
         : join(ROOT, 'dist', arm ? 'linux-arm64-unpacked' : 'linux-unpacked', 'campaign-desk'));
   if (existsSync(candidate)) return { path: candidate, reason: '' };
-  return { path: null, reason: `no packaged app at ${relative(ROOT, candidate)} (npm run package makes one, on a machine that can download Electron)` };
+  return {
+    path: null,
+    reason: `no packaged app at ${relative(ROOT, candidate)} (npm run package makes one, on a machine that can download Electron)`,
+  };
 }
 
 /** The file Electron's executable is, inside a .app bundle or not. */
@@ -119,7 +122,9 @@ async function expectOnlyTheContract(win: Page): Promise<void> {
   );
   expect(leaked).toEqual([]);
   // A channel outside the contract reaches nothing in main.
-  const answer = await win.evaluate(() => (window as unknown as { desk: { invoke(c: string, i: unknown): Promise<unknown> } }).desk.invoke('shell.openPath', { path: '/' }));
+  const answer = await win.evaluate(() =>
+    (window as unknown as { desk: { invoke(c: string, i: unknown): Promise<unknown> } }).desk.invoke('shell.openPath', { path: '/' }),
+  );
   expect(answer).toMatchObject({ ok: false });
 }
 
@@ -158,7 +163,11 @@ describe('Electron desktop app: the development build', () => {
     `opens, shows the demo's campaigns, exposes only the contract, and keeps a draft across a restart${electron.path ? '' : ` (skipped: ${electron.reason})`}`,
     { timeout: 300_000 },
     async () => {
-      const build = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+      const build = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        shell: process.platform === 'win32',
+      });
       expect(build.status).toBe(0);
       await firstRunWithRestart((userData) =>
         _electron.launch({

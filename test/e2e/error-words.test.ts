@@ -6,7 +6,16 @@
 // Screenshots: .tmp/screenshots/error-words-refused.png, error-words-blocked.png, error-words-parked.png.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceApp, closeLeftoverDialogs, openAccount, openApp, openAxePage, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import {
+  advanceApp,
+  closeLeftoverDialogs,
+  openAccount,
+  openApp,
+  openAxePage,
+  sandboxJson,
+  unlimitedAdvertiser,
+  type AppSession,
+} from './app-session';
 import { expectAxeClean } from './axe';
 import { withApp } from './flows/app';
 import { queueCampaignDraft } from './flows/drafts';
@@ -38,7 +47,9 @@ describe('errors in true words', () => {
       await queueCampaignDraft(page, name, { ready: /^Ready to queue/ });
       await page.getByTestId('tab-activity').click();
       const entry = page.getByTestId('activity-list').locator('li').filter({ hasText: name }).first();
-      await expect.poll(() => entry.textContent(), { timeout: 30_000 }).toContain('the service failed (500: Internal server error) and may have made it all the same');
+      await expect
+        .poll(() => entry.textContent(), { timeout: 30_000 })
+        .toContain('the service failed (500: Internal server error) and may have made it all the same');
       expect(await page.getByTestId('activity-list').textContent()).not.toContain('the answer was lost');
     } finally {
       await sandboxJson(app.sandboxUrl, '/_sandbox/faults', { method: 'DELETE' });
@@ -58,7 +69,9 @@ describe('errors in true words', () => {
     const failed = (await page.getByTestId('service-words').textContent()) ?? '';
     expect(failed).toMatch(/^The service refused to create a campaign/);
     await page.getByTestId('draft-fix').click();
-    await expect.poll(() => page.getByTestId('service-words').textContent()).toMatch(/^The service refused to create a campaign .*not enabled for display campaigns/);
+    await expect
+      .poll(() => page.getByTestId('service-words').textContent())
+      .toMatch(/^The service refused to create a campaign .*not enabled for display campaigns/);
     expect((await page.getByTestId('service-words').textContent())?.match(/The service refused/g)).toHaveLength(1);
     await shootElement(page.getByTestId('change-state'), 'error-words-refused.png');
   });
@@ -97,7 +110,11 @@ describe("the service's words stay on the Outbox row after a 500 (manual clock)"
   });
 
   const fault = (spec: Record<string, unknown>) =>
-    sandboxJson(timed.sandboxUrl, '/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
+    sandboxJson(timed.sandboxUrl, '/_sandbox/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(spec),
+    });
 
   it('shows what the service answered beside the look-up note, and still after the change is parked 5 min on', async () => {
     const p = timed.page;
@@ -115,16 +132,21 @@ describe("the service's words stay on the Outbox row after a 500 (manual clock)"
     // The grace period passes: the look-up finds nothing yet and says it looks once more. That
     // note is the app's; the service's words stay on their own line.
     await advanceApp(timed, 31_000);
-    await expect.poll(() => row.getByTestId('outbox-detail').textContent(), { timeout: 30_000 }).toMatch(/^Not found on the service yet; looking once more/);
+    await expect
+      .poll(() => row.getByTestId('outbox-detail').textContent(), { timeout: 30_000 })
+      .toMatch(/^Not found on the service yet; looking once more/);
     expect(await said.textContent()).toBe('The service answered: 500: Internal server error');
 
     // The look-ups fail from now on: 5 minutes after the send the change is parked for the person.
     await fault({ method: 'GET', path_prefix: campaigns, mode: 'status_500', count: 1000 });
-    for (let i = 0; i < 40 && (await row.getByTestId('outbox-state').textContent()) !== 'Needs your answer'; i++) await advanceApp(timed, 10_000);
+    for (let i = 0; i < 40 && (await row.getByTestId('outbox-state').textContent()) !== 'Needs your answer'; i++)
+      await advanceApp(timed, 10_000);
     await expect.poll(() => row.getByTestId('outbox-state').textContent()).toBe('Needs your answer');
     expect(await said.textContent()).toBe('The service answered: 500: Internal server error');
     const detail = (await row.getByTestId('outbox-detail').textContent()) ?? '';
-    expect(detail).toMatch(/^The service answered with an error \(500: Internal server error\), and after 5 min the service has not shown whether it arrived/);
+    expect(detail).toMatch(
+      /^The service answered with an error \(500: Internal server error\), and after 5 min the service has not shown whether it arrived/,
+    );
     expect(detail).not.toMatch(/answer was lost/i);
     await shootElement(row, 'error-words-parked.png');
     expect(timed.pageErrors).toEqual([]);

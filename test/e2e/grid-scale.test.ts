@@ -10,7 +10,11 @@ import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } fro
 // and bench; this file is about the page keeping only what is visible in the DOM, and about what a
 // person sees while flinging the wheel; bench/grid-scroll.ts measures the same against the real app).
 const N = 100_000;
-const rows: CampaignRow[] = Array.from({ length: N }, (_, i) => ({ ...sampleRow(i), id: String(i), name: `Generated campaign ${String(i).padStart(6, '0')}` }));
+const rows: CampaignRow[] = Array.from({ length: N }, (_, i) => ({
+  ...sampleRow(i),
+  id: String(i),
+  name: `Generated campaign ${String(i).padStart(6, '0')}`,
+}));
 
 let server: BrowserServer;
 let browser: Browser;
@@ -31,7 +35,12 @@ beforeAll(async () => {
     return { rows: rows.slice(a.offset, a.offset + a.limit).map((r) => ({ ...r, fields: {} })), total: N, syncedAt: Date.now() };
   };
   table.handlers['activity.list'] = async () => [];
-  server = await startBrowserServer({ handlers: table.handlers, events: createManualEvents(), staticDir: RENDERER_DIR, log: () => undefined });
+  server = await startBrowserServer({
+    handlers: table.handlers,
+    events: createManualEvents(),
+    staticDir: RENDERER_DIR,
+    log: () => undefined,
+  });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(server.openUrl);

@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 const API_WORDS = /\b[a-z]+_[a-z_]+\b|Limit model/;
 
-describe('import and checks in the window\'s words', () => {
+describe("import and checks in the window's words", () => {
   it('imports unknown values as ready with a word and the nearest known value, and refuses a CPC of 1e9', async () => {
     await openAccount(page, account.account_id);
     await page.getByTestId('tab-drafts').click();
@@ -35,7 +35,9 @@ describe('import and checks in the window\'s words', () => {
       .map((r) => r.join('\t'))
       .join('\n');
     await page.getByTestId('import-text').fill(sheet);
-    await expect.poll(() => page.getByTestId('import-summary').textContent()).toBe('3 rows: 2 ready (2 with values this app does not know), 1 with problems.');
+    await expect
+      .poll(() => page.getByTestId('import-summary').textContent())
+      .toBe('3 rows: 2 ready (2 with values this app does not know), 1 with problems.');
     const rows = page.getByTestId('import-row');
     expect(await rows.nth(0).getByTestId('import-notes').textContent()).toBe(
       'Budget: "WEEKLY" is not a value this app knows. It is kept, since the service may use it; did you mean Monthly?',
@@ -70,7 +72,9 @@ describe('import and checks in the window\'s words', () => {
     await page.getByTestId('input-cpc').fill('0.4');
     await page.getByTestId('input-spending_limit').fill('5');
     await page.getByTestId('input-spending_limit').fill('');
-    await expect.poll(() => page.getByTestId('problem-spending_limit').textContent()).toBe('Spending limit is needed when Budget is Monthly.');
+    await expect
+      .poll(() => page.getByTestId('problem-spending_limit').textContent())
+      .toBe('Spending limit is needed when Budget is Monthly.');
     await expect.poll(() => page.getByTestId('save-state').textContent()).toBe('All changes saved');
 
     await page.getByTestId(`remove-account-${account.account_id}`).click();
@@ -82,7 +86,9 @@ describe('import and checks in the window\'s words', () => {
     expect(listed).not.toMatch(API_WORDS);
     await dialog.screenshot({ path: screenshotPath('removal-words.png') });
     const [json] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('unsent-export-json').click()]);
-    const body = JSON.parse(readFileSync((await json.path())!, 'utf8').replace(/^\uFEFF/, '')) as { changes: { summary: string; words: string | null }[] };
+    const body = JSON.parse(readFileSync((await json.path())!, 'utf8').replace(/^\uFEFF/, '')) as {
+      changes: { summary: string; words: string | null }[];
+    };
     const change = body.changes.find((c) => c.summary.includes('Budgetless boots'));
     expect(change?.words).toBe('Spending limit is needed when Budget is Monthly.');
     for (const c of body.changes) expect(c.words ?? '').not.toMatch(API_WORDS);

@@ -31,7 +31,12 @@ beforeAll(async () => {
 });
 
 const onService = async (name: string) =>
-  (await sandboxJson<{ campaigns: { id: number; name: string }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`)).campaigns.filter((c) => c.name === name);
+  (
+    await sandboxJson<{ campaigns: { id: number; name: string }[] }>(
+      app.sandboxUrl,
+      `/_sandbox/state/campaigns?account=${account.account_id}`,
+    )
+  ).campaigns.filter((c) => c.name === name);
 
 describe('Drafts and Outbox: one change, one item', () => {
   it('a refused draft is fixed and queued again: one item, posted, with the service id shown and linked', async () => {
@@ -44,7 +49,9 @@ describe('Drafts and Outbox: one change, one item', () => {
     await expect.poll(() => entry.getByTestId('draft-status').getAttribute('data-status'), { timeout: 30_000 }).toBe('failed');
     await entry.getByTestId('draft-item').click();
     const state = page.getByTestId('change-state');
-    await expect.poll(() => state.getByTestId('service-words').textContent()).toContain('This account is not enabled for display campaigns');
+    await expect
+      .poll(() => state.getByTestId('service-words').textContent())
+      .toContain('This account is not enabled for display campaigns');
     expect(await page.getByTestId('input-name').isDisabled()).toBe(true);
     expect(await state.getByTestId('draft-retry').count()).toBe(1);
     await page.screenshot({ path: screenshotPath('drafts-refused.png') });
@@ -78,7 +85,9 @@ describe('Drafts and Outbox: one change, one item', () => {
     await expectAxeClean(page);
 
     await page.getByTestId('tab-activity').click();
-    await expect.poll(() => page.getByTestId('activity-list').textContent()).toContain(`Create campaign "${name}" was sent: campaign ${created.id}.`);
+    await expect
+      .poll(() => page.getByTestId('activity-list').textContent())
+      .toContain(`Create campaign "${name}" was sent: campaign ${created.id}.`);
     expect(await page.getByTestId('activity-list').textContent()).toContain(`Create campaign "${name}" taken back to draft.`);
     await page.screenshot({ path: screenshotPath('activity.png') });
 
@@ -87,7 +96,9 @@ describe('Drafts and Outbox: one change, one item', () => {
     await page.getByTestId('outbox-history').locator('summary').click();
     await page.getByTestId('outbox-sent-item').filter({ hasText: name }).getByTestId('outbox-open-campaign').click();
     await expect.poll(() => page.getByTestId('campaign-search').inputValue()).toBe(String(created.id));
-    await expect.poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 }).toEqual([name]);
+    await expect
+      .poll(() => page.getByTestId('campaign-grid').getByTestId('cell-name').allTextContents(), { timeout: 30_000 })
+      .toEqual([name]);
     // Selected, its details open beside the grid.
     await expect.poll(() => page.getByTestId('details-name').textContent()).toBe(name);
     await page.screenshot({ path: artifactPath('outbox-opened-campaign.png') });

@@ -32,10 +32,17 @@ async function seriousProblems(page: Page, screen: string): Promise<string[]> {
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) =>
+        `${screen}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(', ')}`,
+    );
 }
 
-const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id ?? '');
+const focusedTestId = (page: Page) =>
+  page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.id ?? '');
 
 describe('keyboard', () => {
   it('opens the third account of the tree with Ctrl+3', async () => {
@@ -74,7 +81,9 @@ describe('keyboard', () => {
 
     await page.getByTestId('tree-filter').fill(account.name.split(' ')[0]);
     await expect.poll(() => page.locator('[data-tree-item]').count()).toBeLessThan(4);
-    expect(await page.locator('[data-tree-item]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(account.name)]));
+    expect(await page.locator('[data-tree-item]').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining(account.name)]),
+    );
     await page.getByTestId('tree-filter').fill('');
   });
 });

@@ -47,7 +47,9 @@ keychainSuite(keychain, 'a client secret lost from the keychain', () => {
 
     await page.getByTestId('topbar-enter-secret').click();
     const dialog = page.getByTestId('edit-connection-dialog');
-    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? '')).toBe('edit-clientSecret');
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? ''))
+      .toBe('edit-clientSecret');
     expect(await dialog.getByTestId('edit-secret-missing').count()).toBe(1);
     // Nothing in red before the person did anything: no field problem, no error, nothing invalid.
     expect(await dialog.locator('.form-problem, [aria-invalid="true"], [role="alert"]').count()).toBe(0);

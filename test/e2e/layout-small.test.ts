@@ -35,12 +35,14 @@ const wholeColumns = () =>
 
 const headerWidth = (title: string) =>
   page.evaluate((t) => {
-    const h = Array.from(document.querySelectorAll('[data-testid="campaign-grid"] [role="columnheader"]')).find((x) => (x.textContent ?? '').trim().startsWith(t));
+    const h = Array.from(document.querySelectorAll('[data-testid="campaign-grid"] [role="columnheader"]')).find((x) =>
+      (x.textContent ?? '').trim().startsWith(t),
+    );
     return h ? Math.round(h.getBoundingClientRect().width) : -1;
   }, title);
 
 describe('layout at small widths', () => {
-  it('keeps every default column on screen at 1024 px while a campaign\'s details are open', async () => {
+  it("keeps every default column on screen at 1024 px while a campaign's details are open", async () => {
     await page.setViewportSize({ width: 1024, height: 768 });
     await openAccount(page, account.account_id);
     const grid = page.getByTestId('campaign-grid');

@@ -23,7 +23,11 @@ beforeAll(async () => {
     port: 0,
     fixtures: {
       ...fixtures,
-      rate_limits: { windows: { second: 1, minute: 6, hour: 3600 }, tiers: { 9: { read: [20, 120, 1500], write: [1, 2, 100] } }, endpoint_tiers: { campaigns: 9 } },
+      rate_limits: {
+        windows: { second: 1, minute: 6, hour: 3600 },
+        tiers: { 9: { read: [20, 120, 1500], write: [1, 2, 100] } },
+        endpoint_tiers: { campaigns: 9 },
+      },
     },
     // A service that limits push too (the interface leaves it open): Tier 4, per client.
     variants: { push_tier: 4 },
@@ -49,7 +53,10 @@ describe('Limits: the rate-limit view while a queue drains', () => {
     await page.getByTestId('tab-drafts').click();
     await page.getByTestId('drafts-import').click();
     const names = [1, 2, 3, 4, 5].map((i) => `Limits drain ${i} ${Date.now()}`);
-    const sheet = [['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...names.map((n) => [n, 'Acme', 'Fixed CPC', '0.30', 'MONTHLY', '900'])]
+    const sheet = [
+      ['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'],
+      ...names.map((n) => [n, 'Acme', 'Fixed CPC', '0.30', 'MONTHLY', '900']),
+    ]
       .map((r) => r.join('\t'))
       .join('\n');
     await page.getByTestId('import-text').fill(sheet);
@@ -80,13 +87,17 @@ describe('Limits: the rate-limit view while a queue drains', () => {
     expect(drain).toMatch(/^(waiting for the minute limit, sends in \d+ s|sending now|sending next)$/);
     expect(await createWindow.getByTestId('limits-refill').textContent()).toMatch(/^Refills in \d+ s$/);
     // The status bar says it too, next to the count.
-    expect(await page.getByTestId('drain-estimate').textContent()).toMatch(/^\((waiting for the minute limit, sends in \d+ s|sending now|sending next)\)$/);
+    expect(await page.getByTestId('drain-estimate').textContent()).toMatch(
+      /^\((waiting for the minute limit, sends in \d+ s|sending now|sending next)\)$/,
+    );
     await page.screenshot({ path: screenshotPath('ratelimit-view.png') });
     expect(await axeViolations(page)).toEqual([]);
 
     // It keeps moving: fewer queued, until the queue is drained.
     const first = Number(/^(\d+)/.exec(queued ?? '')?.[1]);
-    await expect.poll(async () => Number(/^(\d+)/.exec((await card.getByTestId('limits-queued').textContent()) ?? '')?.[1] ?? 0), { timeout: 30_000 }).toBeLessThan(first);
+    await expect
+      .poll(async () => Number(/^(\d+)/.exec((await card.getByTestId('limits-queued').textContent()) ?? '')?.[1] ?? 0), { timeout: 30_000 })
+      .toBeLessThan(first);
     await expect.poll(() => card.getByTestId('limits-queued').textContent(), { timeout: 40_000 }).toBe('Nothing queued');
     expect(await card.getByTestId('limits-drain').count()).toBe(0);
     const onService = await sandboxCampaignNames(service.url, demoClient.client_id, demoClient.client_secret, LIMITED);

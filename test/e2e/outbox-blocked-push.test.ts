@@ -24,7 +24,8 @@ interface ServiceTask {
 const serviceTasks = async () => (await sandboxJson<{ tasks: ServiceTask[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001')).tasks;
 const now = () => serviceNow(app.sandboxUrl);
 /** A blocked push of the open account (see blockPush): its due time. */
-const blockedPush = (title: string, clockOffsetMs: number) => blockPush(page, app.sandboxUrl, title, { clockOffsetMs, url: 'https://news.example.com/outbox-fix' });
+const blockedPush = (title: string, clockOffsetMs: number) =>
+  blockPush(page, app.sandboxUrl, title, { clockOffsetMs, url: 'https://news.example.com/outbox-fix' });
 
 beforeAll(async () => {
   page = await openAxePage(app, { viewport: { width: 1400, height: 900 }, account: account.account_id });
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 describe('A blocked scheduled push in the Outbox', () => {
   it('offers the one-click times and no Retry, and "Tomorrow at" sends it at that time', async () => {
-      const title = `Fixed from the Outbox ${Date.now()}`;
+    const title = `Fixed from the Outbox ${Date.now()}`;
     const due = await blockedPush(title, 2 * HOUR);
 
     await page.getByTestId('tab-outbox').click();
@@ -58,7 +59,15 @@ describe('A blocked scheduled push in the Outbox', () => {
     const task = (await serviceTasks()).find((t) => t.title === title)!;
     // The same wall time (UTC, the push's clock), on the service's tomorrow.
     const tomorrow = new Date(before + 24 * HOUR);
-    expect(task.executionTime).toBe(Date.UTC(tomorrow.getUTCFullYear(), tomorrow.getUTCMonth(), tomorrow.getUTCDate(), new Date(due).getUTCHours(), new Date(due).getUTCMinutes()));
+    expect(task.executionTime).toBe(
+      Date.UTC(
+        tomorrow.getUTCFullYear(),
+        tomorrow.getUTCMonth(),
+        tomorrow.getUTCDate(),
+        new Date(due).getUTCHours(),
+        new Date(due).getUTCMinutes(),
+      ),
+    );
     // Sent: it has left the waiting list, and the Push tab no longer lists it as blocked either.
     await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(0);
     await page.getByTestId('tab-push').click();
@@ -66,7 +75,7 @@ describe('A blocked scheduled push in the Outbox', () => {
   });
 
   it('"Send now" sends a blocked push at once', async () => {
-      const title = `Sent now from the Outbox ${Date.now()}`;
+    const title = `Sent now from the Outbox ${Date.now()}`;
     await blockedPush(title, 4 * HOUR);
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: title });

@@ -28,7 +28,8 @@ describe('Outbox: the order of queued changes', () => {
 
     const rows = page.getByTestId('outbox-item');
     const listed = () => rows.evaluateAll((els) => els.map((el) => el.querySelector('td')?.firstElementChild?.textContent ?? ''));
-    const ahead = () => rows.evaluateAll((els) => els.map((el) => el.querySelector('[data-testid="outbox-wait"]')?.getAttribute('data-ahead') ?? ''));
+    const ahead = () =>
+      rows.evaluateAll((els) => els.map((el) => el.querySelector('[data-testid="outbox-wait"]')?.getAttribute('data-ahead') ?? ''));
     const created = (n: string) => `Create campaign "${n}"`;
     await expect.poll(listed, { timeout: 15_000 }).toEqual(names.map(created));
     await expect.poll(ahead).toEqual(['0', '1', '2']);
@@ -50,11 +51,13 @@ describe('Outbox: the order of queued changes', () => {
     await expect.poll(listed).toEqual(order.map(created));
     await expect.poll(ahead).toEqual(['0', '1', '2']);
     const waiting = () => rows.evaluateAll((els) => els.map((el) => el.querySelector('[data-testid="outbox-wait"]')?.textContent ?? ''));
-    await expect.poll(waiting).toEqual([
-      'Working offline: nothing is sent until you go online',
-      'Working offline: nothing is sent until you go online; 1 earlier change goes first',
-      'Working offline: nothing is sent until you go online; 2 earlier changes go first',
-    ]);
+    await expect
+      .poll(waiting)
+      .toEqual([
+        'Working offline: nothing is sent until you go online',
+        'Working offline: nothing is sent until you go online; 1 earlier change goes first',
+        'Working offline: nothing is sent until you go online; 2 earlier changes go first',
+      ]);
     expect(await third.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await third.getByTestId('outbox-move-up').getAttribute('aria-disabled')).toBe('true');
     // Alt+ArrowDown and back: the row follows the keys and keeps focus.
@@ -69,8 +72,14 @@ describe('Outbox: the order of queued changes', () => {
     await page.getByTestId('work-offline-sandbox-demo').uncheck();
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(0);
     // The sandbox numbers campaigns as they arrive: its order is the order they were sent in.
-    const { campaigns } = await sandboxJson<{ campaigns: { id: number; name: string }[] }>(app.sandboxUrl, `/_sandbox/state/campaigns?account=${account.account_id}`);
-    const arrived = campaigns.filter((c) => names.includes(c.name)).sort((a, b) => a.id - b.id).map((c) => c.name);
+    const { campaigns } = await sandboxJson<{ campaigns: { id: number; name: string }[] }>(
+      app.sandboxUrl,
+      `/_sandbox/state/campaigns?account=${account.account_id}`,
+    );
+    const arrived = campaigns
+      .filter((c) => names.includes(c.name))
+      .sort((a, b) => a.id - b.id)
+      .map((c) => c.name);
     expect(arrived).toEqual(order);
     expect(app.pageErrors).toEqual([]);
   });

@@ -11,7 +11,7 @@ const account = unlimitedAdvertiser();
 const app = withApp();
 
 describe('default performer', () => {
-  it('is prefilled on its own connection\'s new push only', async () => {
+  it("is prefilled on its own connection's new push only", async () => {
     const { page } = app;
     const other = await addConnection(page, 'Second agency', app.sandboxUrl);
     const otherAccount = await addAccount(page, other, account.account_id);
@@ -20,7 +20,9 @@ describe('default performer', () => {
     await page.getByTestId('tab-push').click();
     await page.getByTestId('push-performer').fill('first-agency@example.com');
     await page.getByTestId('performer-make-default').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Default performer of this connection: first-agency@example.com');
+    await expect
+      .poll(() => page.getByTestId('push-notice').textContent())
+      .toContain('Default performer of this connection: first-agency@example.com');
 
     await otherAccount.click();
     await page.getByTestId('tab-push').click();

@@ -28,7 +28,8 @@ async function seenWithoutScrolling(control: Locator): Promise<boolean> {
   });
 }
 
-const shownProblems = async () => (await page.getByTestId('push-composer').locator('.form-problem').allTextContents()).map((t) => t.trim()).filter(Boolean);
+const shownProblems = async () =>
+  (await page.getByTestId('push-composer').locator('.form-problem').allTextContents()).map((t) => t.trim()).filter(Boolean);
 
 beforeAll(async () => {
   page = await openAxePage(app, { viewport: { width: 1400, height: 900 }, account: account.account_id });
@@ -75,7 +76,9 @@ describe('A new push in the composer', () => {
     await chips('include').press('Enter');
     await chips('exclude').fill('FR');
     await chips('exclude').press('Enter');
-    await expect.poll(() => page.getByTestId('problem-target-countries').textContent()).toBe('Countries: either include or exclude, not both.');
+    await expect
+      .poll(() => page.getByTestId('problem-target-countries').textContent())
+      .toBe('Countries: either include or exclude, not both.');
     expect(app.pageErrors).toEqual([]);
   });
 });

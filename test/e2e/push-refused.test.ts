@@ -14,7 +14,12 @@ const ACCOUNT = 'suntrailtravel';
 const APP = '1001';
 
 function world(granted: boolean): Fixtures {
-  return { ...fixtures, clients: fixtures.clients.map((c) => (c.client_id === demoClient.client_id ? { ...c, apps: (c.apps ?? []).filter((a) => granted || a !== APP) } : c)) };
+  return {
+    ...fixtures,
+    clients: fixtures.clients.map((c) =>
+      c.client_id === demoClient.client_id ? { ...c, apps: (c.apps ?? []).filter((a) => granted || a !== APP) } : c,
+    ),
+  };
 }
 
 const session = withOwnService(world(true));

@@ -47,7 +47,9 @@ describe('Push composer, from a New York browser', () => {
     const summary = await page.getByTestId('push-schedule-summary').textContent();
     expect(summary).toMatch(/09:00 UTC \((04|05):00 your time, America\/New_York\)/);
     await page.getByTestId('push-userTimeZone').selectOption('1');
-    expect(await page.getByTestId('push-schedule-summary').textContent()).toContain("09:00 in each subscriber's time zone: the first receive it at");
+    expect(await page.getByTestId('push-schedule-summary').textContent()).toContain(
+      "09:00 in each subscriber's time zone: the first receive it at",
+    );
     await page.getByTestId('push-userTimeZone').selectOption('0');
   });
 
@@ -62,7 +64,13 @@ describe('Push composer, from a New York browser', () => {
     await page.getByTestId('push-queue').click();
     await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
     await expect
-      .poll(async () => (await sandboxJson<{ tasks: { title: string; executionTime: number }[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001')).tasks.find((t) => t.title === title)?.executionTime, { timeout: 30_000 })
+      .poll(
+        async () =>
+          (
+            await sandboxJson<{ tasks: { title: string; executionTime: number }[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001')
+          ).tasks.find((t) => t.title === title)?.executionTime,
+        { timeout: 30_000 },
+      )
       .toBe(AT_MS);
   });
 

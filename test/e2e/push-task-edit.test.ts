@@ -91,7 +91,9 @@ describe('A scheduled task edited in the composer', () => {
     await expect.poll(() => editor.getByTestId('preview-title').first().textContent()).toBe('Discarded title');
     expect(await editor.getByTestId('push-preview').textContent()).toContain('A body that only the preview sees');
     await page.getByTestId('task-userTimeZone').selectOption('1');
-    expect(await page.getByTestId('task-schedule-summary').textContent()).toContain("09:00 in each subscriber's time zone: the first receive it at");
+    expect(await page.getByTestId('task-schedule-summary').textContent()).toContain(
+      "09:00 in each subscriber's time zone: the first receive it at",
+    );
     expect(await page.getByTestId('task-edit-state').textContent()).toBe('3 changes ready to queue');
     // A picture of the editor: UPDATE_SCREENSHOT=1 npx vitest run -c vitest.e2e.config.mts test/e2e/push-task-edit.test.ts
     if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/task-editor.png' });

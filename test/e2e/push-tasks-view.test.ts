@@ -15,9 +15,13 @@ describe('Tasks tab', () => {
     const rows = page.getByTestId('task-grid').getByTestId('grid-row');
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.getByTestId('tasks-refresh').click();
-    await expect.poll(() => page.getByTestId('tasks-notice').textContent(), { timeout: 30_000 }).toMatch(/^Refreshed: \d+ tasks of application 1001\.$/);
+    await expect
+      .poll(() => page.getByTestId('tasks-notice').textContent(), { timeout: 30_000 })
+      .toMatch(/^Refreshed: \d+ tasks of application 1001\.$/);
     await page.getByTestId('task-status-filter').selectOption('completed');
-    await expect.poll(async () => (await rows.getByTestId('cell-task-status').allTextContents()).every((s) => s === 'completed')).toBe(true);
+    await expect
+      .poll(async () => (await rows.getByTestId('cell-task-status').allTextContents()).every((s) => s === 'completed'))
+      .toBe(true);
     expect(await page.getByTestId('task-count').textContent()).toMatch(/of \d+ tasks/);
     await page.getByTestId('task-status-filter').selectOption('');
     await page.getByTestId('task-type-filter').selectOption('scheduled');

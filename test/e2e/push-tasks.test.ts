@@ -32,7 +32,9 @@ describe('Push composer and Tasks tab', () => {
     await page.getByTestId('chips-include-countries').locator('input').press('Enter');
     await page.getByTestId('chips-exclude-countries').locator('input').fill('FR');
     await page.getByTestId('chips-exclude-countries').locator('input').press('Enter');
-    await expect.poll(() => page.getByTestId('problem-target-countries').textContent()).toBe('Countries: either include or exclude, not both.');
+    await expect
+      .poll(() => page.getByTestId('problem-target-countries').textContent())
+      .toBe('Countries: either include or exclude, not both.');
     await page.getByRole('button', { name: 'Remove FR from exclude Countries' }).click();
     await expect.poll(() => page.getByTestId('problem-target-countries').count()).toBe(0);
   });
@@ -57,7 +59,10 @@ describe('Push composer and Tasks tab', () => {
     await page.getByTestId('task-cancel').click();
     await page.getByTestId('confirm-yes').click();
     await expect.poll(() => row.getByTestId('cell-task-status').textContent(), { timeout: 30_000 }).toBe('cancelled');
-    const onService = await sandboxJson<{ tasks: { title: string; taskStatus: string }[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001');
+    const onService = await sandboxJson<{ tasks: { title: string; taskStatus: string }[] }>(
+      app.sandboxUrl,
+      '/_sandbox/state/tasks?app=1001',
+    );
     expect(onService.tasks.find((t) => t.title === title)?.taskStatus).toBe('cancelled');
     // Now read-only, with the reason.
     await expect.poll(() => page.getByTestId('task-readonly').textContent()).toContain("can't be edited or cancelled");

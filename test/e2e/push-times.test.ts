@@ -24,7 +24,11 @@ const hhmm = (ms: number) => `${pad(new Date(ms).getUTCHours())}:${pad(new Date(
 
 /** Moves the demo service's clock `offsetMs` from the computer's, and waits until the window has learned it. */
 async function holdServiceClock(offsetMs: number): Promise<void> {
-  await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: offsetMs }) });
+  await sandboxJson(app.sandboxUrl, '/_sandbox/variants', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clock_offset_ms: offsetMs }),
+  });
   const note = page.getByTestId('push-clock-note');
   const want = offsetMs === 0 ? null : `${Math.abs(offsetMs) / MIN} min ${offsetMs < 0 ? 'behind' : 'ahead of'} this computer's`;
   // Any answer carries the service's Date header: a refresh of the tasks asks for one.
@@ -36,7 +40,9 @@ async function holdServiceClock(offsetMs: number): Promise<void> {
         await page.getByTestId('tasks-refresh').click();
         await page.getByTestId('tab-push').click();
         await page.getByTestId('push-scheduled').check();
-        return (await note.count()) === 0 ? null : ((await note.textContent()) ?? '').replace(/^The service's clock is (.*); times.*$/, '$1');
+        return (await note.count()) === 0
+          ? null
+          : ((await note.textContent()) ?? '').replace(/^The service's clock is (.*); times.*$/, '$1');
       },
       { timeout: 30_000, interval: 1_000 },
     )
@@ -51,7 +57,10 @@ async function newScheduledPush(title: string, at: number, userTimeZone: 0 | 1):
 }
 
 async function serviceTask(title: string): Promise<{ executionTime: number; userTimeZone?: number } | undefined> {
-  const { tasks } = await sandboxJson<{ tasks: { title: string; executionTime: number; userTimeZone?: number }[] }>(app.sandboxUrl, '/_sandbox/state/tasks?app=1001');
+  const { tasks } = await sandboxJson<{ tasks: { title: string; executionTime: number; userTimeZone?: number }[] }>(
+    app.sandboxUrl,
+    '/_sandbox/state/tasks?app=1001',
+  );
   return tasks.find((t) => t.title === title);
 }
 
@@ -112,7 +121,9 @@ describe("Scheduled times judged on the service's clock, and shown on the clock 
     const at = Math.ceil((serviceNow + 210 * MIN) / MIN) * MIN;
     const title = `Subscriber time ${Date.now()}`;
     await newScheduledPush(title, at, 1);
-    await expect.poll(() => page.getByTestId('push-zone-warning').textContent()).toContain(`Subscribers in UTC+14 to UTC+4 will miss it: ${hhmm(at)} has already passed there.`);
+    await expect
+      .poll(() => page.getByTestId('push-zone-warning').textContent())
+      .toContain(`Subscribers in UTC+14 to UTC+4 will miss it: ${hhmm(at)} has already passed there.`);
     expect(await page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue, but some time zones will miss it (see When)');
     expect(await page.getByTestId('push-schedule-summary').textContent()).toContain(`${hhmm(at)} in each subscriber's time zone`);
     await page.screenshot({ path: '/tmp/push-times-zone-warning.png' });

@@ -41,7 +41,9 @@ describe('Removal with unsent work', () => {
       '1 draft and 1 failed change are not sent. Removing the account deletes them from this computer: export them first to keep a copy.',
     );
     expect(await dialog.getByTestId('unsent-group-draft').textContent()).toBe(`Drafts (1)Campaign draft "${kept}"`);
-    expect(await dialog.getByTestId('unsent-group-failed').textContent()).toMatch(new RegExp(`^Failed \\(1\\)Create campaign "${refused}" · .*not enabled for display campaigns$`));
+    expect(await dialog.getByTestId('unsent-group-failed').textContent()).toMatch(
+      new RegExp(`^Failed \\(1\\)Create campaign "${refused}" · .*not enabled for display campaigns$`),
+    );
     // Without the choice, Remove cannot be pressed.
     const confirm = dialog.getByTestId('remove-account-confirm');
     expect(await confirm.isDisabled()).toBe(true);
@@ -69,7 +71,9 @@ describe('Removal with unsent work', () => {
     expect(text).not.toMatch(/secret|token/i);
 
     await dialog.getByTestId('unsent-discard').check();
-    expect(await dialog.getByTestId('unsent-discard').evaluate((el) => el.parentElement?.textContent)).toBe('Discard these 2 unsent changes');
+    expect(await dialog.getByTestId('unsent-discard').evaluate((el) => el.parentElement?.textContent)).toBe(
+      'Discard these 2 unsent changes',
+    );
     expect(await confirm.getAttribute('title')).toBeNull();
     await confirm.click();
     await expect.poll(() => dialog.count()).toBe(0);
@@ -123,7 +127,9 @@ describe('Retention the person sets', () => {
     await page.reload();
     await openAccount(page, 'acmeshoes');
     await page.getByTestId('tab-outbox').click();
-    await expect.poll(() => page.getByTestId('retention-note').textContent()).toBe('kept for 7 days, then removed; the activity log for 90 days');
+    await expect
+      .poll(() => page.getByTestId('retention-note').textContent())
+      .toBe('kept for 7 days, then removed; the activity log for 90 days');
     expect(app.pageErrors).toEqual([]);
   });
 });

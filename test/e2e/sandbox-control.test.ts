@@ -19,7 +19,9 @@ beforeAll(async () => {
   // The app's own demo sandbox, started as the app starts it (a fresh secret only the app holds).
   sandbox = await startDemoSandbox();
   // Another origin on the same machine: any page the person might open.
-  site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Some page</title><p>Hello</p>'));
+  site = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Some page</title><p>Hello</p>'),
+  );
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
   browser = await launchChromium();
@@ -42,9 +44,18 @@ describe('the sandbox control API from a page on another origin', () => {
         );
       return {
         // What a page may send without a preflight: no custom header, and the answer unreadable.
-        plain: await tryIt({ method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ mode: 'status_500', count: 1000 }) }),
+        plain: await tryIt({
+          method: 'POST',
+          mode: 'no-cors',
+          headers: { 'content-type': 'text/plain' },
+          body: JSON.stringify({ mode: 'status_500', count: 1000 }),
+        }),
         // A guessed secret needs a custom header, so a preflight, which the sandbox never allows.
-        guessed: await tryIt({ method: 'POST', headers: { 'x-sandbox-control': 'guess-guess-guess-guess', 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'status_500' }) }),
+        guessed: await tryIt({
+          method: 'POST',
+          headers: { 'x-sandbox-control': 'guess-guess-guess-guess', 'content-type': 'application/json' },
+          body: JSON.stringify({ mode: 'status_500' }),
+        }),
         // Reading the request log (where a secret would be, if anywhere): not readable cross-origin.
         read: await tryIt({ method: 'GET' }, '/_sandbox/requests'),
       };

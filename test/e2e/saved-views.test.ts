@@ -90,7 +90,9 @@ describe('saved views', () => {
     expect(shown).toContain('Tracking code');
     expect(shown).not.toContain('CPC');
     expect(await page.getByTestId('details-pane').count()).toBe(0);
-    const width = await page.locator('[data-testid="campaign-grid"] [role="columnheader"]', { hasText: 'Tracking code' }).evaluate((el) => el.getBoundingClientRect().width);
+    const width = await page
+      .locator('[data-testid="campaign-grid"] [role="columnheader"]', { hasText: 'Tracking code' })
+      .evaluate((el) => el.getBoundingClientRect().width);
     expect(Math.round(width)).toBe(240);
     if (process.env.UPDATE_SCREENSHOT) {
       await page.getByTestId('columns-button').click();

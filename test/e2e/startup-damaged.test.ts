@@ -16,7 +16,9 @@ describe('restart with a damaged data file', () => {
     const { dataDir } = damaged;
     const page = await damaged.open({ width: 1000, height: 600 });
     const alert = page.getByRole('alert');
-    expect(await alert.textContent()).toMatch(/^Campaign Desk's data file is damaged \(.+\): .*campaign-desk\.sqlite\. Choose "Start fresh" to move it aside/);
+    expect(await alert.textContent()).toMatch(
+      /^Campaign Desk's data file is damaged \(.+\): .*campaign-desk\.sqlite\. Choose "Start fresh" to move it aside/,
+    );
     await page.screenshot({ path: screenshotPath('startup-damaged.png') });
     // Nothing has been moved until the person chooses.
     expect(readdirSync(dataDir).filter((f) => f.includes('.damaged-'))).toEqual([]);

@@ -28,7 +28,14 @@ let byHour: RunningSandbox;
 const limitedService = (write: [number, number, number]) =>
   startSandbox({
     port: 0,
-    fixtures: { ...fixtures, rate_limits: { windows: { second: 1, minute: 60, hour: 3600 }, tiers: { 9: { read: [20, 120, 1500], write } }, endpoint_tiers: { campaigns: 9 } } },
+    fixtures: {
+      ...fixtures,
+      rate_limits: {
+        windows: { second: 1, minute: 60, hour: 3600 },
+        tiers: { 9: { read: [20, 120, 1500], write } },
+        endpoint_tiers: { campaigns: 9 },
+      },
+    },
   });
 
 /** Imports `n` ready campaign drafts into the open account and queues them all. */
@@ -36,7 +43,10 @@ async function queueCreates(n: number, tag: string): Promise<string[]> {
   await page.getByTestId('tab-drafts').click();
   await page.getByTestId('drafts-import').click();
   const names = Array.from({ length: n }, (_, i) => `${tag} ${i + 1} ${Date.now()}`);
-  const sheet = [['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'], ...names.map((x) => [x, 'Acme', 'Fixed CPC', '0.30', 'MONTHLY', '900'])]
+  const sheet = [
+    ['Name', 'Branding text', 'Bidding', 'cpc', 'Limit model', 'Spending limit'],
+    ...names.map((x) => [x, 'Acme', 'Fixed CPC', '0.30', 'MONTHLY', '900']),
+  ]
     .map((r) => r.join('\t'))
     .join('\n');
   await page.getByTestId('import-text').fill(sheet);
@@ -71,7 +81,14 @@ describe('Status bar: true when shown', () => {
   it('after a restart, says the limits of a limited account are not known yet until its first answer, not "Not rate limited"', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'desk-e2e-restart-'));
     const run = async (body: (p: Page) => Promise<void>) => {
-      const mode = await startBrowserMode({ dataDir, staticDir: RENDERER_DIR, version: 'e2e', demo: false, log: () => undefined, openExternal: async () => undefined });
+      const mode = await startBrowserMode({
+        dataDir,
+        staticDir: RENDERER_DIR,
+        version: 'e2e',
+        demo: false,
+        log: () => undefined,
+        openExternal: async () => undefined,
+      });
       const p = await app.browser.newPage({ viewport: { width: 1280, height: 800 } });
       try {
         await p.goto(mode.server.openUrl);
@@ -112,7 +129,11 @@ describe('Status bar: true when shown', () => {
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     await page.getByTestId('push-queue').click();
     await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
-    await sandboxJson(app.sandboxUrl, '/_sandbox/variants', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clock_offset_ms: 10 * 60_000 }) });
+    await sandboxJson(app.sandboxUrl, '/_sandbox/variants', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clock_offset_ms: 10 * 60_000 }),
+    });
     await page.getByTestId('work-offline-sandbox-demo').uncheck();
     await expect.poll(() => text(page.getByTestId('attention-count')), { timeout: 30_000 }).toBe('1 blocked');
     await page.getByTestId('work-offline-sandbox-demo').check();

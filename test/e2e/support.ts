@@ -39,11 +39,15 @@ export async function shootElement(target: Locator, file: string): Promise<void>
 
 export function ensureRendererBuilt(): void {
   if (existsSync(join(RENDERER_DIR, 'index.html'))) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.mts', '--logLevel', 'error'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.renderer.config.mts', '--logLevel', 'error'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    },
+  );
   if (r.status !== 0) throw new Error('renderer build failed');
 }
 
@@ -52,7 +56,14 @@ export async function launchChromium(): Promise<Browser> {
   process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'desk-chromium-'));
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -68,7 +79,12 @@ export function electronBinary(): { path: string | null; reason: string } {
 }
 
 /** The campaign names the sandbox itself lists for an account (all pages, RAP), as any client would. */
-export async function sandboxCampaignNames(sandboxUrl: string, clientId: string, clientSecret: string, accountId: string): Promise<string[]> {
+export async function sandboxCampaignNames(
+  sandboxUrl: string,
+  clientId: string,
+  clientSecret: string,
+  accountId: string,
+): Promise<string[]> {
   const tokenRes = await fetch(`${sandboxUrl}/authentication/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

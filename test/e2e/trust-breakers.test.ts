@@ -25,14 +25,18 @@ describe('bulk delete and the undo history', () => {
     await page.getByTestId('bulk-delete').click();
     const confirm = page.getByTestId('confirm-dialog');
     await confirm.waitFor();
-    expect(await confirm.locator('p').textContent()).toBe('Delete the 3 drafts you ticked? They were never posted, so they will be gone. Undo brings them back.');
+    expect(await confirm.locator('p').textContent()).toBe(
+      'Delete the 3 drafts you ticked? They were never posted, so they will be gone. Undo brings them back.',
+    );
     await page.screenshot({ path: screenshotPath('bulk-delete-confirm.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => confirm.count()).toBe(0);
     expect(await page.getByTestId('draft-item').count()).toBe(3);
 
     // The history is kept by the core: the reload waits for the write that holds the delete.
-    const kept = page.waitForResponse((r) => r.url().includes('drafts.saveHistory') && (r.request().postData() ?? '').includes('delete 3 drafts'));
+    const kept = page.waitForResponse(
+      (r) => r.url().includes('drafts.saveHistory') && (r.request().postData() ?? '').includes('delete 3 drafts'),
+    );
     await page.getByTestId('bulk-delete').click();
     await expect.poll(() => confirm.getByTestId('confirm-yes').textContent()).toBe('Delete 3 drafts');
     await confirm.getByTestId('confirm-yes').click();
@@ -46,7 +50,11 @@ describe('bulk delete and the undo history', () => {
     await expect.poll(() => undo.isEnabled(), { timeout: 15_000 }).toBe(true);
     expect(await undo.getAttribute('title')).toMatch(/^Undo delete 3 drafts/);
     await undo.click();
-    await expect.poll(async () => (await page.getByTestId('draft-item').locator('.pick-title').allTextContents()).map((t) => t.replace(/^\+\s*/, '')).sort()).toEqual([...names].sort());
+    await expect
+      .poll(async () =>
+        (await page.getByTestId('draft-item').locator('.pick-title').allTextContents()).map((t) => t.replace(/^\+\s*/, '')).sort(),
+      )
+      .toEqual([...names].sort());
     expect(app.pageErrors).toEqual([]);
   });
 });
@@ -62,20 +70,30 @@ describe('offline banner', () => {
     await page.getByTestId('work-offline-sandbox-demo').check();
     await expect.poll(() => banner.getAttribute('data-state')).toBe('working_offline');
     expect(await banner.getAttribute('role')).toBe('status');
-    expect(await banner.textContent()).toContain('You can still write and edit drafts and queue changes: they are kept on this computer and sent when you go online.');
+    expect(await banner.textContent()).toContain(
+      'You can still write and edit drafts and queue changes: they are kept on this computer and sent when you go online.',
+    );
     await page.getByTestId('work-offline-sandbox-demo').uncheck();
     await expect.poll(() => banner.count()).toBe(0);
 
     // The service stops answering: the next read finds it out.
-    await sandboxJson(app.sandboxUrl, '/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'close_before', count: 1000 }) });
+    await sandboxJson(app.sandboxUrl, '/_sandbox/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'close_before', count: 1000 }),
+    });
     try {
       await page.getByTestId('refresh-button').click();
       await expect.poll(() => banner.getAttribute('data-state'), { timeout: 30_000 }).toBe('offline');
-      expect(await banner.textContent()).toMatch(/^Offline: Sandbox demo cannot be reached\. You can still write and edit drafts and queue changes: they are kept on this computer and sent when the service answers again\./);
+      expect(await banner.textContent()).toMatch(
+        /^Offline: Sandbox demo cannot be reached\. You can still write and edit drafts and queue changes: they are kept on this computer and sent when the service answers again\./,
+      );
       await page.screenshot({ path: screenshotPath('offline-banner.png') });
       // Asked while it still does not answer: the banner says the question was put.
       await page.getByTestId('offline-retry').click();
-      await expect.poll(() => page.getByTestId('offline-outcome').textContent(), { timeout: 30_000 }).toMatch(/^ Still no answer at .+; it is asked again on its own\.$/);
+      await expect
+        .poll(() => page.getByTestId('offline-outcome').textContent(), { timeout: 30_000 })
+        .toMatch(/^ Still no answer at .+; it is asked again on its own\.$/);
     } finally {
       await sandboxJson(app.sandboxUrl, '/_sandbox/faults', { method: 'DELETE' });
     }
@@ -96,7 +114,9 @@ describe('the demo service across restarts', () => {
   }
 
   const serviceCampaigns = async (mode: BrowserMode) => {
-    const res = await fetch(`${mode.demoUrl}/_sandbox/state/campaigns?account=${account.account_id}`, { headers: { [CONTROL_SECRET_HEADER]: mode.demoControlSecret! } });
+    const res = await fetch(`${mode.demoUrl}/_sandbox/state/campaigns?account=${account.account_id}`, {
+      headers: { [CONTROL_SECRET_HEADER]: mode.demoControlSecret! },
+    });
     const body = (await res.json()) as { campaigns: { id: number; name: string }[] };
     return body.campaigns;
   };
@@ -126,7 +146,9 @@ describe('the demo service across restarts', () => {
       await second.page.getByTestId('tab-campaigns').click();
       await second.page.getByTestId('refresh-button').click();
       const names = second.page.getByTestId('campaign-grid').getByTestId('cell-name');
-      await expect.poll(async () => (await names.allTextContents()).filter((n) => n.startsWith('Posted ')).sort(), { timeout: 30_000 }).toEqual(['Posted after restart', 'Posted before restart']);
+      await expect
+        .poll(async () => (await names.allTextContents()).filter((n) => n.startsWith('Posted ')).sort(), { timeout: 30_000 })
+        .toEqual(['Posted after restart', 'Posted before restart']);
     } finally {
       await folder.stop();
     }

@@ -12,14 +12,7 @@ export const anyChannel = fc.oneof(
 );
 
 /** Never an object, so never valid for any channel (every input schema is an object). */
-export const nonObject = fc.oneof(
-  fc.string(),
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(fc.anything()),
-);
+export const nonObject = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.anything()));
 
 /** Values no field of the contract accepts: not null, not a fraction, not an array of fractions. */
 const neverValid = fc.constantFrom(null, -1.5, [-1.5]);
@@ -40,7 +33,9 @@ export function mutated(channel: ChannelName): fc.Arbitrary<unknown> {
   const valid = VALID_INPUTS[channel] as Record<string, unknown>;
   const keys = Object.keys(valid);
   return fc.oneof(
-    fc.record({ key: fc.constantFrom(...(keys.length ? keys : ['x'])), value: fc.anything() }).map(({ key, value }) => ({ ...valid, [key]: value })),
+    fc
+      .record({ key: fc.constantFrom(...(keys.length ? keys : ['x'])), value: fc.anything() })
+      .map(({ key, value }) => ({ ...valid, [key]: value })),
     fc.record({ key: fc.string(), value: fc.anything() }).map(({ key, value }) => ({ ...valid, [key]: value })),
     fc.anything(),
   );

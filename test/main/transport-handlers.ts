@@ -1,7 +1,18 @@
 // A handler table written for the transport tests: it is not the core, only something that
 // records every call and answers with contract-valid values, so a test can prove what reached a
 // handler (and that invalid input never does). The real core is exercised by the e2e suite.
-import type { Account, CampaignRow, ChannelInput, ChannelName, DeskEventSource, DeskHandlers, EventName, EventPayload, OutboxItem, Profile } from '../../src/shared/ipc/contract';
+import type {
+  Account,
+  CampaignRow,
+  ChannelInput,
+  ChannelName,
+  DeskEventSource,
+  DeskHandlers,
+  EventName,
+  EventPayload,
+  OutboxItem,
+  Profile,
+} from '../../src/shared/ipc/contract';
 import { DeskError } from '../../src/shared/errors';
 
 export interface RecordedCall {
@@ -90,7 +101,13 @@ export function createTransportTable(): TransportTable {
     return Promise.resolve(value);
   };
   const handlers: DeskHandlers = {
-    'app.info': (a) => rec('app.info', a, { version: '0.0.0-test', transport: 'browser', secrets: { kind: 'memory', warning: null }, demo: { available: true, removed: false } }),
+    'app.info': (a) =>
+      rec('app.info', a, {
+        version: '0.0.0-test',
+        transport: 'browser',
+        secrets: { kind: 'memory', warning: null },
+        demo: { available: true, removed: false },
+      }),
     'profiles.list': (a) => rec('profiles.list', a, profiles),
     'profiles.create': (a) => {
       const p = { ...sampleProfile(`p${profiles.length + 1}`), name: a.name, clientId: a.clientId };
@@ -113,30 +130,69 @@ export function createTransportTable(): TransportTable {
     'accounts.remove': (a) => rec('accounts.remove', a, { ok: true as const }),
     'accounts.capabilities': (a) => rec('accounts.capabilities', a, { accountName: 'Acme', capabilities: [] }),
     'accounts.setCapability': (a) =>
-      rec('accounts.setCapability', a, { accountName: 'Acme', capabilities: a.state === 'unknown' ? [] : [{ capability: a.capability, state: a.state, source: 'person' as const, message: null, at: 1 }] }),
+      rec('accounts.setCapability', a, {
+        accountName: 'Acme',
+        capabilities:
+          a.state === 'unknown' ? [] : [{ capability: a.capability, state: a.state, source: 'person' as const, message: null, at: 1 }],
+      }),
     'campaigns.query': (a) => rec('campaigns.query', a, { rows: [sampleRow(a.offset)], total: 1, syncedAt: null }),
-    'campaigns.values': (a) => rec('campaigns.values', a, { bid_strategy: ['FIXED'], marketing_objective: [], spending_limit_model: [], campaign_item_type: [] }),
-    'campaigns.records': (a) => rec('campaigns.records', a, { rows: [{ ...sampleRow(a.offset), fields: { tracking_code: 'utm=1' } }], total: 1, syncedAt: null }),
+    'campaigns.values': (a) =>
+      rec('campaigns.values', a, { bid_strategy: ['FIXED'], marketing_objective: [], spending_limit_model: [], campaign_item_type: [] }),
+    'campaigns.records': (a) =>
+      rec('campaigns.records', a, { rows: [{ ...sampleRow(a.offset), fields: { tracking_code: 'utm=1' } }], total: 1, syncedAt: null }),
     'views.load': (a) => rec('views.load', a, { accounts: {} }),
     'views.save': (a) => rec('views.save', a, { ok: true as const }),
     'sync.refresh': (a) => rec('sync.refresh', a, { ok: true as const }),
     'sync.cancel': (a) => rec('sync.cancel', a, { ok: true as const }),
     'drafts.list': (a) => rec('drafts.list', a, []),
     'drafts.save': (a) =>
-      rec('drafts.save', a, a.kind === 'campaign'
-        ? { kind: 'campaign' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0, status: 'draft' as const }
-        : { kind: 'push' as const, id: 'd1', profileId: a.profileId, accountId: a.accountId, payload: a.payload, problems: [], updatedAt: 0, status: 'draft' as const }),
+      rec(
+        'drafts.save',
+        a,
+        a.kind === 'campaign'
+          ? {
+              kind: 'campaign' as const,
+              id: 'd1',
+              profileId: a.profileId,
+              accountId: a.accountId,
+              payload: a.payload,
+              problems: [],
+              updatedAt: 0,
+              status: 'draft' as const,
+            }
+          : {
+              kind: 'push' as const,
+              id: 'd1',
+              profileId: a.profileId,
+              accountId: a.accountId,
+              payload: a.payload,
+              problems: [],
+              updatedAt: 0,
+              status: 'draft' as const,
+            },
+      ),
     'drafts.delete': (a) => rec('drafts.delete', a, { ok: true as const }),
     'drafts.submit': (a) => rec('drafts.submit', a, sampleOutbox(a.id)),
     'drafts.history': (a) => rec('drafts.history', a, { undo: [], redo: [] }),
     'drafts.saveHistory': (a) => rec('drafts.saveHistory', a, { ok: true as const }),
     'drafts.saveMany': (a) => rec('drafts.saveMany', a, []),
     'drafts.deleteMany': (a) => rec('drafts.deleteMany', a, { ok: true as const }),
-    'drafts.submitMany': (a) => rec('drafts.submitMany', a, { queued: a.ids.map((id) => ({ id, summary: 'Create campaign' })), refused: [] }),
+    'drafts.submitMany': (a) =>
+      rec('drafts.submitMany', a, { queued: a.ids.map((id) => ({ id, summary: 'Create campaign' })), refused: [] }),
     'outbox.list': (a) => rec('outbox.list', a, []),
     'outbox.retry': (a) => rec('outbox.retry', a, sampleOutbox(a.id)),
     'outbox.move': (a) => rec('outbox.move', a, sampleOutbox(a.id)),
-    'outbox.takeBack': (a) => rec('outbox.takeBack', a, { kind: 'campaign' as const, id: 'd1', profileId: 'p1', accountId: 'acme', payload: {}, problems: [], updatedAt: 0, status: 'draft' as const }),
+    'outbox.takeBack': (a) =>
+      rec('outbox.takeBack', a, {
+        kind: 'campaign' as const,
+        id: 'd1',
+        profileId: 'p1',
+        accountId: 'acme',
+        payload: {},
+        problems: [],
+        updatedAt: 0,
+        status: 'draft' as const,
+      }),
     'outbox.discard': (a) => rec('outbox.discard', a, { ok: true as const }),
     'outbox.waits': (a) => rec('outbox.waits', a, []),
     'outbox.counts': (a) => rec('outbox.counts', a, []),
@@ -157,13 +213,27 @@ export function createTransportTable(): TransportTable {
     'push.templates': (a) => rec('push.templates', a, []),
     'push.saveTemplate': (a) => rec('push.saveTemplate', a, { id: 't1', name: 'T', payload: {}, createdAt: 0 }),
     'push.removeTemplate': (a) => rec('push.removeTemplate', a, { ok: true as const }),
-    'images.check': (a) => rec('images.check', a, { url: '', reachable: false, status: null, contentType: null, format: null, bytes: null, width: null, height: null, dataUrl: null, error: 'x', hints: [] }),
+    'images.check': (a) =>
+      rec('images.check', a, {
+        url: '',
+        reachable: false,
+        status: null,
+        contentType: null,
+        format: null,
+        bytes: null,
+        width: null,
+        height: null,
+        dataUrl: null,
+        error: 'x',
+        hints: [],
+      }),
     'ratelimit.state': (a) => rec('ratelimit.state', a, []),
     'ratelimit.view': (a) => rec('ratelimit.view', a, { at: 0, accounts: [], push: [] }),
     'unsent.list': (a) => rec('unsent.list', a, { items: [] }),
     'retention.get': (a) => rec('retention.get', a, { sentDays: 30, activityDays: 30 }),
     'retention.preview': (a) => rec('retention.preview', a, { sent: 0, activity: 0 }),
-    'retention.set': (a) => rec('retention.set', a, { retention: { sentDays: a.sentDays, activityDays: a.activityDays }, removed: { sent: 0, activity: 0 } }),
+    'retention.set': (a) =>
+      rec('retention.set', a, { retention: { sentDays: a.sentDays, activityDays: a.activityDays }, removed: { sent: 0, activity: 0 } }),
     'activity.list': (a) => {
       calls.push({ channel: 'activity.list', args: a });
       return Promise.reject(new Error('disk I/O error at /home/someone/secret-token-abc123'));
@@ -173,7 +243,11 @@ export function createTransportTable(): TransportTable {
 }
 
 /** An event source the test drives by hand. */
-export function createManualEvents(): DeskEventSource & { emit<E extends EventName>(event: E, payload: EventPayload<E>): void; emitRaw(event: EventName, payload: unknown): void; listenerCount(): number } {
+export function createManualEvents(): DeskEventSource & {
+  emit<E extends EventName>(event: E, payload: EventPayload<E>): void;
+  emitRaw(event: EventName, payload: unknown): void;
+  listenerCount(): number;
+} {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   return {
     on(event, listener) {
@@ -223,11 +297,21 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   'accounts.remove': { profileId: 'p1', accountId: 'acme' },
   'accounts.capabilities': { profileId: 'p1', accountId: 'acme' },
   'accounts.setCapability': { profileId: 'p1', accountId: 'acme', capability: 'display', state: 'enabled' },
-  'campaigns.query': { profileId: 'p1', accountId: 'acme', sort: { field: 'name', direction: 'asc' }, statuses: ['APPROVED'], text: 'boots' },
+  'campaigns.query': {
+    profileId: 'p1',
+    accountId: 'acme',
+    sort: { field: 'name', direction: 'asc' },
+    statuses: ['APPROVED'],
+    text: 'boots',
+  },
   'campaigns.values': { profileId: 'p1', accountId: 'acme' },
   'campaigns.records': { profileId: 'p1', accountId: 'acme', text: 'boots' },
   'views.load': {},
-  'views.save': { account: { profileId: 'p1', accountId: 'acme' }, tab: 'drafts', accounts: { 'p1/acme': { sort: null, status: 'PAUSED', text: '', columns: [{ id: 'name', width: 200 }], detailsOpen: false } } },
+  'views.save': {
+    account: { profileId: 'p1', accountId: 'acme' },
+    tab: 'drafts',
+    accounts: { 'p1/acme': { sort: null, status: 'PAUSED', text: '', columns: [{ id: 'name', width: 200 }], detailsOpen: false } },
+  },
   'sync.refresh': { profileId: 'p1', accountId: 'acme' },
   'sync.cancel': { profileId: 'p1', accountId: 'acme' },
   'drafts.list': { profileId: 'p1', accountId: 'acme' },
@@ -235,7 +319,14 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   'drafts.delete': { id: 'd1' },
   'drafts.submit': { id: 'd1' },
   'drafts.history': { profileId: 'p1', accountId: 'acme' },
-  'drafts.saveHistory': { profileId: 'p1', accountId: 'acme', history: { undo: [{ label: 'delete draft', before: [{ id: 'd1', payload: { name: 'Boots' } }], after: [{ id: 'd1', payload: null }] }], redo: [] } },
+  'drafts.saveHistory': {
+    profileId: 'p1',
+    accountId: 'acme',
+    history: {
+      undo: [{ label: 'delete draft', before: [{ id: 'd1', payload: { name: 'Boots' } }], after: [{ id: 'd1', payload: null }] }],
+      redo: [],
+    },
+  },
   'drafts.saveMany': { profileId: 'p1', accountId: 'acme', drafts: [{ payload: { name: 'Boots' } }] },
   'drafts.deleteMany': { ids: ['d1', 'd2'] },
   'drafts.submitMany': { ids: ['d1'] },
@@ -274,4 +365,11 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
 };
 
 /** Channels whose every field is optional: for them some random objects are valid input. */
-export const ALL_OPTIONAL = new Set<ChannelName>(['app.info', 'profiles.list', 'accounts.list', 'outbox.list', 'ratelimit.state', 'activity.list']);
+export const ALL_OPTIONAL = new Set<ChannelName>([
+  'app.info',
+  'profiles.list',
+  'accounts.list',
+  'outbox.list',
+  'ratelimit.state',
+  'activity.list',
+]);

@@ -56,7 +56,9 @@ describe('push times beyond what the service can write', () => {
     const task = listed.at(-1)!;
     expect(task.executionTime).toBe(last);
     expect(Date.parse(task.executionTimeFormatted as string)).toBe(last);
-    expect((await call(sb, 'PATCH', `/epsilon/task/${String(task.taskId)}`, { token, json: { executionTime: last - 1 } })).status).toBe(200);
+    expect((await call(sb, 'PATCH', `/epsilon/task/${String(task.taskId)}`, { token, json: { executionTime: last - 1 } })).status).toBe(
+      200,
+    );
   });
 });
 

@@ -58,7 +58,10 @@ describe('token endpoint (client credentials)', () => {
   });
 
   it('answers 401 invalid_client for an unknown client or a wrong secret, without echoing the secret', async () => {
-    for (const form of [{ ...CC, client_secret: 'wrong-secret-xyz' }, { ...CC, client_id: 'nobody' }]) {
+    for (const form of [
+      { ...CC, client_secret: 'wrong-secret-xyz' },
+      { ...CC, client_id: 'nobody' },
+    ]) {
       const r = await call(sb, 'POST', '/authentication/oauth/token', { form });
       expect(r.status).toBe(401);
       expect((r.body as { error: string }).error).toBe('invalid_client');
@@ -87,7 +90,13 @@ describe('token_response variant', () => {
     await play('spelled');
     const r = await call(sb, 'POST', '/authentication/oauth/token', { form: CC });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: '3600', scope: 'campaigns push', jti: expect.any(String) });
+    expect(r.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: '3600',
+      scope: 'campaigns push',
+      jti: expect.any(String),
+    });
     expect((await call(sb, 'GET', listPath, { token: (r.body as { access_token: string }).access_token })).status).toBe(200);
   });
 
@@ -112,24 +121,34 @@ describe('token_client_auth variant', () => {
     expect(refused.status).toBe(status);
     expect((refused.body as { error: string }).error).toBe('invalid_client');
     expect(refused.headers['www-authenticate']).toBe(challenge);
-    const ok = await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: basic('demo-client', 'demo-secret') } });
+    const ok = await call(sb, 'POST', '/core/oauth/token', {
+      form: { grant_type: 'client_credentials' },
+      headers: { authorization: basic('demo-client', 'demo-secret') },
+    });
     expect(ok.status).toBe(200);
     // A wrong secret through Basic is still 401 with a challenge (RFC 6749 5.2).
-    const wrong = await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: basic('demo-client', 'nope') } });
+    const wrong = await call(sb, 'POST', '/core/oauth/token', {
+      form: { grant_type: 'client_credentials' },
+      headers: { authorization: basic('demo-client', 'nope') },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers['www-authenticate']).toBe('Basic realm="sandbox"');
   });
 });
 
 describe('token_per_client variant', () => {
-  it('latest_only: a new token of a client revokes its earlier ones, not other clients\' tokens; off by default', async () => {
+  it("latest_only: a new token of a client revokes its earlier ones, not other clients' tokens; off by default", async () => {
     const first = await tokenFor(sb);
     expect((await call(sb, 'GET', listPath, { token: first })).status).toBe(200);
     await tokenFor(sb);
     expect((await call(sb, 'GET', listPath, { token: first })).status).toBe(200);
     expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { token_per_client: 'latest_only' } })).status).toBe(200);
     const older = await tokenFor(sb);
-    const other = (await call(sb, 'POST', '/core/oauth/token', { form: { grant_type: 'client_credentials', client_id: 'other-client', client_secret: 'other-secret' } })).body as { access_token: string };
+    const other = (
+      await call(sb, 'POST', '/core/oauth/token', {
+        form: { grant_type: 'client_credentials', client_id: 'other-client', client_secret: 'other-secret' },
+      })
+    ).body as { access_token: string };
     const newer = await tokenFor(sb);
     const revoked = await call(sb, 'GET', listPath, { token: older });
     expect(revoked.status).toBe(401);
@@ -223,7 +242,14 @@ async function signIn(state?: string, creds = { username: 'manager@example.com',
 
 async function exchange(code: string, overrides: Record<string, string> = {}) {
   return call(sb, 'POST', '/core/oauth/token', {
-    form: { grant_type: 'authorization_code', client_id: 'demo-client', client_secret: 'demo-secret', code, redirect_uri: REDIRECT, ...overrides },
+    form: {
+      grant_type: 'authorization_code',
+      client_id: 'demo-client',
+      client_secret: 'demo-secret',
+      code,
+      redirect_uri: REDIRECT,
+      ...overrides,
+    },
   });
 }
 

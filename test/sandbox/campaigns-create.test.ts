@@ -55,10 +55,7 @@ describe('create campaign: success', () => {
     const maxConv = await create(nativeCampaign({ bid_strategy: 'MAX_CONVERSIONS', cpc: undefined }));
     expect(maxConv.status).toBe(200);
     expect(maxConv.body).toMatchObject({ cpc: null, bid_strategy: 'MAX_CONVERSIONS' });
-    const none = await create(
-      nativeCampaign({ spending_limit_model: 'NONE', spending_limit: undefined, daily_cap: 75 }),
-      'acmeshoes',
-    );
+    const none = await create(nativeCampaign({ spending_limit_model: 'NONE', spending_limit: undefined, daily_cap: 75 }), 'acmeshoes');
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ spending_limit: null, spending_limit_model: 'NONE', daily_cap: 75 });
   });
@@ -86,7 +83,13 @@ describe('create campaign: success', () => {
 
   it('creates a display campaign in an account enabled for display', async () => {
     const r = await create(
-      { name: 'Banner', cpc: 0.5, bid_strategy: 'FIXED', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' },
+      {
+        name: 'Banner',
+        cpc: 0.5,
+        bid_strategy: 'FIXED',
+        marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
+        campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+      },
       'acmeshoes',
     );
     expect(r.status).toBe(200);
@@ -105,12 +108,28 @@ describe('create campaign: refusals', () => {
     ['unknown objective', { marketing_objective: 'FAME' }, 'marketing_objective must be one of LEADS_GENERATION, DRIVE_WEBSITE_TRAFFIC'],
     ['limit without model', { spending_limit_model: undefined }, 'spending_limit_model is required with spending_limit'],
     ['MONTHLY without limit', { spending_limit: undefined }, 'spending_limit is required when spending_limit_model is MONTHLY'],
-    ['NONE in an account without the feature', { spending_limit_model: 'NONE', spending_limit: undefined, daily_cap: 10 },
-      'spending_limit_model NONE is not available for this account'],
-    ['NONE without daily cap', { spending_limit_model: 'NONE', spending_limit: undefined }, 'daily_cap is required when spending_limit_model is NONE', 'acmeshoes'],
+    [
+      'NONE in an account without the feature',
+      { spending_limit_model: 'NONE', spending_limit: undefined, daily_cap: 10 },
+      'spending_limit_model NONE is not available for this account',
+    ],
+    [
+      'NONE without daily cap',
+      { spending_limit_model: 'NONE', spending_limit: undefined },
+      'daily_cap is required when spending_limit_model is NONE',
+      'acmeshoes',
+    ],
     ['display without the feature', { campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }, 'This account is not enabled for display campaigns'],
-    ['video without the feature', { campaign_item_type: 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO' }, 'This account is not enabled for performance video campaigns'],
-    ['unknown item type', { campaign_item_type: 'HAS_ITEMS' }, 'campaign_item_type must be one of HAS_NO_ITEMS, HAS_NO_ITEMS_DISPLAY, HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO'],
+    [
+      'video without the feature',
+      { campaign_item_type: 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO' },
+      'This account is not enabled for performance video campaigns',
+    ],
+    [
+      'unknown item type',
+      { campaign_item_type: 'HAS_ITEMS' },
+      'campaign_item_type must be one of HAS_NO_ITEMS, HAS_NO_ITEMS_DISPLAY, HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO',
+    ],
     ['bad start date', { start_date: 'tomorrow' }, 'start_date must be an ISO 8601 date-time'],
     ['a network account', {}, 'Campaigns can only be created in an advertiser account, not a network', 'northnet'],
   ];

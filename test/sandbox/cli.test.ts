@@ -24,7 +24,11 @@ interface Run {
 const SECRET = 'cli-test-control-secret-0123456789';
 const withSecret = { ...process.env, SANDBOX_CONTROL_SECRET: SECRET };
 
-function runCli(args: string[], onLine?: (line: string, stop: () => void, stderr: () => string) => void, env: NodeJS.ProcessEnv = withSecret): Promise<Run> {
+function runCli(
+  args: string[],
+  onLine?: (line: string, stop: () => void, stderr: () => string) => void,
+  env: NodeJS.ProcessEnv = withSecret,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(TSX, ['src/sandbox/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     let stdout = '';
@@ -33,7 +37,12 @@ function runCli(args: string[], onLine?: (line: string, stop: () => void, stderr
     child.stdout.on('data', (d: Buffer) => {
       const before = stdout;
       stdout += d.toString();
-      if (onLine && !before.includes('\n') && stdout.includes('\n')) onLine(stdout.split('\n')[0], () => child.kill('SIGTERM'), () => stderr);
+      if (onLine && !before.includes('\n') && stdout.includes('\n'))
+        onLine(
+          stdout.split('\n')[0],
+          () => child.kill('SIGTERM'),
+          () => stderr,
+        );
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
@@ -68,7 +77,10 @@ describe('sandbox CLI', () => {
     writeFileSync(file, readFileSync(join(ROOT, 'docs/sandbox-fixtures.example.json')));
     let now: unknown;
     const run = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(TSX, ['src/sandbox/cli.ts', '--fixtures', file, '--clock=manual', `--control-secret=${SECRET}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(TSX, ['src/sandbox/cli.ts', '--fixtures', file, '--clock=manual', `--control-secret=${SECRET}`], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.on('data', (d: Buffer) => {
         stdout += d.toString();
@@ -97,7 +109,9 @@ describe('sandbox CLI', () => {
         const url = /listening on (\S+)/.exec(line)![1];
         // The secret line follows the address on stderr.
         void until(() => (printed = /control API secret (\S+)/.exec(stderr())?.[1]), 'the secret on stderr')
-          .then(() => Promise.all([call({ url }, 'GET', '/_sandbox/clock'), call({ url, controlSecret: printed }, 'GET', '/_sandbox/clock')]))
+          .then(() =>
+            Promise.all([call({ url }, 'GET', '/_sandbox/clock'), call({ url, controlSecret: printed }, 'GET', '/_sandbox/clock')]),
+          )
           .then((rs) => (statuses = rs.map((r) => r.status)))
           .finally(stop);
       },

@@ -35,15 +35,18 @@ describe('clock', () => {
     expect(set.body).toEqual({ now: Date.parse('2026-12-01T00:00:00Z') });
   });
 
-  it.each([[{ set: '2026-01-01T00:00:00Z' }], [{ advance_ms: -1 }], [{ advance_ms: 1, set: '2027-01-01T00:00:00Z' }], [{ set: 'soon' }], [{}]])(
-    'refuses %j with 400 and leaves the clock alone',
-    async (body) => {
-      const r = await call(sb, 'POST', '/_sandbox/clock', { json: body });
-      expect(r.status).toBe(400);
-      expect(r.body).toEqual({ error: expect.any(String) });
-      expect(sb.now()).toBe(T0);
-    },
-  );
+  it.each([
+    [{ set: '2026-01-01T00:00:00Z' }],
+    [{ advance_ms: -1 }],
+    [{ advance_ms: 1, set: '2027-01-01T00:00:00Z' }],
+    [{ set: 'soon' }],
+    [{}],
+  ])('refuses %j with 400 and leaves the clock alone', async (body) => {
+    const r = await call(sb, 'POST', '/_sandbox/clock', { json: body });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: expect.any(String) });
+    expect(sb.now()).toBe(T0);
+  });
 
   it('refuses to move a real clock: 409 from the API, a throw from advance()', async () => {
     const real = await startSandbox({ fixtures: testFixtures() });
@@ -152,12 +155,17 @@ describe('control API guard', () => {
   const page = () => ({ url: sb.url });
   const faultsNow = async () => ((await call(sb, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults;
 
-  it('refuses a control request without the run\'s secret, saying what it needs, and changes nothing', async () => {
+  it("refuses a control request without the run's secret, saying what it needs, and changes nothing", async () => {
     const r = await call(page(), 'POST', '/_sandbox/faults', { json: { mode: 'status_500' } });
     expect(r.status).toBe(403);
     expect((r.body as { error: string }).error).toMatch(/x-sandbox-control header with this run's secret/);
     expect(await faultsNow()).toEqual([]);
-    for (const [method, path] of [['GET', '/_sandbox/requests'], ['GET', '/_sandbox/state/campaigns'], ['POST', '/_sandbox/reset'], ['GET', '/_sandbox/clock']]) {
+    for (const [method, path] of [
+      ['GET', '/_sandbox/requests'],
+      ['GET', '/_sandbox/state/campaigns'],
+      ['POST', '/_sandbox/reset'],
+      ['GET', '/_sandbox/clock'],
+    ]) {
       expect((await call(page(), method, path)).status).toBe(403);
     }
   });
@@ -180,11 +188,20 @@ describe('control API guard', () => {
     expect(await faultsNow()).toEqual([]);
     // Sending the header needs a CORS preflight, which the sandbox never allows.
     const preflight = await call(page(), 'OPTIONS', '/_sandbox/faults', {
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-sandbox-control' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-sandbox-control',
+      },
     });
     expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-allow'))).toEqual([]);
     // And the secret is in no answer, control or API.
-    const answers = [preflight, simple, await call(sb, 'GET', '/_sandbox/clock'), await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns')];
+    const answers = [
+      preflight,
+      simple,
+      await call(sb, 'GET', '/_sandbox/clock'),
+      await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns'),
+    ];
     for (const a of answers) expect(JSON.stringify(a.headers) + a.text).not.toContain(sb.controlSecret);
   });
 
@@ -275,6 +292,8 @@ describe('variants', () => {
   });
 
   it('fixtures with a bad variant fail to load, naming it', async () => {
-    await expect(startSandbox({ fixtures: { ...testFixtures(), variants: { late_apply_ms: -1 } } })).rejects.toThrow(/variants\.late_apply_ms/);
+    await expect(startSandbox({ fixtures: { ...testFixtures(), variants: { late_apply_ms: -1 } } })).rejects.toThrow(
+      /variants\.late_apply_ms/,
+    );
   });
 });

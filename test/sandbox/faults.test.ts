@@ -18,7 +18,8 @@ const createdIn = async (account: string) =>
   ((await call(sb, 'GET', `/_sandbox/state/campaigns?account=${account}`)).body as { campaigns: { id: number }[] }).campaigns.filter(
     (c) => c.id > 4100012,
   ).length;
-const lastLog = async () => ((await call(sb, 'GET', '/_sandbox/requests')).body as { requests: Record<string, unknown>[] }).requests.at(-1)!;
+const lastLog = async () =>
+  ((await call(sb, 'GET', '/_sandbox/requests')).body as { requests: Record<string, unknown>[] }).requests.at(-1)!;
 
 describe('faults', () => {
   it('close_before drops the connection without applying the request', async () => {

@@ -64,7 +64,13 @@ describe('fixtures read as a stream', () => {
   it('refuses text that is not JSON, inside the campaigns too, saying where when the file is small', () => {
     const f = example();
     const good = JSON.stringify(f);
-    for (const bad of [good.replace('"campaigns":[', '"campaigns":[,'), good.replace(/\}\],"tasks"/, '},],"tasks"'), good.slice(0, -1), `${good}x`, `\ufeff${good}`]) {
+    for (const bad of [
+      good.replace('"campaigns":[', '"campaigns":[,'),
+      good.replace(/\}\],"tasks"/, '},],"tasks"'),
+      good.slice(0, -1),
+      `${good}x`,
+      `\ufeff${good}`,
+    ]) {
       const err = refusal(file(bad), 3);
       expect(err.jsonPath).toBe('(root)');
       expect(err.problem).toMatch(/^not valid JSON: /);

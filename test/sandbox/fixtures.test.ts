@@ -2,14 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  demoFixtures,
-  fixturesSchema,
-  loadFixturesFile,
-  SandboxFixturesError,
-  startSandbox,
-  type Fixtures,
-} from '../../src/sandbox/index';
+import { demoFixtures, fixturesSchema, loadFixturesFile, SandboxFixturesError, startSandbox, type Fixtures } from '../../src/sandbox/index';
 import { call, testFixtures, tokenFor } from '../helpers/sandbox';
 
 const EXAMPLE = join(__dirname, '../../docs/sandbox-fixtures.example.json');
@@ -67,10 +60,18 @@ describe('fixtures files', () => {
     ['a campaign of an unknown account', (f) => (f.campaigns![1].account_id = 'ghost'), 'campaigns[1].account_id'],
     ['a duplicate campaign id', (f) => (f.campaigns![1].id = f.campaigns![0].id), 'campaigns[1].id'],
     ['a task of an unknown app', (f) => (f.tasks![0].tagId = 4242), 'tasks[0].tagId'],
-    ['an endpoint tier that does not exist', (f) => (f.rate_limits!.endpoint_tiers!['campaigns.list'] = 9), 'rate_limits.endpoint_tiers["campaigns.list"]'],
-    ['a tier row of two numbers', (f) => ((f.rate_limits!.tiers!['2'] as unknown as { read: number[] }).read = [1, 2]), 'rate_limits.tiers["2"].read'],
+    [
+      'an endpoint tier that does not exist',
+      (f) => (f.rate_limits!.endpoint_tiers!['campaigns.list'] = 9),
+      'rate_limits.endpoint_tiers["campaigns.list"]',
+    ],
+    [
+      'a tier row of two numbers',
+      (f) => ((f.rate_limits!.tiers!['2'] as unknown as { read: number[] }).read = [1, 2]),
+      'rate_limits.tiers["2"].read',
+    ],
     ['a bad created_at', (f) => (f.accounts[0].created_at = '2026-13-01'), 'accounts[0].created_at'],
-    ['an unknown feature', (f) => ((f.accounts[0].features as string[]).push('TELEPATHY')), 'accounts[0].features[2]'],
+    ['an unknown feature', (f) => (f.accounts[0].features as string[]).push('TELEPATHY'), 'accounts[0].features[2]'],
     ['a relative redirect uri', (f) => (f.clients[0].redirect_uris = ['/callback']), 'clients[0].redirect_uris[0]'],
   ])('refuses %s at %s', (_name, mutate, path) => {
     const f = example();
@@ -114,7 +115,17 @@ describe('fixtures files', () => {
       const token = (t.body as { access_token: string }).access_token;
       await call(s, 'POST', '/epsilon/push', {
         token,
-        json: { pushEvents: [{ title: 't', url: 'https://u.example', performer: 'p', icon: 'https://i.example/i.png', target: { include: { apps: ['1001'] } } }] },
+        json: {
+          pushEvents: [
+            {
+              title: 't',
+              url: 'https://u.example',
+              performer: 'p',
+              icon: 'https://i.example/i.png',
+              target: { include: { apps: ['1001'] } },
+            },
+          ],
+        },
       });
       const tasks = (await call(s, 'GET', '/epsilon/task?tagId=1001', { token })).body as { iconUrl: string }[];
       expect(tasks.at(-1)!.iconUrl).toBe(`https://img.example.com/cdn/?src=${encodeURIComponent('https://i.example/i.png')}&w=192`);

@@ -49,7 +49,11 @@ describe('routing', () => {
 describe('bodies', () => {
   it('answers 413 to a body over 1 MiB and creates nothing', async () => {
     const big = JSON.stringify(nativeCampaign({ name: 'x'.repeat(MiB) }));
-    const r = await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', { token, body: big, headers: { 'content-type': 'application/json' } });
+    const r = await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', {
+      token,
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(413);
     expect(r.body).toEqual({ http_status: 413, message: `Request body is larger than ${MiB} bytes` });
     const p = await call(sb, 'POST', '/epsilon/push', { token, body: big, headers: { 'content-type': 'application/json' } });
@@ -72,7 +76,11 @@ describe('bodies', () => {
 
   it('reads a body of exactly 1 MiB (and judges it on its content)', async () => {
     const exact = `"${'a'.repeat(MiB - 2)}"`;
-    const r = await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', { token, body: exact, headers: { 'content-type': 'application/json' } });
+    const r = await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', {
+      token,
+      body: exact,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ http_status: 400, message: 'Malformed JSON or type mismatch' });
   });
@@ -88,7 +96,10 @@ describe('bodies', () => {
       }
       const patch = await call(sb, 'PATCH', '/epsilon/task/900001', { token, body, headers: { 'content-type': 'application/json' } });
       expect(patch.status).toBe(400);
-      const tokenReq = await call(sb, 'POST', '/core/oauth/token', { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const tokenReq = await call(sb, 'POST', '/core/oauth/token', {
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(tokenReq.status).toBe(400);
     }
     const log = (await call(sb, 'GET', '/_sandbox/requests')).body as { requests: { outcome: string }[] };
@@ -122,7 +133,10 @@ describe('connections', () => {
     const held = client.request({ path: '/epsilon/push/auth-apps', method: 'GET' });
     held.catch(() => undefined);
     // Held once the server has taken the fault for it.
-    await until(async () => ((await call(s, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults.length === 0, 'the request to be held');
+    await until(
+      async () => ((await call(s, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults.length === 0,
+      'the request to be held',
+    );
     // Closing does not wait out the 10-minute delay: the test's time limit is far shorter.
     await s.close();
     await expect(held).rejects.toThrow();

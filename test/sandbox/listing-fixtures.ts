@@ -24,4 +24,7 @@ export function listingFixtures(count = 150): Fixtures {
 }
 
 /** Ids the listing should show: every campaign that is not TERMINATED. */
-export const listedIds = (count = 150) => Array.from({ length: count }, (_, i) => i).filter((i) => i % 3 !== 0).map((i) => String(7_000_001 + i));
+export const listedIds = (count = 150) =>
+  Array.from({ length: count }, (_, i) => i)
+    .filter((i) => i % 3 !== 0)
+    .map((i) => String(7_000_001 + i));

@@ -78,33 +78,45 @@ describe('a million campaigns in one account', () => {
     const before = held();
     const started = performance.now();
     const parser = new ListingStreamParser();
-    const result = await new Promise<{ firstByteMs: number; heldAtFirstByte: number; headers: Record<string, unknown>; rows: number; firstChunkRows: number; ordered: boolean; metadata: unknown }>((resolve, reject) => {
-      const req = request(`${sb.url}/core/api/1.0/${ACCOUNT}/campaigns?fetch_level=RAP`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
-        let firstByteMs = -1;
-        let heldAtFirstByte = 0;
-        let firstChunkRows = -1;
-        let rows = 0;
-        let last = 0;
-        let ordered = true;
-        let metadata: unknown = undefined;
-        res.on('data', (chunk: Buffer) => {
-          if (firstByteMs < 0) {
-            firstByteMs = performance.now() - started;
-            heldAtFirstByte = held() - before;
-          }
-          const part = parser.write(chunk);
-          if (firstChunkRows < 0) firstChunkRows = part.results.length;
-          for (const r of part.results) {
-            const id = Number((r as { id: string }).id);
-            if (id <= last) ordered = false;
-            last = id;
-          }
-          rows += part.results.length;
-          if (part.metadata) metadata = part.metadata.value;
-        });
-        res.on('end', () => resolve({ firstByteMs, heldAtFirstByte, headers: res.headers, rows, firstChunkRows, ordered, metadata }));
-        res.on('error', reject);
-      });
+    const result = await new Promise<{
+      firstByteMs: number;
+      heldAtFirstByte: number;
+      headers: Record<string, unknown>;
+      rows: number;
+      firstChunkRows: number;
+      ordered: boolean;
+      metadata: unknown;
+    }>((resolve, reject) => {
+      const req = request(
+        `${sb.url}/core/api/1.0/${ACCOUNT}/campaigns?fetch_level=RAP`,
+        { headers: { authorization: `Bearer ${token}` } },
+        (res) => {
+          let firstByteMs = -1;
+          let heldAtFirstByte = 0;
+          let firstChunkRows = -1;
+          let rows = 0;
+          let last = 0;
+          let ordered = true;
+          let metadata: unknown = undefined;
+          res.on('data', (chunk: Buffer) => {
+            if (firstByteMs < 0) {
+              firstByteMs = performance.now() - started;
+              heldAtFirstByte = held() - before;
+            }
+            const part = parser.write(chunk);
+            if (firstChunkRows < 0) firstChunkRows = part.results.length;
+            for (const r of part.results) {
+              const id = Number((r as { id: string }).id);
+              if (id <= last) ordered = false;
+              last = id;
+            }
+            rows += part.results.length;
+            if (part.metadata) metadata = part.metadata.value;
+          });
+          res.on('end', () => resolve({ firstByteMs, heldAtFirstByte, headers: res.headers, rows, firstChunkRows, ordered, metadata }));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

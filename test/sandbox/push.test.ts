@@ -94,7 +94,9 @@ describe('sending', () => {
 
   it('accepts numbers in user_data and different user_data attributes in include and exclude', async () => {
     const r = await send([
-      pushEvent({ target: { include: { apps: ['1001'], user_data: { tier: [1, 'gold'] } }, exclude: { user_data: { churned: ['yes'] } } } }),
+      pushEvent({
+        target: { include: { apps: ['1001'], user_data: { tier: [1, 'gold'] } }, exclude: { user_data: { churned: ['yes'] } } },
+      }),
     ]);
     expect(r.status).toBe(200);
   });
@@ -114,28 +116,72 @@ describe('refusals', () => {
     ['a userTimeZone of 2', { userTimeZone: 2 }, 'userTimeZone must be 0 (UTC) or 1 (local time zone)'],
     ['no target', { target: undefined }, 'target.include.apps cannot be empty'],
     ['no apps', { target: { include: { countries: ['DE'] } } }, 'target.include.apps cannot be empty'],
-    ['201 apps', { target: { include: { apps: Array.from({ length: 201 }, (_, i) => String(2000 + i)) } } },
-      'target.include.apps cannot contain more than 200 apps'],
+    [
+      '201 apps',
+      { target: { include: { apps: Array.from({ length: 201 }, (_, i) => String(2000 + i)) } } },
+      'target.include.apps cannot contain more than 200 apps',
+    ],
     ['an unknown attribute', { target: { include: { ...apps, country: ['DE'] } } }, 'Unsupported targeting attribute: country'],
-    ['apps under exclude', { target: { include: apps, exclude: { apps: ['1002'] } } }, 'Unsupported targeting attribute: apps (apps can only be included)'],
-    ['the reserved attribute', { target: { include: { ...apps, is_push_delivery_active: ['true'] } } },
-      'is_push_delivery_active is reserved for the service and cannot be used for targeting'],
-    ['the reserved attribute in user_data', { target: { include: { ...apps, user_data: { is_push_delivery_active: ['1'] } } } },
-      'is_push_delivery_active is reserved for the service and cannot be used for targeting'],
-    ['an empty user_data array', { target: { include: { ...apps, user_data: { tier: [] } } } }, 'user_data attribute tier must be a non-empty array of strings'],
-    ['a null user_data value', { target: { include: { ...apps, user_data: { tier: null } } } }, 'user_data attribute tier must be a non-empty array of strings'],
-    ['a scalar user_data value', { target: { include: { ...apps, user_data: { tier: 'gold' } } } }, 'user_data attribute tier must be a non-empty array of strings'],
-    ['booleans in user_data', { target: { include: { ...apps, user_data: { tier: [true] } } } }, 'user_data attribute tier must be a non-empty array of strings'],
-    ['objects in user_data', { target: { include: { ...apps, user_data: { tier: [{}] } } } }, 'user_data attribute tier must be a non-empty array of strings'],
-    ['user_data that is not an object', { target: { include: { ...apps, user_data: ['a'] } } },
-      'user_data must be an object mapping attribute names to arrays of strings'],
-    ['an attribute both included and excluded', { target: { include: { ...apps, countries: ['DE'] }, exclude: { countries: ['FR'] } } },
-      'Targeting attribute countries cannot have values in both include and exclude'],
-    ['a user_data attribute both included and excluded',
+    [
+      'apps under exclude',
+      { target: { include: apps, exclude: { apps: ['1002'] } } },
+      'Unsupported targeting attribute: apps (apps can only be included)',
+    ],
+    [
+      'the reserved attribute',
+      { target: { include: { ...apps, is_push_delivery_active: ['true'] } } },
+      'is_push_delivery_active is reserved for the service and cannot be used for targeting',
+    ],
+    [
+      'the reserved attribute in user_data',
+      { target: { include: { ...apps, user_data: { is_push_delivery_active: ['1'] } } } },
+      'is_push_delivery_active is reserved for the service and cannot be used for targeting',
+    ],
+    [
+      'an empty user_data array',
+      { target: { include: { ...apps, user_data: { tier: [] } } } },
+      'user_data attribute tier must be a non-empty array of strings',
+    ],
+    [
+      'a null user_data value',
+      { target: { include: { ...apps, user_data: { tier: null } } } },
+      'user_data attribute tier must be a non-empty array of strings',
+    ],
+    [
+      'a scalar user_data value',
+      { target: { include: { ...apps, user_data: { tier: 'gold' } } } },
+      'user_data attribute tier must be a non-empty array of strings',
+    ],
+    [
+      'booleans in user_data',
+      { target: { include: { ...apps, user_data: { tier: [true] } } } },
+      'user_data attribute tier must be a non-empty array of strings',
+    ],
+    [
+      'objects in user_data',
+      { target: { include: { ...apps, user_data: { tier: [{}] } } } },
+      'user_data attribute tier must be a non-empty array of strings',
+    ],
+    [
+      'user_data that is not an object',
+      { target: { include: { ...apps, user_data: ['a'] } } },
+      'user_data must be an object mapping attribute names to arrays of strings',
+    ],
+    [
+      'an attribute both included and excluded',
+      { target: { include: { ...apps, countries: ['DE'] }, exclude: { countries: ['FR'] } } },
+      'Targeting attribute countries cannot have values in both include and exclude',
+    ],
+    [
+      'a user_data attribute both included and excluded',
       { target: { include: { ...apps, user_data: { tier: ['a'] } }, exclude: { user_data: { tier: ['b'] } } } },
-      'user_data attribute tier cannot be used in both include and exclude'],
-    ['a future executionTime on an immediate push', { executionTime: T0 + 1 },
-      'executionTime must not be in the future for immediate push; send it as a scheduled push'],
+      'user_data attribute tier cannot be used in both include and exclude',
+    ],
+    [
+      'a future executionTime on an immediate push',
+      { executionTime: T0 + 1 },
+      'executionTime must not be in the future for immediate push; send it as a scheduled push',
+    ],
     ['a scheduled push without executionTime', {}, 'executionTime is required for scheduled push', '/epsilon/push/scheduled'],
     ['a scheduled push at now', { executionTime: T0 }, 'executionTime must be in the future for scheduled push', '/epsilon/push/scheduled'],
   ];
@@ -168,7 +214,10 @@ describe('refusals', () => {
   );
 
   it('takes user_data attribute names that Object.prototype also has as the free-form names they are', async () => {
-    const target = { include: { apps: ['1001'], user_data: { constructor: ['a'], toString: ['b'] } }, exclude: { user_data: { plan: ['c'] } } };
+    const target = {
+      include: { apps: ['1001'], user_data: { constructor: ['a'], toString: ['b'] } },
+      exclude: { user_data: { plan: ['c'] } },
+    };
     const r = await send([pushEvent({ target })]);
     expect(r.status, r.text).toBe(200);
   });
@@ -193,7 +242,11 @@ describe('refusals', () => {
   });
 
   it('answers 415 when the body is not declared as JSON', async () => {
-    const r = await call(sb, 'POST', '/epsilon/push', { token, body: JSON.stringify({ pushEvents: [pushEvent()] }), headers: { 'content-type': 'text/plain' } });
+    const r = await call(sb, 'POST', '/epsilon/push', {
+      token,
+      body: JSON.stringify({ pushEvents: [pushEvent()] }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(r.status).toBe(415);
     expect(r.body).toEqual({ httpStatus: 415, message: 'Content-Type must be application/json' });
   });
@@ -240,7 +293,10 @@ describe('service worker path', () => {
     [{ ...good, containerId: '' }, 'containerId cannot be empty'],
     [{ ...good, serviceWorkerPath: undefined }, 'serviceWorkerPath cannot be empty'],
     [{ ...good, serviceWorkerPath: 'sw.js' }, 'serviceWorkerPath must be a path relative to the domain root, starting with /'],
-    [{ ...good, serviceWorkerPath: '//evil.example/sw.js' }, 'serviceWorkerPath must be a path relative to the domain root, starting with /'],
+    [
+      { ...good, serviceWorkerPath: '//evil.example/sw.js' },
+      'serviceWorkerPath must be a path relative to the domain root, starting with /',
+    ],
     [{ ...good, performer: ' ' }, 'performer cannot be empty'],
     [{ ...good, containerId: '1003' }, 'Not authorized to update this container'],
     [{ ...good, serviceWorkerPath: 5 }, 'Malformed JSON or type mismatch'],

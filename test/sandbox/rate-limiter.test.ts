@@ -218,7 +218,9 @@ describe('RateLimiter header spellings', () => {
     const byName = <T extends { name: string }>(xs: T[]) => [...xs].sort((x, y) => x.name.localeCompare(y.name));
     for (const s of ['quoted', 'reordered', 'multiple_fields'] as const) {
       const h = spelled(s);
-      expect(byName(parseRateLimitPolicy(read(h, 'ratelimit-policy')))).toEqual(byName(parseRateLimitPolicy(read(expected, 'ratelimit-policy'))));
+      expect(byName(parseRateLimitPolicy(read(h, 'ratelimit-policy')))).toEqual(
+        byName(parseRateLimitPolicy(read(expected, 'ratelimit-policy'))),
+      );
       expect(byName(parseRateLimit(read(h, 'ratelimit')))).toEqual(byName(parseRateLimit(read(expected, 'ratelimit'))));
       expect(parseRateLimitPolicy(read(h, 'ratelimit-policy'))).toHaveLength(3);
     }

@@ -184,7 +184,9 @@ describe('tiers and windows from fixtures', () => {
   it('uses endpoint_tiers and lists every exhausted window in violated_policies', async () => {
     const { s, t } = await startWith({ endpoint_tiers: { 'campaigns.list': 6 } });
     const path = '/core/api/1.0/acmeshoes/campaigns?fetch_level=R';
-    expect((await call(s, 'GET', path, { token: t })).headers['ratelimit-policy']).toBe('second;q=1;w=1, minute;q=1;w=60, hour;q=10;w=3600');
+    expect((await call(s, 'GET', path, { token: t })).headers['ratelimit-policy']).toBe(
+      'second;q=1;w=1, minute;q=1;w=60, hour;q=10;w=3600',
+    );
     const r = await call(s, 'GET', path, { token: t });
     expect(r.status).toBe(429);
     expect(r.body).toEqual({ http_status: 429, message: 'Rate limit exceeded', violated_policies: ['second', 'minute'] });
@@ -272,7 +274,9 @@ describe('service variants of the rate limits (over HTTP)', () => {
   it('multiple_fields: one ratelimit-policy and one ratelimit field line per window', async () => {
     custom = await startSandbox({ clock: 'manual', fixtures: testFixtures(), variants: { header_spelling: 'multiple_fields' } });
     const t = await tokenFor(custom);
-    const res = await request(`${custom.url}/core/api/1.0/acmeshoes/campaigns?fetch_level=R`, { headers: { authorization: `Bearer ${t}` } });
+    const res = await request(`${custom.url}/core/api/1.0/acmeshoes/campaigns?fetch_level=R`, {
+      headers: { authorization: `Bearer ${t}` },
+    });
     await res.body.text();
     expect(res.headers['ratelimit-policy']).toEqual(TIER4_READ_POLICY.split(', '));
     expect(res.headers.ratelimit).toEqual(['second;r=1;t=1', 'minute;r=14;t=60', 'hour;r=149;t=3600']);
@@ -298,12 +302,20 @@ describe('service variants of the rate limits (over HTTP)', () => {
     for (const header_spelling of ['quoted', 'reordered'] as const) {
       const { list } = await startWith({ header_spelling });
       const r = await list();
-      expect(parseRateLimitPolicy(r.headers['ratelimit-policy']).map((p) => [p.name, p.quota, p.windowS]).sort()).toEqual([
+      expect(
+        parseRateLimitPolicy(r.headers['ratelimit-policy'])
+          .map((p) => [p.name, p.quota, p.windowS])
+          .sort(),
+      ).toEqual([
         ['hour', 150, 3600],
         ['minute', 15, 60],
         ['second', 2, 1],
       ]);
-      expect(parseRateLimit(r.headers.ratelimit).map((e) => [e.name, e.remaining, e.resetS]).sort()).toEqual([
+      expect(
+        parseRateLimit(r.headers.ratelimit)
+          .map((e) => [e.name, e.remaining, e.resetS])
+          .sort(),
+      ).toEqual([
         ['hour', 149, 3600],
         ['minute', 14, 60],
         ['second', 1, 1],

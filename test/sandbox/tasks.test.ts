@@ -137,7 +137,9 @@ describe('updating a scheduled task', () => {
     const missing = await patch(123, { title: 'x' });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual(pushErr(404, 'Task not found'));
-    expect((await patch(900003, { title: 'x' })).body).toEqual(pushErr(403, 'Not authorized to send notifications for specified application'));
+    expect((await patch(900003, { title: 'x' })).body).toEqual(
+      pushErr(403, 'Not authorized to send notifications for specified application'),
+    );
   });
 
   it('answers 400 to a body that is not JSON', async () => {

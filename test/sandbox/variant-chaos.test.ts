@@ -26,7 +26,13 @@ const shown = async (sb: RunningSandbox) => ((await call(sb, 'GET', '/_sandbox/v
  * answers cut short (the client's own suites play those).
  */
 function seedWhere(wanted: (v: Variants) => boolean): number {
-  const plain = (v: Variants) => v.redirect === undefined && v.compress === undefined && v.transient_5xx === undefined && !v.short_pages && v.cut_body === undefined && v.churn === undefined;
+  const plain = (v: Variants) =>
+    v.redirect === undefined &&
+    v.compress === undefined &&
+    v.transient_5xx === undefined &&
+    !v.short_pages &&
+    v.cut_body === undefined &&
+    v.churn === undefined;
   for (let seed = 1; seed < 10_000; seed++) if (plain(chaosPicks(seed)) && wanted(chaosPicks(seed))) return seed;
   throw new Error('no seed below 10,000 picks that');
 }

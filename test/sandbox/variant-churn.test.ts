@@ -7,10 +7,16 @@ import { LISTED_ACCOUNT, listingFixtures } from './listing-fixtures';
 
 let sb: RunningSandbox;
 let token: string;
-sandboxPerFile((s, t) => ((sb = s), (token = t)), () => listingFixtures(30));
+sandboxPerFile(
+  (s, t) => ((sb = s), (token = t)),
+  () => listingFixtures(30),
+);
 
 const listing = async () =>
-  ((await call(sb, 'GET', `/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP`, { token })).body as { results: { id: string }[]; metadata: { total: number } });
+  (await call(sb, 'GET', `/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP`, { token })).body as {
+    results: { id: string }[];
+    metadata: { total: number };
+  };
 
 /** Ten listings in a row: the id sets they show. */
 async function tenListings(): Promise<string[]> {
@@ -31,10 +37,19 @@ describe('churn', () => {
     const last = await listing();
     expect(last.metadata.total).toBe(last.results.length);
     // Created ones get new ids; deleted ones are gone from the service's state too.
-    const state = (await call(sb, 'GET', `/_sandbox/state/campaigns?account=${LISTED_ACCOUNT}`)).body as { campaigns: { id: number; status: string }[] };
-    expect(state.campaigns.filter((c) => c.status !== 'TERMINATED').map((c) => String(c.id)).sort()).toEqual(last.results.map((r) => r.id).sort());
+    const state = (await call(sb, 'GET', `/_sandbox/state/campaigns?account=${LISTED_ACCOUNT}`)).body as {
+      campaigns: { id: number; status: string }[];
+    };
+    expect(
+      state.campaigns
+        .filter((c) => c.status !== 'TERMINATED')
+        .map((c) => String(c.id))
+        .sort(),
+    ).toEqual(last.results.map((r) => r.id).sort());
     // What other users deleted is told apart from what was never there: listed first, gone since.
-    const gone = (await call(sb, 'GET', `/_sandbox/state/deleted-by-others?account=${LISTED_ACCOUNT}`)).body as { campaigns: { id: number }[] };
+    const gone = (await call(sb, 'GET', `/_sandbox/state/deleted-by-others?account=${LISTED_ACCOUNT}`)).body as {
+      campaigns: { id: number }[];
+    };
     const everListed = new Set(first.flatMap((l) => l.split(',')));
     const stillThere = new Set(last.results.map((r) => r.id));
     expect(gone.campaigns.length).toBeGreaterThan(0);

@@ -79,9 +79,9 @@ describe('clock_offset_ms: every time the service judges or writes is on its clo
   it('"recent" campaigns are measured on the service clock', async () => {
     // 4100006 was created 29 days before T0 and is only listed while it is recent.
     const listed = async () =>
-      ((await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token })).body as { results: { id: string }[] }).results.map(
-        (c) => c.id,
-      );
+      (
+        (await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token })).body as { results: { id: string }[] }
+      ).results.map((c) => c.id);
     expect(await listed()).toContain('4100006');
     await play({ clock_offset_ms: DAY + 1 });
     token = await tokenFor(sb);

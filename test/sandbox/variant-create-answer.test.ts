@@ -29,5 +29,8 @@ it('sparse: only what the service assigned or filled in', async () => {
   for (const sent of Object.keys(nativeCampaign())) expect(body).not.toHaveProperty(sent);
   // The campaign itself is stored whole.
   const state = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes');
-  expect((state.body as { campaigns: Record<string, unknown>[] }).campaigns.find((c) => c.id === body.id)).toMatchObject({ name: 'Spring sale', cpc: 0.35 });
+  expect((state.body as { campaigns: Record<string, unknown>[] }).campaigns.find((c) => c.id === body.id)).toMatchObject({
+    name: 'Spring sale',
+    cpc: 0.35,
+  });
 });

@@ -8,10 +8,15 @@ import { LISTED_ACCOUNT, listingFixtures } from './listing-fixtures';
 
 let sb: RunningSandbox;
 let token: string;
-sandboxPerFile((s, t) => ((sb = s), (token = t)), () => listingFixtures(150));
+sandboxPerFile(
+  (s, t) => ((sb = s), (token = t)),
+  () => listingFixtures(150),
+);
 
 const get = (query: string) =>
-  request(`${sb.url}/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP${query}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.body.text());
+  request(`${sb.url}/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP${query}`, {
+    headers: { authorization: `Bearer ${token}` },
+  }).then((r) => r.body.text());
 
 describe('cut_body', () => {
   it('is off by default: the whole answer arrives', async () => {

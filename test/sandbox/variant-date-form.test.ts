@@ -12,7 +12,10 @@ const play = async (variants: Variants) => expect((await call(sb, 'PUT', '/_sand
 
 /** A campaign created now with a start date, as its create and a listing write it. */
 async function created(): Promise<{ create: Record<string, unknown>; listed: Record<string, unknown> }> {
-  const r = await call(sb, 'POST', '/core/api/1.0/acmeshoes/campaigns/', { token, json: nativeCampaign({ start_date: '2026-12-01T10:15:30.250Z' }) });
+  const r = await call(sb, 'POST', '/core/api/1.0/acmeshoes/campaigns/', {
+    token,
+    json: nativeCampaign({ start_date: '2026-12-01T10:15:30.250Z' }),
+  });
   expect(r.status, r.text).toBe(200);
   const create = r.body as Record<string, unknown>;
   const l = await call(sb, 'GET', `/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP&campaign_ids=${String(create.id)}`, { token });
@@ -51,7 +54,7 @@ describe('date_form', () => {
     expect((await scheduledTask()).executionTimeFormatted).toBe('2026-11-22 01:00:00.000-08:00');
   });
 
-  it('epoch_ms: a campaign\'s start_date and created_at are numbers; task texts keep the ISO form', async () => {
+  it("epoch_ms: a campaign's start_date and created_at are numbers; task texts keep the ISO form", async () => {
     await play({ date_form: 'epoch_ms' });
     const { create, listed } = await created();
     expect(create.start_date).toBe(Date.parse('2026-12-01T10:15:30.250Z'));

@@ -24,7 +24,9 @@ describe('variant enum_case', () => {
     }
     await sb.close();
     sb = await startSandbox({ clock: 'manual', fixtures, variants: { enum_case: 'lower' } });
-    const list = (await call(sb, 'GET', `/core/api/1.0/${fixtures.accounts[0].account_id}/campaigns?fetch_level=RAP`, { token: await tokenFor(sb) })).body as { results: { status: string }[] };
+    const list = (
+      await call(sb, 'GET', `/core/api/1.0/${fixtures.accounts[0].account_id}/campaigns?fetch_level=RAP`, { token: await tokenFor(sb) })
+    ).body as { results: { status: string }[] };
     expect(list.results.length).toBeGreaterThan(0);
     for (const c of list.results) expect(c.status).toBe(c.status.toLowerCase());
   });

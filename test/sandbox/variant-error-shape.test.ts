@@ -26,7 +26,8 @@ describe('error_shape message_list', () => {
 
   it('keeps the 429 body of spec 7.2 and the push API body of 7.1', async () => {
     let last = await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token });
-    for (let i = 0; i < 5 && last.status !== 429; i++) last = await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token });
+    for (let i = 0; i < 5 && last.status !== 429; i++)
+      last = await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=R', { token });
     expect(last.status).toBe(429);
     expect(last.body).toMatchObject({ http_status: 429, message: 'Rate limit exceeded', violated_policies: expect.any(Array) });
     const push = await call(sb, 'GET', '/epsilon/task?tagId=1003', { token });

@@ -15,7 +15,13 @@ const withoutObjective = () => {
   const { marketing_objective: _omitted, ...rest } = nativeCampaign();
   return rest;
 };
-const display = { name: 'Banner', cpc: 0.5, bid_strategy: 'FIXED', marketing_objective: 'LEADS_GENERATION', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' };
+const display = {
+  name: 'Banner',
+  cpc: 0.5,
+  bid_strategy: 'FIXED',
+  marketing_objective: 'LEADS_GENERATION',
+  campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+};
 
 describe('fill_on_create fills in', () => {
   it('a default marketing_objective when none was sent', async () => {

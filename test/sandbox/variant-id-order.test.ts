@@ -8,7 +8,8 @@ let sb: RunningSandbox;
 let token: string;
 sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
-const play = async (id_order: string, seed = 1) => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { id_order, seed } })).status).toBe(200);
+const play = async (id_order: string, seed = 1) =>
+  expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { id_order, seed } })).status).toBe(200);
 const createIds = async (n: number) => {
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -20,7 +21,8 @@ const createIds = async (n: number) => {
 };
 const allIds = async () =>
   ((await call(sb, 'GET', '/_sandbox/state/campaigns')).body as { campaigns: { id: number }[] }).campaigns.map((c) => c.id);
-const taskIds = async () => ((await call(sb, 'GET', '/_sandbox/state/tasks')).body as { tasks: { taskId: number }[] }).tasks.map((t) => t.taskId);
+const taskIds = async () =>
+  ((await call(sb, 'GET', '/_sandbox/state/tasks')).body as { tasks: { taskId: number }[] }).tasks.map((t) => t.taskId);
 
 describe('id_order', () => {
   it('is ascending by default: each new id is above every older one', async () => {

@@ -31,7 +31,9 @@ async function schedule(apps: string[], titles: string[]) {
   const r = await call(sb, 'POST', '/epsilon/push/scheduled', { token, json: { pushEvents: events } });
   expect(r.status).toBe(200);
   // The tasks of the first app, oldest first: the send's own are the last.
-  return bareIds((await call(sb, 'GET', `/epsilon/task?tagId=${apps[0]}&taskType=scheduled`, { token })).text, 'taskId').slice(-titles.length);
+  return bareIds((await call(sb, 'GET', `/epsilon/task?tagId=${apps[0]}&taskType=scheduled`, { token })).text, 'taskId').slice(
+    -titles.length,
+  );
 }
 
 describe('id_range "big"', () => {
@@ -48,7 +50,10 @@ describe('id_range "big"', () => {
     expect(created.status).toBe(200);
     const [id] = bareIds(created.text, 'id');
     expect(id).toBe(2n ** 60n + 1n);
-    const second = bareIds((await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', { token, json: nativeCampaign({ name: 'Big two' }) })).text, 'id');
+    const second = bareIds(
+      (await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', { token, json: nativeCampaign({ name: 'Big two' }) })).text,
+      'id',
+    );
     expect(second).toEqual([id + 1n]);
     // Rounded by JSON.parse to the same number: only the exact digits tell them apart.
     expect(Number(id)).toBe(Number(id + 1n));

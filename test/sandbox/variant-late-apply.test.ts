@@ -11,14 +11,18 @@ sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const play = async (variants: Variants) => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: variants })).status).toBe(200);
 const dropNext = async (target: RunningSandbox, method: string, pathPrefix: string) =>
-  expect((await call(target, 'POST', '/_sandbox/faults', { json: { method, path_prefix: pathPrefix, mode: 'close_after' } })).status).toBe(201);
+  expect((await call(target, 'POST', '/_sandbox/faults', { json: { method, path_prefix: pathPrefix, mode: 'close_after' } })).status).toBe(
+    201,
+  );
 /** Campaigns created through the API (fixture ids end at 4100012). */
 const created = async (target: RunningSandbox) =>
-  ((await call(target, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: Record<string, unknown>[] }).campaigns.filter(
-    (c) => (c.id as number) > 4100012,
-  );
+  (
+    (await call(target, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: Record<string, unknown>[] }
+  ).campaigns.filter((c) => (c.id as number) > 4100012);
 const task = async (id: number) =>
-  ((await call(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: Record<string, unknown>[] }).tasks.find((t) => t.taskId === id)!;
+  ((await call(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: Record<string, unknown>[] }).tasks.find(
+    (t) => t.taskId === id,
+  )!;
 const log = async () => ((await call(sb, 'GET', '/_sandbox/requests')).body as { requests: Record<string, unknown>[] }).requests;
 const createDropped = (target: RunningSandbox, t: string) =>
   call(target, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', { token: t, json: nativeCampaign({ name: 'Lost answer' }) });
@@ -60,7 +64,9 @@ describe('late_apply_ms on a manual clock', () => {
   it('holds back task updates and cancellations too, and judges them when they are applied', async () => {
     await play({ late_apply_ms: 60_000 });
     await dropNext(sb, 'PATCH', '/epsilon/task/900001');
-    await expect(call(sb, 'PATCH', '/epsilon/task/900001', { token, json: { title: 'Moved', performer: 'chief@example.com' } })).rejects.toThrow();
+    await expect(
+      call(sb, 'PATCH', '/epsilon/task/900001', { token, json: { title: 'Moved', performer: 'chief@example.com' } }),
+    ).rejects.toThrow();
     expect((await task(900001)).title).toBe('Morning briefing: five stories');
     sb.advance(60_000);
     expect(await task(900001)).toMatchObject({ title: 'Moved', taskUpdateTime: T0 + 60_000 });

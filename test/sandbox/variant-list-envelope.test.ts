@@ -7,13 +7,35 @@ import { call, sandboxPerFile, testFixtures } from '../helpers/sandbox';
 function fixtures() {
   const f = testFixtures();
   for (const id of [4200001, 4200002]) {
-    f.campaigns!.push({ account_id: 'oldtimerltd', id, name: `Campaign ${id}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+    f.campaigns!.push({
+      account_id: 'oldtimerltd',
+      id,
+      name: `Campaign ${id}`,
+      branding_text: 'Old Timer',
+      status: 'APPROVED',
+      created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED',
+      cpc: 1,
+      spending_limit: 3000,
+      spending_limit_model: 'MONTHLY',
+      marketing_objective: 'LEADS_GENERATION',
+    });
   }
   // More rows than the sandbox builds whole (100): the unpaged listing of all of them is streamed.
   for (let i = 1; i <= 120; i++) {
-    f.campaigns!.push({ account_id: 'oldtimerltd', id: 4210000 + i, name: `Many ${i}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+    f.campaigns!.push({
+      account_id: 'oldtimerltd',
+      id: 4210000 + i,
+      name: `Many ${i}`,
+      branding_text: 'Old Timer',
+      status: 'APPROVED',
+      created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED',
+      cpc: 1,
+      spending_limit: 3000,
+      spending_limit_model: 'MONTHLY',
+      marketing_objective: 'LEADS_GENERATION',
+    });
   }
   return f;
 }
@@ -29,7 +51,12 @@ const TWO = 'campaign_ids=4200001&campaign_ids=4200002';
  * have, so the answer is empty; `many` asks for all 122, an answer that is streamed.
  */
 const list = async (none = false, many = false) => {
-  const r = await call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP${none ? '&campaign_ids=1' : many ? '' : `&${TWO}`}`, { token });
+  const r = await call(
+    sb,
+    'GET',
+    `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP${none ? '&campaign_ids=1' : many ? '' : `&${TWO}`}`,
+    { token },
+  );
   expect(r.status, r.text).toBe(200);
   return { text: r.text, body: r.body as Record<string, unknown> };
 };

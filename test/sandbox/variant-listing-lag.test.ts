@@ -15,7 +15,8 @@ const listedIds = async (query = '') => {
   const body = r.body as { results: { id: string }[]; metadata: { total: number } };
   return { ids: body.results.map((c) => Number(c.id)), total: body.metadata.total };
 };
-const taskTitles = async () => ((await call(sb, 'GET', '/epsilon/task?tagId=1001', { token })).body as { title: string }[]).map((t) => t.title);
+const taskTitles = async () =>
+  ((await call(sb, 'GET', '/epsilon/task?tagId=1001', { token })).body as { title: string }[]).map((t) => t.title);
 
 describe('listing_lag_ms', () => {
   it('is off by default: a new campaign is listed at once', async () => {
@@ -28,13 +29,19 @@ describe('listing_lag_ms', () => {
     const before = await listedIds();
     const r = await call(sb, 'POST', '/core/api/1.0/oldtimerltd/campaigns/', { token, json: nativeCampaign({ name: 'Lagging' }) });
     const id = (r.body as { id: number }).id;
-    expect((await call(sb, 'POST', '/epsilon/push', { token, json: { pushEvents: [pushEvent({ title: 'Lagging push' })] } })).status).toBe(200);
+    expect((await call(sb, 'POST', '/epsilon/push', { token, json: { pushEvents: [pushEvent({ title: 'Lagging push' })] } })).status).toBe(
+      200,
+    );
     sb.advance(LAG - 1);
     expect(await listedIds()).toEqual(before);
     expect((await listedIds(`&campaign_ids=${id}`)).ids).toEqual([]);
     expect(await taskTitles()).not.toContain('Lagging push');
     // The service holds it all along (control API).
-    expect(((await call(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: { id: number }[] }).campaigns.map((c) => c.id)).toContain(id);
+    expect(
+      ((await call(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: { id: number }[] }).campaigns.map(
+        (c) => c.id,
+      ),
+    ).toContain(id);
     sb.advance(1);
     expect(await listedIds()).toEqual({ ids: [...before.ids, id], total: before.total + 1 });
     expect(await taskTitles()).toContain('Lagging push');

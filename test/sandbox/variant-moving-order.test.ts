@@ -7,10 +7,17 @@ import { LISTED_ACCOUNT, listingFixtures } from './listing-fixtures';
 
 let sb: RunningSandbox;
 let token: string;
-sandboxPerFile((s, t) => ((sb = s), (token = t)), () => listingFixtures(60));
+sandboxPerFile(
+  (s, t) => ((sb = s), (token = t)),
+  () => listingFixtures(60),
+);
 
 const page = async (query: string) =>
-  ((await call(sb, 'GET', `/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP&${query}`, { token })).body as { results: { id: string; spent: number }[] }).results;
+  (
+    (await call(sb, 'GET', `/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP&${query}`, { token })).body as {
+      results: { id: string; spent: number }[];
+    }
+  ).results;
 
 describe('moving_order', () => {
   it('is off by default: the first page stays the same, in id order', async () => {

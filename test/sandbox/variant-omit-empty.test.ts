@@ -12,7 +12,9 @@ const emptyKeys = (r: Record<string, unknown>) => Object.keys(r).filter((k) => r
 
 it('leaves out the empty fields of tasks and campaigns, and keeps the others', async () => {
   const task = ((await call(sb, 'GET', '/epsilon/task?tagId=1001', { token })).body as Record<string, unknown>[])[0];
-  const campaigns = ((await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP', { token })).body as { results: Record<string, unknown>[] }).results;
+  const campaigns = (
+    (await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP', { token })).body as { results: Record<string, unknown>[] }
+  ).results;
   const emptyOfTask = emptyKeys(task);
   expect(emptyOfTask.length).toBeGreaterThan(0);
   expect(campaigns.some((c) => emptyKeys(c).length > 0)).toBe(true);
@@ -22,7 +24,9 @@ it('leaves out the empty fields of tasks and campaigns, and keeps the others', a
   for (const k of emptyOfTask) expect(bare).not.toHaveProperty(k);
   const kept = Object.fromEntries(Object.entries(task).filter(([k]) => !emptyOfTask.includes(k)));
   expect(bare).toEqual(kept);
-  const listed = ((await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP', { token })).body as { results: Record<string, unknown>[] }).results;
+  const listed = (
+    (await call(sb, 'GET', '/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP', { token })).body as { results: Record<string, unknown>[] }
+  ).results;
   expect(listed.map((c) => String(c.id))).toEqual(campaigns.map((c) => String(c.id)));
   for (const c of listed) expect(emptyKeys(c)).toEqual([]);
 });

@@ -56,14 +56,19 @@ describe('push_tier', () => {
     const unsigned = await send('not-a-token');
     expect(unsigned.status).toBe(401);
     expect(unsigned.headers.ratelimit).toBeUndefined();
-    const log = (await call(sb, 'GET', '/_sandbox/requests')).body as { requests: { path: string; group: string | null; limited: boolean; status: number }[] };
+    const log = (await call(sb, 'GET', '/_sandbox/requests')).body as {
+      requests: { path: string; group: string | null; limited: boolean; status: number }[];
+    };
     const pushes = log.requests.filter((r) => r.path === '/epsilon/push' && r.status !== 401);
     expect(pushes.every((r) => r.group === 'push' && r.limited)).toBe(true);
   });
 
   it('limits the task edits and the service worker path too (writes), under another header spelling', async () => {
     await play({ push_tier: 6, header_spelling: 'quoted' });
-    const sw = await call(sb, 'PATCH', '/epsilon/container/sw-path', { token, json: { containerId: '1001', serviceWorkerPath: '/push/sw.js', performer: 'editor@example.com' } });
+    const sw = await call(sb, 'PATCH', '/epsilon/container/sw-path', {
+      token,
+      json: { containerId: '1001', serviceWorkerPath: '/push/sw.js', performer: 'editor@example.com' },
+    });
     expect(sw.status).toBe(204);
     expect(sw.headers.ratelimit).toMatch(/^"second";t=\d+;r=0/);
     const edit = await call(sb, 'PATCH', '/epsilon/task/900001', { token, json: { title: 'Too soon', performer: 'editor@example.com' } });

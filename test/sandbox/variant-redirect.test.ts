@@ -26,7 +26,11 @@ it.each([307, 308] as const)('answers %i with a same-origin Location that serves
   expect(sent.status).toBe(200);
   expect((await tasks()).filter((t) => t.title === 'Redirected')).toHaveLength(1);
   // The token endpoint and the control API are not redirected.
-  const control = await request(`${sb.url}/authentication/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-secret' });
+  const control = await request(`${sb.url}/authentication/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&client_id=demo-client&client_secret=demo-secret',
+  });
   expect(control.statusCode).toBe(200);
   await control.body.text();
 });

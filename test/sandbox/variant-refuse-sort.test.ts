@@ -9,7 +9,8 @@ let token: string;
 sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const list = (query: string) => call(sb, 'GET', `/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP${query}`, { token });
-const play = async (refuse_sort: string) => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { refuse_sort } })).status).toBe(200);
+const play = async (refuse_sort: string) =>
+  expect((await call(sb, 'PUT', '/_sandbox/variants', { json: { refuse_sort } })).status).toBe(200);
 
 describe('refuse_sort', () => {
   it('is off by default: sort by id is served', async () => {

@@ -7,14 +7,18 @@ import { LISTED_ACCOUNT, listedIds, listingFixtures } from './listing-fixtures';
 
 let sb: RunningSandbox;
 let token: string;
-sandboxPerFile((s, t) => ((sb = s), (token = t)), () => listingFixtures(150));
+sandboxPerFile(
+  (s, t) => ((sb = s), (token = t)),
+  () => listingFixtures(150),
+);
 
 interface Envelope {
   results: { id: string }[];
   metadata: { total: number; count: number };
 }
 const page = async (n: number, size: number) =>
-  (await call(sb, 'GET', `/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP&page=${n}&page_size=${size}`, { token })).body as Envelope;
+  (await call(sb, 'GET', `/core/api/1.0/${LISTED_ACCOUNT}/campaigns?fetch_level=RAP&page=${n}&page_size=${size}`, { token }))
+    .body as Envelope;
 
 describe('short_pages', () => {
   it('is off by default: every page but the last is full', async () => {

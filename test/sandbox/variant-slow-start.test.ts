@@ -8,7 +8,10 @@ import { LISTED_ACCOUNT, listingFixtures } from './listing-fixtures';
 
 let sb: RunningSandbox;
 let token: string;
-sandboxPerFile((s, t) => ((sb = s), (token = t)), () => listingFixtures(200));
+sandboxPerFile(
+  (s, t) => ((sb = s), (token = t)),
+  () => listingFixtures(200),
+);
 
 const timed = async (query: string) => {
   const t0 = performance.now();

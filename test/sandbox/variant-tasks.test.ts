@@ -13,20 +13,25 @@ sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
 const play = async (variants: Variants) => expect((await call(sb, 'PUT', '/_sandbox/variants', { json: variants })).status).toBe(200);
 const controlTask = async (id: number) =>
-  ((await call(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: Record<string, unknown>[] }).tasks.find((t) => t.taskId === id)!;
+  ((await call(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: Record<string, unknown>[] }).tasks.find(
+    (t) => t.taskId === id,
+  )!;
 
 describe('task_list_wrapper', () => {
-  it.each(['results', 'tasks', 'data', 'items'] as const)('answers {"%s": [...], "count": n} holding what the bare array held', async (key) => {
-    const bare = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
-    expect(Array.isArray(bare.body)).toBe(true);
-    await play({ task_list_wrapper: key });
-    const wrapped = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
-    expect(wrapped.status).toBe(200);
-    expect(wrapped.body).toEqual({ [key]: bare.body, count: (bare.body as unknown[]).length });
-    const scheduled = await call(sb, 'GET', '/epsilon/task?tagId=1001&taskType=scheduled', { token });
-    expect(scheduled.body).toEqual({ [key]: [expect.objectContaining({ taskId: 900001 })], count: 1 });
-    expect((await call(sb, 'GET', '/epsilon/task?tagId=1002', { token })).body).toEqual({ [key]: [], count: 0 });
-  });
+  it.each(['results', 'tasks', 'data', 'items'] as const)(
+    'answers {"%s": [...], "count": n} holding what the bare array held',
+    async (key) => {
+      const bare = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
+      expect(Array.isArray(bare.body)).toBe(true);
+      await play({ task_list_wrapper: key });
+      const wrapped = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });
+      expect(wrapped.status).toBe(200);
+      expect(wrapped.body).toEqual({ [key]: bare.body, count: (bare.body as unknown[]).length });
+      const scheduled = await call(sb, 'GET', '/epsilon/task?tagId=1001&taskType=scheduled', { token });
+      expect(scheduled.body).toEqual({ [key]: [expect.objectContaining({ taskId: 900001 })], count: 1 });
+      expect((await call(sb, 'GET', '/epsilon/task?tagId=1002', { token })).body).toEqual({ [key]: [], count: 0 });
+    },
+  );
 
   it('nests the list one level under a dotted key', async () => {
     const bare = await call(sb, 'GET', '/epsilon/task?tagId=1001', { token });

@@ -8,7 +8,8 @@ let sb: RunningSandbox;
 let token: string;
 sandboxPerFile((s, t) => ((sb = s), (token = t)));
 
-const campaigns = async () => ((await call(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: unknown[] }).campaigns.length;
+const campaigns = async () =>
+  ((await call(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: unknown[] }).campaigns.length;
 
 describe('transient_5xx', () => {
   it('is off by default', async () => {
@@ -37,7 +38,9 @@ describe('transient_5xx', () => {
     // Only the requests that succeeded created anything.
     expect(await campaigns()).toBe(before + created);
     for (let i = 0; i < 10; i++) {
-      const t = await call(sb, 'POST', '/authentication/oauth/token', { form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' } });
+      const t = await call(sb, 'POST', '/authentication/oauth/token', {
+        form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret' },
+      });
       expect(t.status).toBe(200);
     }
   });

@@ -14,7 +14,10 @@ afterAll(() => rmSync(emptyBin, { recursive: true, force: true }));
 
 describe('scripts/with-keyring.sh without dbus-run-session and gnome-keyring-daemon', () => {
   const run = (env: NodeJS.ProcessEnv) =>
-    spawnSync('/bin/bash', [join(ROOT, 'scripts/with-keyring.sh'), '/bin/echo', 'ran'], { env: { PATH: emptyBin, ...env }, encoding: 'utf8' });
+    spawnSync('/bin/bash', [join(ROOT, 'scripts/with-keyring.sh'), '/bin/echo', 'ran'], {
+      env: { PATH: emptyBin, ...env },
+      encoding: 'utf8',
+    });
 
   it.each([[{ CI: 'true' }], [{ DESK_REQUIRE_KEYCHAIN: '1' }]])('fails loudly with %j, naming what to install', (env) => {
     const r = run(env);
@@ -48,15 +51,26 @@ describe('a keychain suite when no keychain answered', () => {
   it.each([[{ CI: 'true' }], [{ DESK_REQUIRE_KEYCHAIN: '1' }]])('fails where one is required (%j), saying why and what to run', (env) => {
     const calls = declared(env);
     expect(calls.map((c) => c.what)).toEqual(['describe', 'it']);
-    expect(calls[1].body).toThrow(/No keychain answered: no system keychain is available \(no D-Bus session\)\. Run the tests under scripts\/with-keyring\.sh/);
+    expect(calls[1].body).toThrow(
+      /No keychain answered: no system keychain is available \(no D-Bus session\)\. Run the tests under scripts\/with-keyring\.sh/,
+    );
   });
 
   it('is skipped elsewhere, with the reason in its name', () => {
     const calls = declared({});
-    expect(calls).toEqual([{ what: 'skip', title: 'keychain tests (skipped: no system keychain is available (no D-Bus session); run via scripts/with-keyring.sh)', body: expect.any(Function) }]);
+    expect(calls).toEqual([
+      {
+        what: 'skip',
+        title: 'keychain tests (skipped: no system keychain is available (no D-Bus session); run via scripts/with-keyring.sh)',
+        body: expect.any(Function),
+      },
+    ]);
   });
 
   it('runs its tests when the keychain answered, required or not', () => {
-    expect(declared({ CI: 'true' }, 'keychain').map((c) => `${c.what} ${c.title}`)).toEqual(['describe keychain tests', 'it a real keychain test']);
+    expect(declared({ CI: 'true' }, 'keychain').map((c) => `${c.what} ${c.title}`)).toEqual([
+      'describe keychain tests',
+      'it a real keychain test',
+    ]);
   });
 });

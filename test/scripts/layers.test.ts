@@ -29,7 +29,12 @@ const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.d.ts'];
 function resolveImport(files: Set<string>, from: string, spec: string): string | null {
   const base = posix.normalize(posix.join(posix.dirname(from), spec)).replace(/\/$/, '');
   const noJs = base.replace(/\.(c|m)?js$/, '');
-  const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => noJs + e), ...['/index.ts', '/index.tsx'].map((e) => base + e)];
+  const candidates = [
+    base,
+    ...EXTENSIONS.map((e) => base + e),
+    ...EXTENSIONS.map((e) => noJs + e),
+    ...['/index.ts', '/index.tsx'].map((e) => base + e),
+  ];
   return candidates.find((c) => files.has(c)) ?? null;
 }
 
@@ -48,14 +53,24 @@ function importEdges(sources: Map<string, string>): ImportEdge[] {
         const clause = node.importClause;
         const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
         // `import type {...}`, or `import { type A, type B }` with nothing but types: both erased.
-        const typeOnly = !!clause && (clause.isTypeOnly || (!clause.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+        const typeOnly =
+          !!clause && (clause.isTypeOnly || (!clause.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
         add(node.moduleSpecifier.text, typeOnly);
       } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
         const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
         add(node.moduleSpecifier.text, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
-      } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      } else if (
+        ts.isImportEqualsDeclaration(node) &&
+        ts.isExternalModuleReference(node.moduleReference) &&
+        ts.isStringLiteral(node.moduleReference.expression)
+      ) {
         add(node.moduleReference.expression.text, node.isTypeOnly);
-      } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      } else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0])
+      ) {
         add(node.arguments[0].text, false);
       } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
         add(node.argument.literal.text, true);
@@ -134,7 +149,9 @@ function circles(edges: ImportEdge[]) {
 
 /** A group of the tree's circles, with the edges that close it, for a message a person can act on. */
 function explain(group: string[], edges: ImportEdge[], node: (f: string) => string): string {
-  const inside = edges.filter((e) => counts(e) && group.includes(node(e.from)) && group.includes(node(e.to)) && node(e.from) !== node(e.to));
+  const inside = edges.filter(
+    (e) => counts(e) && group.includes(node(e.from)) && group.includes(node(e.to)) && node(e.from) !== node(e.to),
+  );
   return `${group.join(' <-> ')}: ${[...new Set(inside.map((e) => `${e.from} -> ${e.to}${e.typeOnly ? ' (type)' : ''}`))].join(', ')}`;
 }
 
@@ -188,7 +205,9 @@ describe('the circle check itself (synthetic sources)', () => {
   it('finds a new file circle, through import(), re-exports and index files too', () => {
     const found = circles(importEdges(world({ 'src/main/store/b.ts': "export const b = 1;\nexport const load = () => import('./a');\n" })));
     expect(found.files).toEqual([['src/main/store/a.ts', 'src/main/store/b.ts']]);
-    const viaIndex = circles(importEdges(world({ 'src/main/sync/d.ts': "import '../app';\nexport * from './c';\n", 'src/main/sync/c.ts': "import './d';\n" })));
+    const viaIndex = circles(
+      importEdges(world({ 'src/main/sync/d.ts': "import '../app';\nexport * from './c';\n", 'src/main/sync/c.ts': "import './d';\n" })),
+    );
     expect(viaIndex.files).toEqual([['src/main/app/index.ts', 'src/main/sync/c.ts', 'src/main/sync/d.ts']]);
     expect(viaIndex.folders).toEqual([['src/main/app', 'src/main/sync']]);
   });
@@ -201,7 +220,15 @@ describe('the circle check itself (synthetic sources)', () => {
   });
 
   it('finds a parent and child folder importing each other, with no file circle', () => {
-    const found = circles(importEdges(world({ 'src/main/app/handlers/h.ts': "import '../other';\nexport const h = 1;\n", 'src/main/app/other.ts': 'export const o = 1;\n', 'src/main/app/index.ts': "export { h } from './handlers/h';\n" })));
+    const found = circles(
+      importEdges(
+        world({
+          'src/main/app/handlers/h.ts': "import '../other';\nexport const h = 1;\n",
+          'src/main/app/other.ts': 'export const o = 1;\n',
+          'src/main/app/index.ts': "export { h } from './handlers/h';\n",
+        }),
+      ),
+    );
     expect(found.files).toEqual([]);
     expect(found.folders).toEqual([['src/main/app', 'src/main/app/handlers']]);
     // The area check alone (the old test) saw nothing: both are src/main/app.
@@ -209,16 +236,24 @@ describe('the circle check itself (synthetic sources)', () => {
   });
 
   it('allows a type-only import to close a circle within one folder only', () => {
-    const sameFolder = world({ 'src/main/store/b.ts': "import type { A } from './a';\nexport const b = 1;\nexport type B = A;\n", 'src/main/store/a.ts': "import { b } from './b';\nexport const a = b;\nexport type A = number;\n" });
+    const sameFolder = world({
+      'src/main/store/b.ts': "import type { A } from './a';\nexport const b = 1;\nexport type B = A;\n",
+      'src/main/store/a.ts': "import { b } from './b';\nexport const a = b;\nexport type A = number;\n",
+    });
     expect(circles(importEdges(sameFolder)).files).toEqual([]);
     const inlineTypes = world({ 'src/main/store/b.ts': "import { type A } from './a';\nexport type B = A;\nexport const b = 1;\n" });
     expect(circles(importEdges(inlineTypes)).files).toEqual([]);
-    const acrossFolders = world({ 'src/main/store/b.ts': "import type { C } from '../sync/c';\nexport type B = C;\nexport const b = 1;\n" });
+    const acrossFolders = world({
+      'src/main/store/b.ts': "import type { C } from '../sync/c';\nexport type B = C;\nexport const b = 1;\n",
+    });
     expect(circles(importEdges(acrossFolders)).files).toEqual([['src/main/store/a.ts', 'src/main/store/b.ts', 'src/main/sync/c.ts']]);
     const typeofImport = world({ 'src/main/store/b.ts': "export type C = typeof import('../sync/c');\nexport const b = 1;\n" });
     expect(circles(importEdges(typeofImport)).folders).toEqual([['src/main/store', 'src/main/sync']]);
     // A value import beside a type one is not erased.
-    const mixed = world({ 'src/main/store/b.ts': "import { a, type A } from './a';\nexport const b = 1;\nexport const x: A = a;\n", 'src/main/store/a.ts': "import { b } from './b';\nexport const a = b;\nexport type A = number;\n" });
+    const mixed = world({
+      'src/main/store/b.ts': "import { a, type A } from './a';\nexport const b = 1;\nexport const x: A = a;\n",
+      'src/main/store/a.ts': "import { b } from './b';\nexport const a = b;\nexport type A = number;\n",
+    });
     expect(circles(importEdges(mixed)).files).toEqual([['src/main/store/a.ts', 'src/main/store/b.ts']]);
   });
 });
@@ -234,7 +269,10 @@ describe('src/ imports itself in no circle', () => {
   });
 
   it('between files', () => {
-    expect(found.files.map((g) => explain(g, edges, (f) => f)), 'files that import each other: move the shared part into a file both import').toEqual([]);
+    expect(
+      found.files.map((g) => explain(g, edges, (f) => f)),
+      'files that import each other: move the shared part into a file both import',
+    ).toEqual([]);
   });
 
   it('between folders, parent and child included, but for the known ones', () => {
@@ -247,6 +285,9 @@ describe('src/ imports itself in no circle', () => {
   });
 
   it('between areas (layers of src/main, features of the renderer)', () => {
-    expect(found.areas.map((g) => explain(g, edges, areaOf)), 'areas that import each other (move the shared part down a layer)').toEqual([]);
+    expect(
+      found.areas.map((g) => explain(g, edges, areaOf)),
+      'areas that import each other (move the shared part down a layer)',
+    ).toEqual([]);
   });
 });

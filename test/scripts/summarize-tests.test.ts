@@ -31,7 +31,10 @@ describe('the closing line of npm test', () => {
   it('sums every suite: steps count as one, vitest files count their tests', () => {
     const r = summarize({
       typecheck: { status: 'pass' },
-      unit: { status: 'pass', json: { numPassedTests: 3, numPendingTests: 1, testResults: [file('passed', ['passed', 'passed', 'passed', 'skipped'])] } },
+      unit: {
+        status: 'pass',
+        json: { numPassedTests: 3, numPendingTests: 1, testResults: [file('passed', ['passed', 'passed', 'passed', 'skipped'])] },
+      },
     });
     expect(r).toEqual({ last: '4 passed, 0 failed, 1 skipped', code: 0 });
   });
@@ -42,7 +45,12 @@ describe('the closing line of npm test', () => {
       e2e: {
         status: 'fail',
         // vitest counts the describe block as a failed suite as well: that must not count twice.
-        json: { numPassedTests: 2, numFailedTests: 1, numFailedTestSuites: 3, testResults: [file('failed', ['passed', 'failed']), file('failed', []), file('passed', ['passed'])] },
+        json: {
+          numPassedTests: 2,
+          numFailedTests: 1,
+          numFailedTestSuites: 3,
+          testResults: [file('failed', ['passed', 'failed']), file('failed', []), file('passed', ['passed'])],
+        },
       },
     });
     expect(r).toEqual({ last: '2 passed, 3 failed', code: 1 });

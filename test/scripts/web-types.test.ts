@@ -16,7 +16,8 @@ const PROBES: Record<string, string> = {
   'src/renderer/features/shell/probe-buffer.ts': "export const b = Buffer.from('x');\n",
   'src/renderer/stores/probe-require.ts': "export const m: unknown = require('./x');\n",
   // What the window may use: the DOM, and papaparse through the window's own declaration.
-  'src/renderer/lib/probe-allowed.ts': "import Papa from 'papaparse';\nexport const text = Papa.unparse([['a']]) + document.title + new URL('x:y').protocol;\n",
+  'src/renderer/lib/probe-allowed.ts':
+    "import Papa from 'papaparse';\nexport const text = Papa.unparse([['a']]) + document.title + new URL('x:y').protocol;\n",
 };
 const path = (file: string) => join(ROOT, file);
 

@@ -33,9 +33,13 @@ describe('targeting attribute names that Object.prototype also has', () => {
   });
 
   it('refuses __proto__ at the top of include and of exclude, although parsing would drop it', () => {
-    const include = fromJson('{"title":"T","url":"https://x.example/","performer":"p","target":{"include":{"apps":["1001"],"__proto__":["x"]}}}');
+    const include = fromJson(
+      '{"title":"T","url":"https://x.example/","performer":"p","target":{"include":{"apps":["1001"],"__proto__":["x"]}}}',
+    );
     expect(problemsOf(include)).toEqual(['Unsupported targeting attribute: __proto__']);
-    const exclude = fromJson('{"title":"T","url":"https://x.example/","performer":"p","target":{"include":{"apps":["1001"]},"exclude":{"__proto__":{}}}}');
+    const exclude = fromJson(
+      '{"title":"T","url":"https://x.example/","performer":"p","target":{"include":{"apps":["1001"]},"exclude":{"__proto__":{}}}}',
+    );
     expect(problemsOf(exclude)).toEqual(['Unsupported targeting attribute: __proto__']);
     const parsed = targetSchema.safeParse(fromJson('{"include":{"apps":["1001"],"__proto__":{"polluted":true}}}'));
     expect(parsed.success).toBe(false);
@@ -44,7 +48,9 @@ describe('targeting attribute names that Object.prototype also has', () => {
 
   it('still accepts the spec attributes, and a __proto__ written as a plain property name elsewhere', () => {
     expect(problemsOf(event({ countries: ['DE'], os: [1], user_data: { plan: ['gold'] } }, { languages: ['fr'] }))).toEqual([]);
-    expect(problemsOf(fromJson('{"title":"__proto__","url":"https://x.example/","performer":"p","target":{"include":{"apps":["1001"]}}}'))).toEqual([]);
+    expect(
+      problemsOf(fromJson('{"title":"__proto__","url":"https://x.example/","performer":"p","target":{"include":{"apps":["1001"]}}}')),
+    ).toEqual([]);
   });
 });
 
@@ -54,13 +60,21 @@ describe('user_data attribute names are free-form', () => {
   });
 
   it('judges the values of such names like any other', () => {
-    expect(problemsOf(event({ user_data: { constructor: [] } }))).toEqual(['user_data attribute constructor must be a non-empty array of strings']);
+    expect(problemsOf(event({ user_data: { constructor: [] } }))).toEqual([
+      'user_data attribute constructor must be a non-empty array of strings',
+    ]);
   });
 
   it('sees no include/exclude clash for a name only the prototype has (rule 6)', () => {
-    const t = targetSchema.parse(fromJson('{"include":{"apps":["1001"],"user_data":{"toString":["a"]}},"exclude":{"user_data":{"plan":["b"]}}}'));
+    const t = targetSchema.parse(
+      fromJson('{"include":{"apps":["1001"],"user_data":{"toString":["a"]}},"exclude":{"user_data":{"plan":["b"]}}}'),
+    );
     expect(targetProblems(t)).toEqual([]);
-    const clash = targetSchema.parse(fromJson('{"include":{"apps":["1001"],"user_data":{"toString":["a"]}},"exclude":{"user_data":{"toString":["b"]}}}'));
-    expect(targetProblems(clash).map((p) => p.message)).toEqual(['user_data attribute toString cannot be used in both include and exclude']);
+    const clash = targetSchema.parse(
+      fromJson('{"include":{"apps":["1001"],"user_data":{"toString":["a"]}},"exclude":{"user_data":{"toString":["b"]}}}'),
+    );
+    expect(targetProblems(clash).map((p) => p.message)).toEqual([
+      'user_data attribute toString cannot be used in both include and exclude',
+    ]);
   });
 });

@@ -24,7 +24,9 @@ describe('unsent work in words', () => {
 
 describe('retention in words', () => {
   it('says what a shorter period removes, and nothing when nothing goes', () => {
-    expect(retentionEffectText({ sent: 12, activity: 0 }, { sentDays: 7, activityDays: 30 })).toBe('12 sent changes older than 7 days will be removed when you save.');
+    expect(retentionEffectText({ sent: 12, activity: 0 }, { sentDays: 7, activityDays: 30 })).toBe(
+      '12 sent changes older than 7 days will be removed when you save.',
+    );
     expect(retentionEffectText({ sent: 1, activity: 40 }, { sentDays: 1, activityDays: 3 })).toBe(
       '1 sent change older than 1 day and 40 activity entries older than 3 days will be removed when you save.',
     );

@@ -12,7 +12,6 @@ const SAMPLE = 20;
 /** How many of a network's own cached campaigns are read to find one it owns. */
 const OWN_SCAN = 1000;
 
-
 const serviceOf = (url: string) => url.trim().replace(/\/+$/, '').toLowerCase();
 const named = (s: string | null | undefined): s is string => typeof s === 'string' && s.trim() !== '';
 

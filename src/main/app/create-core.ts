@@ -192,7 +192,13 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     const named = nameIfUnnamed(store, p);
     if (!named) return;
     // Said once, so the person knows why the id they typed now reads as a name.
-    log(p.profileId, p.accountId, 'info', 'account.named', `Account ${p.accountId} is "${named.name}" on the service: shown by that name from now on.`);
+    log(
+      p.profileId,
+      p.accountId,
+      'info',
+      'account.named',
+      `Account ${p.accountId} is "${named.name}" on the service: shown by that name from now on.`,
+    );
     hub.emit('data.changed', { profileId: p.profileId, accountId: null, what: 'accounts' });
   });
   // What an account may use is learned from what the service posts and refuses (DECISIONS client 13).
@@ -258,7 +264,13 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     if (movedAside) log(null, null, 'warning', 'data.moved_aside', movedAside.note);
     if (secrets.kind === 'memory' && secrets.warning) log(null, null, 'warning', 'secrets.memory', secrets.warning);
     if (interrupted > 0) {
-      log(null, null, 'warning', 'outbox.interrupted', `${interrupted} change(s) were being sent when the app stopped; checking the service before sending them again.`);
+      log(
+        null,
+        null,
+        'warning',
+        'outbox.interrupted',
+        `${interrupted} change(s) were being sent when the app stopped; checking the service before sending them again.`,
+      );
     }
     if (opts.demo) await ensureDemoProfile(ctx);
   } catch (e) {

@@ -21,7 +21,9 @@ export interface DemoSandbox {
  * Starts the demo service. With a data folder its world (campaigns, tasks, where ids go on) is
  * kept there across restarts; without one (a test's throwaway run) it starts from the sample data.
  */
-export async function startDemoSandbox(opts: { dataDir?: string; log?: (message: string) => void; clock?: DrivingClock } = {}): Promise<DemoSandbox> {
+export async function startDemoSandbox(
+  opts: { dataDir?: string; log?: (message: string) => void; clock?: DrivingClock } = {},
+): Promise<DemoSandbox> {
   const sandbox = await startSandbox({
     port: 0,
     controlSecret: randomBytes(32).toString('base64url'),

@@ -17,7 +17,15 @@ export async function ensureDemoProfile(ctx: CoreContext): Promise<void> {
   const choice = store.settings.get('demo');
   if (!ctx.demo || choice.dismissed) return;
   const { url } = ctx.demo;
-  const fields = { name: DEMO_PROFILE_NAME, baseUrl: url, authUrl: url, pushUrl: url, clientId: DEMO_CLIENT_ID, flow: 'client_credentials' as const, redirectUri: null };
+  const fields = {
+    name: DEMO_PROFILE_NAME,
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: DEMO_CLIENT_ID,
+    flow: 'client_credentials' as const,
+    redirectUri: null,
+  };
   const existing = store.profiles.get(DEMO_PROFILE_ID);
   if (!existing) store.profiles.create({ id: DEMO_PROFILE_ID, ...fields });
   else if (existing.baseUrl !== url || existing.authUrl !== url || existing.pushUrl !== url || existing.clientId !== DEMO_CLIENT_ID) {

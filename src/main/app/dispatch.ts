@@ -83,7 +83,10 @@ export async function dispatch(
     log(`[desk] ${channel} returned a value outside the contract: ${JSON.stringify(describeIssues(out.error.issues))}`);
     return {
       ok: false,
-      error: { code: 'internal', message: `Campaign Desk produced an unexpected answer for ${channel}. Restart the app; if it persists, report it.` },
+      error: {
+        code: 'internal',
+        message: `Campaign Desk produced an unexpected answer for ${channel}. Restart the app; if it persists, report it.`,
+      },
     };
   }
   return { ok: true, value: out.data };

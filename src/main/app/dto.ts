@@ -85,7 +85,9 @@ export function draftDto(d: S.Draft, item?: S.OutboxItem): C.Draft {
     problems: d.problems.filter((p) => p.field !== SERVICE_WORDS_FIELD && p.field !== BLOCKED_WORDS_FIELD),
     updatedAt: d.updatedAt,
     status,
-    ...(live ? { item: { id: live.id, lastError: live.lastError, fix: live.fix, attempts: live.attempts, updatedAt: live.updatedAt } } : {}),
+    ...(live
+      ? { item: { id: live.id, lastError: live.lastError, fix: live.fix, attempts: live.attempts, updatedAt: live.updatedAt } }
+      : {}),
     ...(words ? { serviceWords: words } : {}),
     ...(blocked ? { blockedWords: blocked } : {}),
   };
@@ -116,7 +118,13 @@ export function outboxDto(item: S.OutboxItem): C.OutboxItem {
   const code = item.lastError?.code ?? '';
   let fix: string | null = null;
   if (item.state === 'blocked') fix = isBlockCode(code) ? FIX_OF_BLOCK[code] : FIX_OF_BLOCK.RULES;
-  else if (item.state === 'failed') fix = code === 'SERVER' ? 'Use Retry to send it again' : item.draftId === null ? 'Retry it, or discard it and make the change again' : 'Fix it in its draft and queue it again, or discard it';
+  else if (item.state === 'failed')
+    fix =
+      code === 'SERVER'
+        ? 'Use Retry to send it again'
+        : item.draftId === null
+          ? 'Retry it, or discard it and make the change again'
+          : 'Fix it in its draft and queue it again, or discard it';
   const posted = item.state === 'sent' ? postedAs(item.result) : undefined;
   const schedule = scheduleOf(item);
   return {

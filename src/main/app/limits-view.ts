@@ -88,6 +88,8 @@ export function limitsView({ store, scheduler }: LimitsInputs, profileId: string
   });
   const pushKey = pushBudgetOf(profile.clientId);
   const pushWaits = pending.some((i) => i.kind !== 'create_campaign');
-  const push = snap.budgets.filter((b) => b.account === pushKey.account).map((b) => budgetView(b, pushWaits && b.budget === pushKey.budget));
+  const push = snap.budgets
+    .filter((b) => b.account === pushKey.account)
+    .map((b) => budgetView(b, pushWaits && b.budget === pushKey.budget));
   return { at: snap.at, accounts, push };
 }

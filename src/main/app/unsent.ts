@@ -14,7 +14,6 @@ export interface UnsentScope {
   accountId?: string;
 }
 
-
 const GROUP_OF: Record<(typeof UNSENT_OUTBOX_STATES)[number], UnsentGroup> = {
   queued: 'queued',
   sending: 'sending',
@@ -23,7 +22,8 @@ const GROUP_OF: Record<(typeof UNSENT_OUTBOX_STATES)[number], UnsentGroup> = {
   blocked: 'blocked',
 };
 
-const record = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const record = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 function draftSummary(d: Draft): string {
   if (d.kind === 'campaign') {
@@ -52,7 +52,11 @@ function itemKind(item: OutboxItem): UnsentItem['kind'] {
  */
 export function listUnsent(store: Pick<Store, 'drafts' | 'outbox'>, scope: UnsentScope): UnsentItem[] {
   const drafts = store.drafts.list(scope.profileId, scope.accountId === undefined ? {} : { accountId: scope.accountId });
-  const items = store.outbox.list({ profileId: scope.profileId, ...(scope.accountId === undefined ? {} : { accountId: scope.accountId }), states: UNSENT_OUTBOX_STATES });
+  const items = store.outbox.list({
+    profileId: scope.profileId,
+    ...(scope.accountId === undefined ? {} : { accountId: scope.accountId }),
+    states: UNSENT_OUTBOX_STATES,
+  });
   const draftById = new Map(drafts.map((d) => [d.id, d]));
   const withItem = new Set<string>();
   const out: UnsentItem[] = [];
@@ -97,7 +101,11 @@ export function listUnsent(store: Pick<Store, 'drafts' | 'outbox'>, scope: Unsen
  * unsent and the person did not choose to discard it, or (given what they were shown) was not
  * among what they saw. The refusal counts what is unsent by kind, says what to do, and carries the list.
  */
-export function guardRemoval(store: Pick<Store, 'drafts' | 'outbox'>, scope: UnsentScope, choice: { discardUnsent?: boolean | undefined; discarding?: string[] | undefined }): UnsentItem[] {
+export function guardRemoval(
+  store: Pick<Store, 'drafts' | 'outbox'>,
+  scope: UnsentScope,
+  choice: { discardUnsent?: boolean | undefined; discarding?: string[] | undefined },
+): UnsentItem[] {
   const unsent = listUnsent(store, scope);
   const counts = countUnsent(unsent);
   if (counts.sending > 0) {

@@ -49,7 +49,12 @@ async function main(): Promise<void> {
   }
   ensureRendererBuilt();
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  const start = await startBrowserModeOrExplain({ dataDir: args.dataDir ?? defaultBrowserDataDir(), staticDir: STATIC_DIR, version, port: args.port });
+  const start = await startBrowserModeOrExplain({
+    dataDir: args.dataDir ?? defaultBrowserDataDir(),
+    staticDir: STATIC_DIR,
+    version,
+    port: args.port,
+  });
   if (start.kind === 'running') {
     console.log(`Campaign Desk (browser mode) at ${start.mode.server.openUrl}`);
   } else {

@@ -17,7 +17,9 @@ export function openExternalFromNode(url: string, platform: NodeJS.Platform = pr
   return new Promise((resolve, reject) => {
     const [cmd, args] = opener(url, platform);
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
-    child.once('error', () => reject(new DeskError('internal', `Could not open a browser here. Open this address yourself: ${new URL(url).origin}`)));
+    child.once('error', () =>
+      reject(new DeskError('internal', `Could not open a browser here. Open this address yourself: ${new URL(url).origin}`)),
+    );
     child.once('spawn', () => {
       child.unref();
       resolve();

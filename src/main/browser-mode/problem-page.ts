@@ -47,7 +47,8 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
   let guards: Guards | null = null;
   let started: Promise<string> | null = null;
 
-  const send = (res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) => sendWhole(res, status, HEADERS, html, extra);
+  const send = (res: ServerResponse, status: number, html: string, extra: Record<string, string> = {}) =>
+    sendWhole(res, status, HEADERS, html, extra);
 
   async function handle(req: IncomingMessage, res: ServerResponse, g: Guards): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
@@ -59,7 +60,8 @@ export async function startProblemPage(opts: ProblemPageOptions): Promise<Proble
     }
     if (req.method === 'POST' && path === '/start-fresh' && opts.canStartFresh) {
       const origin = req.headers.origin;
-      if (origin === undefined || !g.originAllowed(origin)) return send(res, 403, page('Refused: this request did not come from this page.', ''));
+      if (origin === undefined || !g.originAllowed(origin))
+        return send(res, 403, page('Refused: this request did not come from this page.', ''));
       const given = new URLSearchParams((await readBody(req, 4096)).toString('utf8')).get('token') ?? undefined;
       if (!tokenMatches(token, given)) return send(res, 403, page('Refused: the page is out of date. Reload it.', ''));
       // A second click (or reload) while starting waits for the same start. The app answers on a port of

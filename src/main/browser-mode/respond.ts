@@ -12,7 +12,13 @@ export function answerHeaders(contentType: string, contentSecurityPolicy: string
 }
 
 /** Writes the whole answer at once; `extra` adds or replaces headers (e.g. allow, location). */
-export function sendWhole(res: ServerResponse, status: number, headers: Record<string, string>, text: string, extra: Record<string, string> = {}): void {
+export function sendWhole(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, { ...headers, ...extra, 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }

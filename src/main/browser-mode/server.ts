@@ -92,9 +92,13 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
   });
   wss.on('connection', (ws) => {
     sockets.add(ws);
-    const off = subscribeAll(opts.events, (envelope) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(envelope));
-    }, log);
+    const off = subscribeAll(
+      opts.events,
+      (envelope) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(envelope));
+      },
+      log,
+    );
     ws.on('close', () => {
       off();
       sockets.delete(ws);
@@ -154,7 +158,12 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       res.end('Not found');
       return;
     }
-    res.writeHead(200, { ...staticHeaders, 'content-type': file.contentType, 'content-length': file.body.length, 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      ...staticHeaders,
+      'content-type': file.contentType,
+      'content-length': file.body.length,
+      'cache-control': 'no-cache',
+    });
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 

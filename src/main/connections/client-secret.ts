@@ -10,7 +10,10 @@ export async function readClientSecret(secrets: SecretPort, p: Profile): Promise
   try {
     s = await secrets.get(p.id, 'client_secret');
   } catch {
-    throw new DeskError('keychain_unavailable', `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`);
+    throw new DeskError(
+      'keychain_unavailable',
+      `The system keychain did not give the client secret of "${p.name}". Unlock your keyring; queued changes wait until then.`,
+    );
   }
   if (!s) {
     throw new DeskError(

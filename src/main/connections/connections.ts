@@ -7,7 +7,14 @@
 import { connectionGone, DeskError } from '../../shared/errors';
 import type { Clock, TimerHandle } from '../clock/clock';
 import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import { ClientTokenPool, isServiceError, ServiceClient, signInWithBrowser, type HttpTransport, type ServiceClientOptions } from '../service';
+import {
+  ClientTokenPool,
+  isServiceError,
+  ServiceClient,
+  signInWithBrowser,
+  type HttpTransport,
+  type ServiceClientOptions,
+} from '../service';
 import type { Profile, Store } from '../store';
 import type { SecretPort } from '../secrets/secret-port';
 import { AccountAccess } from './account-access';
@@ -48,7 +55,6 @@ export interface ConnectionDeps {
   onOnline(profileId: string): void;
 }
 
-
 export class Connections {
   readonly #deps: ConnectionDeps;
   readonly #conns = new Map<string, Conn>();
@@ -76,7 +82,9 @@ export class Connections {
           profileId,
           noAccess ? 'warning' : 'info',
           'account.access',
-          noAccess ? `Account ${accountId}: no access (${noAccess.words}). Ask the service to grant these credentials access again.` : `Account ${accountId}: access is back.`,
+          noAccess
+            ? `Account ${accountId}: no access (${noAccess.words}). Ask the service to grant these credentials access again.`
+            : `Account ${accountId}: access is back.`,
         );
         deps.hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
       },
@@ -150,7 +158,11 @@ export class Connections {
     if (p.flow === 'authorization_code') {
       throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
     }
-    c.client = this.#newClient(p, { flow: 'client_credentials', clientId: p.clientId, getSecret: () => readClientSecret(this.#deps.secrets, p) });
+    c.client = this.#newClient(p, {
+      flow: 'client_credentials',
+      clientId: p.clientId,
+      getSecret: () => readClientSecret(this.#deps.secrets, p),
+    });
     return c.client;
   }
 
@@ -230,7 +242,10 @@ export class Connections {
       if (c.signIn.state === 'signing_in') {
         const message = e instanceof Error ? e.message : null;
         // A browser connection cannot do anything until it signs in: keep asking for it.
-        c.signIn = p.flow === 'authorization_code' ? { state: 'sign_in_required', message: message ?? SIGN_IN_WORDS } : { state: 'signed_out', message };
+        c.signIn =
+          p.flow === 'authorization_code'
+            ? { state: 'sign_in_required', message: message ?? SIGN_IN_WORDS }
+            : { state: 'signed_out', message };
       }
       this.#changed(profileId);
       throw e;
@@ -349,7 +364,12 @@ export class Connections {
       c.probe?.cancel();
       c.probe = undefined;
     }
-    this.#deps.note(profileId, 'info', 'connection.work_offline', on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.');
+    this.#deps.note(
+      profileId,
+      'info',
+      'connection.work_offline',
+      on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.',
+    );
     this.#changed(profileId);
     if (!on) void this.check(profileId);
   }

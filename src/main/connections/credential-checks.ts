@@ -10,7 +10,8 @@ import type { Profile } from '../store';
 export const CHECK_DEADLINE_MS = 10_000;
 
 /** The token endpoint said no to these credentials (not: could not be asked). */
-export const isCredentialRefusal = (e: unknown): e is ServiceError => isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation');
+export const isCredentialRefusal = (e: unknown): e is ServiceError =>
+  isServiceError(e) && (e.kind === 'unauthorized' || e.kind === 'forbidden' || e.kind === 'validation');
 
 /** A connection as the add dialog has it, before it is saved. */
 export interface UnsavedConnection {
@@ -27,15 +28,23 @@ export interface UnsavedConnection {
  * its live token was issued for is known good; another is asked of the service and its token
  * shared), so the check revokes no other connection's token. Throws a DeskError in the person's words.
  */
-export async function verifyClientCredentials(tokens: ClientTokenPool, c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
+export async function verifyClientCredentials(
+  tokens: ClientTokenPool,
+  c: { authUrl: string; clientId: string; secret: string },
+): Promise<void> {
   try {
     await tokens.check(c);
   } catch (e) {
     if (isCredentialRefusal(e)) {
-      throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`, { field: 'clientSecret' });
+      throw new DeskError('unauthorized', `The service refused this client id and secret, so nothing was changed: ${e.message}`, {
+        field: 'clientSecret',
+      });
     }
     const why = isServiceError(e) ? e.message : 'no answer';
-    throw new DeskError('offline', `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`);
+    throw new DeskError(
+      'offline',
+      `The sign-in address ${c.authUrl} could not be asked whether this secret is right (${why}), so nothing was changed. Check the address, or try again when it can be reached.`,
+    );
   }
 }
 
@@ -45,12 +54,18 @@ export async function verifyClientCredentials(tokens: ClientTokenPool, c: { auth
  * thrown (a wrong secret is never saved: the person would only learn it at the first sync); a
  * browser sign-in has no credentials to use yet, so its API address is asked for anything at all.
  */
-export async function unreachableReason(deps: { tokens: ClientTokenPool; transport: HttpTransport; clock: Clock }, c: UnsavedConnection): Promise<string | null> {
+export async function unreachableReason(
+  deps: { tokens: ClientTokenPool; transport: HttpTransport; clock: Clock },
+  c: UnsavedConnection,
+): Promise<string | null> {
   const { tokens, transport, clock } = deps;
   // A host that takes the connection and never answers would keep the person waiting for the
   // whole request timeout; the dialog asks sooner whether to save it and work offline.
   const deadline = new AbortController();
-  const timer = clock.setTimer(() => deadline.abort(new DOMException('the service did not answer in time', 'TimeoutError')), CHECK_DEADLINE_MS);
+  const timer = clock.setTimer(
+    () => deadline.abort(new DOMException('the service did not answer in time', 'TimeoutError')),
+    CHECK_DEADLINE_MS,
+  );
   const signal = deadline.signal;
   try {
     if (c.flow === 'client_credentials') {
@@ -63,9 +78,13 @@ export async function unreachableReason(deps: { tokens: ClientTokenPool; transpo
     if (signal.aborted) return `It did not answer within ${CHECK_DEADLINE_MS / 1000} seconds.`;
     if (isServiceError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'outcome_unknown')) return e.message;
     if (c.flow === 'client_credentials' && isCredentialRefusal(e)) {
-      throw new DeskError('unauthorized', `The service refused this client id and secret, so the connection was not added: ${e.message}. Check both and try again.`, {
-        field: 'clientSecret',
-      });
+      throw new DeskError(
+        'unauthorized',
+        `The service refused this client id and secret, so the connection was not added: ${e.message}. Check both and try again.`,
+        {
+          field: 'clientSecret',
+        },
+      );
     }
     return null;
   } finally {

@@ -48,7 +48,9 @@ export function buildMenuTemplate({ appName, isMac, isDev }: MenuOptions): MenuI
   template.push({ label: 'View', submenu: view });
   template.push({
     label: 'Window',
-    submenu: isMac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }],
+    submenu: isMac
+      ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
+      : [{ role: 'minimize' }, { role: 'close' }],
   });
   template.push({ role: 'help', submenu: [{ label: `About ${appName}`, role: 'about' }] });
   return template;

@@ -204,7 +204,15 @@ export function startShell(deps: ShellDeps): Shell {
       // A damaged or foreign data file: the person decides whether it is moved aside (kept) for a fresh start.
       const canStartFresh = err instanceof DeskError && err.details?.canStartFresh === true;
       const choice = canStartFresh
-        ? await dialog.showMessageBox({ type: 'error', title: 'Campaign Desk could not start', message: 'Campaign Desk could not open its data', detail: err.message, buttons: ['Start fresh', 'Quit'], defaultId: 1, cancelId: 1 })
+        ? await dialog.showMessageBox({
+            type: 'error',
+            title: 'Campaign Desk could not start',
+            message: 'Campaign Desk could not open its data',
+            detail: err.message,
+            buttons: ['Start fresh', 'Quit'],
+            defaultId: 1,
+            cancelId: 1,
+          })
         : null;
       if (choice?.response === 0) {
         core = await deps.createCore({ ...coreOptions, startFresh: true }).catch((again: unknown) => {

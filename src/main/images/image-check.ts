@@ -50,10 +50,24 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
 let publicAgent: Dispatcher | null = null;
 let trustedAgent: Dispatcher | null = null;
 const agentFor = (trusted: boolean): Dispatcher =>
-  trusted ? (trustedAgent ??= new Agent({ connections: 4 })) : (publicAgent ??= new Agent({ connections: 4, connect: { lookup: publicOnlyLookup } }));
+  trusted
+    ? (trustedAgent ??= new Agent({ connections: 4 }))
+    : (publicAgent ??= new Agent({ connections: 4, connect: { lookup: publicOnlyLookup } }));
 
 function failed(url: string, role: ImageRole, error: string, status: number | null = null): ImageCheck {
-  return { url, reachable: false, status, contentType: null, format: null, bytes: null, width: null, height: null, dataUrl: null, error, hints: imageHints({ url }, role) };
+  return {
+    url,
+    reachable: false,
+    status,
+    contentType: null,
+    format: null,
+    bytes: null,
+    width: null,
+    height: null,
+    dataUrl: null,
+    error,
+    hints: imageHints({ url }, role),
+  };
 }
 
 export async function checkImage(url: string, role: ImageRole, opts: ImageCheckOptions = IMAGE_CHECK_DEFAULTS): Promise<ImageCheck> {
@@ -84,7 +98,8 @@ export async function checkImage(url: string, role: ImageRole, opts: ImageCheckO
       await res.body.dump();
       if (hop >= MAX_REDIRECTS) return failed(url, role, `The image host redirected more than ${MAX_REDIRECTS} times`, res.statusCode);
       const next = new URL(location, parsed);
-      if (next.protocol !== 'https:' && next.protocol !== 'http:') return failed(url, role, 'The image host redirected to an address that is not http or https', res.statusCode);
+      if (next.protocol !== 'https:' && next.protocol !== 'http:')
+        return failed(url, role, 'The image host redirected to an address that is not http or https', res.statusCode);
       parsed = next;
     }
     if (res.statusCode < 200 || res.statusCode > 299) {
@@ -94,7 +109,12 @@ export async function checkImage(url: string, role: ImageRole, opts: ImageCheckO
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > opts.maxBytes) {
       await res.body.dump();
-      return failed(url, role, `Too large to check: ${Math.round(declared / 1024)} KB (images under 200 KB are recommended)`, res.statusCode);
+      return failed(
+        url,
+        role,
+        `Too large to check: ${Math.round(declared / 1024)} KB (images under 200 KB are recommended)`,
+        res.statusCode,
+      );
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -103,7 +123,12 @@ export async function checkImage(url: string, role: ImageRole, opts: ImageCheckO
       size += b.length;
       if (size > opts.maxBytes) {
         abort.abort();
-        return failed(url, role, `Too large to check: over ${Math.round(opts.maxBytes / 1024)} KB (images under 200 KB are recommended)`, res.statusCode);
+        return failed(
+          url,
+          role,
+          `Too large to check: over ${Math.round(opts.maxBytes / 1024)} KB (images under 200 KB are recommended)`,
+          res.statusCode,
+        );
       }
       chunks.push(b);
     }
@@ -127,7 +152,12 @@ export async function checkImage(url: string, role: ImageRole, opts: ImageCheckO
       hints: imageHints({ url, format: facts.format, bytes: bytes.length, width: facts.width, height: facts.height }, role),
     };
   } catch (e) {
-    if (abort.signal.aborted) return failed(url, role, `No answer within ${opts.timeoutMs < 1000 ? `${opts.timeoutMs} ms` : `${Math.round(opts.timeoutMs / 1000)} s`}`);
+    if (abort.signal.aborted)
+      return failed(
+        url,
+        role,
+        `No answer within ${opts.timeoutMs < 1000 ? `${opts.timeoutMs} ms` : `${Math.round(opts.timeoutMs / 1000)} s`}`,
+      );
     if (e instanceof NotPublicError || (e as { cause?: unknown }).cause instanceof NotPublicError) return failed(url, role, NOT_PUBLIC);
     const code = (e as { code?: string }).code;
     return failed(url, role, `Not reachable${code ? ` (${code})` : ''}`);

@@ -87,7 +87,10 @@ export class SlidingLogWindow {
     if (serverUsed < a.length) {
       // The server has forgotten some of them already: drop the oldest, they expire first.
       const drop = new Set(
-        a.slice().sort((x, y) => (x.expiresAt ?? Infinity) - (y.expiresAt ?? Infinity)).slice(0, a.length - serverUsed),
+        a
+          .slice()
+          .sort((x, y) => (x.expiresAt ?? Infinity) - (y.expiresAt ?? Infinity))
+          .slice(0, a.length - serverUsed),
       );
       this.entries = this.entries.filter((e) => !drop.has(e));
     } else if (serverUsed > a.length + b) {

@@ -197,7 +197,13 @@ export class BudgetModel {
         return { ...base, used: w.bucket.used(now, inFlight), nextSlotInMs, resetInMs: w.bucket.resetIn(now, inFlight) };
       }
       const live = w.log.live(now);
-      return { ...base, used: live.length, inFlight: live.filter((e) => e.expiresAt === null).length, nextSlotInMs, resetInMs: w.log.resetIn(now) };
+      return {
+        ...base,
+        used: live.length,
+        inFlight: live.filter((e) => e.expiresAt === null).length,
+        nextSlotInMs,
+        resetInMs: w.log.resetIn(now),
+      };
     });
   }
 

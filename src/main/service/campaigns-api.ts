@@ -97,7 +97,10 @@ export async function createCampaign(
   if (problems.length > 0) throw invalidDraft(problems);
   const what = `create a campaign in ${account}`;
   const sent = withoutNulls(typed.data);
-  const res = await exec.call({ method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: sent, rate: { account, group: 'campaigns' }, what }, opts);
+  const res = await exec.call(
+    { method: 'POST', base: baseUrl, path: `${campaignsPath(account)}/`, json: sent, rate: { account, group: 'campaigns' }, what },
+    opts,
+  );
   const body = parseJsonBody(res.body);
   const answered = createdCampaign(body);
   if (answered === undefined) {
@@ -115,7 +118,8 @@ export async function createCampaign(
   return parsed.data;
 }
 
-const hasId = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, 'id');
+const hasId = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, 'id');
 
 /**
  * The created campaign in a create's answer, read by content (DECISIONS client 17): the answer
@@ -124,7 +128,8 @@ const hasId = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  */
 export function createdCampaign(body: unknown): Record<string, unknown> | undefined {
   if (hasId(body)) return body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return Array.isArray(body) && body.length === 1 && hasId(body[0]) ? body[0] : undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return Array.isArray(body) && body.length === 1 && hasId(body[0]) ? body[0] : undefined;
   const found = Object.values(body).flatMap((v) => (hasId(v) ? [v] : Array.isArray(v) && v.length === 1 && hasId(v[0]) ? [v[0]] : []));
   return found.length === 1 ? found[0] : undefined;
 }
@@ -174,7 +179,13 @@ async function listByIdGroups(
   return merged;
 }
 
-async function listOnce(exec: RequestExecutor, baseUrl: string, account: string, query: CampaignListQuery, opts: CallOptions): Promise<CampaignPage> {
+async function listOnce(
+  exec: RequestExecutor,
+  baseUrl: string,
+  account: string,
+  query: CampaignListQuery,
+  opts: CallOptions,
+): Promise<CampaignPage> {
   const what = `list the campaigns of ${account}`;
   const res = await exec.call(
     {
@@ -227,7 +238,14 @@ export async function* streamCampaigns(
   if (problems.length > 0) throw invalidDraft(problems);
   const what = `list the campaigns of ${account}`;
   const res: StreamingResponse = await exec.stream(
-    { method: 'GET', base: baseUrl, path: campaignsPath(account), query: campaignListSearchParams(query), rate: { account, group: 'campaigns.list' }, what },
+    {
+      method: 'GET',
+      base: baseUrl,
+      path: campaignsPath(account),
+      query: campaignListSearchParams(query),
+      rate: { account, group: 'campaigns.list' },
+      what,
+    },
     opts,
   );
   const parser = new ListingStreamParser();
@@ -237,7 +255,11 @@ export async function* streamCampaigns(
   let rows = 0;
   const counted = (m: { total: number; count: number } | null) => (m === null ? null : { total: m.total, count: countGiven ?? rows });
   const unreadable = (e: unknown) =>
-    e instanceof RecordTooLargeError ? unreadableAnswer(what, res.status, recordTooLarge()) : e instanceof UnreadableListingError ? unreadableAnswer(what, res.status) : e;
+    e instanceof RecordTooLargeError
+      ? unreadableAnswer(what, res.status, recordTooLarge())
+      : e instanceof UnreadableListingError
+        ? unreadableAnswer(what, res.status)
+        : e;
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       let part: ListingPart;
@@ -301,7 +323,8 @@ const PAGING_ROOM = '&page=9999999&page_size=9999999'.length;
  */
 export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 'page' | 'pageSize'>, ids: readonly string[]): string[][] {
   // Paging parameters, whether given or added later by a walk, are counted as PAGING_ROOM.
-  const base = campaignListSearchParams({ fetchLevel: query.fetchLevel, ...(query.sort ? { sort: query.sort } : {}) }).toString().length + PAGING_ROOM;
+  const base =
+    campaignListSearchParams({ fetchLevel: query.fetchLevel, ...(query.sort ? { sort: query.sort } : {}) }).toString().length + PAGING_ROOM;
   const groups: string[][] = [];
   let group: string[] = [];
   let length = base;
@@ -331,7 +354,11 @@ export type PageReader = (page: number, pageSize: number) => Promise<CampaignPag
  * page, in pages of `size`, that holds row `offset`, and says where its rows start and end in the
  * listing. An offset inside a page reads that page whole.
  */
-export async function readPageAt(read: PageReader, offset: number, size: number): Promise<{ page: CampaignPage; start: number; end: number }> {
+export async function readPageAt(
+  read: PageReader,
+  offset: number,
+  size: number,
+): Promise<{ page: CampaignPage; start: number; end: number }> {
   const number = Math.floor(offset / size) + 1;
   const start = (number - 1) * size;
   const page = await read(number, size);
@@ -450,7 +477,8 @@ function isTransient(e: ServiceError): boolean {
 }
 
 /** An answer that came and was then cut: a smaller one may get through. */
-const wasCut = (e: ServiceError) => (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
+const wasCut = (e: ServiceError) =>
+  (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
 
 /**
  * One read of a listing (a page, a look-up's page), asked again after a transient failure (5xx,
@@ -458,7 +486,12 @@ const wasCut = (e: ServiceError) => (e.kind === 'outcome_unknown' || e.kind === 
  * injected clock, up to MAX_READ_ATTEMPTS tries: one failed page is no reason to throw away what a
  * walk has read. `failed` hears each failure that is retried (a walk shrinks its pages after a cut).
  */
-export async function readAgainOnFailure<T>(retry: ReadRetry, signal: AbortSignal | undefined, read: () => Promise<T>, failed?: (e: ServiceError) => void): Promise<T> {
+export async function readAgainOnFailure<T>(
+  retry: ReadRetry,
+  signal: AbortSignal | undefined,
+  read: () => Promise<T>,
+  failed?: (e: ServiceError) => void,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
@@ -497,8 +530,7 @@ function unpagedBeyondLimit(what: string, rows: number, total: number | null): S
   });
 }
 
-const fallsBackToPages = (e: unknown) =>
-  e instanceof ServiceError && (isTransient(e) || e.kind === 'validation' || e.kind === 'not_found');
+const fallsBackToPages = (e: unknown) => e instanceof ServiceError && (isTransient(e) || e.kind === 'validation' || e.kind === 'not_found');
 
 function waitOn(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -597,7 +629,15 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
           // An answer that never ends (or lists far more than it counts) is read no further: the
           // reading falls back to pages, whose number the total bounds.
           if (rows > unpagedRowLimit(total)) throw unpagedBeyondLimit(opts.what, rows, total);
-          if (part.campaigns.length > 0) yield { campaigns: part.campaigns, total: Math.max(total ?? 0, rows), pagesDone, pagesTotal: pagesDone + 1, pass, streaming: true };
+          if (part.campaigns.length > 0)
+            yield {
+              campaigns: part.campaigns,
+              total: Math.max(total ?? 0, rows),
+              pagesDone,
+              pagesTotal: pagesDone + 1,
+              pass,
+              streaming: true,
+            };
         }
       } catch (e) {
         if (!fallsBackToPages(e)) throw e;
@@ -620,7 +660,13 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         mostRows = rows;
         const more = rows > 0 && r.ids.size < total;
         position = more ? size : 0;
-        yield { campaigns: [], total, pagesDone, pagesTotal: pagesDone + (r.ids.size < total ? Math.ceil((total - r.ids.size) / size) : 0), pass };
+        yield {
+          campaigns: [],
+          total,
+          pagesDone,
+          pagesTotal: pagesDone + (r.ids.size < total ? Math.ceil((total - r.ids.size) / size) : 0),
+          pass,
+        };
         if (r.ids.size >= total) return r;
       }
     }
@@ -654,7 +700,13 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       // those created meanwhile may sit in the pages not read yet.
       const covered = r.ids.size >= p.total && r.totals.size === 1;
       const more = !covered && !ended && reads < readLimit(p.total, mostRows);
-      yield { campaigns: p.campaigns, total: p.total, pagesDone, pagesTotal: pagesDone + (more ? Math.max(1, Math.ceil((p.total - r.ids.size) / size)) : 0), pass };
+      yield {
+        campaigns: p.campaigns,
+        total: p.total,
+        pagesDone,
+        pagesTotal: pagesDone + (more ? Math.max(1, Math.ceil((p.total - r.ids.size) / size)) : 0),
+        pass,
+      };
       if (!more) return r;
     }
   }
@@ -698,7 +750,15 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       }
     }
     // The same ids under the same total twice: another reading would list them again.
-    if (previous && !r.broken && r.totals.size === 1 && previous.total === r.total && previous.ids.size === r.ids.size && [...r.ids].every((id) => previous!.ids.has(id))) break;
+    if (
+      previous &&
+      !r.broken &&
+      r.totals.size === 1 &&
+      previous.total === r.total &&
+      previous.ids.size === r.ids.size &&
+      [...r.ids].every((id) => previous!.ids.has(id))
+    )
+      break;
     if (!r.broken) previous = r;
   }
   throw new IncompleteListingError(opts.what, last?.ids.size ?? 0, last?.total ?? 0, readings);
@@ -776,7 +836,8 @@ export async function listAllCampaigns(
 ): Promise<{ campaigns: Campaign[]; total: number }> {
   const { campaignIds, pageSize, sort, ...rest } = query;
   // Groups keep room for the sort a read adds (ID_ORDER unless the caller chose one).
-  const groups = campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups({ ...rest, sort: sort ?? ID_ORDER }, campaignIds) : [undefined];
+  const groups =
+    campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups({ ...rest, sort: sort ?? ID_ORDER }, campaignIds) : [undefined];
   const byId = new Map<string, Campaign>();
   let pagesDone = 0;
   // Without an order of the caller's, the stable one while the service accepts it.
@@ -784,7 +845,8 @@ export async function listAllCampaigns(
   for (const ids of groups) {
     const only = { ...rest, ...(ids ? { campaignIds: ids } : {}) };
     const read: PageReader = (page, size) => {
-      const ask = (s: CampaignListQuery['sort']) => listCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}), page, pageSize: size }, opts);
+      const ask = (s: CampaignListQuery['sort']) =>
+        listCampaigns(exec, baseUrl, accountId, { ...only, ...(s ? { sort: s } : {}), page, pageSize: size }, opts);
       return sort ? ask(sort) : order.read(ask);
     };
     // A second reading of a group stands on its own: what the first one listed is dropped.

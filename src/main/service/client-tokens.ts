@@ -198,8 +198,7 @@ function settled(p: Promise<unknown>): Promise<void> {
 
 export function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
-  const cancelled = () =>
-    new ServiceError({ kind: 'cancelled', requestWritten: false, message: CANCELLED_BEFORE_SENT });
+  const cancelled = () => new ServiceError({ kind: 'cancelled', requestWritten: false, message: CANCELLED_BEFORE_SENT });
   if (signal.aborted) return Promise.reject(cancelled());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(cancelled());

@@ -42,7 +42,12 @@ export function codingsToUndo(header: string | string[] | undefined): string[] {
  * result with the error `undecodable` makes of its reason; a failure of `raw` itself (the network)
  * is passed on as it is. Destroying the result stops `raw`.
  */
-export function decodedStream(raw: Readable, codings: readonly string[], highWaterMark: number, undecodable: (reason: string) => Error): Readable {
+export function decodedStream(
+  raw: Readable,
+  codings: readonly string[],
+  highWaterMark: number,
+  undecodable: (reason: string) => Error,
+): Readable {
   if (codings.length === 0) return raw;
   const decoders = codings.map((c) => DECODERS[c]());
   let rawFailed = false;
@@ -71,7 +76,12 @@ export function decodedStream(raw: Readable, codings: readonly string[], highWat
  * A whole body decoded, at most `max` decoded bytes: resolves null when it decodes to more (the
  * caller's size limit), rejects with `undecodable`'s error when it does not decode.
  */
-export async function decodeWhole(body: Buffer, codings: readonly string[], max: number, undecodable: (reason: string) => Error): Promise<Buffer | null> {
+export async function decodeWhole(
+  body: Buffer,
+  codings: readonly string[],
+  max: number,
+  undecodable: (reason: string) => Error,
+): Promise<Buffer | null> {
   if (codings.length === 0 || body.length === 0) return body;
   const decoded = decodedStream(Readable.from([body]), codings, 64 * 1024, undecodable);
   const chunks: Buffer[] = [];

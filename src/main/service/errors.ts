@@ -128,11 +128,7 @@ export function oneLine(text: string): string {
  * first, and only then is it made one line and cut short, so no prefix of a secret survives a cut.
  * Text that still carries a piece of a secret is not shown at all (secret-fragments.ts).
  */
-export function cleanServerMessage(
-  raw: unknown,
-  secrets: readonly (string | undefined)[],
-  opts: RedactOptions = {},
-): string | undefined {
+export function cleanServerMessage(raw: unknown, secrets: readonly (string | undefined)[], opts: RedactOptions = {}): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const line = oneLine(redact(raw, secrets, opts));
   return line === '' || carriesSecret(line, secrets) ? undefined : bounded(line);

@@ -155,7 +155,10 @@ export class HttpTransport {
           if (!flight.settle()) return;
           const raw = Buffer.concat(chunks);
           decodeWhole(raw, codings, max, (reason) => unreadableBody(host, flight.status, reason)).then(
-            (body) => (body === null ? reject(classify(new BodyTooLargeError(), flight.progress(max))) : resolve({ status: flight.status, headers, body })),
+            (body) =>
+              body === null
+                ? reject(classify(new BodyTooLargeError(), flight.progress(max)))
+                : resolve({ status: flight.status, headers, body }),
             reject,
           );
         },
@@ -370,7 +373,12 @@ interface Progress {
 
 /** An answer that arrived but cannot be read (`reason`: what is wrong with its body). */
 function unreadableBody(host: string, status: number, reason: string): ServiceError {
-  return new ServiceError({ kind: 'protocol', requestWritten: true, status, message: `The answer of the service at ${host} could not be read: ${reason}.` });
+  return new ServiceError({
+    kind: 'protocol',
+    requestWritten: true,
+    status,
+    message: `The answer of the service at ${host} could not be read: ${reason}.`,
+  });
 }
 
 /** The request with Accept-Encoding naming the codings this transport decodes, unless it names its own. */
@@ -405,7 +413,11 @@ function redirectTarget(req: HttpRequest, status: number, headers: HttpResponse[
     });
   }
   if (hops + 1 > MAX_REDIRECTS) {
-    throw new ServiceError({ ...written, kind: 'protocol', message: `The service at ${from.host} redirected the request more than ${MAX_REDIRECTS} times; it was not followed further.` });
+    throw new ServiceError({
+      ...written,
+      kind: 'protocol',
+      message: `The service at ${from.host} redirected the request more than ${MAX_REDIRECTS} times; it was not followed further.`,
+    });
   }
   if (status === 303 && req.method !== 'GET' && req.method !== 'HEAD') {
     const headersWithoutBody = Object.fromEntries(Object.entries(req.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'content-type'));

@@ -1,13 +1,6 @@
 // The service client's public surface: what the rest of main may import from service/.
 export { ServiceClient, type ServiceClientOptions, type ServiceEndpoints } from './service-client';
-export {
-  ServiceError,
-  SERVICE_ERROR_KINDS,
-  isServiceError,
-  toDeskError,
-  type ServiceErrorKind,
-  type ServiceErrorInit,
-} from './errors';
+export { ServiceError, SERVICE_ERROR_KINDS, isServiceError, toDeskError, type ServiceErrorKind, type ServiceErrorInit } from './errors';
 export { HttpTransport, type HttpRequest, type HttpResponse, type TransportOptions } from './http-transport';
 export { TokenSet, requestClientCredentialsToken, exchangeAuthorizationCode } from './oauth';
 export { TokenManager, type CredentialSource } from './token-manager';

@@ -27,7 +27,8 @@
  */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
-export const recordTooLarge = (): string => `one record in it is larger than ${MAX_RECORD_BYTES / (1024 * 1024)} MB, which no campaign or task is`;
+export const recordTooLarge = (): string =>
+  `one record in it is larger than ${MAX_RECORD_BYTES / (1024 * 1024)} MB, which no campaign or task is`;
 
 /** The listing is not a JSON object with a `results` array and a `metadata` key. */
 export class UnreadableListingError extends Error {
@@ -57,7 +58,6 @@ export interface ListingPart {
   /** The `metadata` value, when this chunk completed it (boxed: `null` is a value too). */
   metadata: { value: unknown } | null;
 }
-
 
 const onlyWhitespace = /^[ \t\n\r]*$/;
 /** The first byte of `null`. */
@@ -232,7 +232,12 @@ export class ListingStreamParser {
   /** Reads the current member's value from `i`; returns where reading goes on. */
   private readValue(buf: Buffer, i: number, part: ListingPart): number {
     if (this.mode === 'cut') return this.readCut(buf, i, part);
-    const end = this.opener === OPEN_ARRAY || this.opener === OPEN_OBJECT ? this.skipContainer(buf, i) : this.opener === QUOTE ? this.skipWholeString(buf, i) : this.skipScalar(buf, i);
+    const end =
+      this.opener === OPEN_ARRAY || this.opener === OPEN_OBJECT
+        ? this.skipContainer(buf, i)
+        : this.opener === QUOTE
+          ? this.skipWholeString(buf, i)
+          : this.skipScalar(buf, i);
     if (end === -1) {
       this.held.push(buf.subarray(i));
       return buf.length;

@@ -29,7 +29,16 @@ const tokenResponseSchema = z.looseObject({
   // A number per the spec; a numeric string is accepted from a looser server. Zero or less says
   // nothing usable (a token already dead), so the default lifetime and the 401 renewal take over.
   expires_in: absentUnless(
-    z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]).refine((n) => Number.isFinite(n) && n > 0),
+    z
+      .union([
+        z.number(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d+(\.\d+)?$/)
+          .transform(Number),
+      ])
+      .refine((n) => Number.isFinite(n) && n > 0),
   ),
   refresh_token: absentUnless(z.string().min(1)),
 });
@@ -118,7 +127,12 @@ function formEncoded(s: string): string {
 }
 
 /** The request's body and headers with the client's credentials in them, the way `method` says. */
-function authenticated(form: URLSearchParams, method: ClientAuthMethod, clientId: string, secret: string): { body: string; headers: Record<string, string> } {
+function authenticated(
+  form: URLSearchParams,
+  method: ClientAuthMethod,
+  clientId: string,
+  secret: string,
+): { body: string; headers: Record<string, string> } {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
   const body = new URLSearchParams(form);
   if (method === 'basic') {
@@ -165,7 +179,8 @@ async function tokenRequest(
   // The lifetime counts from before the request left, so we never think a token fresher than it is.
   let issuedAt = opts.clock.now();
   const first = opts.clientAuth?.method ?? 'form';
-  const post = (method: ClientAuthMethod) => opts.transport.send({ method: 'POST', url, ...authenticated(form, method, opts.clientId, opts.secret), signal: opts.signal });
+  const post = (method: ClientAuthMethod) =>
+    opts.transport.send({ method: 'POST', url, ...authenticated(form, method, opts.clientId, opts.secret), signal: opts.signal });
   let res = await post(first);
   if (refusedClientAuth(res)) {
     // A server may take the credentials only one way (RFC 6749 2.3.1): the other is tried once,

@@ -108,7 +108,11 @@ export async function listTasks(ctx: PushContext, tagId: string, taskType?: Task
         const t = taskSchema.safeParse(el.value);
         if (!t.success) {
           const issue = t.error.issues[0];
-          throw unreadableAnswer(what, res.status, `task ${String((el.value as { taskId: unknown }).taskId)} in it is not a task record (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+          throw unreadableAnswer(
+            what,
+            res.status,
+            `task ${String((el.value as { taskId: unknown }).taskId)} in it is not a task record (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`,
+          );
         }
         found.tasks.push(t.data);
       }
@@ -138,7 +142,10 @@ export async function updateTask(ctx: PushContext, taskId: string, update: TaskU
   if (!typed.success) throw invalidDraft(typeProblems(typed.error.issues, ''));
   const problems = taskUpdateProblems(typed.data, ctx.now());
   if (problems.length > 0) throw invalidDraft(problems);
-  const res = await ctx.exec.call(spec(ctx, { method: 'PATCH', path, json: typed.data, what: `update task ${String(taskId)}`, shownAsText: true }), opts);
+  const res = await ctx.exec.call(
+    spec(ctx, { method: 'PATCH', path, json: typed.data, what: `update task ${String(taskId)}`, shownAsText: true }),
+    opts,
+  );
   return acknowledgement(res);
 }
 

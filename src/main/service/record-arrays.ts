@@ -114,7 +114,7 @@ export class RecordArrayScanner {
           if (b !== QUOTE) throw new UnreadableBodyError('it is not valid JSON (a key was expected)');
           return this.#startValue(b, true, (text) => {
             top.key = JSON.parse(text) as string;
-              top.expect = 'colon';
+            top.expect = 'colon';
           });
         case 'colon':
           if (b !== COLON) throw new UnreadableBodyError('it is not valid JSON (a colon was expected)');

@@ -89,11 +89,7 @@ function htmlNumericEnd(text: string, at: number, codePoint: number): number | u
 function spellingEnds(text: string, at: number, c: SecretChar, into: Set<number>): void {
   if (text.startsWith(c.char, at)) into.add(at + c.char.length);
   if (c.char === ' ' && text[at] === '+') into.add(at + 1);
-  const ends = [
-    percentEnd(text, at, c.utf8),
-    jsonUnicodeEnd(text, at, c.utf16),
-    htmlNumericEnd(text, at, c.char.codePointAt(0) ?? -1),
-  ];
+  const ends = [percentEnd(text, at, c.utf8), jsonUnicodeEnd(text, at, c.utf16), htmlNumericEnd(text, at, c.char.codePointAt(0) ?? -1)];
   for (const e of ends) if (e !== undefined) into.add(e);
   const short = JSON_SHORT_ESCAPES[c.char];
   if (short !== undefined && text.startsWith(short, at)) into.add(at + short.length);
@@ -148,7 +144,11 @@ const formEncode = (s: string) => new URLSearchParams({ v: s }).toString().slice
 function basicForms(secret: string, clientId: string | undefined): string[] {
   const pairs = [secret];
   if (clientId !== undefined) {
-    pairs.push(`${clientId}:${secret}`, `${formEncode(clientId)}:${formEncode(secret)}`, `${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`);
+    pairs.push(
+      `${clientId}:${secret}`,
+      `${formEncode(clientId)}:${formEncode(secret)}`,
+      `${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`,
+    );
   }
   return [...new Set(pairs)].flatMap((p) => {
     const b64 = Buffer.from(p, 'utf8').toString('base64');

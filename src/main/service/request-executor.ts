@@ -160,7 +160,14 @@ export class RequestExecutor {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const sentAt = this.deps.clock.now();
-      const req = { method: spec.method, url, headers, body, signal: opts.signal, ...(opts.headersTimeoutMs !== undefined ? { headersTimeoutMs: opts.headersTimeoutMs } : {}) };
+      const req = {
+        method: spec.method,
+        url,
+        headers,
+        body,
+        signal: opts.signal,
+        ...(opts.headersTimeoutMs !== undefined ? { headersTimeoutMs: opts.headersTimeoutMs } : {}),
+      };
       const res = streaming ? await transport.stream(req) : await transport.send(req);
       this.deps.serviceClock?.observe(sentAt, this.deps.clock.now(), res.headers.date);
       return res;
@@ -181,7 +188,11 @@ export class RequestExecutor {
       return { res, token };
     } catch (e) {
       if (e instanceof QueueCancelledError) {
-        throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `The request to ${spec.what} was cancelled before it was sent.` });
+        throw new ServiceError({
+          kind: 'cancelled',
+          requestWritten: false,
+          message: `The request to ${spec.what} was cancelled before it was sent.`,
+        });
       }
       throw e;
     }

@@ -96,7 +96,10 @@ function fieldName(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   const t = raw.trim();
   if (!t.startsWith('#/') && !t.startsWith('/')) return t;
-  const segs = t.replace(/^#?\//, '').split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = t
+    .replace(/^#?\//, '')
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   // JSON:API points into data/attributes; the field is the last segment that names something.
   return segs.filter((s) => s !== '').pop();
 }
@@ -113,7 +116,8 @@ function itemField(o: unknown): string | undefined {
 }
 
 function firstText(b: Body): string | undefined {
-  for (const v of [b.message, b.detail, b.msg, b.description, b.error_description, b.title]) if (typeof v === 'string' && v.trim() !== '') return v;
+  for (const v of [b.message, b.detail, b.msg, b.description, b.error_description, b.title])
+    if (typeof v === 'string' && v.trim() !== '') return v;
   return typeof b.error === 'string' ? b.error : undefined;
 }
 

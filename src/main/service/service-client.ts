@@ -137,11 +137,7 @@ export class ServiceClient {
   }
 
   /** The created campaign; null when the service took it without saying which one it made (posted, id unknown). */
-  createCampaign(
-    accountId: string,
-    draft: CampaignCreate,
-    opts?: CallOptions & { rules?: CampaignRuleContext },
-  ): Promise<Campaign | null> {
+  createCampaign(accountId: string, draft: CampaignCreate, opts?: CallOptions & { rules?: CampaignRuleContext }): Promise<Campaign | null> {
     return createCampaign(this.#exec, this.#opts.baseUrl, accountId, draft, opts);
   }
 
@@ -150,7 +146,11 @@ export class ServiceClient {
   }
 
   /** The whole listing in one unpaged request, parsed as it streams in (see streamCampaigns). */
-  streamCampaigns(accountId: string, query: Parameters<typeof streamCampaigns>[3], opts?: CallOptions): AsyncGenerator<StreamedListing, void, void> {
+  streamCampaigns(
+    accountId: string,
+    query: Parameters<typeof streamCampaigns>[3],
+    opts?: CallOptions,
+  ): AsyncGenerator<StreamedListing, void, void> {
     return streamCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
   }
 
@@ -159,7 +159,11 @@ export class ServiceClient {
     query: Parameters<typeof listAllCampaigns>[3],
     opts?: ListAllOptions,
   ): Promise<{ campaigns: Campaign[]; total: number }> {
-    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, { sortMemory: this.sortMemory, retry: this.readRetry, ...opts });
+    return listAllCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, {
+      sortMemory: this.sortMemory,
+      retry: this.readRetry,
+      ...opts,
+    });
   }
 
   authApps(opts?: CallOptions): Promise<Record<string, string>> {

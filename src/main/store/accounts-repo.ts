@@ -94,9 +94,7 @@ export function createAccountsRepo(ctx: RepoContext): AccountsRepo {
   const listAllStmt = ctx.db.prepare('SELECT * FROM accounts ORDER BY profile_id, account_id');
   const updateStmt = ctx.db.prepare(`UPDATE accounts SET name = @name, type = @type, network_id = @networkId,
     verified_at = @verifiedAt WHERE profile_id = @profileId AND account_id = @accountId`);
-  const setOnline = ctx.db.prepare(
-    'UPDATE accounts SET online_state = ?, last_error = ? WHERE profile_id = ? AND account_id = ?',
-  );
+  const setOnline = ctx.db.prepare('UPDATE accounts SET online_state = ?, last_error = ? WHERE profile_id = ? AND account_id = ?');
   const setSynced = ctx.db.prepare('UPDATE accounts SET last_synced_at = ? WHERE profile_id = ? AND account_id = ?');
   const keyStmt = ctx.db.prepare('SELECT account_key FROM accounts WHERE profile_id = ? AND account_id = ?').pluck();
   const pending = ctx.db

@@ -100,9 +100,7 @@ export interface ActivityRepo {
 
 export function createActivityRepo(ctx: RepoContext): ActivityRepo {
   const { db } = ctx;
-  const insert = db.prepare(
-    'INSERT INTO activity (at, profile_id, account_id, kind, message, details) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const insert = db.prepare('INSERT INTO activity (at, profile_id, account_id, kind, message, details) VALUES (?, ?, ?, ?, ?, ?)');
   const getStmt = db.prepare('SELECT * FROM activity WHERE id = ?');
   const pruneStmt = db.prepare('DELETE FROM activity WHERE at < ?');
   const countBeforeStmt = db.prepare('SELECT count(*) FROM activity WHERE at < ?').pluck();
@@ -143,7 +141,10 @@ export function createActivityRepo(ctx: RepoContext): ActivityRepo {
       ]);
       const limit = Math.min(Math.max(filter.limit ?? 200, 1), 5000);
       const sql = `SELECT * FROM activity ${where.sql} ORDER BY at DESC, id DESC LIMIT ?`;
-      return db.prepare(sql).all(...where.params, limit).map(fromRow);
+      return db
+        .prepare(sql)
+        .all(...where.params, limit)
+        .map(fromRow);
     },
     prune(before) {
       return pruneStmt.run(before).changes;

@@ -56,7 +56,12 @@ export function createAppsRepo(ctx: RepoContext): AppsRepo {
     replaceAll(profileId, input) {
       const apps = authAppsSchema.parse(input);
       return ctx.tx(() => {
-        const before = new Map(listStmt.all(profileId).map((r) => fromRow(r)).map((a) => [a.appId, a]));
+        const before = new Map(
+          listStmt
+            .all(profileId)
+            .map((r) => fromRow(r))
+            .map((a) => [a.appId, a]),
+        );
         const now = ctx.clock.now();
         let added = 0;
         let updated = 0;

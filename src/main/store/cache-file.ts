@@ -93,7 +93,9 @@ export const indexSql = (suffix: string, cols: string) => `CREATE INDEX campaign
  */
 function matchIndexes(db: Db): void {
   const wanted = new Map(CAMPAIGN_INDEXES.map(([suffix, cols]) => [`campaigns_by_${suffix}`, indexSql(suffix, cols)]));
-  const existing = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL").all() as { name: string; sql: string }[];
+  const existing = db
+    .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL")
+    .all() as { name: string; sql: string }[];
   for (const { name, sql } of existing) {
     if (wanted.get(name) === sql) wanted.delete(name);
     // Names come from the file's own schema; they are quoted as identifiers.
@@ -152,7 +154,8 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
   try {
     // 16 KB pages: a first refresh of 100,000 campaigns into its indexes wrote ~20% faster than with
     // 4 KB pages (fewer pages split and logged). Set only on a new file (a page size is fixed once written).
-    if (!existsSync(`${file}-wal`) && (db.pragma('page_count', { simple: true }) as number) === 0) db.pragma(`page_size = ${CACHE_PAGE_SIZE}`);
+    if (!existsSync(`${file}-wal`) && (db.pragma('page_count', { simple: true }) as number) === 0)
+      db.pragma(`page_size = ${CACHE_PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     cachePragmas(db);
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -170,8 +173,12 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
           for (const t of legacy.tables) {
             // Names come from the data file's schema and match campaigns or campaigns_<digits> only: safe in SQL.
             if (!/^campaigns(_\d+)?$/.test(t.table)) continue;
-            if (t.accountKey === null) db!.exec(`INSERT OR REPLACE INTO campaigns (account_key, ${columns}) SELECT account_key, ${columns} FROM old.${t.table}`);
-            else db!.prepare(`INSERT OR REPLACE INTO campaigns (account_key, ${columns}) SELECT ?, ${columns} FROM old.${t.table}`).run(t.accountKey);
+            if (t.accountKey === null)
+              db!.exec(`INSERT OR REPLACE INTO campaigns (account_key, ${columns}) SELECT account_key, ${columns} FROM old.${t.table}`);
+            else
+              db!
+                .prepare(`INSERT OR REPLACE INTO campaigns (account_key, ${columns}) SELECT ?, ${columns} FROM old.${t.table}`)
+                .run(t.accountKey);
           }
         })();
       } finally {
@@ -180,7 +187,10 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
     }
     // Rows an older app (or an older data file's tables) keyed by -1 would be missed by a look-up
     // with today's key and kept beside the row a refresh writes: they take today's (idSortKey).
-    if (version < 3) db.prepare("UPDATE campaigns SET id_num = ? + length(id) WHERE id_num = -1 AND length(id) >= 16 AND id NOT GLOB '*[^0-9]*'").run(LONG_ID_KEY);
+    if (version < 3)
+      db.prepare("UPDATE campaigns SET id_num = ? + length(id) WHERE id_num = -1 AND length(id) >= 16 AND id NOT GLOB '*[^0-9]*'").run(
+        LONG_ID_KEY,
+      );
   } finally {
     db.close();
   }

@@ -36,14 +36,7 @@ const KNOWN = new Set<string>(CAMPAIGN_FIELDS.map(([f]) => f));
 
 /** Columns written for a campaign, in the order of campaignRowValues; the first three are the key. */
 export const CAMPAIGN_KEY_COLUMNS = ['account_key', 'id_num', 'id'] as const;
-export const CAMPAIGN_WRITE_COLUMNS = [
-  'account_key',
-  'id_num',
-  ...CAMPAIGN_FIELDS.map(([f]) => f),
-  'present',
-  'extra',
-  'search',
-] as const;
+export const CAMPAIGN_WRITE_COLUMNS = ['account_key', 'id_num', ...CAMPAIGN_FIELDS.map(([f]) => f), 'present', 'extra', 'search'] as const;
 
 /** Above every id of up to 15 digits (999,999,999,999,999 at most), which a double holds exactly. */
 export const LONG_ID_KEY = 1_000_000_000_000_000;

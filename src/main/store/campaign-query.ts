@@ -10,7 +10,12 @@
 // serve both directions. Ties are broken by id, so paging is stable.
 import { z } from 'zod';
 import type { Campaign, SortableCampaignField } from '../../shared/domain/campaign';
-import { campaignQuerySchema, DEFAULT_CAMPAIGN_SORT, type CampaignQuery, type ParsedCampaignQuery } from '../../shared/domain/campaign-query';
+import {
+  campaignQuerySchema,
+  DEFAULT_CAMPAIGN_SORT,
+  type CampaignQuery,
+  type ParsedCampaignQuery,
+} from '../../shared/domain/campaign-query';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
 import type { RowReader } from './campaigns-repo';
@@ -44,9 +49,7 @@ export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' |
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
   // The field is one of SORTABLE_CAMPAIGN_FIELDS (checked by zod), each a column of its own name;
   // id is the table's own order (id_num, id).
-  return field === 'id'
-    ? `id_num ${dir}, id ${dir}`
-    : `${field} ${dir}, id_num ${dir}, id ${dir}`;
+  return field === 'id' ? `id_num ${dir}, id ${dir}` : `${field} ${dir}, id_num ${dir}, id ${dir}`;
 }
 
 export type TextFilter = { words: string[] } | { ids: string[] };
@@ -56,7 +59,13 @@ export type TextFilter = { words: string[] } | { ids: string[] };
  * of ids ("4100001, 4100004" or one per line) finds exactly those campaigns. Null when empty.
  */
 export function textFilter(text: string): TextFilter | null {
-  const tokens = [...new Set(normalizeNeedle(text).split(/[\s,;]+/).filter((t) => t !== ''))];
+  const tokens = [
+    ...new Set(
+      normalizeNeedle(text)
+        .split(/[\s,;]+/)
+        .filter((t) => t !== ''),
+    ),
+  ];
   if (tokens.length === 0) return null;
   if (tokens.length > 1 && tokens.every((t) => /^\d+$/.test(t))) return { ids: tokens };
   return { words: tokens };
@@ -105,7 +114,10 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
         ? { where: `id IN (${filter.ids.map(() => '?').join(', ')})`, params: filter.ids }
         : { where: filter.words.map(() => 'instr(search, ?) > 0').join(' AND '), params: filter.words };
   return {
-    matchSql: match === null ? null : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE account_key = ? AND ${match.where}`,
+    matchSql:
+      match === null
+        ? null
+        : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE account_key = ? AND ${match.where}`,
     matchParams: match === null ? [] : [accountKey, ...match.params],
     pageSql: `SELECT id_num, id FROM ${t} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
     pageParams: [...params, q.limit, q.offset],
@@ -167,7 +179,10 @@ export function createCampaignQuery(
     const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
     const changesNow = totalChanges.get() as string;
     if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
-      const value = db.prepare(built.countSql).pluck().get(...built.countParams) as number;
+      const value = db
+        .prepare(built.countSql)
+        .pluck()
+        .get(...built.countParams) as number;
       lastCount = { key: countKey, changes: changesNow, total: value };
     }
     const total = lastCount.total;
@@ -178,7 +193,10 @@ export function createCampaignQuery(
       const limit = Math.min(q.limit, total - q.offset);
       const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
       const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit });
-      keys = db.prepare(back.pageSql).all(...back.pageParams).reverse();
+      keys = db
+        .prepare(back.pageSql)
+        .all(...back.pageParams)
+        .reverse();
     } else {
       keys = db.prepare(built.pageSql).all(...built.pageParams);
     }

@@ -98,7 +98,15 @@ export interface CampaignOwner {
 }
 
 /** Text columns holding a service enum (spec 2.1). */
-export const ENUM_COLUMNS = ['status', 'pricing_model', 'bid_strategy', 'marketing_objective', 'spending_limit_model', 'campaign_item_type', 'daily_ad_delivery_model'] as const;
+export const ENUM_COLUMNS = [
+  'status',
+  'pricing_model',
+  'bid_strategy',
+  'marketing_objective',
+  'spending_limit_model',
+  'campaign_item_type',
+  'daily_ad_delivery_model',
+] as const;
 export type EnumColumn = (typeof ENUM_COLUMNS)[number];
 
 /** Keys read per step of finish(): keeps each synchronous read short. */
@@ -138,7 +146,12 @@ export interface CampaignCache {
   writer: CacheWriter;
 }
 
-export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, quarantine: QuarantineRepo, cache: CampaignCache): CampaignsRepo {
+export function createCampaignsRepo(
+  ctx: RepoContext,
+  accounts: AccountsRepo,
+  quarantine: QuarantineRepo,
+  cache: CampaignCache,
+): CampaignsRepo {
   const { read, writer } = cache;
   const active = new Map<number, ActiveRefresh>();
   const keysAfter = read.prepare<[number, number, string, number], { id_num: number; id: string }>(
@@ -265,7 +278,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
             if (keys.length === 0) break;
             after = keys[keys.length - 1];
             const stale = keys.filter((k) => !state.seen.has(k.id));
-            if (stale.length > 0) totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
+            if (stale.length > 0)
+              totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
             else await fullTurn();
             check();
           }
@@ -338,7 +352,8 @@ export function createCampaignsRepo(ctx: RepoContext, accounts: AccountsRepo, qu
       return countStmt.get(accounts.keyOf(ref)) as number;
     },
     distinctValues(ref, column, limit = 100) {
-      if (!(ENUM_COLUMNS as readonly string[]).includes(column)) throw new StoreError('INVALID_INPUT', `${String(column)} is not an enum column`);
+      if (!(ENUM_COLUMNS as readonly string[]).includes(column))
+        throw new StoreError('INVALID_INPUT', `${String(column)} is not an enum column`);
       // The column is one of ENUM_COLUMNS (checked above). Columns with an index (status,
       // bid_strategy) are read from it; the others in one pass over the account's rows.
       const sql = `SELECT ${column} FROM campaigns WHERE account_key = ? AND ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column} LIMIT ?`;

@@ -1,7 +1,13 @@
 // What each account may use (DECISIONS client 13), as learned from the service or said by the
 // person. The newest word wins, whoever said it: a person's statement replaces what was learned
 // before it, and a refusal or success after it is newer news from the service.
-import { CAPABILITIES, capabilityRecordSchema, type Capability, type CapabilityRecord, type CapabilityState } from '../../shared/domain/capabilities';
+import {
+  CAPABILITIES,
+  capabilityRecordSchema,
+  type Capability,
+  type CapabilityRecord,
+  type CapabilityState,
+} from '../../shared/domain/capabilities';
 import type { AccountsRepo } from './accounts-repo';
 import type { RepoContext } from './context';
 import type { AccountRef } from './types';

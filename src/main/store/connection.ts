@@ -64,7 +64,11 @@ function assertOurs(db: Db, file: string, found: number): Set<string> {
   }
   if (tables.size === 0 && found > 0) throw foreign(file, 'a SQLite database with a version number but none of our tables');
   // Every version of the app wrote its version number in the same transaction as its tables.
-  if (tables.size > 0 && found === 0) throw foreign(file, `a SQLite database of another program, with tables such as ${[...tables].slice(0, 3).join(', ')} but no Campaign Desk version`);
+  if (tables.size > 0 && found === 0)
+    throw foreign(
+      file,
+      `a SQLite database of another program, with tables such as ${[...tables].slice(0, 3).join(', ')} but no Campaign Desk version`,
+    );
   return tables;
 }
 

@@ -113,7 +113,8 @@ export function explainOpenError(e: unknown, file: string): unknown {
   if (family === 'SQLITE_NOTADB') return foreign(file, SQLITE_WORDS.SQLITE_NOTADB);
   if (family === 'SQLITE_READONLY' || family === 'SQLITE_CANTOPEN' || family === 'SQLITE_PERM') return readOnly(file, SQLITE_WORDS[family]);
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return readOnly(file, SQLITE_WORDS[code]);
-  if (family === 'SQLITE_IOERR' || family === 'SQLITE_FULL') return unreachable(file, family === 'SQLITE_FULL' ? SYSTEM_WORDS.ENOSPC : SQLITE_WORDS.SQLITE_IOERR);
+  if (family === 'SQLITE_IOERR' || family === 'SQLITE_FULL')
+    return unreachable(file, family === 'SQLITE_FULL' ? SYSTEM_WORDS.ENOSPC : SQLITE_WORDS.SQLITE_IOERR);
   // Any other refusal of the operating system (its codes are E and capitals) still ends in words.
   if (/^E[A-Z]+$/.test(code)) return unreachable(file, SYSTEM_WORDS[code] ?? `the system refused it (${code})`);
   return e;

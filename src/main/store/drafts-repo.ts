@@ -102,7 +102,8 @@ export interface DraftsRepo {
 
 export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantine: QuarantineRepo): DraftsRepo {
   const { db } = ctx;
-  const insert = db.prepare(`INSERT INTO drafts (id, profile_id, account_id, kind, payload, problems, state, version, created_at, updated_at)
+  const insert =
+    db.prepare(`INSERT INTO drafts (id, profile_id, account_id, kind, payload, problems, state, version, created_at, updated_at)
     VALUES (@id, @profileId, @accountId, @kind, @payload, @problems, 'editing', 1, @now, @now)`);
   const update = db.prepare(`UPDATE drafts SET account_id = @accountId, kind = @kind, payload = @payload,
     problems = @problems, state = 'editing', version = version + 1, updated_at = @now WHERE id = @id`);
@@ -112,14 +113,12 @@ export function createDraftsRepo(ctx: RepoContext, outbox: OutboxRepo, quarantin
   const getStmt = db.prepare('SELECT * FROM drafts WHERE id = ?');
   const listStmt = db.prepare('SELECT * FROM drafts WHERE profile_id = ? ORDER BY updated_at DESC, id');
   const del = db.prepare('DELETE FROM drafts WHERE id = ?');
-  const activeItems = db
-    .prepare("SELECT count(*) FROM outbox WHERE draft_id = ? AND state IN ('queued', 'sending', 'uncertain')")
-    .pluck();
+  const activeItems = db.prepare("SELECT count(*) FROM outbox WHERE draft_id = ? AND state IN ('queued', 'sending', 'uncertain')").pluck();
   const parkedItems = db.prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state IN ('failed', 'blocked')").pluck();
-  const liveItemsStmt = db.prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state <> 'sent' ORDER BY seq DESC").pluck();
-  const takenBack = db.prepare(
-    "UPDATE drafts SET state = 'editing', problems = ?, version = version + 1, updated_at = ? WHERE id = ?",
-  );
+  const liveItemsStmt = db
+    .prepare<[string], number>("SELECT seq FROM outbox WHERE draft_id = ? AND state <> 'sent' ORDER BY seq DESC")
+    .pluck();
+  const takenBack = db.prepare("UPDATE drafts SET state = 'editing', problems = ?, version = version + 1, updated_at = ? WHERE id = ?");
 
   /** Row -> draft; a row that no longer parses goes to quarantine and yields undefined. */
   function fromRow(r: unknown): Draft | undefined {

@@ -18,7 +18,14 @@ import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import { parseJsonColumn, toJson, toJsonOrNull } from './json';
 import { ACCOUNT_BOUND_KINDS, outboxPayloadSchemas, type OutboxPayload, type OutboxWork } from './outbox-payloads';
-import { OUTBOX_KINDS, OUTBOX_STATES, OUTBOX_TRANSITIONS, PARKED_CODE, type OutboxKind, type OutboxState } from '../../shared/domain/outbox';
+import {
+  OUTBOX_KINDS,
+  OUTBOX_STATES,
+  OUTBOX_TRANSITIONS,
+  PARKED_CODE,
+  type OutboxKind,
+  type OutboxState,
+} from '../../shared/domain/outbox';
 import type { QuarantineRepo } from './quarantine-repo';
 import type { StoredError } from './types';
 import { placeholders, when, whereClause } from './where';
@@ -148,7 +155,8 @@ function targetIndex(to: OutboxMove, from: number, rest: readonly number[], look
   if (at >= 0) return at;
   const other = lookup(to.before);
   if (!other) throw new StoreError('NOT_FOUND', `No outbox item ${to.before} to move it before`);
-  if (other.state === 'queued') throw new StoreError('INVALID_INPUT', 'A change can only be moved among the queued changes of its own account');
+  if (other.state === 'queued')
+    throw new StoreError('INVALID_INPUT', 'A change can only be moved among the queued changes of its own account');
   throw new StoreError('BAD_TRANSITION', `It cannot go before that change: ${NOT_MOVABLE[other.state] ?? `it is ${other.state}`}.`);
 }
 
@@ -244,8 +252,7 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
     }
   }
 
-  const rowsToItems = (rows: unknown[]): OutboxItem[] =>
-    rows.map(fromRow).filter((i): i is OutboxItem => i !== undefined);
+  const rowsToItems = (rows: unknown[]): OutboxItem[] => rows.map(fromRow).filter((i): i is OutboxItem => i !== undefined);
 
   const get = (seq: number): OutboxItem | undefined => {
     const r = getStmt.get(seq);
@@ -400,7 +407,11 @@ export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): 
         const from = lane.findIndex((r) => r.seq === seq);
         const order = lane.map((r) => r.seq);
         order.splice(from, 1);
-        order.splice(targetIndex(to, from, order, (other) => get(other)), 0, seq);
+        order.splice(
+          targetIndex(to, from, order, (other) => get(other)),
+          0,
+          seq,
+        );
         // The queued items keep the places they had between them, in the new order: items in flight
         // and parked ones keep theirs, and a later new item still goes last.
         const places = lane.map((r) => r.lane_order);

@@ -32,9 +32,7 @@ export interface QuarantineRepo {
 }
 
 export function createQuarantineRepo(ctx: RepoContext): QuarantineRepo {
-  const insert = ctx.db.prepare(
-    'INSERT INTO quarantine (source, source_key, profile_id, row_json, reason, at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const insert = ctx.db.prepare('INSERT INTO quarantine (source, source_key, profile_id, row_json, reason, at) VALUES (?, ?, ?, ?, ?, ?)');
   const listAll = ctx.db.prepare('SELECT * FROM quarantine ORDER BY id');
   const listByProfile = ctx.db.prepare('SELECT * FROM quarantine WHERE profile_id = ? ORDER BY id');
   const del = ctx.db.prepare('DELETE FROM quarantine WHERE id = ?');

@@ -48,9 +48,7 @@ export function createTasksRepo(ctx: RepoContext, quarantine: QuarantineRepo): T
   const listApp = db.prepare(
     'SELECT task_id, raw FROM tasks WHERE profile_id = ? AND app_id = ? ORDER BY execution_time DESC, task_id DESC',
   );
-  const listProfile = db.prepare(
-    'SELECT task_id, raw FROM tasks WHERE profile_id = ? ORDER BY execution_time DESC, task_id DESC',
-  );
+  const listProfile = db.prepare('SELECT task_id, raw FROM tasks WHERE profile_id = ? ORDER BY execution_time DESC, task_id DESC');
   const getStmt = db.prepare('SELECT task_id, raw FROM tasks WHERE profile_id = ? AND task_id = ?');
 
   function write(profileId: string, t: Task): void {
@@ -92,9 +90,8 @@ export function createTasksRepo(ctx: RepoContext, quarantine: QuarantineRepo): T
       const parsed = parseJsonColumn(taskSchema, row.raw);
       if (parsed.ok) out.push(parsed.value);
       else {
-        quarantine.add(
-          { source: 'tasks', sourceKey: row.task_id, profileId, row: row.raw, reason: parsed.reason },
-          () => del.run(profileId, row.task_id),
+        quarantine.add({ source: 'tasks', sourceKey: row.task_id, profileId, row: row.raw, reason: parsed.reason }, () =>
+          del.run(profileId, row.task_id),
         );
       }
     }

@@ -22,7 +22,11 @@ interface AppsState {
 /** Why a profile's apps cannot be fetched now, for a screen that has none to show. */
 function notReachable({ connection, signIn }: ConnectionView): DeskError {
   // A lost secret is not the service's fault: say what is missing, and what helps.
-  if (connection === 'failing' && signIn.needsSecret) return new DeskError('unauthorized', `${signIn.message ?? 'The client secret is missing from the keychain.'} The applications are fetched once it is entered.`);
+  if (connection === 'failing' && signIn.needsSecret)
+    return new DeskError(
+      'unauthorized',
+      `${signIn.message ?? 'The client secret is missing from the keychain.'} The applications are fetched once it is entered.`,
+    );
   switch (connection) {
     case 'working_offline':
       return new DeskError('offline', 'You work offline: the applications of this connection are fetched when you go online.');
@@ -31,7 +35,10 @@ function notReachable({ connection, signIn }: ConnectionView): DeskError {
     case 'failing':
       return new DeskError('unauthorized', 'Sign in to this connection: its applications are fetched once it is signed in.');
     default:
-      return new DeskError('offline', 'The service cannot be reached now: the applications of this connection are fetched when it answers again.');
+      return new DeskError(
+        'offline',
+        'The service cannot be reached now: the applications of this connection are fetched when it answers again.',
+      );
   }
 }
 
@@ -128,7 +135,13 @@ export class AppsRefresher {
       st.fetched = true;
       st.failure = e;
       connections.noteFailure(profileId, e, { read: true });
-      this.#deps.note(profileId, null, 'error', 'sync.failed', `Fetching the applications of this connection failed: ${describeFailure(e)}`);
+      this.#deps.note(
+        profileId,
+        null,
+        'error',
+        'sync.failed',
+        `Fetching the applications of this connection failed: ${describeFailure(e)}`,
+      );
       return null;
     }
   }

@@ -86,7 +86,13 @@ export function claimedTaskIds(store: Store, item: OutboxItem): Set<string> {
  * then owed. A look-up for `item` leaves that many candidates for them, so that two identical
  * pushes never both count one task, and a push that never arrived is not taken for sent.
  */
-export function tasksOwedElsewhere(store: Store, item: OutboxItem, appId: string, candidates: readonly Task[], baseline: readonly Task[]): number {
+export function tasksOwedElsewhere(
+  store: Store,
+  item: OutboxItem,
+  appId: string,
+  candidates: readonly Task[],
+  baseline: readonly Task[],
+): number {
   const inBaseline = [...baseline];
   const inCandidates = [...candidates];
   let owed = 0;

@@ -6,7 +6,13 @@ import { capabilitiesUsedBy, CAPABILITY_NOUNS, refusedCapability, type Capabilit
 import type { EventHub } from '../events/event-hub';
 import type { AccountRef, OutboxItem, Store } from '../store';
 
-type Note = (profileId: string | null, accountId: string | null, level: 'info' | 'warning' | 'error', kind: string, message: string) => void;
+type Note = (
+  profileId: string | null,
+  accountId: string | null,
+  level: 'info' | 'warning' | 'error',
+  kind: string,
+  message: string,
+) => void;
 
 export interface CapabilityLearning {
   /** The service refused `item`: remembered when it was refused for a capability. */
@@ -31,7 +37,13 @@ export function createCapabilityLearning(store: Store, hub: EventHub, note: Note
       if (!capability) return;
       store.capabilities.set(ref, { capability, state: 'refused', source: 'learned', message: refusal.message });
       changed(ref);
-      note(ref.profileId, ref.accountId, 'warning', 'account.capability', `${nameOf(ref)} refused ${CAPABILITY_NOUNS[capability]}; its drafts now say so before they are queued.`);
+      note(
+        ref.profileId,
+        ref.accountId,
+        'warning',
+        'account.capability',
+        `${nameOf(ref)} refused ${CAPABILITY_NOUNS[capability]}; its drafts now say so before they are queued.`,
+      );
     },
 
     posted(item) {
@@ -47,7 +59,13 @@ export function createCapabilityLearning(store: Store, hub: EventHub, note: Note
       }
       if (learned.length === 0) return;
       changed(ref);
-      note(ref.profileId, ref.accountId, 'info', 'account.capability', `${nameOf(ref)} is enabled for ${learned.map((c) => CAPABILITY_NOUNS[c]).join(' and ')}: the service posted one.`);
+      note(
+        ref.profileId,
+        ref.accountId,
+        'info',
+        'account.capability',
+        `${nameOf(ref)} is enabled for ${learned.map((c) => CAPABILITY_NOUNS[c]).join(' and ')}: the service posted one.`,
+      );
     },
   };
 }

@@ -57,7 +57,8 @@ export async function listNewestFirst(
     let ordered = true;
     for (const c of p.campaigns) {
       if (rows.has(c.id)) continue; // read before: a page read again larger, or the listing moved down
-      if (!isDigits(c.id) || (oldest !== undefined && compareIds(c.id, oldest) >= 0)) ordered = false; // not in descending id order: the sort was ignored
+      if (!isDigits(c.id) || (oldest !== undefined && compareIds(c.id, oldest) >= 0))
+        ordered = false; // not in descending id order: the sort was ignored
       else oldest = c.id;
       rows.set(c.id, c);
     }
@@ -85,7 +86,12 @@ const refusedQuery = (e: unknown) => isServiceError(e) && (e.kind === 'validatio
  * Every campaign of the account, unsorted: in one request, or in pages when the service refuses
  * that. `seen` hears every row as it is read, readings that will not add up included.
  */
-async function listWhole(client: ServiceClient, accountId: string, seen: ListAllOptions['onRows'], signal: AbortSignal): Promise<Campaign[]> {
+async function listWhole(
+  client: ServiceClient,
+  accountId: string,
+  seen: ListAllOptions['onRows'],
+  signal: AbortSignal,
+): Promise<Campaign[]> {
   const opts = { ...PRIORITY, onRows: seen, signal };
   try {
     return (await client.listAllCampaigns(accountId, { fetchLevel: 'RAP' }, opts)).campaigns;
@@ -184,7 +190,9 @@ export async function findPushTasks(
   for (const [appId, events] of eventsByApp) {
     out.expected += events.length;
     const tasks = await listTasks(appId);
-    const matching = tasks.filter((t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)));
+    const matching = tasks.filter(
+      (t) => !excluded.has(t.taskId) && events.some((ev) => taskMatches(t, ev, appId, item.payload.mode, firstSentAt)),
+    );
     const candidates = matching.map((t) => t.taskId).sort(compareIds);
     // Tasks other pushes of the same content own without knowing which (sent while the list did
     // not show them yet) are not ours to take: only what is left over can be this push's.
@@ -197,7 +205,10 @@ export async function findPushTasks(
 }
 
 /** What a look-up concluded: the ids found (a create's campaign as listed), none, or several to ask about. */
-export type LookUpResult = { kind: 'found'; ids: string[]; campaign?: Campaign } | { kind: 'absent' } | { kind: 'ambiguous'; candidates: string[] };
+export type LookUpResult =
+  | { kind: 'found'; ids: string[]; campaign?: Campaign }
+  | { kind: 'absent' }
+  | { kind: 'ambiguous'; candidates: string[] };
 
 /**
  * The tasks a push made, among those `listTasks` gives per target app (default: the service's
@@ -221,7 +232,13 @@ export async function findPush(
   const excluded = new Set([...note.baseline, ...claimed]);
   const before = new Set(note.baseline);
   const owed = (appId: string, candidates: readonly Task[], listed: readonly Task[]) =>
-    tasksOwedElsewhere(store, item, appId, candidates, listed.filter((t) => before.has(t.taskId) && !claimed.has(t.taskId)));
+    tasksOwedElsewhere(
+      store,
+      item,
+      appId,
+      candidates,
+      listed.filter((t) => before.has(t.taskId) && !claimed.has(t.taskId)),
+    );
   return findPushTasks(async (appId) => byApp.get(appId) ?? [], item, note.firstSentAt, excluded, owed);
 }
 

@@ -64,7 +64,8 @@ export class LostAnswers {
 
   /** The item held its lane as long as it may: it waits for the person aside, saying what to decide. */
   park(item: OutboxItem): void {
-    const candidates = item.kind === 'create_campaign' || item.kind === 'send_push' ? this.#d.notes.get(item.seq, sendNoteRef(item))?.candidates : undefined;
+    const candidates =
+      item.kind === 'create_campaign' || item.kind === 'send_push' ? this.#d.notes.get(item.seq, sendNoteRef(item))?.candidates : undefined;
     const minutes = Math.round(this.#d.laneHoldMs / 60_000);
     const what = item.kind === 'create_campaign' ? 'campaigns' : 'tasks';
     const why =
@@ -84,7 +85,8 @@ export class LostAnswers {
     if (waitsForPerson(item)) return;
     const serverError = item.lastError?.code === 'SERVER';
     const requeue = () => {
-      if (serverError && item.attempts >= this.#d.maxServerAttempts) return this.#s.giveUp(item, item.lastError?.said ? `its last answer was ${item.lastError.said}.` : (item.lastError?.message ?? ''));
+      if (serverError && item.attempts >= this.#d.maxServerAttempts)
+        return this.#s.giveUp(item, item.lastError?.said ? `its last answer was ${item.lastError.said}.` : (item.lastError?.message ?? ''));
       const backoff = serverError ? clock.now() + backoffDelay(item.attempts, this.#d.retryBackoff) : clock.now();
       const at = Math.max(backoff, this.#s.retryAfterAt.get(item.seq) ?? 0);
       this.#s.retryAfterAt.delete(item.seq);
@@ -135,7 +137,11 @@ export class LostAnswers {
       // Posted (the service took it without naming it): only its id is looked for, until the
       // listing lag has passed; it is never sent again.
       if (found.kind === 'absent' && now < listedBy) return waitUntil(Math.max(now + this.#d.uncertainGraceMs, listedBy), now);
-      return this.#s.sent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
+      return this.#s.sent(
+        item,
+        { idUnknown: true },
+        'was sent; the service did not say which campaign it made, and the next refresh lists it',
+      );
     }
     if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
     if (note.absentAt === undefined || now < listedBy) {
@@ -161,7 +167,11 @@ export class LostAnswers {
   async #settleFound(item: LookedForItem, found: Extract<LookUpResult, { kind: 'found' }>): Promise<void> {
     if (item.kind === 'create_campaign' && found.campaign) {
       await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
-      return this.#s.sent(item, { campaignId: found.campaign.id, foundAfterLostAnswer: true }, `was found on the service (campaign ${found.campaign.id})`);
+      return this.#s.sent(
+        item,
+        { campaignId: found.campaign.id, foundAfterLostAnswer: true },
+        `was found on the service (campaign ${found.campaign.id})`,
+      );
     }
     await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
     return this.#s.sent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
@@ -203,7 +213,13 @@ export class LostAnswers {
       // Not found twice, a look apart, the second after the listing lag: provably absent, which is
       // exactly when a change is sent again (DECISIONS client 8); the person need not decide that.
       this.#s.lookAgainAt.delete(item.seq);
-      this.#d.note(item.profileId, item.accountId, 'info', 'outbox.absent', `${describeItem(item)}: not found on the service after its answer was lost; sent again.`);
+      this.#d.note(
+        item.profileId,
+        item.accountId,
+        'info',
+        'outbox.absent',
+        `${describeItem(item)}: not found on the service after its answer was lost; sent again.`,
+      );
       this.#s.changed(store.outbox.requeue(item.seq, { nextAttemptAt: clock.now() }));
       return;
     }
@@ -240,7 +256,10 @@ export class LostAnswers {
     if (!offered.includes(candidateId)) {
       throw new DeskError('validation', `${candidateId} is not one of the matches found (${offered.join(', ') || 'none'}).`);
     }
-    const result = item.kind === 'create_campaign' ? { campaignId: candidateId, confirmedByPerson: true } : { taskIds: [candidateId], confirmedByPerson: true };
+    const result =
+      item.kind === 'create_campaign'
+        ? { campaignId: candidateId, confirmedByPerson: true }
+        : { taskIds: [candidateId], confirmedByPerson: true };
     const what = item.kind === 'create_campaign' ? `campaign ${candidateId}` : `task ${candidateId}`;
     this.#s.sent(item, result, `was posted: you said it is ${what}`);
     return this.#d.store.outbox.get(seq) ?? item;
@@ -259,7 +278,13 @@ export class LostAnswers {
       this.#d.notes.put({ ...kept, baseline: [...new Set([...kept.baseline, ...candidates])] });
     }
     const queued = this.#d.store.outbox.requeue(seq, { nextAttemptAt: this.#d.clock.now() });
-    this.#d.note(item.profileId, item.accountId, 'info', 'outbox.send_again', `${describeItem(item)}: you said it was not posted; sending it again.`);
+    this.#d.note(
+      item.profileId,
+      item.accountId,
+      'info',
+      'outbox.send_again',
+      `${describeItem(item)}: you said it was not posted; sending it again.`,
+    );
     this.#s.changed(queued);
     return queued;
   }

@@ -6,7 +6,13 @@ import type { Account, CampaignRefresh } from '../store';
 import type { RefreshDeps } from './refresh';
 
 /** The network's batch and, grouped by owner, its members' (members first seen are added). */
-export function networkParts(deps: Pick<RefreshDeps, 'store' | 'hub'>, account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>) {
+export function networkParts(
+  deps: Pick<RefreshDeps, 'store' | 'hub'>,
+  account: Account,
+  campaigns: readonly Campaign[],
+  refreshes: Map<string, CampaignRefresh>,
+  skipped: Set<string>,
+) {
   const { store, hub } = deps;
   const parts = [{ refresh: refreshes.get(account.accountId)!, campaigns }];
   let added = false;

@@ -116,7 +116,8 @@ export class OutboxDrainer {
         else this.#run(k, () => this.#lost.resolve(head));
       } else if (head.state === 'queued') {
         const resumed = this.#resumedAt.get(head.profileId);
-        const waitedForConnection = WAITING_FOR_CONNECTION.has(head.lastError?.code ?? '') && resumed !== undefined && resumed >= head.updatedAt;
+        const waitedForConnection =
+          WAITING_FOR_CONNECTION.has(head.lastError?.code ?? '') && resumed !== undefined && resumed >= head.updatedAt;
         if (head.nextAttemptAt > now && !waitedForConnection && !this.#forced.has(head.seq)) next = Math.min(next, head.nextAttemptAt);
         else {
           this.#forced.delete(head.seq);
@@ -133,7 +134,13 @@ export class OutboxDrainer {
     const p = work()
       .catch((e: unknown) => {
         // A bug of ours, not the service's: keep the engine alive and say so.
-        this.#d.note(null, null, 'error', 'outbox.internal', `The outbox hit an unexpected problem: ${e instanceof Error ? e.name : 'error'}.`);
+        this.#d.note(
+          null,
+          null,
+          'error',
+          'outbox.internal',
+          `The outbox hit an unexpected problem: ${e instanceof Error ? e.name : 'error'}.`,
+        );
       })
       .finally(() => {
         this.#busy.delete(key);

@@ -88,7 +88,13 @@ export class Settler {
     this.d.hub.emit('data.changed', { profileId: item.profileId, accountId: item.accountId, what: 'drafts' });
     // "... was sent: campaign 4100123": the id the service gave it, when the answer named one.
     const posted = what === 'was sent' ? postedAs(result) : undefined;
-    this.d.note(item.profileId, item.accountId, 'info', 'outbox.sent', `${describeItem(item)} ${what}${posted ? `: ${postedWords(posted)}` : ''}.`);
+    this.d.note(
+      item.profileId,
+      item.accountId,
+      'info',
+      'outbox.sent',
+      `${describeItem(item)} ${what}${posted ? `: ${postedWords(posted)}` : ''}.`,
+    );
     this.#retention.maybePrune();
   }
 

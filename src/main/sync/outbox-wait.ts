@@ -73,13 +73,27 @@ function holdingWindow(b: BudgetSnapshot, now: number): WaitWindow | null {
     const inMs = free ? 0 : (w.nextSlotInMs ?? Infinity);
     if (inMs > worstIn) {
       worstIn = inMs;
-      worst = { group: b.group, name: w.name, used: w.used, quota: w.quota, windowMs: w.windowMs, nextSlotAt: w.nextSlotInMs === null ? null : now + w.nextSlotInMs };
+      worst = {
+        group: b.group,
+        name: w.name,
+        used: w.used,
+        quota: w.quota,
+        windowMs: w.windowMs,
+        nextSlotAt: w.nextSlotInMs === null ? null : now + w.nextSlotInMs,
+      };
     }
   }
   if (b.blockedForMs > worstIn) {
     // The service said to wait (Retry-After): that is the window that holds it.
     const w = b.windows[0];
-    return { group: b.group, name: 'Retry-After', used: w?.used ?? 0, quota: w?.quota ?? 0, windowMs: w?.windowMs ?? 0, nextSlotAt: now + b.blockedForMs };
+    return {
+      group: b.group,
+      name: 'Retry-After',
+      used: w?.used ?? 0,
+      quota: w?.quota ?? 0,
+      windowMs: w?.windowMs ?? 0,
+      nextSlotAt: now + b.blockedForMs,
+    };
   }
   return worst;
 }

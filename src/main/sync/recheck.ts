@@ -32,10 +32,16 @@ const list = (ps: readonly FieldProblem[]) => ps.map((p) => p.message).join('; '
 
 /** A scheduled task can still be changed only while it is pending and in the future. */
 /** Why a change to a task cannot be made: the one wording, for Queue's refusal and the outbox's. */
-export const taskNotFutureWords = (taskId: string, status: string): string => `task ${taskId} is no longer a future scheduled task (it is ${status})`;
+export const taskNotFutureWords = (taskId: string, status: string): string =>
+  `task ${taskId} is no longer a future scheduled task (it is ${status})`;
 
 export function taskIsFuture(task: Task, now: number): boolean {
-  return isServiceValue(task.taskType, 'scheduled') && isServiceValue(task.taskStatus, 'pending') && typeof task.executionTime === 'number' && task.executionTime > now;
+  return (
+    isServiceValue(task.taskType, 'scheduled') &&
+    isServiceValue(task.taskStatus, 'pending') &&
+    typeof task.executionTime === 'number' &&
+    task.executionTime > now
+  );
 }
 
 export function recheck(item: OutboxItem, ctx: RecheckContext): Blocked | null {

@@ -32,7 +32,11 @@ export function planBackgroundRefresh(snap: SchedulerSnapshot, accountId: string
   if (!budget) return { go: true };
   const reads = cost === 1 ? '1 list read' : `${cost} list reads`;
   if (budget.queued.interactive > 0) {
-    return { go: false, waitMs: RECHECK_MS, message: `Waiting: your own requests to ${accountId} go first; this refresh (${reads}) starts after them.` };
+    return {
+      go: false,
+      waitMs: RECHECK_MS,
+      message: `Waiting: your own requests to ${accountId} go first; this refresh (${reads}) starts after them.`,
+    };
   }
   let waitMs = 0;
   let tightest: { name: string; left: number; quota: number } | null = null;
@@ -49,5 +53,9 @@ export function planBackgroundRefresh(snap: SchedulerSnapshot, accountId: string
     ? `${accountId} has ${Math.max(0, tightest.left)} of ${tightest.quota} list reads left this ${tightest.name}`
     : `the service asked to wait before the next list read of ${accountId}`;
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return { go: false, waitMs: Math.max(waitMs, 50), message: `Waiting ${seconds} s: this refresh needs ${reads} and ${why}; your own actions keep their share.` };
+  return {
+    go: false,
+    waitMs: Math.max(waitMs, 50),
+    message: `Waiting ${seconds} s: this refresh needs ${reads} and ${why}; your own actions keep their share.`,
+  };
 }

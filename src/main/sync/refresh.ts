@@ -177,12 +177,19 @@ export class Refresher {
       // In id order while the service accepts it: an order nothing but a create or delete moves.
       const order = new StableOrder(client.sortMemory);
       const read = (page: number, size: number) =>
-        order.read((sort) => client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call));
+        order.read((sort) =>
+          client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call),
+        );
       const whole = () =>
         order.stream((sort) =>
-          client.streamCampaigns(ref.accountId, { fetchLevel: 'RAP', ...(sort ? { sort } : {}) }, { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS }),
+          client.streamCampaigns(
+            ref.accountId,
+            { fetchLevel: 'RAP', ...(sort ? { sort } : {}) },
+            { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS },
+          ),
         );
-      const byId = async (ids: string[]) => (await client.listAllCampaigns(ref.accountId, { fetchLevel: 'RAP', campaignIds: ids }, call)).campaigns;
+      const byId = async (ids: string[]) =>
+        (await client.listAllCampaigns(ref.accountId, { fetchLevel: 'RAP', campaignIds: ids }, call)).campaigns;
       const retry = { clock: this.#deps.clock ?? systemClock, ...(this.#deps.retryBackoff ?? READ_RETRY_BACKOFF) };
       let pass = 1;
       // The walk asks for the whole listing, falls back to pages, reads a failed page again, and
@@ -197,7 +204,13 @@ export class Refresher {
           // first one listed (since deleted) are removed at its end like any stale row.
           pass = step.pass;
           await settle(true);
-          this.#deps.note(ref.profileId, ref.accountId, 'warning', 'sync.recount', `The listing of ${ref.accountId} did not add up to its total; reading it once more.`);
+          this.#deps.note(
+            ref.profileId,
+            ref.accountId,
+            'warning',
+            'sync.recount',
+            `The listing of ${ref.accountId} did not add up to its total; reading it once more.`,
+          );
           if (ctl.signal.aborted || this.#closed || !store.accounts.get(ref)) throw new Error('cancelled');
           // The account's new refresh begins before the old one ends, so it takes over the rows
           // the first reading added (kept if listed again); members' refreshes begin anew.
@@ -310,7 +323,12 @@ export class Refresher {
    * the cache writer. Not async: a suspended async function would keep the campaigns alive until
    * the writer answers (see CampaignsRepo's write). A throw becomes the rejection.
    */
-  #applyBatch(account: Account, campaigns: readonly Campaign[], refreshes: Map<string, CampaignRefresh>, skipped: Set<string>): Promise<unknown> {
+  #applyBatch(
+    account: Account,
+    campaigns: readonly Campaign[],
+    refreshes: Map<string, CampaignRefresh>,
+    skipped: Set<string>,
+  ): Promise<unknown> {
     return new Promise((resolve) =>
       resolve(
         account.type !== 'NETWORK'

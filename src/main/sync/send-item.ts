@@ -72,7 +72,8 @@ export class ItemSender {
     // "In the future" is judged on the service's clock, as the service will judge it.
     const now = serviceNowFor(clock.now(), offset, existing);
     const account = item.accountId ? store.accounts.get({ profileId: item.profileId, accountId: item.accountId }) : undefined;
-    const task = item.kind === 'update_task' || item.kind === 'cancel_task' ? store.tasks.get(item.profileId, item.payload.taskId) : undefined;
+    const task =
+      item.kind === 'update_task' || item.kind === 'cancel_task' ? store.tasks.get(item.profileId, item.payload.taskId) : undefined;
     if (item.kind === 'cancel_task' && isServiceValue(task?.taskStatus, 'cancelled')) {
       return this.#s.sent(item, { alreadyCancelled: true }, 'was already cancelled');
     }
@@ -95,7 +96,15 @@ export class ItemSender {
       if (!existing) {
         const baseline = item.kind === 'create_campaign' ? campaignBaseline(store, item) : taskBaseline(store, item);
         const newestKnownId = item.kind === 'create_campaign' ? newestCachedCampaignId(store, item) : undefined;
-        notes.put({ seq: item.seq, clientRef: ref, firstSentAt: now, lastSentAt: now, baseline, ...clockNote, ...(newestKnownId ? { newestKnownId } : {}) });
+        notes.put({
+          seq: item.seq,
+          clientRef: ref,
+          firstSentAt: now,
+          lastSentAt: now,
+          baseline,
+          ...clockNote,
+          ...(newestKnownId ? { newestKnownId } : {}),
+        });
       } else {
         // A new send: what earlier look-ups concluded no longer holds.
         const { absentAt: _absent, candidates: _candidates, ...kept } = noteOnServiceClock(existing, offset);
@@ -110,7 +119,8 @@ export class ItemSender {
       return this.#failed(item, e);
     }
     connections.noteSuccess(item.profileId);
-    if (item.kind === 'create_campaign' && result.kind === 'create_campaign' && result.campaign === null) return this.#postedIdUnknown(item, client);
+    if (item.kind === 'create_campaign' && result.kind === 'create_campaign' && result.campaign === null)
+      return this.#postedIdUnknown(item, client);
     let stored: Record<string, unknown> = {};
     try {
       stored = await this.#d.afterSent(item, result);
@@ -119,8 +129,12 @@ export class ItemSender {
     }
     if (item.kind === 'send_push' && stored.taskIds === undefined) {
       // Learn which tasks are ours so that a later identical push is never taken for this one.
-      const fromCache = async (appId: string) => store.tasks.list(item.profileId, appId).filter((t) => isServiceValue(t.taskType, item.payload.mode));
-      stored.taskIds = await findPush(store, notes, item, client, fromCache).then((r) => r?.found ?? [], () => []);
+      const fromCache = async (appId: string) =>
+        store.tasks.list(item.profileId, appId).filter((t) => isServiceValue(t.taskType, item.payload.mode));
+      stored.taskIds = await findPush(store, notes, item, client, fromCache).then(
+        (r) => r?.found ?? [],
+        () => [],
+      );
     }
     return this.#s.sent(item, stored, 'was sent');
   }
@@ -138,23 +152,42 @@ export class ItemSender {
     const found = note ? await lookUp(store, notes, item, client, note).catch(() => undefined) : undefined;
     if (found?.kind === 'found' && found.campaign) {
       await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
-      return this.#s.sent(item, { campaignId: found.campaign.id, foundAfterPosting: true }, `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`);
+      return this.#s.sent(
+        item,
+        { campaignId: found.campaign.id, foundAfterPosting: true },
+        `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`,
+      );
     }
-    if (!note) return this.#s.sent(item, { idUnknown: true }, 'was sent; the service did not say which campaign it made, and the next refresh lists it');
+    if (!note)
+      return this.#s.sent(
+        item,
+        { idUnknown: true },
+        'was sent; the service did not say which campaign it made, and the next refresh lists it',
+      );
     notes.put({ ...note, applied: true });
-    this.#s.changed(store.outbox.markUncertain(item.seq, { code: 'POSTED_ID_UNKNOWN', message: 'Posted: the service took it without naming the campaign; finding its id in the listing.' }));
+    this.#s.changed(
+      store.outbox.markUncertain(item.seq, {
+        code: 'POSTED_ID_UNKNOWN',
+        message: 'Posted: the service took it without naming the campaign; finding its id in the listing.',
+      }),
+    );
   }
 
   #failed(item: OutboxItem, e: unknown): Promise<void> | void {
     const { store, connections, clock } = this.#d;
     const now = clock.now();
-    const later = (err: StoredError, at = now + backoffDelay(item.attempts, this.#d.retryBackoff)) => this.#s.changed(store.outbox.retryLater(item.seq, at, err));
+    const later = (err: StoredError, at = now + backoffDelay(item.attempts, this.#d.retryBackoff)) =>
+      this.#s.changed(store.outbox.retryLater(item.seq, at, err));
     if (e instanceof DeskError) {
       // Raised before the request left (no client, no secret, keychain locked): nothing was sent.
       connections.noteFailure(item.profileId, e, { read: false });
       return later({ code: 'SIGN_IN', message: `Waiting: ${e.message}` });
     }
-    if (!isServiceError(e)) return this.#uncertain(item, { code: 'UNKNOWN', message: 'Something went wrong while sending; checking the service before sending again.' });
+    if (!isServiceError(e))
+      return this.#uncertain(item, {
+        code: 'UNKNOWN',
+        message: 'Something went wrong while sending; checking the service before sending again.',
+      });
     const err: ServiceError = e;
     switch (err.kind) {
       case 'validation':
@@ -183,7 +216,10 @@ export class ItemSender {
         connections.noteFailure(item.profileId, err, { read: false });
         return later({ code: 'SIGN_IN', message: `Waiting for sign-in: ${err.message}` });
       case 'rate_limited':
-        return later({ code: 'RATE_LIMITED', message: err.message }, now + (err.retryAfterMs ?? backoffDelay(item.attempts, this.#d.retryBackoff)));
+        return later(
+          { code: 'RATE_LIMITED', message: err.message },
+          now + (err.retryAfterMs ?? backoffDelay(item.attempts, this.#d.retryBackoff)),
+        );
       case 'network':
         connections.noteFailure(item.profileId, err, { read: false });
         return later({ code: 'OFFLINE', message: OFFLINE_MESSAGE });
@@ -194,7 +230,10 @@ export class ItemSender {
         if (isIdempotent(item)) {
           if (item.attempts >= this.#d.maxServerAttempts) return this.#s.giveUp(item, err.message);
           // Not before the Retry-After the service gave (RFC 9110 10.2.3), however short the backoff.
-          return later({ code: 'SERVER', message: err.message }, now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0));
+          return later(
+            { code: 'SERVER', message: err.message },
+            now + Math.max(backoffDelay(item.attempts, this.#d.retryBackoff), err.retryAfterMs ?? 0),
+          );
         }
         if (err.retryAfterMs !== undefined) this.#s.retryAfterAt.set(item.seq, now + err.retryAfterMs);
         {
@@ -208,10 +247,16 @@ export class ItemSender {
   }
 
   #refused(item: OutboxItem, err: ServiceError): void {
-    this.#s.changed(this.#d.store.outbox.markFailed(item.seq, { code: err.kind === 'forbidden' ? 'FORBIDDEN' : 'REFUSED', message: err.message }));
+    this.#s.changed(
+      this.#d.store.outbox.markFailed(item.seq, { code: err.kind === 'forbidden' ? 'FORBIDDEN' : 'REFUSED', message: err.message }),
+    );
     this.#d.notes.remove(item.seq);
     this.#d.note(item.profileId, item.accountId, 'error', 'outbox.failed', `${describeItem(item)} was refused: ${err.message}`);
-    this.#d.afterRefused?.(item, { message: err.serverText ?? err.message, ...(err.status === undefined ? {} : { status: err.status }), ...(err.problems ? { fields: err.problems.map((p) => p.field) } : {}) });
+    this.#d.afterRefused?.(item, {
+      message: err.serverText ?? err.message,
+      ...(err.status === undefined ? {} : { status: err.status }),
+      ...(err.problems ? { fields: err.problems.map((p) => p.field) } : {}),
+    });
   }
 
   /** `err.said`: the status and words of a 5xx answer ("500: Internal server error"). */
@@ -220,8 +265,15 @@ export class ItemSender {
     this.#s.changed(this.#d.store.outbox.markUncertain(item.seq, err));
     // A 5xx is an answer: the service said it failed, in its words; it may still have applied the
     // change, which is why it is looked for all the same. Only a missing answer was "lost".
-    const what = err.code === 'SERVER' ? `the service failed${said ? ` (${said})` : ''} and may have made it all the same` : 'the answer was lost';
-    this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.uncertain', `${describeItem(item)}: ${what}; checking the service before sending again.`);
+    const what =
+      err.code === 'SERVER' ? `the service failed${said ? ` (${said})` : ''} and may have made it all the same` : 'the answer was lost';
+    this.#d.note(
+      item.profileId,
+      item.accountId,
+      'warning',
+      'outbox.uncertain',
+      `${describeItem(item)}: ${what}; checking the service before sending again.`,
+    );
   }
 
   /**
@@ -248,7 +300,10 @@ export class ItemSender {
    * service (that attempt may have removed it, and a task that is gone will not run). Undefined
    * when it does not, or when the service could not be asked.
    */
-  async #taskAlreadyDone(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, client: ServiceClient): Promise<{ result: Record<string, unknown>; what: string } | undefined> {
+  async #taskAlreadyDone(
+    item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>,
+    client: ServiceClient,
+  ): Promise<{ result: Record<string, unknown>; what: string } | undefined> {
     // attempts counts this one: more than one means an earlier attempt may have reached the service.
     const earlierAttempt = item.attempts > 1;
     let tasks: Task[];
@@ -261,13 +316,22 @@ export class ItemSender {
     if (t) this.#d.store.tasks.upsert(item.profileId, t);
     if (item.kind === 'cancel_task') {
       if (isServiceValue(t?.taskStatus, 'cancelled')) return { result: { alreadyCancelled: true }, what: 'was already cancelled' };
-      if (!t && earlierAttempt) return { result: { goneFromService: true }, what: 'is done: the task is no longer on the service (our earlier attempt removed it)' };
+      if (!t && earlierAttempt)
+        return {
+          result: { goneFromService: true },
+          what: 'is done: the task is no longer on the service (our earlier attempt removed it)',
+        };
       return undefined;
     }
-    return t && taskHasUpdate(t, item.payload.update) === true ? { result: { alreadyApplied: true }, what: 'was already applied' } : undefined;
+    return t && taskHasUpdate(t, item.payload.update) === true
+      ? { result: { alreadyApplied: true }, what: 'was already applied' }
+      : undefined;
   }
 
-  async #settleTaskDone(item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>, done: { result: Record<string, unknown>; what: string }): Promise<void> {
+  async #settleTaskDone(
+    item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>,
+    done: { result: Record<string, unknown>; what: string },
+  ): Promise<void> {
     await this.#d.afterSent(item, { kind: item.kind, ack: '' }).catch(() => ({}));
     this.#s.sent(item, done.result, done.what);
   }

@@ -73,7 +73,9 @@ function queryParams(query: string): string[] {
     .filter((p) => p !== '')
     .map((p) => {
       const eq = p.indexOf('=');
-      return eq < 0 ? `${normalText(decodeComponent(p))}` : `${normalText(decodeComponent(p.slice(0, eq)))}=${normalText(decodeComponent(p.slice(eq + 1)))}`;
+      return eq < 0
+        ? `${normalText(decodeComponent(p))}`
+        : `${normalText(decodeComponent(p.slice(0, eq)))}=${normalText(decodeComponent(p.slice(eq + 1)))}`;
     })
     .sort();
 }

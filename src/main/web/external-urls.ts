@@ -32,4 +32,5 @@ export async function openExternalSafely(openExternal: OpenExternal, url: string
 }
 
 /** The refusal of any other address, in the one wording both window hosts use. */
-export const notAWebAddress = (): DeskError => new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.');
+export const notAWebAddress = (): DeskError =>
+  new DeskError('forbidden', 'Only web addresses (https or http) can be opened from Campaign Desk.');

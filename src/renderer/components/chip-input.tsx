@@ -1,7 +1,14 @@
 // Values as removable chips; Enter or a comma adds what was typed (after the caller's check).
 import { useState } from 'react';
 
-export function ChipInput(props: { label: string; values: string[]; onAdd(v: string): string | null; onRemove(v: string): void; testId: string; placeholder?: string }) {
+export function ChipInput(props: {
+  label: string;
+  values: string[];
+  onAdd(v: string): string | null;
+  onRemove(v: string): void;
+  testId: string;
+  placeholder?: string;
+}) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const add = () => {
@@ -16,7 +23,13 @@ export function ChipInput(props: { label: string; values: string[]; onAdd(v: str
       {props.values.map((v) => (
         <span key={v} className="chip">
           {v}
-          <button type="button" className="chip-x" onClick={() => props.onRemove(v)} aria-label={`Remove ${v} from ${props.label}`} title={`Remove ${v}`}>
+          <button
+            type="button"
+            className="chip-x"
+            onClick={() => props.onRemove(v)}
+            aria-label={`Remove ${v} from ${props.label}`}
+            title={`Remove ${v}`}
+          >
             {'\u00D7'}
           </button>
         </span>

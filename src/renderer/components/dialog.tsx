@@ -28,7 +28,9 @@ export function Dialog({
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     // The element a dialog marks wins wherever it stands (one selector list would pick whichever
     // comes first in the document: the Name field before the secret a lost-secret dialog asks for).
-    const first = box.current?.querySelector<HTMLElement>('[data-autofocus]') ?? box.current?.querySelector<HTMLElement>('input, select, textarea, button');
+    const first =
+      box.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      box.current?.querySelector<HTMLElement>('input, select, textarea, button');
     first?.focus();
     return () => {
       if (before && before.isConnected && before !== document.body) before.focus();
@@ -55,7 +57,9 @@ export function Dialog({
       return;
     }
     if (e.key !== 'Tab' || !box.current) return;
-    const items = Array.from(box.current.querySelectorAll<HTMLElement>('input, select, textarea, button, [tabindex="0"]')).filter((el) => !(el as HTMLButtonElement).disabled);
+    const items = Array.from(box.current.querySelectorAll<HTMLElement>('input, select, textarea, button, [tabindex="0"]')).filter(
+      (el) => !(el as HTMLButtonElement).disabled,
+    );
     if (items.length === 0) return;
     const first = items[0];
     const last = items[items.length - 1];

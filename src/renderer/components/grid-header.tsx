@@ -47,7 +47,8 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
   const cleanup = useRef<() => void>(() => undefined);
   useEffect(() => () => cleanup.current(), []);
 
-  const cellOf = (id: string) => [...(row.current?.children ?? [])].find((el) => (el as HTMLElement).dataset.col === id) as HTMLElement | undefined;
+  const cellOf = (id: string) =>
+    [...(row.current?.children ?? [])].find((el) => (el as HTMLElement).dataset.col === id) as HTMLElement | undefined;
   const shownWidth = (c: GridColumn<T>) => Math.round(cellOf(c.id)?.getBoundingClientRect().width ?? c.width);
 
   /** Where a header dragged to x would land: beside the movable column under x. */
@@ -172,9 +173,23 @@ export function GridHeader<T>(props: GridHeaderProps<T>) {
         if (drop?.id === c.id) cls += ' is-dragged';
         if (drop?.targetId === c.id) cls += drop.side === 'before' ? ' drop-before' : ' drop-after';
         return (
-          <div key={c.id} role="columnheader" aria-sort={ariaSort} className={cls} data-col={c.id} data-testid={`head-${c.id}`} onPointerDown={(e) => startMove(c, e)}>
+          <div
+            key={c.id}
+            role="columnheader"
+            aria-sort={ariaSort}
+            className={cls}
+            data-col={c.id}
+            data-testid={`head-${c.id}`}
+            onPointerDown={(e) => startMove(c, e)}
+          >
             {c.sortable ? (
-              <button type="button" className="vg-sort" onClick={() => onSort(c.id)} data-testid={`sort-${c.id}`} title={`Sort by ${c.title}`}>
+              <button
+                type="button"
+                className="vg-sort"
+                onClick={() => onSort(c.id)}
+                data-testid={`sort-${c.id}`}
+                title={`Sort by ${c.title}`}
+              >
                 <span className="vg-title">{c.title}</span>
                 <span className="vg-arrow" aria-hidden="true">
                   {active ? (sort?.direction === 'asc' ? '\u25B2' : '\u25BC') : ''}

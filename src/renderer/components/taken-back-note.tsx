@@ -19,7 +19,9 @@ export function TakenBackNote({ taken }: { taken: TakenBack }) {
   return (
     <div className="change-state" data-testid="change-state" data-status="draft">
       <p className="form-problem" data-testid="service-words">
-        {taken.blocked ? saidOnce('The last version was not sent: ', taken.words, NOT_SENT) : saidOnce('The service refused the last version: ', taken.words, SERVICE_SAYS)}
+        {taken.blocked
+          ? saidOnce('The last version was not sent: ', taken.words, NOT_SENT)
+          : saidOnce('The service refused the last version: ', taken.words, SERVICE_SAYS)}
       </p>
       <p className="muted">Fix it here and queue it again; it replaces the {taken.blocked ? 'blocked' : 'refused'} one.</p>
     </div>

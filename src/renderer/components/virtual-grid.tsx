@@ -58,7 +58,10 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const [viewport, setViewport] = useState(600);
   const header = rowHeight + 2;
   const rowIdPrefix = `${useId()}-row-`;
-  const screenAt = useCallback((scrollTop: number, height: number) => rowsOnScreen(scrollTop, height - header, rowHeight, rowCount), [header, rowHeight, rowCount]);
+  const screenAt = useCallback(
+    (scrollTop: number, height: number) => rowsOnScreen(scrollTop, height - header, rowHeight, rowCount),
+    [header, rowHeight, rowCount],
+  );
   const [win, setWin] = useState<GridWindow>(() => windowFor(screenAt(0, 600), rowCount, true, 0));
   const { start, end } = win;
   // The window in the DOM now (a scroll event compares the screen with it).
@@ -162,7 +165,14 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((viewport - header) / rowHeight) - 1);
     const cur = selectedIndex ?? -1;
-    const keys: Record<string, number> = { ArrowDown: cur + 1, ArrowUp: cur - 1, PageDown: cur + page, PageUp: cur - page, Home: 0, End: rowCount - 1 };
+    const keys: Record<string, number> = {
+      ArrowDown: cur + 1,
+      ArrowUp: cur - 1,
+      PageDown: cur + page,
+      PageUp: cur - page,
+      Home: 0,
+      End: rowCount - 1,
+    };
     if (e.key in keys) {
       e.preventDefault();
       move(keys[e.key]);
@@ -202,7 +212,9 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       aria-multiselectable={false}
       // The grid keeps the focus; a screen reader follows the selected row through this (set only
       // while that row is in the DOM).
-      aria-activedescendant={selectedIndex !== null && selectedIndex >= start && selectedIndex < end ? `${rowIdPrefix}${selectedIndex}` : undefined}
+      aria-activedescendant={
+        selectedIndex !== null && selectedIndex >= start && selectedIndex < end ? `${rowIdPrefix}${selectedIndex}` : undefined
+      }
       tabIndex={0}
       onScroll={onScroll}
       onKeyDown={onKeyDown}

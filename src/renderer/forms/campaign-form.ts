@@ -151,7 +151,12 @@ function numberProblems(f: CampaignForm): FieldProblem[] {
 /** Every problem of the form, by the shared rules, as main will judge the draft on submit. */
 export function campaignFormProblems(f: CampaignForm, accountType?: AccountType): FieldProblem[] {
   const p = formToPayload(f);
-  const body: CampaignCreate = { ...p, name: p.name ?? '', bid_strategy: p.bid_strategy ?? '', marketing_objective: p.marketing_objective ?? '' };
+  const body: CampaignCreate = {
+    ...p,
+    name: p.name ?? '',
+    bid_strategy: p.bid_strategy ?? '',
+    marketing_objective: p.marketing_objective ?? '',
+  };
   if (f.start_date !== '' && p.start_date === undefined) body.start_date = f.start_date;
   const shared = campaignCreateProblems(body, accountType ? { accountType } : {});
   return [...numberProblems(f), ...shared].map((x) => (x.field === 'spending_limit_model' ? { ...x, field: 'budget' } : x));

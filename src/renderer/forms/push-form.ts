@@ -31,7 +31,10 @@ export interface PushForm {
   exclude: SegmentForm;
 }
 
-const emptySegment = (): SegmentForm => ({ chips: { countries: [], regions: [], languages: [], os: [], browsers: [], users: [], subscribed_age: [] }, userData: {} });
+const emptySegment = (): SegmentForm => ({
+  chips: { countries: [], regions: [], languages: [], os: [], browsers: [], users: [], subscribed_age: [] },
+  userData: {},
+});
 
 export const newPushForm = (): PushForm => ({
   title: '',

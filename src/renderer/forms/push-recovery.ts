@@ -43,6 +43,9 @@ export function planPushRecovery(entries: readonly JournalEntry[]): PushRecovery
   }
   usable.sort((a, b) => b.entry.seq - a.entry.seq);
   plan.open = usable[0] ?? null;
-  plan.create = usable.slice(1).filter((u) => isLocalDraftId(u.entry.draftId)).map((u) => u.entry);
+  plan.create = usable
+    .slice(1)
+    .filter((u) => isLocalDraftId(u.entry.draftId))
+    .map((u) => u.entry);
   return plan;
 }

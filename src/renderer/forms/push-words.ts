@@ -43,13 +43,22 @@ const SAID: ReadonlyArray<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^userTimeZone must be/, () => "Clock: choose UTC or each subscriber's own time zone."],
   [/^target\.include\.apps cannot be empty$/, () => 'Apps: pick at least one app to send to.'],
   [/^target\.include\.apps cannot contain more than/, () => `Apps: at most ${MAX_TARGET_APPS} apps in one push.`],
-  [/^Targeting attribute (\w+) cannot have values in both include and exclude$/, (m) => `${PUSH_LABELS[m[1]] ?? m[1]}: either include or exclude, not both.`],
-  [/^user_data attribute (.+) cannot be used in both include and exclude$/, (m) => `User data ${m[1]}: either include or exclude, not both.`],
+  [
+    /^Targeting attribute (\w+) cannot have values in both include and exclude$/,
+    (m) => `${PUSH_LABELS[m[1]] ?? m[1]}: either include or exclude, not both.`,
+  ],
+  [
+    /^user_data attribute (.+) cannot be used in both include and exclude$/,
+    (m) => `User data ${m[1]}: either include or exclude, not both.`,
+  ],
   [/^user_data attribute (.+) must be a non-empty array of strings$/, (m) => `User data ${m[1]}: give at least one value.`],
   [/^is_push_delivery_active is reserved/, () => 'User data is_push_delivery_active is the service’s own and cannot be used to target.'],
   [/^executionTime is required for scheduled push$/, () => 'When: pick the day and time to send it.'],
   [/^executionTime must be in the future for scheduled push$/, () => TIME_PASSED_WORDS],
-  [/^executionTime must not be in the future for immediate push/, () => 'When: a push sent now cannot have a later time; choose Scheduled.'],
+  [
+    /^executionTime must not be in the future for immediate push/,
+    () => 'When: a push sent now cannot have a later time; choose Scheduled.',
+  ],
   [/^executionTime is not a valid date and time$/, () => 'When: not a complete date and time.'],
 ];
 
@@ -57,9 +66,12 @@ const SAID: ReadonlyArray<[RegExp, (m: RegExpMatchArray) => string]> = [
 function labelled(text: string): string {
   return text
     .replace(/\btarget\.(?:(include|exclude)\.)?([A-Za-z_]+)\b/g, (_, side: string | undefined, key: string) =>
-      side ? `${PUSH_LABELS[side]} ${(PUSH_LABELS[key] ?? key).toLowerCase()}` : PUSH_LABELS[key] ?? key,
+      side ? `${PUSH_LABELS[side]} ${(PUSH_LABELS[key] ?? key).toLowerCase()}` : (PUSH_LABELS[key] ?? key),
     )
-    .replace(/\b(itemDescription|thumbnailUrl|iconUrl|executionTime|userTimeZone|user_data|subscribed_age)\b/g, (k: string) => PUSH_LABELS[k] ?? k);
+    .replace(
+      /\b(itemDescription|thumbnailUrl|iconUrl|executionTime|userTimeZone|user_data|subscribed_age)\b/g,
+      (k: string) => PUSH_LABELS[k] ?? k,
+    );
 }
 
 /** One problem of the push rules as the composer says it: led by the field's label, ending in a full stop. */

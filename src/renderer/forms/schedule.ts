@@ -35,7 +35,8 @@ function fmt(ms: number, timeZone: string, withDate: boolean): string {
 }
 
 const sameDay = (a: number, zoneA: string, b: number, zoneB: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: zoneA, dateStyle: 'short' }).format(a) === new Intl.DateTimeFormat('en-CA', { timeZone: zoneB, dateStyle: 'short' }).format(b);
+  new Intl.DateTimeFormat('en-CA', { timeZone: zoneA, dateStyle: 'short' }).format(a) ===
+  new Intl.DateTimeFormat('en-CA', { timeZone: zoneB, dateStyle: 'short' }).format(b);
 
 /** The zones furthest ahead (UTC+14) and behind (UTC-12) receive a subscriber-local push first and last. */
 const FIRST_ZONE_AHEAD_MS = 14 * HOUR;
@@ -64,7 +65,10 @@ export function describeSchedule(ms: number, userTimeZone: 0 | 1, zone = localZo
  * For a subscriber's-time schedule still in the future in UTC: which zones are already past its wall
  * time on the service's clock (UTC+14 first), in words; null when every zone still gets it.
  */
-export function scheduleZoneWarning(value: { mode: string; executionLocal: string; userTimeZone: number }, serviceNow: number): string | null {
+export function scheduleZoneWarning(
+  value: { mode: string; executionLocal: string; userTimeZone: number },
+  serviceNow: number,
+): string | null {
   const at = wallToMs(value.executionLocal);
   if (value.mode !== 'scheduled' || value.userTimeZone !== 1 || at === undefined || at <= serviceNow) return null;
   return zonesMissingWarning(at, serviceNow);
@@ -96,7 +100,10 @@ export function timeFixes(wanted: number | undefined, serviceNow: number): TimeF
   const base = new Date(serviceNow + 24 * HOUR);
   const at = wanted === undefined ? new Date(inHour) : new Date(wanted);
   const tomorrow = Date.UTC(base.getUTCFullYear(), base.getUTCMonth(), base.getUTCDate(), at.getUTCHours(), at.getUTCMinutes());
-  fixes.push({ label: `Tomorrow at ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`, executionTime: tomorrow > serviceNow ? tomorrow : tomorrow + 24 * HOUR });
+  fixes.push({
+    label: `Tomorrow at ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`,
+    executionTime: tomorrow > serviceNow ? tomorrow : tomorrow + 24 * HOUR,
+  });
   fixes.push({ label: 'Send now', executionTime: null });
   return fixes;
 }

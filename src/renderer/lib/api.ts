@@ -1,7 +1,16 @@
 // The renderer's one way to reach the core. It picks the transport (window.desk from the preload
 // in Electron, the HTTP/WebSocket client in browser mode); both implement DeskBridge, so the rest
 // of the renderer cannot tell them apart. `call` checks each answer against the contract.
-import { channels, resultSchema, type ChannelInput, type ChannelName, type ChannelOutput, type DeskBridge, type EventName, type EventPayload } from '../../shared/ipc/contract';
+import {
+  channels,
+  resultSchema,
+  type ChannelInput,
+  type ChannelName,
+  type ChannelOutput,
+  type DeskBridge,
+  type EventName,
+  type EventPayload,
+} from '../../shared/ipc/contract';
 import type { ErrorCode } from '../../shared/errors';
 import { createBrowserBridge } from './browser-bridge';
 import { readToken } from './token';
@@ -55,7 +64,9 @@ export async function call<C extends ChannelName>(channel: C, input: ChannelInpu
   if (!checked.success) {
     throw new DeskCallError('internal', 'Campaign Desk sent an answer this window does not understand. Reload the window.');
   }
-  const result = checked.data as { ok: true; value: ChannelOutput<C> } | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+  const result = checked.data as
+    | { ok: true; value: ChannelOutput<C> }
+    | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
   if (!result.ok) throw new DeskCallError(result.error.code, result.error.message, result.error.details);
   return result.value;
 }

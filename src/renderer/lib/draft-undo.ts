@@ -25,7 +25,8 @@ export async function writeSnaps(journal: DraftJournal, ref: AccountRef, snaps: 
   const present = snaps.flatMap((x) => (x.payload === null ? [] : [{ id: x.id, payload: x.payload }]));
   if (gone.length > 0) await call('drafts.deleteMany', { ids: gone });
   gone.forEach((id) => journal.remove(id));
-  const saved = present.length > 0 ? await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: present }) : [];
+  const saved =
+    present.length > 0 ? await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: present }) : [];
   return { gone, saved };
 }
 
@@ -33,11 +34,18 @@ export async function writeSnaps(journal: DraftJournal, ref: AccountRef, snaps: 
  * The drafts list once a step was written: removed drafts gone, saved ones replaced where they were
  * and new ones in front; whether the open draft (`selectedId`) went, or was saved again (`open`).
  */
-export function afterWrite(drafts: readonly Draft[], selectedId: string | null, { gone, saved }: WrittenSnaps): { drafts: Draft[]; closed: boolean; open: Draft | undefined } {
+export function afterWrite(
+  drafts: readonly Draft[],
+  selectedId: string | null,
+  { gone, saved }: WrittenSnaps,
+): { drafts: Draft[]; closed: boolean; open: Draft | undefined } {
   const savedIds = new Set(saved.map((d) => d.id));
   const kept = drafts.filter((d) => !gone.includes(d.id));
   return {
-    drafts: [...saved.filter((d) => !kept.some((k) => k.id === d.id)), ...kept.map((d) => (savedIds.has(d.id) ? saved.find((x) => x.id === d.id)! : d))],
+    drafts: [
+      ...saved.filter((d) => !kept.some((k) => k.id === d.id)),
+      ...kept.map((d) => (savedIds.has(d.id) ? saved.find((x) => x.id === d.id)! : d)),
+    ],
     closed: !!selectedId && gone.includes(selectedId),
     open: selectedId ? saved.find((d) => d.id === selectedId) : undefined,
   };

@@ -17,7 +17,13 @@ export async function replayJournal(journal: DraftJournal, ref: AccountRef, draf
       continue;
     }
     try {
-      const saved = await call('drafts.save', { kind: e.kind, id: e.draftId, profileId: ref.profileId, accountId: ref.accountId, payload: e.payload } as Parameters<typeof call<'drafts.save'>>[1]);
+      const saved = await call('drafts.save', {
+        kind: e.kind,
+        id: e.draftId,
+        profileId: ref.profileId,
+        accountId: ref.accountId,
+        payload: e.payload,
+      } as Parameters<typeof call<'drafts.save'>>[1]);
       journal.confirm(e.draftId, e.seq);
       out = out.map((d) => (d.id === saved.id ? saved : d));
     } catch {

@@ -11,7 +11,12 @@ export interface AccountKey {
 }
 
 /** `read` and `empty` must not change between renders (define them outside the component). */
-export function useAccountValue<T>(account: AccountKey | null, what: EventPayload<'data.changed'>['what'], read: (key: AccountKey) => Promise<T>, empty: T): T {
+export function useAccountValue<T>(
+  account: AccountKey | null,
+  what: EventPayload<'data.changed'>['what'],
+  read: (key: AccountKey) => Promise<T>,
+  empty: T,
+): T {
   const [value, setValue] = useState<T>(empty);
   const profileId = account?.profileId;
   const accountId = account?.accountId;

@@ -153,7 +153,8 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     },
     toggleSort(field) {
       const cur = get().sort;
-      const next: SortSpec | null = cur?.field !== field ? { field, direction: 'asc' } : cur.direction === 'asc' ? { field, direction: 'desc' } : null;
+      const next: SortSpec | null =
+        cur?.field !== field ? { field, direction: 'asc' } : cur.direction === 'asc' ? { field, direction: 'desc' } : null;
       restart({ sort: next });
       remember({ sort: next });
     },

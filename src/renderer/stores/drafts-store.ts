@@ -75,7 +75,13 @@ export const useDrafts = create<DraftsState>()((set, get) => {
     if (!d || d.kind !== 'campaign' || !form || !isEditable(d)) return;
     set({ saveState: 'saving' });
     try {
-      const saved = await call('drafts.save', { kind: 'campaign', id: d.id, profileId: d.profileId, accountId: d.accountId, payload: formToPayload(form) });
+      const saved = await call('drafts.save', {
+        kind: 'campaign',
+        id: d.id,
+        profileId: d.profileId,
+        accountId: d.accountId,
+        payload: formToPayload(form),
+      });
       journal.confirm(d.id, mySeq);
       set({
         drafts: get().drafts.map((x) => (x.id === saved.id ? saved : x)),
@@ -133,7 +139,18 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       const cur = get().account;
       if (sameAccount(cur, ref)) return;
       if (get().form) void flushQueued();
-      set({ account: ref, drafts: [], loaded: false, error: null, selectedId: null, form: null, notice: null, saveState: 'saved', checked: {}, history: EMPTY_HISTORY });
+      set({
+        account: ref,
+        drafts: [],
+        loaded: false,
+        error: null,
+        selectedId: null,
+        form: null,
+        notice: null,
+        saveState: 'saved',
+        checked: {},
+        history: EMPTY_HISTORY,
+      });
       if (ref) void get().load();
     },
     load,
@@ -141,7 +158,14 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       if (id === get().selectedId) return;
       if (get().form) await flushQueued();
       const d = get().drafts.find((x) => x.id === id) ?? null;
-      set({ selectedId: d?.id ?? null, form: d?.kind === 'campaign' ? payloadToForm(d.payload) : null, saveState: 'saved', saveError: null, notice: null, revealed: false });
+      set({
+        selectedId: d?.id ?? null,
+        form: d?.kind === 'campaign' ? payloadToForm(d.payload) : null,
+        saveState: 'saved',
+        saveError: null,
+        notice: null,
+        revealed: false,
+      });
     },
     async newCampaign() {
       const ref = get().account;
@@ -152,8 +176,20 @@ export const useDrafts = create<DraftsState>()((set, get) => {
       set({ selectedId: null, form: null });
       await flushed;
       try {
-        const d = await call('drafts.save', { kind: 'campaign', profileId: ref.profileId, accountId: ref.accountId, payload: formToPayload(NEW_CAMPAIGN_FORM) });
-        set({ drafts: [d, ...get().drafts.filter((x) => x.id !== d.id)], selectedId: d.id, form: { ...NEW_CAMPAIGN_FORM }, saveState: 'saved', notice: null, revealed: false });
+        const d = await call('drafts.save', {
+          kind: 'campaign',
+          profileId: ref.profileId,
+          accountId: ref.accountId,
+          payload: formToPayload(NEW_CAMPAIGN_FORM),
+        });
+        set({
+          drafts: [d, ...get().drafts.filter((x) => x.id !== d.id)],
+          selectedId: d.id,
+          form: { ...NEW_CAMPAIGN_FORM },
+          saveState: 'saved',
+          notice: null,
+          revealed: false,
+        });
       } catch (err) {
         set({ notice: { text: messageOf(err), bad: true } });
       }
@@ -263,7 +299,9 @@ export const useDrafts = create<DraftsState>()((set, get) => {
         const bad = out.refused.length;
         const text =
           `${n} draft${n === 1 ? '' : 's'} queued to post` +
-          (bad > 0 ? `; ${bad} not queued: fix the problems marked on ${bad === 1 ? 'it' : 'them'} and queue again.` : '. Follow them in the Outbox.');
+          (bad > 0
+            ? `; ${bad} not queued: fix the problems marked on ${bad === 1 ? 'it' : 'them'} and queue again.`
+            : '. Follow them in the Outbox.');
         const queuedIds = new Set(out.queued.map((q) => q.id));
         set({
           notice: { text, bad: bad > 0 },

@@ -36,7 +36,11 @@ export interface DraftsHost extends DraftsUndo {
 const snapOf = (d: Draft): DraftSnap => ({ id: d.id, payload: d.kind === 'campaign' ? d.payload : null });
 
 /** `flush` saves the open draft's pending edits first, so a step never overtakes what was typed. */
-export function draftsUndo(set: (patch: Partial<DraftsHost>) => void, get: () => DraftsHost, deps: { journal: DraftJournal; flush(): Promise<void> }): DraftsUndo {
+export function draftsUndo(
+  set: (patch: Partial<DraftsHost>) => void,
+  get: () => DraftsHost,
+  deps: { journal: DraftJournal; flush(): Promise<void> },
+): DraftsUndo {
   /** Makes the drafts what the snaps say (null: gone), all or none (lib/draft-undo.ts); the open form follows. */
   async function apply(snaps: DraftSnap[]): Promise<boolean> {
     const ref = get().account;
@@ -62,7 +66,11 @@ export function draftsUndo(set: (patch: Partial<DraftsHost>) => void, get: () =>
       const ref = get().account;
       if (!ref || payloads.length === 0) return [];
       try {
-        const saved = await call('drafts.saveMany', { profileId: ref.profileId, accountId: ref.accountId, drafts: payloads.map((payload) => ({ payload })) });
+        const saved = await call('drafts.saveMany', {
+          profileId: ref.profileId,
+          accountId: ref.accountId,
+          drafts: payloads.map((payload) => ({ payload })),
+        });
         const ids = saved.map((d) => d.id);
         set({
           drafts: [...saved, ...get().drafts.filter((d) => !ids.includes(d.id))],

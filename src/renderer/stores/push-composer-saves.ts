@@ -123,7 +123,17 @@ export function composerSaves(set: (patch: Partial<ComposerHost>) => void, get: 
     // The blank form takes the default of the connection switched to (fields may clear it), never
     // the one of the connection left: defaults are per connection.
     const performer = 'defaultPerformer' in fields ? (fields.defaultPerformer ?? null) : get().defaultPerformer;
-    set({ form: blankForm(performer), draftId: null, notice: null, serviceWords: null, saveState: 'saved', saveError: null, revealed: false, composerKey: composer, ...fields });
+    set({
+      form: blankForm(performer),
+      draftId: null,
+      notice: null,
+      serviceWords: null,
+      saveState: 'saved',
+      saveError: null,
+      revealed: false,
+      composerKey: composer,
+      ...fields,
+    });
   }
 
   /** A new push: blank but for the connection's default performer. */
@@ -136,14 +146,24 @@ export function composerSaves(set: (patch: Partial<ComposerHost>) => void, get: 
     set({ form, notice: null });
     if (!s.account) return;
     seq += 1;
-    journal.write({ draftId: s.draftId ?? localId, kind: 'push', profileId: s.account.profileId, accountId: s.account.accountId, payload: formToPayload(form), seq });
+    journal.write({
+      draftId: s.draftId ?? localId,
+      kind: 'push',
+      profileId: s.account.profileId,
+      accountId: s.account.accountId,
+      payload: formToPayload(form),
+      seq,
+    });
     set({ saveState: 'unsaved' });
     autosave.schedule();
   }
 
   /** Journaled pushes of this account the core never confirmed: back into the composer, or created. */
   async function recover(ref: AccountRef): Promise<void> {
-    const plan = planPushRecovery([...journal.unsavedForAccount(ref.profileId, ref.accountId), ...journal.forAccount(ref.profileId, ref.accountId)]);
+    const plan = planPushRecovery([
+      ...journal.unsavedForAccount(ref.profileId, ref.accountId),
+      ...journal.forAccount(ref.profileId, ref.accountId),
+    ]);
     for (const e of plan.drop) journal.remove(e.draftId);
     if (plan.open && get().account === ref && isBlankPushForm(get().form) && !get().draftId) {
       const { entry, form } = plan.open;
@@ -156,7 +176,6 @@ export function composerSaves(set: (patch: Partial<ComposerHost>) => void, get: 
     }
     await createJournaledPushes(journal, ref, plan.create);
   }
-
 
   return {
     flush,

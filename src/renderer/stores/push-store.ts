@@ -107,10 +107,17 @@ export const usePush = create<PushState>()((set, get) => {
       const cur = get().account;
       if (sameAccount(cur, ref)) return;
       const sameProfile = cur?.profileId === ref?.profileId;
-      switchComposer({ account: ref, apps: sameProfile ? get().apps : [], blocked: [], ...(sameProfile ? {} : { defaultPerformer: null }) });
+      switchComposer({
+        account: ref,
+        apps: sameProfile ? get().apps : [],
+        blocked: [],
+        ...(sameProfile ? {} : { defaultPerformer: null }),
+      });
       if (ref) {
         void get().loadApps();
-        void get().loadContext().then(() => recover(ref));
+        void get()
+          .loadContext()
+          .then(() => recover(ref));
       }
     },
     async loadContext() {
@@ -123,7 +130,8 @@ export const usePush = create<PushState>()((set, get) => {
         const f = get().form;
         set({ defaultPerformer: defaults.performer });
         // A new push not yet touched gets the default performer now that it is known.
-        if (!get().draftId && f.performer === '' && defaults.performer && isBlankPushForm(f)) set({ form: { ...f, performer: defaults.performer } });
+        if (!get().draftId && f.performer === '' && defaults.performer && isBlankPushForm(f))
+          set({ form: { ...f, performer: defaults.performer } });
       } catch {
         // Offline or gone: the composer works without them.
       }
@@ -155,7 +163,10 @@ export const usePush = create<PushState>()((set, get) => {
       if (!ref) return;
       try {
         await call('push.setDefaultPerformer', { profileId: ref.profileId, performer });
-        set({ defaultPerformer: performer.trim() || null, notice: { text: `Default performer of this connection: ${performer.trim() || 'none'}.`, bad: false } });
+        set({
+          defaultPerformer: performer.trim() || null,
+          notice: { text: `Default performer of this connection: ${performer.trim() || 'none'}.`, bad: false },
+        });
       } catch (err) {
         set({ notice: { text: messageOf(err), bad: true } });
       }
@@ -168,7 +179,19 @@ export const usePush = create<PushState>()((set, get) => {
         const result = await call('images.check', { url, role });
         set({ images: { ...get().images, [key]: result } });
       } catch (err) {
-        const failed: ImageCheck = { url, reachable: false, status: null, contentType: null, format: null, bytes: null, width: null, height: null, dataUrl: null, error: messageOf(err), hints: [] };
+        const failed: ImageCheck = {
+          url,
+          reachable: false,
+          status: null,
+          contentType: null,
+          format: null,
+          bytes: null,
+          width: null,
+          height: null,
+          dataUrl: null,
+          error: messageOf(err),
+          hints: [],
+        };
         set({ images: { ...get().images, [key]: failed } });
       }
     },

@@ -28,7 +28,8 @@ export const accountKey = (profileId: string, accountId: string) => `${profileId
 /** What the top bar says of an account's sync, and how full its progress bar is (none when idle). */
 export function syncLabel(p: SyncProgress | undefined): { text: string; bar: { value: number; max: number | undefined } | null } {
   if (!p) return { text: '', bar: null };
-  if (p.state === 'running') return { text: `Sync ${p.pagesDone}/${p.pagesTotal ?? '?'} pages`, bar: { value: p.pagesDone, max: p.pagesTotal ?? undefined } };
+  if (p.state === 'running')
+    return { text: `Sync ${p.pagesDone}/${p.pagesTotal ?? '?'} pages`, bar: { value: p.pagesDone, max: p.pagesTotal ?? undefined } };
   if (p.state === 'failed') return { text: p.message ?? 'Sync failed', bar: null };
   if (p.state === 'cancelled') return { text: 'Sync cancelled', bar: null };
   return { text: 'Synced', bar: null };

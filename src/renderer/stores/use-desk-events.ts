@@ -23,16 +23,22 @@ export function subscribeDeskEvents(onActivity: () => void): () => void {
       if (e.what === 'accounts') void useWorkspace.getState().reload({ info: true, accounts: true });
       if (e.what === 'activity') onActivity();
       if (e.what === 'apps') void usePush.getState().loadApps();
-      if (e.what === 'tasks' && (e.profileId === null || e.profileId === useTasks.getState().account?.profileId)) void useTasks.getState().load();
+      if (e.what === 'tasks' && (e.profileId === null || e.profileId === useTasks.getState().account?.profileId))
+        void useTasks.getState().load();
       if (e.what === 'drafts') {
         const open = useDrafts.getState().account;
-        if (open && e.profileId === open.profileId && (e.accountId === null || e.accountId === open.accountId)) void useDrafts.getState().load();
+        if (open && e.profileId === open.profileId && (e.accountId === null || e.accountId === open.accountId))
+          void useDrafts.getState().load();
       }
       if (e.what === 'campaigns') {
         const open = useCampaigns.getState().account;
-        const forOpen = open && (e.profileId === null || e.profileId === open.profileId) && (e.accountId === null || e.accountId === open.accountId);
+        const forOpen =
+          open && (e.profileId === null || e.profileId === open.profileId) && (e.accountId === null || e.accountId === open.accountId);
         // A network's list holds its members' campaigns, so a member's change refreshes it too.
-        const network = open && useWorkspace.getState().accounts.find((a) => a.profileId === open.profileId && a.accountId === open.accountId)?.type === 'NETWORK';
+        const network =
+          open &&
+          useWorkspace.getState().accounts.find((a) => a.profileId === open.profileId && a.accountId === open.accountId)?.type ===
+            'NETWORK';
         if (forOpen || (network && e.profileId === open?.profileId)) useCampaigns.getState().refresh();
         // The accounts' counts and sync times (a network's refresh may also add member accounts).
         void useWorkspace.getState().reload({ accounts: true });
@@ -52,7 +58,8 @@ export function subscribeDeskEvents(onActivity: () => void): () => void {
       void useWorkspace.getState().reload({ accounts: true });
       // Drafts shows each queued change's item state (queued, sending, failed, ...).
       const open = useDrafts.getState().account;
-      if (open && e.profileId === open.profileId && (e.accountId === '' || e.accountId === open.accountId)) void useDrafts.getState().load();
+      if (open && e.profileId === open.profileId && (e.accountId === '' || e.accountId === open.accountId))
+        void useDrafts.getState().load();
     }),
   ];
   void useWorkspace.getState().load();

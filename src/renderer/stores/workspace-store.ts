@@ -5,7 +5,6 @@ import { sameAccount, type AccountRef } from '../../shared/domain/account';
 import type { Account, ChannelOutput, Profile } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
 
-
 export interface WorkspaceState {
   info: ChannelOutput<'app.info'> | null;
   profiles: Profile[];
@@ -60,19 +59,27 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
       // and a part not asked for is read when the answer is stored, never from before the wait:
       // an older snapshot would undo what an overlapping reload just brought (a restored
       // connection vanishing from the sidebar).
-      const asked = { info: parts.info ? ++issued.info : 0, profiles: parts.profiles ? ++issued.profiles : 0, accounts: parts.accounts ? ++issued.accounts : 0 };
+      const asked = {
+        info: parts.info ? ++issued.info : 0,
+        profiles: parts.profiles ? ++issued.profiles : 0,
+        accounts: parts.accounts ? ++issued.accounts : 0,
+      };
       const [info, profiles, accounts] = await Promise.all([
         parts.info ? call('app.info', {}) : null,
         parts.profiles ? call('profiles.list', {}) : null,
         parts.accounts ? call('accounts.list', {}) : null,
       ]);
-      const newest = <T,>(part: keyof typeof issued, answer: T | null, kept: T): T => {
+      const newest = <T>(part: keyof typeof issued, answer: T | null, kept: T): T => {
         if (answer === null || asked[part] < stored[part]) return kept;
         stored[part] = asked[part];
         return answer;
       };
       const now = get();
-      const next = { info: newest('info', info, now.info), profiles: newest('profiles', profiles, now.profiles), accounts: newest('accounts', accounts, now.accounts) };
+      const next = {
+        info: newest('info', info, now.info),
+        profiles: newest('profiles', profiles, now.profiles),
+        accounts: newest('accounts', accounts, now.accounts),
+      };
       const current = now.selected;
       const stillThere = current && next.accounts.some((a) => sameAccount(a, current));
       let selected = stillThere ? current : null;

@@ -12,7 +12,10 @@ export const campaignQuerySchema = z.object({
   accountId: accountIdSchema,
   /** Only fields the cache keeps a sortable column of; ties are broken by id. Absent: DEFAULT_CAMPAIGN_SORT. */
   sort: z
-    .object({ field: z.enum(SORTABLE_CAMPAIGN_FIELDS, { error: 'campaigns cannot be sorted by this field' }), direction: z.enum(['asc', 'desc']) })
+    .object({
+      field: z.enum(SORTABLE_CAMPAIGN_FIELDS, { error: 'campaigns cannot be sorted by this field' }),
+      direction: z.enum(['asc', 'desc']),
+    })
     .optional(),
   /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
   statuses: z.array(z.string().max(64)).max(50).optional(),
@@ -30,4 +33,6 @@ export type CampaignQuery = z.input<typeof campaignQuerySchema>;
 export const DEFAULT_CAMPAIGN_SORT = { field: 'name', direction: 'asc' } as const satisfies NonNullable<CampaignQuery['sort']>;
 
 /** A checked query with every default filled in. */
-export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema> & { sort: NonNullable<z.output<typeof campaignQuerySchema>['sort']> };
+export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema> & {
+  sort: NonNullable<z.output<typeof campaignQuerySchema>['sort']>;
+};

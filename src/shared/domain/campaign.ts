@@ -6,16 +6,10 @@ import { serviceDateTimeSchema } from './service-dates';
 import { lenientNumberSchema, lenientRequiredTextSchema, lenientTextSchema, serviceIdSchema } from './service-id';
 
 /** Account ids are alphabetic (spec 4.1, 4.2). */
-export const accountIdSchema = z
-  .string()
-  .regex(/^[A-Za-z]+$/, 'account id must contain letters only');
+export const accountIdSchema = z.string().regex(/^[A-Za-z]+$/, 'account id must contain letters only');
 export type AccountId = z.infer<typeof accountIdSchema>;
 
-export const CAMPAIGN_ITEM_TYPES = [
-  'HAS_NO_ITEMS',
-  'HAS_NO_ITEMS_DISPLAY',
-  'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO',
-] as const;
+export const CAMPAIGN_ITEM_TYPES = ['HAS_NO_ITEMS', 'HAS_NO_ITEMS_DISPLAY', 'HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO'] as const;
 export type CampaignItemType = (typeof CAMPAIGN_ITEM_TYPES)[number];
 
 /** Values the spec shows. Others may arrive from a real service and are kept (DECISIONS client 7). */
@@ -23,13 +17,7 @@ export const KNOWN_BID_STRATEGIES = ['FIXED', 'MAX_CONVERSIONS'] as const;
 export const KNOWN_SPENDING_LIMIT_MODELS = ['MONTHLY', 'NONE'] as const;
 export const KNOWN_MARKETING_OBJECTIVES = ['LEADS_GENERATION', 'DRIVE_WEBSITE_TRAFFIC'] as const;
 export const KNOWN_PRICING_MODELS = ['CPC'] as const;
-export const KNOWN_CAMPAIGN_STATUSES = [
-  'APPROVED',
-  'PENDING_APPROVAL',
-  'PAUSED',
-  'REJECTED',
-  'TERMINATED',
-] as const;
+export const KNOWN_CAMPAIGN_STATUSES = ['APPROVED', 'PENDING_APPROVAL', 'PAUSED', 'REJECTED', 'TERMINATED'] as const;
 
 /**
  * The shape every enum value of the spec has (FIXED, HAS_NO_ITEMS_DISPLAY, ...). A value the spec
@@ -184,8 +172,7 @@ export function campaignCreateProblems(c: CampaignCreate, ctx: CampaignRuleConte
     } else if (c.campaign_group_id === undefined && native) {
       out.push({
         field: 'spending_limit_model',
-        message:
-          'spending_limit_model is required unless the campaign belongs to a shared-budget campaign group',
+        message: 'spending_limit_model is required unless the campaign belongs to a shared-budget campaign group',
       });
     }
   } else if (model === 'MONTHLY') {
@@ -272,7 +259,11 @@ const metadataCount = lenientNumberSchema.pipe(z.number().int().nonnegative());
 
 export const campaignListEnvelopeSchema = z.looseObject({
   // An empty listing may leave its results out or write them as null (DECISIONS client 17).
-  results: z.array(z.unknown()).nullable().optional().transform((r) => r ?? []),
+  results: z
+    .array(z.unknown())
+    .nullable()
+    .optional()
+    .transform((r) => r ?? []),
   // count is the rows of this answer (spec 2.2), which the answer itself shows: one left out is
   // counted by the reader. total is not: without it no reader can tell a whole listing.
   metadata: z.looseObject({ total: metadataCount, count: metadataCount.optional() }),

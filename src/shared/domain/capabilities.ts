@@ -87,7 +87,11 @@ const FIELD_OF: Readonly<Record<Capability, string>> = {
 };
 
 /** Message text as words: lower case, codes' and field names' underscores as spaces, apostrophes gone. */
-const asWords = (s: string) => s.toLowerCase().replace(/[_'’]/g, (c) => (c === '_' ? ' ' : '')).replace(/\s+/g, ' ');
+const asWords = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[_'’]/g, (c) => (c === '_' ? ' ' : ''))
+    .replace(/\s+/g, ' ');
 
 /**
  * Which capability a refused create was refused for, or undefined when the refusal is about
@@ -153,7 +157,12 @@ export function capabilityWarnings(
       rec.source === 'learned'
         ? `${accountName} refused ${what} on ${when}${rec.message ? `: ${sentence(rec.message)}` : '.'}`
         : `You said ${accountName} is not enabled for ${what} (${when}).`;
-    out.push({ capability: c, field: FIELD_OF[c] === 'spending_limit_model' ? 'budget' : FIELD_OF[c], known: head, message: `${head} Queue anyway, or ${AVOID[c]}.` });
+    out.push({
+      capability: c,
+      field: FIELD_OF[c] === 'spending_limit_model' ? 'budget' : FIELD_OF[c],
+      known: head,
+      message: `${head} Queue anyway, or ${AVOID[c]}.`,
+    });
   }
   return out;
 }

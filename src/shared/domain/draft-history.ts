@@ -49,6 +49,9 @@ export const draftHistoryKey = (ref: { profileId: string; accountId: string }) =
 
 /** The kept histories without those of the removed account, or of every account of a removed connection. */
 export function withoutDraftHistory<H>(kept: Record<string, H>, removed: { profileId: string; accountId?: string }): Record<string, H> {
-  const gone = (key: string) => (removed.accountId === undefined ? key.startsWith(`${removed.profileId}/`) : key === draftHistoryKey({ profileId: removed.profileId, accountId: removed.accountId }));
+  const gone = (key: string) =>
+    removed.accountId === undefined
+      ? key.startsWith(`${removed.profileId}/`)
+      : key === draftHistoryKey({ profileId: removed.profileId, accountId: removed.accountId });
   return Object.fromEntries(Object.entries(kept).filter(([k]) => !gone(k)));
 }

@@ -26,7 +26,13 @@ export const TARGET_ATTRIBUTES = {
 export type TargetAttribute = keyof typeof TARGET_ATTRIBUTES | 'user_data';
 
 /** An app id in a request: a string, or a number as its digits while it is exact (service-id.ts). */
-const idString = z.union([z.string(), z.number().refine(Number.isSafeInteger).transform((n) => String(n))]);
+const idString = z.union([
+  z.string(),
+  z
+    .number()
+    .refine(Number.isSafeInteger)
+    .transform((n) => String(n)),
+]);
 
 /**
  * Whether `name` is a top-level attribute of include/exclude (spec 2.5). Own keys only: `in` would
@@ -106,7 +112,7 @@ export type PushMode = 'immediate' | 'scheduled';
 export function isValidUrl(s: string): boolean {
   try {
     const u = new URL(s);
-    return u.protocol.length > 1 && u.host !== '' || u.protocol === 'mailto:';
+    return (u.protocol.length > 1 && u.host !== '') || u.protocol === 'mailto:';
   } catch {
     return false;
   }
@@ -156,7 +162,10 @@ export function targetProblems(target: Target | undefined): FieldProblem[] {
     if (!seg) continue;
     for (const key of Object.keys(seg)) {
       if (key === RESERVED_ATTRIBUTE) {
-        out.push({ field: `target.${where}`, message: `${RESERVED_ATTRIBUTE} is reserved for the service and cannot be used for targeting` });
+        out.push({
+          field: `target.${where}`,
+          message: `${RESERVED_ATTRIBUTE} is reserved for the service and cannot be used for targeting`,
+        });
       } else if (key === 'apps' && where === 'exclude') {
         out.push({ field: 'target.exclude', message: 'Unsupported targeting attribute: apps (apps can only be included)' });
       } else if (!isTargetAttribute(key)) {
@@ -250,7 +259,8 @@ export function taskUpdateProblems(u: TaskUpdate, now: number): FieldProblem[] {
     else if (u.title.length > MAX_TITLE_LENGTH) out.push({ field: 'title', message: `title is too long (max ${MAX_TITLE_LENGTH})` });
   }
   if (u.performer !== undefined && u.performer.trim() === '') out.push({ field: 'performer', message: 'performer cannot be empty' });
-  if (u.thumbnailUrl !== undefined && !isValidUrl(u.thumbnailUrl)) out.push({ field: 'thumbnailUrl', message: 'thumbnailUrl must be a valid URL' });
+  if (u.thumbnailUrl !== undefined && !isValidUrl(u.thumbnailUrl))
+    out.push({ field: 'thumbnailUrl', message: 'thumbnailUrl must be a valid URL' });
   if (u.icon !== undefined && !isHttpUrl(u.icon)) out.push({ field: 'icon', message: 'iconUrl must be an HTTP/HTTPS URL' });
   out.push(...userTimeZoneProblems(u.userTimeZone));
   if (u.executionTime !== undefined && u.executionTime <= now) {
@@ -269,7 +279,8 @@ export type SwPathRequest = z.infer<typeof swPathSchema>;
 
 export function swPathProblems(r: SwPathRequest): FieldProblem[] {
   const out: FieldProblem[] = [];
-  if (r.containerId === undefined || r.containerId.trim() === '') out.push({ field: 'containerId', message: 'containerId cannot be empty' });
+  if (r.containerId === undefined || r.containerId.trim() === '')
+    out.push({ field: 'containerId', message: 'containerId cannot be empty' });
   if (r.serviceWorkerPath === undefined || r.serviceWorkerPath.trim() === '') {
     out.push({ field: 'serviceWorkerPath', message: 'serviceWorkerPath cannot be empty' });
   } else if (!r.serviceWorkerPath.startsWith('/') || r.serviceWorkerPath.startsWith('//')) {
@@ -340,7 +351,8 @@ export function pickTaskList(arrays: readonly FoundArray[]): { tasks: Task[] } |
   const mixed = arrays.find((a) => a.tasks.length > 0 && a.others > 0);
   if (mixed) return { unreadable: `the list ${name(mixed)} mixes task records with other values` };
   const lists = arrays.filter((a) => a.tasks.length > 0);
-  if (lists.length > 1) return { unreadable: `it holds several lists of tasks (${lists.map(name).join(', ')}) and none says which is the list` };
+  if (lists.length > 1)
+    return { unreadable: `it holds several lists of tasks (${lists.map(name).join(', ')}) and none says which is the list` };
   return { tasks: lists[0]?.tasks ?? [] };
 }
 
@@ -407,7 +419,8 @@ export function imageHints(img: ImageFactsForHints, role: ImageRole): string[] {
     const size = `${img.width}x${img.height}`;
     if (role === 'thumbnail') {
       const { minWidth, minHeight } = CONTENT_HINTS.thumbnail;
-      if (img.width < minWidth || img.height < minHeight) out.push(`A thumbnail of at least ${minWidth}x${minHeight} pixels is recommended (this one is ${size})`);
+      if (img.width < minWidth || img.height < minHeight)
+        out.push(`A thumbnail of at least ${minWidth}x${minHeight} pixels is recommended (this one is ${size})`);
     } else {
       const s = CONTENT_HINTS.icon.size;
       if (img.width !== s || img.height !== s) out.push(`A square icon of ${s}x${s} pixels is recommended (this one is ${size})`);

@@ -88,15 +88,18 @@ export function sameServiceInstant(a: ServiceInstant, b: ServiceInstant, toleran
  * minute when it was written so), the one form the cache sorts and the screens read; a wall time without an offset is kept as written (no
  * zone can be assumed for it); anything else is left out, as lenient fields are (service-id.ts).
  */
-export const serviceDateTimeSchema = z.unknown().optional().transform((v): string | null | undefined => {
-  if (v === null) return null;
-  const at = readServiceInstant(v);
-  if (at === undefined) return typeof v === 'string' ? v : undefined;
-  if (!at.zoned) return String(v).trim();
-  const iso = new Date(at.ms).toISOString();
-  // Written to the minute: kept to the minute, so that a match still knows the seconds were dropped.
-  return at.precisionMs === MINUTE ? `${iso.slice(0, 16)}Z` : iso;
-});
+export const serviceDateTimeSchema = z
+  .unknown()
+  .optional()
+  .transform((v): string | null | undefined => {
+    if (v === null) return null;
+    const at = readServiceInstant(v);
+    if (at === undefined) return typeof v === 'string' ? v : undefined;
+    if (!at.zoned) return String(v).trim();
+    const iso = new Date(at.ms).toISOString();
+    // Written to the minute: kept to the minute, so that a match still knows the seconds were dropped.
+    return at.precisionMs === MINUTE ? `${iso.slice(0, 16)}Z` : iso;
+  });
 
 // ---- Epoch times (a task's executionTime and taskUpdateTime, spec 2.6) -------------------------
 // The interface types them as numbers of milliseconds. A service may write the number as text, or
@@ -114,7 +117,8 @@ const EPOCH_S_MAX = 1e11;
 
 /** Epoch milliseconds from what a service wrote for an epoch time, or undefined when it holds none. */
 export function readEpochMs(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : undefined;
   if (n !== undefined) {
     if (!Number.isFinite(n)) return undefined;
     return Math.abs(n) >= EPOCH_S_MIN && Math.abs(n) < EPOCH_S_MAX ? Math.round(n * 1000) : n;
@@ -125,4 +129,7 @@ export function readEpochMs(value: unknown): number | undefined {
 }
 
 /** An epoch-time field of a record, read by readEpochMs; null stays null, anything unreadable is left out. */
-export const serviceEpochMsSchema = z.unknown().optional().transform((v): number | null | undefined => (v === null ? null : readEpochMs(v)));
+export const serviceEpochMsSchema = z
+  .unknown()
+  .optional()
+  .transform((v): number | null | undefined => (v === null ? null : readEpochMs(v)));

@@ -44,20 +44,26 @@ export function compareIds(a: string, b: string): number {
 // required.
 
 /** A JSON number or a decimal written as text ("12.50"), by value; anything else is left out. */
-export const lenientNumberSchema = z.unknown().optional().transform((v): number | null | undefined => {
-  if (v === null) return null;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)) return Number(v);
-  return undefined;
-});
+export const lenientNumberSchema = z
+  .unknown()
+  .optional()
+  .transform((v): number | null | undefined => {
+    if (v === null) return null;
+    if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+    if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)) return Number(v);
+    return undefined;
+  });
 
 /** Text, or a number or boolean written as text; anything else is left out. */
-export const lenientTextSchema = z.unknown().optional().transform((v): string | null | undefined => {
-  if (v === null) return null;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return undefined;
-});
+export const lenientTextSchema = z
+  .unknown()
+  .optional()
+  .transform((v): string | null | undefined => {
+    if (v === null) return null;
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    return undefined;
+  });
 
 /** Text a record is shown by (a campaign's name, a task's type and status): "" when missing or unusable. */
 export const lenientRequiredTextSchema = lenientTextSchema.transform((v) => v ?? '');

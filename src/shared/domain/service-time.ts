@@ -20,7 +20,8 @@ export function serviceTime(localNow: number, offsetMs: number | null | undefine
  * zone of offset o at wall time minus o hours.
  */
 export const ZONE_OFFSETS_H: readonly number[] = [
-  14, 13, 12.75, 12, 11, 10.5, 10, 9.5, 9, 8.75, 8, 7, 6.5, 6, 5.75, 5.5, 5, 4.5, 4, 3.5, 3, 2, 1, 0, -1, -2, -3, -3.5, -4, -5, -6, -7, -8, -9, -9.5, -10, -11, -12,
+  14, 13, 12.75, 12, 11, 10.5, 10, 9.5, 9, 8.75, 8, 7, 6.5, 6, 5.75, 5.5, 5, 4.5, 4, 3.5, 3, 2, 1, 0, -1, -2, -3, -3.5, -4, -5, -6, -7, -8,
+  -9, -9.5, -10, -11, -12,
 ];
 
 /** "UTC+14", "UTC+5:45", "UTC", "UTC-3:30". */

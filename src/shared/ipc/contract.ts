@@ -132,7 +132,13 @@ const draftCommon = {
   status: z.enum(DRAFT_STATUSES),
   /** The change's outbox item while it has one (absent for a draft never queued or taken back). */
   item: z
-    .object({ id: z.string(), lastError: storedErrorSchema.nullable(), fix: z.string().nullable(), attempts: z.number().int(), updatedAt: z.number() })
+    .object({
+      id: z.string(),
+      lastError: storedErrorSchema.nullable(),
+      fix: z.string().nullable(),
+      attempts: z.number().int(),
+      updatedAt: z.number(),
+    })
     .optional(),
   /** What the service said of it last, kept when it was taken back to draft to be fixed. */
   serviceWords: z.string().optional(),
@@ -171,7 +177,12 @@ export const outboxItemSchema = z.object({
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 
 /** How many of an account's changes are in one unsent state: what the status bar and the Outbox tab count. */
-export const outboxCountSchema = z.object({ profileId: id, accountId: z.string(), state: z.enum(UNSENT_OUTBOX_STATES), count: z.number().int().min(1) });
+export const outboxCountSchema = z.object({
+  profileId: id,
+  accountId: z.string(),
+  state: z.enum(UNSENT_OUTBOX_STATES),
+  count: z.number().int().min(1),
+});
 export type OutboxCount = z.infer<typeof outboxCountSchema>;
 
 /**
@@ -191,7 +202,14 @@ export const outboxWaitSchema = z.object({
   /** Changes of the same account that go before it. */
   ahead: z.number().int(),
   window: z
-    .object({ group: z.string(), name: z.string(), used: z.number(), quota: z.number(), windowMs: z.number(), nextSlotAt: z.number().nullable() })
+    .object({
+      group: z.string(),
+      name: z.string(),
+      used: z.number(),
+      quota: z.number(),
+      windowMs: z.number(),
+      nextSlotAt: z.number().nullable(),
+    })
     .nullable(),
   lastTry: z.string().nullable(),
 });
@@ -219,7 +237,12 @@ export const blockedPushSchema = z.object({
 });
 export type BlockedPush = z.infer<typeof blockedPushSchema>;
 
-export const pushTemplateSchema = z.object({ id: z.string(), name: z.string(), payload: pushDraftPayloadSchema.partial(), createdAt: z.number() });
+export const pushTemplateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  payload: pushDraftPayloadSchema.partial(),
+  createdAt: z.number(),
+});
 export type PushTemplate = z.infer<typeof pushTemplateSchema>;
 
 /** What the main process found at an image address: facts, problems (not shown) and hints (shown, not enforced). */
@@ -447,8 +470,20 @@ export const channels = {
   'drafts.list': { input: accountRef, output: z.array(draftSchema) },
   'drafts.save': {
     input: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('campaign'), id: id.optional(), profileId: id, accountId: accountIdSchema, payload: campaignCreateSchema.partial() }),
-      z.object({ kind: z.literal('push'), id: id.optional(), profileId: id, accountId: accountIdSchema, payload: pushDraftPayloadSchema.partial() }),
+      z.object({
+        kind: z.literal('campaign'),
+        id: id.optional(),
+        profileId: id,
+        accountId: accountIdSchema,
+        payload: campaignCreateSchema.partial(),
+      }),
+      z.object({
+        kind: z.literal('push'),
+        id: id.optional(),
+        profileId: id,
+        accountId: accountIdSchema,
+        payload: pushDraftPayloadSchema.partial(),
+      }),
     ]),
     output: draftSchema,
   },
@@ -461,7 +496,10 @@ export const channels = {
     input: z.object({
       profileId: id,
       accountId: accountIdSchema,
-      drafts: z.array(z.object({ id: id.optional(), payload: campaignCreateSchema.partial() })).min(1).max(5000),
+      drafts: z
+        .array(z.object({ id: id.optional(), payload: campaignCreateSchema.partial() }))
+        .min(1)
+        .max(5000),
     }),
     output: z.array(draftSchema),
   },
@@ -513,7 +551,13 @@ export const channels = {
 
   'apps.list': { input: profileRef, output: z.array(appSchema) },
   'apps.setSwPath': {
-    input: z.object({ profileId: id, accountId: accountIdSchema, appId: z.string().regex(/^\d+$/), serviceWorkerPath: z.string().max(500), performer: z.string().max(200) }),
+    input: z.object({
+      profileId: id,
+      accountId: accountIdSchema,
+      appId: z.string().regex(/^\d+$/),
+      serviceWorkerPath: z.string().max(500),
+      performer: z.string().max(200),
+    }),
     output: outboxItemSchema,
   },
   'tasks.list': {
@@ -536,14 +580,23 @@ export const channels = {
   'push.blocked': { input: accountRef, output: z.array(blockedPushSchema) },
   /** Fixes a blocked scheduled push in one step: the same outbox item, queued again with a new time or to send now. */
   'push.reschedule': {
-    input: z.object({ id, when: z.discriminatedUnion('kind', [z.object({ kind: z.literal('at'), executionTime: z.number().int() }), z.object({ kind: z.literal('now') })]) }),
+    input: z.object({
+      id,
+      when: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('at'), executionTime: z.number().int() }),
+        z.object({ kind: z.literal('now') }),
+      ]),
+    }),
     output: outboxItemSchema,
   },
   /** The connection's default performer, prefilled in every new push. */
   'push.defaults': { input: profileRef, output: z.object({ performer: z.string().nullable() }) },
   'push.setDefaultPerformer': { input: z.object({ profileId: id, performer: z.string().max(200) }), output: ok },
   'push.templates': { input: empty, output: z.array(pushTemplateSchema) },
-  'push.saveTemplate': { input: z.object({ name: z.string().trim().min(1).max(120), payload: pushDraftPayloadSchema.partial() }), output: pushTemplateSchema },
+  'push.saveTemplate': {
+    input: z.object({ name: z.string().trim().min(1).max(120), payload: pushDraftPayloadSchema.partial() }),
+    output: pushTemplateSchema,
+  },
   'push.removeTemplate': { input: z.object({ id }), output: ok },
   /** Fetches an image address in the main process and says what a subscriber's browser would get (4.6 note 7). */
   'images.check': { input: z.object({ url: z.string().max(4000), role: z.enum(['icon', 'thumbnail']) }), output: imageCheckSchema },
@@ -551,7 +604,10 @@ export const channels = {
   'ratelimit.state': { input: z.object({ profileId: id.optional() }), output: z.array(rateLimitStateSchema) },
   /** The rate-limit view: per account of the connection, each budget's windows and when its queue is drained. */
   'ratelimit.view': { input: z.object({ profileId: id }), output: limitsViewSchema },
-  'activity.list': { input: z.object({ profileId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) }), output: z.array(activitySchema) },
+  'activity.list': {
+    input: z.object({ profileId: id.optional(), limit: z.number().int().min(1).max(1000).default(200) }),
+    output: z.array(activitySchema),
+  },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 // ---- Events (main -> renderer) -----------------------------------------------------------------

@@ -56,7 +56,8 @@ async function setUp() {
   };
 }
 
-const account = async (core: DeskCore): Promise<Account | undefined> => (await core.handlers['accounts.list']({ profileId: P })).find((a) => a.accountId === ACCOUNT);
+const account = async (core: DeskCore): Promise<Account | undefined> =>
+  (await core.handlers['accounts.list']({ profileId: P })).find((a) => a.accountId === ACCOUNT);
 
 describe('account access', () => {
   it('a 403 after access was withdrawn marks the account "No access" with the service\'s words, through a restart, until a call succeeds', async () => {
@@ -84,7 +85,7 @@ describe('account access', () => {
     await until(async () => (await account(t.core()))?.noAccess === undefined, 'the next success to clear it');
   });
 
-  it('keeps no mark of an account once it is removed, nor of a removed connection\'s accounts', async () => {
+  it("keeps no mark of an account once it is removed, nor of a removed connection's accounts", async () => {
     const t = await setUp();
     const h = () => t.core().handlers;
     if (!(await account(t.core()))) await h()['accounts.add']({ profileId: P, accountId: ACCOUNT });

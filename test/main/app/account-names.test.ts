@@ -15,10 +15,29 @@ afterEach(async () => {
 });
 
 const addProfile = (e: Env, name = 'Agency'): Promise<Profile> =>
-  e.core.handlers['profiles.create']({ name, baseUrl: e.serviceUrl, authUrl: e.serviceUrl, pushUrl: e.serviceUrl, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+  e.core.handlers['profiles.create']({
+    name,
+    baseUrl: e.serviceUrl,
+    authUrl: e.serviceUrl,
+    pushUrl: e.serviceUrl,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
 
 const refreshed = (e: Env, accountId: string) =>
-  until(() => e.events.some((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId && (x.payload as SyncProgress).state !== 'running'), `the refresh of ${accountId} to end`, 30_000);
+  until(
+    () =>
+      e.events.some(
+        (x) =>
+          x.event === 'sync.progress' &&
+          (x.payload as SyncProgress).accountId === accountId &&
+          (x.payload as SyncProgress).state !== 'running',
+      ),
+    `the refresh of ${accountId} to end`,
+    30_000,
+  );
 
 /** The name the window shows (its id when nothing names it). */
 async function nameOf(e: Env, profileId: string, accountId: string): Promise<string | undefined> {
@@ -70,10 +89,17 @@ describe('account names from the service', () => {
     // A second login lists the network, which names the member there.
     const second = await addProfile(env, 'Agency, second login');
     await env.core.handlers['accounts.add']({ profileId: second.id, accountId: 'northnet' });
-    await until(async () => (await nameOf(env!, second.id, 'northbikes')) === 'North Bikes', 'the member to be named on the second connection');
+    await until(
+      async () => (await nameOf(env!, second.id, 'northbikes')) === 'North Bikes',
+      'the member to be named on the second connection',
+    );
     expect(await nameOf(env, first.id, 'northbikes')).toBe('northbikes');
     // A plain refresh on the first connection, not an add, names it there too.
-    const done = () => env!.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).profileId === first.id && (x.payload as SyncProgress).state === 'done').length;
+    const done = () =>
+      env!.events.filter(
+        (x) =>
+          x.event === 'sync.progress' && (x.payload as SyncProgress).profileId === first.id && (x.payload as SyncProgress).state === 'done',
+      ).length;
     const before = done();
     await env.core.handlers['sync.refresh']({ profileId: first.id, accountId: 'northbikes' });
     await until(() => done() > before, 'the refresh to end');

@@ -13,7 +13,16 @@ afterEach(async () => {
 });
 
 async function addProfile(e: Env, name: string, clientId: string, clientSecret: string): Promise<Profile> {
-  return e.core.handlers['profiles.create']({ name, baseUrl: e.serviceUrl, authUrl: e.serviceUrl, pushUrl: e.serviceUrl, clientId, clientSecret, flow: 'client_credentials', redirectUri: null });
+  return e.core.handlers['profiles.create']({
+    name,
+    baseUrl: e.serviceUrl,
+    authUrl: e.serviceUrl,
+    pushUrl: e.serviceUrl,
+    clientId,
+    clientSecret,
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
 }
 
 describe('profiles and accounts', () => {
@@ -30,13 +39,19 @@ describe('profiles and accounts', () => {
     const log = (await control(env.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string }[] };
     expect(log.requests.filter((r) => r.method === 'GET' && r.path.includes('/northnet/')).length).toBeGreaterThanOrEqual(1);
     // The network's refresh adds its members, held by the network.
-    await until(async () => (await h['accounts.list']({ profileId: p.id })).some((a) => a.accountId === 'northbikes'), 'the members to appear');
+    await until(
+      async () => (await h['accounts.list']({ profileId: p.id })).some((a) => a.accountId === 'northbikes'),
+      'the members to appear',
+    );
     const members = (await h['accounts.list']({ profileId: p.id })).filter((a) => a.networkId === 'northnet');
     expect(members.map((m) => [m.accountId, m.name]).sort()).toEqual([
       ['northbikes', 'North Bikes'],
       ['northboats', 'North Boats'],
     ]);
-    await until(async () => (await h['campaigns.query']({ profileId: p.id, accountId: 'northbikes', offset: 0, limit: 10 })).total === 1, 'member cache');
+    await until(
+      async () => (await h['campaigns.query']({ profileId: p.id, accountId: 'northbikes', offset: 0, limit: 10 })).total === 1,
+      'member cache',
+    );
   });
 
   it('refuses an account the credentials cannot reach, saying so', async () => {
@@ -57,10 +72,18 @@ describe('profiles and accounts', () => {
     await h['accounts.add']({ profileId: a.id, accountId: 'acmeshoes' });
     await h['accounts.add']({ profileId: b.id, accountId: 'strangers' });
     await expect(h['accounts.add']({ profileId: b.id, accountId: 'acmeshoes' })).rejects.toMatchObject({ code: 'forbidden' });
-    await until(async () => (await h['campaigns.query']({ profileId: b.id, accountId: 'strangers', offset: 0, limit: 10 })).total === 1, 'B cache');
+    await until(
+      async () => (await h['campaigns.query']({ profileId: b.id, accountId: 'strangers', offset: 0, limit: 10 })).total === 1,
+      'B cache',
+    );
     expect((await h['accounts.list']({ profileId: a.id })).map((x) => x.accountId)).toEqual(['acmeshoes']);
-    await expect(h['campaigns.query']({ profileId: a.id, accountId: 'strangers', offset: 0, limit: 10 })).rejects.toMatchObject({ code: 'not_found' });
-    expect([await env.secrets.get(a.id, 'client_secret'), await env.secrets.get(b.id, 'client_secret')]).toEqual(['demo-secret', 'other-secret']);
+    await expect(h['campaigns.query']({ profileId: a.id, accountId: 'strangers', offset: 0, limit: 10 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect([await env.secrets.get(a.id, 'client_secret'), await env.secrets.get(b.id, 'client_secret')]).toEqual([
+      'demo-secret',
+      'other-secret',
+    ]);
     await h['profiles.remove']({ profileId: b.id });
     expect(await env.secrets.get(b.id, 'client_secret')).toBeNull();
     expect(await env.secrets.get(a.id, 'client_secret')).toBe('demo-secret');
@@ -71,7 +94,9 @@ describe('profiles and accounts', () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     await expect(addProfile(env, 'Typo', 'demo-client', 'not-the-secret')).rejects.toMatchObject({
       code: 'unauthorized',
-      message: expect.stringMatching(/^The service refused this client id and secret, so the connection was not added: .*invalid_client.*Check both and try again\.$/),
+      message: expect.stringMatching(
+        /^The service refused this client id and secret, so the connection was not added: .*invalid_client.*Check both and try again\.$/,
+      ),
       details: { field: 'clientSecret' },
     });
     expect(await env.core.handlers['profiles.list']({})).toEqual([]);
@@ -84,7 +109,13 @@ describe('profiles and accounts', () => {
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
     await until(async () => (await h['accounts.list']({ profileId: p.id }))[0]?.lastSyncedAt !== null, 'the first refresh');
     const before = ((await control(env.sandbox, 'GET', '/_sandbox/requests')) as { requests: unknown[] }).requests.length;
-    const bySpent = await h['campaigns.query']({ profileId: p.id, accountId: 'acmeshoes', sort: { field: 'spent', direction: 'desc' }, offset: 0, limit: 2 });
+    const bySpent = await h['campaigns.query']({
+      profileId: p.id,
+      accountId: 'acmeshoes',
+      sort: { field: 'spent', direction: 'desc' },
+      offset: 0,
+      limit: 2,
+    });
     expect(bySpent.rows.map((r) => r.spent)).toEqual([1234.56, 99.5]);
     const paused = await h['campaigns.query']({ profileId: p.id, accountId: 'acmeshoes', statuses: ['PAUSED'], offset: 0, limit: 10 });
     // RAP lists recent campaigns, paused ones included; an old paused one is not listed at all.
@@ -92,7 +123,11 @@ describe('profiles and accounts', () => {
     const text = await h['campaigns.query']({ profileId: p.id, accountId: 'acmeshoes', text: 'WINTER', offset: 0, limit: 10 });
     expect(text.rows.map((r) => r.id)).toEqual(['4100001']);
     // A field without a sortable column is refused at the contract, as a window's call would be.
-    const unsortable = await dispatch(h, 'campaigns.query', { profileId: p.id, accountId: 'acmeshoes', sort: { field: 'targeting', direction: 'asc' } });
+    const unsortable = await dispatch(h, 'campaigns.query', {
+      profileId: p.id,
+      accountId: 'acmeshoes',
+      sort: { field: 'targeting', direction: 'asc' },
+    });
     expect(unsortable).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining('cannot be sorted') } });
     const after = ((await control(env.sandbox, 'GET', '/_sandbox/requests')) as { requests: unknown[] }).requests.length;
     expect(after).toBe(before);

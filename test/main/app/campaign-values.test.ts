@@ -15,10 +15,35 @@ function fixturesWithOtherValues() {
   const f = testFixtures();
   f.campaigns = [
     ...(f.campaigns ?? []),
-    { account_id: 'acmeshoes', id: 4200001, name: 'Brand push', branding_text: 'Acme', status: 'APPROVED', created_at: '2026-11-20T08:00:00Z',
-      bid_strategy: 'TARGET_CPA', cpc: null, spending_limit: 40, spending_limit_model: 'DAILY', marketing_objective: 'BRAND_AWARENESS', campaign_item_type: 'HAS_DISPLAY_ITEMS', spent: 3 },
-    { account_id: 'acmeshoes', id: 4200002, name: 'Brand again', branding_text: 'Acme', status: 'APPROVED', created_at: '2026-11-20T09:00:00Z',
-      bid_strategy: 'FIXED', cpc: 0.2, spending_limit: 40, spending_limit_model: 'DAILY', marketing_objective: 'BRAND_AWARENESS', spent: 1 },
+    {
+      account_id: 'acmeshoes',
+      id: 4200001,
+      name: 'Brand push',
+      branding_text: 'Acme',
+      status: 'APPROVED',
+      created_at: '2026-11-20T08:00:00Z',
+      bid_strategy: 'TARGET_CPA',
+      cpc: null,
+      spending_limit: 40,
+      spending_limit_model: 'DAILY',
+      marketing_objective: 'BRAND_AWARENESS',
+      campaign_item_type: 'HAS_DISPLAY_ITEMS',
+      spent: 3,
+    },
+    {
+      account_id: 'acmeshoes',
+      id: 4200002,
+      name: 'Brand again',
+      branding_text: 'Acme',
+      status: 'APPROVED',
+      created_at: '2026-11-20T09:00:00Z',
+      bid_strategy: 'FIXED',
+      cpc: 0.2,
+      spending_limit: 40,
+      spending_limit_model: 'DAILY',
+      marketing_objective: 'BRAND_AWARENESS',
+      spent: 1,
+    },
   ];
   return f;
 }
@@ -28,11 +53,24 @@ describe('values the service uses', () => {
     env = await startEnv({ fixtures: fixturesWithOtherValues(), demo: false });
     const h = env.core.handlers;
     const url = env.serviceUrl;
-    const p = await h['profiles.create']({ name: 'Agency', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+    const p = await h['profiles.create']({
+      name: 'Agency',
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
     await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
     await h['sync.refresh']({ profileId: p.id, accountId: 'acmeshoes' });
-    await until(async () => (await h['campaigns.query']({ profileId: p.id, accountId: 'acmeshoes', text: 'brand', offset: 0, limit: 10 })).total === 2, 'the cache');
+    await until(
+      async () =>
+        (await h['campaigns.query']({ profileId: p.id, accountId: 'acmeshoes', text: 'brand', offset: 0, limit: 10 })).total === 2,
+      'the cache',
+    );
     const seen = await h['campaigns.values']({ profileId: p.id, accountId: 'acmeshoes' });
     expect(seen.marketing_objective).toContain('BRAND_AWARENESS');
     expect(seen.marketing_objective.filter((v) => v === 'BRAND_AWARENESS')).toHaveLength(1);
@@ -49,14 +87,33 @@ describe('values the service uses', () => {
     env = await startEnv({ fixtures: fixturesWithOtherValues(), demo: false });
     const h = env.core.handlers;
     const url = env.serviceUrl;
-    const p = await h['profiles.create']({ name: 'Agency', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+    const p = await h['profiles.create']({
+      name: 'Agency',
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
-    const payload = { name: 'Awareness', branding_text: 'Acme', bid_strategy: 'FIXED', cpc: 0.3, spending_limit_model: 'DAILY', marketing_objective: 'BRAND_AWARENESS' };
+    const payload = {
+      name: 'Awareness',
+      branding_text: 'Acme',
+      bid_strategy: 'FIXED',
+      cpc: 0.3,
+      spending_limit_model: 'DAILY',
+      marketing_objective: 'BRAND_AWARENESS',
+    };
     const d = await h['drafts.save']({ kind: 'campaign', profileId: p.id, accountId: 'acmeshoes', payload });
     expect(d.problems).toEqual([]);
     const item = await h['drafts.submit']({ id: d.id });
     // Our sandbox knows only the spec's values, so it refuses: the person reads why, as it said it.
-    const failed = await until(async () => (await h['outbox.list']({})).find((i) => i.id === item.id && i.state === 'failed'), 'the refusal');
+    const failed = await until(
+      async () => (await h['outbox.list']({})).find((i) => i.id === item.id && i.state === 'failed'),
+      'the refusal',
+    );
     expect(failed.lastError?.message).toContain('marketing_objective must be one of LEADS_GENERATION, DRIVE_WEBSITE_TRAFFIC');
   });
 });

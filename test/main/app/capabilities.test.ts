@@ -54,22 +54,41 @@ describe('account capabilities', () => {
       return k.capabilities.length > 0 ? k : undefined;
     }, 'the refusal to be learned');
     expect(known.capabilities).toEqual([
-      { capability: 'display', state: 'refused', source: 'learned', message: 'This account is not enabled for display campaigns', at: expect.any(Number) },
+      {
+        capability: 'display',
+        state: 'refused',
+        source: 'learned',
+        message: 'This account is not enabled for display campaigns',
+        at: expect.any(Number),
+      },
     ]);
     // Only that account learned it.
     expect((await h['accounts.capabilities']({ profileId: P, accountId: 'acmeshoes' })).capabilities).toEqual([]);
 
     // The editor's warning, from what the channel gives it.
     const [warning] = capabilityWarnings(displayExample('Again'), known.capabilities, known.accountName, env.sandbox.now());
-    expect(warning.message).toMatch(/^Fresh Crumb Bakery refused display campaigns on [A-Z][a-z]{2} \d{1,2}: This account is not enabled for display campaigns\. Queue anyway, or change the campaign type\.$/);
+    expect(warning.message).toMatch(
+      /^Fresh Crumb Bakery refused display campaigns on [A-Z][a-z]{2} \d{1,2}: This account is not enabled for display campaigns\. Queue anyway, or change the campaign type\.$/,
+    );
     // A native draft of the same account is not warned about.
-    expect(capabilityWarnings({ name: 'Native', campaign_item_type: 'HAS_NO_ITEMS' }, known.capabilities, known.accountName, env.sandbox.now())).toEqual([]);
+    expect(
+      capabilityWarnings({ name: 'Native', campaign_item_type: 'HAS_NO_ITEMS' }, known.capabilities, known.accountName, env.sandbox.now()),
+    ).toEqual([]);
 
     // Warned, not blocked: the person may still queue it, and the log says it was queued knowingly.
-    const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'freshcrumbbakery', payload: displayExample('Queued anyway') });
+    const d = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: P,
+      accountId: 'freshcrumbbakery',
+      payload: displayExample('Queued anyway'),
+    });
     expect(d.problems).toEqual([]);
     await h['drafts.submit']({ id: d.id });
-    expect(await activityText(env)).toContainEqual(expect.stringMatching(/^Fresh Crumb Bakery refused display campaigns on .*: This account is not enabled for display campaigns\. Queued anyway\.$/));
+    expect(await activityText(env)).toContainEqual(
+      expect.stringMatching(
+        /^Fresh Crumb Bakery refused display campaigns on .*: This account is not enabled for display campaigns\. Queued anyway\.$/,
+      ),
+    );
   });
 
   it('a posted display example with no spending limit, and a campaign without a limit, mark the account enabled for them', async () => {
@@ -78,7 +97,15 @@ describe('account capabilities', () => {
     const acme = { profileId: P, accountId: 'acmeshoes' };
     expect((await queue(env, 'acmeshoes', displayExample('Winter boots banners'))).state).toBe('sent');
     expect((await sandboxCampaigns(env.sandbox, 'acmeshoes')).filter((c) => c.name === 'Winter boots banners')).toHaveLength(1);
-    const noLimit = { name: 'Boots, no limit', branding_text: 'Acme', bid_strategy: 'FIXED', cpc: 0.3, marketing_objective: 'LEADS_GENERATION', spending_limit_model: 'NONE', daily_cap: 50 };
+    const noLimit = {
+      name: 'Boots, no limit',
+      branding_text: 'Acme',
+      bid_strategy: 'FIXED',
+      cpc: 0.3,
+      marketing_objective: 'LEADS_GENERATION',
+      spending_limit_model: 'NONE',
+      daily_cap: 50,
+    };
     expect((await queue(env, 'acmeshoes', noLimit)).state).toBe('sent');
     const known = await until(async () => {
       const k = await h['accounts.capabilities'](acme);
@@ -95,19 +122,32 @@ describe('account capabilities', () => {
     env = await startEnv();
     const h = env.core.handlers;
     const old = { profileId: P, accountId: 'oldtimerltd' };
-    const noLimit = { name: 'Clocks, no limit', branding_text: 'Old Timer', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', spending_limit_model: 'NONE', daily_cap: 20 };
+    const noLimit = {
+      name: 'Clocks, no limit',
+      branding_text: 'Old Timer',
+      bid_strategy: 'MAX_CONVERSIONS',
+      marketing_objective: 'LEADS_GENERATION',
+      spending_limit_model: 'NONE',
+      daily_cap: 20,
+    };
     expect((await queue(env, 'oldtimerltd', noLimit)).state).toBe('failed');
-    await until(async () => (await h['accounts.capabilities'](old)).capabilities.some((c) => c.state === 'refused'), 'the refusal to be learned');
+    await until(
+      async () => (await h['accounts.capabilities'](old)).capabilities.some((c) => c.state === 'refused'),
+      'the refusal to be learned',
+    );
 
     // The person knows better (the account was enabled since): the refusal no longer warns.
     const said = await h['accounts.setCapability']({ ...old, capability: 'no_spending_limit', state: 'enabled' });
-    expect(said.capabilities).toEqual([{ capability: 'no_spending_limit', state: 'enabled', source: 'person', message: null, at: expect.any(Number) }]);
+    expect(said.capabilities).toEqual([
+      { capability: 'no_spending_limit', state: 'enabled', source: 'person', message: null, at: expect.any(Number) },
+    ]);
     expect(capabilityWarnings(noLimit, said.capabilities, said.accountName, env.sandbox.now())).toEqual([]);
     // And says display is not enabled, which warns though the service never refused it.
     const after = await h['accounts.setCapability']({ ...old, capability: 'display', state: 'refused' });
-    expect(capabilityWarnings({ campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }, after.capabilities, after.accountName, env.sandbox.now())[0].message).toMatch(
-      /^You said Old Timer Ltd is not enabled for display campaigns \(.+\)\. Queue anyway, or change the campaign type\.$/,
-    );
+    expect(
+      capabilityWarnings({ campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }, after.capabilities, after.accountName, env.sandbox.now())[0]
+        .message,
+    ).toMatch(/^You said Old Timer Ltd is not enabled for display campaigns \(.+\)\. Queue anyway, or change the campaign type\.$/);
 
     await env.core.close();
     const core = await env.restart();
@@ -115,6 +155,8 @@ describe('account capabilities', () => {
     // Unknown again when the person says they do not know.
     const forgotten = await core.handlers['accounts.setCapability']({ ...old, capability: 'display', state: 'unknown' });
     expect(forgotten.capabilities.map((c) => c.capability)).toEqual(['no_spending_limit']);
-    await expect(core.handlers['accounts.capabilities']({ profileId: P, accountId: 'nosuchaccount' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(core.handlers['accounts.capabilities']({ profileId: P, accountId: 'nosuchaccount' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -28,7 +28,12 @@ describe('connection state after a restart', () => {
     // The first picture is "not checked yet" or already the check's answer, never "online".
     expect(['unknown', 'offline']).toContain((await profile(env, P)).connection);
     await until(async () => (await profile(env!, P)).connection === 'offline', 'the start-up check to find the host dead');
-    expect(env.events.slice(since).filter((e) => e.event === 'connection.changed').map((e) => (e.payload as { connection: string }).connection)).not.toContain('online');
+    expect(
+      env.events
+        .slice(since)
+        .filter((e) => e.event === 'connection.changed')
+        .map((e) => (e.payload as { connection: string }).connection),
+    ).not.toContain('online');
     await env.proxy!.up();
     await until(async () => (await profile(env!, P)).connection === 'online', 'the probe to find the host back');
   });
@@ -45,7 +50,16 @@ describe('adding a connection whose host cannot be reached', () => {
   it('is refused with the question, and saved working offline only when the person says so', async () => {
     env = await startEnv();
     const dead = `http://127.0.0.1:${await freePort()}`;
-    const input = { name: 'Dead host', baseUrl: dead, authUrl: dead, pushUrl: dead, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials' as const, redirectUri: null };
+    const input = {
+      name: 'Dead host',
+      baseUrl: dead,
+      authUrl: dead,
+      pushUrl: dead,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials' as const,
+      redirectUri: null,
+    };
     await expect(env.core.handlers['profiles.create'](input)).rejects.toMatchObject({
       code: 'offline',
       message: `Could not reach ${dead}: save it anyway and work offline?`,
@@ -65,7 +79,16 @@ describe('adding a connection whose host cannot be reached', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
-      const input = { name: 'Silent host', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials' as const, redirectUri: null };
+      const input = {
+        name: 'Silent host',
+        baseUrl: url,
+        authUrl: url,
+        pushUrl: url,
+        clientId: 'demo-client',
+        clientSecret: 'demo-secret',
+        flow: 'client_credentials' as const,
+        redirectUri: null,
+      };
       const asked = env.core.handlers['profiles.create'](input);
       asked.catch(() => undefined);
       await until(() => held.length > 0, 'the check to reach the host');
@@ -75,7 +98,10 @@ describe('adding a connection whose host cannot be reached', () => {
       await fullTurn();
       expect(settled).toBe(false);
       env.sandbox.advance(1);
-      await expect(asked).rejects.toMatchObject({ code: 'offline', details: { unreachable: url, reason: 'It did not answer within 10 seconds.' } });
+      await expect(asked).rejects.toMatchObject({
+        code: 'offline',
+        details: { unreachable: url, reason: 'It did not answer within 10 seconds.' },
+      });
     } finally {
       for (const s of held) s.destroy();
       silent.close();

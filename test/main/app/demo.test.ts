@@ -37,7 +37,9 @@ async function listedNames(e: Env, accountId: string): Promise<string[]> {
   const { page_size_cap: _cap, ...uncapped } = variants;
   await putVariants(e, uncapped);
   try {
-    const res = await fetch(`${e.sandbox.url}/core/api/1.0/${accountId}/campaigns?fetch_level=RAP`, { headers: { authorization: `Bearer ${access_token}` } });
+    const res = await fetch(`${e.sandbox.url}/core/api/1.0/${accountId}/campaigns?fetch_level=RAP`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     const body = (await res.json()) as { results: { name: string }[]; metadata: { total: number } };
     if (body.results.length !== body.metadata.total) throw new Error(`the oracle's listing of ${accountId} is incomplete`);
     return body.results.map((c) => c.name);
@@ -50,7 +52,9 @@ async function listedNames(e: Env, accountId: string): Promise<string[]> {
 const servedPageSize = (asked: number) => Math.min(asked, testVariants()?.page_size_cap ?? asked);
 
 const progressOf = (e: Env, accountId: string) =>
-  e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId).map((x) => x.payload as SyncProgress);
+  e.events
+    .filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId)
+    .map((x) => x.payload as SyncProgress);
 
 describe('the demo connection', () => {
   it('lists exactly the accounts the sandbox grants the demo client, with names and network membership', () => {
@@ -60,16 +64,28 @@ describe('the demo connection', () => {
     const expected = f.accounts
       .filter((a) => granted.has(a.account_id) || (a.network_id !== undefined && granted.has(a.network_id)))
       .map((a) => ({ accountId: a.account_id, name: a.name, type: a.type, networkId: a.network_id ?? null }));
-    expect([...DEMO_ACCOUNTS].sort((a, b) => a.accountId.localeCompare(b.accountId))).toEqual(expected.sort((a, b) => a.accountId.localeCompare(b.accountId)));
+    expect([...DEMO_ACCOUNTS].sort((a, b) => a.accountId.localeCompare(b.accountId))).toEqual(
+      expected.sort((a, b) => a.accountId.localeCompare(b.accountId)),
+    );
   });
 
   it('is created with its secret in the secret store and its accounts, and shows the cached campaigns the sandbox lists', async () => {
     env = await startEnv({ tuning: { refreshOnStart: true } });
     const h = env.core.handlers;
     const [profile] = await h['profiles.list']({});
-    expect(profile).toMatchObject({ id: P, name: 'Sandbox demo', kind: 'sandbox', clientId: 'demo-client', hasSecret: true, baseUrl: env.sandbox.url });
+    expect(profile).toMatchObject({
+      id: P,
+      name: 'Sandbox demo',
+      kind: 'sandbox',
+      clientId: 'demo-client',
+      hasSecret: true,
+      baseUrl: env.sandbox.url,
+    });
     expect(await env.secrets.get(P, 'client_secret')).toBe('demo-secret');
-    await until(async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null), 'every demo account to sync');
+    await until(
+      async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null),
+      'every demo account to sync',
+    );
     const accounts = await h['accounts.list']({ profileId: P });
     expect(accounts.map((a) => a.accountId).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.accountId).sort());
     for (const accountId of ['acmeshoes', 'oldtimerltd', 'northnet', 'northbikes']) {
@@ -111,10 +127,15 @@ describe('the demo connection', () => {
 
     const back = await h['profiles.restoreDemo']({});
     expect(back).toMatchObject({ id: P, kind: 'sandbox', hasSecret: true, baseUrl: env.sandbox.url });
-    expect((await h['accounts.list']({ profileId: P })).map((a) => a.accountId).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.accountId).sort());
+    expect((await h['accounts.list']({ profileId: P })).map((a) => a.accountId).sort()).toEqual(
+      DEMO_ACCOUNTS.map((a) => a.accountId).sort(),
+    );
     expect((await h['app.info']({})).demo).toEqual({ available: true, removed: false });
     // Brought back, it is refreshed at once: its campaigns show without a restart.
-    await until(async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null), 'the restored demo to sync');
+    await until(
+      async () => (await h['accounts.list']({ profileId: P })).every((a) => a.lastSyncedAt !== null),
+      'the restored demo to sync',
+    );
   });
 
   it('keeps the demo accounts the person removed out, and the rest in, across restarts', async () => {
@@ -137,7 +158,10 @@ describe('the demo connection', () => {
     env = await startEnv({ demo: false });
     const h = env.core.handlers;
     expect((await h['app.info']({})).demo).toEqual({ available: false, removed: false });
-    await expect(h['profiles.restoreDemo']({})).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/without its built-in sandbox/) });
+    await expect(h['profiles.restoreDemo']({})).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/without its built-in sandbox/),
+    });
   });
 });
 
@@ -172,9 +196,20 @@ describe('cache refresh', () => {
   it('tells the open list about the rows cached so far while a slow refresh is still running, at most once a second', async () => {
     env = await startEnv({ variants: { page_size_cap: servedPageSize(10) } });
     // Every page after the first answer (capped) is slow, as at the service's list limit.
-    await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/suntrailtravel/campaigns', mode: 'delay', delay_ms: 700, count: 3 });
+    await fault(env.sandbox, {
+      method: 'GET',
+      path_prefix: '/core/api/1.0/suntrailtravel/campaigns',
+      mode: 'delay',
+      delay_ms: 700,
+      count: 3,
+    });
     const changed = () =>
-      env!.events.filter((x) => x.event === 'data.changed' && (x.payload as { accountId: string | null; what: string }).accountId === 'suntrailtravel' && (x.payload as { what: string }).what === 'campaigns').length;
+      env!.events.filter(
+        (x) =>
+          x.event === 'data.changed' &&
+          (x.payload as { accountId: string | null; what: string }).accountId === 'suntrailtravel' &&
+          (x.payload as { what: string }).what === 'campaigns',
+      ).length;
     await env.core.handlers['sync.refresh']({ profileId: P, accountId: 'suntrailtravel' });
     await until(() => changed() > 0, 'the first notice');
     expect(progressOf(env, 'suntrailtravel').some((p) => p.state === 'done')).toBe(false);
@@ -195,9 +230,19 @@ describe('cache refresh', () => {
     await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/northnet/campaigns', mode: 'delay', delay_ms: 300, count: 10 });
     await env.core.handlers['sync.refresh']({ profileId: P, accountId: 'northnet' });
     await until(() => progressOf(env!, 'northnet').some((p) => p.state === 'done'), 'the network refresh', 20_000);
-    const doneAt = env.events.findIndex((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === 'northnet' && (x.payload as SyncProgress).state === 'done');
-    const lastPageAt = env.events.findLastIndex((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === 'northnet' && (x.payload as SyncProgress).state === 'running');
-    const live = env.events.slice(0, lastPageAt + 1).filter((x) => x.event === 'data.changed' && (x.payload as { what: string }).what === 'campaigns');
+    const doneAt = env.events.findIndex(
+      (x) =>
+        x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === 'northnet' && (x.payload as SyncProgress).state === 'done',
+    );
+    const lastPageAt = env.events.findLastIndex(
+      (x) =>
+        x.event === 'sync.progress' &&
+        (x.payload as SyncProgress).accountId === 'northnet' &&
+        (x.payload as SyncProgress).state === 'running',
+    );
+    const live = env.events
+      .slice(0, lastPageAt + 1)
+      .filter((x) => x.event === 'data.changed' && (x.payload as { what: string }).what === 'campaigns');
     expect(live.length).toBeGreaterThan(0);
     expect(live.every((x) => (x.payload as { accountId: string | null }).accountId === null)).toBe(true);
     expect(doneAt).toBeGreaterThan(lastPageAt);
@@ -217,7 +262,11 @@ describe('cache refresh', () => {
     await fault(env.sandbox, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'delay', delay_ms: 400, count: 5 });
     await h['sync.refresh']({ profileId: P, accountId: 'oldtimerltd' });
     // On its way: the sandbox holds one of its page requests.
-    await until(async () => ((await control(env!.sandbox, 'GET', '/_sandbox/faults')) as { faults: { remaining: number }[] }).faults[0]?.remaining === 4, 'a page request to be held');
+    await until(
+      async () =>
+        ((await control(env!.sandbox, 'GET', '/_sandbox/faults')) as { faults: { remaining: number }[] }).faults[0]?.remaining === 4,
+      'a page request to be held',
+    );
     await h['sync.cancel']({ profileId: P, accountId: 'oldtimerltd' });
     await until(() => progressOf(env!, 'oldtimerltd').some((p) => p.state === 'cancelled'), 'the cancellation');
     const after = await h['campaigns.query']({ profileId: P, accountId: 'oldtimerltd', offset: 0, limit: 1000 });
@@ -241,7 +290,9 @@ describe('cache refresh', () => {
     await h['sync.cancel'](ref);
     await until(() => progressOf(env!, 'oldtimerltd').some((p) => p.state === 'cancelled'), 'the cancellation');
     expect((await h['campaigns.query']({ ...ref, offset: 0, limit: 1 })).total).toBe(0);
-    expect(env.events.slice(told).some((x) => x.event === 'data.changed' && (x.payload as { what: string }).what === 'campaigns')).toBe(true);
+    expect(env.events.slice(told).some((x) => x.event === 'data.changed' && (x.payload as { what: string }).what === 'campaigns')).toBe(
+      true,
+    );
     await control(env.sandbox, 'DELETE', '/_sandbox/faults');
   });
 

@@ -47,10 +47,17 @@ describe('the engine on a manual clock', () => {
   });
 
   it('probes an unreachable service again when the clock reaches the probe time, and sends what waited', async () => {
-    env = await startEnv({ clock: 'manual', proxy: true, tuning: { probeBackoff: { baseMs: 2 * MINUTE, maxMs: 2 * MINUTE }, retryBackoff: { baseMs: 60 * MINUTE, maxMs: 60 * MINUTE } } });
+    env = await startEnv({
+      clock: 'manual',
+      proxy: true,
+      tuning: { probeBackoff: { baseMs: 2 * MINUTE, maxMs: 2 * MINUTE }, retryBackoff: { baseMs: 60 * MINUTE, maxMs: 60 * MINUTE } },
+    });
     await env.proxy!.down();
     const queued = await submit(env, 'Sent after the probe');
-    await until(async () => (await env!.core.handlers['profiles.list']({})).find((p) => p.id === P)?.connection === 'offline', 'the profile to go offline');
+    await until(
+      async () => (await env!.core.handlers['profiles.list']({})).find((p) => p.id === P)?.connection === 'offline',
+      'the profile to go offline',
+    );
     await env.proxy!.up();
     // Back, but nobody has looked yet: the next probe is a timer on the clock, at most 2 minutes on.
     expect((await item(env, queued.id))?.state).toBe('queued');

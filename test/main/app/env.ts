@@ -143,7 +143,8 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   // A manual clock is shared: the sandbox reads and moves it, the core runs its timers on it, so
   // env.sandbox.advance(ms) (or the control API) also fires the engine's retries, grace periods
   // and probes that fall due.
-  const manual = opts.clock === 'manual' ? new ManualClock(opts.fixtures?.now === undefined ? Date.now() : Date.parse(opts.fixtures.now)) : undefined;
+  const manual =
+    opts.clock === 'manual' ? new ManualClock(opts.fixtures?.now === undefined ? Date.now() : Date.parse(opts.fixtures.now)) : undefined;
   const clock: Clock = manual ?? systemClock;
   const sandbox = await startSandbox({ port: 0, variants, clock: manual ?? 'real', ...(opts.fixtures ? { fixtures: opts.fixtures } : {}) });
   const proxy = opts.proxy ? await startProxy(sandbox.url, typeof opts.proxy === 'object' ? opts.proxy.rewrite : undefined) : undefined;
@@ -206,7 +207,9 @@ export async function control(sb: SandboxRef, method: 'GET' | 'POST' | 'DELETE',
 }
 
 export async function sandboxCampaigns(sb: SandboxRef, account?: string): Promise<{ id: number; name: string; advertiser_id: string }[]> {
-  const r = (await control(sb, 'GET', `/_sandbox/state/campaigns${account ? `?account=${account}` : ''}`)) as { campaigns: { id: number; name: string; advertiser_id: string }[] };
+  const r = (await control(sb, 'GET', `/_sandbox/state/campaigns${account ? `?account=${account}` : ''}`)) as {
+    campaigns: { id: number; name: string; advertiser_id: string }[];
+  };
   return r.campaigns;
 }
 
@@ -247,7 +250,13 @@ export async function settleIo(env: Env): Promise<void> {
  * With `clock: 'manual'`: advances virtual time timer by timer (at most `stepMs` at once) until
  * `done` holds; throws, naming `what`, once `boundMs` of virtual time passed without it.
  */
-export async function advanceUntil(env: Env, done: () => boolean | Promise<boolean>, what: string, boundMs: number, stepMs = 60_000): Promise<void> {
+export async function advanceUntil(
+  env: Env,
+  done: () => boolean | Promise<boolean>,
+  what: string,
+  boundMs: number,
+  stepMs = 60_000,
+): Promise<void> {
   const clock = env.clock;
   if (!clock) throw new Error('advanceUntil needs startEnv({ clock: "manual" })');
   const start = clock.now();

@@ -85,7 +85,8 @@ async function invariants(m: Model, r: Real): Promise<void> {
     const d = listed.get(c.id);
     expect(d !== undefined || after.includes(c.name), `${c.name} disappeared without being discarded`).toBe(true);
     // Posted and still listed only while its answer is being settled.
-    if (d && before.includes(c.name)) expect(['sending', 'uncertain'], `${c.name} is posted but still in Drafts as ${d.status}`).toContain(d.status);
+    if (d && before.includes(c.name))
+      expect(['sending', 'uncertain'], `${c.name} is posted but still in Drafts as ${d.status}`).toContain(d.status);
   }
 }
 
@@ -100,7 +101,12 @@ class NewDraft implements Cmd {
   check = () => true;
   async run(m: Model, r: Real) {
     const name = `IM${r.run} change ${m.changes.length}`;
-    const d = await r.env.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: ACCOUNT, payload: payload(name, this.content) });
+    const d = await r.env.core.handlers['drafts.save']({
+      kind: 'campaign',
+      profileId: P,
+      accountId: ACCOUNT,
+      payload: payload(name, this.content),
+    });
     m.changes.push({ name, id: d.id, discarded: false });
     await invariants(m, r);
   }
@@ -117,7 +123,15 @@ class Edit implements Cmd {
     const c = pick(m, this.i)!;
     // Refused while it is on its way (queued, sending, being looked for): a person must take it back
     // first; and once posted (or discarded) the draft is gone and a late save must not bring it back.
-    await tolerate(r.env.core.handlers['drafts.save']({ kind: 'campaign', id: c.id, profileId: P, accountId: ACCOUNT, payload: payload(c.name, this.content) }));
+    await tolerate(
+      r.env.core.handlers['drafts.save']({
+        kind: 'campaign',
+        id: c.id,
+        profileId: P,
+        accountId: ACCOUNT,
+        payload: payload(c.name, this.content),
+      }),
+    );
     await invariants(m, r);
   }
   toString = () => `edit(${this.i}, ${this.content})`;
@@ -136,7 +150,8 @@ class Check implements Cmd {
   toString = () => `check(${this.i})`;
 }
 
-const onItsWay = async (r: Real) => (await r.env.core.handlers['outbox.list']({})).some((i) => ['queued', 'sending', 'uncertain'].includes(i.state));
+const onItsWay = async (r: Real) =>
+  (await r.env.core.handlers['outbox.list']({})).some((i) => ['queued', 'sending', 'uncertain'].includes(i.state));
 
 /** Waits (at most a minute of virtual time) until nothing is on its way: a refusal has come back, a post is done. */
 async function settle(r: Real): Promise<void> {
@@ -172,7 +187,10 @@ class TakeBack implements Cmd {
     if (d?.item && (await tolerate(h['outbox.takeBack']({ id: d.item.id }))) === 'ok') {
       const back = await findDraft(r, c);
       expect(back?.status, `${c.name} taken back`).toBe('draft');
-      expect((await h['outbox.list']({ profileId: P })).some((i) => i.id === d.item!.id), 'the taken-back item left the outbox').toBe(false);
+      expect(
+        (await h['outbox.list']({ profileId: P })).some((i) => i.id === d.item!.id),
+        'the taken-back item left the outbox',
+      ).toBe(false);
       if (this.fixWith) {
         await h['drafts.save']({ kind: 'campaign', id: c.id, profileId: P, accountId: ACCOUNT, payload: payload(c.name, this.fixWith) });
         await tolerate(h['drafts.submit']({ id: c.id }));
@@ -203,7 +221,11 @@ class Discard implements Cmd {
     const h = r.env.core.handlers;
     const d = await findDraft(r, c);
     // With an item: discard it in the Outbox (its draft goes too); without: delete the draft.
-    const done = d?.item ? await tolerate(h['outbox.discard']({ id: d.item.id })) : d ? await tolerate(h['drafts.delete']({ id: c.id })) : 'refused';
+    const done = d?.item
+      ? await tolerate(h['outbox.discard']({ id: d.item.id }))
+      : d
+        ? await tolerate(h['drafts.delete']({ id: c.id }))
+        : 'refused';
     if (done === 'ok') {
       c.discarded = true;
       expect(await findDraft(r, c), `${c.name} discarded but still in Drafts`).toBeUndefined();

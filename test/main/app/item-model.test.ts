@@ -29,7 +29,12 @@ const activity = async (e: Env) => (await e.core.handlers['activity.list']({ pro
 
 async function refusedDisplayDraft(e: Env, name: string): Promise<{ draft: Draft; item: OutboxItem }> {
   const h = e.core.handlers;
-  const draft = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: BAKERY, payload: campaignPayload(name, { campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }) });
+  const draft = await h['drafts.save']({
+    kind: 'campaign',
+    profileId: P,
+    accountId: BAKERY,
+    payload: campaignPayload(name, { campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }),
+  });
   const item = await settled(e, (await h['drafts.submit']({ id: draft.id })).id);
   expect(item).toMatchObject({ state: 'failed', draftId: draft.id, lastError: { message: REFUSAL } });
   return { draft, item };
@@ -42,7 +47,11 @@ describe('one change, one item', () => {
     const { draft, item } = await refusedDisplayDraft(env, 'Spring banners');
     // Drafts shows it failed, with the service's words and the fix; read-only until taken back.
     expect(await listed(env, BAKERY)).toEqual([
-      expect.objectContaining({ id: draft.id, status: 'failed', item: expect.objectContaining({ id: item.id, lastError: expect.objectContaining({ message: REFUSAL }) }) }),
+      expect.objectContaining({
+        id: draft.id,
+        status: 'failed',
+        item: expect.objectContaining({ id: item.id, lastError: expect.objectContaining({ message: REFUSAL }) }),
+      }),
     ]);
 
     const back = await h['outbox.takeBack']({ id: item.id });
@@ -53,7 +62,13 @@ describe('one change, one item', () => {
     await expect(h['outbox.retry']({ id: item.id })).rejects.toMatchObject({ code: 'not_found' });
 
     // The service's words stay while the person edits, and go when the draft is queued again.
-    const edited = await h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Spring banners') });
+    const edited = await h['drafts.save']({
+      kind: 'campaign',
+      id: draft.id,
+      profileId: P,
+      accountId: BAKERY,
+      payload: campaignPayload('Spring banners'),
+    });
     expect(edited).toMatchObject({ status: 'draft', serviceWords: REFUSAL, problems: [] });
     const again = await h['drafts.submit']({ id: draft.id });
     expect((await listed(env, BAKERY))[0]).toMatchObject({ status: expect.stringMatching(/^(queued|sending|draft)$/) });
@@ -64,7 +79,9 @@ describe('one change, one item', () => {
     expect((await h['outbox.list']({ profileId: P })).map((i) => i.id)).toEqual([again.id]);
     expect(await listed(env, BAKERY)).toEqual([]);
     // A window still showing the posted draft cannot bring it back as a new one (a second post).
-    await expect(h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Spring banners') })).rejects.toMatchObject({
+    await expect(
+      h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Spring banners') }),
+    ).rejects.toMatchObject({
       code: 'not_found',
       message: expect.stringMatching(/no longer here: it was posted or deleted/),
     });
@@ -84,7 +101,10 @@ describe('one change, one item', () => {
     await h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Summer banners') });
     // Edited since it was queued: Retry would post the refused version, so the Outbox offers none.
     expect((await h['outbox.list']({ profileId: P })).find((i) => i.id === item.id)).toMatchObject({ state: 'failed', draftEdited: true });
-    await expect(h['outbox.retry']({ id: item.id })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/edited in its draft.*queue the draft again/) });
+    await expect(h['outbox.retry']({ id: item.id })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/edited in its draft.*queue the draft again/),
+    });
     expect(await listed(env, BAKERY)).toEqual([expect.objectContaining({ status: 'draft' })]);
     const again = await h['drafts.submit']({ id: draft.id });
     // Never two items for one draft: the refused one is gone.
@@ -102,7 +122,9 @@ describe('one change, one item', () => {
     expect(retried).toMatchObject({ id: item.id, state: 'queued' });
     expect(await listed(env, BAKERY)).toEqual([expect.objectContaining({ id: draft.id, status: 'queued' })]);
     // Queued: the draft cannot be edited behind its item's back.
-    await expect(h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Autumn banners') })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(
+      h['drafts.save']({ kind: 'campaign', id: draft.id, profileId: P, accountId: BAKERY, payload: campaignPayload('Autumn banners') }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     expect((await h['outbox.list']({ profileId: P })).map((i) => i.id)).toEqual([item.id]);
   });
 
@@ -112,8 +134,13 @@ describe('one change, one item', () => {
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Winter sale') });
     const item = await h['drafts.submit']({ id: d.id });
-    expect(await listed(env, 'oldtimerltd')).toEqual([expect.objectContaining({ id: d.id, status: 'queued', item: expect.objectContaining({ id: item.id }) })]);
-    await expect(h['drafts.delete']({ id: d.id })).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/take it back to draft first/) });
+    expect(await listed(env, 'oldtimerltd')).toEqual([
+      expect.objectContaining({ id: d.id, status: 'queued', item: expect.objectContaining({ id: item.id }) }),
+    ]);
+    await expect(h['drafts.delete']({ id: d.id })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/take it back to draft first/),
+    });
 
     const back = await h['outbox.takeBack']({ id: item.id });
     expect(back).toMatchObject({ id: d.id, status: 'draft' });
@@ -144,11 +171,25 @@ describe('one change, one item', () => {
     env = await startEnv();
     const h = env.core.handlers;
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
-    const sw = await h['apps.setSwPath']({ profileId: P, accountId: 'northbikes', appId: '1002', serviceWorkerPath: '/push/sw-3.js', performer: 'me@example.com' });
-    await expect(h['outbox.takeBack']({ id: sw.id })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/not made from a draft.*discard it, or retry it/) });
+    const sw = await h['apps.setSwPath']({
+      profileId: P,
+      accountId: 'northbikes',
+      appId: '1002',
+      serviceWorkerPath: '/push/sw-3.js',
+      performer: 'me@example.com',
+    });
+    await expect(h['outbox.takeBack']({ id: sw.id })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/not made from a draft.*discard it, or retry it/),
+    });
     expect((await h['outbox.list']({ profileId: P })).map((i) => i.id)).toEqual([sw.id]);
 
-    const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Gone for good') });
+    const d = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: P,
+      accountId: 'oldtimerltd',
+      payload: campaignPayload('Gone for good'),
+    });
     const item = await h['drafts.submit']({ id: d.id });
     await h['outbox.discard']({ id: item.id });
     expect(await listed(env, 'oldtimerltd')).toEqual([]);

@@ -37,7 +37,10 @@ keychainSuite(store, 'the core with a real keychain', () => {
     // A fresh secret store, as after an app restart: the secret comes back from the keychain.
     const again = await env.restart({ secrets: await createSecretStore({ service: SERVICE }) });
     await again.handlers['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
-    await until(async () => (await again.handlers['accounts.list']({ profileId: p.id }))[0]?.lastSyncedAt !== null, 'a refresh with the stored secret');
+    await until(
+      async () => (await again.handlers['accounts.list']({ profileId: p.id }))[0]?.lastSyncedAt !== null,
+      'a refresh with the stored secret',
+    );
     await again.handlers['profiles.remove']({ profileId: p.id });
     expect(await store.get(p.id, 'client_secret')).toBeNull();
   });

@@ -20,13 +20,15 @@ async function submit(e: Env, name: string): Promise<OutboxItem> {
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
 
-const limitsOf = async (e: Env) => (await e.core.handlers['ratelimit.view']({ profileId: P })).accounts.find((a) => a.accountId === LIMITED);
+const limitsOf = async (e: Env) =>
+  (await e.core.handlers['ratelimit.view']({ profileId: P })).accounts.find((a) => a.accountId === LIMITED);
 
 describe('ratelimit.view', () => {
   it('says "unknown" for a queue before the service has answered with limits, then the learned windows once it has', async () => {
     env = await startEnv();
     const h = env.core.handlers;
-    if (!(await h['accounts.list']({ profileId: P })).some((a) => a.accountId === LIMITED)) await h['accounts.add']({ profileId: P, accountId: LIMITED });
+    if (!(await h['accounts.list']({ profileId: P })).some((a) => a.accountId === LIMITED))
+      await h['accounts.add']({ profileId: P, accountId: LIMITED });
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     await submit(env, 'Limits one');
     await submit(env, 'Limits two');
@@ -51,9 +53,19 @@ describe('ratelimit.view', () => {
 });
 
 describe('ratelimit.view of push work', () => {
-  const event = (title: string) => ({ title, url: 'https://news.example.com/limits', performer: 'me@example.com', target: { include: { apps: ['1001'] } } });
+  const event = (title: string) => ({
+    title,
+    url: 'https://news.example.com/limits',
+    performer: 'me@example.com',
+    target: { include: { apps: ['1001'] } },
+  });
   const sendPush = async (e: Env, title: string) => {
-    const d = await e.core.handlers['drafts.save']({ kind: 'push', profileId: P, accountId: LIMITED, payload: { mode: 'immediate', event: event(title) } });
+    const d = await e.core.handlers['drafts.save']({
+      kind: 'push',
+      profileId: P,
+      accountId: LIMITED,
+      payload: { mode: 'immediate', event: event(title) },
+    });
     return e.core.handlers['drafts.submit']({ id: d.id });
   };
 
@@ -61,16 +73,21 @@ describe('ratelimit.view of push work', () => {
     // Tier 6 writes: 1 a second, 1 a minute. The push API shows no limits, so only the answers tell.
     env = await startEnv({ variants: { push_tier: 6 } });
     const h = env.core.handlers;
-    if (!(await h['accounts.list']({ profileId: P })).some((a) => a.accountId === LIMITED)) await h['accounts.add']({ profileId: P, accountId: LIMITED });
+    if (!(await h['accounts.list']({ profileId: P })).some((a) => a.accountId === LIMITED))
+      await h['accounts.add']({ profileId: P, accountId: LIMITED });
     expect((await h['ratelimit.view']({ profileId: P })).push.find((b) => b.budget === 'write')).toBeUndefined();
 
     await sendPush(env, 'Limits push one');
     await sendPush(env, 'Limits push two');
-    const view = await until(async () => {
-      const v = await h['ratelimit.view']({ profileId: P });
-      const write = v.push.find((b) => b.group === 'push' && b.budget === 'write');
-      return write?.model === 'learned' && write.windows.some((w) => w.holding) ? { v, write } : undefined;
-    }, 'the push write budget to be learned and to hold the second push back', 20_000);
+    const view = await until(
+      async () => {
+        const v = await h['ratelimit.view']({ profileId: P });
+        const write = v.push.find((b) => b.group === 'push' && b.budget === 'write');
+        return write?.model === 'learned' && write.windows.some((w) => w.holding) ? { v, write } : undefined;
+      },
+      'the push write budget to be learned and to hold the second push back',
+      20_000,
+    );
     expect(view.write.windows.map((w) => [w.name, w.quota])).toEqual([
       ['second', 1],
       ['minute', 1],
@@ -86,7 +103,10 @@ describe('ratelimit.view of push work', () => {
     // Whatever else the run's service plays (the mixed variants limit push at Tier 1).
     env = await startEnv({ variants: { push_tier: undefined } });
     const item = await sendPush(env, 'Unlimited push');
-    await until(async () => (await env!.core.handlers['outbox.list']({})).find((o) => o.id === item.id)?.state === 'sent', 'the push to be sent');
+    await until(
+      async () => (await env!.core.handlers['outbox.list']({})).find((o) => o.id === item.id)?.state === 'sent',
+      'the push to be sent',
+    );
     const write = (await env.core.handlers['ratelimit.view']({ profileId: P })).push.find((b) => b.budget === 'write');
     expect(write).toMatchObject({ model: 'unlimited', windows: [], waiting: 0 });
   });

@@ -44,10 +44,21 @@ function bigFixtures(accounts: Record<string, number>): Fixtures {
 }
 
 const addProfile = (e: Env): Promise<Profile> =>
-  e.core.handlers['profiles.create']({ name: 'Agency', baseUrl: e.serviceUrl, authUrl: e.serviceUrl, pushUrl: e.serviceUrl, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+  e.core.handlers['profiles.create']({
+    name: 'Agency',
+    baseUrl: e.serviceUrl,
+    authUrl: e.serviceUrl,
+    pushUrl: e.serviceUrl,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
 
 const progressOf = (e: Env, accountId: string) =>
-  e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId).map((x) => x.payload as SyncProgress);
+  e.events
+    .filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === accountId)
+    .map((x) => x.payload as SyncProgress);
 
 const ended = (e: Env, accountId: string) =>
   until(() => progressOf(e, accountId).find((p) => p.state !== 'running'), `the refresh of ${accountId} to end`, 60_000);
@@ -62,7 +73,13 @@ async function listReads(e: Env, accountId: string): Promise<number> {
 async function cachedIds(e: Env, profileId: string, accountId: string): Promise<string[]> {
   const ids: string[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const q = await e.core.handlers['campaigns.query']({ profileId, accountId, sort: { field: 'id', direction: 'asc' }, offset, limit: 1000 });
+    const q = await e.core.handlers['campaigns.query']({
+      profileId,
+      accountId,
+      sort: { field: 'id', direction: 'asc' },
+      offset,
+      limit: 1000,
+    });
     ids.push(...q.rows.map((r) => r.id));
     if (offset + 1000 >= q.total) return ids;
   }
@@ -131,7 +148,9 @@ describe('a service whose listing does not add up to its total', () => {
     const account = (await env.core.handlers['accounts.list']({ profileId: p.id })).find((a) => a.accountId === 'oddshop');
     expect(account?.lastSyncedAt).toBeNull();
     const activity = await env.core.handlers['activity.list']({ profileId: p.id, limit: 50 });
-    expect(activity.map((a) => a.message)).toEqual(expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]));
+    expect(activity.map((a) => a.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]),
+    );
   }, 300_000);
 });
 
@@ -159,7 +178,9 @@ describe('a listing that moves while it is read', () => {
     const reports = progressOf(env, 'oddshop').filter((x) => x.pagesTotal !== null);
     expect(reports.every((x) => x.pagesDone <= x.pagesTotal!)).toBe(true);
     const activity = await env.core.handlers['activity.list']({ profileId: p.id, limit: 50 });
-    expect(activity.map((a) => a.message)).toEqual(expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]));
+    expect(activity.map((a) => a.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/did not add up to its total; reading it once more/)]),
+    );
   }, 300_000);
 });
 

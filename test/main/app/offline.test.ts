@@ -33,7 +33,10 @@ describe('offline', () => {
     await until(async () => (await profile(env!, P)).connection === 'offline', 'the profile to go offline');
     const waiting = await item(env, queued.id);
     expect(waiting?.state).toBe('queued');
-    expect(waiting?.lastError).toEqual({ code: 'OFFLINE', message: 'The service could not be reached; your change is queued and will be sent when it is back.' });
+    expect(waiting?.lastError).toEqual({
+      code: 'OFFLINE',
+      message: 'The service could not be reached; your change is queued and will be sent when it is back.',
+    });
     expect(env.events).toContainEqual({ event: 'connection.changed', payload: { profileId: P, connection: 'offline' } });
     await env.proxy!.up();
     await until(async () => (await item(env!, queued.id))?.state === 'sent', 'the change to be sent after the probe');
@@ -91,15 +94,23 @@ describe('offline', () => {
   it('a connection without accounts keeps working offline across a restart', async () => {
     env = await startEnv();
     const bare: Profile = await env.core.handlers['profiles.create']({
-      name: 'No accounts yet', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url,
-      clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null,
+      name: 'No accounts yet',
+      baseUrl: env.sandbox.url,
+      authUrl: env.sandbox.url,
+      pushUrl: env.sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
     });
     await env.core.handlers['profiles.setWorkOffline']({ profileId: bare.id, offline: true });
     await env.core.close();
     const core = await env.restart();
     expect((await profile(env, bare.id)).connection).toBe('working_offline');
     // Adding an account needs the service: refused while working offline, with a reason.
-    await expect(core.handlers['accounts.add']({ profileId: bare.id, accountId: 'oldtimerltd' })).rejects.toMatchObject({ code: 'offline' });
+    await expect(core.handlers['accounts.add']({ profileId: bare.id, accountId: 'oldtimerltd' })).rejects.toMatchObject({
+      code: 'offline',
+    });
     await core.handlers['profiles.setWorkOffline']({ profileId: bare.id, offline: false });
     expect((await profile(env, bare.id)).connection).not.toBe('working_offline');
   });
@@ -122,10 +133,23 @@ describe('browser sign-in', () => {
       },
     });
     const h = core.handlers;
-    const p = await h['profiles.create']({ name: 'Browser', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'authorization_code', redirectUri });
+    const p = await h['profiles.create']({
+      name: 'Browser',
+      baseUrl: env.sandbox.url,
+      authUrl: env.sandbox.url,
+      pushUrl: env.sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'authorization_code',
+      redirectUri,
+    });
 
     // The person clicks Sign in, does nothing in the browser, then cancels.
-    const outcome = (call: Promise<unknown>) => call.then(() => 'completed', (e: Error & { code?: string }) => `${e.code}: ${e.message}`);
+    const outcome = (call: Promise<unknown>) =>
+      call.then(
+        () => 'completed',
+        (e: Error & { code?: string }) => `${e.code}: ${e.message}`,
+      );
     const first = outcome(h['profiles.signIn']({ profileId: p.id }));
     await until(() => opened.length === 1, 'the sign-in page to open');
     expect((await profile(env, p.id)).signIn.state).toBe('signing_in');
@@ -157,7 +181,16 @@ describe('browser sign-in', () => {
     await env.core.close();
     const core = await env.restart({ openExternal: loginAs('manager@example.com', 'demo') });
     const h = core.handlers;
-    const p = await h['profiles.create']({ name: 'Browser', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'authorization_code', redirectUri });
+    const p = await h['profiles.create']({
+      name: 'Browser',
+      baseUrl: env.sandbox.url,
+      authUrl: env.sandbox.url,
+      pushUrl: env.sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'authorization_code',
+      redirectUri,
+    });
     expect(p.signIn.state).toBe('sign_in_required');
     await expect(h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' })).rejects.toMatchObject({ code: 'unauthorized' });
     const signedIn = await h['profiles.signIn']({ profileId: p.id });
@@ -166,7 +199,12 @@ describe('browser sign-in', () => {
     await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
     // The access token runs out: the next change waits for a sign-in instead of failing.
     env.sandbox.advance(700_000);
-    const d = await h['drafts.save']({ kind: 'campaign', profileId: p.id, accountId: 'oldtimerltd', payload: campaignPayload('After the session') });
+    const d = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: p.id,
+      accountId: 'oldtimerltd',
+      payload: campaignPayload('After the session'),
+    });
     const queued = await h['drafts.submit']({ id: d.id });
     await until(async () => (await profile(env!, p.id)).signIn.state === 'sign_in_required', 'the sign-in to be asked for');
     const waiting = await item(env, queued.id);

@@ -16,7 +16,11 @@ describe('outbox.counts', () => {
     const h = env.core.handlers;
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     const ids: string[] = [];
-    for (const [account, name] of [['suntrailtravel', 'One'], ['suntrailtravel', 'Two'], ['oldtimerltd', 'Three']] as const) {
+    for (const [account, name] of [
+      ['suntrailtravel', 'One'],
+      ['suntrailtravel', 'Two'],
+      ['oldtimerltd', 'Three'],
+    ] as const) {
       const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: account, payload: campaignPayload(`${name} counted`) });
       ids.push((await h['drafts.submit']({ id: d.id })).id);
     }
@@ -32,6 +36,10 @@ describe('outbox.counts', () => {
     await h['profiles.setWorkOffline']({ profileId: P, offline: false });
     await until(async () => ((await h['outbox.counts']({ profileId: P })).length === 0 ? true : undefined), 'every change to be sent');
     // Sent history is kept (the Outbox lists it), but nothing of it is counted.
-    expect((await h['outbox.list']({ profileId: P })).filter((i) => ids.includes(i.id)).map((i) => i.state)).toEqual(['sent', 'sent', 'sent']);
+    expect((await h['outbox.list']({ profileId: P })).filter((i) => ids.includes(i.id)).map((i) => i.state)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+    ]);
   });
 });

@@ -20,7 +20,9 @@ async function queue(e: Env, name: string, accountId = ACCOUNT): Promise<OutboxI
 
 /** The account's changes on their way, in the order the Outbox lists them. */
 const listed = async (e: Env, accountId = ACCOUNT) =>
-  (await e.core.handlers['outbox.list']({ profileId: P, accountId })).filter((o) => o.state === 'queued').map((o) => o.summary.replace(/^Create campaign "(.*)"$/, '$1'));
+  (await e.core.handlers['outbox.list']({ profileId: P, accountId }))
+    .filter((o) => o.state === 'queued')
+    .map((o) => o.summary.replace(/^Create campaign "(.*)"$/, '$1'));
 
 const aheadOf = async (e: Env) => Object.fromEntries((await e.core.handlers['outbox.waits']({ profileId: P })).map((w) => [w.id, w.ahead]));
 
@@ -50,7 +52,10 @@ describe('outbox.move', () => {
     expect([four, three, one, two].map((i) => ahead[i.id])).toEqual([0, 1, 2, 3]);
 
     await env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: false });
-    await until(async () => (await env!.core.handlers['outbox.list']({ profileId: P })).every((o) => o.state === 'sent'), 'every change to be sent');
+    await until(
+      async () => (await env!.core.handlers['outbox.list']({ profileId: P })).every((o) => o.state === 'sent'),
+      'every change to be sent',
+    );
     // The sandbox numbers campaigns as they arrive: its order is the order they were sent in.
     const onService = (await sandboxCampaigns(env.sandbox, ACCOUNT)).filter((c) => ['One', 'Two', 'Three', 'Four'].includes(c.name));
     expect(onService.sort((a, b) => a.id - b.id).map((c) => c.name)).toEqual(['Four', 'Three', 'One', 'Two']);
@@ -60,7 +65,10 @@ describe('outbox.move', () => {
     env = await startEnv();
     const h = env.core.handlers;
     const sent = await queue(env, 'Gone already');
-    await until(async () => (await h['outbox.list']({ profileId: P })).find((o) => o.id === sent.id)?.state === 'sent', 'the change to be sent');
+    await until(
+      async () => (await h['outbox.list']({ profileId: P })).find((o) => o.id === sent.id)?.state === 'sent',
+      'the change to be sent',
+    );
     await expect(h['outbox.move']({ id: sent.id, to: 'first' })).rejects.toMatchObject({
       code: 'conflict',
       message: 'Only a queued change can be moved: it has already been sent.',
@@ -72,7 +80,10 @@ describe('outbox.move', () => {
       code: 'invalid_input',
       message: expect.stringMatching(/only be moved among the queued changes of its own account/),
     });
-    await expect(h['outbox.move']({ id: '999999', to: 'up' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/Refresh the list/) });
+    await expect(h['outbox.move']({ id: '999999', to: 'up' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/Refresh the list/),
+    });
     await expect(h['outbox.move']({ id: mine.id, to: { before: '999999' } })).rejects.toMatchObject({ code: 'not_found' });
   });
 });

@@ -11,16 +11,22 @@ afterEach(async () => {
 });
 
 const swWrites = async (e: Env) =>
-  ((await control(e.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string; outcome: string }[] }).requests.filter(
-    (r) => r.method === 'PATCH' && r.path === '/epsilon/container/sw-path',
-  );
+  (
+    (await control(e.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string; outcome: string }[] }
+  ).requests.filter((r) => r.method === 'PATCH' && r.path === '/epsilon/container/sw-path');
 
 it('sends a change the service answered 503 with Retry-After: 120 again after 120 s, not at its 20 ms backoff', async () => {
   env = await startEnv({ clock: 'manual' });
   const h = env.core.handlers;
   await h['apps.list']({ profileId: P });
   await fault(env.sandbox, { method: 'PATCH', path_prefix: '/epsilon/container/sw-path', mode: 'status_503', retry_after: 120 });
-  const item = await h['apps.setSwPath']({ profileId: P, accountId: 'northbikes', appId: '1002', serviceWorkerPath: '/push/sw-9.js', performer: 'me@example.com' });
+  const item = await h['apps.setSwPath']({
+    profileId: P,
+    accountId: 'northbikes',
+    appId: '1002',
+    serviceWorkerPath: '/push/sw-9.js',
+    performer: 'me@example.com',
+  });
   const waiting = await until(async () => {
     const o = (await h['outbox.list']({ profileId: P })).find((x) => x.id === item.id);
     return o?.state === 'queued' && o.attempts === 1 ? o : undefined;
@@ -44,7 +50,12 @@ it('looks for a push the service answered 503 with Retry-After: 120, and sends i
   const h = env.core.handlers;
   await h['apps.list']({ profileId: P });
   await fault(env.sandbox, { method: 'POST', path_prefix: '/epsilon/push', mode: 'status_503', retry_after: 120 });
-  const event = { title: 'After the outage', url: 'https://news.example.com/after', performer: 'me@example.com', target: { include: { apps: ['1001'] } } };
+  const event = {
+    title: 'After the outage',
+    url: 'https://news.example.com/after',
+    performer: 'me@example.com',
+    target: { include: { apps: ['1001'] } },
+  };
   const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'immediate', event } });
   const item = await h['drafts.submit']({ id: d.id });
   // A 5xx may have been applied: the push is looked for first, found absent, and queued again.

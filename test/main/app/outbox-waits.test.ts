@@ -14,7 +14,12 @@ afterEach(async () => {
 });
 
 async function submit(e: Env, name: string) {
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload(name) });
+  const d = await e.core.handlers['drafts.save']({
+    kind: 'campaign',
+    profileId: P,
+    accountId: 'oldtimerltd',
+    payload: campaignPayload(name),
+  });
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
 const waitsOf = async (e: Env) => Object.fromEntries((await e.core.handlers['outbox.waits']({ profileId: P })).map((w) => [w.id, w]));
@@ -30,18 +35,27 @@ describe('outbox.waits', () => {
     expect(w[b.id]?.ahead).toBe(1);
     await env.proxy!.down();
     await env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: false });
-    await until(async () => (await env!.core.handlers['profiles.list']({})).find((p) => p.id === P)?.connection === 'offline', 'the profile to go offline');
+    await until(
+      async () => (await env!.core.handlers['profiles.list']({})).find((p) => p.id === P)?.connection === 'offline',
+      'the profile to go offline',
+    );
     w = await waitsOf(env);
     expect([w[a.id]?.reason, w[b.id]?.reason]).toEqual(['offline', 'offline']);
     await env.proxy!.up();
-    await until(async () => (await env!.core.handlers['outbox.list']({})).filter((o) => o.state === 'sent').length === 2, 'both to be sent');
+    await until(
+      async () => (await env!.core.handlers['outbox.list']({})).filter((o) => o.state === 'sent').length === 2,
+      'both to be sent',
+    );
     expect(await env.core.handlers['outbox.waits']({ profileId: P })).toEqual([]);
   });
 
   it('prunes sent items and activity older than the retention period at start-up, and keeps unsent ones', async () => {
     env = await startEnv();
     const sent = await submit(env, 'Old news');
-    await until(async () => (await env!.core.handlers['outbox.list']({})).find((o) => o.id === sent.id)?.state === 'sent', 'the change to be sent');
+    await until(
+      async () => (await env!.core.handlers['outbox.list']({})).find((o) => o.id === sent.id)?.state === 'sent',
+      'the change to be sent',
+    );
     await env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: true });
     const waiting = await submit(env, 'Still waiting');
     await env.core.close();

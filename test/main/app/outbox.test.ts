@@ -20,27 +20,52 @@ async function settled(e: Env, id: string): Promise<OutboxItem> {
 }
 
 const tasksOnService = async (e: Env) =>
-  ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { taskId: number; title: string; tagId: number; taskStatus: string; executionTime: number }[] }).tasks;
+  (
+    (await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as {
+      tasks: { taskId: number; title: string; tagId: number; taskStatus: string; executionTime: number }[];
+    }
+  ).tasks;
 
 describe('drafts and the outbox', () => {
   it('a draft shows its problems, refuses to be submitted until fixed, then is sent and leaves the drafts list', async () => {
     env = await startEnv();
     const h = env.core.handlers;
-    const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: { name: 'Half done', bid_strategy: 'FIXED', marketing_objective: 'LEADS_GENERATION' } });
+    const d = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: P,
+      accountId: 'oldtimerltd',
+      payload: { name: 'Half done', bid_strategy: 'FIXED', marketing_objective: 'LEADS_GENERATION' },
+    });
     expect(d.problems.map((p) => p.field)).toEqual(expect.arrayContaining(['branding_text', 'cpc', 'spending_limit_model']));
-    await expect(h['drafts.submit']({ id: d.id })).rejects.toMatchObject({ code: 'validation', message: expect.stringMatching(/cpc is required/) });
+    await expect(h['drafts.submit']({ id: d.id })).rejects.toMatchObject({
+      code: 'validation',
+      message: expect.stringMatching(/cpc is required/),
+    });
     expect(await h['outbox.list']({ profileId: P })).toHaveLength(0);
-    const fixed = await h['drafts.save']({ kind: 'campaign', id: d.id, profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Half done') });
+    const fixed = await h['drafts.save']({
+      kind: 'campaign',
+      id: d.id,
+      profileId: P,
+      accountId: 'oldtimerltd',
+      payload: campaignPayload('Half done'),
+    });
     expect(fixed.problems).toEqual([]);
     const item = await h['drafts.submit']({ id: d.id });
-    expect(item).toMatchObject({ kind: 'create_campaign', state: 'queued', summary: 'Create campaign "Half done"', accountId: 'oldtimerltd' });
+    expect(item).toMatchObject({
+      kind: 'create_campaign',
+      state: 'queued',
+      summary: 'Create campaign "Half done"',
+      accountId: 'oldtimerltd',
+    });
     expect((await settled(env, item.id)).state).toBe('sent');
     expect((await sandboxCampaigns(env.sandbox, 'oldtimerltd')).filter((c) => c.name === 'Half done')).toHaveLength(1);
     expect(await h['drafts.list']({ profileId: P, accountId: 'oldtimerltd' })).toEqual([]);
     const activity = await h['activity.list']({ profileId: P, limit: 20 });
     // The Activity line names the id the service gave it, as the Outbox history does.
     const onService = (await sandboxCampaigns(env.sandbox, 'oldtimerltd')).find((c) => c.name === 'Half done')!;
-    expect(activity.map((a) => a.message)).toEqual(expect.arrayContaining([`Create campaign "Half done" was sent: campaign ${onService.id}.`]));
+    expect(activity.map((a) => a.message)).toEqual(
+      expect.arrayContaining([`Create campaign "Half done" was sent: campaign ${onService.id}.`]),
+    );
     expect((await settled(env, item.id)).posted).toEqual({ kind: 'campaign', ids: [String(onService.id)] });
   });
 
@@ -51,7 +76,12 @@ describe('drafts and the outbox', () => {
     const ids: string[] = [];
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     for (const n of names) {
-      const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'suntrailtravel', payload: campaignPayload(`${n} in line`) });
+      const d = await h['drafts.save']({
+        kind: 'campaign',
+        profileId: P,
+        accountId: 'suntrailtravel',
+        payload: campaignPayload(`${n} in line`),
+      });
       ids.push((await h['drafts.submit']({ id: d.id })).id);
     }
     expect((await h['accounts.list']({ profileId: P })).find((a) => a.accountId === 'suntrailtravel')?.queued).toBe(4);
@@ -65,7 +95,12 @@ describe('drafts and the outbox', () => {
   it('a failed item can be discarded; a sent one cannot be retried', async () => {
     env = await startEnv();
     const h = env.core.handlers;
-    const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Display?', { campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }) });
+    const d = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: P,
+      accountId: 'oldtimerltd',
+      payload: campaignPayload('Display?', { campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' }),
+    });
     const item = await h['drafts.submit']({ id: d.id });
     const failed = await settled(env, item.id);
     expect(failed).toMatchObject({ state: 'failed', lastError: { code: 'REFUSED' } });
@@ -73,7 +108,9 @@ describe('drafts and the outbox', () => {
     expect((await h['drafts.list']({ profileId: P, accountId: 'oldtimerltd' })).map((x) => x.id)).toEqual([d.id]);
     await h['outbox.discard']({ id: item.id });
     expect(await h['outbox.list']({ profileId: P })).toHaveLength(0);
-    const ok = await h['drafts.submit']({ id: (await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Fine') })).id });
+    const ok = await h['drafts.submit']({
+      id: (await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Fine') })).id,
+    });
     await settled(env, ok.id);
     await expect(h['outbox.retry']({ id: ok.id })).rejects.toMatchObject({ code: 'conflict' });
   });
@@ -83,7 +120,12 @@ describe('push work', () => {
   it('sends an immediate push and refreshes the task list from the service', async () => {
     env = await startEnv();
     const h = env.core.handlers;
-    const event = { title: 'Hello from the desk', url: 'https://news.example.com/hello', performer: 'me@example.com', target: { include: { apps: ['1001'] } } };
+    const event = {
+      title: 'Hello from the desk',
+      url: 'https://news.example.com/hello',
+      performer: 'me@example.com',
+      target: { include: { apps: ['1001'] } },
+    };
     const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'immediate', event } });
     const item = await h['drafts.submit']({ id: d.id });
     expect(item.kind).toBe('send_push');
@@ -97,8 +139,15 @@ describe('push work', () => {
     env = await startEnv({ tuning: { refreshOnStart: true } });
     const h = env.core.handlers;
     await until(async () => (await h['tasks.list']({ profileId: P, appId: '1002' })).length > 0, 'tasks to be cached');
-    const pending = (await h['tasks.list']({ profileId: P, appId: '1002', taskType: 'scheduled' })).find((t) => t.taskStatus === 'pending')!;
-    const upd = await h['tasks.update']({ profileId: P, accountId: 'northbikes', taskId: pending.taskId, patch: { title: 'Winter tyres, retested' } });
+    const pending = (await h['tasks.list']({ profileId: P, appId: '1002', taskType: 'scheduled' })).find(
+      (t) => t.taskStatus === 'pending',
+    )!;
+    const upd = await h['tasks.update']({
+      profileId: P,
+      accountId: 'northbikes',
+      taskId: pending.taskId,
+      patch: { title: 'Winter tyres, retested' },
+    });
     expect(upd.kind).toBe('update_task');
     expect((await settled(env, upd.id)).state).toBe('sent');
     expect((await tasksOnService(env)).find((t) => String(t.taskId) === pending.taskId)?.title).toBe('Winter tyres, retested');
@@ -106,8 +155,16 @@ describe('push work', () => {
     expect((await settled(env, cancel.id)).state).toBe('sent');
     expect((await tasksOnService(env)).find((t) => String(t.taskId) === pending.taskId)?.taskStatus).toBe('cancelled');
     // A cancelled task can no longer be changed: refused before anything is queued.
-    await expect(h['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: pending.taskId })).rejects.toMatchObject({ code: 'conflict' });
-    const sw = await h['apps.setSwPath']({ profileId: P, accountId: 'northbikes', appId: '1002', serviceWorkerPath: '/push/sw-2.js', performer: 'me@example.com' });
+    await expect(h['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: pending.taskId })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    const sw = await h['apps.setSwPath']({
+      profileId: P,
+      accountId: 'northbikes',
+      appId: '1002',
+      serviceWorkerPath: '/push/sw-2.js',
+      performer: 'me@example.com',
+    });
     expect((await settled(env, sw.id)).state).toBe('sent');
     const apps = (await control(env.sandbox, 'GET', '/_sandbox/apps')) as { apps: { app_id: string; sw_path: string }[] };
     expect(apps.apps.find((a) => a.app_id === '1002')?.sw_path).toBe('/push/sw-2.js');
@@ -118,7 +175,13 @@ describe('push work', () => {
     env = await startEnv({ clock: 'manual' });
     const h = env.core.handlers;
     const at = env.sandbox.now() + HOUR;
-    const event = { title: 'Too late', url: 'https://news.example.com/late', performer: 'me@example.com', target: { include: { apps: ['1001'] } }, executionTime: at };
+    const event = {
+      title: 'Too late',
+      url: 'https://news.example.com/late',
+      performer: 'me@example.com',
+      target: { include: { apps: ['1001'] } },
+      executionTime: at,
+    };
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'scheduled', event } });
     const item = await h['drafts.submit']({ id: d.id });
@@ -132,7 +195,13 @@ describe('push work', () => {
     const [draft] = await h['drafts.list']({ profileId: P, accountId: 'acmeshoes' });
     expect(draft.kind === 'push' ? draft.payload.event?.title : undefined).toBe('Too late');
     const later = env.sandbox.now() + HOUR;
-    await h['drafts.save']({ kind: 'push', id: draft.id, profileId: P, accountId: 'acmeshoes', payload: { mode: 'scheduled', event: { ...event, executionTime: later } } });
+    await h['drafts.save']({
+      kind: 'push',
+      id: draft.id,
+      profileId: P,
+      accountId: 'acmeshoes',
+      payload: { mode: 'scheduled', event: { ...event, executionTime: later } },
+    });
     const again = await h['drafts.submit']({ id: draft.id });
     expect((await settled(env, again.id)).state).toBe('sent');
     // The blocked item was replaced by the new one.

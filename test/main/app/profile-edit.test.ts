@@ -18,18 +18,31 @@ afterEach(async () => {
 const profile = async (e: Env) => (await e.core.handlers['profiles.list']({})).find((p) => p.id === P)!;
 async function queueOffline(e: Env, name: string) {
   await e.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: true });
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload(name) });
+  const d = await e.core.handlers['drafts.save']({
+    kind: 'campaign',
+    profileId: P,
+    accountId: 'oldtimerltd',
+    payload: campaignPayload(name),
+  });
   const item = await e.core.handlers['drafts.submit']({ id: d.id });
-  const draft = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload(`${name} (draft)`) });
+  const draft = await e.core.handlers['drafts.save']({
+    kind: 'campaign',
+    profileId: P,
+    accountId: 'oldtimerltd',
+    payload: campaignPayload(`${name} (draft)`),
+  });
   return { item, draft };
 }
 
 describe('profiles.update', () => {
-  it('refuses a wrong secret with the service\'s words and keeps the right one, the drafts and the queue', async () => {
+  it("refuses a wrong secret with the service's words and keeps the right one, the drafts and the queue", async () => {
     env = await startEnv();
     const h = env.core.handlers;
     const { item, draft } = await queueOffline(env, 'Kept through an edit');
-    await expect(h['profiles.update']({ profileId: P, clientSecret: 'not-the-secret' })).rejects.toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/^The service refused this client id and secret, so nothing was changed: /) });
+    await expect(h['profiles.update']({ profileId: P, clientSecret: 'not-the-secret' })).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringMatching(/^The service refused this client id and secret, so nothing was changed: /),
+    });
     expect(await env.secrets.get(P, 'client_secret')).toBe(DEMO_CLIENT_SECRET);
     // A rename and the right secret: saved in place.
     const renamed = await h['profiles.update']({ profileId: P, name: 'Sandbox (renamed)', clientSecret: DEMO_CLIENT_SECRET });
@@ -51,12 +64,20 @@ describe('profiles.update', () => {
     await until(async () => (await profile(env!)).connection === 'failing', 'the connection to ask for sign-in');
     expect((await profile(env)).hasSecret).toBe(false);
     expect((await h['outbox.list']({})).find((o) => o.id === item.id)?.state).toBe('queued');
-    expect((await profile(env)).signIn.message).toMatch(/The client secret of .* is missing from the system keychain\. Enter it again \("Enter secret"\)/);
+    expect((await profile(env)).signIn.message).toMatch(
+      /The client secret of .* is missing from the system keychain\. Enter it again \("Enter secret"\)/,
+    );
     expect((await profile(env)).signIn.needsSecret).toBe(true);
     const movedAuth = `http://localhost:${new URL(env.serviceUrl).port}`;
-    await expect(h['profiles.update']({ profileId: P, authUrl: movedAuth })).rejects.toMatchObject({ code: 'validation', message: expect.stringMatching(/enter the client secret again/) });
+    await expect(h['profiles.update']({ profileId: P, authUrl: movedAuth })).rejects.toMatchObject({
+      code: 'validation',
+      message: expect.stringMatching(/enter the client secret again/),
+    });
     await h['profiles.update']({ profileId: P, clientSecret: DEMO_CLIENT_SECRET });
-    await until(async () => (await h['outbox.list']({})).find((o) => o.id === item.id)?.state === 'sent', 'the change to be sent once the secret is back');
+    await until(
+      async () => (await h['outbox.list']({})).find((o) => o.id === item.id)?.state === 'sent',
+      'the change to be sent once the secret is back',
+    );
   });
 
   it('refuses plain http:// to another computer with the reason, allows it for loopback', async () => {
@@ -64,10 +85,21 @@ describe('profiles.update', () => {
     const h = env.core.handlers;
     await expect(h['profiles.update']({ profileId: P, pushUrl: 'http://push.example.com' })).rejects.toMatchObject({
       code: 'validation',
-      message: expect.stringMatching(/^The push address uses plain http:\/\/, which would send the client secret and tokens unencrypted to push\.example\.com/),
+      message: expect.stringMatching(
+        /^The push address uses plain http:\/\/, which would send the client secret and tokens unencrypted to push\.example\.com/,
+      ),
     });
     await expect(
-      h['profiles.create']({ name: 'Clear text', baseUrl: 'http://api.example.com', authUrl: 'https://a.example.com', pushUrl: 'https://p.example.com', clientId: 'c', clientSecret: 's', flow: 'client_credentials', redirectUri: null }),
+      h['profiles.create']({
+        name: 'Clear text',
+        baseUrl: 'http://api.example.com',
+        authUrl: 'https://a.example.com',
+        pushUrl: 'https://p.example.com',
+        clientId: 'c',
+        clientSecret: 's',
+        flow: 'client_credentials',
+        redirectUri: null,
+      }),
     ).rejects.toMatchObject({ code: 'validation' });
     expect((await h['profiles.list']({})).map((p) => p.name)).not.toContain('Clear text');
     const local = new URL(env.serviceUrl);

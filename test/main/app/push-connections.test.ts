@@ -14,7 +14,16 @@ afterEach(async () => {
 });
 
 const addProfile = (e: Env, clientId = 'demo-client', clientSecret = 'demo-secret'): Promise<Profile> =>
-  e.core.handlers['profiles.create']({ name: 'Agency', baseUrl: e.serviceUrl, authUrl: e.serviceUrl, pushUrl: e.serviceUrl, clientId, clientSecret, flow: 'client_credentials', redirectUri: null });
+  e.core.handlers['profiles.create']({
+    name: 'Agency',
+    baseUrl: e.serviceUrl,
+    authUrl: e.serviceUrl,
+    pushUrl: e.serviceUrl,
+    clientId,
+    clientSecret,
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
 
 /** auth-apps requests the service saw. */
 async function authAppsReads(e: Env): Promise<number> {
@@ -22,7 +31,11 @@ async function authAppsReads(e: Env): Promise<number> {
   return log.requests.filter((r) => r.method === 'GET' && r.path === '/epsilon/push/auth-apps').length;
 }
 
-const outcome = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }));
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (v) => ({ ok: v }),
+    (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
+  );
 
 interface ServiceTask {
   taskId: number;
@@ -41,7 +54,13 @@ describe('applications of a connection the person added', () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
     const p = await addProfile(env);
-    const appsChanged = () => env!.events.some((x) => x.event === 'data.changed' && (x.payload as { profileId: string; what: string }).profileId === p.id && (x.payload as { what: string }).what === 'apps');
+    const appsChanged = () =>
+      env!.events.some(
+        (x) =>
+          x.event === 'data.changed' &&
+          (x.payload as { profileId: string; what: string }).profileId === p.id &&
+          (x.payload as { what: string }).what === 'apps',
+      );
     await until(appsChanged, 'the applications to be fetched');
     // The tasks come too: the Tasks tab opens on a list, without a Refresh click.
     await until(async () => (await h['tasks.list']({ profileId: p.id, appId: '1001' })).length > 0, 'the tasks of 1001 to be cached');
@@ -54,15 +73,24 @@ describe('applications of a connection the person added', () => {
     expect(await authAppsReads(env)).toBe(reads);
   });
 
-  it('a failed fetch is the list\'s error, not retried at every look; signing in again fetches them', async () => {
+  it("a failed fetch is the list's error, not retried at every look; signing in again fetches them", async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
     await fault(env.sandbox, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'status_500', count: 1 });
     const p = await addProfile(env);
-    await until(async () => (await h['activity.list']({ profileId: p.id, limit: 20 })).some((a) => /Fetching the applications of this connection failed/.test(a.message)), 'the failure to be logged');
+    await until(
+      async () =>
+        (await h['activity.list']({ profileId: p.id, limit: 20 })).some((a) =>
+          /Fetching the applications of this connection failed/.test(a.message),
+        ),
+      'the failure to be logged',
+    );
     const reads = await authAppsReads(env);
     const first = await outcome(h['apps.list']({ profileId: p.id }));
-    expect(first).toMatchObject({ code: 'server', message: expect.stringMatching(/^The applications of this connection could not be fetched: /) });
+    expect(first).toMatchObject({
+      code: 'server',
+      message: expect.stringMatching(/^The applications of this connection could not be fetched: /),
+    });
     // The Push tab opened again (or the composer re-read its apps): the same reason, no new request.
     expect(await outcome(h['apps.list']({ profileId: p.id }))).toEqual(first);
     expect(await authAppsReads(env)).toBe(reads);
@@ -83,9 +111,21 @@ describe('applications of a connection the person added', () => {
     env = await startEnv({ fixtures, demo: false });
     await env.core.close();
     const h = (await env.restart({ openExternal: loginAs('manager@example.com', 'demo') })).handlers;
-    const p = await h['profiles.create']({ name: 'Browser', baseUrl: env.sandbox.url, authUrl: env.sandbox.url, pushUrl: env.sandbox.url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'authorization_code', redirectUri });
+    const p = await h['profiles.create']({
+      name: 'Browser',
+      baseUrl: env.sandbox.url,
+      authUrl: env.sandbox.url,
+      pushUrl: env.sandbox.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'authorization_code',
+      redirectUri,
+    });
     for (let look = 0; look < 3; look++) {
-      expect(await outcome(h['apps.list']({ profileId: p.id }))).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/Sign in to this connection/) });
+      expect(await outcome(h['apps.list']({ profileId: p.id }))).toMatchObject({
+        code: 'unauthorized',
+        message: expect.stringMatching(/Sign in to this connection/),
+      });
     }
     expect(await authAppsReads(env)).toBe(0);
     await h['profiles.signIn']({ profileId: p.id });
@@ -128,12 +168,20 @@ describe('editing a scheduled task', () => {
       }, `outbox item ${id} to settle`);
     const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'scheduled', event } });
     expect((await settled((await h['drafts.submit']({ id: d.id })).id)).state).toBe('sent');
-    const cached = await until(async () => (await h['tasks.list']({ profileId: P, appId: '1001' })).find((t) => t.title === 'Weekend reading'), 'the scheduled task in the cache');
+    const cached = await until(
+      async () => (await h['tasks.list']({ profileId: P, appId: '1001' })).find((t) => t.title === 'Weekend reading'),
+      'the scheduled task in the cache',
+    );
     const before = (await tasksOnService(env)).find((t) => String(t.taskId) === cached.taskId)!;
     expect(before.thumbnailUrl).toMatch(/^http.*\?src=/);
 
     // The person changes the title only.
-    const upd: OutboxItem = await h['tasks.update']({ profileId: P, accountId: 'acmeshoes', taskId: cached.taskId, patch: { title: 'Weekend reading, updated' } });
+    const upd: OutboxItem = await h['tasks.update']({
+      profileId: P,
+      accountId: 'acmeshoes',
+      taskId: cached.taskId,
+      patch: { title: 'Weekend reading, updated' },
+    });
     const done = await settled(upd.id);
     expect(done.lastError).toBeNull();
     expect(done.state).toBe('sent');

@@ -29,11 +29,18 @@ async function settled(e: Env, id: string): Promise<OutboxItem> {
 }
 
 const tasksOnService = async (e: Env) =>
-  ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { title: string; taskType: string; executionTime: number }[] }).tasks;
+  ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { title: string; taskType: string; executionTime: number }[] })
+    .tasks;
 
 async function blockedPush(e: Env, title: string): Promise<OutboxItem> {
   const h = e.core.handlers;
-  const event = { title, url: 'https://news.example.com/late', performer: 'me@example.com', target: { include: { apps: ['1001'] } }, executionTime: e.sandbox.now() + HOUR };
+  const event = {
+    title,
+    url: 'https://news.example.com/late',
+    performer: 'me@example.com',
+    target: { include: { apps: ['1001'] } },
+    executionTime: e.sandbox.now() + HOUR,
+  };
   await h['profiles.setWorkOffline']({ profileId: P, offline: true });
   const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'scheduled', event } });
   const item = await h['drafts.submit']({ id: d.id });
@@ -52,12 +59,16 @@ describe('a scheduled push whose time passed while it waited', () => {
     const [listed] = await h['push.blocked']({ profileId: P, accountId: 'acmeshoes' });
     expect(listed).toMatchObject({ id: item.id, title: 'Fix me later' });
     // A time still in the past is refused, with the rule's words.
-    await expect(h['push.reschedule']({ id: item.id, when: { kind: 'at', executionTime: env.sandbox.now() - 1000 } })).rejects.toThrow(/must be in the future/);
+    await expect(h['push.reschedule']({ id: item.id, when: { kind: 'at', executionTime: env.sandbox.now() - 1000 } })).rejects.toThrow(
+      /must be in the future/,
+    );
     const later = env.sandbox.now() + HOUR;
     const again = await h['push.reschedule']({ id: item.id, when: { kind: 'at', executionTime: later } });
     expect(again.id).toBe(item.id);
     expect((await settled(env, item.id)).state).toBe('sent');
-    expect((await tasksOnService(env)).filter((t) => t.title === 'Fix me later').map((t) => [t.taskType, t.executionTime])).toEqual([['scheduled', later]]);
+    expect((await tasksOnService(env)).filter((t) => t.title === 'Fix me later').map((t) => [t.taskType, t.executionTime])).toEqual([
+      ['scheduled', later],
+    ]);
     expect(await h['push.blocked']({ profileId: P, accountId: 'acmeshoes' })).toEqual([]);
   });
 
@@ -112,17 +123,24 @@ function png(width: number, height: number): Buffer {
   ihdr[9] = 0;
   const raw = Buffer.alloc((width + 1) * height, 0x80);
   for (let y = 0; y < height; y++) raw[y * (width + 1)] = 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 async function imageServer(): Promise<string> {
   server = createServer((req, res) => {
     if (req.url === '/icon.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(png(192, 192));
     if (req.url === '/small.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(png(120, 80));
-    if (req.url === '/big.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.concat([png(400, 300), Buffer.alloc(250 * 1024)]));
+    if (req.url === '/big.png')
+      return void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.concat([png(400, 300), Buffer.alloc(250 * 1024)]));
     if (req.url === '/page') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     if (req.url === '/slow') return; // never answers
-    if (req.url?.startsWith('/to?')) return void res.writeHead(302, { location: new URLSearchParams(req.url.slice(4)).get('url') ?? '/' }).end();
+    if (req.url?.startsWith('/to?'))
+      return void res.writeHead(302, { location: new URLSearchParams(req.url.slice(4)).get('url') ?? '/' }).end();
     res.writeHead(404).end();
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
@@ -152,8 +170,12 @@ describe('image checks in the main process', () => {
 
   it('stops at the size limit and the timeout', async () => {
     const base = await imageServer();
-    expect((await checkImage(`${base}/big.png`, 'icon', { ...trusting(base), maxBytes: 100 * 1024, timeoutMs: 5000 })).error).toMatch(/Too large to check/);
-    expect((await checkImage(`${base}/slow`, 'icon', { ...trusting(base), maxBytes: 100 * 1024, timeoutMs: 200 })).error).toBe('No answer within 200 ms');
+    expect((await checkImage(`${base}/big.png`, 'icon', { ...trusting(base), maxBytes: 100 * 1024, timeoutMs: 5000 })).error).toMatch(
+      /Too large to check/,
+    );
+    expect((await checkImage(`${base}/slow`, 'icon', { ...trusting(base), maxBytes: 100 * 1024, timeoutMs: 200 })).error).toBe(
+      'No answer within 200 ms',
+    );
   });
 
   it('never reaches this computer or a private network, by address, by name, or through a redirect', async () => {
@@ -177,12 +199,35 @@ describe('image checks in the main process', () => {
     const other = `http://localhost:${port}/icon.png`;
     expect((await checkImage(`${base}/to?url=${encodeURIComponent(other)}`, 'icon', trusting(base))).error).toBe(refused);
     // Redirects within the trusted host are followed.
-    expect(await checkImage(`${base}/to?url=${encodeURIComponent('/icon.png')}`, 'icon', trusting(base))).toMatchObject({ reachable: true, format: 'png' });
+    expect(await checkImage(`${base}/to?url=${encodeURIComponent('/icon.png')}`, 'icon', trusting(base))).toMatchObject({
+      reachable: true,
+      format: 'png',
+    });
   });
 
   it('tells public from non-public addresses', () => {
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', '93.184.216.34']) expect(isPublicAddress(a), a).toBe(true);
-    for (const a of ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fd12::1', 'ff02::1', '::ffff:10.0.0.1', '::ffff:7f00:1', 'not an address']) {
+    for (const a of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd12::1',
+      'ff02::1',
+      '::ffff:10.0.0.1',
+      '::ffff:7f00:1',
+      'not an address',
+    ]) {
       expect(isPublicAddress(a), a).toBe(false);
     }
   });

@@ -23,7 +23,12 @@ describe('a push API limited at Tier 6 (reads: 1 a second, 1 a minute)', () => {
     // The start-up fetch read the apps; the answer taught the client the read budget.
     await until(async () => (await pushBudget(env!, 'read'))?.model === 'learned', 'the start-up fetch to learn the push read budget');
 
-    const event = { title: 'Limited hello', url: 'https://news.example.com/limited', performer: 'me@example.com', target: { include: { apps: ['1001'] } } };
+    const event = {
+      title: 'Limited hello',
+      url: 'https://news.example.com/limited',
+      performer: 'me@example.com',
+      target: { include: { apps: ['1001'] } },
+    };
     const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'immediate', event } });
     const item = await h['drafts.submit']({ id: d.id });
     // The send itself is a write: its budget is untouched, so it goes at once.

@@ -18,13 +18,22 @@ afterEach(async () => {
 });
 
 /** The interface's display example: refused by an account not enabled for display. */
-const displayExample = (name: string) => ({ name, cpc: 0.4, bid_strategy: 'FIXED', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' });
+const displayExample = (name: string) => ({
+  name,
+  cpc: 0.4,
+  bid_strategy: 'FIXED',
+  marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
+  campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+});
 
 async function itemIn(e: Env, id: string, states: OutboxItem['state'][]): Promise<OutboxItem> {
-  return until(async () => {
-    const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-    return item && states.includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to be ${states.join(' or ')}`);
+  return until(
+    async () => {
+      const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
+      return item && states.includes(item.state) ? item : undefined;
+    },
+    `outbox item ${id} to be ${states.join(' or ')}`,
+  );
 }
 
 async function queue(e: Env, accountId: string, payload: Record<string, unknown>): Promise<OutboxItem> {
@@ -92,7 +101,10 @@ describe('removal accounts for every unsent change', () => {
     // Another window adds a draft while the dialog is open.
     await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: BAKERY.accountId, payload: campaignPayload('Made meanwhile') });
     const refused = await refusal(h['accounts.remove']({ ...BAKERY, discardUnsent: true, discarding: shown }));
-    expect(refused).toMatchObject({ code: 'conflict', message: 'Another change was made since the list was shown (Campaign draft "Made meanwhile"): look at the list again, then choose.' });
+    expect(refused).toMatchObject({
+      code: 'conflict',
+      message: 'Another change was made since the list was shown (Campaign draft "Made meanwhile"): look at the list again, then choose.',
+    });
     expect((await h['unsent.list'](BAKERY)).items).toHaveLength(2);
     await h['accounts.remove']({ ...BAKERY, discardUnsent: true, discarding: (await h['unsent.list'](BAKERY)).items.map(unsentKey) });
     expect((await h['accounts.list']({ profileId: P })).some((a) => a.accountId === BAKERY.accountId)).toBe(false);
@@ -109,7 +121,13 @@ describe('removal accounts for every unsent change', () => {
     env = await startEnv();
     const h = env.core.handlers;
     // The service takes its time to answer this create: the item stays 'sending' meanwhile.
-    await fault(env.sandbox, { method: 'POST', path_prefix: `/core/api/1.0/${BAKERY.accountId}/campaigns`, mode: 'delay', delay_ms: 3000, count: 1 });
+    await fault(env.sandbox, {
+      method: 'POST',
+      path_prefix: `/core/api/1.0/${BAKERY.accountId}/campaigns`,
+      mode: 'delay',
+      delay_ms: 3000,
+      count: 1,
+    });
     const item = await queue(env, BAKERY.accountId, campaignPayload('Slow bread'));
     await itemIn(env, item.id, ['sending']);
     const refused = await refusal(h['accounts.remove']({ ...BAKERY, discardUnsent: true }));
@@ -123,14 +141,33 @@ describe('removal accounts for every unsent change', () => {
   it('refuses to remove a connection with unsent work of any of its accounts, push drafts included; with the choice it goes, another connection untouched', async () => {
     env = await startEnv();
     const h = env.core.handlers;
-    const other = await h['profiles.create']({ name: 'Agency', baseUrl: env.serviceUrl, authUrl: env.serviceUrl, pushUrl: env.serviceUrl, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+    const other = await h['profiles.create']({
+      name: 'Agency',
+      baseUrl: env.serviceUrl,
+      authUrl: env.serviceUrl,
+      pushUrl: env.serviceUrl,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
     await h['accounts.add']({ profileId: other.id, accountId: 'acmeshoes' });
-    const keep = await h['drafts.save']({ kind: 'campaign', profileId: other.id, accountId: 'acmeshoes', payload: campaignPayload('Keep me') });
+    const keep = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: other.id,
+      accountId: 'acmeshoes',
+      payload: campaignPayload('Keep me'),
+    });
 
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     await queue(env, 'acmeshoes', campaignPayload('Boots'));
     await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('Clocks') });
-    await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'immediate', event: { title: 'Winter sale' } } });
+    await h['drafts.save']({
+      kind: 'push',
+      profileId: P,
+      accountId: 'acmeshoes',
+      payload: { mode: 'immediate', event: { title: 'Winter sale' } },
+    });
 
     const { items } = await h['unsent.list']({ profileId: P });
     expect(items.map((i) => i.summary).sort()).toEqual(['Campaign draft "Clocks"', 'Create campaign "Boots"', 'Push draft "Winter sale"']);
@@ -155,12 +192,24 @@ describe('retention the person sets', () => {
     env.sandbox.advance(10 * DAY_MS);
     await h['profiles.setWorkOffline']({ profileId: P, offline: true });
     const waiting = await queue(env, 'oldtimerltd', campaignPayload('Still waiting'));
-    const recent = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload('A draft') });
+    const recent = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: P,
+      accountId: 'oldtimerltd',
+      payload: campaignPayload('A draft'),
+    });
 
     // Out of range: refused with the bounds, nothing changed.
-    expect(await refusal(h['retention.set']({ sentDays: 0, activityDays: 30 }))).toMatchObject({ code: 'validation', message: 'Sent history: keep it at least 1 day.' });
-    expect(await refusal(h['retention.preview']({ sentDays: 30, activityDays: 400 }))).toMatchObject({ message: 'Activity log: keep it at most 365 days (a year).' });
-    expect(await refusal(h['retention.set']({ sentDays: 7.5, activityDays: 30 }))).toMatchObject({ message: 'Sent history: write a whole number of days.' });
+    expect(await refusal(h['retention.set']({ sentDays: 0, activityDays: 30 }))).toMatchObject({
+      code: 'validation',
+      message: 'Sent history: keep it at least 1 day.',
+    });
+    expect(await refusal(h['retention.preview']({ sentDays: 30, activityDays: 400 }))).toMatchObject({
+      message: 'Activity log: keep it at most 365 days (a year).',
+    });
+    expect(await refusal(h['retention.set']({ sentDays: 7.5, activityDays: 30 }))).toMatchObject({
+      message: 'Sent history: write a whole number of days.',
+    });
     expect(await h['retention.get']({})).toEqual({ sentDays: 30, activityDays: 30 });
 
     // Said before saving, and nothing goes yet.

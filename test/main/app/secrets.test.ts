@@ -43,35 +43,78 @@ describe('secrets never leak', () => {
             answers.push(v);
             return v;
           } catch (e) {
-            answers.push({ error: e instanceof Error ? { name: e.name, message: e.message, details: (e as { details?: unknown }).details } : e });
+            answers.push({
+              error: e instanceof Error ? { name: e.name, message: e.message, details: (e as { details?: unknown }).details } : e,
+            });
             throw e;
           }
         };
       },
     });
     const url = env.serviceUrl;
-    const p = await h['profiles.create']({ name: 'Agency', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: SECRET, flow: 'client_credentials', redirectUri: null });
+    const p = await h['profiles.create']({
+      name: 'Agency',
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: 'demo-client',
+      clientSecret: SECRET,
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
     await h['profiles.signIn']({ profileId: p.id });
     await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
     await h['accounts.add']({ profileId: p.id, accountId: 'northnet' });
     await h['accounts.add']({ profileId: p.id, accountId: 'strangers' }).catch(() => undefined);
     await h['sync.refresh']({ profileId: p.id, accountId: 'oldtimerltd' });
     await fault(env.sandbox, { method: 'POST', path_prefix: '/core/api', mode: 'close_after', count: 1 });
-    const d = await h['drafts.save']({ kind: 'campaign', profileId: p.id, accountId: 'oldtimerltd', payload: campaignPayload('Secretless') });
+    const d = await h['drafts.save']({
+      kind: 'campaign',
+      profileId: p.id,
+      accountId: 'oldtimerltd',
+      payload: campaignPayload('Secretless'),
+    });
     const item = await h['drafts.submit']({ id: d.id });
-    const push = await h['drafts.save']({ kind: 'push', profileId: p.id, accountId: 'oldtimerltd', payload: { mode: 'immediate', event: { title: 'Hi', url: 'https://news.example.com/x', performer: 'me', target: { include: { apps: ['1001'] } } } } });
+    const push = await h['drafts.save']({
+      kind: 'push',
+      profileId: p.id,
+      accountId: 'oldtimerltd',
+      payload: {
+        mode: 'immediate',
+        event: { title: 'Hi', url: 'https://news.example.com/x', performer: 'me', target: { include: { apps: ['1001'] } } },
+      },
+    });
     await h['drafts.submit']({ id: push.id });
     await until(async () => (await h['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox to drain');
     expect((await h['outbox.list']({})).find((i) => i.id === item.id)?.state).toBe('sent');
     // Refused sign-ins whose error echoes the form body: a wrong secret, and the right secret with a wrong client id.
     // Adding them is refused (nothing saved), and the person still reads what the server said, with the secret taken out.
     const refusals: string[] = [];
-    await h['profiles.create']({ name: 'Typo', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: `${SECRET}-typo`, flow: 'client_credentials', redirectUri: null }).catch((e: Error) => refusals.push(e.message));
-    await h['profiles.create']({ name: 'Wrong id', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-cleint', clientSecret: SECRET, flow: 'client_credentials', redirectUri: null }).catch((e: Error) => refusals.push(e.message));
+    await h['profiles.create']({
+      name: 'Typo',
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: 'demo-client',
+      clientSecret: `${SECRET}-typo`,
+      flow: 'client_credentials',
+      redirectUri: null,
+    }).catch((e: Error) => refusals.push(e.message));
+    await h['profiles.create']({
+      name: 'Wrong id',
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: 'demo-cleint',
+      clientSecret: SECRET,
+      flow: 'client_credentials',
+      redirectUri: null,
+    }).catch((e: Error) => refusals.push(e.message));
     expect(refusals).toHaveLength(2);
     expect((await h['profiles.list']({})).map((x) => x.name)).not.toContain('Typo');
     for (const r of refusals) expect(r).toMatch(/invalid_client: Client authentication failed.*\(request: .*\[redacted\]/);
-    for (const c of ['profiles.list', 'accounts.list', 'outbox.list', 'activity.list', 'ratelimit.state', 'app.info'] as const) await h[c]({} as never);
+    for (const c of ['profiles.list', 'accounts.list', 'outbox.list', 'activity.list', 'ratelimit.state', 'app.info'] as const)
+      await h[c]({} as never);
     await h['apps.list']({ profileId: p.id });
     await h['tasks.list']({ profileId: p.id, appId: '1001' });
     await h['campaigns.query']({ profileId: p.id, accountId: 'oldtimerltd', offset: 0, limit: 1000 });

@@ -15,7 +15,13 @@ afterEach(async () => {
 /** Queues a scheduled push at `at` (ms) for the demo account; resolves to the outbox item or rejects with the refusal. */
 async function queuePushAt(e: Env, at: number) {
   const h = e.core.handlers;
-  const event = { title: `At ${at}`, url: 'https://news.example.com/now', performer: 'me@example.com', target: { include: { apps: ['1001'] } }, executionTime: at };
+  const event = {
+    title: `At ${at}`,
+    url: 'https://news.example.com/now',
+    performer: 'me@example.com',
+    target: { include: { apps: ['1001'] } },
+    executionTime: at,
+  };
   const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'scheduled', event } });
   return h['drafts.submit']({ id: d.id });
 }

@@ -39,18 +39,24 @@ async function twoConnections(): Promise<{ e: Env; b: string }> {
 async function seenSince(e: Env, seq: number) {
   const log = (await sandboxRequests(e.sandbox)).filter((r) => r.seq > seq);
   const tokens = log.filter(isTokenRequest);
-  return { tokens: tokens.length, issued: tokens.filter((r) => r.status === 200).length, refused: log.filter((r) => !isTokenRequest(r) && r.status === 401).length };
+  return {
+    tokens: tokens.length,
+    issued: tokens.filter((r) => r.status === 200).length,
+    refused: log.filter((r) => !isTokenRequest(r) && r.status === 401).length,
+  };
 }
 
 /** Both connections read at once, `rounds` times: every read must succeed. */
 async function workTogether(e: Env, profiles: string[], rounds: number): Promise<void> {
   for (let i = 0; i < rounds; i++) {
-    await Promise.all(profiles.flatMap((profileId) => ['1001', '1002'].map((appId) => e.core.handlers['tasks.refresh']({ profileId, appId }))));
+    await Promise.all(
+      profiles.flatMap((profileId) => ['1001', '1002'].map((appId) => e.core.handlers['tasks.refresh']({ profileId, appId }))),
+    );
   }
 }
 
 describe('one token per client id, shared by the connections that use it', () => {
-  it('two connections working at once never revoke each other\'s token', async () => {
+  it("two connections working at once never revoke each other's token", async () => {
     const { e, b } = await twoConnections();
     const before = e.sandbox.lastRequestSeq();
     await workTogether(e, [A, b], 5);
@@ -70,7 +76,7 @@ describe('one token per client id, shared by the connections that use it', () =>
     expect(await seenSince(e, before)).toEqual({ tokens: 1, issued: 1, refused: 0 });
   });
 
-  it('a connection edit\'s credential check while the other works reuses the shared token, revoking nothing', async () => {
+  it("a connection edit's credential check while the other works reuses the shared token, revoking nothing", async () => {
     const { e, b } = await twoConnections();
     await workTogether(e, [A, b], 1);
     const before = e.sandbox.lastRequestSeq();
@@ -89,7 +95,9 @@ describe('one token per client id, shared by the connections that use it', () =>
     const { e, b } = await twoConnections();
     await workTogether(e, [A, b], 1);
     const before = e.sandbox.lastRequestSeq();
-    await expect(e.core.handlers['profiles.update']({ profileId: b, clientSecret: 'not-the-secret' })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(e.core.handlers['profiles.update']({ profileId: b, clientSecret: 'not-the-secret' })).rejects.toMatchObject({
+      code: 'unauthorized',
+    });
     await workTogether(e, [A, b], 1);
     // The refused secret was asked about (in the form, then through HTTP Basic); no token was
     // issued, and the one both connections use kept working.

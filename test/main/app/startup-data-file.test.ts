@@ -48,7 +48,9 @@ describe('core start-up with a data file it cannot use', () => {
     const kept = readdirSync(dir).filter((f) => f.startsWith(`${DATABASE_FILE}.foreign-`));
     expect(kept).toHaveLength(1);
     const log = await core.handlers['activity.list']({ limit: 50 });
-    expect(log.map((a) => a.message)).toContain(`The data file was not a Campaign Desk data file; it was kept as ${kept[0]} in the same folder and Campaign Desk started with an empty one.`);
+    expect(log.map((a) => a.message)).toContain(
+      `The data file was not a Campaign Desk data file; it was kept as ${kept[0]} in the same folder and Campaign Desk started with an empty one.`,
+    );
   });
 
   it('a newer file: its version named, no fresh start offered, and none made when asked', async () => {
@@ -59,7 +61,9 @@ describe('core start-up with a data file it cannot use', () => {
     db.close();
     const e = await startError(dir);
     expect(e.details).toMatchObject({ dataFile: 'too_new', canStartFresh: false, version: MIGRATIONS.length + 1 });
-    await expect(createDeskCore({ dataDir: dir, transport: 'browser', version: 'test', secrets: await memorySecrets(), startFresh: true })).rejects.toThrow(/newer version of Campaign Desk/);
+    await expect(
+      createDeskCore({ dataDir: dir, transport: 'browser', version: 'test', secrets: await memorySecrets(), startFresh: true }),
+    ).rejects.toThrow(/newer version of Campaign Desk/);
     expect(readdirSync(dir)).toEqual([DATABASE_FILE]);
   });
 });

@@ -28,7 +28,10 @@ async function tasksOnService(e: Env, app: string): Promise<{ taskId: number; ti
 
 describe('the task list read by what it holds', () => {
   it('shows the tasks under a nested wrapper with their count beside them, fields left out when empty, and {} as no tasks', async () => {
-    env = await startEnv({ fixtures: fixtures(), variants: { task_list_wrapper: 'payload.items', empty_as_object: true, omit_empty: true } });
+    env = await startEnv({
+      fixtures: fixtures(),
+      variants: { task_list_wrapper: 'payload.items', empty_as_object: true, omit_empty: true },
+    });
     const h = env.core.handlers;
     // As the Tasks tab does: the apps first, then the tasks of the app the person opens.
     await h['apps.list']({ profileId: P });
@@ -84,11 +87,19 @@ describe('a long task list', () => {
     expect(await h['tasks.list']({ profileId: P, appId: '1004' })).toHaveLength(MANY);
 
     await fault(env.sandbox, { method: 'POST', path_prefix: '/epsilon/push', mode: 'close_after' });
-    const event = { title: 'Lost in the crowd', url: 'https://deals.suntrail.example/lost', performer: 'me@example.com', target: { include: { apps: ['1004'] } } };
+    const event = {
+      title: 'Lost in the crowd',
+      url: 'https://deals.suntrail.example/lost',
+      performer: 'me@example.com',
+      target: { include: { apps: ['1004'] } },
+    };
     const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'suntrailtravel', payload: { mode: 'immediate', event } });
     const item = await h['drafts.submit']({ id: d.id });
     const settled = await until(
-      async () => (await h['outbox.list']({ profileId: P })).find((i): i is OutboxItem => i.id === item.id && ['sent', 'failed', 'blocked'].includes(i.state)),
+      async () =>
+        (await h['outbox.list']({ profileId: P })).find(
+          (i): i is OutboxItem => i.id === item.id && ['sent', 'failed', 'blocked'].includes(i.state),
+        ),
       'the push to be decided',
       60_000,
     );

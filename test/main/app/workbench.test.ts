@@ -15,12 +15,29 @@ afterEach(async () => {
 async function agency(e: Env) {
   const h = e.core.handlers;
   const url = e.serviceUrl;
-  const p = await h['profiles.create']({ name: 'Agency', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+  const p = await h['profiles.create']({
+    name: 'Agency',
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
   await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
   return p.id;
 }
 
-const good = (name: string) => ({ name, branding_text: 'Acme', bid_strategy: 'FIXED', cpc: 0.3, spending_limit_model: 'MONTHLY', spending_limit: 100, marketing_objective: 'LEADS_GENERATION' });
+const good = (name: string) => ({
+  name,
+  branding_text: 'Acme',
+  bid_strategy: 'FIXED',
+  cpc: 0.3,
+  spending_limit_model: 'MONTHLY',
+  spending_limit: 100,
+  marketing_objective: 'LEADS_GENERATION',
+});
 
 describe('saved window', () => {
   it('is read back after a restart as it was saved', async () => {
@@ -28,7 +45,15 @@ describe('saved window', () => {
     const view = {
       account: { profileId: 'p1', accountId: 'acmeshoes' },
       tab: 'drafts',
-      accounts: { 'p1/acmeshoes': { sort: { field: 'spent', direction: 'desc' as const }, status: 'PAUSED', text: 'boots', columns: [{ id: 'tracking_code', width: 200 }], detailsOpen: false } },
+      accounts: {
+        'p1/acmeshoes': {
+          sort: { field: 'spent', direction: 'desc' as const },
+          status: 'PAUSED',
+          text: 'boots',
+          columns: [{ id: 'tracking_code', width: 200 }],
+          detailsOpen: false,
+        },
+      },
     };
     expect(await env.core.handlers['views.load']({})).toEqual({ accounts: {} });
     await env.core.handlers['views.save'](view);
@@ -42,7 +67,21 @@ describe('campaigns.records', () => {
     const f = testFixtures();
     f.campaigns = [
       ...(f.campaigns ?? []),
-      { account_id: 'acmeshoes', id: 4300001, name: 'Odd one', branding_text: 'Acme', status: 'APPROVED', created_at: '2026-11-20T08:00:00Z', bid_strategy: 'FIXED', cpc: 0.2, spending_limit: 40, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION', spent: 1, tracking_code: 'utm_source=x' },
+      {
+        account_id: 'acmeshoes',
+        id: 4300001,
+        name: 'Odd one',
+        branding_text: 'Acme',
+        status: 'APPROVED',
+        created_at: '2026-11-20T08:00:00Z',
+        bid_strategy: 'FIXED',
+        cpc: 0.2,
+        spending_limit: 40,
+        spending_limit_model: 'MONTHLY',
+        marketing_objective: 'LEADS_GENERATION',
+        spent: 1,
+        tracking_code: 'utm_source=x',
+      },
     ];
     // A service that sends a field the interface does not list (its own legal choice).
     const withUnknownField = (path: string, body: Buffer) => {
@@ -70,14 +109,28 @@ describe('bulk drafts', () => {
     const h = env.core.handlers;
     const profileId = await agency(env);
     // One draft names an account that is not there: nothing of the batch is saved.
-    await expect(h['drafts.saveMany']({ profileId, accountId: 'strangers', drafts: [{ payload: good('A') }] })).rejects.toMatchObject({ code: 'not_found' });
-    const saved = await h['drafts.saveMany']({ profileId, accountId: 'acmeshoes', drafts: [{ payload: good('Bulk 1') }, { payload: good('Bulk 2') }, { payload: { ...good('Bulk 3'), cpc: undefined } }] });
+    await expect(h['drafts.saveMany']({ profileId, accountId: 'strangers', drafts: [{ payload: good('A') }] })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    const saved = await h['drafts.saveMany']({
+      profileId,
+      accountId: 'acmeshoes',
+      drafts: [{ payload: good('Bulk 1') }, { payload: good('Bulk 2') }, { payload: { ...good('Bulk 3'), cpc: undefined } }],
+    });
     expect(saved.map((d) => d.problems.length)).toEqual([0, 0, 1]);
     // Offline, the queued ones wait: a batch touching one of them is refused as a whole.
     await h['profiles.setWorkOffline']({ profileId, offline: true });
     const out = await h['drafts.submitMany']({ ids: saved.map((d) => d.id) });
-    await expect(h['drafts.saveMany']({ profileId, accountId: 'acmeshoes', drafts: [{ payload: good('Fresh') }, { id: saved[0].id, payload: good('Changed') }] })).rejects.toThrow();
-    expect((await h['drafts.list']({ profileId, accountId: 'acmeshoes' })).map((d) => (d.kind === 'campaign' ? d.payload.name : ''))).not.toContain('Fresh');
+    await expect(
+      h['drafts.saveMany']({
+        profileId,
+        accountId: 'acmeshoes',
+        drafts: [{ payload: good('Fresh') }, { id: saved[0].id, payload: good('Changed') }],
+      }),
+    ).rejects.toThrow();
+    expect(
+      (await h['drafts.list']({ profileId, accountId: 'acmeshoes' })).map((d) => (d.kind === 'campaign' ? d.payload.name : '')),
+    ).not.toContain('Fresh');
     await h['profiles.setWorkOffline']({ profileId, offline: false });
     expect(out.queued.map((q) => q.id)).toEqual([saved[0].id, saved[1].id]);
     expect(out.refused).toEqual([{ id: saved[2].id, problems: [expect.objectContaining({ field: 'cpc' })] }]);
@@ -90,7 +143,11 @@ describe('bulk drafts', () => {
     // A removal and its undo: the draft comes back under its own id.
     await h['drafts.deleteMany']({ ids: [saved[2].id] });
     expect(await h['drafts.list']({ profileId, accountId: 'acmeshoes' })).toEqual([]);
-    const back = await h['drafts.saveMany']({ profileId, accountId: 'acmeshoes', drafts: [{ id: saved[2].id, payload: { ...good('Bulk 3'), cpc: undefined } }] });
+    const back = await h['drafts.saveMany']({
+      profileId,
+      accountId: 'acmeshoes',
+      drafts: [{ id: saved[2].id, payload: { ...good('Bulk 3'), cpc: undefined } }],
+    });
     expect(back[0].id).toBe(saved[2].id);
   });
 });

@@ -79,7 +79,12 @@ describe('npm run start:browser (the CLI, as a real process)', () => {
     expect(out[0]).toMatch(LINE);
     const [, , port] = LINE.exec(out[0])!;
     expect((await rawRequest(Number(port), { path: '/' })).status).toBe(200);
-    const api = await rawRequest(Number(port), { method: 'POST', path: '/api/app.info', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const api = await rawRequest(Number(port), {
+      method: 'POST',
+      path: '/api/app.info',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(api.status).toBe(401);
     // Everything it ever printed, up to its exit: still the one line.
     await stop(child);

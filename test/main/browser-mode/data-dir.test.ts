@@ -17,7 +17,8 @@ afterEach(async () => {
 });
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
-const start = (dataDir: string) => startBrowserMode({ dataDir, staticDir: join(dataDir, 'no-renderer-needed'), version: 'test', demo: false, log: () => undefined });
+const start = (dataDir: string) =>
+  startBrowserMode({ dataDir, staticDir: join(dataDir, 'no-renderer-needed'), version: 'test', demo: false, log: () => undefined });
 
 describe.skipIf(process.platform === 'win32')('the browser-mode data folder', () => {
   it('is created where browser mode keeps it by default, the folder 0700 and the database 0600', async () => {
@@ -50,7 +51,13 @@ describe.skipIf(process.platform === 'win32')('the browser-mode data folder', ()
     chmodSync(folder, 0o555);
     try {
       // As root the start itself may succeed (root writes anywhere); either way the folder keeps its mode.
-      const started = await startBrowserModeOrExplain({ dataDir: folder, staticDir: join(folder, 'none'), version: 'test', demo: false, log: () => undefined });
+      const started = await startBrowserModeOrExplain({
+        dataDir: folder,
+        staticDir: join(folder, 'none'),
+        version: 'test',
+        demo: false,
+        log: () => undefined,
+      });
       if (started.kind === 'running') mode = started.mode;
       else {
         expect(started.message).toMatch(/cannot write its data file/);
@@ -69,11 +76,19 @@ describe('start-ups the data folder refuses, each said in words', () => {
     dirs.push(parent);
     const folder = join(parent, 'data');
     writeFileSync(folder, 'not a folder');
-    const started = await startBrowserModeOrExplain({ dataDir: folder, staticDir: join(parent, 'none'), version: 'test', demo: false, log: () => undefined });
+    const started = await startBrowserModeOrExplain({
+      dataDir: folder,
+      staticDir: join(parent, 'none'),
+      version: 'test',
+      demo: false,
+      log: () => undefined,
+    });
     expect(started.kind).toBe('data_problem');
     if (started.kind !== 'data_problem') return;
     await started.close();
-    expect(started.message).toMatch(/^Campaign Desk cannot open its data file \(a file is where (its folder|one of its folders) should be\): .*Fix that/);
+    expect(started.message).toMatch(
+      /^Campaign Desk cannot open its data file \(a file is where (its folder|one of its folders) should be\): .*Fix that/,
+    );
     expect(started.message).not.toMatch(/system error|EEXIST|ENOTDIR/);
   });
 
@@ -81,7 +96,13 @@ describe('start-ups the data folder refuses, each said in words', () => {
     const folder = mkdtempSync(join(tmpdir(), 'desk-eisdir-'));
     dirs.push(folder);
     mkdirSync(join(folder, DATABASE_FILE));
-    const started = await startBrowserModeOrExplain({ dataDir: folder, staticDir: join(folder, 'none'), version: 'test', demo: false, log: () => undefined });
+    const started = await startBrowserModeOrExplain({
+      dataDir: folder,
+      staticDir: join(folder, 'none'),
+      version: 'test',
+      demo: false,
+      log: () => undefined,
+    });
     expect(started.kind).toBe('data_problem');
     if (started.kind !== 'data_problem') return;
     await started.close();

@@ -26,18 +26,30 @@ afterAll(async () => {
 
 function typedError(body: unknown, code?: string): boolean {
   const o = body as { ok?: unknown; error?: { code?: unknown; message?: unknown } };
-  return o.ok === false && (ERROR_CODES as readonly unknown[]).includes(o.error?.code) && typeof o.error?.message === 'string' && (code === undefined || o.error?.code === code);
+  return (
+    o.ok === false &&
+    (ERROR_CODES as readonly unknown[]).includes(o.error?.code) &&
+    typeof o.error?.message === 'string' &&
+    (code === undefined || o.error?.code === code)
+  );
 }
 
 describe('contract fuzzing over browser mode HTTP (real server, transport-test handler table)', () => {
   it('random bytes as a body get a typed invalid_input error (never a 5xx), and nothing runs', async () => {
     await fc.assert(
-      fc.asyncProperty(anyChannel, fc.oneof(fc.string(), fc.uint8Array().map((a) => Buffer.from(a).toString('latin1'))), async (channel, body) => {
-        const r = await apiCall(server.port, server.token, channel, body.startsWith('{') ? body : `${body}\u0000`);
-        expect(r.status).toBeLessThan(500);
-        expect(typedError(r.json(), 'invalid_input')).toBe(true);
-        expect(table.calls).toEqual([]);
-      }),
+      fc.asyncProperty(
+        anyChannel,
+        fc.oneof(
+          fc.string(),
+          fc.uint8Array().map((a) => Buffer.from(a).toString('latin1')),
+        ),
+        async (channel, body) => {
+          const r = await apiCall(server.port, server.token, channel, body.startsWith('{') ? body : `${body}\u0000`);
+          expect(r.status).toBeLessThan(500);
+          expect(typedError(r.json(), 'invalid_input')).toBe(true);
+          expect(table.calls).toEqual([]);
+        },
+      ),
       { numRuns: 120 },
     );
   });

@@ -63,7 +63,9 @@ describe('browser-mode problem page', () => {
     expect(starts).toBe(1);
     // The page is gone: neither a reload nor a second post reaches it.
     await expect(rawRequest(port, { path: '/' })).rejects.toThrow(/ECONNREFUSED|ECONNRESET|socket hang up/);
-    await expect(startFresh(port, pageToken, { origin: `http://127.0.0.1:${port}` })).rejects.toThrow(/ECONNREFUSED|ECONNRESET|socket hang up/);
+    await expect(startFresh(port, pageToken, { origin: `http://127.0.0.1:${port}` })).rejects.toThrow(
+      /ECONNREFUSED|ECONNRESET|socket hang up/,
+    );
     expect(starts).toBe(1);
   });
 });

@@ -69,7 +69,12 @@ describe('browser mode over real HTTP (transport-test handler table): refusals',
   });
 
   it('refuses a DNS-rebinding Host header even with token and matching origin (403), on the API and on static files', async () => {
-    for (const host of [`evil.example:${server.port}`, 'evil.example', `127.0.0.1:${server.port + 1}`, `127.0.0.1.evil.example:${server.port}`]) {
+    for (const host of [
+      `evil.example:${server.port}`,
+      'evil.example',
+      `127.0.0.1:${server.port + 1}`,
+      `127.0.0.1.evil.example:${server.port}`,
+    ]) {
       const api = await apiCall(server.port, server.token, 'profiles.create', create, { host, origin: `http://${host}` });
       expect(api.status).toBe(403);
       const page = await rawRequest(server.port, { path: '/', headers: { host } });
@@ -83,7 +88,9 @@ describe('browser mode over real HTTP (transport-test handler table): refusals',
     expect(get.status).toBe(405);
     const text = await apiCall(server.port, server.token, 'profiles.create', JSON.stringify(create), { 'content-type': 'text/plain' });
     expect(text.status).toBe(415);
-    const form = await apiCall(server.port, server.token, 'profiles.create', 'a=b', { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await apiCall(server.port, server.token, 'profiles.create', 'a=b', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
     const big = await apiCall(server.port, server.token, 'profiles.create', { ...create, name: 'x'.repeat(1024 * 1024 + 1) });
     expect(big.status).toBe(413);
@@ -155,7 +162,9 @@ describe('browser mode over real HTTP (transport-test handler table): with the t
   });
 
   it('delivers core events over the WebSocket as {event, payload}, and drops events outside the contract', async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events`, ['desk.v1', `desk-token.${server.token}`], { headers: { origin: server.origin } });
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events`, ['desk.v1', `desk-token.${server.token}`], {
+      headers: { origin: server.origin },
+    });
     await new Promise((resolve, reject) => {
       ws.on('open', resolve);
       ws.on('error', reject);

@@ -28,7 +28,7 @@ describe('ManualClock', () => {
 });
 
 describe('systemClock', () => {
-  it('waits the longest a timer can for a delay beyond setTimeout\'s range, instead of firing at once', async () => {
+  it("waits the longest a timer can for a delay beyond setTimeout's range, instead of firing at once", async () => {
     let fired = false;
     const far = systemClock.setTimer(() => (fired = true), 2 ** 40);
     const soon = new Promise<void>((resolve) => systemClock.setTimer(resolve, 1));

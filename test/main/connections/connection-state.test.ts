@@ -22,10 +22,17 @@ class StandInTransport extends HttpTransport {
     const path = new URL(String(req.url)).pathname;
     this.asked.push(path);
     if (this.answer === 'dead') {
-      return Promise.reject(new ServiceError({ kind: 'network', requestWritten: false, message: 'The service at http://127.0.0.1:9 refused the connection.' }));
+      return Promise.reject(
+        new ServiceError({ kind: 'network', requestWritten: false, message: 'The service at http://127.0.0.1:9 refused the connection.' }),
+      );
     }
-    const json = (status: number, body: unknown): HttpResponse => ({ status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
-    if (this.answer === 'refused') return Promise.resolve(json(401, { error: 'invalid_client', error_description: 'Client authentication failed' }));
+    const json = (status: number, body: unknown): HttpResponse => ({
+      status,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(body)),
+    });
+    if (this.answer === 'refused')
+      return Promise.resolve(json(401, { error: 'invalid_client', error_description: 'Client authentication failed' }));
     if (path.endsWith('/oauth/token')) return Promise.resolve(json(200, { access_token: 'tok', token_type: 'bearer', expires_in: 3600 }));
     return Promise.resolve(json(200, {}));
   }
@@ -59,7 +66,12 @@ function setUp(opts: { workOffline?: boolean } = {}) {
     },
     settings: { get: () => ({}), set: () => undefined },
   } as unknown as Store;
-  const secrets = { kind: 'memory', get: () => Promise.resolve('secret'), set: () => Promise.resolve(), delete: () => Promise.resolve() } as unknown as SecretPort;
+  const secrets = {
+    kind: 'memory',
+    get: () => Promise.resolve('secret'),
+    set: () => Promise.resolve(),
+    delete: () => Promise.resolve(),
+  } as unknown as SecretPort;
   const states: ConnectionState[] = [];
   hub.on('connection.changed', (e) => states.push(e.connection));
   const onlineAgain: string[] = [];

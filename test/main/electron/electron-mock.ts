@@ -13,7 +13,10 @@ export class Emitter {
     return this.on(event, fn);
   }
   removeListener(event: string, fn: Fn): this {
-    this.listeners.set(event, (this.listeners.get(event) ?? []).filter((f) => f !== fn));
+    this.listeners.set(
+      event,
+      (this.listeners.get(event) ?? []).filter((f) => f !== fn),
+    );
     return this;
   }
   emit(event: string, ...args: unknown[]): void {
@@ -73,7 +76,9 @@ export interface ElectronMockState {
   permissionRequestHandler: ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void) | null;
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null;
   devicePermissionHandler: ((...args: unknown[]) => boolean) | null;
-  headersReceived: ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void) | null;
+  headersReceived:
+    | ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)
+    | null;
   openedExternally: string[];
   errorBoxes: { title: string; content: string }[];
   displays: { workArea: { x: number; y: number; width: number; height: number } }[];

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(__dirname, '../../..');
 const BIN = join(ROOT, 'node_modules', '.bin', 'electronegativity');
-const ELECTRON_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string }).version;
+const ELECTRON_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { version: string })
+  .version;
 const allowlist = JSON.parse(readFileSync(join(__dirname, 'electronegativity-allowlist.json'), 'utf8')) as {
   entries: { id: string; file: string; sample: string; reason: string }[];
 };
@@ -65,11 +66,18 @@ function scan(input: string, name: string): Promise<Finding[]> {
         cwd: ROOT,
         // Generous: on a loaded 2-core CI machine the parse of src/ alone can take a while.
         timeout: 150_000,
-        env: { ...process.env, LANG: 'en', NO_COLOR: '1', NODE_OPTIONS: `--require ${join(__dirname, 'offline-dns.cjs')} --require ${join(__dirname, 'serial-writes.cjs')}` },
+        env: {
+          ...process.env,
+          LANG: 'en',
+          NO_COLOR: '1',
+          NODE_OPTIONS: `--require ${join(__dirname, 'offline-dns.cjs')} --require ${join(__dirname, 'serial-writes.cjs')}`,
+        },
       },
       (err) => {
         if (err) return reject(err);
-        const lines = readFileSync(out, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
+        const lines = readFileSync(out, 'utf8')
+          .split(/\r?\n/)
+          .filter((l) => l.trim() !== '');
         // A damaged file must fail the test with its content, not hang it on a parse error.
         if (!/^issue, severity/.test(lines[0] ?? '') || lines.slice(1).some((l) => parseCsvLine(l).length < 8)) {
           return reject(new Error(`Electronegativity wrote an unreadable report:\n${lines.join('\n')}`));
@@ -102,7 +110,13 @@ describe('Electronegativity over src/ (offline)', { timeout: 180_000 }, () => {
     const ids = found.map((f) => f.id);
     // The canary has no navigation limits, permission handler or CSP either: the global checks must say so.
     expect(ids).toEqual(
-      expect.arrayContaining(['CONTEXT_ISOLATION_JS_CHECK', 'SANDBOX_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK', 'PERMISSION_REQUEST_HANDLER_GLOBAL_CHECK', 'CSP_GLOBAL_CHECK']),
+      expect.arrayContaining([
+        'CONTEXT_ISOLATION_JS_CHECK',
+        'SANDBOX_JS_CHECK',
+        'LIMIT_NAVIGATION_GLOBAL_CHECK',
+        'PERMISSION_REQUEST_HANDLER_GLOBAL_CHECK',
+        'CSP_GLOBAL_CHECK',
+      ]),
     );
   });
 
@@ -110,14 +124,20 @@ describe('Electronegativity over src/ (offline)', { timeout: 180_000 }, () => {
     const [found] = await scans;
     const serious = found.filter((f) => f.severity === 'HIGH' || f.severity === 'MEDIUM');
     const unexplained = serious.filter((f) => !allowlist.entries.some((e) => e.id === f.id && e.file === f.file && e.sample === f.sample));
-    expect(unexplained, `explain or fix these (test/main/electron/electronegativity-allowlist.json):\n${JSON.stringify(unexplained, null, 2)}`).toEqual([]);
+    expect(
+      unexplained,
+      `explain or fix these (test/main/electron/electronegativity-allowlist.json):\n${JSON.stringify(unexplained, null, 2)}`,
+    ).toEqual([]);
   });
 
   it('has no allowlist entry that no longer matches a finding, and a reason for each', async () => {
     const [found] = await scans;
     for (const e of allowlist.entries) {
       expect(e.reason.length, e.id).toBeGreaterThan(40);
-      expect(found.some((f) => f.id === e.id && f.file === e.file && f.sample === e.sample), `stale entry ${e.id} ${e.file}`).toBe(true);
+      expect(
+        found.some((f) => f.id === e.id && f.file === e.file && f.sample === e.sample),
+        `stale entry ${e.id} ${e.file}`,
+      ).toBe(true);
     }
   });
 });

@@ -23,7 +23,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/main/clock/clock';
 import { detectAvailability, type AvailabilityFacts } from '../../../src/main/electron/updates/availability';
 import { fileConsentStore, UPDATE_CONSENT_FILE } from '../../../src/main/electron/updates/consent';
-import { CHECK_INTERVAL_MS, createUpdateController, FIRST_CHECK_DELAY_MS, type UpdatePrompts } from '../../../src/main/electron/updates/controller';
+import {
+  CHECK_INTERVAL_MS,
+  createUpdateController,
+  FIRST_CHECK_DELAY_MS,
+  type UpdatePrompts,
+} from '../../../src/main/electron/updates/controller';
 import { UPDATE_AUTOMATICALLY, updateMenuItems, withUpdateItems } from '../../../src/main/electron/updates/menu-items';
 import type { UpdaterPort } from '../../../src/main/electron/updates/updater-port';
 import { buildMenuTemplate } from '../../../src/main/electron/menu';
@@ -33,7 +38,12 @@ import { app as mockApp, electronModule, MockEvent, resetElectronMock, state, ty
 
 const ROOT = resolve(__dirname, '../../..');
 const nodeRequire = createRequire(import.meta.url);
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { productName: string; main: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  productName: string;
+  main: string;
+  scripts: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 // ---- The packaging configuration --------------------------------------------------------------------
 
@@ -87,7 +97,8 @@ describe('packaging configuration (electron-builder.yml through electron-builder
     expect(config.productName).toBe('Campaign Desk');
     expect(pkg.productName).toBe(config.productName);
     // Every build, here and in the workflow, packs the same Electron with the same tools.
-    for (const name of ['electron', 'electron-builder', '@electron/fuses']) expect(pkg.devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const name of ['electron', 'electron-builder', '@electron/fuses'])
+      expect(pkg.devDependencies[name], name).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('makes an AppImage and a deb on Linux, a dmg (and the zip the macOS updater needs) per architecture, and an NSIS installer on Windows', () => {
@@ -129,7 +140,15 @@ describe('packaging configuration (electron-builder.yml through electron-builder
     expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
     const widths = Array.from({ length: ico.readUInt16LE(4) }, (_, i) => ico[6 + i * 16] || 256);
     expect(widths).toEqual(expect.arrayContaining([16, 32, 48, 256]));
-    expect(readdirSync(join(ROOT, config.linux.icon)).sort()).toEqual(['128x128.png', '16x16.png', '256x256.png', '32x32.png', '48x48.png', '512x512.png', '64x64.png']);
+    expect(readdirSync(join(ROOT, config.linux.icon)).sort()).toEqual([
+      '128x128.png',
+      '16x16.png',
+      '256x256.png',
+      '32x32.png',
+      '48x48.png',
+      '512x512.png',
+      '64x64.png',
+    ]);
     expect(readFileSync(join(ROOT, 'resources/icon.svg'), 'utf8')).toContain('<svg');
   });
 
@@ -164,7 +183,16 @@ const SHIPPED_WIRE = '010011001';
 /** A file that carries a fuse wire where Electron's binary does, between other bytes. */
 function standInElectronBinary(file: string): void {
   mkdirSync(resolve(file, '..'), { recursive: true });
-  writeFileSync(file, Buffer.concat([Buffer.alloc(4096, 0x7f), Buffer.from(SENTINEL), Buffer.from([1, ELECTRON_41_DEFAULT_WIRE.length]), Buffer.from(ELECTRON_41_DEFAULT_WIRE), Buffer.alloc(4096, 0x7f)]));
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.alloc(4096, 0x7f),
+      Buffer.from(SENTINEL),
+      Buffer.from([1, ELECTRON_41_DEFAULT_WIRE.length]),
+      Buffer.from(ELECTRON_41_DEFAULT_WIRE),
+      Buffer.alloc(4096, 0x7f),
+    ]),
+  );
 }
 async function wireOf(binary: string): Promise<string> {
   const wire = (await getCurrentFuseWire(binary)) as unknown as Record<number, number>;
@@ -190,7 +218,11 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
     const { default: afterPack } = await loadHook();
     const work = mkdtempSync(join(tmpdir(), 'desk-fuses-'));
     try {
-      const packager = { appInfo: { productFilename: 'Campaign Desk' }, executableName: 'campaign-desk', getResourcesDir: (out: string) => join(out, 'resources') };
+      const packager = {
+        appInfo: { productFilename: 'Campaign Desk' },
+        executableName: 'campaign-desk',
+        getResourcesDir: (out: string) => join(out, 'resources'),
+      };
       const exe = join(work, 'win', 'Campaign Desk.exe');
       standInElectronBinary(exe);
       await afterPack({ appOutDir: join(work, 'win'), electronPlatformName: 'win32', arch: 1, packager });
@@ -210,9 +242,14 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
     const { default: afterPack } = await loadHook();
     const work = mkdtempSync(join(tmpdir(), 'desk-feed-'));
     const was = process.env.DESK_SIGNED_BUILD;
-    const feedText = 'owner: someone\nrepo: campaign-desk\nprovider: github\nreleaseType: draft\nupdaterCacheDirName: campaign-desk-updater\n';
+    const feedText =
+      'owner: someone\nrepo: campaign-desk\nprovider: github\nreleaseType: draft\nupdaterCacheDirName: campaign-desk-updater\n';
     try {
-      const packager = { appInfo: { productFilename: 'Campaign Desk' }, executableName: 'campaign-desk', getResourcesDir: (out: string) => join(out, 'resources') };
+      const packager = {
+        appInfo: { productFilename: 'Campaign Desk' },
+        executableName: 'campaign-desk',
+        getResourcesDir: (out: string) => join(out, 'resources'),
+      };
       for (const signed of [false, true]) {
         const out = join(work, String(signed));
         standInElectronBinary(join(out, 'campaign-desk'));
@@ -224,7 +261,9 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
         const feed = readFileSync(join(out, 'resources', 'app-update.yml'), 'utf8');
         expect(feed.includes('provider: github'), `signed ${signed}`).toBe(signed);
         const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null);
-        expect(detectAvailability(facts({ resourcesPath: join(out, 'resources'), appImage: '/tmp/x.AppImage', readText: read })).available).toBe(signed);
+        expect(
+          detectAvailability(facts({ resourcesPath: join(out, 'resources'), appImage: '/tmp/x.AppImage', readText: read })).available,
+        ).toBe(signed);
       }
     } finally {
       if (was === undefined) delete process.env.DESK_SIGNED_BUILD;
@@ -236,7 +275,12 @@ describe('Electron fuses (build/after-pack.mjs)', () => {
   it('re-signs ad hoc only an arm64 macOS build (which will not start without a signature)', async () => {
     const { fuseConfig } = await loadHook();
     expect(fuseConfig('darwin', 'arm64').resetAdHocDarwinSignature).toBe(true);
-    for (const [platform, arch] of [['darwin', 'x64'], ['linux', 'x64'], ['win32', 'x64']]) expect(fuseConfig(platform, arch).resetAdHocDarwinSignature).toBeUndefined();
+    for (const [platform, arch] of [
+      ['darwin', 'x64'],
+      ['linux', 'x64'],
+      ['win32', 'x64'],
+    ])
+      expect(fuseConfig(platform, arch).resetAdHocDarwinSignature).toBeUndefined();
     expect(fuseConfig('linux', 'x64')[FuseV1Options.RunAsNode]).toBe(false);
   });
 });
@@ -258,7 +302,11 @@ function packHere(): void {
   // The project itself is packed (its out/ built afresh), as `npm run package` does; only the
   // installers' folder is elsewhere. A copy with node_modules linked in makes npm see that tree as
   // foreign, and electron-builder then leaves the dependencies' own dependencies out.
-  const electronVite = spawnSync(process.execPath, [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: ROOT, encoding: 'utf8' });
+  const electronVite = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build', '--logLevel', 'error'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   if (electronVite.status !== 0) throw new Error(`electron-vite build failed:\n${electronVite.stdout}\n${electronVite.stderr}`);
 
   const electronDist = join(work, 'electron-dist');
@@ -270,7 +318,19 @@ function packHere(): void {
 
   const builder = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules/electron-builder/cli.js'), '--linux', 'dir', '--x64', '--publish', 'never', '--projectDir', ROOT, `-c.directories.output=${join(work, 'dist')}`, `-c.electronDist=${electronDist}`, '-c.npmRebuild=false'],
+    [
+      join(ROOT, 'node_modules/electron-builder/cli.js'),
+      '--linux',
+      'dir',
+      '--x64',
+      '--publish',
+      'never',
+      '--projectDir',
+      ROOT,
+      `-c.directories.output=${join(work, 'dist')}`,
+      `-c.electronDist=${electronDist}`,
+      '-c.npmRebuild=false',
+    ],
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } },
   );
   if (builder.status !== 0) throw new Error(`electron-builder failed:\n${builder.stdout}\n${builder.stderr}`);
@@ -286,7 +346,8 @@ describe('the packed app (electron-builder --linux dir, stand-in Electron binary
 
   it('holds the built main, preload and renderer in app.asar, without source maps, the development natives or the renderer’s libraries', () => {
     const files = asar.listPackage(join(resources, 'app.asar'), { isPack: false }).map((f) => f.replaceAll('\\', '/'));
-    for (const f of ['/package.json', '/out/main/index.js', '/out/preload/index.js', '/out/renderer/index.html']) expect(files).toContain(f);
+    for (const f of ['/package.json', '/out/main/index.js', '/out/preload/index.js', '/out/renderer/index.html'])
+      expect(files).toContain(f);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('/out/native'))).toEqual([]);
     expect(files.filter((f) => /^\/node_modules\/(react|react-dom|zustand)\//.test(f))).toEqual([]);
@@ -295,7 +356,10 @@ describe('the packed app (electron-builder --linux dir, stand-in Electron binary
 
   it('keeps the native addons outside the archive, where the OS can load them, and marks them so in it', () => {
     const archive = join(resources, 'app.asar');
-    for (const addon of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/keytar/build/Release/keytar.node']) {
+    for (const addon of [
+      'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+      'node_modules/keytar/build/Release/keytar.node',
+    ]) {
       expect(existsSync(join(resources, 'app.asar.unpacked', addon)), addon).toBe(true);
       expect(asar.statFile(archive, join(...addon.split('/')))).toMatchObject({ unpacked: true });
     }
@@ -306,7 +370,10 @@ describe('the packed app (electron-builder --linux dir, stand-in Electron binary
   it('carries the updater’s feed file; made without a repository to publish to, it names no provider, so that copy never looks for updates', () => {
     const feed = readFileSync(join(resources, 'app-update.yml'), 'utf8');
     expect(feed).not.toMatch(/^provider:/m);
-    expect(detectAvailability(facts({ resourcesPath: resources, appImage: '/tmp/x.AppImage' }))).toEqual({ available: false, reason: 'this build has no releases feed' });
+    expect(detectAvailability(facts({ resourcesPath: resources, appImage: '/tmp/x.AppImage' }))).toEqual({
+      available: false,
+      reason: 'this build has no releases feed',
+    });
   });
 
   describe('its main bundle under Node, with the mocked electron module', () => {
@@ -317,7 +384,9 @@ describe('the packed app (electron-builder --linux dir, stand-in Electron binary
       contextBridge: { exposeInMainWorld: (key: string, api: Record<string, unknown>) => preloadExposed.push([key, api]) },
       ipcRenderer: { invoke: () => Promise.reject(new Error('no main here')), on: () => undefined, removeListener: () => undefined },
     };
-    const moduleInternals = Module as unknown as { _load(request: string, parent: { filename?: string } | undefined, isMain: boolean): unknown };
+    const moduleInternals = Module as unknown as {
+      _load(request: string, parent: { filename?: string } | undefined, isMain: boolean): unknown;
+    };
     const originalLoad = moduleInternals._load;
     const processWithResources = process as unknown as { resourcesPath?: string };
     let userData = '';
@@ -355,7 +424,12 @@ describe('the packed app (electron-builder --linux dir, stand-in Electron binary
       mockApp.becomeReady();
       await vi.waitFor(() => expect(state.windows).toHaveLength(1), { timeout: 60_000, interval: 50 });
       const win = state.windows[0];
-      expect(win.options.webPreferences).toMatchObject({ preload: join(extracted, 'out/preload/index.js'), sandbox: true, contextIsolation: true, nodeIntegration: false });
+      expect(win.options.webPreferences).toMatchObject({
+        preload: join(extracted, 'out/preload/index.js'),
+        sandbox: true,
+        contextIsolation: true,
+        nodeIntegration: false,
+      });
       expect(existsSync(win.options.webPreferences.preload as string)).toBe(true);
       expect(win.loadedUrl).toBe('app://desk/index.html');
 
@@ -374,7 +448,10 @@ describe('the packed app (electron-builder --linux dir, stand-in Electron binary
       expect(accounts.length).toBeGreaterThan(0);
       await vi.waitFor(
         async () => {
-          const page = (await call(win, 'campaigns.query', { profileId: demo!.id, accountId: accounts[0].accountId, limit: 5 })) as { total: number; rows: unknown[] };
+          const page = (await call(win, 'campaigns.query', { profileId: demo!.id, accountId: accounts[0].accountId, limit: 5 })) as {
+            total: number;
+            rows: unknown[];
+          };
           expect(page.rows.length).toBeGreaterThan(0);
         },
         { timeout: 60_000, interval: 100 },
@@ -417,15 +494,24 @@ function facts(overrides: Partial<AvailabilityFacts>): AvailabilityFacts {
 describe('auto-update: where it can run at all', () => {
   const feed = 'provider: github\nowner: acme\nrepo: campaign-desk\nupdaterCacheDirName: campaign-desk-updater\n';
   it('never in a development run or a build without a feed', () => {
-    expect(detectAvailability(facts({ isPackaged: false, readText: () => feed }))).toMatchObject({ available: false, reason: 'not in a development build' });
+    expect(detectAvailability(facts({ isPackaged: false, readText: () => feed }))).toMatchObject({
+      available: false,
+      reason: 'not in a development build',
+    });
     expect(detectAvailability(facts({ resourcesPath: undefined }))).toMatchObject({ available: false });
-    expect(detectAvailability(facts({ readText: () => 'updaterCacheDirName: campaign-desk-updater\n', appImage: '/x.AppImage' }))).toMatchObject({ available: false });
+    expect(
+      detectAvailability(facts({ readText: () => 'updaterCacheDirName: campaign-desk-updater\n', appImage: '/x.AppImage' })),
+    ).toMatchObject({ available: false });
   });
   it('in an installed Windows or macOS build with a feed, an AppImage, or the deb package', () => {
-    for (const platform of ['win32', 'darwin'] as const) expect(detectAvailability(facts({ platform, readText: () => feed }))).toEqual({ available: true });
+    for (const platform of ['win32', 'darwin'] as const)
+      expect(detectAvailability(facts({ platform, readText: () => feed }))).toEqual({ available: true });
     expect(detectAvailability(facts({ readText: () => feed, appImage: '/home/a/Campaign Desk.AppImage' }))).toEqual({ available: true });
     expect(detectAvailability(facts({ readText: () => feed, exists: (p) => p.endsWith('package-type') }))).toEqual({ available: true });
-    expect(detectAvailability(facts({ readText: () => feed }))).toMatchObject({ available: false, reason: 'only the AppImage and the deb package can update themselves' });
+    expect(detectAvailability(facts({ readText: () => feed }))).toMatchObject({
+      available: false,
+      reason: 'only the AppImage and the deb package can update themselves',
+    });
   });
 });
 
@@ -470,7 +556,9 @@ function answers(opts: { download?: boolean; restart?: boolean } = {}) {
   return { prompts, asked, told };
 }
 
-function setUp(o: { newest?: string | null; failCheck?: Error; download?: boolean; restart?: boolean; available?: boolean; dir?: string } = {}) {
+function setUp(
+  o: { newest?: string | null; failCheck?: Error; download?: boolean; restart?: boolean; available?: boolean; dir?: string } = {},
+) {
   const dir = o.dir ?? mkdtempSync(join(work, 'consent-'));
   const clock = new ManualClock(1_800_000_000_000);
   const updater = fakeUpdater({ newest: o.newest === undefined ? '1.2.0' : o.newest, failCheck: o.failCheck });
@@ -506,7 +594,8 @@ function setUp(o: { newest?: string | null; failCheck?: Error; download?: boolea
   const menu = () => updateMenuItems(controller.snapshot(), actions);
   const item = (id: string) => menu().find((m) => m.id === id);
   /** Lets the promise chains the controller started settle (no time passes on the clock). */
-  const settle = () => vi.waitFor(() => expect(controller.snapshot().state.kind).not.toMatch(/^(checking|downloading)$/), { timeout: 30_000 });
+  const settle = () =>
+    vi.waitFor(() => expect(controller.snapshot().state.kind).not.toMatch(/^(checking|downloading)$/), { timeout: 30_000 });
   return { controller, clock, updater, asked, told, dir, order, menus, menu, item, settle, loads: () => loads };
 }
 
@@ -543,7 +632,12 @@ describe('auto-update decisions (controller with an injected updater)', () => {
     expect(t.updater.calls).toEqual(['check', 'download']);
     expect(t.updater.installOnQuit()).toBe(true);
     // The download's progress reached the menu in whole percent.
-    expect(t.menus.flat().map((m) => m.label).filter((l) => l?.startsWith('Downloading'))).toEqual(
+    expect(
+      t.menus
+        .flat()
+        .map((m) => m.label)
+        .filter((l) => l?.startsWith('Downloading')),
+    ).toEqual(
       expect.arrayContaining(['Downloading Update (1.2.0)… 0%', 'Downloading Update (1.2.0)… 12%', 'Downloading Update (1.2.0)… 50%']),
     );
     expect(t.asked).toEqual(['restart 1.2.0']);
@@ -627,7 +721,10 @@ describe('auto-update decisions (controller with an injected updater)', () => {
 });
 
 describe('auto-update menu entries', () => {
-  const items = updateMenuItems({ state: { kind: 'ready', version: '1.2.0' }, automatic: true }, { checkNow() {}, setAutomatic() {}, download() {}, restartToUpdate() {} });
+  const items = updateMenuItems(
+    { state: { kind: 'ready', version: '1.2.0' }, automatic: true },
+    { checkNow() {}, setAutomatic() {}, download() {}, restartToUpdate() {} },
+  );
   const shown = (i: MenuItemConstructorOptions) => i.label ?? i.role ?? i.type;
   it('go under About in the macOS app menu, and at the end of Help elsewhere, leaving the template as it was', () => {
     const mac = buildMenuTemplate({ appName: 'Campaign Desk', isMac: true, isDev: false });
@@ -684,12 +781,20 @@ describe('release workflow (.github/workflows/release.yml)', () => {
     expect(workflow.on).toHaveProperty('workflow_dispatch');
     expect(job['runs-on']).toBe('${{ matrix.os }}');
     const os = job.strategy!.matrix.os;
-    for (const family of [/^ubuntu-/, /^macos-/, /^windows-/]) expect(os.some((o) => family.test(o)), String(family)).toBe(true);
+    for (const family of [/^ubuntu-/, /^macos-/, /^windows-/])
+      expect(
+        os.some((o) => family.test(o)),
+        String(family),
+      ).toBe(true);
   });
 
   it('uses only real actions, each pinned by commit with its release named beside it', () => {
     const uses = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.uses).filter((u): u is string => u !== undefined));
-    for (const action of ['actions/checkout@', 'actions/setup-node@', 'actions/upload-artifact@', 'actions/download-artifact@']) expect(uses.some((u) => u.startsWith(action)), action).toBe(true);
+    for (const action of ['actions/checkout@', 'actions/setup-node@', 'actions/upload-artifact@', 'actions/download-artifact@'])
+      expect(
+        uses.some((u) => u.startsWith(action)),
+        action,
+      ).toBe(true);
     for (const u of uses) {
       expect(u, u).toMatch(/@[0-9a-f]{40}$/);
       expect(PINNED_ACTIONS[u], u).toBeDefined();
@@ -747,7 +852,11 @@ describe('release workflow (.github/workflows/release.yml)', () => {
 
   it('signs and notarises from secrets when they are set, and says so with a notice when they are not', () => {
     const packEnv = steps[indexOf(/npm run package\b/)].env ?? {};
-    expect(packEnv).toMatchObject({ CSC_LINK: '${{ secrets.MAC_CSC_LINK }}', WIN_CSC_LINK: '${{ secrets.WIN_CSC_LINK }}', APPLE_API_KEY_ID: '${{ secrets.APPLE_API_KEY_ID }}' });
+    expect(packEnv).toMatchObject({
+      CSC_LINK: '${{ secrets.MAC_CSC_LINK }}',
+      WIN_CSC_LINK: '${{ secrets.WIN_CSC_LINK }}',
+      APPLE_API_KEY_ID: '${{ secrets.APPLE_API_KEY_ID }}',
+    });
     const signing = steps.find((s) => s.name === 'Signing credentials')!;
     expect(signing.run).toMatch(/::notice title=macOS signing skipped::/);
     expect(signing.run).toMatch(/::notice title=macOS notarising skipped::/);
@@ -760,7 +869,8 @@ describe('release workflow (.github/workflows/release.yml)', () => {
     for (const s of scripts) expect(pkg.scripts, s).toHaveProperty(s);
     const expressions = [...text.matchAll(/\$\{\{(.*?)\}\}/g)].map((m) => m[1]);
     for (const e of expressions) {
-      for (const ref of e.match(/(?<![\w.-])[a-z_]+(?=\.)/g) ?? []) expect(['github', 'matrix', 'secrets', 'runner', 'needs', 'env', 'steps'], e).toContain(ref);
+      for (const ref of e.match(/(?<![\w.-])[a-z_]+(?=\.)/g) ?? [])
+        expect(['github', 'matrix', 'secrets', 'runner', 'needs', 'env', 'steps'], e).toContain(ref);
     }
   });
 });

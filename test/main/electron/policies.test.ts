@@ -10,8 +10,20 @@ import { fitToDisplays } from '../../../src/main/electron/window-state';
 
 describe('external links', () => {
   it('allows only https/http with a host and no credentials, and mailto', () => {
-    for (const ok of ['https://example.com/a?b=c', 'http://localhost:3000/', 'mailto:someone@example.com']) expect(isSafeExternalUrl(ok), ok).toBe(true);
-    for (const bad of ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'smb://host/share', 'app://desk/', 'https://user:pw@example.com/', 'ms-settings:', 'vscode://x', 'not a url', `https://example.com/${'a'.repeat(2001)}`]) {
+    for (const ok of ['https://example.com/a?b=c', 'http://localhost:3000/', 'mailto:someone@example.com'])
+      expect(isSafeExternalUrl(ok), ok).toBe(true);
+    for (const bad of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'smb://host/share',
+      'app://desk/',
+      'https://user:pw@example.com/',
+      'ms-settings:',
+      'vscode://x',
+      'not a url',
+      `https://example.com/${'a'.repeat(2001)}`,
+    ]) {
       expect(isSafeExternalUrl(bad), bad).toBe(false);
     }
   });
@@ -46,10 +58,12 @@ describe('browser-mode guards', () => {
   it('accepts only our own host and origin', () => {
     expect(g.hostAllowed('127.0.0.1:4321')).toBe(true);
     expect(g.hostAllowed('LOCALHOST:4321')).toBe(true);
-    for (const h of [undefined, '127.0.0.1', '127.0.0.1:4322', 'evil.example:4321', '[::1]:4321', '127.0.0.1:4321.evil']) expect(g.hostAllowed(h), String(h)).toBe(false);
+    for (const h of [undefined, '127.0.0.1', '127.0.0.1:4322', 'evil.example:4321', '[::1]:4321', '127.0.0.1:4321.evil'])
+      expect(g.hostAllowed(h), String(h)).toBe(false);
     expect(g.originAllowed(undefined)).toBe(true);
     expect(g.originAllowed('http://localhost:4321')).toBe(true);
-    for (const o of ['null', 'http://127.0.0.1:4322', 'https://127.0.0.1:4321', 'http://evil.example']) expect(g.originAllowed(o), o).toBe(false);
+    for (const o of ['null', 'http://127.0.0.1:4322', 'https://127.0.0.1:4321', 'http://evil.example'])
+      expect(g.originAllowed(o), o).toBe(false);
   });
 
   it('compares tokens whatever their length, and refuses empty or absent ones', () => {
@@ -60,17 +74,28 @@ describe('browser-mode guards', () => {
   it('accepts JSON content types only', () => {
     expect(isJsonContentType('application/json')).toBe(true);
     expect(isJsonContentType('Application/JSON; charset=UTF-8')).toBe(true);
-    for (const t of [undefined, 'text/plain', 'application/json-patch+json', 'application/json; boundary=x', 'multipart/form-data']) expect(isJsonContentType(t), String(t)).toBe(false);
+    for (const t of [undefined, 'text/plain', 'application/json-patch+json', 'application/json; boundary=x', 'multipart/form-data'])
+      expect(isJsonContentType(t), String(t)).toBe(false);
   });
 });
 
 describe('window placement', () => {
   const screen = [{ x: 0, y: 0, width: 1920, height: 1080 }];
   it('keeps a position whose title strip is on a display', () => {
-    expect(fitToDisplays({ x: 100, y: 100, width: 1200, height: 800, maximized: false }, screen)).toEqual({ x: 100, y: 100, width: 1200, height: 800, maximized: false });
+    expect(fitToDisplays({ x: 100, y: 100, width: 1200, height: 800, maximized: false }, screen)).toEqual({
+      x: 100,
+      y: 100,
+      width: 1200,
+      height: 800,
+      maximized: false,
+    });
   });
   it('drops a position left on an unplugged monitor and clamps the size to the largest display', () => {
-    expect(fitToDisplays({ x: 2500, y: 100, width: 3000, height: 2000, maximized: true }, screen)).toEqual({ width: 1920, height: 1080, maximized: true });
+    expect(fitToDisplays({ x: 2500, y: 100, width: 3000, height: 2000, maximized: true }, screen)).toEqual({
+      width: 1920,
+      height: 1080,
+      maximized: true,
+    });
   });
   it('keeps a position on a second display', () => {
     const two = [...screen, { x: 1920, y: 0, width: 2560, height: 1440 }];

@@ -101,7 +101,10 @@ describe('shell (mocked electron module): start-up', () => {
     const { win } = await boot();
     expect(win.loadedUrl).toBe('app://desk/index.html');
     expect(state.privilegedSchemes).toEqual([
-      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, bypassCSP: false, allowServiceWorkers: false }) },
+      {
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true, bypassCSP: false, allowServiceWorkers: false }),
+      },
     ]);
     expect(state.protocolHandlers.has('app')).toBe(true);
   });
@@ -114,12 +117,25 @@ describe('shell (mocked electron module): start-up', () => {
     expect(await page.text()).toContain('Campaign Desk');
     const csp = page.headers.get('content-security-policy');
     expect(csp).toBe(APP_CSP);
-    for (const directive of ["default-src 'self'", "script-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'", "connect-src 'self'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "connect-src 'self'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
-    for (const url of ['app://desk/../desk-shell-secret.txt', 'app://desk/%2e%2e/desk-shell-secret.txt', 'app://desk/..%2Fdesk-shell-secret.txt', 'app://other/index.html']) {
+    for (const url of [
+      'app://desk/../desk-shell-secret.txt',
+      'app://desk/%2e%2e/desk-shell-secret.txt',
+      'app://desk/..%2Fdesk-shell-secret.txt',
+      'app://other/index.html',
+    ]) {
       const r = await handle({ url, method: 'GET' });
       expect(r.status, url).toBe(404);
       expect(r.headers.get('content-security-policy')).toBe(APP_CSP);
@@ -129,7 +145,12 @@ describe('shell (mocked electron module): start-up', () => {
 
   it('passes userData, the electron transport and the demo sandbox URL to the core', async () => {
     await boot();
-    expect(coreOptions).toMatchObject({ dataDir: userData, transport: 'electron', version: '0.1.0-test', demo: { url: 'http://127.0.0.1:45678' } });
+    expect(coreOptions).toMatchObject({
+      dataDir: userData,
+      transport: 'electron',
+      version: '0.1.0-test',
+      demo: { url: 'http://127.0.0.1:45678' },
+    });
   });
 
   it('sets a native menu with the edit roles, and no reload or devtools in production', async () => {
@@ -184,19 +205,29 @@ describe('shell (mocked electron module): IPC', () => {
     const { win, table } = await boot();
     const sub = new MockFrame('app://desk/index.html', win.webContents.mainFrame.processId, 9);
     sub.parent = win.webContents.mainFrame;
-    expect(await invoke(ipcChannelId('profiles.list'), { sender: win.webContents, senderFrame: sub }, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke(ipcChannelId('profiles.list'), { sender: win.webContents, senderFrame: sub }, {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     const other = new MockWebContents();
     other.mainFrame.url = 'app://desk/index.html';
-    expect(await invoke(ipcChannelId('profiles.list'), { sender: other, senderFrame: other.mainFrame }, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await invoke(ipcChannelId('profiles.list'), { sender: other, senderFrame: other.mainFrame }, {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     win.webContents.mainFrame.url = 'https://evil.example/';
-    expect(await invoke(ipcChannelId('profiles.list'), { sender: win.webContents, senderFrame: win.webContents.mainFrame }, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(
+      await invoke(ipcChannelId('profiles.list'), { sender: win.webContents, senderFrame: win.webContents.mainFrame }, {}),
+    ).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(table.calls).toEqual([]);
   });
 
   it('forwards core events to the window on the one event channel', async () => {
     const { win } = await boot();
     events.emit('data.changed', { profileId: 'p1', accountId: 'acme', what: 'campaigns' });
-    expect(win.webContents.sent).toEqual([{ channel: IPC_EVENT_CHANNEL, args: [{ event: 'data.changed', payload: { profileId: 'p1', accountId: 'acme', what: 'campaigns' } }] }]);
+    expect(win.webContents.sent).toEqual([
+      { channel: IPC_EVENT_CHANNEL, args: [{ event: 'data.changed', payload: { profileId: 'p1', accountId: 'acme', what: 'campaigns' } }] },
+    ]);
   });
 });
 
@@ -208,7 +239,15 @@ describe('shell (mocked electron module): navigation, windows, permissions', () 
       win.webContents.emit('will-navigate', e, url);
       return e.defaultPrevented;
     };
-    for (const url of ['https://example.com/help', 'http://example.com/', 'mailto:support@example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'app://desk/other.html', 'smb://host/share']) {
+    for (const url of [
+      'https://example.com/help',
+      'http://example.com/',
+      'mailto:support@example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'app://desk/other.html',
+      'smb://host/share',
+    ]) {
       expect(navigate(url), url).toBe(true);
     }
     await Promise.resolve();

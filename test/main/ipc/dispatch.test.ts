@@ -60,7 +60,10 @@ describe('dispatch (shared by IPC and browser mode, with a transport-test handle
   it('turns a DeskError into its data (code, message, details)', async () => {
     const t = createTransportTable();
     const r = await dispatch(t.handlers, 'profiles.remove', { profileId: 'gone' });
-    expect(r).toEqual({ ok: false, error: { code: 'not_found', message: 'That connection no longer exists.', details: { profileId: 'gone' } } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'That connection no longer exists.', details: { profileId: 'gone' } },
+    });
   });
 
   it('turns any other error into a generic internal error with no internal details, and logs no message text', async () => {

@@ -40,12 +40,15 @@ describe('contract fuzzing over IPC (recording ipcMain, transport-test handler t
   it('a payload with a field of an impossible type is invalid_input and reaches no handler', async () => {
     const { table, call } = setup();
     await fc.assert(
-      fc.asyncProperty(channelWithFields.chain((c) => fc.tuple(fc.constant(c), brokenField(c))), async ([channel, payload]) => {
-        const r = await call(channel, payload);
-        expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-        expect(table.calls).toEqual([]);
-        expect(table.profiles).toEqual([]);
-      }),
+      fc.asyncProperty(
+        channelWithFields.chain((c) => fc.tuple(fc.constant(c), brokenField(c))),
+        async ([channel, payload]) => {
+          const r = await call(channel, payload);
+          expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+          expect(table.calls).toEqual([]);
+          expect(table.profiles).toEqual([]);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -36,8 +36,17 @@ describe('registerIpc (recording ipcMain, transport-test handler table)', () => 
   it('treats a sender check that throws as untrusted', async () => {
     const ipcMain = recordingIpcMain();
     const t = createTransportTable();
-    registerIpc({ ipcMain, handlers: t.handlers, isTrustedSender: () => { throw new Error('frame gone'); } });
-    expect(await ipcMain.invoke(ipcChannelId('profiles.list'), trustedEvent, {})).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    registerIpc({
+      ipcMain,
+      handlers: t.handlers,
+      isTrustedSender: () => {
+        throw new Error('frame gone');
+      },
+    });
+    expect(await ipcMain.invoke(ipcChannelId('profiles.list'), trustedEvent, {})).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
     expect(t.calls).toEqual([]);
   });
 

@@ -49,7 +49,9 @@ describe('IPC sender check', () => {
   it('trusts the dev server origin only when one is configured', () => {
     const dev = frame({ url: 'http://localhost:5173/' });
     const devApp = contents(dev);
-    expect(createSenderCheck({ getAppContents: () => devApp, isAppUrl: createAppUrlCheck('http://localhost:5173') })(event(devApp, dev))).toBe(true);
+    expect(
+      createSenderCheck({ getAppContents: () => devApp, isAppUrl: createAppUrlCheck('http://localhost:5173') })(event(devApp, dev)),
+    ).toBe(true);
     expect(createSenderCheck({ getAppContents: () => devApp, isAppUrl: createAppUrlCheck() })(event(devApp, dev))).toBe(false);
   });
 });

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseHttpDate, parseRateLimit, parseRateLimitPolicy, parseRetryAfter, retryAfterDelayMs } from '../../../src/main/ratelimit/headers';
+import {
+  parseHttpDate,
+  parseRateLimit,
+  parseRateLimitPolicy,
+  parseRetryAfter,
+  retryAfterDelayMs,
+} from '../../../src/main/ratelimit/headers';
 
 // Generated headers are written the many ways a real server may write them: any case, any
 // spacing, quoted names, parameters in any order, unknown parameters in between.
@@ -31,9 +37,11 @@ const policyEntry = fc
     wKey: casing('w'),
   })
   .chain((e) =>
-    fc.shuffledSubarray([`${e.qKey}=${e.quota}`, `${e.wKey}=${decimalText(e.window)}`, ...e.extra], {
-      minLength: 2 + e.extra.length,
-    }).map((params) => ({ e, text: entryText(e.name, params, e.sp, e.quote) })),
+    fc
+      .shuffledSubarray([`${e.qKey}=${e.quota}`, `${e.wKey}=${decimalText(e.window)}`, ...e.extra], {
+        minLength: 2 + e.extra.length,
+      })
+      .map((params) => ({ e, text: entryText(e.name, params, e.sp, e.quote) })),
   );
 
 const remainingEntry = fc
@@ -50,8 +58,7 @@ const remainingEntry = fc
     return fc.shuffledSubarray(params, { minLength: params.length }).map((ps) => ({ e, text: entryText(e.name, ps, e.sp, e.quote) }));
   });
 
-const uniqueBy = <T extends { e: { name: string } }>(arr: T[]) =>
-  arr.filter((x, i) => arr.findIndex((y) => y.e.name === x.e.name) === i);
+const uniqueBy = <T extends { e: { name: string } }>(arr: T[]) => arr.filter((x, i) => arr.findIndex((y) => y.e.name === x.e.name) === i);
 
 describe('rate-limit header parsing', () => {
   it('reads back every generated ratelimit-policy, whatever its spelling', () => {
@@ -73,7 +80,9 @@ describe('rate-limit header parsing', () => {
         const header = entries.map((x) => x.text).join(', ');
         expect(parseRateLimit(header)).toEqual(
           entries.map(({ e }) =>
-            e.reset === undefined ? { name: e.name, remaining: e.remaining } : { name: e.name, remaining: e.remaining, resetS: decimalValue(e.reset) },
+            e.reset === undefined
+              ? { name: e.name, remaining: e.remaining }
+              : { name: e.name, remaining: e.remaining, resetS: decimalValue(e.reset) },
           ),
         );
       }),
@@ -108,7 +117,9 @@ describe('rate-limit header parsing', () => {
   it('never throws on garbage and only ever returns well-formed entries', () => {
     const garbage = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 200 }),
-      fc.array(fc.constantFrom(',', ';', '=', '"', '\\', ' ', 'q', 'w', 'r', 't', '1', '-', '.', 'e', 'x'), { maxLength: 80 }).map((a) => a.join('')),
+      fc
+        .array(fc.constantFrom(',', ';', '=', '"', '\\', ' ', 'q', 'w', 'r', 't', '1', '-', '.', 'e', 'x'), { maxLength: 80 })
+        .map((a) => a.join('')),
       fc.array(fc.string({ maxLength: 30 }), { maxLength: 4 }),
       fc.constantFrom(undefined, null, '', ',,,', ';;;', '"', 'second;q=1e3;w=1', 'second;q=Infinity;w=NaN', 'x'.repeat(10_000)),
     );
@@ -140,7 +151,8 @@ describe('Retry-After', () => {
   });
 
   it('reads every HTTP-date form as the time left until that date (never negative)', () => {
-    const date = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T23:59:59Z'), noInvalidDate: true })
+    const date = fc
+      .date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T23:59:59Z'), noInvalidDate: true })
       .map((d) => new Date(Math.floor(d.getTime() / 1000) * 1000));
     fc.assert(
       fc.property(date, fc.integer({ min: -100_000_000, max: 100_000_000 }), (d, offset) => {
@@ -162,14 +174,19 @@ describe('Retry-After', () => {
   it("measures a date against the same answer's Date header, whatever our clock says", () => {
     const serviceNow = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) }).map((t) => Math.floor(t / 1000) * 1000);
     fc.assert(
-      fc.property(serviceNow, fc.integer({ min: 0, max: 3600 }), fc.integer({ min: -86_400_000, max: 86_400_000 }), (now, waitS, ourOffset) => {
-        const date = new Date(now).toUTCString();
-        const retryAt = new Date(now + waitS * 1000).toUTCString();
-        // Our clock may be a day off either way: the wait is the service's.
-        expect(retryAfterDelayMs(retryAt, date, now + ourOffset)).toBe(waitS * 1000);
-        // Delay-seconds do not depend on any clock.
-        expect(retryAfterDelayMs(String(waitS), date, now + ourOffset)).toBe(waitS * 1000);
-      }),
+      fc.property(
+        serviceNow,
+        fc.integer({ min: 0, max: 3600 }),
+        fc.integer({ min: -86_400_000, max: 86_400_000 }),
+        (now, waitS, ourOffset) => {
+          const date = new Date(now).toUTCString();
+          const retryAt = new Date(now + waitS * 1000).toUTCString();
+          // Our clock may be a day off either way: the wait is the service's.
+          expect(retryAfterDelayMs(retryAt, date, now + ourOffset)).toBe(waitS * 1000);
+          // Delay-seconds do not depend on any clock.
+          expect(retryAfterDelayMs(String(waitS), date, now + ourOffset)).toBe(waitS * 1000);
+        },
+      ),
     );
   });
 

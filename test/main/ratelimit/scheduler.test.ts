@@ -32,7 +32,14 @@ describe('RateLimitScheduler', () => {
     const run = (label: string, priority: Priority) =>
       scheduler.run({ account: 'a', group: 'campaigns', budget: 'write', priority }, instantServer(clock, server, order, label));
     // The first request teaches the policy; the rest queue behind it in mixed order.
-    const all = [run('first', 'background'), run('bg1', 'background'), run('out1', 'outbox'), run('bg2', 'background'), run('int1', 'interactive'), run('out2', 'outbox')];
+    const all = [
+      run('first', 'background'),
+      run('bg1', 'background'),
+      run('out1', 'outbox'),
+      run('bg2', 'background'),
+      run('int1', 'interactive'),
+      run('out2', 'outbox'),
+    ];
     await drain(clock);
     await Promise.all(all);
     expect(order).toEqual(['first@0', 'int1@1000', 'out1@2000', 'out2@3000', 'bg1@4000', 'bg2@5000']);
@@ -50,7 +57,13 @@ describe('RateLimitScheduler', () => {
     ]);
     const requests: SimRequest[] = [
       ...Array.from({ length: 3 }, () => ({ at: 0, account: 'slow', priority: 'interactive' as const, latencyIn: 5, latencyOut: 5 })),
-      ...Array.from({ length: 10 }, (_, i) => ({ at: 1 + i, account: 'fast', priority: 'interactive' as const, latencyIn: 5, latencyOut: 5 })),
+      ...Array.from({ length: 10 }, (_, i) => ({
+        at: 1 + i,
+        account: 'fast',
+        priority: 'interactive' as const,
+        latencyIn: 5,
+        latencyOut: 5,
+      })),
     ];
     const outcomes = await simulate(clock, scheduler, servers, requests, 60_000);
     const fastDone = outcomes.filter((o) => o.request.account === 'fast');
@@ -101,7 +114,10 @@ describe('RateLimitScheduler', () => {
     const log: string[] = [];
     const first = scheduler.run({ account: 'a', group: 'campaigns', budget: 'write' }, instantServer(clock, server, log, 'one'));
     const ctrl = new AbortController();
-    const second = scheduler.run({ account: 'a', group: 'campaigns', budget: 'write', signal: ctrl.signal }, instantServer(clock, server, log, 'two'));
+    const second = scheduler.run(
+      { account: 'a', group: 'campaigns', budget: 'write', signal: ctrl.signal },
+      instantServer(clock, server, log, 'two'),
+    );
     await flush();
     ctrl.abort();
     await expect(second).rejects.toBeInstanceOf(QueueCancelledError);
@@ -175,7 +191,10 @@ describe('RateLimitScheduler', () => {
     const log: string[] = [];
     await scheduler.run({ account: 'a', group: 'campaigns', budget: 'write' }, instantServer(clock, server, log, 'x'));
     const queued = Array.from({ length: 5 }, (_, i) =>
-      scheduler.run({ account: 'a', group: 'campaigns', budget: 'write', priority: i < 2 ? 'outbox' : 'background' }, instantServer(clock, server, log, 'y')),
+      scheduler.run(
+        { account: 'a', group: 'campaigns', budget: 'write', priority: i < 2 ? 'outbox' : 'background' },
+        instantServer(clock, server, log, 'y'),
+      ),
     );
     await flush();
     const snap = scheduler.snapshot();

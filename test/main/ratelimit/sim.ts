@@ -113,13 +113,15 @@ export async function simulate(
       const server = servers.get(r.account);
       if (!server) throw new Error(`no server for ${r.account}`);
       scheduler
-        .run({ account: r.account, group: 'campaigns', budget: 'write', priority: r.priority }, () =>
-          new Promise<SimResponse>((resolve) => {
-            clock.setTimer(() => {
-              const res = server.handle(clock.now());
-              clock.setTimer(() => resolve(res), r.latencyOut);
-            }, r.latencyIn);
-          }),
+        .run(
+          { account: r.account, group: 'campaigns', budget: 'write', priority: r.priority },
+          () =>
+            new Promise<SimResponse>((resolve) => {
+              clock.setTimer(() => {
+                const res = server.handle(clock.now());
+                clock.setTimer(() => resolve(res), r.latencyOut);
+              }, r.latencyIn);
+            }),
         )
         .then(
           (response) => outcomes.push({ request: r, response, doneAt: clock.now() }),

@@ -68,7 +68,11 @@ const SERVICES: { name: string; variants: Variants; refill: 'sliding_log' | 'tok
   { name: 'names as sf-strings', variants: { header_spelling: 'quoted' }, refill: 'sliding_log' },
   { name: 'entries and parameters reordered, an unknown parameter', variants: { header_spelling: 'reordered' }, refill: 'sliding_log' },
   { name: 'one field line per window', variants: { header_spelling: 'multiple_fields' }, refill: 'sliding_log' },
-  { name: 'token buckets, one field line per window', variants: { windows: 'token_bucket', header_spelling: 'multiple_fields' }, refill: 'token_bucket' },
+  {
+    name: 'token buckets, one field line per window',
+    variants: { windows: 'token_bucket', header_spelling: 'multiple_fields' },
+    refill: 'token_bucket',
+  },
   { name: 'the mixed variants', variants: MIXED_VARIANTS, refill: MIXED_VARIANTS.windows ?? 'sliding_log' },
 ];
 
@@ -77,7 +81,9 @@ describe.each(SERVICES)('draining creates and list pages against $name', ({ vari
     const { s, c, time } = await start(variants);
     const work = Promise.all([
       ...Array.from({ length: CREATES }, (_, i) => c.createCampaign('limitedone', draft(i), { priority: 'outbox' })),
-      ...Array.from({ length: PAGES }, (_, i) => c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' })),
+      ...Array.from({ length: PAGES }, (_, i) =>
+        c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }),
+      ),
     ]);
     await time.run(work);
 
@@ -103,17 +109,28 @@ describe.each(SERVICES)('draining creates and list pages against $name', ({ vari
 
 describe.each([
   { name: 'sliding logs', variants: { push_tier: 3 } as Variants, refill: 'sliding_log' as const },
-  { name: 'token buckets, Retry-After as a date', variants: { push_tier: 3, windows: 'token_bucket', retry_after_date: true } as Variants, refill: 'token_bucket' as const },
+  {
+    name: 'token buckets, Retry-After as a date',
+    variants: { push_tier: 3, windows: 'token_bucket', retry_after_date: true } as Variants,
+    refill: 'token_bucket' as const,
+  },
 ])('pushes to a push API that turns out to be limited ($name)', ({ variants, refill }) => {
   // The interface shows no push limits, so the client cannot know them before an answer: it sends
   // the first push alone, learns the real windows from its headers, and sends the rest within them.
   it('delivers every push exactly once, never refused, as fast as the windows allow', async () => {
     const { s, c, time } = await start(variants);
     const n = 40;
-    const event = (i: number) => ({ title: `Burst ${i}`, url: 'https://news.example.com/burst', performer: 'editor@example.com', target: { include: { apps: ['1001'] } } });
+    const event = (i: number) => ({
+      title: `Burst ${i}`,
+      url: 'https://news.example.com/burst',
+      performer: 'editor@example.com',
+      target: { include: { apps: ['1001'] } },
+    });
     await time.run(Promise.all(Array.from({ length: n }, (_, i) => c.sendPush('immediate', [event(i)], { priority: 'outbox' }))));
 
-    const tasks = ((await raw(s, 'GET', '/_sandbox/state/tasks')).body as { tasks: { title: string }[] }).tasks.filter((t) => t.title.startsWith('Burst '));
+    const tasks = ((await raw(s, 'GET', '/_sandbox/state/tasks')).body as { tasks: { title: string }[] }).tasks.filter((t) =>
+      t.title.startsWith('Burst '),
+    );
     expect(tasks.map((t) => t.title).sort()).toEqual(Array.from({ length: n }, (_, i) => `Burst ${i}`).sort());
     const log = (await sandboxRequests(s)).filter((r) => r.path === '/epsilon/push');
     expect(log.filter((r) => r.status === 429)).toEqual([]);

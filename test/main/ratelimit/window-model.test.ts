@@ -16,10 +16,11 @@ import {
 } from './sim';
 
 const windowsArb = fc
-  .uniqueArray(
-    fc.record({ quota: fc.integer({ min: 1, max: 4 }), windowMs: fc.integer({ min: 2, max: 40 }).map((n) => n * 50) }),
-    { minLength: 1, maxLength: 3, selector: (w) => w.windowMs },
-  )
+  .uniqueArray(fc.record({ quota: fc.integer({ min: 1, max: 4 }), windowMs: fc.integer({ min: 2, max: 40 }).map((n) => n * 50) }), {
+    minLength: 1,
+    maxLength: 3,
+    selector: (w) => w.windowMs,
+  })
   .map((ws) => ws.map((w, i): SimWindow => ({ name: `w${i}`, ...w })));
 
 const requestsArb = (accounts: string[]) =>
@@ -69,22 +70,27 @@ describe('window model against a fake clock', () => {
 
   it('learns requests it did not make from r and is refused at most once (its first probe)', async () => {
     await fc.assert(
-      fc.asyncProperty(windowsArb, requestsArb(['a']), fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 8 }), async (w, requests, foreign) => {
-        const clock = new ManualClock(1_000_000);
-        const server = new SlidingLogServer(w, true);
-        // Another device used the budget just before we started.
-        for (const ago of foreign.sort((x, y) => y - x)) server.handle(clock.now() - ago);
-        server.rejected = 0;
-        const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
-        const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), requests);
-        expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
-        expect(server.rejected).toBeLessThanOrEqual(1);
-      }),
+      fc.asyncProperty(
+        windowsArb,
+        requestsArb(['a']),
+        fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 8 }),
+        async (w, requests, foreign) => {
+          const clock = new ManualClock(1_000_000);
+          const server = new SlidingLogServer(w, true);
+          // Another device used the budget just before we started.
+          for (const ago of foreign.sort((x, y) => y - x)) server.handle(clock.now() - ago);
+          server.rejected = 0;
+          const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
+          const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), requests);
+          expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
+          expect(server.rejected).toBeLessThanOrEqual(1);
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
-  it('is not freed by a stale report: an answer that comes after a racing request\'s answer keeps that request counted', async () => {
+  it("is not freed by a stale report: an answer that comes after a racing request's answer keeps that request counted", async () => {
     // Found by the property above: two requests sent in the same millisecond, the second answered
     // first (r=0), then the first (r=1, written before the second was counted). Taken as newer,
     // the first answer's r=1 would free a slot the second had taken, and a third request sent at
@@ -198,7 +204,11 @@ describe('BudgetModel', () => {
   it('estimates the drain time of a queue from the windows', () => {
     const m = new BudgetModel('unlimited', { marginMs: 0 });
     m.admit(1, 0);
-    m.onResponse(1, 0, { status: 200, policy: [{ name: 'second', quota: 2, windowS: 1 }], remaining: [{ name: 'second', remaining: 1, resetS: 1 }] });
+    m.onResponse(1, 0, {
+      status: 200,
+      policy: [{ name: 'second', quota: 2, windowS: 1 }],
+      remaining: [{ name: 'second', remaining: 1, resetS: 1 }],
+    });
     // 1 slot left now, then 2 per second: the 5th more request goes at 2 s.
     expect(m.drainEstimate(0, 5)).toBe(2000);
     expect(m.drainEstimate(0, 0)).toBe(0);
@@ -252,17 +262,22 @@ describe('window model against token buckets (the sandbox limiter, windows: toke
 
   it('learns tokens another device spent from r and t, and is refused at most once (its first probe)', async () => {
     await fc.assert(
-      fc.asyncProperty(bucketWindowsArb, requestsArb(['a']), fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 10 }), async (w, requests, foreign) => {
-        const clock = new ManualClock(1_000_000);
-        const server = new SandboxLimiterServer(w, { windows: 'token_bucket' });
-        for (const ago of foreign.sort((x, y) => y - x)) server.handle(clock.now() - ago);
-        server.rejected = 0;
-        server.admitted.length = 0;
-        const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
-        const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), requests);
-        expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
-        expect(server.rejected).toBeLessThanOrEqual(1);
-      }),
+      fc.asyncProperty(
+        bucketWindowsArb,
+        requestsArb(['a']),
+        fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 10 }),
+        async (w, requests, foreign) => {
+          const clock = new ManualClock(1_000_000);
+          const server = new SandboxLimiterServer(w, { windows: 'token_bucket' });
+          for (const ago of foreign.sort((x, y) => y - x)) server.handle(clock.now() - ago);
+          server.rejected = 0;
+          server.admitted.length = 0;
+          const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 100 });
+          const outcomes = await simulate(clock, scheduler, new Map([['a', server]]), requests);
+          expect(outcomes.every((o) => o.response?.status === 200)).toBe(true);
+          expect(server.rejected).toBeLessThanOrEqual(1);
+        },
+      ),
       { numRuns: 150 },
     );
   });

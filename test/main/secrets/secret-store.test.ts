@@ -38,12 +38,16 @@ interface ProbeResult {
 }
 
 function runProbe(env: NodeJS.ProcessEnv, secret: string, wrap: string[] = [], extra: string[] = []): ProbeResult {
-  const r = spawnSync(wrap[0] ?? process.execPath, [...wrap.slice(1), ...(wrap.length ? [process.execPath] : []), '--import', 'tsx', PROBE, SERVICE, secret, ...extra], {
-    cwd: ROOT,
-    env,
-    encoding: 'utf8',
-    timeout: 25_000,
-  });
+  const r = spawnSync(
+    wrap[0] ?? process.execPath,
+    [...wrap.slice(1), ...(wrap.length ? [process.execPath] : []), '--import', 'tsx', PROBE, SERVICE, secret, ...extra],
+    {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 25_000,
+    },
+  );
   const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
   if (!line) throw new Error(`probe printed nothing (status ${r.status}): ${r.stderr.slice(-1500)}`);
   return JSON.parse(line) as ProbeResult;
@@ -115,7 +119,14 @@ describe('without a usable keychain', () => {
   mkdirSync(home, { recursive: true });
   afterAll(() => rmSync(home, { recursive: true, force: true }));
   const isolatedEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), XDG_RUNTIME_DIR: join(home, 'run'), ...extra };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: home,
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_RUNTIME_DIR: join(home, 'run'),
+      ...extra,
+    };
     delete env.DISPLAY;
     delete env.WAYLAND_DISPLAY;
     return env;

@@ -18,7 +18,11 @@ afterEach(async () => {
 async function setup() {
   const port = await freePort();
   const redirectUri = `http://127.0.0.1:${port}/callback`;
-  sb = await startSandbox({ variants: testVariants(), clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', redirectUri, tokenTtlS: 600 }) });
+  sb = await startSandbox({
+    variants: testVariants(),
+    clock: 'manual',
+    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', redirectUri, tokenTtlS: 600 }),
+  });
   const s = sb;
   const base = (openBrowser: SignInOptions['openBrowser']): SignInOptions => ({
     authUrl: s.url,
@@ -144,7 +148,9 @@ describe('signInWithBrowser', () => {
       await new Promise((resolve) => squatter.close(resolve));
     }
 
-    const notLoopback = await rejection(signInWithBrowser({ ...base(() => Promise.resolve()), redirectUri: 'https://example.com/callback' }));
+    const notLoopback = await rejection(
+      signInWithBrowser({ ...base(() => Promise.resolve()), redirectUri: 'https://example.com/callback' }),
+    );
     expect(notLoopback.kind).toBe('validation');
   });
 });

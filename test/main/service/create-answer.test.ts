@@ -43,7 +43,14 @@ for (const shape of ['wrapped', 'sparse'] as const) {
     // The control API writes ids as bare numbers; beyond 2^53 compare the digits of the raw answer.
     expect(state.text).toContain(`"id":${created.id},`);
     expect(stored.name).toBe('Answered');
-    expect(created).toMatchObject({ advertiser_id: 'acmeshoes', name: 'Answered', branding_text: 'Acme Shoes', cpc: 0.5, spending_limit: 800, daily_cap: 60 });
+    expect(created).toMatchObject({
+      advertiser_id: 'acmeshoes',
+      name: 'Answered',
+      branding_text: 'Acme Shoes',
+      cpc: 0.5,
+      spending_limit: 800,
+      daily_cap: 60,
+    });
     expect(created.status?.toUpperCase()).toBe('PENDING_APPROVAL');
   });
 }

@@ -11,7 +11,11 @@ let sb: RunningSandbox;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: { ...testVariants(), refuse_null: true } });
+  sb = await startSandbox({
+    clock: 'manual',
+    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }),
+    variants: { ...testVariants(), refuse_null: true },
+  });
   client = clientFor(sb);
 });
 

@@ -15,7 +15,11 @@ describe('secrets stay out of text', () => {
     const spellings = secretSpellings(CANARY, CLIENT_ID);
     expect(spellings.length).toBeGreaterThan(10);
     for (const [how, spelled] of spellings) {
-      for (const text of [spelled, `client_secret=${spelled}&grant_type=x`, `{"error":"invalid_client","error_description":"bad: ${spelled}"}`]) {
+      for (const text of [
+        spelled,
+        `client_secret=${spelled}&grant_type=x`,
+        `{"error":"invalid_client","error_description":"bad: ${spelled}"}`,
+      ]) {
         const out = redact(text, [CANARY], { clientId: CLIENT_ID });
         expect(out.includes(spelled), `${how} survived in ${out}`).toBe(false);
         expect(out).toContain('[redacted]');
@@ -30,14 +34,21 @@ describe('secrets stay out of text', () => {
     };
     const chars = Array.from(CANARY);
     fc.assert(
-      fc.property(fc.array(fc.nat(3), { minLength: chars.length, maxLength: chars.length }), fc.string(), fc.string(), (picks, before, after) => {
-        const spelled = chars.map((ch, i) => {
-          const alts = alternatives(ch);
-          return alts[picks[i] % alts.length];
-        }).join('');
-        const out = redact(`${before}${spelled}${after}`, [CANARY]);
-        return !out.includes(spelled) && out.includes('[redacted]');
-      }),
+      fc.property(
+        fc.array(fc.nat(3), { minLength: chars.length, maxLength: chars.length }),
+        fc.string(),
+        fc.string(),
+        (picks, before, after) => {
+          const spelled = chars
+            .map((ch, i) => {
+              const alts = alternatives(ch);
+              return alts[picks[i] % alts.length];
+            })
+            .join('');
+          const out = redact(`${before}${spelled}${after}`, [CANARY]);
+          return !out.includes(spelled) && out.includes('[redacted]');
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -85,8 +96,21 @@ describe('secrets stay out of text', () => {
 describe('ServiceError', () => {
   it('travels as data with its kind and whether the request may have been applied', () => {
     const e = new ServiceError({ kind: 'network', requestWritten: false, message: 'The service at x could not be reached.' });
-    expect(JSON.parse(JSON.stringify(e))).toEqual({ kind: 'network', requestWritten: false, message: 'The service at x could not be reached.' });
-    const desk = toDeskError(new ServiceError({ kind: 'rate_limited', requestWritten: true, status: 429, retryAfterMs: 3000, violatedPolicies: ['minute'], message: 'wait' }));
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      kind: 'network',
+      requestWritten: false,
+      message: 'The service at x could not be reached.',
+    });
+    const desk = toDeskError(
+      new ServiceError({
+        kind: 'rate_limited',
+        requestWritten: true,
+        status: 429,
+        retryAfterMs: 3000,
+        violatedPolicies: ['minute'],
+        message: 'wait',
+      }),
+    );
     expect(desk.toData()).toEqual({
       code: 'rate_limited',
       message: 'wait',

@@ -18,7 +18,11 @@ let client: ServiceClient;
 const transport = new HttpTransport();
 
 beforeAll(async () => {
-  sb = await startSandbox({ variants: testVariants(), clock: 'real', fixtures: worldFixtures({ rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }) });
+  sb = await startSandbox({
+    variants: testVariants(),
+    clock: 'real',
+    fixtures: worldFixtures({ rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }),
+  });
   client = clientFor(sb);
   await client.authenticate();
 });
@@ -52,41 +56,55 @@ const draft = (name: string) => ({
   bid_strategy: 'FIXED',
   marketing_objective: 'LEADS_GENERATION',
 });
-const event = (title: string) => ({ title, url: 'https://news.example.com/x', performer: 'me@example.com', target: { include: { apps: ['1001'] } } });
+const event = (title: string) => ({
+  title,
+  url: 'https://news.example.com/x',
+  performer: 'me@example.com',
+  target: { include: { apps: ['1001'] } },
+});
 
 const createdNamed = async (name: string) =>
-  ((await raw(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: { name: string }[] }).campaigns.filter((c) => c.name === name);
+  ((await raw(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: { name: string }[] }).campaigns.filter(
+    (c) => c.name === name,
+  );
 
 describe('content codings', () => {
-  it.each(['gzip', 'deflate', 'br', 'deflate,gzip'] as const)('asks for them and reads answers in %s, whole and streamed', async (coding) => {
-    const plainTasks = await client.listTasks('1001');
-    const plainCampaigns = (await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP' })).campaigns;
-    await play({ compress: coding, early_hints: true });
-    const url = `${sb.url}/epsilon/task?tagId=1001`;
-    const headers = { authorization: `Bearer ${await token()}` };
-    const whole = await transport.send({ method: 'GET', url, headers });
-    expect(whole.status).toBe(200);
-    expect(whole.headers['content-encoding']).toBe(coding.split(',').join(', '));
-    expect(whole.body.toString()).toContain('"taskId":900002');
-    const streamed = await transport.stream({ method: 'GET', url, headers });
-    expect(streamed.headers['content-encoding']).toBe(coding.split(',').join(', '));
-    let text = '';
-    for await (const chunk of streamed.body as AsyncIterable<Buffer>) text += chunk.toString();
-    expect(text).toBe(whole.body.toString());
-    // The client's reads and writes, whole and streamed, and its errors' words.
-    expect(await client.listTasks('1001')).toEqual(plainTasks);
-    expect((await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP' })).campaigns).toEqual(plainCampaigns);
-    const name = `Coded ${coding}`;
-    await client.createCampaign('oldtimerltd', draft(name));
-    expect(await createdNamed(name)).toHaveLength(1);
-    await client.sendPush('immediate', [event(name)]);
-    const refused = await rejection(client.listTasks('1003'));
-    expect(refused.kind).toBe('forbidden');
-    expect(refused.serverText).toBe('Not authorized to send notifications for specified application');
-  });
+  it.each(['gzip', 'deflate', 'br', 'deflate,gzip'] as const)(
+    'asks for them and reads answers in %s, whole and streamed',
+    async (coding) => {
+      const plainTasks = await client.listTasks('1001');
+      const plainCampaigns = (await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP' })).campaigns;
+      await play({ compress: coding, early_hints: true });
+      const url = `${sb.url}/epsilon/task?tagId=1001`;
+      const headers = { authorization: `Bearer ${await token()}` };
+      const whole = await transport.send({ method: 'GET', url, headers });
+      expect(whole.status).toBe(200);
+      expect(whole.headers['content-encoding']).toBe(coding.split(',').join(', '));
+      expect(whole.body.toString()).toContain('"taskId":900002');
+      const streamed = await transport.stream({ method: 'GET', url, headers });
+      expect(streamed.headers['content-encoding']).toBe(coding.split(',').join(', '));
+      let text = '';
+      for await (const chunk of streamed.body as AsyncIterable<Buffer>) text += chunk.toString();
+      expect(text).toBe(whole.body.toString());
+      // The client's reads and writes, whole and streamed, and its errors' words.
+      expect(await client.listTasks('1001')).toEqual(plainTasks);
+      expect((await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP' })).campaigns).toEqual(plainCampaigns);
+      const name = `Coded ${coding}`;
+      await client.createCampaign('oldtimerltd', draft(name));
+      expect(await createdNamed(name)).toHaveLength(1);
+      await client.sendPush('immediate', [event(name)]);
+      const refused = await rejection(client.listTasks('1003'));
+      expect(refused.kind).toBe('forbidden');
+      expect(refused.serverText).toBe('Not authorized to send notifications for specified application');
+    },
+  );
 
   it('applies the size limit to the decoded body', async () => {
-    const plain = await transport.send({ method: 'GET', url: `${sb.url}/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP`, headers: { authorization: `Bearer ${await token()}` } });
+    const plain = await transport.send({
+      method: 'GET',
+      url: `${sb.url}/core/api/1.0/acmeshoes/campaigns?fetch_level=RAP`,
+      headers: { authorization: `Bearer ${await token()}` },
+    });
     expect(plain.status).toBe(200);
     const coded = gzipSync(plain.body).length;
     const max = Math.floor((coded + plain.body.length) / 2);
@@ -106,17 +124,20 @@ describe('content codings', () => {
 });
 
 describe('redirects', () => {
-  it.each([307, 308] as const)('follows a %i on the same origin: reads, creates and pushes are done once, at the new address', async (status) => {
-    await play({ redirect: status });
-    expect((await client.listTasks('1001')).length).toBeGreaterThan(0);
-    expect((await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP' })).campaigns.length).toBeGreaterThan(0);
-    const name = `Moved ${status}`;
-    await client.createCampaign('oldtimerltd', draft(name));
-    expect(await createdNamed(name)).toHaveLength(1);
-    await client.sendPush('immediate', [event(name)]);
-    const tasks = ((await raw(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: { title: string }[] }).tasks;
-    expect(tasks.filter((t) => t.title === name)).toHaveLength(1);
-  });
+  it.each([307, 308] as const)(
+    'follows a %i on the same origin: reads, creates and pushes are done once, at the new address',
+    async (status) => {
+      await play({ redirect: status });
+      expect((await client.listTasks('1001')).length).toBeGreaterThan(0);
+      expect((await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP' })).campaigns.length).toBeGreaterThan(0);
+      const name = `Moved ${status}`;
+      await client.createCampaign('oldtimerltd', draft(name));
+      expect(await createdNamed(name)).toHaveLength(1);
+      await client.sendPush('immediate', [event(name)]);
+      const tasks = ((await raw(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: { title: string }[] }).tasks;
+      expect(tasks.filter((t) => t.title === name)).toHaveLength(1);
+    },
+  );
 });
 
 describe('a 5xx that says when to come back', () => {
@@ -184,11 +205,18 @@ describe('what a variant cannot play', () => {
       else res.writeHead(200, { 'content-type': 'application/json' }).end('"done"');
     });
     try {
-      const e = await rejection(transport.send({ method: 'GET', url: `${s.url}/elsewhere`, headers: { authorization: 'Bearer secret-token-1' } }));
+      const e = await rejection(
+        transport.send({ method: 'GET', url: `${s.url}/elsewhere`, headers: { authorization: 'Bearer secret-token-1' } }),
+      );
       expect(e).toMatchObject({ kind: 'protocol' });
       expect(e.message).toContain(`redirected the request to another server (${other.url})`);
       expect(other.seen).toEqual([]);
-      const res = await transport.send({ method: 'POST', url: `${s.url}/epsilon/push`, headers: { 'content-type': 'application/json' }, body: '{"pushEvents":[]}' });
+      const res = await transport.send({
+        method: 'POST',
+        url: `${s.url}/epsilon/push`,
+        headers: { 'content-type': 'application/json' },
+        body: '{"pushEvents":[]}',
+      });
       expect(res).toMatchObject({ status: 200 });
       expect(res.body.toString()).toBe('"done"');
       expect(s.seen.map((r) => [r.method, r.url, r.body])).toEqual([

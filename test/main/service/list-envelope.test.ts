@@ -16,15 +16,37 @@ const BIG = 150;
 beforeAll(async () => {
   const f = worldFixtures({ now: '2026-11-21T09:00:00Z' });
   for (let i = 1; i <= 5; i++) {
-    f.campaigns!.push({ account_id: 'oldtimerltd', id: 4300000 + i, name: `Old ${i}`, branding_text: 'Old Timer', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+    f.campaigns!.push({
+      account_id: 'oldtimerltd',
+      id: 4300000 + i,
+      name: `Old ${i}`,
+      branding_text: 'Old Timer',
+      status: 'APPROVED',
+      created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED',
+      cpc: 1,
+      spending_limit: 3000,
+      spending_limit_model: 'MONTHLY',
+      marketing_objective: 'LEADS_GENERATION',
+    });
   }
   // An old (unlimited) account with more rows than a small answer: its unpaged listing is streamed.
   f.accounts.push({ account_id: 'bigoldco', name: 'Big Old Co', type: 'ADVERTISER', created_at: '2025-01-01T00:00:00Z', features: [] });
   f.clients[0].accounts.push('bigoldco');
   for (let i = 1; i <= BIG; i++) {
-    f.campaigns!.push({ account_id: 'bigoldco', id: 4400000 + i, name: `Big ${i}`, branding_text: 'Big Old', status: 'APPROVED', created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED', cpc: 1, spending_limit: 3000, spending_limit_model: 'MONTHLY', marketing_objective: 'LEADS_GENERATION' });
+    f.campaigns!.push({
+      account_id: 'bigoldco',
+      id: 4400000 + i,
+      name: `Big ${i}`,
+      branding_text: 'Big Old',
+      status: 'APPROVED',
+      created_at: '2026-09-01T08:00:00Z',
+      bid_strategy: 'FIXED',
+      cpc: 1,
+      spending_limit: 3000,
+      spending_limit_model: 'MONTHLY',
+      marketing_objective: 'LEADS_GENERATION',
+    });
   }
   sb = await startSandbox({ clock: 'manual', fixtures: f, variants: testVariants() ?? {} });
   client = clientFor(sb);
@@ -63,7 +85,8 @@ describe(`the listing envelope in any shape (${variantLabel()})`, () => {
       for await (const part of client.streamCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ['1'] })) parts.push(part);
       expect(parts.at(-1)).toEqual({ campaigns: [], metadata: { total: 0, count: 0 } });
       const streamed = [];
-      for await (const part of client.streamCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ALL.slice(0, 2) })) streamed.push(...part.campaigns);
+      for await (const part of client.streamCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ALL.slice(0, 2) }))
+        streamed.push(...part.campaigns);
       expect(ids(streamed)).toEqual(ALL.slice(0, 2));
       const emptyPage = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: ['1'], page: 1, pageSize: 10 });
       expect(emptyPage).toMatchObject({ campaigns: [], total: 0, count: 0 });
@@ -71,7 +94,9 @@ describe(`the listing envelope in any shape (${variantLabel()})`, () => {
 
     it(`${shape}: a listing of more than 100 rows, streamed, reads every row and the total`, async () => {
       // Unpaged and whole (no page cap), so the service streams it in this envelope.
-      const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...(testVariants() ?? {}), page_size_cap: undefined, list_envelope: shape } });
+      const r = await call(sb, 'PUT', '/_sandbox/variants', {
+        json: { ...(testVariants() ?? {}), page_size_cap: undefined, list_envelope: shape },
+      });
       expect(r.status, r.text).toBe(200);
       const streamed: string[] = [];
       let metadata: unknown;

@@ -39,14 +39,29 @@ afterAll(async () => {
   await sb.close();
 });
 
-const campaign = (i: number) => ({ id: 5_000_000 + i, name: `Été ${i} "sale" \\ 𝄞`, status: 'APPROVED', spent: i / 4, targeting: { countries: ['FR', { nested: [] }] } });
-const write = (res: ServerResponse, bytes: Buffer) => new Promise<void>((resolve, reject) => res.write(bytes, (e) => (e ? reject(e) : resolve())));
+const campaign = (i: number) => ({
+  id: 5_000_000 + i,
+  name: `Été ${i} "sale" \\ 𝄞`,
+  status: 'APPROVED',
+  spent: i / 4,
+  targeting: { countries: ['FR', { nested: [] }] },
+});
+const write = (res: ServerResponse, bytes: Buffer) =>
+  new Promise<void>((resolve, reject) => res.write(bytes, (e) => (e ? reject(e) : resolve())));
 const stream = () => client.streamCampaigns('acmeshoes', { fetchLevel: 'RAP' });
 
 describe('the whole listing over HTTP', () => {
   it('hands out the campaigns that have arrived while the rest of the answer is still on its way', async () => {
     const body = Buffer.from(
-      JSON.stringify({ links: { next: null, pages: [1, 2, 3] }, results: Array.from({ length: 40 }, (_, i) => campaign(i)), metadata: { total: 40, count: 40 } }, null, 1),
+      JSON.stringify(
+        {
+          links: { next: null, pages: [1, 2, 3] },
+          results: Array.from({ length: 40 }, (_, i) => campaign(i)),
+          metadata: { total: 40, count: 40 },
+        },
+        null,
+        1,
+      ),
     );
     // Cut inside the 𝄞 of the 11th campaign: the 10 before it are complete.
     const cut = body.indexOf(Buffer.from('𝄞'), body.indexOf(Buffer.from('"id": 5000010'))) + 2;
@@ -94,7 +109,9 @@ describe('the whole listing over HTTP', () => {
       })(),
     );
     expect(e.kind).toBe('protocol');
-    expect(e.message).toBe('The service accepted the request to list the campaigns of acmeshoes but its answer could not be read. Refresh to see the result.');
+    expect(e.message).toBe(
+      'The service accepted the request to list the campaigns of acmeshoes but its answer could not be read. Refresh to see the result.',
+    );
   });
 
   it('refuses a campaign larger than 1 MB, in words', async () => {

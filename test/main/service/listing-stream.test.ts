@@ -29,20 +29,26 @@ function writer(choices: readonly number[]) {
   const value = (v: unknown): string => {
     if (Array.isArray(v)) return `[${ws()}${v.map((x) => value(x)).join(`${ws()},${ws()}`)}${ws()}]`;
     if (v !== null && typeof v === 'object') {
-      return `{${ws()}${Object.entries(v).map(([k, x]) => `${str(k)}${ws()}:${ws()}${value(x)}`).join(`${ws()},${ws()}`)}${ws()}}`;
+      return `{${ws()}${Object.entries(v)
+        .map(([k, x]) => `${str(k)}${ws()}:${ws()}${value(x)}`)
+        .join(`${ws()},${ws()}`)}${ws()}}`;
     }
     if (typeof v === 'string') return str(v);
     // An id beyond 2^53 a service writes as a bare number.
     if (typeof v === 'bigint') return v.toString();
     return JSON.stringify(v);
   };
-  const members = (entries: [string, unknown][]) => `${ws()}{${ws()}${entries.map(([k, x]) => `${str(k)}${ws()}:${ws()}${value(x)}`).join(`${ws()},${ws()}`)}${ws()}}${ws()}`;
+  const members = (entries: [string, unknown][]) =>
+    `${ws()}{${ws()}${entries.map(([k, x]) => `${str(k)}${ws()}:${ws()}${value(x)}`).join(`${ws()},${ws()}`)}${ws()}}${ws()}`;
   return { value, members };
 }
 
 // Strings of any Unicode (astral characters are 4 UTF-8 bytes: chunks get split inside them),
 // with quotes, backslashes and control characters that must be escaped.
-const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '/', '{', '}', '[', ']', ',', ':', 'é', '€', '𝄞', 'a') }));
+const text = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '/', '{', '}', '[', ']', ',', ':', 'é', '€', '𝄞', 'a') }),
+);
 const json = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -56,7 +62,14 @@ const json = fc.letrec((tie) => ({
   ),
 })).value;
 const campaign = fc.record(
-  { id: fc.oneof(fc.integer({ min: 1 }), fc.string(), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n })), name: text, status: fc.constantFrom('APPROVED', 'PAUSED'), spent: fc.double({ noNaN: true, noDefaultInfinity: true }), targeting: json, extra: fc.dictionary(text, json, { maxKeys: 3 }) },
+  {
+    id: fc.oneof(fc.integer({ min: 1 }), fc.string(), fc.bigInt({ min: 2n ** 53n, max: 2n ** 70n })),
+    name: text,
+    status: fc.constantFrom('APPROVED', 'PAUSED'),
+    spent: fc.double({ noNaN: true, noDefaultInfinity: true }),
+    targeting: json,
+    extra: fc.dictionary(text, json, { maxKeys: 3 }),
+  },
   { requiredKeys: ['id', 'name'] },
 );
 const notListingKey = text.filter((k) => k !== 'results' && k !== 'metadata');
@@ -73,7 +86,10 @@ const listing = fc
   .map(({ results, metadata, extra, order, spelling }) => {
     const entries: [string, unknown][] = [['results', results], ['metadata', metadata], ...extra];
     // Shuffled by the generated order (a stable sort on random keys).
-    const shuffled = entries.map((e, i) => ({ e, key: order[i % order.length] })).sort((a, b) => a.key - b.key).map((x) => x.e);
+    const shuffled = entries
+      .map((e, i) => ({ e, key: order[i % order.length] }))
+      .sort((a, b) => a.key - b.key)
+      .map((x) => x.e);
     return Buffer.from(writer(spelling).members(shuffled), 'utf8');
   });
 
@@ -145,7 +161,10 @@ describe('reading the unpaged listing chunk by chunk', () => {
 
   it('passes over a UTF-8 byte order mark before the listing (RFC 8259 8.1)', () => {
     const parser = new ListingStreamParser();
-    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"results":[{"id":"7","name":"a"}],"metadata":{"total":1,"count":1}}')]);
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('{"results":[{"id":"7","name":"a"}],"metadata":{"total":1,"count":1}}'),
+    ]);
     const part = parser.write(body);
     parser.end();
     expect(part.results).toEqual([{ id: '7', name: 'a' }]);
@@ -177,7 +196,11 @@ describe('reading the unpaged listing chunk by chunk', () => {
     fc.assert(
       fc.property(listing, damage, fc.array(fc.nat(), { maxLength: 8 }), (body, { at, how }, cuts) => {
         const p = at % body.length;
-        const damaged = Buffer.concat([body.subarray(0, p), how === 'delete' ? Buffer.alloc(0) : Buffer.from([how.charCodeAt(0)]), body.subarray(p + 1)]);
+        const damaged = Buffer.concat([
+          body.subarray(0, p),
+          how === 'delete' ? Buffer.alloc(0) : Buffer.from([how.charCodeAt(0)]),
+          body.subarray(p + 1),
+        ]);
         const expected = oracle(damaged);
         const got = readChunks(split(damaged, cuts));
         if (expected === null) expect(got).toBeInstanceOf(UnreadableListingError);
@@ -187,7 +210,7 @@ describe('reading the unpaged listing chunk by chunk', () => {
     );
   });
 
-  it('hands out each chunk\'s complete campaigns as the chunk arrives, not at the end', () => {
+  it("hands out each chunk's complete campaigns as the chunk arrives, not at the end", () => {
     const parser = new ListingStreamParser();
     expect(parser.write(bytes('{"results": [{"id": 1, "name": "a"}, {"id": 2, "na')).results).toEqual([{ id: 1, name: 'a' }]);
     expect(parser.write(bytes('me": "b"}')).results).toEqual([]);
@@ -197,7 +220,8 @@ describe('reading the unpaged listing chunk by chunk', () => {
 
   it('keeps no more than the unfinished campaign between chunks, however long the listing (or an unknown key)', () => {
     const parser = new ListingStreamParser();
-    const element = (i: number) => JSON.stringify({ id: i, name: `Campaign ${i} "été" \\ 𝄞`, targeting: { countries: ['FR', 'DE'], nested: [[{}]] } });
+    const element = (i: number) =>
+      JSON.stringify({ id: i, name: `Campaign ${i} "été" \\ 𝄞`, targeting: { countries: ['FR', 'DE'], nested: [[{}]] } });
     const longest = Buffer.byteLength(element(99_999));
     let read = 0;
     let maxHeld = 0;
@@ -225,13 +249,21 @@ describe('reading the unpaged listing chunk by chunk', () => {
   it('splits a multi-byte character between chunks without damaging it', () => {
     const body = bytes('{"metadata":{"total":1,"count":1},"results":[{"name":"Été 𝄞 €"}]}');
     const at = body.indexOf(Buffer.from('𝄞')) + 2;
-    expect(readChunks([body.subarray(0, at), body.subarray(at)])).toEqual({ results: [{ name: 'Été 𝄞 €' }], metadata: { total: 1, count: 1 } });
+    expect(readChunks([body.subarray(0, at), body.subarray(at)])).toEqual({
+      results: [{ name: 'Été 𝄞 €' }],
+      metadata: { total: 1, count: 1 },
+    });
   });
 
   it('reads an empty listing, and skips unknown keys of any size and type', () => {
-    expect(readChunks([bytes('{"results":[],"metadata":{"total":0,"count":0}}')])).toEqual({ results: [], metadata: { total: 0, count: 0 } });
+    expect(readChunks([bytes('{"results":[],"metadata":{"total":0,"count":0}}')])).toEqual({
+      results: [],
+      metadata: { total: 0, count: 0 },
+    });
     const big = JSON.stringify({ rows: Array.from({ length: 5000 }, (_, i) => ({ i, s: 'x'.repeat(50) })) });
-    const body = bytes(`{"links": ${big}, "n": -1.5e3, "ok": true, "none": null, "s": "a\\"}", "results": [{"id": 1}], "more": [${big}], "metadata": {"total": 1, "count": 1}}`);
+    const body = bytes(
+      `{"links": ${big}, "n": -1.5e3, "ok": true, "none": null, "s": "a\\"}", "results": [{"id": 1}], "more": [${big}], "metadata": {"total": 1, "count": 1}}`,
+    );
     expect(readChunks(split(body, [1000, 70_000, 200_000]))).toEqual({ results: [{ id: 1 }], metadata: { total: 1, count: 1 } });
   });
 
@@ -249,7 +281,9 @@ describe('reading the unpaged listing chunk by chunk', () => {
   });
 
   it('refuses two "results" (JSON.parse would keep the last; which one is the listing is unclear)', () => {
-    expect(readChunks([bytes('{"results": [{"id": 1}], "metadata": {"total": 1, "count": 1}, "results": []}')])).toBeInstanceOf(UnreadableListingError);
+    expect(readChunks([bytes('{"results": [{"id": 1}], "metadata": {"total": 1, "count": 1}, "results": []}')])).toBeInstanceOf(
+      UnreadableListingError,
+    );
   });
 
   it.each([
@@ -268,7 +302,7 @@ describe('reading the unpaged listing chunk by chunk', () => {
     ['a trailing comma in a campaign', '{"results": [{"id": 1,}], "metadata": {}}'],
     ['a trailing comma in the results', '{"results": [{"id": 1},], "metadata": {}}'],
     ['an empty item in the results', '{"results": [{"id": 1},,{"id": 2}], "metadata": {}}'],
-    ['a single-quoted string', "{\"results\": [{'id': 1}], \"metadata\": {}}"],
+    ['a single-quoted string', '{"results": [{\'id\': 1}], "metadata": {}}'],
     ['an unknown escape', '{"results": [{"name": "\\x41"}], "metadata": {}}'],
     ['a raw line break in a string', '{"results": [{"name": "a\nb"}], "metadata": {}}'],
     ['brackets that do not match', '{"results": [{"id": 1]], "metadata": {}}'],

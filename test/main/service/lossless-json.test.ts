@@ -39,7 +39,9 @@ function write(v: unknown, ws: () => string): string {
   if (typeof v === 'bigint') return v.toString();
   if (Array.isArray(v)) return `[${ws()}${v.map((x) => write(x, ws)).join(`${ws()},${ws()}`)}${ws()}]`;
   if (v !== null && typeof v === 'object') {
-    return `{${ws()}${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${write(x, ws)}`).join(`,${ws()}`)}${ws()}}`;
+    return `{${ws()}${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}${ws()}:${ws()}${write(x, ws)}`)
+      .join(`,${ws()}`)}${ws()}}`;
   }
   return JSON.stringify(v);
 }
@@ -51,7 +53,8 @@ function expected(v: unknown): unknown {
   // Through JSON.parse, so `__proto__` keys and -0 come out as the reader's JSON.parse makes them.
   if (v !== null && typeof v === 'object') {
     const out = JSON.parse('{}') as Record<string, unknown>;
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: expected(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: expected(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   // A double JSON writes as a plain integer beyond 2^53 (1.5e20 is 150000000000000000000) is such an integer too.

@@ -1,6 +1,13 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { campaignIdGroups, EMPTY_RUN, IncompleteListingError, MAX_LIST_QUERY_LENGTH, walkListing, type StreamedListing } from '../../../src/main/service/campaigns-api';
+import {
+  campaignIdGroups,
+  EMPTY_RUN,
+  IncompleteListingError,
+  MAX_LIST_QUERY_LENGTH,
+  walkListing,
+  type StreamedListing,
+} from '../../../src/main/service/campaigns-api';
 import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
@@ -101,11 +108,21 @@ describe('campaigns', () => {
     expect(all.campaigns.map((c) => c.name)).toContain('Autumn paused');
     const names = all.campaigns.map((c) => c.name);
     expect(names).toEqual([...names].sort());
-    const desc = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'spent', direction: 'desc' }, page: 1, pageSize: 1 });
+    const desc = await client.listCampaigns('acmeshoes', {
+      fetchLevel: 'RAP',
+      sort: { field: 'spent', direction: 'desc' },
+      page: 1,
+      pageSize: 1,
+    });
     expect(desc.campaigns[0].name).toBe('Winter boots');
     const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', '4100005'] });
     expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
-    const page2 = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'name', direction: 'asc' }, page: 2, pageSize: 2 });
+    const page2 = await client.listCampaigns('acmeshoes', {
+      fetchLevel: 'RAP',
+      sort: { field: 'name', direction: 'asc' },
+      page: 2,
+      pageSize: 2,
+    });
     expect(page2.campaigns.map((c) => c.name)).toEqual(names.slice(2, 4));
     expect(page2).toMatchObject({ total: all.total, count: 2 });
     expect(page2.metadata).toMatchObject({ page: 2, page_size: 2 });
@@ -133,13 +150,17 @@ describe('campaigns', () => {
     const ctrl = new AbortController();
     const pages: number[] = [];
     const e = await failure(
-      client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', pageSize: 1 }, {
-        signal: ctrl.signal,
-        onProgress: (p) => {
-          pages.push(p.page);
-          if (p.page === 2) ctrl.abort();
+      client.listAllCampaigns(
+        'acmeshoes',
+        { fetchLevel: 'RAP', pageSize: 1 },
+        {
+          signal: ctrl.signal,
+          onProgress: (p) => {
+            pages.push(p.page);
+            if (p.page === 2) ctrl.abort();
+          },
         },
-      }),
+      ),
     );
     expect(e.kind).toBe('cancelled');
     expect(pages).toEqual([1, 2]);
@@ -158,9 +179,13 @@ describe('look-ups by many campaign ids', () => {
     const groups = campaignIdGroups({ fetchLevel: 'RAP' }, wanted);
     expect(groups.flat()).toEqual(wanted);
     for (const ids of groups) {
-      expect(campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: ids, page: 1, pageSize: MAX_PAGE_SIZE }).toString().length).toBeLessThanOrEqual(MAX_LIST_QUERY_LENGTH);
+      expect(
+        campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: ids, page: 1, pageSize: MAX_PAGE_SIZE }).toString().length,
+      ).toBeLessThanOrEqual(MAX_LIST_QUERY_LENGTH);
     }
-    const lists = (await sandboxRequests(sb)).slice(before).filter((r) => r.method === 'GET' && r.path.startsWith('/core/api/1.0/acmeshoes/campaigns'));
+    const lists = (await sandboxRequests(sb))
+      .slice(before)
+      .filter((r) => r.method === 'GET' && r.path.startsWith('/core/api/1.0/acmeshoes/campaigns'));
     expect(lists.length).toBe(groups.length);
     expect(lists.every((r) => r.status === 200)).toBe(true);
     // One unpaged look-up is split the same way.
@@ -197,7 +222,11 @@ describe('the paging walk', () => {
     }
     expect(ids.size).toBe(2500);
     expect(service.reads).toHaveLength(25);
-    expect(service.reads.slice(0, 3)).toEqual([{ page: 1, pageSize: 1000 }, { page: 2, pageSize: 100 }, { page: 3, pageSize: 100 }]);
+    expect(service.reads.slice(0, 3)).toEqual([
+      { page: 1, pageSize: 1000 },
+      { page: 2, pageSize: 100 },
+      { page: 3, pageSize: 100 },
+    ]);
     expect(steps.map((s) => s.pagesTotal)).toEqual(Array(25).fill(25));
   });
 
@@ -237,7 +266,8 @@ describe('push', () => {
   it('schedules a push, updates it, and cancels it', async () => {
     const at = sb.now() + 3_600_000;
     await client.sendPush('scheduled', [event({ title: 'Later one', executionTime: at })]);
-    const find = async () => (await client.listTasks('1001', 'scheduled')).find((x) => x.url === 'https://news.example.com/digest' && x.executionTime === at);
+    const find = async () =>
+      (await client.listTasks('1001', 'scheduled')).find((x) => x.url === 'https://news.example.com/digest' && x.executionTime === at);
     const t = await find();
     expect(t).toMatchObject({ taskStatus: 'pending', title: 'Later one' });
     // The whole editable record (DECISIONS client 11): a service may require performer on update.
@@ -275,9 +305,11 @@ describe('push', () => {
 
 describe('secrets', () => {
   it('never puts the client secret or a token in the request log paths, errors or snapshots', async () => {
-    const token = (await raw(sb, 'POST', '/authentication/oauth/token', {
-      form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET },
-    })).body as { access_token: string };
+    const token = (
+      await raw(sb, 'POST', '/authentication/oauth/token', {
+        form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET },
+      })
+    ).body as { access_token: string };
     const text = JSON.stringify(client.snapshot()) + JSON.stringify(await sandboxRequests(sb));
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(token.access_token);
@@ -291,7 +323,10 @@ describe('an unpaged answer that never ends', () => {
     async function* endless(): AsyncGenerator<StreamedListing, void, void> {
       for (let i = 0; ; i++) {
         streamed += 10;
-        yield { campaigns: Array.from({ length: 10 }, (_, j) => ({ id: String(1_000_000 + i * 10 + j), name: 'junk' })), metadata: { total: 5, count: 5 } };
+        yield {
+          campaigns: Array.from({ length: 10 }, (_, j) => ({ id: String(1_000_000 + i * 10 + j), name: 'junk' })),
+          metadata: { total: 5, count: 5 },
+        };
       }
     }
     const read = async (page: number, size: number) => {

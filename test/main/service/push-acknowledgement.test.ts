@@ -37,7 +37,12 @@ afterAll(async () => {
   await sb.close();
 });
 
-const event = { title: 'Evening digest', url: 'https://news.example.com/digest', performer: 'editor@example.com', target: { include: { apps: ['1001'] } } };
+const event = {
+  title: 'Evening digest',
+  url: 'https://news.example.com/digest',
+  performer: 'editor@example.com',
+  target: { include: { apps: ['1001'] } },
+};
 
 it('shows a push acknowledgement without the bearer token the service echoed, in any spelling', async () => {
   const ack = await client.sendPush('immediate', [event]);

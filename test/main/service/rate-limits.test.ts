@@ -58,7 +58,9 @@ function withinQuotas(times: number[], quotas: readonly number[]): boolean {
       times.every((to, b) => {
         if (b < a) return true;
         const n = b - a + 1;
-        return REFILL === 'token_bucket' ? n <= quotas[i] + ((to - from) * quotas[i]) / (w * 1000) : to - from >= w * 1000 || n <= quotas[i];
+        return REFILL === 'token_bucket'
+          ? n <= quotas[i] + ((to - from) * quotas[i]) / (w * 1000)
+          : to - from >= w * 1000 || n <= quotas[i];
       }),
     ),
   );
@@ -70,7 +72,10 @@ function leastMs(n: number, quotas: readonly [number, number, number]): number {
   const last =
     REFILL === 'token_bucket'
       ? greedyBucketAdmissions(arrivals, { seconds: WINDOWS_S, quotas }).at(-1)
-      : greedyAdmissions(arrivals, WINDOWS_S.map((s, i) => ({ name: String(s), quota: quotas[i], windowMs: s * 1000 }))).at(-1);
+      : greedyAdmissions(
+          arrivals,
+          WINDOWS_S.map((s, i) => ({ name: String(s), quota: quotas[i], windowMs: s * 1000 })),
+        ).at(-1);
   return last ?? 0;
 }
 
@@ -88,7 +93,9 @@ describe(`rate limits over HTTP (${variantLabel()})`, () => {
   it('learns tiers changed in the fixtures from the headers and is never refused', async () => {
     const { s, c, time } = await start();
     const started = time.now();
-    const reads = Array.from({ length: 8 }, (_, i) => c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }));
+    const reads = Array.from({ length: 8 }, (_, i) =>
+      c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }),
+    );
     const writes = Array.from({ length: 8 }, (_, i) => c.createCampaign('limitedone', draft(i), { priority: 'outbox' }));
     // Another account is not held up by limitedone's queue: answered before any time passes.
     let otherDoneAt = NaN;
@@ -161,7 +168,11 @@ describe(`rate limits when some answers carry no headers (${variantLabel()})`, (
     const { s, c, time } = await start({ rate_headers_dropped: dropped });
     const n = 16;
     const pages = await time.run(
-      Promise.all(Array.from({ length: n }, (_, i) => c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }))),
+      Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          c.listCampaigns('limitedone', { fetchLevel: 'RAP', page: i + 1, pageSize: 1 }, { priority: 'background' }),
+        ),
+      ),
     );
     expect(pages).toHaveLength(n);
     const log = (await sandboxRequests(s)).filter((r) => r.account === 'limitedone');

@@ -20,11 +20,41 @@ const TASK_B = { taskId: 2, title: '' };
 
 describe('RecordArrayScanner', () => {
   it.each([
-    ['a bare array', [TASK_A, TASK_B], [{ path: '', value: TASK_A }, { path: '', value: TASK_B }]],
-    ['a wrapper with metadata beside', { count: 2, items: [TASK_A, TASK_B], next: null }, [{ path: 'items', value: TASK_A }, { path: 'items', value: TASK_B }]],
-    ['a wrapper nested one level', { payload: { meta: { total: 2 }, tasks: [TASK_A] }, links: [{ rel: 'self' }] }, [{ path: 'payload.tasks', value: TASK_A }, { path: 'links', value: { rel: 'self' } }]],
+    [
+      'a bare array',
+      [TASK_A, TASK_B],
+      [
+        { path: '', value: TASK_A },
+        { path: '', value: TASK_B },
+      ],
+    ],
+    [
+      'a wrapper with metadata beside',
+      { count: 2, items: [TASK_A, TASK_B], next: null },
+      [
+        { path: 'items', value: TASK_A },
+        { path: 'items', value: TASK_B },
+      ],
+    ],
+    [
+      'a wrapper nested one level',
+      { payload: { meta: { total: 2 }, tasks: [TASK_A] }, links: [{ rel: 'self' }] },
+      [
+        { path: 'payload.tasks', value: TASK_A },
+        { path: 'links', value: { rel: 'self' } },
+      ],
+    ],
     ['an empty object', {}, []],
-    ['scalars in an array', { items: [1, 'two', null, true] }, [{ path: 'items', value: 1 }, { path: 'items', value: 'two' }, { path: 'items', value: null }, { path: 'items', value: true }]],
+    [
+      'scalars in an array',
+      { items: [1, 'two', null, true] },
+      [
+        { path: 'items', value: 1 },
+        { path: 'items', value: 'two' },
+        { path: 'items', value: null },
+        { path: 'items', value: true },
+      ],
+    ],
   ])('reads %s the same in any two chunks', (_name, body, expected) => {
     for (const pretty of [JSON.stringify(body), JSON.stringify(body, null, 2)]) {
       for (const chunks of everySplit(pretty)) expect(scan(chunks).elements).toEqual(expected);

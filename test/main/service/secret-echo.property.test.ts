@@ -40,7 +40,8 @@ function safe<T>(f: () => T): T | undefined {
   }
 }
 
-const pieces = (secret: string) => Array.from({ length: secret.length - FRAGMENT + 1 }, (_, i) => secret.slice(i, i + FRAGMENT).toLowerCase());
+const pieces = (secret: string) =>
+  Array.from({ length: secret.length - FRAGMENT + 1 }, (_, i) => secret.slice(i, i + FRAGMENT).toLowerCase());
 
 /** Whether `text`, read back through the echo's layers, still holds a piece of the secret. */
 function oracleFinds(text: string, secret: string, layers: readonly Layer[]): boolean {
@@ -53,8 +54,15 @@ function oracleFinds(text: string, secret: string, layers: readonly Layer[]): bo
   return readings.some((r) => pieces(secret).some((p) => r.toLowerCase().includes(p)));
 }
 
-const secretArb = fc.string({ unit: fc.constantFrom(...'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789-_.~!*+ %&=;"<>/'.split('')), minLength: 16, maxLength: 48 });
-const layersArb = fc.array(fc.constantFrom<Layer>('url', 'form', 'json', 'base64', 'base64url', 'html', 'upper', 'lower'), { minLength: 0, maxLength: 3 });
+const secretArb = fc.string({
+  unit: fc.constantFrom(...'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789-_.~!*+ %&=;"<>/'.split('')),
+  minLength: 16,
+  maxLength: 48,
+});
+const layersArb = fc.array(fc.constantFrom<Layer>('url', 'form', 'json', 'base64', 'base64url', 'html', 'upper', 'lower'), {
+  minLength: 0,
+  maxLength: 3,
+});
 
 const echoArb = fc.record({
   secret: secretArb,
@@ -79,7 +87,12 @@ describe('no piece of a secret in what the app keeps from an answer, whatever th
           where === 'errors'
             ? { errors: [{ message: `bad request ${echoed}` }] }
             : where === 'errors-split'
-              ? { errors: [echoed.slice(0, third), echoed.slice(third, 2 * third), echoed.slice(2 * third)].map((m) => ({ message: m, field: 'client_secret' })) }
+              ? {
+                  errors: [echoed.slice(0, third), echoed.slice(third, 2 * third), echoed.slice(2 * third)].map((m) => ({
+                    message: m,
+                    field: 'client_secret',
+                  })),
+                }
               : { error: 'invalid_client', [where]: `Client authentication failed (request: ${echoed})` };
         const err = errorFromResponse(
           { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) },
@@ -99,7 +112,15 @@ describe('no piece of a secret in what the app keeps from an answer, whatever th
         numRuns: 1500,
         examples: [
           [{ secret: 'aaaaaaaaa=a aaaaaaa', layers: ['url', 'base64'], cut: [137517257, 1310722], where: 'errors-split', status: 400 }],
-          [{ secret: 'aaaaaaaaaaaaaaaaaaaaaaaaaa aaaaaaa', layers: ['base64'], cut: [1760421638, 0], where: 'error_description', status: 400 }],
+          [
+            {
+              secret: 'aaaaaaaaaaaaaaaaaaaaaaaaaa aaaaaaa',
+              layers: ['base64'],
+              cut: [1760421638, 0],
+              where: 'error_description',
+              status: 400,
+            },
+          ],
         ],
         ...(process.env.SECRET_ECHO_SEED === 'random' ? {} : { seed: Number(process.env.SECRET_ECHO_SEED ?? 42) }),
       },
@@ -108,7 +129,11 @@ describe('no piece of a secret in what the app keeps from an answer, whatever th
 
   it('still shows what the service said when it carries no piece of the secret', () => {
     const err = errorFromResponse(
-      { status: 401, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ error: 'invalid_client', error_description: 'Client authentication failed' })) },
+      {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ error: 'invalid_client', error_description: 'Client authentication failed' })),
+      },
       { what: 'get an access token', secrets: ['s3cr3t-value-long-enough'], clientId: 'desk', now: 0 },
     );
     expect(err.message).toContain('invalid_client: Client authentication failed');

@@ -8,7 +8,8 @@ const form = (s: string) => new URLSearchParams({ v: s }).toString().slice(2);
 const strict = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const jsonInner = (s: string) => JSON.stringify(s).slice(1, -1);
 const jsonAscii = (s: string) => jsonInner(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const html = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 const base64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const base64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 

@@ -14,18 +14,20 @@ describe('reading the service words from an error body', () => {
   });
 
   it('reads RFC 9457 problem details: the detail, with a title that says more than the status phrase', () => {
-    expect(words({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'cpc is required when bid_strategy is FIXED' })?.text).toBe(
-      'cpc is required when bid_strategy is FIXED',
-    );
-    expect(words({ type: 'https://x.test/probs/budget', title: 'Budget too small', detail: 'spending_limit must be at least 50' })?.text).toBe(
-      'Budget too small: spending_limit must be at least 50',
-    );
+    expect(
+      words({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'cpc is required when bid_strategy is FIXED' })?.text,
+    ).toBe('cpc is required when bid_strategy is FIXED');
+    expect(
+      words({ type: 'https://x.test/probs/budget', title: 'Budget too small', detail: 'spending_limit must be at least 50' })?.text,
+    ).toBe('Budget too small: spending_limit must be at least 50');
     // A title alone is better than nothing, even the status phrase.
     expect(words({ type: 'about:blank', title: 'Unprocessable Entity', status: 422 }, 422)?.text).toBe('Unprocessable Entity');
   });
 
   it('reads RFC 6749 error and error_description together', () => {
-    expect(words({ error: 'invalid_client', error_description: 'Client authentication failed' })?.text).toBe('invalid_client: Client authentication failed');
+    expect(words({ error: 'invalid_client', error_description: 'Client authentication failed' })?.text).toBe(
+      'invalid_client: Client authentication failed',
+    );
     expect(words({ error: 'invalid_grant' })?.text).toBe('invalid_grant');
   });
 
@@ -57,10 +59,16 @@ describe('reading the service words from an error body', () => {
   });
 
   it('reads a map of field -> messages, and FastAPI detail[] with loc and msg', () => {
-    const map = words({ message: 'The given data was invalid.', errors: { name: ['is required', 'is too short'], cpc: 'must be positive' } });
+    const map = words({
+      message: 'The given data was invalid.',
+      errors: { name: ['is required', 'is too short'], cpc: 'must be positive' },
+    });
     expect(map?.text).toBe('The given data was invalid. name: is required; name: is too short; cpc: must be positive');
     expect(map?.problems.map((p) => p.field)).toEqual(['name', 'name', 'cpc']);
-    const fastapi = words({ detail: [{ loc: ['body', 'bid_strategy'], msg: 'value is not a valid enumeration member', type: 'type_error.enum' }] }, 422);
+    const fastapi = words(
+      { detail: [{ loc: ['body', 'bid_strategy'], msg: 'value is not a valid enumeration member', type: 'type_error.enum' }] },
+      422,
+    );
     expect(fastapi?.text).toBe('bid_strategy: value is not a valid enumeration member');
   });
 
@@ -73,9 +81,10 @@ describe('reading the service words from an error body', () => {
   });
 
   it('reads a nested error object (error: {message, errors})', () => {
-    expect(words({ error: { code: 400, message: 'Invalid campaign', errors: [{ message: 'Unknown objective', field: 'marketing_objective' }] } })?.text).toBe(
-      'Invalid campaign: marketing_objective: Unknown objective',
-    );
+    expect(
+      words({ error: { code: 400, message: 'Invalid campaign', errors: [{ message: 'Unknown objective', field: 'marketing_objective' }] } })
+        ?.text,
+    ).toBe('Invalid campaign: marketing_objective: Unknown objective');
     expect(words({ error: { message: 'Quota exceeded' } }, 429)?.text).toBe('Quota exceeded');
   });
 
@@ -92,7 +101,9 @@ describe('reading the service words from an error body', () => {
   });
 
   it('says the same thing once when several members repeat it', () => {
-    expect(words({ message: 'name cannot be empty', detail: 'name cannot be empty', errors: ['name cannot be empty'] })?.text).toBe('name cannot be empty');
+    expect(words({ message: 'name cannot be empty', detail: 'name cannot be empty', errors: ['name cannot be empty'] })?.text).toBe(
+      'name cannot be empty',
+    );
   });
 
   it('keeps the words to one printable line, bounded, however many errors the body lists', () => {
@@ -105,7 +116,10 @@ describe('reading the service words from an error body', () => {
 
   it('removes every secret from each piece before joining and cutting', () => {
     const secret = 'Sx9 !q(z)';
-    const body = { message: `${'x'.repeat(495)} client_secret=${new URLSearchParams({ s: secret }).toString().slice(2)}`, errors: [{ field: secret, message: secret }] };
+    const body = {
+      message: `${'x'.repeat(495)} client_secret=${new URLSearchParams({ s: secret }).toString().slice(2)}`,
+      errors: [{ field: secret, message: secret }],
+    };
     const w = readServerWords(body, [secret]);
     const shown = JSON.stringify(w);
     expect(shown).not.toContain('Sx9');

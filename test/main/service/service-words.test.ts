@@ -50,7 +50,10 @@ describe.each([
     client = clientFor(s);
     const forbidden = await rejection(client.listCampaigns('strangers', { fetchLevel: 'R' }));
     expect(forbidden.kind).toBe('forbidden');
-    const said = (await raw(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<string, string | string[]>;
+    const said = (await raw(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<
+      string,
+      string | string[]
+    >;
     const words = said.message ?? said.detail;
     expect(forbidden.message).toContain(Array.isArray(words) ? words[0] : words);
     const missing = await rejection(client.deleteTask('987654321'));
@@ -62,7 +65,9 @@ describe.each([
 });
 
 async function tokenOf(s: RunningSandbox): Promise<string> {
-  const r = await raw(s, 'POST', '/authentication/oauth/token', { form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret-7f3a9c' } });
+  const r = await raw(s, 'POST', '/authentication/oauth/token', {
+    form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret-7f3a9c' },
+  });
   return (r.body as { access_token: string }).access_token;
 }
 
@@ -87,8 +92,10 @@ describe('a token endpoint that echoes the request in its errors', () => {
       expect(e.message).toContain('invalid_client: Client authentication failed: unknown client or wrong secret (request: ');
       expect(e.message).toContain('[redacted]');
       const shown = JSON.stringify({ message: e.message, error: e.toJSON(), stack: e.stack });
-      for (const [how, spelled] of secretSpellings(secret, clientId)) expect(shown.includes(spelled), `${how} of the secret in ${e.message}`).toBe(false);
-      for (const [how, spelled] of secretSpellings(CANARY, clientId)) expect(shown.includes(spelled), `${how} of the canary in ${e.message}`).toBe(false);
+      for (const [how, spelled] of secretSpellings(secret, clientId))
+        expect(shown.includes(spelled), `${how} of the secret in ${e.message}`).toBe(false);
+      for (const [how, spelled] of secretSpellings(CANARY, clientId))
+        expect(shown.includes(spelled), `${how} of the canary in ${e.message}`).toBe(false);
       await client.close();
       client = undefined;
     }

@@ -86,7 +86,9 @@ describe.each([
 
   it('form-encodes the id and secret inside Basic, as RFC 6749 2.3.1 says', async () => {
     const s = await start({ token_client_auth: mode }, undefined, ODD_SECRET);
-    const client = clientFor(s, { credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(ODD_SECRET) } });
+    const client = clientFor(s, {
+      credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(ODD_SECRET) },
+    });
     expect(await client.authApps()).toHaveProperty('1001');
     await client.close();
   });
@@ -113,10 +115,16 @@ describe.each([
   it('still reports a wrong secret as rejected credentials, after one try each way, without the secret', async () => {
     const s = await start({ token_client_auth: mode });
     const wrong = 'wrong-secret-9d2e';
-    const client = clientFor(s, { credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(wrong) } });
+    const client = clientFor(s, {
+      credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(wrong) },
+    });
     const e = await rejection(client.authenticate());
     // The verdict on the credentials (invalid_client) is reported, whichever attempt gave it.
-    expect(e).toMatchObject({ kind: 'unauthorized', reason: 'credentials_rejected', status: mode === 'basic_invalid_request' ? 401 : refusal });
+    expect(e).toMatchObject({
+      kind: 'unauthorized',
+      reason: 'credentials_rejected',
+      status: mode === 'basic_invalid_request' ? 401 : refusal,
+    });
     expect(JSON.stringify(e.toJSON())).not.toContain(wrong);
     expect((await tokenRequests(s)).map((r) => r.status)).toEqual([refusal, 401]);
     await client.close();

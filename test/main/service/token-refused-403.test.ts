@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 async function start(): Promise<RunningSandbox> {
-  sb = await startSandbox({ variants: { ...testVariants(), token_refused_403: true }, clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }) });
+  sb = await startSandbox({
+    variants: { ...testVariants(), token_refused_403: true },
+    clock: 'manual',
+    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }),
+  });
   return sb;
 }
 
@@ -30,7 +34,12 @@ it('a token the service expired behind our back, refused with 403, is renewed on
   await client.authApps();
   const before = await lastSeq(s);
   s.advance((TTL_S + 1) * 1000);
-  const results = await Promise.all([client.listCampaigns('oldtimerltd', { fetchLevel: 'R' }), client.authApps(), client.listTasks('1001'), client.authApps()]);
+  const results = await Promise.all([
+    client.listCampaigns('oldtimerltd', { fetchLevel: 'R' }),
+    client.authApps(),
+    client.listTasks('1001'),
+    client.authApps(),
+  ]);
   expect(results).toHaveLength(4);
   const log = await since(s, before);
   expect(log.filter(isTokenRequest)).toHaveLength(1);

@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 async function start(): Promise<RunningSandbox> {
-  sb = await startSandbox({ variants: testVariants(), clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }) });
+  sb = await startSandbox({
+    variants: testVariants(),
+    clock: 'manual',
+    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }),
+  });
   return sb;
 }
 
@@ -36,7 +40,9 @@ describe('token renewal', () => {
     expect(await counts(s)).toMatchObject({ tokens: 1, unauthorized: 0 });
     // 50 s before expiry: inside the renewal margin (60 s, at most a tenth of the lifetime).
     s.advance((TTL_S - 50) * 1000);
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? client.authApps() : client.listCampaigns('oldtimerltd', { fetchLevel: 'R' }))));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? client.authApps() : client.listCampaigns('oldtimerltd', { fetchLevel: 'R' }))),
+    );
     expect(await counts(s)).toMatchObject({ tokens: 2, unauthorized: 0 });
     // Mid-run, well past expiry.
     s.advance(3 * TTL_S * 1000);

@@ -97,7 +97,10 @@ describe('timeouts, cancellation and size limits', () => {
     const ctrl = new AbortController();
     const p = client.listTasks('1001', undefined, { signal: ctrl.signal });
     // Aborted once the sandbox holds it (the fault is taken), so the request was surely written.
-    await until(async () => ((await raw(sb, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults.length === 0, 'the request to be held');
+    await until(
+      async () => ((await raw(sb, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults.length === 0,
+      'the request to be held',
+    );
     ctrl.abort();
     const e = await rejection(p);
     expect(e).toMatchObject({ kind: 'cancelled', requestWritten: true });
@@ -138,10 +141,11 @@ describe('a streamed answer (stream())', () => {
     return {
       url: `http://127.0.0.1:${port}/list`,
       release: () => release(),
-      close: () => new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   }
 

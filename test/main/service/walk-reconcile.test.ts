@@ -22,7 +22,12 @@ function churningService() {
     const visible = [...held].filter((id) => id !== UNSEEN).sort((a, b) => Number(a) - Number(b));
     const campaigns = visible.slice((page - 1) * pageSize, page * pageSize).map(row);
     if (pageReads === 1) held.delete('0');
-    return Promise.resolve({ campaigns, total: held.size, count: campaigns.length, metadata: { total: held.size, count: campaigns.length } });
+    return Promise.resolve({
+      campaigns,
+      total: held.size,
+      count: campaigns.length,
+      metadata: { total: held.size, count: campaigns.length },
+    });
   };
   const confirm = (ids: string[]) => {
     lookups++;

@@ -28,8 +28,14 @@ function inFile<T>(fn: (db: Database.Database) => T): T {
 const WANTED = CAMPAIGN_INDEXES.map(([suffix]) => `campaigns_by_${suffix}`).sort();
 /** The campaigns table's secondary indexes, by PRAGMA index_list (the primary key's is left out). */
 const indexNames = () =>
-  inFile((db) => (db.pragma('index_list(campaigns)') as { name: string; origin: string }[]).filter((i) => i.origin === 'c').map((i) => i.name).sort());
-const rowsOf = (key: number) => inFile((db) => db.prepare('SELECT count(*) FROM campaigns WHERE account_key = ?').pluck().get(key) as number);
+  inFile((db) =>
+    (db.pragma('index_list(campaigns)') as { name: string; origin: string }[])
+      .filter((i) => i.origin === 'c')
+      .map((i) => i.name)
+      .sort(),
+  );
+const rowsOf = (key: number) =>
+  inFile((db) => db.prepare('SELECT count(*) FROM campaigns WHERE account_key = ?').pluck().get(key) as number);
 const keyOf = (ref = ACME) => t.store.accounts.keyOf(ref);
 
 async function load(campaigns: Campaign[], ref = ACME) {
@@ -57,7 +63,13 @@ describe('first load of an empty account (bulk path)', () => {
     expect(inFile((db) => db.pragma('integrity_check', { simple: true }))).toBe('ok');
     // The rebuilt indexes serve the window: a sort by name reads the index, not a temporary b-tree.
     const plan = inFile((db) =>
-      (db.prepare('EXPLAIN QUERY PLAN SELECT id FROM campaigns WHERE account_key = ? ORDER BY name, id_num, id LIMIT 10').all(keyOf()) as { detail: string }[]).map((p) => p.detail).join(' | '),
+      (
+        db.prepare('EXPLAIN QUERY PLAN SELECT id FROM campaigns WHERE account_key = ? ORDER BY name, id_num, id LIMIT 10').all(keyOf()) as {
+          detail: string;
+        }[]
+      )
+        .map((p) => p.detail)
+        .join(' | '),
     );
     expect(plan).toContain('campaigns_by_name');
     expect(plan).not.toContain('TEMP B-TREE');

@@ -47,8 +47,17 @@ describe('the campaign cache file', () => {
     await t.store.close();
     // Schema 1: status before the id in each sort index, and an index on the search column.
     const db = new Database(cacheFileOf(t.file));
-    for (const name of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'campaigns_by_%'").pluck().all() as string[]) db.exec(`DROP INDEX ${name}`);
-    for (const [suffix, cols] of [['name', 'name, status'], ['spent', 'spent, status'], ['status', 'status'], ['search', 'search']]) {
+    for (const name of db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'campaigns_by_%'")
+      .pluck()
+      .all() as string[])
+      db.exec(`DROP INDEX ${name}`);
+    for (const [suffix, cols] of [
+      ['name', 'name, status'],
+      ['spent', 'spent, status'],
+      ['status', 'status'],
+      ['search', 'search'],
+    ]) {
       db.exec(`CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`);
     }
     db.pragma('user_version = 1');
@@ -59,17 +68,20 @@ describe('the campaign cache file', () => {
     expect(store.campaigns.query({ ...ACME, text: third.name }).rows.map((c) => c.id)).toContain('3');
     await store.close();
     const after = new Database(cacheFileOf(t.file), { readonly: true });
-    const indexes = after.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name").all();
+    const indexes = after
+      .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name")
+      .all();
     expect(indexes).toEqual(
-      CAMPAIGN_INDEXES.map(([suffix, cols]) => ({ name: `campaigns_by_${suffix}`, sql: `CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})` })).sort((a, b) =>
-        a.name < b.name ? -1 : 1,
-      ),
+      CAMPAIGN_INDEXES.map(([suffix, cols]) => ({
+        name: `campaigns_by_${suffix}`,
+        sql: `CREATE INDEX campaigns_by_${suffix} ON campaigns(account_key, ${cols})`,
+      })).sort((a, b) => (a.name < b.name ? -1 : 1)),
     );
     expect(after.pragma('user_version', { simple: true })).toBe(CACHE_SCHEMA_VERSION);
     after.close();
   });
 
-  it('orders ids beyond 2^53 by their value after shorter ones, and gives rows an older app keyed -1 today\'s key', async () => {
+  it("orders ids beyond 2^53 by their value after shorter ones, and gives rows an older app keyed -1 today's key", async () => {
     t = openTestStore();
     seed(t.store);
     // Each id as the service spelled it; JSON.parse would make the 2^53 pair one number.
@@ -88,7 +100,7 @@ describe('the campaign cache file', () => {
     // The file as schema 2 left it: every id of 16 digits or more keyed -1.
     await t.store.close();
     const db = new Database(cacheFileOf(t.file));
-    db.exec("UPDATE campaigns SET id_num = -1 WHERE length(id) >= 16");
+    db.exec('UPDATE campaigns SET id_num = -1 WHERE length(id) >= 16');
     db.pragma('user_version = 2');
     db.close();
     const store = await t.reopen();

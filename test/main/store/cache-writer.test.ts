@@ -33,7 +33,8 @@ function start(file: string, warnings: string[] = []): CacheWriter {
   return w;
 }
 
-const rowsOf = (accountKey: number, n: number, firstId = 1) => syntheticCampaigns(n, { firstId }).map((c) => campaignRowValues(accountKey, c));
+const rowsOf = (accountKey: number, n: number, firstId = 1) =>
+  syntheticCampaigns(n, { firstId }).map((c) => campaignRowValues(accountKey, c));
 
 function countIn(file: string, accountKey: number): number {
   const db = new Database(file, { readonly: true });
@@ -74,11 +75,18 @@ describe('the cache writer', () => {
     const good = w.send({ type: 'write', rows: rowsOf(3, 5), fresh: [3] });
     // A cpc (column 9) that is not a number breaks the STRICT table's rule, after three good rows
     // of the same request were written: they must go too.
-    const bad = w.send({ type: 'write', rows: [...rowsOf(3, 3, 800), rowsOf(3, 1, 900)[0].map((v, k) => (k === 9 ? 'lots' : v))], fresh: [3] });
+    const bad = w.send({
+      type: 'write',
+      rows: [...rowsOf(3, 3, 800), rowsOf(3, 1, 900)[0].map((v, k) => (k === 9 ? 'lots' : v))],
+      fresh: [3],
+    });
     const after = w.send({ type: 'write', rows: rowsOf(3, 5, 100), fresh: [3] });
     const [g, b, a] = await Promise.allSettled([good, bad, after]);
     expect(g).toEqual({ status: 'fulfilled', value: 5 });
-    expect(b).toMatchObject({ status: 'rejected', reason: { code: 'CACHE_UNAVAILABLE', message: expect.stringMatching(/could not be written: .*cpc/) } });
+    expect(b).toMatchObject({
+      status: 'rejected',
+      reason: { code: 'CACHE_UNAVAILABLE', message: expect.stringMatching(/could not be written: .*cpc/) },
+    });
     expect(a).toEqual({ status: 'fulfilled', value: 5 });
     expect(countIn(file, 3)).toBe(10);
   });
@@ -97,7 +105,10 @@ describe('the cache writer', () => {
     const warnings: string[] = [];
     // No cache file there: the worker cannot open it.
     const w = start(join(mkdtempSync(join(tmpdir(), 'desk-cache-none-')), 'missing', 'desk.campaigns.sqlite'), warnings);
-    await expect(w.ready).rejects.toMatchObject({ code: 'CACHE_UNAVAILABLE', message: expect.stringMatching(/cannot be written .*Restart Campaign Desk/) });
+    await expect(w.ready).rejects.toMatchObject({
+      code: 'CACHE_UNAVAILABLE',
+      message: expect.stringMatching(/cannot be written .*Restart Campaign Desk/),
+    });
     await expect(w.send({ type: 'write', rows: rowsOf(5, 1), fresh: [] })).rejects.toMatchObject({ code: 'CACHE_UNAVAILABLE' });
     expect(warnings).toHaveLength(1);
   });

@@ -48,7 +48,11 @@ function referenceSort(rows: Campaign[], field: SortableCampaignField, direction
 
 /** The search box's meaning, written plainly: every word in some field, or one of the listed ids. */
 function matchesText(c: Campaign, text: string): boolean {
-  const tokens = text.trim().toLowerCase().split(/[\s,;]+/).filter((w) => w !== '');
+  const tokens = text
+    .trim()
+    .toLowerCase()
+    .split(/[\s,;]+/)
+    .filter((w) => w !== '');
   if (tokens.length > 1 && tokens.every((w) => /^\d+$/.test(w))) return tokens.includes(c.id);
   return tokens.every((w) => [c.id, c.name, c.branding_text ?? ''].some((f) => f.toLowerCase().includes(w)));
 }
@@ -93,7 +97,11 @@ describe('campaign query', () => {
 
   it('filters by a set of statuses and counts only those', () => {
     const page = q({ statuses: ['PAUSED', 'ARCHIVED_BY_SERVICE'], sort: { field: 'spent', direction: 'desc' } });
-    const expected = referenceSort(data.filter((c) => c.status === 'PAUSED' || c.status === 'ARCHIVED_BY_SERVICE'), 'spent', 'desc');
+    const expected = referenceSort(
+      data.filter((c) => c.status === 'PAUSED' || c.status === 'ARCHIVED_BY_SERVICE'),
+      'spent',
+      'desc',
+    );
     expect(page.total).toBe(expected.length);
     expect(page.rows.map((c) => c.id)).toEqual(expected);
   });
@@ -101,9 +109,16 @@ describe('campaign query', () => {
   it('filters by text in id, name or branding, case-insensitively, including non-ASCII letters', () => {
     for (const text of ['apple', 'ÜBERRASCHUNG', 'äöü', ' spring ', '12345678', 'ext-', 'no such thing']) {
       const page = q({ text, sort: { field: 'name', direction: 'asc' } });
-      const expected = referenceSort(data.filter((c) => matchesText(c, text)), 'name', 'asc');
+      const expected = referenceSort(
+        data.filter((c) => matchesText(c, text)),
+        'name',
+        'asc',
+      );
       expect(page.total, text).toBe(expected.length);
-      expect(page.rows.map((c) => c.id), text).toEqual(expected);
+      expect(
+        page.rows.map((c) => c.id),
+        text,
+      ).toEqual(expected);
     }
   });
 
@@ -112,15 +127,25 @@ describe('campaign query', () => {
     const first = c.name.split(' ')[0];
     const brand = c.branding_text!.split(' ')[0];
     for (const text of [`${brand} ${first}`, `${first.toUpperCase()}   ${brand}`]) {
-      const expected = referenceSort(data.filter((x) => matchesText(x, text)), 'name', 'asc');
+      const expected = referenceSort(
+        data.filter((x) => matchesText(x, text)),
+        'name',
+        'asc',
+      );
       expect(expected, text).toContain(c.id);
       const page = q({ text, sort: { field: 'name', direction: 'asc' } });
-      expect(page.rows.map((x) => x.id), text).toEqual(expected);
+      expect(
+        page.rows.map((x) => x.id),
+        text,
+      ).toEqual(expected);
     }
   });
 
   it('finds exactly the campaigns of a pasted list of ids (commas, spaces or one per line)', () => {
-    const numeric = data.filter((x) => /^\d+$/.test(x.id)).slice(0, 3).map((x) => x.id);
+    const numeric = data
+      .filter((x) => /^\d+$/.test(x.id))
+      .slice(0, 3)
+      .map((x) => x.id);
     expect(numeric.length).toBe(3);
     for (const text of [numeric.join(', '), numeric.join('\n'), `${numeric.join(' ')} 999999999999`]) {
       const page = q({ text, sort: { field: 'id', direction: 'asc' } });
@@ -138,13 +163,20 @@ describe('campaign query', () => {
 
   it('combines text and status filters', () => {
     const page = q({ text: 'a', statuses: ['APPROVED'], sort: { field: 'start_date', direction: 'asc' } });
-    const expected = referenceSort(data.filter((c) => c.status === 'APPROVED' && matchesText(c, 'a')), 'start_date', 'asc');
+    const expected = referenceSort(
+      data.filter((c) => c.status === 'APPROVED' && matchesText(c, 'a')),
+      'start_date',
+      'asc',
+    );
     expect(page.total).toBe(expected.length);
     expect(page.rows.map((c) => c.id)).toEqual(expected);
   });
 
   it('pages with limit and offset: consecutive pages join up to the full list, without repeats', () => {
-    for (const sort of [{ field: 'cpc', direction: 'asc' }, { field: 'status', direction: 'desc' }] as const) {
+    for (const sort of [
+      { field: 'cpc', direction: 'asc' },
+      { field: 'status', direction: 'desc' },
+    ] as const) {
       const all: string[] = [];
       for (let offset = 0; offset < data.length + 7; offset += 7) {
         const page = q({ sort, limit: 7, offset });
@@ -180,7 +212,18 @@ describe('campaign query plans', () => {
   ];
 
   // The columns the campaign grid sorts by (src/renderer/features/campaigns/campaign-columns.tsx).
-  const GRID_SORTS = ['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date', 'id'] as const;
+  const GRID_SORTS = [
+    'name',
+    'advertiser_name',
+    'status',
+    'spent',
+    'cpc',
+    'daily_cap',
+    'spending_limit',
+    'bid_strategy',
+    'start_date',
+    'id',
+  ] as const;
 
   function plan(db: Database.Database, sql: string, params: unknown[]): string {
     return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
@@ -189,7 +232,9 @@ describe('campaign query plans', () => {
   it('walk an index in order for every sort the grid offers and every filter: no full scan, no temp b-tree for sorting', () => {
     const db = new Database(cacheFileOf(t.file), { readonly: true });
     // The campaigns table has its indexes from the start: right after ACME's (key 1) first load.
-    const indexes = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL").pluck();
+    const indexes = db
+      .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL")
+      .pluck();
     expect(indexes.get()).toBe(CAMPAIGN_INDEXES.length);
     db.exec(TEXT_MATCH_TABLE_SQL);
     try {
@@ -203,7 +248,8 @@ describe('campaign query plans', () => {
             // The account's range of an index (account_key leads each one) is walked in index
             // order (no temp b-tree), so it stops once the page is found.
             if (field === 'id') expect(page, label).toMatch(/^SEARCH campaigns USING PRIMARY KEY \(account_key=\?\)/);
-            else expect(page, label).toMatch(new RegExp(`^SEARCH campaigns USING COVERING INDEX campaigns_by_${field} \\(account_key=\\?\\)`));
+            else
+              expect(page, label).toMatch(new RegExp(`^SEARCH campaigns USING COVERING INDEX campaigns_by_${field} \\(account_key=\\?\\)`));
             const count = plan(db, built.countSql, built.countParams);
             // Counting reads the account's range of a narrow index (or the matches), never a whole table.
             expect(count, `count ${label}`).not.toMatch(/SCAN (campaigns|c)( \||$)/);

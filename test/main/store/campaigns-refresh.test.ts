@@ -18,12 +18,16 @@ const ids = (ref = ACME) => t.store.campaigns.query({ ...ref, sort: { field: 'id
 function schemaCount(sql: string, ...params: unknown[]): number {
   const raw = new Database(cacheFileOf(t.file), { readonly: true });
   try {
-    return raw.prepare(sql).pluck().get(...params) as number;
+    return raw
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number;
   } finally {
     raw.close();
   }
 }
-const indexCount = () => schemaCount("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL");
+const indexCount = () =>
+  schemaCount("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL");
 /** Rows of any account under this key, read from the file itself. */
 const rowsUnder = (key: number) => schemaCount('SELECT count(*) FROM campaigns WHERE account_key = ?', key);
 
@@ -253,15 +257,20 @@ describe('campaign cache refresh', () => {
   });
 
   it('fills many accounts in one transaction (a network batch and its members)', async () => {
-    const members = Array.from({ length: 80 }, (_, i) => ({ profileId: 'p1', accountId: `member${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}` }));
+    const members = Array.from({ length: 80 }, (_, i) => ({
+      profileId: 'p1',
+      accountId: `member${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+    }));
     for (const m of members) t.store.accounts.add({ ...m, type: 'ADVERTISER', networkId: null });
     const refreshes = members.map((m) => t.store.campaigns.beginRefresh(m));
-    await t.store.campaigns.applyBatches(refreshes.map((refresh, i) => ({ refresh, campaigns: syntheticCampaigns(3, { firstId: i * 3 + 1 }) })));
+    await t.store.campaigns.applyBatches(
+      refreshes.map((refresh, i) => ({ refresh, campaigns: syntheticCampaigns(3, { firstId: i * 3 + 1 }) })),
+    );
     for (const r of refreshes) await r.finish();
     for (const m of members) expect(t.store.campaigns.count(m)).toBe(3);
   });
 
-  it('removes the account\'s cached campaigns with the account and with its profile; a reused key starts empty', async () => {
+  it("removes the account's cached campaigns with the account and with its profile; a reused key starts empty", async () => {
     await load(syntheticCampaigns(20, { firstId: 1 }), GLOBEX);
     const globexKey = t.store.accounts.keyOf(GLOBEX);
     expect(rowsUnder(globexKey)).toBe(20);
@@ -280,7 +289,7 @@ describe('campaign cache refresh', () => {
     await vi.waitFor(() => expect(keys.map(rowsUnder)).toEqual([0, 0]), { timeout: 30_000 });
   });
 
-  it('forgets a large account\'s cached campaigns on the cache writer while this thread goes on, and leaves other accounts alone', async () => {
+  it("forgets a large account's cached campaigns on the cache writer while this thread goes on, and leaves other accounts alone", async () => {
     await load(syntheticCampaigns(5000, { firstId: 1 }));
     await load(syntheticCampaigns(7, { firstId: 1 }), GLOBEX);
     let between = 0;
@@ -300,7 +309,7 @@ describe('campaign cache refresh', () => {
     await load(syntheticCampaigns(3, { firstId: 1 }));
     const raw = new Database(cacheFileOf(t.file));
     // Only the id is required of a campaign (every other field is read liberally): a stored id that is an object cannot rebuild.
-    raw.prepare("UPDATE campaigns SET extra = '{\"id\": {\"not\": \"an id\"}}' WHERE account_key = 1 AND id = '2'").run();
+    raw.prepare('UPDATE campaigns SET extra = \'{"id": {"not": "an id"}}\' WHERE account_key = 1 AND id = \'2\'').run();
     raw.close();
     const page = t.store.campaigns.query({ ...ACME, sort: { field: 'id', direction: 'asc' } });
     expect(page.rows.map((c) => c.id)).toEqual(['1', '3']);

@@ -54,8 +54,14 @@ async function deeplyDamagedFile(): Promise<string> {
   seed(store);
   for (let i = 0; i < 300; i++) {
     // Long names and client ids (within the profile limits) so that the rows fill many pages.
-    store.profiles.create({ name: `Agency ${i} ${'x'.repeat(85)}`, baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test',
-      pushUrl: 'https://push.example.test', clientId: `client-${i}-${'y'.repeat(70)}`, flow: 'client_credentials' });
+    store.profiles.create({
+      name: `Agency ${i} ${'x'.repeat(85)}`,
+      baseUrl: 'https://api.example.test',
+      authUrl: 'https://auth.example.test',
+      pushUrl: 'https://push.example.test',
+      clientId: `client-${i}-${'y'.repeat(70)}`,
+      flow: 'client_credentials',
+    });
   }
   await store.close();
   const bytes = readFileSync(file);
@@ -179,7 +185,7 @@ describe('what the system refuses, said in words', () => {
     expect((e as DataFileProblem).canStartFresh).toBe(false);
   });
 
-  it('leaves an error that is not the system\'s alone (a bug is not a damaged file)', () => {
+  it("leaves an error that is not the system's alone (a bug is not a damaged file)", () => {
     const bug = new TypeError('x is not a function');
     expect(explainOpenError(bug, '/data/campaign-desk.sqlite')).toBe(bug);
   });

@@ -73,6 +73,13 @@ export const createWork = (name: string): OutboxWork => ({
   kind: 'create_campaign',
   payload: {
     clientRef: `ref-${name}`,
-    body: { name, branding_text: 'Acme', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', spending_limit: 100, spending_limit_model: 'MONTHLY' },
+    body: {
+      name,
+      branding_text: 'Acme',
+      bid_strategy: 'MAX_CONVERSIONS',
+      marketing_objective: 'LEADS_GENERATION',
+      spending_limit: 100,
+      spending_limit_model: 'MONTHLY',
+    },
   },
 });

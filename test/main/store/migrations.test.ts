@@ -144,11 +144,13 @@ const SEEDERS: Record<number, (db: Database.Database) => void> = {
 function schemaOf(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
-    return (db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
-      type: string;
-      name: string;
-      sql: string | null;
-    }[]).map((r) => `${r.type} ${r.name}: ${(r.sql ?? '').replace(/\s+/g, ' ')}`);
+    return (
+      db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
+        type: string;
+        name: string;
+        sql: string | null;
+      }[]
+    ).map((r) => `${r.type} ${r.name}: ${(r.sql ?? '').replace(/\s+/g, ' ')}`);
   } finally {
     db.close();
   }
@@ -180,7 +182,19 @@ describe('migrations', () => {
       (t) => t.schema === 'main' && t.type === 'table' && !t.name.startsWith('sqlite_'),
     );
     expect(tables.map((t) => t.name).sort()).toEqual(
-      ['account_capabilities', 'accounts', 'activity', 'apps', 'drafts', 'outbox', 'profiles', 'quarantine', 'send_notes', 'settings', 'tasks'].sort(),
+      [
+        'account_capabilities',
+        'accounts',
+        'activity',
+        'apps',
+        'drafts',
+        'outbox',
+        'profiles',
+        'quarantine',
+        'send_notes',
+        'settings',
+        'tasks',
+      ].sort(),
     );
     for (const t of tables) expect(t.strict, `${t.name} is STRICT`).toBe(1);
     db.close();
@@ -215,8 +229,23 @@ describe('migrations', () => {
       if (from >= 1) expect(store.profiles.get('p1')?.workOffline).toBe(from >= 4);
       if (from >= 4) {
         // A note from before version 7 has no look-up progress, and its times are our clock's.
-        expect(store.sendNotes.get(7, 'ref-Seven')).toEqual({ seq: 7, clientRef: 'ref-Seven', firstSentAt: 10, lastSentAt: 11, baseline: ['40'] });
-        store.sendNotes.put({ seq: 7, clientRef: 'ref-Seven', firstSentAt: 10, lastSentAt: 11, baseline: ['40'], clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
+        expect(store.sendNotes.get(7, 'ref-Seven')).toEqual({
+          seq: 7,
+          clientRef: 'ref-Seven',
+          firstSentAt: 10,
+          lastSentAt: 11,
+          baseline: ['40'],
+        });
+        store.sendNotes.put({
+          seq: 7,
+          clientRef: 'ref-Seven',
+          firstSentAt: 10,
+          lastSentAt: 11,
+          baseline: ['40'],
+          clockOffsetMs: -600_000,
+          absentAt: 12,
+          candidates: ['41', '42'],
+        });
         expect(store.sendNotes.get(7, 'ref-Seven')).toMatchObject({ clockOffsetMs: -600_000, absentAt: 12, candidates: ['41', '42'] });
       }
       if (from >= 6) expect(store.settings.get('demo').removedAccounts).toEqual(['oldtimerltd']);
@@ -254,8 +283,15 @@ describe('migrations', () => {
       const fresh = newFile();
       const freshStore = openStore({ file: fresh });
       if (from >= 1) {
-        freshStore.profiles.create({ id: 'p1', name: 'Agency', baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test',
-          pushUrl: 'https://push.example.test', clientId: 'client-1', flow: 'client_credentials' });
+        freshStore.profiles.create({
+          id: 'p1',
+          name: 'Agency',
+          baseUrl: 'https://api.example.test',
+          authUrl: 'https://auth.example.test',
+          pushUrl: 'https://push.example.test',
+          clientId: 'client-1',
+          flow: 'client_credentials',
+        });
         freshStore.accounts.add({ profileId: 'p1', accountId: 'acmeads', type: 'ADVERTISER' });
         if (from >= 2) freshStore.accounts.add({ profileId: 'p1', accountId: 'emptyads', type: 'ADVERTISER' });
       }
@@ -267,25 +303,42 @@ describe('migrations', () => {
     });
   }
 
-  it('move every account\'s table into the cache file\'s one campaigns table with only the indexes the window sorts and filters by, also a table an unfinished first load left without indexes', async () => {
+  it("move every account's table into the cache file's one campaigns table with only the indexes the window sorts and filters by, also a table an unfinished first load left without indexes", async () => {
     const file = newFile();
     const db = new Database(file);
     migrate(db, MIGRATIONS.slice(0, 7), file);
     SEEDERS[7](db);
     // Account 2's table (no secondary indexes left: SEEDERS[7]) holds rows too.
     db.exec(`INSERT INTO campaigns_2 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42})`);
-    db.exec(`INSERT INTO campaigns_2 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42.replace("42, '42', 'Spring'", "43, '43', 'Summer'")})`);
+    db.exec(
+      `INSERT INTO campaigns_2 (id_num, id, name, status, spent, present, extra, search) VALUES (${CAMPAIGN_42.replace("42, '42', 'Spring'", "43, '43', 'Summer'")})`,
+    );
     db.close();
     const store = openStore({ file });
-    expect(store.campaigns.query({ profileId: 'p1', accountId: 'emptyads', sort: { field: 'name', direction: 'asc' } }).rows.map((c) => c.name)).toEqual(['Spring', 'Summer']);
+    expect(
+      store.campaigns.query({ profileId: 'p1', accountId: 'emptyads', sort: { field: 'name', direction: 'asc' } }).rows.map((c) => c.name),
+    ).toEqual(['Spring', 'Summer']);
     expect(store.campaigns.count({ profileId: 'p1', accountId: 'acmeads' })).toBe(1);
     await store.close();
     const after = new Database(cacheFileOf(file), { readonly: true });
-    const indexes = after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
+    const indexes = after
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND sql IS NOT NULL ORDER BY name")
+      .pluck()
+      .all() as string[];
     expect(indexes).toEqual(CAMPAIGN_INDEXES.map(([suffix]) => `campaigns_by_${suffix}`).sort());
     // Every sort the grid offers still walks an index (id is the primary key).
     expect(CAMPAIGN_INDEXES.map(([suffix]) => suffix)).toEqual(
-      expect.arrayContaining(['name', 'advertiser_name', 'status', 'spent', 'cpc', 'daily_cap', 'spending_limit', 'bid_strategy', 'start_date']),
+      expect.arrayContaining([
+        'name',
+        'advertiser_name',
+        'status',
+        'spent',
+        'cpc',
+        'daily_cap',
+        'spending_limit',
+        'bid_strategy',
+        'start_date',
+      ]),
     );
     expect(CAMPAIGN_INDEXES).toHaveLength(9);
     after.close();
@@ -338,9 +391,9 @@ describe('migrations', () => {
     );
     store.close();
     const db = new Database(file);
-    expect(() =>
-      db.prepare("INSERT INTO activity (at, kind, message) VALUES ('yesterday', 'x', 'y')").run(),
-    ).toThrow(/cannot store TEXT value in INTEGER column/);
+    expect(() => db.prepare("INSERT INTO activity (at, kind, message) VALUES ('yesterday', 'x', 'y')").run()).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
     db.close();
   });
 });

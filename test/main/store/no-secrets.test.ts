@@ -90,11 +90,28 @@ describe('no secret reaches the database', () => {
     // still removes the credentials the text visibly carries.
     const form = new URLSearchParams({ client_id: 'client-123', client_secret: CANARY, grant_type: 'client_credentials' }).toString();
     store.activity.log({ profileId: 'p1', kind: 'auth', message: `invalid_client: wrong secret (request: ${form})` });
-    store.activity.log({ profileId: 'p1', kind: 'auth', message: `invalid_client (request: ${form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())})` });
-    store.activity.log({ profileId: 'p1', kind: 'auth', message: `bad request ${JSON.stringify({ client_id: 'client-123', client_secret: CANARY })}` });
-    store.activity.log({ profileId: 'p1', kind: 'auth', message: `refused Authorization: Basic ${Buffer.from(`client-123:${CANARY}`).toString('base64')}` });
+    store.activity.log({
+      profileId: 'p1',
+      kind: 'auth',
+      message: `invalid_client (request: ${form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())})`,
+    });
+    store.activity.log({
+      profileId: 'p1',
+      kind: 'auth',
+      message: `bad request ${JSON.stringify({ client_id: 'client-123', client_secret: CANARY })}`,
+    });
+    store.activity.log({
+      profileId: 'p1',
+      kind: 'auth',
+      message: `refused Authorization: Basic ${Buffer.from(`client-123:${CANARY}`).toString('base64')}`,
+    });
     store.activity.log({ profileId: 'p1', kind: 'auth', message: `${'x'.repeat(1990)} client_secret=${encodeURIComponent(CANARY)}` });
-    expect(store.activity.list({ profileId: 'p1' }).map((e) => e.message).join('\n')).toContain('client_secret=[redacted]');
+    expect(
+      store.activity
+        .list({ profileId: 'p1' })
+        .map((e) => e.message)
+        .join('\n'),
+    ).toContain('client_secret=[redacted]');
     expect(await secrets.get('p1', 'client_secret')).toBe(CLIENT_SECRET);
 
     // The data file and the campaign cache file beside it.
@@ -106,7 +123,8 @@ describe('no secret reaches the database', () => {
     }
     const needles = [...SECRETS.map((s): [string, string] => ['raw', s]), ...secretSpellings(CANARY, 'client-123')];
     for (const { table, column, value } of values) {
-      if (typeof value === 'string') for (const [how, n] of needles) expect(value.includes(n), `${how} in ${table}.${column}: ${value}`).toBe(false);
+      if (typeof value === 'string')
+        for (const [how, n] of needles) expect(value.includes(n), `${how} in ${table}.${column}: ${value}`).toBe(false);
     }
     // Byte by byte (UTF-8 as SQLite stores text), including the write-ahead log and its index.
     const files = [t.file, cacheFileOf(t.file)].flatMap((f) => [f, `${f}-wal`, `${f}-shm`]).filter(existsSync);

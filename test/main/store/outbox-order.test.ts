@@ -133,11 +133,21 @@ describe('outbox order', () => {
       }).map((w) => [nameOf(out.get(w.seq)), w.reason, w.ahead]);
     out.claimNext(ACME, t.clock.now());
     out.move(c.seq, 'first');
-    expect(waits()).toEqual([['a', 'sending', 0], ['c', 'turn', 1], ['b', 'turn', 2]]);
+    expect(waits()).toEqual([
+      ['a', 'sending', 0],
+      ['c', 'turn', 1],
+      ['b', 'turn', 2],
+    ]);
     out.markSent(a.seq);
-    expect(waits()).toEqual([['c', 'next', 0], ['b', 'turn', 1]]);
+    expect(waits()).toEqual([
+      ['c', 'next', 0],
+      ['b', 'turn', 1],
+    ]);
     out.move(b.seq, { before: c.seq });
-    expect(waits()).toEqual([['b', 'next', 0], ['c', 'turn', 1]]);
+    expect(waits()).toEqual([
+      ['b', 'next', 0],
+      ['c', 'turn', 1],
+    ]);
   });
 
   it('moves stay within the account: other lanes keep their order, and a change cannot go before another account’s', () => {

@@ -11,8 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-const names = (items: (OutboxItem | undefined)[]) =>
-  items.map((i) => (i?.kind === 'create_campaign' ? i.payload.body.name : i?.kind));
+const names = (items: (OutboxItem | undefined)[]) => items.map((i) => (i?.kind === 'create_campaign' ? i.payload.body.name : i?.kind));
 const err = { code: 'HTTP_400', message: 'name cannot be empty' };
 
 describe('outbox', () => {
@@ -53,14 +52,21 @@ describe('outbox', () => {
     const now = t.clock.now();
     out.claimNext(ACME, now);
     out.markUncertain(a.seq, { code: 'UNKNOWN', message: 'lost' });
-    const asked = out.reviseUncertain(a.seq, { code: 'AMBIGUOUS', message: 'The service now lists 2 campaigns that look like this one (11, 12).' });
+    const asked = out.reviseUncertain(a.seq, {
+      code: 'AMBIGUOUS',
+      message: 'The service now lists 2 campaigns that look like this one (11, 12).',
+    });
     expect(asked).toMatchObject({ state: 'uncertain', lastError: { code: 'AMBIGUOUS' } });
     await t.reopen();
     expect(t.store.outbox.get(a.seq)).toMatchObject({ state: 'uncertain', lastError: { code: 'AMBIGUOUS' } });
     expect(t.store.outbox.claimNext(ACME, now)).toBeUndefined();
     // Only an uncertain item can be revised.
-    expect(() => t.store.outbox.reviseUncertain(b.seq, { code: 'AMBIGUOUS', message: 'x' })).toThrow(expect.objectContaining({ code: 'BAD_TRANSITION' }));
-    expect(() => t.store.outbox.reviseUncertain(999, { code: 'AMBIGUOUS', message: 'x' })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(() => t.store.outbox.reviseUncertain(b.seq, { code: 'AMBIGUOUS', message: 'x' })).toThrow(
+      expect.objectContaining({ code: 'BAD_TRANSITION' }),
+    );
+    expect(() => t.store.outbox.reviseUncertain(999, { code: 'AMBIGUOUS', message: 'x' })).toThrow(
+      expect.objectContaining({ code: 'NOT_FOUND' }),
+    );
   });
 
   it('an uncertain head holds its lane until resolved; failed and blocked items do not', () => {

@@ -121,9 +121,7 @@ describe('apps and tasks', () => {
     ]);
     t.store.apps.replaceAll('p1', { '1001': 'News' });
     expect(t.store.tasks.list('p1').map((x) => x.taskId)).toEqual(['2']);
-    expect(() => t.store.tasks.replaceForApp('p1', '1001', [task(9, 1002)])).toThrow(
-      expect.objectContaining({ code: 'INVALID_INPUT' }),
-    );
+    expect(() => t.store.tasks.replaceForApp('p1', '1001', [task(9, 1002)])).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 });
 

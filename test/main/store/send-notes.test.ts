@@ -10,7 +10,6 @@ beforeEach(() => {
 });
 afterEach(() => t.cleanup());
 
-
 describe('send notes (what is known about an item before it is sent)', () => {
   it('are stored in the database with their item, survive a reopen and count only for the item they were written for', async () => {
     const item = t.store.outbox.enqueue({ ...ACME, ...create('a') });

@@ -45,8 +45,19 @@ const campaignsOnService = async (e: Env, account: string) =>
   (await state<{ campaigns: { id: string; name: string }[] }>(e, `/_sandbox/state/campaigns?account=${account}`)).campaigns;
 
 async function submitPush(e: Env, app: string, title: string, executionTime?: number) {
-  const event = { title, url: 'https://news.example.com/big', performer: 'me@example.com', target: { include: { apps: [app] } }, ...(executionTime ? { executionTime } : {}) };
-  const d = await e.core.handlers['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: executionTime ? 'scheduled' : 'immediate', event } });
+  const event = {
+    title,
+    url: 'https://news.example.com/big',
+    performer: 'me@example.com',
+    target: { include: { apps: [app] } },
+    ...(executionTime ? { executionTime } : {}),
+  };
+  const d = await e.core.handlers['drafts.save']({
+    kind: 'push',
+    profileId: P,
+    accountId: 'acmeshoes',
+    payload: { mode: executionTime ? 'scheduled' : 'immediate', event },
+  });
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
 
@@ -55,7 +66,8 @@ describe('ids beyond 2^53', () => {
     env = await start();
     const h = env.core.handlers;
     const when = Date.now() + 2 * HOUR;
-    for (const title of ['Twin A', 'Twin B']) expect((await settled(env, (await submitPush(env, '1001', title, when)).id)).state).toBe('sent');
+    for (const title of ['Twin A', 'Twin B'])
+      expect((await settled(env, (await submitPush(env, '1001', title, when)).id)).state).toBe('sent');
     const onService = (await tasksOnService(env, '1001')).filter((t) => t.title.startsWith('Twin'));
     const idOf = (title: string) => onService.find((t) => t.title === title)!.taskId;
     // JSON.parse would make these one number.
@@ -63,7 +75,9 @@ describe('ids beyond 2^53', () => {
     expect(Number(idOf('Twin A'))).toBe(Number(idOf('Twin B')));
 
     await h['tasks.refresh']({ profileId: P, appId: '1001' });
-    const cached = (await h['tasks.list']({ profileId: P, appId: '1001', taskType: 'scheduled' })).filter((t) => t.title?.startsWith('Twin'));
+    const cached = (await h['tasks.list']({ profileId: P, appId: '1001', taskType: 'scheduled' })).filter((t) =>
+      t.title?.startsWith('Twin'),
+    );
     expect(cached.map((t) => [t.title, t.taskId]).sort()).toEqual([
       ['Twin A', idOf('Twin A')],
       ['Twin B', idOf('Twin B')],
@@ -71,7 +85,12 @@ describe('ids beyond 2^53', () => {
 
     const cancel = await h['tasks.cancel']({ profileId: P, accountId: 'acmeshoes', taskId: idOf('Twin B') });
     expect((await settled(env, cancel.id)).state).toBe('sent');
-    const update = await h['tasks.update']({ profileId: P, accountId: 'acmeshoes', taskId: idOf('Twin A'), patch: { title: 'Twin A, renamed', performer: 'me@example.com' } });
+    const update = await h['tasks.update']({
+      profileId: P,
+      accountId: 'acmeshoes',
+      taskId: idOf('Twin A'),
+      patch: { title: 'Twin A, renamed', performer: 'me@example.com' },
+    });
     expect((await settled(env, update.id)).state).toBe('sent');
     const after = (await tasksOnService(env, '1001')).filter((t) => t.taskId === idOf('Twin A') || t.taskId === idOf('Twin B'));
     expect(after.map((t) => [t.taskId, t.title, t.taskStatus]).sort()).toEqual([
@@ -88,10 +107,16 @@ describe('ids beyond 2^53', () => {
     const [created] = (await campaignsOnService(env, 'oldtimerltd')).filter((c) => c.name === 'Big id boots');
     expect(BigInt(created.id) > 2n ** 53n).toBe(true);
     expect(sent).toMatchObject({ state: 'sent', posted: { kind: 'campaign', ids: [created.id] } });
-    const cachedNamed = async () => (await h['campaigns.query']({ profileId: P, accountId: 'oldtimerltd', text: 'Big id boots', limit: 10, offset: 0 })).rows.map((r) => r.id);
+    const cachedNamed = async () =>
+      (await h['campaigns.query']({ profileId: P, accountId: 'oldtimerltd', text: 'Big id boots', limit: 10, offset: 0 })).rows.map(
+        (r) => r.id,
+      );
     expect(await cachedNamed()).toEqual([created.id]);
     await h['sync.refresh']({ profileId: P, accountId: 'oldtimerltd' });
-    await until(async () => (await h['accounts.list']({ profileId: P })).find((a) => a.accountId === 'oldtimerltd')?.lastSyncedAt, 'the refresh to complete');
+    await until(
+      async () => (await h['accounts.list']({ profileId: P })).find((a) => a.accountId === 'oldtimerltd')?.lastSyncedAt,
+      'the refresh to complete',
+    );
     expect(await cachedNamed()).toEqual([created.id]);
   });
 

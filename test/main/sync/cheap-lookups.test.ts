@@ -124,7 +124,11 @@ describe('a service that pages differently', () => {
   });
 
   it('with a page size capped at 3, reads on in pages of 3 down to the newest cached campaign', async () => {
-    env = await startEnv({ fixtures: accountWith(20, [50, 1000, 10_000]), variants: { page_size_cap: 3 }, tuning: { uncertainGraceMs: graceFor() } });
+    env = await startEnv({
+      fixtures: accountWith(20, [50, 1000, 10_000]),
+      variants: { page_size_cap: 3 },
+      tuning: { uncertainGraceMs: graceFor() },
+    });
     await refreshed(env);
     // Seven campaigns new to us, then ours: eight newer than the cache's newest, in pages of 3.
     await createdElsewhere(env, ['Other 1', 'Other 2', 'Other 3', 'Other 4', 'Other 5', 'Other 6', 'Other 7']);
@@ -139,7 +143,11 @@ describe('a service that pages differently', () => {
   });
 
   it('a service that ignores sort=id,desc is read whole rather than taken for "absent"', async () => {
-    env = await startEnv({ fixtures: accountWith(250, [50, 1000, 10_000]), variants: { page_size_cap: undefined }, tuning: { uncertainGraceMs: graceFor() } });
+    env = await startEnv({
+      fixtures: accountWith(250, [50, 1000, 10_000]),
+      variants: { page_size_cap: undefined },
+      tuning: { uncertainGraceMs: graceFor() },
+    });
     // This service lists oldest first whatever the sort asks: its first page holds none of the new.
     proxy = await rewritingProxy(env.sandbox.url, { query: (_path, q) => q.delete('sort') });
     await env.core.close();

@@ -39,7 +39,14 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, variants: testVariants() });
   dataDir = mkdtempSync(join(tmpdir(), 'desk-crash-'));
   // Queue the 50 edits while working offline, so nothing is sent before the child runs.
-  const core = await createDeskCore({ dataDir, transport: 'browser', version: 'crash-setup', demo: { url: sandbox.url }, secrets: await memorySecrets(), tuning: { refreshOnStart: false } });
+  const core = await createDeskCore({
+    dataDir,
+    transport: 'browser',
+    version: 'crash-setup',
+    demo: { url: sandbox.url },
+    secrets: await memorySecrets(),
+    tuning: { refreshOnStart: false },
+  });
   const h = core.handlers;
   await h['profiles.setWorkOffline']({ profileId: P, offline: true });
   for (let i = 0; i < 50; i++) {
@@ -48,13 +55,29 @@ beforeAll(async () => {
       const app = i % 10 === 4 ? '1001' : '1002';
       const title = `Crash push ${i}`;
       const scheduled = i % 3 === 0;
-      const event = { title, url: `https://news.example.com/${i}`, performer: 'crash@example.com', target: { include: { apps: [app] } }, ...(scheduled ? { executionTime: Date.now() + 86_400_000 + i } : {}) };
-      const d = await h['drafts.save']({ kind: 'push', profileId: P, accountId, payload: { mode: scheduled ? 'scheduled' : 'immediate', event } });
+      const event = {
+        title,
+        url: `https://news.example.com/${i}`,
+        performer: 'crash@example.com',
+        target: { include: { apps: [app] } },
+        ...(scheduled ? { executionTime: Date.now() + 86_400_000 + i } : {}),
+      };
+      const d = await h['drafts.save']({
+        kind: 'push',
+        profileId: P,
+        accountId,
+        payload: { mode: scheduled ? 'scheduled' : 'immediate', event },
+      });
       await h['drafts.submit']({ id: d.id });
       pushTitles.push({ title, app });
     } else {
       const name = `Crash edit ${i} of ${accountId}`;
-      const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId, payload: campaignPayload(name, { branding_text: accountId }) });
+      const d = await h['drafts.save']({
+        kind: 'campaign',
+        profileId: P,
+        accountId,
+        payload: campaignPayload(name, { branding_text: accountId }),
+      });
       await h['drafts.submit']({ id: d.id });
       campaignNames[accountId].push(name);
     }
@@ -178,8 +201,8 @@ describe('outbox crash safety', () => {
       const onService = (await sandboxCampaigns(sandbox, accountId)).map((c) => c.name).filter((n) => n.startsWith('Crash edit'));
       expect([...onService].sort(), `seed ${seed}: ${accountId}`).toEqual([...campaignNames[accountId]].sort());
     }
-    const tasks = ((await control(sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { title: string; tagId: number }[] }).tasks.filter((t) =>
-      t.title.startsWith('Crash push'),
+    const tasks = ((await control(sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { title: string; tagId: number }[] }).tasks.filter(
+      (t) => t.title.startsWith('Crash push'),
     );
     expect(tasks.map((t) => `${t.title}@${t.tagId}`).sort(), `seed ${seed}`).toEqual(pushTitles.map((p) => `${p.title}@${p.app}`).sort());
 

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 async function submit(e: Env, name: string, overrides: Record<string, unknown> = {}, account = ACCOUNT): Promise<OutboxItem> {
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: account, payload: campaignPayload(name, overrides) });
+  const d = await e.core.handlers['drafts.save']({
+    kind: 'campaign',
+    profileId: P,
+    accountId: account,
+    payload: campaignPayload(name, overrides),
+  });
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
 
@@ -48,7 +53,13 @@ describe('outbox drain under faults', () => {
     expect((await posts(env)).map((p) => p.outcome)).toEqual(['fault_close_after']);
     // The campaign the service made is in the cache, under its real id.
     const [onService] = await named(env, 'Lost answer boots');
-    const q = await env.core.handlers['campaigns.query']({ profileId: P, accountId: ACCOUNT, text: 'Lost answer boots', offset: 0, limit: 10 });
+    const q = await env.core.handlers['campaigns.query']({
+      profileId: P,
+      accountId: ACCOUNT,
+      text: 'Lost answer boots',
+      offset: 0,
+      limit: 10,
+    });
     expect(q.rows.map((r) => r.id)).toEqual([String(onService.id)]);
   });
 
@@ -127,7 +138,12 @@ describe('outbox drain under faults', () => {
     env = await startEnv();
     const a = await submit(env, 'Before the bad one');
     // oldtimerltd is not enabled for display campaigns: the desk cannot know, the service refuses.
-    const bad = await submit(env, 'Display without the feature', { campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', branding_text: undefined, spending_limit: undefined, spending_limit_model: undefined });
+    const bad = await submit(env, 'Display without the feature', {
+      campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+      branding_text: undefined,
+      spending_limit: undefined,
+      spending_limit_model: undefined,
+    });
     const c = await submit(env, 'After the bad one');
     const [sa, sbad, sc] = [await settled(env, a.id), await settled(env, bad.id), await settled(env, c.id)];
     expect([sa.state, sbad.state, sc.state]).toEqual(['sent', 'failed', 'sent']);

@@ -46,9 +46,21 @@ export function walkFixtures(count: number, hidden: (i: number) => boolean = () 
 }
 
 export const addProfile = (e: Env, url = e.serviceUrl): Promise<Profile> =>
-  e.core.handlers['profiles.create']({ name: 'Walk', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+  e.core.handlers['profiles.create']({
+    name: 'Walk',
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
 
-const progressOf = (e: Env) => e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP).map((x) => x.payload as SyncProgress);
+const progressOf = (e: Env) =>
+  e.events
+    .filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP)
+    .map((x) => x.payload as SyncProgress);
 
 /** The end of the refresh after the `after`-th progress report; with a manual clock, time is moved on meanwhile. */
 export async function ended(e: Env, after = 0): Promise<SyncProgress> {
@@ -66,14 +78,25 @@ export async function ended(e: Env, after = 0): Promise<SyncProgress> {
 
 /** What the service holds for the account: every campaign it would list (none is older than 30 days unless APPROVED). */
 export async function serviceIds(e: Env): Promise<string[]> {
-  const r = (await control(e.sandbox, 'GET', `/_sandbox/state/campaigns?account=${SHOP}`)) as { campaigns: { id: number; status: string }[] };
-  return r.campaigns.filter((c) => c.status !== 'TERMINATED').map((c) => String(c.id)).sort();
+  const r = (await control(e.sandbox, 'GET', `/_sandbox/state/campaigns?account=${SHOP}`)) as {
+    campaigns: { id: number; status: string }[];
+  };
+  return r.campaigns
+    .filter((c) => c.status !== 'TERMINATED')
+    .map((c) => String(c.id))
+    .sort();
 }
 
 export async function cachedIds(e: Env, profileId: string): Promise<string[]> {
   const ids: string[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const q = await e.core.handlers['campaigns.query']({ profileId, accountId: SHOP, sort: { field: 'id', direction: 'asc' }, offset, limit: 1000 });
+    const q = await e.core.handlers['campaigns.query']({
+      profileId,
+      accountId: SHOP,
+      sort: { field: 'id', direction: 'asc' },
+      offset,
+      limit: 1000,
+    });
     ids.push(...q.rows.map((r) => r.id));
     if (offset + 1000 >= q.total) return ids.sort();
   }
@@ -91,7 +114,12 @@ export async function refreshUnder(
   opts: { clock?: 'manual'; tuning?: Partial<SyncTuning>; proxy?: Refusal } = {},
 ): Promise<{ e: Env; p: Profile; last: SyncProgress }> {
   await env?.close();
-  const e = (env = await startEnv({ fixtures, demo: false, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.tuning ? { tuning: opts.tuning } : {}) }));
+  const e = (env = await startEnv({
+    fixtures,
+    demo: false,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.tuning ? { tuning: opts.tuning } : {}),
+  }));
   let url = e.serviceUrl;
   // Armed once the account is added: the variants and the refusals apply to the refresh asked for.
   let armed = false;

@@ -73,7 +73,12 @@ async function refreshed(e: Env, accountId = OLD): Promise<void> {
 /** A manual-clock world of 150 campaigns in oldtimerltd playing `variants`, its cache filled by a refresh. */
 async function world(variants: Variants, tuning: Record<string, number> = {}): Promise<Env> {
   const all = { ...testVariants(), ...variants };
-  const e = await startEnv({ clock: 'manual', fixtures: accountWith(150), variants, tuning: { uncertainGraceMs: graceFor(all), ...tuning } });
+  const e = await startEnv({
+    clock: 'manual',
+    fixtures: accountWith(150),
+    variants,
+    tuning: { uncertainGraceMs: graceFor(all), ...tuning },
+  });
   await refreshed(e);
   return e;
 }
@@ -89,14 +94,27 @@ describe('a create whose answer was lost ends on the service exactly once, and i
     // Composed accent, no-break and doubled spaces: the service stores NFC with spaces collapsed.
     { variant: 'normalise_text nfc', variants: { normalise_text: 'nfc' }, payload: campaignPayload(' Cafe\u0301\u00a0 lost  boots ') },
     // Full-width letters and a ligature, which NFKC folds.
-    { variant: 'normalise_text nfkc', variants: { normalise_text: 'nfkc' }, payload: campaignPayload('\uFF2Cost \uFB01ne boots', { branding_text: 'Old\u3000Timer' }) },
+    {
+      variant: 'normalise_text nfkc',
+      variants: { normalise_text: 'nfkc' },
+      payload: campaignPayload('\uFF2Cost \uFB01ne boots', { branding_text: 'Old\u3000Timer' }),
+    },
     // Percent-encoding of an unreserved character, '+' for a space, parameters in another order.
-    { variant: 'reencode_urls', variants: { reencode_urls: true }, payload: campaignPayload('Tracked lost boots', { tracking_code: 'utm_source=news%2Dletter&utm_campaign=spring+sale&ref=A%2Fb' }) },
+    {
+      variant: 'reencode_urls',
+      variants: { reencode_urls: true },
+      payload: campaignPayload('Tracked lost boots', { tracking_code: 'utm_source=news%2Dletter&utm_campaign=spring+sale&ref=A%2Fb' }),
+    },
     // New ids below every older one: the newest-first look-up's first page ends at the cache's newest.
     { variant: 'id_order descending', variants: { id_order: 'descending' }, payload: campaignPayload('Low id lost boots') },
     { variant: 'id_order random', variants: { id_order: 'random', seed: 3 }, payload: campaignPayload('Random id lost boots') },
     // Listed 8 s after creation; the client re-checks for 30 s before calling it absent.
-    { variant: 'listing_lag_ms', variants: { listing_lag_ms: 8_000 }, payload: campaignPayload('Lagging lost boots'), tuning: { listingLagMs: 30_000 } },
+    {
+      variant: 'listing_lag_ms',
+      variants: { listing_lag_ms: 8_000 },
+      payload: campaignPayload('Lagging lost boots'),
+      tuning: { listingLagMs: 30_000 },
+    },
     // The newest-first query (sort=id,desc) is refused with 400.
     { variant: 'refuse_sort', variants: { refuse_sort: 'id' }, payload: campaignPayload('Unsortable lost boots') },
   ];
@@ -114,7 +132,7 @@ describe('a create whose answer was lost ends on the service exactly once, and i
 });
 
 describe('a look-up whose own query the service refuses', () => {
-  it('falls back to the unsorted listing, concludes, and the account\'s next change is sent', async () => {
+  it("falls back to the unsorted listing, concludes, and the account's next change is sent", async () => {
     env = await world({ refuse_sort: 'id' });
     await fault(env.sandbox, lostAnswer);
     const lost = await submitCampaign(env, OLD, campaignPayload('Refused sort boots'));
@@ -172,7 +190,7 @@ describe('no change holds the account back longer than the lane bound', () => {
 describe('an item the look-ups cannot decide', () => {
   const HOLD = 120_000;
 
-  it('is parked after the lane bound, saying what to check, the account\'s next change goes out, and it is found once listings answer', async () => {
+  it("is parked after the lane bound, saying what to check, the account's next change goes out, and it is found once listings answer", async () => {
     env = await world({ late_apply_ms: undefined }, { laneHoldMs: HOLD });
     const e = env;
     // Every listing of the account fails from now on: no look-up can conclude.
@@ -204,7 +222,10 @@ describe('a refresh while the listing lags', () => {
     const item = await submitCampaign(e, OLD, campaignPayload('Just posted boots'));
     const done = await settleOverTime(e, item.id, 5_000);
     expect(done.state).toBe('sent');
-    const cached = async () => (await e.core.handlers['campaigns.query']({ profileId: P, accountId: OLD, text: 'Just posted', limit: 10, offset: 0 })).rows.map((c) => c.name);
+    const cached = async () =>
+      (await e.core.handlers['campaigns.query']({ profileId: P, accountId: OLD, text: 'Just posted', limit: 10, offset: 0 })).rows.map(
+        (c) => c.name,
+      );
     expect(await cached()).toEqual(['Just posted boots']);
     // The listing does not show it yet: the refresh keeps it.
     await refreshed(e);
@@ -218,8 +239,18 @@ describe('a refresh while the listing lags', () => {
 
 describe('a push whose answer was lost', () => {
   async function submitPush(e: Env, title: string) {
-    const event = { title, url: 'https://news.example.com/lost?b=2&a=1', performer: ' me@example.com ', target: { include: { apps: ['1001'] } } };
-    const d = await e.core.handlers['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'immediate', event } });
+    const event = {
+      title,
+      url: 'https://news.example.com/lost?b=2&a=1',
+      performer: ' me@example.com ',
+      target: { include: { apps: ['1001'] } },
+    };
+    const d = await e.core.handlers['drafts.save']({
+      kind: 'push',
+      profileId: P,
+      accountId: 'acmeshoes',
+      payload: { mode: 'immediate', event },
+    });
     return e.core.handlers['drafts.submit']({ id: d.id });
   }
   const cases: { variant: string; variants: Variants; title: string; tuning?: Record<string, number> }[] = [
@@ -235,7 +266,9 @@ describe('a push whose answer was lost', () => {
       const tasks = (await tasksOnService(env.sandbox, '1001')).filter((t) => comparable(t.title) === comparable(c.title));
       expect(tasks).toHaveLength(1);
       // (A write the late_apply_ms variant applied later has an entry of its own: not a request.)
-      const posts = (await requestLog(env.sandbox)).filter((r) => r.method === 'POST' && r.path === '/epsilon/push' && r.outcome !== 'late_applied');
+      const posts = (await requestLog(env.sandbox)).filter(
+        (r) => r.method === 'POST' && r.path === '/epsilon/push' && r.outcome !== 'late_applied',
+      );
       expect(posts.map((r) => r.outcome)).toEqual(['fault_close_after']);
     });
   }

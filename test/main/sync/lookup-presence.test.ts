@@ -87,7 +87,12 @@ describe('a lost create the service holds is found, in a bounded number of reads
   // place of the create would be another path: a refused create is known not to be applied).
   const cases: { name: string; account: string; service: Variants; meanwhile: Variants }[] = [
     // Three listings in ten are changed by someone else first: no reading of 30-odd one-row pages adds up.
-    { name: 'pages of one row, churn before three listings in ten, new ids anywhere', account: 'oldtimerltd', service: { page_size_cap: 1, id_order: 'random' }, meanwhile: { churn: 0.3 } },
+    {
+      name: 'pages of one row, churn before three listings in ten, new ids anywhere',
+      account: 'oldtimerltd',
+      service: { page_size_cap: 1, id_order: 'random' },
+      meanwhile: { churn: 0.3 },
+    },
     // One request in five fails: a look-up of ~20 pages would almost never get through whole.
     {
       name: 'pages of two rows filtered after paging, 5xx on a fifth of the requests',
@@ -107,7 +112,12 @@ describe('a lost create the service holds is found, in a bounded number of reads
     it(c.name, async () => {
       // A service that applies a write late (the mixed variants) is given that long before the first look.
       const grace = graceFor({ ...testVariants(), ...c.service });
-      env = await startEnv({ clock: 'manual', fixtures: accountWith(c.account, ROWS), variants: { ...c.service, seed: SEED }, tuning: { uncertainGraceMs: grace } });
+      env = await startEnv({
+        clock: 'manual',
+        fixtures: accountWith(c.account, ROWS),
+        variants: { ...c.service, seed: SEED },
+        tuning: { uncertainGraceMs: grace },
+      });
       const e = env;
       const path = `/core/api/1.0/${c.account}/campaigns`;
       await fault(e.sandbox, { method: 'POST', path_prefix: path, mode: 'close_after', count: 1 });
@@ -137,7 +147,11 @@ describe("a look-up's failed page", () => {
   it("is read again after its Retry-After on the app's clock, and the look-up goes on from what it read", async () => {
     const clock = new ManualClock(Date.parse('2026-11-21T09:00:00Z'));
     const f = accountWith('oldtimerltd', ROWS);
-    const sb = await startSandbox({ clock, fixtures: { ...f, clients: f.clients.map((c) => ({ ...c, client_secret: 'demo-secret-7f3a9c' })) }, variants: { ...testVariants(), page_size_cap: 2 } });
+    const sb = await startSandbox({
+      clock,
+      fixtures: { ...f, clients: f.clients.map((c) => ({ ...c, client_secret: 'demo-secret-7f3a9c' })) },
+      variants: { ...testVariants(), page_size_cap: 2 },
+    });
     const client = clientFor(sb, { clock });
     try {
       await fault(sb, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'status_503', retry_after: 30, count: 1 });

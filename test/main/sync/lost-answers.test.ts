@@ -40,14 +40,26 @@ describe('a lost create against a service that fills in and normalises what it w
       // Sends no spending limit model; the service fills in MONTHLY.
       what: 'a display campaign',
       account: ACME,
-      payload: { name: 'Lost display', bid_strategy: 'FIXED', cpc: 0.5, marketing_objective: 'DRIVE_WEBSITE_TRAFFIC', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY' },
+      payload: {
+        name: 'Lost display',
+        bid_strategy: 'FIXED',
+        cpc: 0.5,
+        marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
+        campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+      },
     },
     {
       // A shared-budget group's campaign leaves the limit out, and this service lists it with the
       // group's model (the sandbox's fill_on_create leaves grouped campaigns alone: a proxy plays it).
       what: 'a campaign in a campaign group',
       account: OLD,
-      payload: { name: 'Lost grouped', branding_text: 'Old Timer', bid_strategy: 'MAX_CONVERSIONS', marketing_objective: 'LEADS_GENERATION', campaign_group_id: 'group-7' },
+      payload: {
+        name: 'Lost grouped',
+        branding_text: 'Old Timer',
+        bid_strategy: 'MAX_CONVERSIONS',
+        marketing_objective: 'LEADS_GENERATION',
+        campaign_group_id: 'group-7',
+      },
       proxy: { rewrite: groupModelFilledIn },
     },
     {
@@ -60,7 +72,11 @@ describe('a lost create against a service that fills in and normalises what it w
   for (const c of cases) {
     it(`${c.what} ends as exactly one campaign, found by looking`, async () => {
       // However late the run's service applies a lost write, the look-ups wait for it.
-      env = await startEnv({ variants: { fill_on_create: true }, tuning: { uncertainGraceMs: graceFor() }, ...(c.proxy ? { proxy: c.proxy } : {}) });
+      env = await startEnv({
+        variants: { fill_on_create: true },
+        tuning: { uncertainGraceMs: graceFor() },
+        ...(c.proxy ? { proxy: c.proxy } : {}),
+      });
       await fault(env.sandbox, lostAnswer(c.account));
       const item = await submitCampaign(env, c.account, c.payload);
       const done = await settled(env, item.id);
@@ -189,4 +205,3 @@ describe('an ambiguous match is put to the person', () => {
     await expect(env.core.handlers['outbox.sendAgain']({ id: a.id })).rejects.toMatchObject({ code: 'conflict' });
   });
 });
-

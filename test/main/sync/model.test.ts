@@ -29,7 +29,10 @@ type Cmd = fc.AsyncCommand<Model, Real>;
 
 async function onService(r: Real): Promise<string[]> {
   const all = await Promise.all(ACCOUNTS.map((a) => sandboxCampaigns(r.env.sandbox, a)));
-  return all.flat().map((c) => c.name).filter((n) => n.startsWith(`MB${r.run} `));
+  return all
+    .flat()
+    .map((c) => c.name)
+    .filter((n) => n.startsWith(`MB${r.run} `));
 }
 
 async function noDuplicates(m: Model, r: Real): Promise<void> {
@@ -121,7 +124,9 @@ const commands = [
   fc.boolean().map((on) => new WorkOffline(on)),
   fc.boolean().map((up) => new ServiceReachable(up)),
   fc.constant(new QuitAndRestart()),
-  fc.tuple(fc.constantFrom('status_500' as const, 'close_after' as const, 'close_before' as const), fc.integer({ min: 1, max: 2 })).map(([mode, n]) => new ServerFault(mode, n)),
+  fc
+    .tuple(fc.constantFrom('status_500' as const, 'close_after' as const, 'close_before' as const), fc.integer({ min: 1, max: 2 }))
+    .map(([mode, n]) => new ServerFault(mode, n)),
   fc.integer({ min: 0, max: 120_000 }).map((ms) => new Wait(ms)),
 ];
 
@@ -132,7 +137,11 @@ describe('outbox model', () => {
       fc.asyncProperty(fc.commands(commands, { maxCommands: 14 }), async (cmds) => {
         run++;
         // A service that applies lost writes late (late_apply_ms, on the same virtual clock) is given the time to do so.
-        const env = await startEnv({ clock: 'manual', proxy: true, tuning: { maxServerAttempts: 100, uncertainGraceMs: graceFor(testVariants()) } });
+        const env = await startEnv({
+          clock: 'manual',
+          proxy: true,
+          tuning: { maxServerAttempts: 100, uncertainGraceMs: graceFor(testVariants()) },
+        });
         const real: Real = { env, run };
         const model: Model = { names: [], workOffline: false, serviceDown: false };
         try {
@@ -140,7 +149,12 @@ describe('outbox model', () => {
           // Online again, and everything drains.
           if (model.serviceDown) await env.proxy!.up();
           await env.core.handlers['profiles.setWorkOffline']({ profileId: P, offline: false });
-          await advanceUntil(env, async () => (await env.core.handlers['outbox.list']({})).every((i) => i.state === 'sent'), 'the outbox draining', DRAIN_BOUND_MS);
+          await advanceUntil(
+            env,
+            async () => (await env.core.handlers['outbox.list']({})).every((i) => i.state === 'sent'),
+            'the outbox draining',
+            DRAIN_BOUND_MS,
+          );
           const names = await onService(real);
           expect([...names].sort()).toEqual([...model.names].sort());
         } finally {

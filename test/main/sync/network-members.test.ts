@@ -37,10 +37,23 @@ function withBigNetwork(): Fixtures {
   // Made before rate limits began (spec 8.1.1): a service capping pages (SANDBOX_VARIANTS=mixed) lists it in many reads.
   f.accounts.push({ account_id: 'bignet', name: 'Big Network', type: 'NETWORK', created_at: '2026-09-01T00:00:00Z', features: [] });
   for (let i = 0; i < MEMBERS; i++) {
-    f.accounts.push({ account_id: memberId(i), name: `Member ${i}`, type: 'ADVERTISER', network_id: 'bignet', created_at: '2026-10-12T00:00:00Z', features: [] });
+    f.accounts.push({
+      account_id: memberId(i),
+      name: `Member ${i}`,
+      type: 'ADVERTISER',
+      network_id: 'bignet',
+      created_at: '2026-10-12T00:00:00Z',
+      features: [],
+    });
   }
   for (let k = 0; k < MEMBERS * 2; k++) {
-    f.campaigns!.push({ account_id: memberId(k % MEMBERS), id: 8_000_001 + k, name: `Campaign ${k}`, status: 'APPROVED', created_at: '2026-11-10T00:00:00Z' } as NonNullable<Fixtures['campaigns']>[number]);
+    f.campaigns!.push({
+      account_id: memberId(k % MEMBERS),
+      id: 8_000_001 + k,
+      name: `Campaign ${k}`,
+      status: 'APPROVED',
+      created_at: '2026-11-10T00:00:00Z',
+    } as NonNullable<Fixtures['campaigns']>[number]);
   }
   for (const c of f.clients) if (c.client_id === 'demo-client') c.accounts.push('bignet');
   return f;

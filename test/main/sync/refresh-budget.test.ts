@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { BudgetSnapshot, SchedulerSnapshot } from '../../../src/main/ratelimit/scheduler';
 import { planBackgroundRefresh, refreshCost } from '../../../src/main/sync/refresh-budget';
 
-function snapshot(used: { second: number; minute: number; hour: number }, opts: { interactive?: number; resetInMs?: number } = {}): SchedulerSnapshot {
+function snapshot(
+  used: { second: number; minute: number; hour: number },
+  opts: { interactive?: number; resetInMs?: number } = {},
+): SchedulerSnapshot {
   const w = (name: string, quota: number, windowMs: number, u: number) => ({
     name,
     quota,
@@ -52,7 +55,9 @@ describe('a background refresh and the read budget', () => {
     expect(plan.go).toBe(false);
     if (plan.go) return;
     expect(plan.waitMs).toBe(42_000);
-    expect(plan.message).toBe('Waiting 42 s: this refresh needs 1 list read and bigshop has 1 of 15 list reads left this minute; your own actions keep their share.');
+    expect(plan.message).toBe(
+      'Waiting 42 s: this refresh needs 1 list read and bigshop has 1 of 15 list reads left this minute; your own actions keep their share.',
+    );
   });
 
   it('waits while the person has requests queued on the same budget', () => {

@@ -35,15 +35,19 @@ describe('after a completed refresh the cache equals the service', () => {
         }),
         async (c) => {
           const hidden = (i: number) => ((c.hiddenMask >> i % 8) & 1) === 1;
-          const { e, p, last } = await refreshUnder(walkFixtures(c.count, hidden), {
-            page_size_cap: c.cap,
-            short_pages: c.shortPages,
-            moving_order: c.movingOrder,
-            churn: c.churn,
-            transient_5xx: c.transient5xx,
-            ...(c.cutBody !== undefined ? { cut_body: c.cutBody } : {}),
-            seed: c.seed,
-          }, { clock: 'manual' });
+          const { e, p, last } = await refreshUnder(
+            walkFixtures(c.count, hidden),
+            {
+              page_size_cap: c.cap,
+              short_pages: c.shortPages,
+              moving_order: c.movingOrder,
+              churn: c.churn,
+              transient_5xx: c.transient5xx,
+              ...(c.cutBody !== undefined ? { cut_body: c.cutBody } : {}),
+              seed: c.seed,
+            },
+            { clock: 'manual' },
+          );
           // A service that filters most of every page may leave runs of empty pages longer than a
           // reading follows past its total (EMPTY_RUN): such a refresh may fail, saying so, but
           // one that filters at most half of the rows completes.
@@ -61,7 +65,21 @@ describe('after a completed refresh the cache equals the service', () => {
       {
         numRuns: 12,
         ...propertySeed(),
-        examples: [[{ count: 92, hiddenMask: 1, cap: 2, shortPages: true, movingOrder: false, churn: 0.15, transient5xx: 0, cutBody: undefined, seed: 371831 }]],
+        examples: [
+          [
+            {
+              count: 92,
+              hiddenMask: 1,
+              cap: 2,
+              shortPages: true,
+              movingOrder: false,
+              churn: 0.15,
+              transient5xx: 0,
+              cutBody: undefined,
+              seed: 371831,
+            },
+          ],
+        ],
       },
     );
   }, 300_000);

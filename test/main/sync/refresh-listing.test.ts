@@ -20,7 +20,7 @@ describe('a refresh of a listing that is not a snapshot', () => {
     expect(await cachedIds(e, p.id)).toEqual(onService);
   }, 300_000);
 
-  it('ends with the service\'s set when campaigns are created and deleted between two page reads', async () => {
+  it("ends with the service's set when campaigns are created and deleted between two page reads", async () => {
     const { e, p, last } = await refreshUnder(walkFixtures(300), { churn: 0.2, page_size_cap: 40, seed: 11 });
     expect(last).toMatchObject({ state: 'done', message: null });
     // The service did change while it was read.
@@ -51,7 +51,11 @@ describe('a refresh of a listing that is not a snapshot', () => {
 
   it('falls back to pages when the unpaged answer is slow to start, and keeps the connection online', async () => {
     // The unpaged answer would start after 8 s, beyond the request timeout (5 s in these tests).
-    const { e, p, last } = await refreshUnder(walkFixtures(300), { slow_start: 8_000, page_size_cap: undefined }, { tuning: { listingStartMs: 300, pageSize: 100 } });
+    const { e, p, last } = await refreshUnder(
+      walkFixtures(300),
+      { slow_start: 8_000, page_size_cap: undefined },
+      { tuning: { listingStartMs: 300, pageSize: 100 } },
+    );
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');
@@ -60,10 +64,17 @@ describe('a refresh of a listing that is not a snapshot', () => {
 
 describe('an unpaged listing the service refuses', () => {
   it('is read in pages instead, and the connection stays online', async () => {
-    const { e, p, last } = await refreshUnder(walkFixtures(120), { page_size_cap: 50 }, {
-      // Every listing without page and page_size gets 503 (no Retry-After): the service only pages.
-      proxy: (url) => (url.pathname.endsWith(`/${SHOP}/campaigns`) && !url.searchParams.has('page') && !url.searchParams.has('campaign_ids') ? { status: 503, headers: {} } : undefined),
-    });
+    const { e, p, last } = await refreshUnder(
+      walkFixtures(120),
+      { page_size_cap: 50 },
+      {
+        // Every listing without page and page_size gets 503 (no Retry-After): the service only pages.
+        proxy: (url) =>
+          url.pathname.endsWith(`/${SHOP}/campaigns`) && !url.searchParams.has('page') && !url.searchParams.has('campaign_ids')
+            ? { status: 503, headers: {} }
+            : undefined,
+      },
+    );
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');

@@ -17,10 +17,30 @@ afterEach(async () => {
 });
 
 const addProfile = (e: Env, url: string): Promise<Profile> =>
-  e.core.handlers['profiles.create']({ name: 'Walk', baseUrl: url, authUrl: url, pushUrl: url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+  e.core.handlers['profiles.create']({
+    name: 'Walk',
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    flow: 'client_credentials',
+    redirectUri: null,
+  });
 
-const progressOf = (e: Env) => e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP).map((x) => x.payload as SyncProgress);
-const ended = (e: Env, after: number) => until(() => progressOf(e).slice(after).find((p) => p.state !== 'running'), 'the refresh to end', 60_000);
+const progressOf = (e: Env) =>
+  e.events
+    .filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP)
+    .map((x) => x.payload as SyncProgress);
+const ended = (e: Env, after: number) =>
+  until(
+    () =>
+      progressOf(e)
+        .slice(after)
+        .find((p) => p.state !== 'running'),
+    'the refresh to end',
+    60_000,
+  );
 
 async function refreshAgain(e: Env, p: Profile): Promise<SyncProgress> {
   const before = progressOf(e).length;

@@ -16,7 +16,10 @@ afterEach(async () => {
   proxy = undefined;
 });
 
-const progressOf = (e: Env) => e.events.filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP).map((x) => x.payload as SyncProgress);
+const progressOf = (e: Env) =>
+  e.events
+    .filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP)
+    .map((x) => x.payload as SyncProgress);
 
 describe('a page that fails with 503 and a Retry-After date', () => {
   it('is read again once the wait the answer asks for has passed on the clock, the pages before it kept, and the refresh ends done', async () => {
@@ -29,9 +32,21 @@ describe('a page that fails with 503 and a Retry-After date', () => {
       refused++;
       // The service's clock is an hour ahead of ours: only the answer's own Date makes this 30 s.
       const serviceNow = Math.floor(e.clock!.now() / 1000) * 1000 + 3_600_000;
-      return { status: 503, headers: { date: new Date(serviceNow).toUTCString(), 'retry-after': new Date(serviceNow + 30_000).toUTCString() } };
+      return {
+        status: 503,
+        headers: { date: new Date(serviceNow).toUTCString(), 'retry-after': new Date(serviceNow + 30_000).toUTCString() },
+      };
     });
-    const p: Profile = await e.core.handlers['profiles.create']({ name: 'Walk', baseUrl: proxy.url, authUrl: proxy.url, pushUrl: proxy.url, clientId: 'demo-client', clientSecret: 'demo-secret', flow: 'client_credentials', redirectUri: null });
+    const p: Profile = await e.core.handlers['profiles.create']({
+      name: 'Walk',
+      baseUrl: proxy.url,
+      authUrl: proxy.url,
+      pushUrl: proxy.url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
     await e.core.handlers['accounts.add']({ profileId: p.id, accountId: SHOP });
     await until(() => progressOf(e).find((x) => x.state !== 'running'), 'the first refresh to end');
     await playVariants(e.sandbox, { page_size_cap: 10 });
@@ -53,7 +68,13 @@ describe('a page that fails with 503 and a Retry-After date', () => {
     expect(wait).toBeLessThanOrEqual(31_000);
     expect(await readsAfter()).toBe(2);
     e.sandbox.advance(wait);
-    const last = await until(() => progressOf(e).slice(before).find((x) => x.state !== 'running'), 'the refresh to end');
+    const last = await until(
+      () =>
+        progressOf(e)
+          .slice(before)
+          .find((x) => x.state !== 'running'),
+      'the refresh to end',
+    );
     expect(last).toMatchObject({ state: 'done', message: null });
     // Page 3 and the rest, without reading pages 1 and 2 again.
     expect(await readsAfter()).toBe(10);

@@ -14,7 +14,13 @@ afterEach(async () => {
 });
 
 async function submitPush(e: Env, mode: 'immediate' | 'scheduled', title: string, executionTime?: number) {
-  const event = { title, url: 'https://news.example.com/skew', performer: 'me@example.com', target: { include: { apps: ['1001'] } }, ...(executionTime ? { executionTime } : {}) };
+  const event = {
+    title,
+    url: 'https://news.example.com/skew',
+    performer: 'me@example.com',
+    target: { include: { apps: ['1001'] } },
+    ...(executionTime ? { executionTime } : {}),
+  };
   const d = await e.core.handlers['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode, event } });
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
@@ -22,7 +28,10 @@ async function submitPush(e: Env, mode: 'immediate' | 'scheduled', title: string
 /** Any answer of the service teaches the client its clock: here a refresh of one account. */
 async function learnServiceClock(e: Env): Promise<void> {
   await e.core.handlers['sync.refresh']({ profileId: P, accountId: 'oldtimerltd' });
-  await until(async () => (await e.core.handlers['accounts.list']({ profileId: P })).find((a) => a.accountId === 'oldtimerltd')?.lastSyncedAt, 'a first answer');
+  await until(
+    async () => (await e.core.handlers['accounts.list']({ profileId: P })).find((a) => a.accountId === 'oldtimerltd')?.lastSyncedAt,
+    'a first answer',
+  );
 }
 
 const pushPosts = async (e: Env, path: string) => (await requestLog(e.sandbox)).filter((r) => r.method === 'POST' && r.path === path);

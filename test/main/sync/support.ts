@@ -51,7 +51,11 @@ export async function creates(sb: SandboxRef, account: string, since = 0): Promi
 /** The run's variants (SANDBOX_VARIANTS) with `extra` on top, played from now on. */
 export async function playVariants(sb: SandboxRef, extra: Variants): Promise<Variants> {
   const all = { ...testVariants(), ...extra };
-  const res = await fetch(`${sb.url}/_sandbox/variants`, { method: 'PUT', headers: { ...controlHeaders(sb, '/_sandbox/variants'), 'content-type': 'application/json' }, body: JSON.stringify(all) });
+  const res = await fetch(`${sb.url}/_sandbox/variants`, {
+    method: 'PUT',
+    headers: { ...controlHeaders(sb, '/_sandbox/variants'), 'content-type': 'application/json' },
+    body: JSON.stringify(all),
+  });
   if (!res.ok) throw new Error(`PUT /_sandbox/variants: ${res.status} ${await res.text()}`);
   return all;
 }
@@ -94,10 +98,14 @@ export async function outboxItem(e: Env, id: string): Promise<OutboxItem | undef
 
 /** Waits until the item is sent, failed or blocked. */
 export async function settled(e: Env, id: string, timeoutMs = 15_000): Promise<OutboxItem> {
-  return until(async () => {
-    const item = await outboxItem(e, id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`, timeoutMs);
+  return until(
+    async () => {
+      const item = await outboxItem(e, id);
+      return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
+    },
+    `outbox item ${id} to settle`,
+    timeoutMs,
+  );
 }
 
 export async function submitCampaign(e: Env, account: string, payload: Record<string, unknown>): Promise<OutboxItem> {

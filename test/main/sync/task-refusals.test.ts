@@ -23,7 +23,8 @@ afterEach(async () => {
 /** A future scheduled task of the demo's app 1002, once the start-up refresh has cached it. */
 async function pendingTask(e: Env): Promise<Task> {
   return until(
-    async () => (await e.core.handlers['tasks.list']({ profileId: P, appId: APP, taskType: 'scheduled' })).find((t) => t.taskStatus === 'pending'),
+    async () =>
+      (await e.core.handlers['tasks.list']({ profileId: P, appId: APP, taskType: 'scheduled' })).find((t) => t.taskStatus === 'pending'),
     'a pending task to be cached',
   );
 }
@@ -84,7 +85,9 @@ describe('a cancel whose answer was lost', () => {
     const item = await env.core.handlers['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: task.taskId });
     const done = await settled(env, item.id);
     expect(done.state).toBe('sent');
-    expect((await activity(env)).some((m) => m.startsWith(`Cancel task ${task.taskId} is done: the task is no longer on the service`))).toBe(true);
+    expect(
+      (await activity(env)).some((m) => m.startsWith(`Cancel task ${task.taskId} is done: the task is no longer on the service`)),
+    ).toBe(true);
     expect((await tasksOnService(env.sandbox, APP)).find((t) => String(t.taskId) === task.taskId)?.taskStatus).toBe('cancelled');
   });
 });
@@ -106,13 +109,22 @@ describe('an update whose answer was lost', () => {
   it('is done, not blocked, when the task has run since, holding the update', async () => {
     // The automatic retry after the 500 is days away on the manual clock: the person's Retry, after
     // the task has run, is what sends it again.
-    env = await startEnv({ clock: 'manual', variants: { late_apply_ms: undefined }, tuning: { refreshOnStart: true, retryBackoff: { baseMs: 30 * DAY, maxMs: 30 * DAY } } });
+    env = await startEnv({
+      clock: 'manual',
+      variants: { late_apply_ms: undefined },
+      tuning: { refreshOnStart: true, retryBackoff: { baseMs: 30 * DAY, maxMs: 30 * DAY } },
+    });
     const task = await pendingTask(env);
     const path = `/epsilon/task/${task.taskId}`;
     // The update lands but its answer is lost; the resend meets a failing server and waits.
     await fault(env.sandbox, { method: 'PATCH', path_prefix: path, mode: 'close_after', count: 1 });
     await fault(env.sandbox, { method: 'PATCH', path_prefix: path, mode: 'status_500', count: 1 });
-    const item = await env.core.handlers['tasks.update']({ profileId: P, accountId: 'northbikes', taskId: task.taskId, patch: { title: 'Winter tyres, moved' } });
+    const item = await env.core.handlers['tasks.update']({
+      profileId: P,
+      accountId: 'northbikes',
+      taskId: task.taskId,
+      patch: { title: 'Winter tyres, moved' },
+    });
     await until(async () => {
       const i = await outboxItem(env!, item.id);
       return i?.state === 'queued' && i.attempts >= 2;

@@ -15,8 +15,19 @@ afterEach(async () => {
 });
 
 async function schedule(e: Env, title: string, executionTime: number) {
-  const event = { title, url: 'https://news.example.com/times', performer: 'me@example.com', target: { include: { apps: ['1001'] } }, executionTime };
-  const d = await e.core.handlers['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'scheduled', event } });
+  const event = {
+    title,
+    url: 'https://news.example.com/times',
+    performer: 'me@example.com',
+    target: { include: { apps: ['1001'] } },
+    executionTime,
+  };
+  const d = await e.core.handlers['drafts.save']({
+    kind: 'push',
+    profileId: P,
+    accountId: 'acmeshoes',
+    payload: { mode: 'scheduled', event },
+  });
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
 
@@ -36,12 +47,19 @@ describe.each(TASK_TIMES)('task times written %s', (form) => {
   it('a future task is listed with its send time and can be edited', async () => {
     env = await startEnv({ clock: 'manual', variants: { task_times: form }, tuning: { refreshOnStart: true } });
     const h = env.core.handlers;
-    const onService = (await tasksOnService(env.sandbox, '1001')).find((t) => t.taskStatus === 'pending' && t.executionTime > env!.sandbox.now());
+    const onService = (await tasksOnService(env.sandbox, '1001')).find(
+      (t) => t.taskStatus === 'pending' && t.executionTime > env!.sandbox.now(),
+    );
     expect(onService).toBeDefined();
-    const cached = await until(async () => (await h['tasks.list']({ profileId: P, appId: '1001' })).find((t) => t.taskId === String(onService!.taskId)), 'the task cached');
+    const cached = await until(
+      async () => (await h['tasks.list']({ profileId: P, appId: '1001' })).find((t) => t.taskId === String(onService!.taskId)),
+      'the task cached',
+    );
     // Within the second a service writing seconds keeps.
     expect(Math.abs((cached.executionTime ?? 0) - onService!.executionTime)).toBeLessThan(1000);
     expect(typeof cached.taskUpdateTime).toBe('number');
-    await expect(h['tasks.update']({ profileId: P, accountId: 'acmeshoes', taskId: cached.taskId, patch: { title: 'Edited in time' } })).resolves.toMatchObject({ kind: 'update_task' });
+    await expect(
+      h['tasks.update']({ profileId: P, accountId: 'acmeshoes', taskId: cached.taskId, patch: { title: 'Edited in time' } }),
+    ).resolves.toMatchObject({ kind: 'update_task' });
   });
 });

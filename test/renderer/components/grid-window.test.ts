@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AHEAD_ROWS, BEHIND_ROWS, EDGE_ROWS, rowsOnScreen, windowChange, windowFor, type Rows } from '../../../src/renderer/components/grid-window';
+import {
+  AHEAD_ROWS,
+  BEHIND_ROWS,
+  EDGE_ROWS,
+  rowsOnScreen,
+  windowChange,
+  windowFor,
+  type Rows,
+} from '../../../src/renderer/components/grid-window';
 
 const ROW = 28;
 const BODY = 560; // 20 rows on screen

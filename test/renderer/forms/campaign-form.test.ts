@@ -29,12 +29,26 @@ describe('campaign draft form', () => {
     expect(p).not.toHaveProperty('spending_limit_model');
     expect(p.campaign_group_id).toBe('g7');
     expect(payloadToForm(p).budget).toBe(GROUP_BUDGET);
-    expect(campaignFormProblems({ ...valid, budget: GROUP_BUDGET, campaign_group_id: '' }).map((x) => x.field)).toContain('campaign_group_id');
+    expect(campaignFormProblems({ ...valid, budget: GROUP_BUDGET, campaign_group_id: '' }).map((x) => x.field)).toContain(
+      'campaign_group_id',
+    );
   });
 
   it("enters the interface's display example (spec 4.1 rule 6): no branding, no spending limit or model, and nothing to fix", () => {
-    const form: CampaignForm = { ...NEW_CAMPAIGN_FORM, name: 'Banners', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', cpc: '0.4', budget: '' };
-    expect(formToPayload(form)).toEqual({ name: 'Banners', bid_strategy: 'FIXED', marketing_objective: 'DRIVE_WEBSITE_TRAFFIC', campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', cpc: 0.4 });
+    const form: CampaignForm = {
+      ...NEW_CAMPAIGN_FORM,
+      name: 'Banners',
+      campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+      cpc: '0.4',
+      budget: '',
+    };
+    expect(formToPayload(form)).toEqual({
+      name: 'Banners',
+      bid_strategy: 'FIXED',
+      marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
+      campaign_item_type: 'HAS_NO_ITEMS_DISPLAY',
+      cpc: 0.4,
+    });
     expect(campaignFormProblems(form)).toEqual([]);
     // Read back, the budget is still the one that sends nothing.
     expect(payloadToForm(formToPayload(form)).budget).toBe('');
@@ -66,7 +80,14 @@ describe('campaign draft form', () => {
   });
 
   it('drafts values the service uses: an objective, a limit model, a bid strategy the spec does not show', () => {
-    const f: CampaignForm = { ...valid, marketing_objective: 'BRAND_AWARENESS', budget: 'DAILY', spending_limit: '', bid_strategy: 'TARGET_CPA', cpc: '' };
+    const f: CampaignForm = {
+      ...valid,
+      marketing_objective: 'BRAND_AWARENESS',
+      budget: 'DAILY',
+      spending_limit: '',
+      bid_strategy: 'TARGET_CPA',
+      cpc: '',
+    };
     expect(campaignFormProblems(f)).toEqual([]);
     const p = formToPayload(f);
     expect(p).toMatchObject({ marketing_objective: 'BRAND_AWARENESS', spending_limit_model: 'DAILY', bid_strategy: 'TARGET_CPA' });
@@ -78,7 +99,9 @@ describe('campaign draft form', () => {
   it('offers cpc and spending limit as optional for an unknown strategy or model, sending them when given', () => {
     const p = formToPayload({ ...valid, bid_strategy: 'TARGET_CPA', cpc: '0.8', budget: 'DAILY', spending_limit: '25' });
     expect(p).toMatchObject({ cpc: 0.8, spending_limit: 25, spending_limit_model: 'DAILY' });
-    expect(problemsByField(campaignFormProblems({ ...valid, bid_strategy: 'TARGET_CPA', cpc: 'abc' })).cpc).toEqual(['cpc must be a number']);
+    expect(problemsByField(campaignFormProblems({ ...valid, bid_strategy: 'TARGET_CPA', cpc: 'abc' })).cpc).toEqual([
+      'cpc must be a number',
+    ]);
     expect(formToPayload({ ...valid, budget: 'NONE', daily_cap: '5' })).not.toHaveProperty('spending_limit');
   });
 
@@ -87,7 +110,12 @@ describe('campaign draft form', () => {
       marketing_objective: ['BRAND_AWARENESS', 'LEADS_GENERATION', 'APP_INSTALLS', 'BRAND_AWARENESS', 'not enum-like'],
       campaign_item_type: ['HAS_DISPLAY_ITEMS', 'HAS_NO_ITEMS_CAROUSEL'],
     };
-    expect(fieldChoices('marketing_objective', seen)).toEqual(['LEADS_GENERATION', 'DRIVE_WEBSITE_TRAFFIC', 'APP_INSTALLS', 'BRAND_AWARENESS']);
+    expect(fieldChoices('marketing_objective', seen)).toEqual([
+      'LEADS_GENERATION',
+      'DRIVE_WEBSITE_TRAFFIC',
+      'APP_INSTALLS',
+      'BRAND_AWARENESS',
+    ]);
     expect(fieldChoices('campaign_item_type', seen)).toEqual([
       'HAS_NO_ITEMS',
       'HAS_NO_ITEMS_DISPLAY',

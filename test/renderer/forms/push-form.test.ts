@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { addChip, chipProblem, formToEvent, formToPayload, newPushForm, payloadToForm, previewImage, pushFormProblems, removeChip, setUserData } from '../../../src/renderer/forms/push-form';
+import {
+  addChip,
+  chipProblem,
+  formToEvent,
+  formToPayload,
+  newPushForm,
+  payloadToForm,
+  previewImage,
+  pushFormProblems,
+  removeChip,
+  setUserData,
+} from '../../../src/renderer/forms/push-form';
 import { titleLengthHint } from '../../../src/shared/domain/push';
 
 const NOW = Date.parse('2030-01-01T12:00:00Z');
@@ -17,7 +28,9 @@ describe('push composer form', () => {
   it('refuses the same attribute in include and exclude, and accepts it again once one side is emptied', () => {
     let f = addChip(ready(), 'include', 'countries', 'DE');
     f = addChip(f, 'exclude', 'countries', 'FR');
-    expect(pushFormProblems(f, NOW)).toEqual([{ field: 'target.countries', message: 'Targeting attribute countries cannot have values in both include and exclude' }]);
+    expect(pushFormProblems(f, NOW)).toEqual([
+      { field: 'target.countries', message: 'Targeting attribute countries cannot have values in both include and exclude' },
+    ]);
     expect(pushFormProblems(removeChip(f, 'exclude', 'countries', 'FR'), NOW)).toEqual([]);
   });
 
@@ -30,13 +43,25 @@ describe('push composer form', () => {
   it('needs a future time for a scheduled push and none for an immediate one', () => {
     const f = { ...ready(), mode: 'scheduled' as const };
     expect(pushFormProblems(f, NOW).map((p) => p.message)).toEqual(['executionTime is required for scheduled push']);
-    expect(pushFormProblems({ ...f, executionLocal: '2029-12-31T10:00' }, NOW).map((p) => p.message)).toEqual(['executionTime must be in the future for scheduled push']);
+    expect(pushFormProblems({ ...f, executionLocal: '2029-12-31T10:00' }, NOW).map((p) => p.message)).toEqual([
+      'executionTime must be in the future for scheduled push',
+    ]);
     expect(pushFormProblems({ ...f, executionLocal: '2030-01-02T10:00' }, NOW)).toEqual([]);
     expect(formToEvent({ ...ready(), executionLocal: '2030-01-02T10:00' }).executionTime).toBeUndefined();
   });
 
   it('round-trips through a push draft payload, user_data included', () => {
-    const f = setUserData(addChip({ ...ready(), mode: 'scheduled', executionLocal: '2030-01-02T10:00', icon: 'https://i.example/a.png', userTimeZone: 1 }, 'exclude', 'languages', 'en'), 'include', 'tier', ['gold', 'silver']);
+    const f = setUserData(
+      addChip(
+        { ...ready(), mode: 'scheduled', executionLocal: '2030-01-02T10:00', icon: 'https://i.example/a.png', userTimeZone: 1 },
+        'exclude',
+        'languages',
+        'en',
+      ),
+      'include',
+      'tier',
+      ['gold', 'silver'],
+    );
     expect(payloadToForm(formToPayload(f))).toEqual(f);
   });
 

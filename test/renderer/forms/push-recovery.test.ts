@@ -4,7 +4,12 @@ import { formToPayload, newPushForm } from '../../../src/renderer/forms/push-for
 import { isBlankPushForm, journaledPushForm, planPushRecovery } from '../../../src/renderer/forms/push-recovery';
 
 const push = (draftId: string, seq: number, title: string): JournalEntry => ({
-  draftId, kind: 'push', profileId: 'p1', accountId: 'acme', seq, payload: formToPayload({ ...newPushForm(), title }) as unknown as Record<string, unknown>,
+  draftId,
+  kind: 'push',
+  profileId: 'p1',
+  accountId: 'acme',
+  seq,
+  payload: formToPayload({ ...newPushForm(), title }) as unknown as Record<string, unknown>,
 });
 
 describe('push composer recovery', () => {

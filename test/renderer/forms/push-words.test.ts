@@ -20,7 +20,14 @@ describe('push problems in the composer’s words', () => {
   });
 
   it('never leaves a field path or name in any message a form can earn', () => {
-    let f: PushForm = { ...newPushForm(), title: 'x'.repeat(200), thumbnailUrl: 'nope', icon: 'ftp://a/b.png', mode: 'scheduled', executionLocal: '2020-01-01T09:00' };
+    let f: PushForm = {
+      ...newPushForm(),
+      title: 'x'.repeat(200),
+      thumbnailUrl: 'nope',
+      icon: 'ftp://a/b.png',
+      mode: 'scheduled',
+      executionLocal: '2020-01-01T09:00',
+    };
     f = addChip(addChip(f, 'include', 'countries', 'DE'), 'exclude', 'countries', 'FR');
     f = setUserData(setUserData(f, 'include', 'tier', ['gold']), 'exclude', 'tier', ['free']);
     f = setUserData(f, 'include', 'is_push_delivery_active', ['1']);
@@ -28,7 +35,10 @@ describe('push problems in the composer’s words', () => {
       ...said(f),
       ...said({ ...f, executionLocal: '' }),
       ...said({ ...f, executionLocal: '2026-13-45T99:99' }),
-      ...targetProblems({ include: { apps: Array.from({ length: 201 }, (_, i) => String(i)) }, exclude: { apps: ['1'], colour: ['red'] } as never }).map(pushProblemInWords),
+      ...targetProblems({
+        include: { apps: Array.from({ length: 201 }, (_, i) => String(i)) },
+        exclude: { apps: ['1'], colour: ['red'] } as never,
+      }).map(pushProblemInWords),
     ];
     expect(messages.length).toBeGreaterThanOrEqual(12);
     for (const m of messages) {
@@ -43,13 +53,18 @@ describe('push problems in the composer’s words', () => {
   });
 
   it('says a scheduled task edit’s problems in the same words', () => {
-    const messages = taskUpdateProblems({ title: ' ', performer: '', thumbnailUrl: 'nope', icon: 'ftp://a', userTimeZone: 3, executionTime: NOW - 1 }, NOW).map(pushProblemInWords);
+    const messages = taskUpdateProblems(
+      { title: ' ', performer: '', thumbnailUrl: 'nope', icon: 'ftp://a', userTimeZone: 3, executionTime: NOW - 1 },
+      NOW,
+    ).map(pushProblemInWords);
     expect(messages).toHaveLength(6);
     for (const m of messages) expect(m).not.toMatch(RAW);
     expect(messages).toContain('When: this time has passed; pick a later one.');
   });
 
   it('says a message it has no words for with the labels in place of field paths', () => {
-    expect(pushProblemInWords({ field: 'target.include', message: 'target.include.colour is not known' })).toBe('Include colour is not known.');
+    expect(pushProblemInWords({ field: 'target.include', message: 'target.include.colour is not known' })).toBe(
+      'Include colour is not known.',
+    );
   });
 });

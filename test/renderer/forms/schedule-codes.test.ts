@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clockSkewNote, describeSchedule, msToWall, scheduleLabel, scheduleZoneWarning, timeFixes, wallToMs } from '../../../src/renderer/forms/schedule';
+import {
+  clockSkewNote,
+  describeSchedule,
+  msToWall,
+  scheduleLabel,
+  scheduleZoneWarning,
+  timeFixes,
+  wallToMs,
+} from '../../../src/renderer/forms/schedule';
 import { chipValueProblem, countryName, languageName, normalizeChip, parseUserDataValues } from '../../../src/renderer/forms/target-codes';
 import { descriptionLengthHint, imageHints } from '../../../src/shared/domain/push';
 
@@ -16,7 +24,9 @@ describe('schedule wording', () => {
     expect(describeSchedule(TUE_0900_UTC, 0, 'Europe/Berlin')).toBe('Tue 14 May, 09:00 UTC (11:00 your time, Europe/Berlin)');
     expect(describeSchedule(TUE_0900_UTC, 0, 'America/New_York')).toBe('Tue 14 May, 09:00 UTC (05:00 your time, America/New_York)');
     // Another day in the manager's zone: the date is given.
-    expect(describeSchedule(Date.UTC(2030, 4, 14, 2, 0), 0, 'America/New_York')).toBe('Tue 14 May, 02:00 UTC (Mon 13 May, 22:00 your time, America/New_York)');
+    expect(describeSchedule(Date.UTC(2030, 4, 14, 2, 0), 0, 'America/New_York')).toBe(
+      'Tue 14 May, 02:00 UTC (Mon 13 May, 22:00 your time, America/New_York)',
+    );
   });
 
   it('says when the first and the last subscribers receive a subscriber-local push', () => {
@@ -47,7 +57,9 @@ describe('targeting codes', () => {
     expect(chipValueProblem('browsers', '7')).toBeNull();
     // Sent as a JSON number: beyond 2^53 it would become another id, so it is refused, not changed.
     expect(chipValueProblem('os', '9007199254740991')).toBeNull();
-    expect(chipValueProblem('os', '9007199254740993')).toBe('OS id 9007199254740993 is too large to be sent exactly (at most 9007199254740991)');
+    expect(chipValueProblem('os', '9007199254740993')).toBe(
+      'OS id 9007199254740993 is too large to be sent exactly (at most 9007199254740991)',
+    );
     expect(chipValueProblem('regions', '9007199254740993')).toBeNull();
   });
 
@@ -61,7 +73,9 @@ describe('content hints (4.6 note 7)', () => {
   it('hints at description length, https, format, size and dimensions', () => {
     expect(descriptionLengthHint('short')).toContain('100-150');
     expect(descriptionLengthHint('x'.repeat(120))).toBeNull();
-    expect(imageHints({ url: 'http://a.example/i.png' }, 'icon')).toEqual(['Use an HTTPS address: browsers may not show images over plain HTTP']);
+    expect(imageHints({ url: 'http://a.example/i.png' }, 'icon')).toEqual([
+      'Use an HTTPS address: browsers may not show images over plain HTTP',
+    ]);
     expect(imageHints({ url: 'https://a.example/i.gif', format: 'gif', bytes: 300 * 1024, width: 64, height: 48 }, 'icon')).toEqual([
       'JPEG, PNG or WebP are recommended (this one is GIF)',
       'Images under 200 KB are recommended (this one is 300 KB)',

@@ -33,7 +33,12 @@ class BrowserLikeWebSocket extends WebSocket {
 }
 
 const browserBridge = (token: string | null) =>
-  createBrowserBridge({ origin: server.origin, token, WebSocket: BrowserLikeWebSocket as unknown as typeof globalThis.WebSocket, socketWaitMs: 2000 });
+  createBrowserBridge({
+    origin: server.origin,
+    token,
+    WebSocket: BrowserLikeWebSocket as unknown as typeof globalThis.WebSocket,
+    socketWaitMs: 2000,
+  });
 
 /** What the preload does, minus Electron: invoke on the derived channel id of a registered ipcMain. */
 function ipcBridge(): DeskBridge {
@@ -64,7 +69,10 @@ describe('renderer browser-mode bridge (real server, transport-test handler tabl
 
   it('turns a missing or wrong token into an unauthorized result, not a throw', async () => {
     expect(await browserBridge(null).invoke('app.info', {})).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect(await browserBridge('wrong-token-wrong-token').invoke('app.info', {})).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    expect(await browserBridge('wrong-token-wrong-token').invoke('app.info', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unauthorized' },
+    });
   });
 
   it('turns an unreachable server into an internal result with a message, not a throw', async () => {

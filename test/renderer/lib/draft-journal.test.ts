@@ -16,7 +16,14 @@ function memoryStorage(): KeyValueStorage & { map: Map<string, string> } {
   };
 }
 
-const entry = (draftId: string, seq: number, name = 'x', accountId = 'acme') => ({ draftId, kind: 'campaign' as const, profileId: 'p1', accountId, payload: { name }, seq });
+const entry = (draftId: string, seq: number, name = 'x', accountId = 'acme') => ({
+  draftId,
+  kind: 'campaign' as const,
+  profileId: 'p1',
+  accountId,
+  payload: { name },
+  seq,
+});
 
 describe('draft journal', () => {
   it('keeps an edit until a save that carried it confirms it', () => {
@@ -52,7 +59,14 @@ describe('draft journal', () => {
 });
 
 describe('draft journal: pushes the core has not created yet', () => {
-  const local = (draftId: string, seq: number, title: string) => ({ draftId, kind: 'push' as const, profileId: 'p1', accountId: 'acme', payload: { event: { title } }, seq });
+  const local = (draftId: string, seq: number, title: string) => ({
+    draftId,
+    kind: 'push' as const,
+    profileId: 'p1',
+    accountId: 'acme',
+    payload: { event: { title } },
+    seq,
+  });
 
   it('keeps local entries apart: replay by id never sees them, recovery does', () => {
     const j = createDraftJournal(memoryStorage());

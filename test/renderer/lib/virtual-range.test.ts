@@ -11,22 +11,28 @@ describe('virtual grid windowing', () => {
 
   it('always covers every row that is visible, never leaves [0, rowCount), and stays small', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 10, max: 60 }), fc.nat(5_000_000), (rowCount, viewport, rowHeight, scroll) => {
-        const maxScroll = Math.max(0, rowCount * rowHeight - viewport);
-        const scrollTop = Math.min(scroll, maxScroll);
-        const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport, rowHeight, rowCount });
-        expect(start).toBeGreaterThanOrEqual(0);
-        expect(end).toBeLessThanOrEqual(rowCount);
-        if (rowCount === 0) {
-          expect(end - start).toBe(0);
-          return;
-        }
-        const firstVisible = Math.floor(scrollTop / rowHeight);
-        const lastVisible = Math.min(rowCount - 1, Math.floor((scrollTop + viewport - 1) / rowHeight));
-        expect(start).toBeLessThanOrEqual(firstVisible);
-        expect(end).toBeGreaterThan(lastVisible);
-        expect(end - start).toBeLessThanOrEqual(Math.ceil(viewport / rowHeight) + 1 + 16);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 200_000 }),
+        fc.integer({ min: 1, max: 4000 }),
+        fc.integer({ min: 10, max: 60 }),
+        fc.nat(5_000_000),
+        (rowCount, viewport, rowHeight, scroll) => {
+          const maxScroll = Math.max(0, rowCount * rowHeight - viewport);
+          const scrollTop = Math.min(scroll, maxScroll);
+          const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport, rowHeight, rowCount });
+          expect(start).toBeGreaterThanOrEqual(0);
+          expect(end).toBeLessThanOrEqual(rowCount);
+          if (rowCount === 0) {
+            expect(end - start).toBe(0);
+            return;
+          }
+          const firstVisible = Math.floor(scrollTop / rowHeight);
+          const lastVisible = Math.min(rowCount - 1, Math.floor((scrollTop + viewport - 1) / rowHeight));
+          expect(start).toBeLessThanOrEqual(firstVisible);
+          expect(end).toBeGreaterThan(lastVisible);
+          expect(end - start).toBeLessThanOrEqual(Math.ceil(viewport / rowHeight) + 1 + 16);
+        },
+      ),
     );
   });
 

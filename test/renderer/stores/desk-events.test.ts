@@ -8,7 +8,12 @@ import { subscribeDeskEvents } from '../../../src/renderer/stores/use-desk-event
 import type { ChannelName, EventName, EventPayload } from '../../../src/shared/ipc/contract';
 
 const ANSWERS: Partial<Record<ChannelName, unknown>> = {
-  'app.info': { version: '0', transport: 'browser', secrets: { kind: 'memory', warning: null }, demo: { available: false, removed: false } },
+  'app.info': {
+    version: '0',
+    transport: 'browser',
+    secrets: { kind: 'memory', warning: null },
+    demo: { available: false, removed: false },
+  },
   'profiles.list': [],
   'accounts.list': [],
   'ratelimit.state': [],

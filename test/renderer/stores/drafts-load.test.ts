@@ -17,7 +17,8 @@ it('keeps a draft made while the list was on its way open, and in the list', asy
   const bridge: DeskBridge = {
     async invoke(channel: ChannelName, input: unknown) {
       if (channel === 'drafts.list') return { ok: true, value: await new Promise<Draft[]>((resolve) => lists.push(resolve)) } as never;
-      if (channel === 'drafts.save') return { ok: true, value: { ...draft('d-new', ''), payload: (input as { payload: unknown }).payload } } as never;
+      if (channel === 'drafts.save')
+        return { ok: true, value: { ...draft('d-new', ''), payload: (input as { payload: unknown }).payload } } as never;
       return { ok: true, value: [] } as never;
     },
     on: () => () => undefined,

@@ -5,20 +5,35 @@ import type { Account, SyncProgress } from '../../../src/shared/ipc/contract';
 import { sampleProfile } from '../../main/transport-handlers';
 
 const acct = (accountId: string, type: Account['type'] = 'ADVERTISER', networkId: string | null = null): Account => ({
-  profileId: 'p1', accountId, name: accountId, type, networkId, lastSyncedAt: null, campaignCount: 0, queued: 0,
+  profileId: 'p1',
+  accountId,
+  name: accountId,
+  type,
+  networkId,
+  lastSyncedAt: null,
+  campaignCount: 0,
+  queued: 0,
 });
 
 describe('account tree order', () => {
   it('puts a network before its members, members indented, and members without their network at the top level', () => {
-    const rows = treeOrder([sampleProfile('p1')], [acct('acme'), acct('northbikes', 'ADVERTISER', 'northnet'), acct('northnet', 'NETWORK'), acct('lone', 'ADVERTISER', 'gone')])[0].rows;
+    const rows = treeOrder(
+      [sampleProfile('p1')],
+      [acct('acme'), acct('northbikes', 'ADVERTISER', 'northnet'), acct('northnet', 'NETWORK'), acct('lone', 'ADVERTISER', 'gone')],
+    )[0].rows;
     expect(rows.map((r) => `${r.depth}:${r.account.accountId}`)).toEqual(['0:acme', '0:northnet', '1:northbikes', '0:lone']);
   });
 });
 
-
 describe('sync label in the top bar', () => {
   const p = (over: Partial<SyncProgress>): SyncProgress => ({
-    profileId: 'p1', accountId: 'acme', state: 'running', pagesDone: 3, pagesTotal: 100, message: null, ...over,
+    profileId: 'p1',
+    accountId: 'acme',
+    state: 'running',
+    pagesDone: 3,
+    pagesTotal: 100,
+    message: null,
+    ...over,
   });
 
   it('counts pages while they arrive', () => {
@@ -28,7 +43,10 @@ describe('sync label in the top bar', () => {
 
   it('shows no bar once the refresh has ended, and says why it ended', () => {
     expect(syncLabel(p({ state: 'done' }))).toEqual({ text: 'Synced', bar: null });
-    expect(syncLabel(p({ state: 'failed', message: 'The service cannot be reached now' }))).toEqual({ text: 'The service cannot be reached now', bar: null });
+    expect(syncLabel(p({ state: 'failed', message: 'The service cannot be reached now' }))).toEqual({
+      text: 'The service cannot be reached now',
+      bar: null,
+    });
     expect(syncLabel(p({ state: 'cancelled' }))).toEqual({ text: 'Sync cancelled', bar: null });
     expect(syncLabel(undefined)).toEqual({ text: '', bar: null });
   });

@@ -7,8 +7,22 @@ import { clientFor } from '../../main/service/helpers';
 
 describe('the campaign list query', () => {
   it('reads back what the client writes', () => {
-    const q = parseListQuery(campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: ['4100001', '4100002', '9007199254740993'], page: 2, pageSize: 50, sort: { field: 'id', direction: 'desc' } }));
-    expect(q).toEqual({ fetchLevel: 'RAP', ids: new Set(['4100001', '4100002', '9007199254740993']), page: 2, pageSize: 50, sort: { field: 'id', descending: true } });
+    const q = parseListQuery(
+      campaignListSearchParams({
+        fetchLevel: 'RAP',
+        campaignIds: ['4100001', '4100002', '9007199254740993'],
+        page: 2,
+        pageSize: 50,
+        sort: { field: 'id', direction: 'desc' },
+      }),
+    );
+    expect(q).toEqual({
+      fetchLevel: 'RAP',
+      ids: new Set(['4100001', '4100002', '9007199254740993']),
+      page: 2,
+      pageSize: 50,
+      sort: { field: 'id', descending: true },
+    });
   });
 
   it('a query the service would refuse is refused by the client before anything is sent, in the sandbox’s words', async () => {
@@ -19,7 +33,9 @@ describe('the campaign list query', () => {
       requestWritten: false,
       message: expect.stringContaining('page_size must be an integer from 1 to 1000'),
     });
-    await expect(client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'targeting', direction: 'asc' } })).rejects.toMatchObject({
+    await expect(
+      client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'targeting', direction: 'asc' } }),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('Sorting by targeting is not supported'),
     });
   });

@@ -24,7 +24,12 @@ describe('enum values the service may use', () => {
   });
 
   it('refuses values that are not enum-like, naming the known ones', () => {
-    const problems = campaignCreateProblems({ ...base, marketing_objective: 'brand awareness', bid_strategy: 'fixed', spending_limit_model: '' });
+    const problems = campaignCreateProblems({
+      ...base,
+      marketing_objective: 'brand awareness',
+      bid_strategy: 'fixed',
+      spending_limit_model: '',
+    });
     expect(problems.map((p) => p.field)).toEqual(['bid_strategy', 'marketing_objective', 'spending_limit_model']);
     expect(problems[1].message).toMatch(/LEADS_GENERATION, DRIVE_WEBSITE_TRAFFIC, or another value/);
     expect(fields({ marketing_objective: `A${'B'.repeat(64)}` })).toEqual(['marketing_objective']);
@@ -53,9 +58,15 @@ describe('enum values the service may use', () => {
     expect(fields({ bid_strategy: 'FIXED', cpc: undefined, marketing_objective: 'BRAND_AWARENESS' })).toEqual(['cpc']);
     expect(fields({ bid_strategy: 'MAX_CONVERSIONS', cpc: 1, marketing_objective: 'BRAND_AWARENESS' })).toEqual(['cpc']);
     expect(fields({ spending_limit_model: 'NONE', bid_strategy: 'TARGET_CPA' })).toEqual(['spending_limit', 'daily_cap']);
-    expect(fields({ spending_limit_model: 'MONTHLY', spending_limit: undefined, marketing_objective: 'BRAND_AWARENESS' })).toEqual(['spending_limit']);
-    expect(fields({ spending_limit_model: 'NONE', spending_limit: undefined, daily_cap: 10 }, { features: [] })).toEqual(['spending_limit_model']);
-    expect(fields({ campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', branding_text: undefined }, { features: [] })).toEqual(['campaign_item_type']);
+    expect(fields({ spending_limit_model: 'MONTHLY', spending_limit: undefined, marketing_objective: 'BRAND_AWARENESS' })).toEqual([
+      'spending_limit',
+    ]);
+    expect(fields({ spending_limit_model: 'NONE', spending_limit: undefined, daily_cap: 10 }, { features: [] })).toEqual([
+      'spending_limit_model',
+    ]);
+    expect(fields({ campaign_item_type: 'HAS_NO_ITEMS_DISPLAY', branding_text: undefined }, { features: [] })).toEqual([
+      'campaign_item_type',
+    ]);
     expect(fields({ campaign_item_type: 'HAS_NO_ITEMS', branding_text: undefined })).toEqual(['branding_text']);
   });
 });

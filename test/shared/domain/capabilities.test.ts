@@ -24,7 +24,12 @@ describe('refusedCapability', () => {
     ['problem+json detail', display, 'Account is not eligible for display advertising', 'display'],
     ['an error code', display, 'FEATURE_NOT_ENABLED: HAS_NO_ITEMS_DISPLAY', 'display'],
     ['a requirement', display, 'Display campaigns require the account to be enabled for display', 'display'],
-    ['video, whose value names display too', video, 'campaign_item_type HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO is not allowed for this account', 'performance_video'],
+    [
+      'video, whose value names display too',
+      video,
+      'campaign_item_type HAS_NO_ITEMS_PERFORMANCE_DISPLAY_VIDEO is not allowed for this account',
+      'performance_video',
+    ],
     ['video in words', video, "This account isn't enabled for performance video campaigns", 'performance_video'],
     ['our sandbox on NONE', noLimit, 'spending_limit_model NONE is not available for this account', 'no_spending_limit'],
     ['NONE for eligible accounts only', noLimit, 'spending_limit_model NONE is only available for eligible accounts', 'no_spending_limit'],
@@ -56,13 +61,16 @@ describe('capabilityWarnings', () => {
   const at = Date.UTC(2026, 10, 23, 12);
   const now = Date.UTC(2026, 10, 24, 12);
   it('says who refused what and when, in the service words, and what to do', () => {
-    const known = [{ capability: 'display' as const, state: 'refused' as const, source: 'learned' as const, message: 'Not enabled for display', at }];
+    const known = [
+      { capability: 'display' as const, state: 'refused' as const, source: 'learned' as const, message: 'Not enabled for display', at },
+    ];
     expect(capabilityWarnings(display, known, 'Fresh Crumb Bakery', now)).toEqual([
       {
         capability: 'display',
         field: 'campaign_item_type',
         known: 'Fresh Crumb Bakery refused display campaigns on Nov 23: Not enabled for display.',
-        message: 'Fresh Crumb Bakery refused display campaigns on Nov 23: Not enabled for display. Queue anyway, or change the campaign type.',
+        message:
+          'Fresh Crumb Bakery refused display campaigns on Nov 23: Not enabled for display. Queue anyway, or change the campaign type.',
       },
     ]);
   });
@@ -73,7 +81,11 @@ describe('capabilityWarnings', () => {
       { capability: 'display' as const, state: 'enabled' as const, source: 'learned' as const, message: null, at },
     ];
     expect(capabilityWarnings(both, known, 'Acme', now)).toEqual([
-      expect.objectContaining({ field: 'budget', message: 'You said Acme is not enabled for campaigns without a spending limit (Nov 23). Queue anyway, or choose a monthly spending limit.' }),
+      expect.objectContaining({
+        field: 'budget',
+        message:
+          'You said Acme is not enabled for campaigns without a spending limit (Nov 23). Queue anyway, or choose a monthly spending limit.',
+      }),
     ]);
     expect(capabilityWarnings(video, known, 'Acme', now)).toEqual([]);
     expect(capabilityStatus(known[1], now)).toBe('Enabled (posted on Nov 23)');

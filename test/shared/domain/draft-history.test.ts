@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { boundDraftHistory, DRAFT_HISTORY_KEPT, draftHistorySchema, withoutDraftHistory } from '../../../src/shared/domain/draft-history';
 import { MAX_BODY_BYTES } from '../../../src/shared/ipc/wire';
 
-const step = (label: string, bytes = 10) => ({ label, before: [{ id: 'd1', payload: { name: 'x'.repeat(bytes) } }], after: [{ id: 'd1', payload: null }] });
+const step = (label: string, bytes = 10) => ({
+  label,
+  before: [{ id: 'd1', payload: { name: 'x'.repeat(bytes) } }],
+  after: [{ id: 'd1', payload: null }],
+});
 
 describe('boundDraftHistory', () => {
   it('keeps the newest steps of each stack up to the step limit', () => {
@@ -19,13 +23,19 @@ describe('boundDraftHistory', () => {
 
   it('drops the oldest undo steps first when the payloads are too big, then the redo steps furthest from the top', () => {
     const big = Math.floor(DRAFT_HISTORY_KEPT.bytes / 4);
-    const out = boundDraftHistory({ undo: [step('old', big), step('mid', big), step('new', big)], redo: [step('far', big), step('near', big)] });
+    const out = boundDraftHistory({
+      undo: [step('old', big), step('mid', big), step('new', big)],
+      redo: [step('far', big), step('near', big)],
+    });
     // Five quarters do not fit: the two oldest undo steps go, the redo stack is untouched.
     expect(out.undo.map((s) => s.label)).toEqual(['new']);
     expect(out.redo.map((s) => s.label)).toEqual(['far', 'near']);
     expect(JSON.stringify(out).length).toBeLessThanOrEqual(DRAFT_HISTORY_KEPT.bytes);
     // Redo steps go only once undo is empty, the one furthest from the top first.
-    const redoOnly = boundDraftHistory({ undo: [], redo: [step('a', big), step('b', big), step('c', big), step('d', big), step('e', big)] });
+    const redoOnly = boundDraftHistory({
+      undo: [],
+      redo: [step('a', big), step('b', big), step('c', big), step('d', big), step('e', big)],
+    });
     expect(redoOnly.redo.map((s) => s.label)).toEqual(['c', 'd', 'e']);
     expect(JSON.stringify(redoOnly).length).toBeLessThanOrEqual(DRAFT_HISTORY_KEPT.bytes);
   });

@@ -1,7 +1,12 @@
 // One set of profile rules: what the "Add connection" form refuses, the contract refuses and the
 // store refuses, with the same words; what the form accepts, both accept.
 import { afterEach, describe, expect, it } from 'vitest';
-import { NEW_PROFILE_FORM, profileCreateInput, profileFormProblems, type ProfileForm } from '../../../src/renderer/features/connections/profile-form';
+import {
+  NEW_PROFILE_FORM,
+  profileCreateInput,
+  profileFormProblems,
+  type ProfileForm,
+} from '../../../src/renderer/features/connections/profile-form';
 import { channels } from '../../../src/shared/ipc/contract';
 import { PROFILE_LIMITS } from '../../../src/shared/domain/profile';
 import { openTestStore, type TestStore } from '../../main/store/helpers';
@@ -61,12 +66,20 @@ describe('profile rules, one for the form, the contract and the store', () => {
   });
 
   it('plain http:// to this computer is allowed everywhere (a local sandbox)', () => {
-    expect(verdicts({ ...good, baseUrl: 'http://127.0.0.1:8080', authUrl: 'http://localhost:8080' })).toEqual({ form: [], contract: [], store: null });
+    expect(verdicts({ ...good, baseUrl: 'http://127.0.0.1:8080', authUrl: 'http://localhost:8080' })).toEqual({
+      form: [],
+      contract: [],
+      store: null,
+    });
   });
 
   it('a browser sign-in needs a redirect address, which may carry a query', () => {
     expect(verdicts({ ...good, flow: 'authorization_code' }).form).toEqual(['Redirect URI is required']);
-    expect(verdicts({ ...good, flow: 'authorization_code', redirectUri: 'http://127.0.0.1:8765/cb?app=desk' })).toEqual({ form: [], contract: [], store: null });
+    expect(verdicts({ ...good, flow: 'authorization_code', redirectUri: 'http://127.0.0.1:8765/cb?app=desk' })).toEqual({
+      form: [],
+      contract: [],
+      store: null,
+    });
   });
 
   it('the store keeps service addresses without a trailing slash, as the contract hands them on', () => {

@@ -31,7 +31,20 @@ describe('readServiceInstant', () => {
   });
 
   it('is no date-time for anything else', () => {
-    for (const v of ['2026-02-30T10:00:00Z', '2026-12-01T24:30:00Z', '2026-12-01T10:61Z', '2026-12-01T10:00+15:00', 'soon', '', '12', 42, true, null, {}, 1e20]) {
+    for (const v of [
+      '2026-02-30T10:00:00Z',
+      '2026-12-01T24:30:00Z',
+      '2026-12-01T10:61Z',
+      '2026-12-01T10:00+15:00',
+      'soon',
+      '',
+      '12',
+      42,
+      true,
+      null,
+      {},
+      1e20,
+    ]) {
       expect(readServiceInstant(v), String(v)).toBeUndefined();
     }
   });

@@ -23,21 +23,43 @@ describe('service ids', () => {
   });
 
   it('read a money field the lossless reader kept as digits by its value', () => {
-    expect(campaignSchema.parse({ id: '1', name: 'a', spent: '123456789012345678901', cpc: 0.5 })).toMatchObject({ spent: Number('123456789012345678901'), cpc: 0.5 });
+    expect(campaignSchema.parse({ id: '1', name: 'a', spent: '123456789012345678901', cpc: 0.5 })).toMatchObject({
+      spent: Number('123456789012345678901'),
+      cpc: 0.5,
+    });
     // A decimal written as text is read by its value too (DECISIONS client 17).
     expect(campaignSchema.parse({ id: '1', name: 'a', spent: '12.5' })).toMatchObject({ spent: 12.5 });
   });
 
   it('read every field but the id liberally: one odd value never makes a listing unreadable', () => {
-    const c = campaignSchema.parse({ id: 7, name: 12345, cpc: '0.45', daily_cap: 'n/a', status: null, start_date: { at: 'x' }, advertiser_id: 'acme' });
+    const c = campaignSchema.parse({
+      id: 7,
+      name: 12345,
+      cpc: '0.45',
+      daily_cap: 'n/a',
+      status: null,
+      start_date: { at: 'x' },
+      advertiser_id: 'acme',
+    });
     expect(c).toMatchObject({ id: '7', name: '12345', cpc: 0.45, status: null, advertiser_id: 'acme' });
     expect(c.daily_cap).toBeUndefined();
     expect(c.start_date).toBeUndefined();
     expect(campaignSchema.parse({ id: '8' }).name).toBe('');
     expect(campaignSchema.safeParse({ name: 'no id' }).success).toBe(false);
     const t = taskSchema.parse({ taskId: 1, tagId: 2, executionTime: '1900000000000', userTimeZone: '1', title: 42 });
-    expect(t).toMatchObject({ taskId: '1', tagId: '2', taskType: '', taskStatus: '', executionTime: 1_900_000_000_000, userTimeZone: 1, title: '42' });
-    expect(campaignListEnvelopeSchema.parse({ metadata: { total: '0', count: 0.0 } })).toMatchObject({ results: [], metadata: { total: 0, count: 0 } });
+    expect(t).toMatchObject({
+      taskId: '1',
+      tagId: '2',
+      taskType: '',
+      taskStatus: '',
+      executionTime: 1_900_000_000_000,
+      userTimeZone: 1,
+      title: '42',
+    });
+    expect(campaignListEnvelopeSchema.parse({ metadata: { total: '0', count: 0.0 } })).toMatchObject({
+      results: [],
+      metadata: { total: 0, count: 0 },
+    });
     expect(campaignListEnvelopeSchema.safeParse({ results: [], metadata: { total: 'many', count: 0 } }).success).toBe(false);
   });
 
@@ -48,6 +70,13 @@ describe('service ids', () => {
         expect(sign(compareIds(a, b))).toBe(sign(Number(BigInt(a) - BigInt(b))));
       }),
     );
-    expect(['b', '10', '9007199254740993', 'a', '9', '9007199254740992'].sort(compareIds)).toEqual(['9', '10', '9007199254740992', '9007199254740993', 'a', 'b']);
+    expect(['b', '10', '9007199254740993', 'a', '9', '9007199254740992'].sort(compareIds)).toEqual([
+      '9',
+      '10',
+      '9007199254740992',
+      '9007199254740993',
+      'a',
+      'b',
+    ]);
   });
 });

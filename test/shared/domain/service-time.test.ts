@@ -15,7 +15,10 @@ describe("the service's now", () => {
   it('tells its listener the offset when first learned and when it moves half a second or more, not on every narrowing', () => {
     let local = 10_000_000;
     const told: number[] = [];
-    const clock = new ServiceClock(() => local, (o) => told.push(o));
+    const clock = new ServiceClock(
+      () => local,
+      (o) => told.push(o),
+    );
     const date = (ms: number) => new Date(ms).toUTCString();
     clock.observe(local - 100, local, date(local - 600_000));
     expect(told).toHaveLength(1);
@@ -46,8 +49,12 @@ describe("a push in each subscriber's own time zone", () => {
 
   it('says in words which zones miss it, or that all do, or nothing when none do', () => {
     expect(zonesMissingWarning(WALL_0800, WALL_0800 - 15 * H)).toBeNull();
-    expect(zonesMissingWarning(WALL_0800, WALL_0800 - 13.5 * H)).toBe('Subscribers in UTC+14 will miss it: 08:00 has already passed there. The rest get it at 08:00 their time.');
+    expect(zonesMissingWarning(WALL_0800, WALL_0800 - 13.5 * H)).toBe(
+      'Subscribers in UTC+14 will miss it: 08:00 has already passed there. The rest get it at 08:00 their time.',
+    );
     expect(zonesMissingWarning(WALL_0800, WALL_0800 - 3.5 * H - 1)).toContain('Subscribers in UTC+14 to UTC+4 will miss it');
-    expect(zonesMissingWarning(WALL_0800, WALL_0800 + 12 * H)).toBe('08:00 has already passed in every time zone: no subscriber would get it.');
+    expect(zonesMissingWarning(WALL_0800, WALL_0800 + 12 * H)).toBe(
+      '08:00 has already passed in every time zone: no subscriber would get it.',
+    );
   });
 });

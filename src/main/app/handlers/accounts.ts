@@ -28,7 +28,11 @@ function onTheWayCounts(ctx: CoreContext, lane: { profileId?: string; accountId?
   return counts;
 }
 
-export function accountView(ctx: CoreContext, a: Account, onTheWay = onTheWayCounts(ctx, { profileId: a.profileId, accountId: a.accountId })) {
+export function accountView(
+  ctx: CoreContext,
+  a: Account,
+  onTheWay = onTheWayCounts(ctx, { profileId: a.profileId, accountId: a.accountId }),
+) {
   const queued = onTheWay.get(`${a.profileId}/${a.accountId}`) ?? 0;
   const noAccess = ctx.connections.access.get(a.profileId, a.accountId);
   return { ...accountDto(a, ctx.store.campaigns.count(a), queued), ...(noAccess ? { noAccess } : {}) };
@@ -41,12 +45,17 @@ async function verify(ctx: CoreContext, ref: AccountRef): Promise<{ type: 'ADVER
     const page = await client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page: 1, pageSize: 1 }, { priority: 'interactive' });
     ctx.connections.noteSuccess(ref.profileId);
     const first = page.campaigns[0];
-    const network = first !== undefined && (first.advertiser_name !== undefined || (first.advertiser_id !== undefined && first.advertiser_id !== ref.accountId));
+    const network =
+      first !== undefined &&
+      (first.advertiser_name !== undefined || (first.advertiser_id !== undefined && first.advertiser_id !== ref.accountId));
     return { type: network ? 'NETWORK' : 'ADVERTISER', sample: page.campaigns };
   } catch (e) {
     ctx.connections.noteFailure(ref.profileId, e, { read: true });
     if (isServiceError(e) && e.kind === 'forbidden') {
-      throw new DeskError('forbidden', `These credentials cannot reach account ${ref.accountId}. Check the account id, or ask the account manager to grant this client access.`);
+      throw new DeskError(
+        'forbidden',
+        `These credentials cannot reach account ${ref.accountId}. Check the account id, or ask the account manager to grant this client access.`,
+      );
     }
     if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
       throw new DeskError('offline', `The service could not be reached to check account ${ref.accountId}. Try again when you are online.`);
@@ -78,10 +87,21 @@ export function accountsHandlers(ctx: CoreContext): HandlersOf<'accounts'> {
       }
       const found = await verify(ctx, ref);
       // The person's name first; else the one the service gives it (account-names.ts), else none (its id shows).
-      const a = store.accounts.add({ ...ref, name: name?.trim() || serviceName(store, { ...ref, type: found.type }, found.sample), type: found.type, verifiedAt: ctx.now() });
+      const a = store.accounts.add({
+        ...ref,
+        name: name?.trim() || serviceName(store, { ...ref, type: found.type }, found.sample),
+        type: found.type,
+        verifiedAt: ctx.now(),
+      });
       // Named by the service already: the entry says the name the person will see everywhere.
       const who = a.name ? `"${a.name}" (${accountId})` : accountId;
-      ctx.log(profileId, accountId, 'info', 'account.added', `Account ${who} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`);
+      ctx.log(
+        profileId,
+        accountId,
+        'info',
+        'account.added',
+        `Account ${who} added (${found.type === 'NETWORK' ? 'network' : 'advertiser'}).`,
+      );
       hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
       // Once listed, the cache may name it (a network by its own campaigns: see create-core), and a
       // network's listing names the members it lists (refresh.ts).
@@ -104,7 +124,13 @@ export function accountsHandlers(ctx: CoreContext): HandlersOf<'accounts'> {
       // Its drafts are gone: an undo history kept for them would bring them back if it were added again.
       store.settings.set('draftHistory', withoutDraftHistory(store.settings.get('draftHistory'), ref));
       if (discarded.length > 0) {
-        ctx.log(ref.profileId, null, 'warning', 'account.removed', `Account ${ref.accountId} removed; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen.`);
+        ctx.log(
+          ref.profileId,
+          null,
+          'warning',
+          'account.removed',
+          `Account ${ref.accountId} removed; ${unsentPhrase(countUnsent(discarded)).replace(/ not sent$/, '')} discarded, as chosen.`,
+        );
         hub.emit('outbox.changed', { profileId: ref.profileId, accountId: ref.accountId });
       }
       hub.emit('data.changed', { profileId: ref.profileId, accountId: null, what: 'accounts' });

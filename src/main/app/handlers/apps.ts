@@ -12,7 +12,8 @@ import { asDeskError } from '../errors';
 /** Why apps.list has none to show, as the error the window shows in their place. */
 function appsUnknown(failure: unknown): unknown {
   const e = asDeskError(failure);
-  if (!(e instanceof DeskError)) return new DeskError('internal', 'The applications of this connection could not be fetched; see the activity log.');
+  if (!(e instanceof DeskError))
+    return new DeskError('internal', 'The applications of this connection could not be fetched; see the activity log.');
   if (e.code === 'offline' || e.code === 'unauthorized' || e.code === 'cancelled') return e;
   return new DeskError(e.code, `The applications of this connection could not be fetched: ${e.message}`, e.details);
 }

@@ -21,12 +21,17 @@ export function campaignsHandlers(ctx: CoreContext): HandlersOf<'campaigns'> {
       const a = requireAccount(ctx, q);
       const page = queryPage(ctx, q);
       // The cache rebuilds each campaign exactly as the service sent it, unknown fields included.
-      return { rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })), total: page.total, syncedAt: a.lastSyncedAt };
+      return {
+        rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })),
+        total: page.total,
+        syncedAt: a.lastSyncedAt,
+      };
     },
 
     async 'campaigns.values'(ref) {
       requireAccount(ctx, ref);
-      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type') => store.campaigns.distinctValues(ref, column);
+      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type') =>
+        store.campaigns.distinctValues(ref, column);
       return {
         bid_strategy: seen('bid_strategy'),
         marketing_objective: seen('marketing_objective'),
@@ -34,6 +39,5 @@ export function campaignsHandlers(ctx: CoreContext): HandlersOf<'campaigns'> {
         campaign_item_type: seen('campaign_item_type'),
       };
     },
-
   };
 }

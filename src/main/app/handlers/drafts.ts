@@ -22,10 +22,14 @@ export function draftsHandlers(ctx: CoreContext): HandlersOf<'drafts'> {
   // A push's time is judged "in the future" on the service's clock, the same one the composer uses.
   const check = (d: Pick<Draft, 'kind' | 'payload' | 'profileId' | 'accountId'>) =>
     d.kind === 'campaign'
-      ? checkCampaignDraft(d.payload, accountType(d), d.accountId === null ? undefined : accountKnowledge(store, { profileId: d.profileId, accountId: d.accountId }, ctx.now()))
+      ? checkCampaignDraft(
+          d.payload,
+          accountType(d),
+          d.accountId === null ? undefined : accountKnowledge(store, { profileId: d.profileId, accountId: d.accountId }, ctx.now()),
+        )
       : checkPushDraft(d.payload, ctx.connections.serviceNow(d.profileId));
   const draftsChanged = (profileId: string, accountId: string | null) => announceDrafts(ctx, profileId, accountId);
-    const outboxChanged = (item: OutboxItem) => announceOutbox(ctx, item);
+  const outboxChanged = (item: OutboxItem) => announceOutbox(ctx, item);
 
   return {
     async 'drafts.history'(ref) {
@@ -58,10 +62,20 @@ export function draftsHandlers(ctx: CoreContext): HandlersOf<'drafts'> {
       // A draft that is gone was posted or deleted: saving it again (a window still showing it)
       // would bring a posted change back as a new draft, one Queue away from a second post.
       if (input.id && !store.drafts.get(input.id)) {
-        throw new DeskError('not_found', 'This draft is no longer here: it was posted or deleted (see the Outbox and Activity). Start a new draft for another change.');
+        throw new DeskError(
+          'not_found',
+          'This draft is no longer here: it was posted or deleted (see the Outbox and Activity). Start a new draft for another change.',
+        );
       }
       const problems = check({ kind: input.kind, payload: input.payload, profileId: input.profileId, accountId: input.accountId }).problems;
-      const d = store.drafts.save({ ...(input.id ? { id: input.id } : {}), profileId: input.profileId, accountId: input.accountId, kind: input.kind, payload: input.payload, problems });
+      const d = store.drafts.save({
+        ...(input.id ? { id: input.id } : {}),
+        profileId: input.profileId,
+        accountId: input.accountId,
+        kind: input.kind,
+        payload: input.payload,
+        problems,
+      });
       draftsChanged(d.profileId, d.accountId);
       return draftDto(d, store.drafts.liveItem(d.id));
     },
@@ -84,14 +98,24 @@ export function draftsHandlers(ctx: CoreContext): HandlersOf<'drafts'> {
       if (!d) throw new DeskError('not_found', 'This draft no longer exists.');
       const checked = check(d);
       if (!checked.work) {
-        store.drafts.save({ id: d.id, profileId: d.profileId, accountId: d.accountId, kind: d.kind, payload: d.payload, problems: checked.problems });
+        store.drafts.save({
+          id: d.id,
+          profileId: d.profileId,
+          accountId: d.accountId,
+          kind: d.kind,
+          payload: d.payload,
+          problems: checked.problems,
+        });
         draftsChanged(d.profileId, d.accountId);
-        throw new DeskError('validation', `Not submitted. Fix first: ${checked.problems.map((p) => p.message).join('; ')}.`, { problems: checked.problems });
+        throw new DeskError('validation', `Not submitted. Fix first: ${checked.problems.map((p) => p.message).join('; ')}.`, {
+          problems: checked.problems,
+        });
       }
       const { item, replaced } = store.drafts.submit(id, checked.work);
       ctx.log(item.profileId, item.accountId, 'info', 'outbox.queued', `${outboxDto(item).summary} ${queuedWords(replaced)}.`);
       // Queued anyway, knowing the account refused what it uses: the log says it was a choice.
-      for (const w of checked.warnings ?? []) ctx.log(item.profileId, item.accountId, 'warning', 'outbox.queued_anyway', `${w.known} Queued anyway.`);
+      for (const w of checked.warnings ?? [])
+        ctx.log(item.profileId, item.accountId, 'warning', 'outbox.queued_anyway', `${w.known} Queued anyway.`);
       outboxChanged(item);
       draftsChanged(d.profileId, d.accountId);
       drainer.kick();
@@ -115,10 +139,12 @@ export function draftsHandlers(ctx: CoreContext): HandlersOf<'drafts'> {
     },
 
     async 'drafts.deleteMany'({ ids }) {
-      const accounts = new Map(ids.flatMap((id) => {
-        const d = store.drafts.get(id);
-        return d ? [[`${d.profileId}/${d.accountId}`, d] as const] : [];
-      }));
+      const accounts = new Map(
+        ids.flatMap((id) => {
+          const d = store.drafts.get(id);
+          return d ? [[`${d.profileId}/${d.accountId}`, d] as const] : [];
+        }),
+      );
       const parked = ids.flatMap((id) => store.drafts.liveItem(id) ?? []);
       store.drafts.removeMany(ids);
       for (const d of accounts.values()) draftsChanged(d.profileId, d.accountId);
@@ -144,7 +170,14 @@ export function draftsHandlers(ctx: CoreContext): HandlersOf<'drafts'> {
         touched.set(`${d.profileId}/${d.accountId}`, d);
         const checked = check(d);
         if (!checked.work) {
-          store.drafts.save({ id: d.id, profileId: d.profileId, accountId: d.accountId, kind: d.kind, payload: d.payload, problems: checked.problems });
+          store.drafts.save({
+            id: d.id,
+            profileId: d.profileId,
+            accountId: d.accountId,
+            kind: d.kind,
+            payload: d.payload,
+            problems: checked.problems,
+          });
           refused.push({ id, problems: checked.problems });
           continue;
         }

@@ -30,7 +30,10 @@ export function outboxHandlers(ctx: CoreContext): HandlersOf<'outbox'> {
       let item = requireOutboxItem(ctx, id);
       if (draftEditedSince(item)) {
         // Retry would post the version the service refused, not the one now in the draft.
-        throw new DeskError('conflict', 'This change was edited in its draft after it was queued: queue the draft again to send the edited version, or discard it.');
+        throw new DeskError(
+          'conflict',
+          'This change was edited in its draft after it was queued: queue the draft again to send the edited version, or discard it.',
+        );
       }
       if (item.state === 'failed' || item.state === 'blocked') item = store.outbox.requeue(item.seq);
       else if (item.state === 'sent') throw new DeskError('conflict', 'This change has already been sent.');
@@ -107,7 +110,12 @@ export function outboxHandlers(ctx: CoreContext): HandlersOf<'outbox'> {
         snapshot: ctx.scheduler.snapshot(),
       });
       const bySeq = new Map(items.map((i) => [i.seq, i]));
-      return waits.map(({ seq, ...w }) => ({ id: String(seq), profileId: bySeq.get(seq)?.profileId ?? '', accountId: bySeq.get(seq)?.accountId ?? '', ...w }));
+      return waits.map(({ seq, ...w }) => ({
+        id: String(seq),
+        profileId: bySeq.get(seq)?.profileId ?? '',
+        accountId: bySeq.get(seq)?.accountId ?? '',
+        ...w,
+      }));
     },
     async 'outbox.counts'({ profileId }) {
       // Only unsent items are read (no sent history), counted per account and state.

@@ -11,7 +11,12 @@ import { addressProblem, secretAddressMoved, secretAgainMessage } from '../../..
 import { profileDto } from '../dto';
 import { guardRemoval } from '../unsent';
 
-const ADDRESS_LABELS = { baseUrl: 'The service address', authUrl: 'The sign-in address', pushUrl: 'The push address', redirectUri: 'The redirect address' } as const;
+const ADDRESS_LABELS = {
+  baseUrl: 'The service address',
+  authUrl: 'The sign-in address',
+  pushUrl: 'The push address',
+  redirectUri: 'The redirect address',
+} as const;
 
 /** Refuses plain http:// to anything but this computer, naming the field and the reason. */
 function checkAddresses(fields: Partial<Record<keyof typeof ADDRESS_LABELS, string | null | undefined>>): void {
@@ -45,7 +50,10 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
       const asked = fields.flow === 'client_credentials' ? fields.authUrl : fields.baseUrl;
       const unreachable = await connections.unreachableReason({ ...fields, secret: clientSecret });
       if (unreachable !== null && !saveUnreachable) {
-        throw new DeskError('offline', `Could not reach ${asked}: save it anyway and work offline?`, { unreachable: asked, reason: unreachable });
+        throw new DeskError('offline', `Could not reach ${asked}: save it anyway and work offline?`, {
+          unreachable: asked,
+          reason: unreachable,
+        });
       }
       const p = store.profiles.create(fields);
       try {
@@ -59,7 +67,13 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
       }
       if (unreachable !== null) {
         connections.setWorkOffline(p.id, true);
-        ctx.log(p.id, null, 'warning', 'profile.created', `Connection "${p.name}" added while ${asked} could not be reached (${unreachable}); working offline until you go online.`);
+        ctx.log(
+          p.id,
+          null,
+          'warning',
+          'profile.created',
+          `Connection "${p.name}" added while ${asked} could not be reached (${unreachable}); working offline until you go online.`,
+        );
         changed();
         return profileView(ctx, p.id);
       }
@@ -84,27 +98,43 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
         throw new DeskError('validation', 'A browser sign-in needs a redirect address.', { field: 'redirectUri' });
       }
       const moved = secretAddressMoved(before, after);
-      if (moved !== null && clientSecret === undefined) throw new DeskError('validation', secretAgainMessage(moved), { field: 'clientSecret' });
+      if (moved !== null && clientSecret === undefined)
+        throw new DeskError('validation', secretAgainMessage(moved), { field: 'clientSecret' });
       const credentialsChanged = clientSecret !== undefined || after.clientId !== before.clientId || after.authUrl !== before.authUrl;
       if (after.flow === 'client_credentials' && credentialsChanged) {
         // Checked with the service before anything is saved: a wrong secret never replaces a right one.
         const secret = clientSecret ?? (await ctx.secrets.get(profileId, 'client_secret').catch(() => null));
-        if (!secret) throw new DeskError('unauthorized', 'No client secret is stored for this connection: enter it to save.', { field: 'clientSecret' });
+        if (!secret)
+          throw new DeskError('unauthorized', 'No client secret is stored for this connection: enter it to save.', {
+            field: 'clientSecret',
+          });
         await connections.verifyClientCredentials({ authUrl: after.authUrl, clientId: after.clientId, secret });
       }
       if (clientSecret !== undefined) {
         try {
           await ctx.secrets.set(profileId, 'client_secret', clientSecret);
         } catch {
-          throw new DeskError('keychain_unavailable', 'The system keychain refused to store the client secret, so nothing was changed. Unlock your keyring and try again.');
+          throw new DeskError(
+            'keychain_unavailable',
+            'The system keychain refused to store the client secret, so nothing was changed. Unlock your keyring and try again.',
+          );
         }
       }
       store.profiles.update(profileId, patch);
       // The next call builds a client from the new settings; drafts, cache and outbox are untouched.
       await connections.forget(profileId);
       ctx.refresher.apps.forgetApps(profileId);
-      const what = [...Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined), ...(clientSecret !== undefined ? ['secret'] : [])];
-      ctx.log(profileId, null, 'info', 'profile.updated', `Connection "${after.name}" changed (${what.join(', ') || 'nothing'}); its drafts and queued changes are kept.`);
+      const what = [
+        ...Object.keys(patch).filter((k) => patch[k as keyof typeof patch] !== undefined),
+        ...(clientSecret !== undefined ? ['secret'] : []),
+      ];
+      ctx.log(
+        profileId,
+        null,
+        'info',
+        'profile.updated',
+        `Connection "${after.name}" changed (${what.join(', ') || 'nothing'}); its drafts and queued changes are kept.`,
+      );
       changed();
       if (after.flow === 'client_credentials') {
         void connections
@@ -144,7 +174,11 @@ export function profilesHandlers(ctx: CoreContext): HandlersOf<'profiles'> {
     },
 
     async 'profiles.restoreDemo'() {
-      if (!ctx.demo) throw new DeskError('not_found', 'This copy of Campaign Desk runs without its built-in sandbox, so there is no demo to bring back.');
+      if (!ctx.demo)
+        throw new DeskError(
+          'not_found',
+          'This copy of Campaign Desk runs without its built-in sandbox, so there is no demo to bring back.',
+        );
       await restoreDemo(ctx);
       ctx.log(null, null, 'info', 'profile.created', 'The Sandbox demo connection is back, with all its accounts.');
       changed();

@@ -14,7 +14,9 @@ import { outboxDto } from '../dto';
 type PushItem = Extract<OutboxItem, { kind: 'send_push' }>;
 
 function isTimePassedPush(item: OutboxItem): item is PushItem {
-  return item.kind === 'send_push' && item.state === 'blocked' && item.payload.mode === 'scheduled' && item.lastError?.code === 'TIME_PASSED';
+  return (
+    item.kind === 'send_push' && item.state === 'blocked' && item.payload.mode === 'scheduled' && item.lastError?.code === 'TIME_PASSED'
+  );
 }
 
 function blockedPushDto(item: PushItem): BlockedPush {
@@ -29,7 +31,10 @@ function blockedPushDto(item: PushItem): BlockedPush {
 }
 
 /** The events of a blocked push with a new time, or made immediate ("send now"). */
-export function rescheduledEvents(events: readonly PushEvent[], when: { kind: 'at'; executionTime: number } | { kind: 'now' }): PushEvent[] {
+export function rescheduledEvents(
+  events: readonly PushEvent[],
+  when: { kind: 'at'; executionTime: number } | { kind: 'now' },
+): PushEvent[] {
   return events.map((ev) => {
     if (when.kind === 'at') return { ...ev, executionTime: when.executionTime };
     const { executionTime: _dropped, ...rest } = ev;
@@ -52,14 +57,18 @@ export function pushHandlers(ctx: CoreContext): HandlersOf<'push'> {
     },
 
     async 'push.blocked'({ profileId, accountId }) {
-      return store.outbox.list({ profileId, accountId, states: ['blocked'] }).filter(isTimePassedPush).map(blockedPushDto);
+      return store.outbox
+        .list({ profileId, accountId, states: ['blocked'] })
+        .filter(isTimePassedPush)
+        .map(blockedPushDto);
     },
 
     async 'push.reschedule'({ id, when }) {
       const seq = Number(id);
       const item = Number.isInteger(seq) ? store.outbox.get(seq) : undefined;
       if (!item) throw new DeskError('not_found', 'This push is no longer in the outbox.');
-      if (!isTimePassedPush(item)) throw new DeskError('conflict', 'Only a scheduled push blocked because its time passed can be given a new time here.');
+      if (!isTimePassedPush(item))
+        throw new DeskError('conflict', 'Only a scheduled push blocked because its time passed can be given a new time here.');
       const mode = when.kind === 'now' ? 'immediate' : 'scheduled';
       const events = rescheduledEvents(item.payload.events, when);
       const now = ctx.connections.serviceNow(item.profileId);
@@ -98,7 +107,10 @@ export function pushHandlers(ctx: CoreContext): HandlersOf<'push'> {
     },
 
     async 'push.removeTemplate'({ id }) {
-      store.settings.set('pushTemplates', store.settings.get('pushTemplates').filter((t) => t.id !== id));
+      store.settings.set(
+        'pushTemplates',
+        store.settings.get('pushTemplates').filter((t) => t.id !== id),
+      );
       return { ok: true };
     },
   };

@@ -11,7 +11,9 @@ function checked(input: { sentDays: number; activityDays: number }): Retention {
   const r = retentionSchema.safeParse(input);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  throw new DeskError('validation', issue?.message ?? 'Keep history between 1 and 365 days.', { field: String(issue?.path[0] ?? 'sentDays') });
+  throw new DeskError('validation', issue?.message ?? 'Keep history between 1 and 365 days.', {
+    field: String(issue?.path[0] ?? 'sentDays'),
+  });
 }
 
 export function retentionHandlers(ctx: CoreContext): HandlersOf<'retention'> {
@@ -35,7 +37,9 @@ export function retentionHandlers(ctx: CoreContext): HandlersOf<'retention'> {
         'info',
         'retention.changed',
         `History is now kept for ${daysLabel(next.sentDays)} (sent changes) and ${daysLabel(next.activityDays)} (activity log)${
-          removed.sent + removed.activity > 0 ? `; ${removed.sent} sent changes and ${removed.activity} activity entries older than that were removed` : ''
+          removed.sent + removed.activity > 0
+            ? `; ${removed.sent} sent changes and ${removed.activity} activity entries older than that were removed`
+            : ''
         }.`,
       );
       // The Outbox's history and the Activity tab read again what is left.

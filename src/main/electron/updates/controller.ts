@@ -79,7 +79,9 @@ const DOWNLOAD_FAILED = 'The update could not be downloaded. Campaign Desk will 
 export function createUpdateController(opts: UpdateControllerOptions): UpdateController {
   const log = opts.log ?? (() => undefined);
   let automatic = opts.availability.available && opts.consent.read()?.automatic === true;
-  let state: UpdateState = opts.availability.available ? { kind: 'idle', checkedAt: null } : { kind: 'unavailable', reason: opts.availability.reason };
+  let state: UpdateState = opts.availability.available
+    ? { kind: 'idle', checkedAt: null }
+    : { kind: 'unavailable', reason: opts.availability.reason };
   let updater: Promise<UpdaterPort> | null = null;
   let timer: TimerHandle | null = null;
   let busy: Promise<void> | null = null;

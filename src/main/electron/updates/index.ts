@@ -87,7 +87,8 @@ function dialogPrompts(getWindow: () => BrowserWindow | null): UpdatePrompts {
         type: 'info',
         title: 'Restart to update',
         message: `Campaign Desk ${version} is ready to install.`,
-        detail: 'Restart now to update? Your drafts, outbox and cached accounts are kept. If you choose Later, the update is installed the next time you quit Campaign Desk.',
+        detail:
+          'Restart now to update? Your drafts, outbox and cached accounts are kept. If you choose Later, the update is installed the next time you quit Campaign Desk.',
         buttons: ['Restart to Update', 'Later'],
         defaultId: 0,
         cancelId: 1,

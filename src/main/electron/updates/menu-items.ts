@@ -29,12 +29,22 @@ export function updateMenuItems({ state, automatic }: UpdateSnapshot, actions: U
     main,
     // The checkbox shows the remembered answer; a click asks for the opposite of it (Electron has
     // already toggled the item by the time the handler runs, so its own `checked` is not used).
-    { id: 'updates-automatic', label: UPDATE_AUTOMATICALLY, type: 'checkbox', checked: automatic, click: () => actions.setAutomatic(!automatic) },
+    {
+      id: 'updates-automatic',
+      label: UPDATE_AUTOMATICALLY,
+      type: 'checkbox',
+      checked: automatic,
+      click: () => actions.setAutomatic(!automatic),
+    },
   ];
 }
 
 /** The application menu with the update entries added; the template passed in is not changed. */
-export function withUpdateItems(template: readonly MenuItemConstructorOptions[], items: MenuItemConstructorOptions[], isMac: boolean): MenuItemConstructorOptions[] {
+export function withUpdateItems(
+  template: readonly MenuItemConstructorOptions[],
+  items: MenuItemConstructorOptions[],
+  isMac: boolean,
+): MenuItemConstructorOptions[] {
   const target = isMac ? 0 : template.findIndex((m) => m.role === 'help');
   return template.map((menu, i) => {
     if (i !== target || !Array.isArray(menu.submenu)) return menu;

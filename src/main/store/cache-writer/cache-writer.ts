@@ -20,7 +20,6 @@ function workerFile(): string {
   return join(__dirname, 'dev-boot.cjs');
 }
 
-
 export interface CacheWriter {
   /** Resolves once the worker runs; rejects, saying why, when it could not start. */
   readonly ready: Promise<void>;
@@ -37,7 +36,10 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
   const waiting = new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>();
   const stop = (why: string) => {
     if (failure !== null) return;
-    failure = new StoreError('CACHE_UNAVAILABLE', `The campaign cache cannot be written (${why}). Restart Campaign Desk; if this happens again, report it.`);
+    failure = new StoreError(
+      'CACHE_UNAVAILABLE',
+      `The campaign cache cannot be written (${why}). Restart Campaign Desk; if this happens again, report it.`,
+    );
     warn(failure.message);
     for (const w of waiting.values()) w.reject(failure);
     waiting.clear();
@@ -91,7 +93,11 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
       return new Promise<number>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         settle();
-        w.postMessage((request.type === 'write' ? { ...request, id, rows: encodeRows(request.rows), track: request.track ?? [] } : { ...request, id }) satisfies CacheRequest);
+        w.postMessage(
+          (request.type === 'write'
+            ? { ...request, id, rows: encodeRows(request.rows), track: request.track ?? [] }
+            : { ...request, id }) satisfies CacheRequest,
+        );
       });
     },
     async close() {

@@ -49,7 +49,9 @@ export type CacheRequest = z.infer<typeof cacheRequestSchema>;
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 /** A request as the main thread makes it: a write's rows as arrays, encoded on the way. */
-export type CacheCall = Exclude<WithoutId<CacheRequest>, { type: 'write' | 'close' }> | { type: 'write'; rows: readonly (readonly unknown[])[]; fresh: number[]; track?: number[] };
+export type CacheCall =
+  | Exclude<WithoutId<CacheRequest>, { type: 'write' | 'close' }>
+  | { type: 'write'; rows: readonly (readonly unknown[])[]; fresh: number[]; track?: number[] };
 
 export const cacheReplySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),

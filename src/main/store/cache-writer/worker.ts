@@ -64,7 +64,9 @@ let bulkRows = 0;
 /** Rows the table held when that count started (null: no load under way). */
 let rowsBefore: number | null = null;
 
-const indexCount = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND name GLOB 'campaigns_by_*'").pluck();
+const indexCount = db
+  .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'campaigns' AND name GLOB 'campaigns_by_*'")
+  .pluck();
 /** After a rollback: a drop in the rolled-back transaction did not happen. */
 const readDropped = () => (indexesDropped = (indexCount.get() as number) < CAMPAIGN_INDEXES.length);
 
@@ -145,7 +147,9 @@ function endRefresh(m: Extract<CacheRequest, { type: 'endRefresh' }>): number {
   const keep = new Set(m.undo.keep);
   // (Keys of a rolled-back write may be listed and no longer stored: deleting them changes nothing.)
   const keys = m.undo.all ? keysOfAccount.all(m.accountKey).map((k): [number, string] => [k.id_num, k.id]) : tracked;
-  return db.transaction(() => keys.reduce((n, [idNum, id]) => (keep.has(id) ? n : n + deleteKey.run(m.accountKey, idNum, id).changes), 0))();
+  return db.transaction(() =>
+    keys.reduce((n, [idNum, id]) => (keep.has(id) ? n : n + deleteKey.run(m.accountKey, idNum, id).changes), 0),
+  )();
 }
 
 /**
@@ -186,7 +190,9 @@ function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly
     case 'keepOnly': {
       const keep = new Set(m.accountKeys);
       for (const k of inserted.keys()) if (!keep.has(k)) inserted.delete(k);
-      return db.transaction(() => (accountKeys.all() as number[]).filter((k) => !keep.has(k)).reduce((n, k) => n + deleteAccount.run(k).changes, 0))();
+      return db.transaction(() =>
+        (accountKeys.all() as number[]).filter((k) => !keep.has(k)).reduce((n, k) => n + deleteAccount.run(k).changes, 0),
+      )();
     }
   }
 }
@@ -194,7 +200,11 @@ function remove(m: Extract<CacheRequest, { type: 'delete' | 'forget' | 'keepOnly
 port.on('message', (raw: unknown) => {
   const parsed = cacheRequestSchema.safeParse(raw);
   if (!parsed.success) {
-    reply({ type: 'failed', id: typeof (raw as { id?: unknown })?.id === 'number' ? (raw as { id: number }).id : null, message: 'the cache writer got a request it does not understand' });
+    reply({
+      type: 'failed',
+      id: typeof (raw as { id?: unknown })?.id === 'number' ? (raw as { id: number }).id : null,
+      message: 'the cache writer got a request it does not understand',
+    });
     return;
   }
   const m = parsed.data;

@@ -27,10 +27,21 @@ export const CAMPAIGN_INDEX_TEMPLATES_V8: readonly (readonly [string, string])[]
 ];
 
 /** Indexes of version 3 that no longer exist from version 8 on. */
-const DROPPED_V8 = ['advertiser_id', 'branding_text', 'pricing_model', 'marketing_objective', 'spending_limit_model', 'campaign_item_type', 'daily_ad_delivery_model'];
+const DROPPED_V8 = [
+  'advertiser_id',
+  'branding_text',
+  'pricing_model',
+  'marketing_objective',
+  'spending_limit_model',
+  'campaign_item_type',
+  'daily_ad_delivery_model',
+];
 
 function up(db: Database): void {
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'campaigns_[0-9]*'").pluck().all() as string[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'campaigns_[0-9]*'")
+    .pluck()
+    .all() as string[];
   for (const t of tables) {
     // Names come from the schema and match campaigns_<digits> only: safe to put in SQL.
     if (!/^campaigns_\d+$/.test(t)) continue;

@@ -9,7 +9,10 @@ import type { Migration } from '../migrate';
 
 /** The per-account tables of versions 3-10 (campaigns_<account_key>). */
 export function perAccountTables(db: Database): { accountKey: number; table: string }[] {
-  const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'campaigns_[0-9]*'").pluck().all() as string[];
+  const names = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'campaigns_[0-9]*'")
+    .pluck()
+    .all() as string[];
   return names.flatMap((table) => {
     const m = /^campaigns_(\d+)$/.exec(table);
     return m ? [{ accountKey: Number(m[1]), table }] : [];

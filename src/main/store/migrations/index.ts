@@ -13,4 +13,17 @@ import { migration010 } from './010-outbox-lane-order';
 import { migration011 } from './011-campaign-cache-file';
 import { migration012 } from './012-send-note-applied';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration008,
+  migration009,
+  migration010,
+  migration011,
+  migration012,
+];

@@ -3,7 +3,13 @@
 // (DECISIONS client 13): the desk learns it from refusals and posts, and the person can say what
 // they know. Each row shows what is known and where it came from, a refusal in the service's words.
 import { useEffect, useState, type FormEvent } from 'react';
-import { CAPABILITIES, capabilityStatus, type AccountCapabilities, type Capability, type CapabilityState } from '../../../shared/domain/capabilities';
+import {
+  CAPABILITIES,
+  capabilityStatus,
+  type AccountCapabilities,
+  type Capability,
+  type CapabilityState,
+} from '../../../shared/domain/capabilities';
 import type { Account } from '../../../shared/ipc/contract';
 import { Dialog } from '../../components/dialog';
 import { FormFooter } from '../../components/form-footer';
@@ -27,7 +33,13 @@ type Choices = Record<Capability, CapabilityState>;
 const choicesOf = (k: AccountCapabilities): Choices =>
   Object.fromEntries(CAPABILITIES.map((c) => [c, k.capabilities.find((r) => r.capability === c)?.state ?? 'unknown'])) as Choices;
 
-export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<Account, 'profileId' | 'accountId' | 'name'>; onClose(): void }) {
+export function AccountCapabilitiesDialog({
+  account,
+  onClose,
+}: {
+  account: Pick<Account, 'profileId' | 'accountId' | 'name'>;
+  onClose(): void;
+}) {
   const name = account.name || account.accountId;
   const [known, setKnown] = useState<AccountCapabilities | null>(null);
   const [choices, setChoices] = useState<Choices | null>(null);
@@ -58,7 +70,12 @@ export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<
       const before = choicesOf(known);
       for (const capability of CAPABILITIES) {
         if (choices[capability] === before[capability]) continue;
-        await call('accounts.setCapability', { profileId: account.profileId, accountId: account.accountId, capability, state: choices[capability] });
+        await call('accounts.setCapability', {
+          profileId: account.profileId,
+          accountId: account.accountId,
+          capability,
+          state: choices[capability],
+        });
       }
       onClose();
     });
@@ -68,7 +85,8 @@ export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<
     <Dialog title={`What ${name} may use`} onClose={onClose} testId="account-capabilities-dialog">
       <form onSubmit={(e) => void save(e)} className="capabilities-form">
         <p className="muted dialog-note">
-          The service cannot be asked which accounts are enabled for these. Campaign Desk learns it from what the service refuses or posts, and you can say what you know. A draft using one the account lacks gets a warning before it is queued; it can still be queued.
+          The service cannot be asked which accounts are enabled for these. Campaign Desk learns it from what the service refuses or posts,
+          and you can say what you know. A draft using one the account lacks gets a warning before it is queued; it can still be queued.
         </p>
         {known && choices
           ? CAPABILITIES.map((c) => {
@@ -100,7 +118,14 @@ export function AccountCapabilitiesDialog({ account, onClose }: { account: Pick<
             })
           : null}
         {!known && !error ? <p className="muted">Loading...</p> : null}
-        <FormFooter error={error} errorTestId="capabilities-error" onCancel={onClose} submit="Save" submitTestId="capabilities-save" busy={busy || !known} />
+        <FormFooter
+          error={error}
+          errorTestId="capabilities-error"
+          onCancel={onClose}
+          submit="Save"
+          submitTestId="capabilities-save"
+          busy={busy || !known}
+        />
       </form>
     </Dialog>
   );

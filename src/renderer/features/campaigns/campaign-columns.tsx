@@ -5,7 +5,15 @@ import { SORTABLE_CAMPAIGN_FIELDS } from '../../../shared/domain/campaign';
 import type { AccountView, CampaignRecord } from '../../../shared/ipc/contract';
 import { clampWidth, type DropSide } from '../../components/grid-header';
 import type { GridColumn } from '../../components/virtual-grid';
-import { CAMPAIGN_FIELDS, DEFAULT_COLUMN_IDS, DEFAULT_NETWORK_COLUMN_IDS, FIELD_BY_ID, FieldValue, minWidthOf, rawValue } from './campaign-fields';
+import {
+  CAMPAIGN_FIELDS,
+  DEFAULT_COLUMN_IDS,
+  DEFAULT_NETWORK_COLUMN_IDS,
+  FIELD_BY_ID,
+  FieldValue,
+  minWidthOf,
+  rawValue,
+} from './campaign-fields';
 
 const sortable = new Set<string>(SORTABLE_CAMPAIGN_FIELDS);
 const RIGHT = new Set(['money']);

@@ -12,7 +12,7 @@ export function CampaignDetails({ row, syncedAt, now }: { row: CampaignRecord | 
   if (!row) {
     return (
       // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling pane must be reachable from the keyboard (axe: scrollable-region-focusable)
-    <aside className="details" data-testid="details-pane" aria-label="Campaign details" tabIndex={0}>
+      <aside className="details" data-testid="details-pane" aria-label="Campaign details" tabIndex={0}>
         <p className="muted">Select a campaign to see its details.</p>
       </aside>
     );
@@ -33,7 +33,13 @@ export function CampaignDetails({ row, syncedAt, now }: { row: CampaignRecord | 
         {known.map((f) => (
           <div key={f.id} className="details-field" data-field={f.id}>
             <dt title={f.id}>{f.label}</dt>
-            <dd>{f.id === 'advertiser_name' ? <FieldValue kind="text" value={row.advertiser_name ?? row.advertiser_id} /> : <FieldValue kind={f.kind} value={rawValue(row, f.id)} />}</dd>
+            <dd>
+              {f.id === 'advertiser_name' ? (
+                <FieldValue kind="text" value={row.advertiser_name ?? row.advertiser_id} />
+              ) : (
+                <FieldValue kind={f.kind} value={rawValue(row, f.id)} />
+              )}
+            </dd>
           </div>
         ))}
       </dl>

@@ -25,7 +25,15 @@ function pickColumn(picked: Record<string, CampaignRecord>, all: boolean): GridC
     title: 'Pick',
     width: 44,
     render: (r) => (
-      <input type="checkbox" className="row-pick" tabIndex={-1} checked={all || picked[r.id] !== undefined} readOnly aria-label={`Pick ${r.name}`} data-testid="row-pick" />
+      <input
+        type="checkbox"
+        className="row-pick"
+        tabIndex={-1}
+        checked={all || picked[r.id] !== undefined}
+        readOnly
+        aria-label={`Pick ${r.name}`}
+        data-testid="row-pick"
+      />
     ),
   };
 }
@@ -93,7 +101,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
   const syncing = useStatus((st) => (account ? st.sync[accountKey(account.profileId, account.accountId)]?.state === 'running' : false));
   let emptyText = 'No campaigns cached for this account yet. They appear after the first sync.';
   if (filtered) emptyText = 'No campaign matches these filters.';
-  else if (syncing) emptyText = 'Fetching this account\'s campaigns: they appear here as each page is cached.';
+  else if (syncing) emptyText = "Fetching this account's campaigns: they appear here as each page is cached.";
 
   return (
     <div className="campaigns">
@@ -142,28 +150,28 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
       <SelectionBar columns={chosen} note={note} setNote={setNote} onOpenDrafts={onOpenDrafts} />
       <div className={`campaigns-body${showDetails ? '' : ' no-details'}`}>
         <div className="grid-frame" onMouseDownCapture={onPointer} onKeyDownCapture={onKeys}>
-        <VirtualGrid
-          columns={columns}
-          rowCount={s.total}
-          rowHeight={ROW_HEIGHT}
-          getRow={getRow}
-          selectedIndex={selectedIndex}
-          onSelect={onSelect}
-          onRangeChange={onRangeChange}
-          sort={s.sort}
-          onSort={(f) => s.toggleSort(f)}
-          label="Campaigns"
-          testId="campaign-grid"
-          onResize={(id, width) => patchView({ columns: resizeColumn(chosen, id, width) })}
-          onMove={(id, target, side) => patchView({ columns: moveColumn(chosen, id, target, side) })}
-          empty={
-            s.loadedOnce ? (
-              <p className="muted" data-testid="campaigns-empty">
-                {emptyText}
-              </p>
-            ) : null
-          }
-        />
+          <VirtualGrid
+            columns={columns}
+            rowCount={s.total}
+            rowHeight={ROW_HEIGHT}
+            getRow={getRow}
+            selectedIndex={selectedIndex}
+            onSelect={onSelect}
+            onRangeChange={onRangeChange}
+            sort={s.sort}
+            onSort={(f) => s.toggleSort(f)}
+            label="Campaigns"
+            testId="campaign-grid"
+            onResize={(id, width) => patchView({ columns: resizeColumn(chosen, id, width) })}
+            onMove={(id, target, side) => patchView({ columns: moveColumn(chosen, id, target, side) })}
+            empty={
+              s.loadedOnce ? (
+                <p className="muted" data-testid="campaigns-empty">
+                  {emptyText}
+                </p>
+              ) : null
+            }
+          />
         </div>
         {showDetails ? <CampaignDetails row={s.selectedRow} syncedAt={s.syncedAt ?? account?.lastSyncedAt ?? null} now={now} /> : null}
       </div>

@@ -42,7 +42,9 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
     // Escape's closing the panel): the focus goes to the same field's other button.
     if (j === 0 || j === columns.length - 1) {
       const other = `column-${step < 0 ? 'right' : 'left'}-${id}`;
-      requestAnimationFrame(() => [...(panel.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find((b) => b.dataset.testid === other)?.focus());
+      requestAnimationFrame(() =>
+        [...(panel.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])].find((b) => b.dataset.testid === other)?.focus(),
+      );
     }
   };
   const resize = (id: string, width: number) => onChange(resizeColumn(columns, id, width));
@@ -77,7 +79,10 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
             }
           }}
         >
-          <p className="muted column-hint">Tick the fields to show. Move them up or down to change the order (or drag a header in the table); widths are in pixels (or drag a header's edge).</p>
+          <p className="muted column-hint">
+            Tick the fields to show. Move them up or down to change the order (or drag a header in the table); widths are in pixels (or drag
+            a header's edge).
+          </p>
           <ul className="column-list">
             {ordered.map((f) => {
               const i = shown.get(f.id);
@@ -85,7 +90,13 @@ export function ColumnChooser({ columns, onChange }: { columns: ChosenColumn[]; 
               return (
                 <li key={f.id} className={`column-item${on ? ' is-on' : ''}`}>
                   <label className="column-check">
-                    <input type="checkbox" checked={on} onChange={() => toggle(f.id)} data-testid={`column-${f.id}`} disabled={on && columns.length === 1} />
+                    <input
+                      type="checkbox"
+                      checked={on}
+                      onChange={() => toggle(f.id)}
+                      data-testid={`column-${f.id}`}
+                      disabled={on && columns.length === 1}
+                    />
                     {f.label}
                   </label>
                   {on ? (

@@ -31,7 +31,17 @@ export async function copyPicked(columns: ChosenColumn[]): Promise<string> {
   return `Copied ${formatCount(records.length)} campaign${records.length === 1 ? '' : 's'}: paste them into a spreadsheet.`;
 }
 
-export function SelectionBar({ columns, note, setNote, onOpenDrafts }: { columns: ChosenColumn[]; note: string; setNote(n: string): void; onOpenDrafts?(): void }) {
+export function SelectionBar({
+  columns,
+  note,
+  setNote,
+  onOpenDrafts,
+}: {
+  columns: ChosenColumn[];
+  note: string;
+  setNote(n: string): void;
+  onOpenDrafts?(): void;
+}) {
   const picked = useCampaigns((s) => Object.keys(s.picked).length);
   const allPicked = useCampaigns((s) => s.allPicked);
   const total = useCampaigns((s) => s.total);
@@ -55,7 +65,9 @@ export function SelectionBar({ columns, note, setNote, onOpenDrafts }: { columns
   const duplicate = async () => {
     const records = await pickedRecords();
     if (records.length === 0) return 'Pick the campaigns to duplicate first.';
-    const saved = await useDrafts.getState().createMany(`duplicate ${records.length} campaign${records.length === 1 ? '' : 's'}`, records.map(campaignToPayload));
+    const saved = await useDrafts
+      .getState()
+      .createMany(`duplicate ${records.length} campaign${records.length === 1 ? '' : 's'}`, records.map(campaignToPayload));
     if (saved.length === 0) return useDrafts.getState().notice?.text ?? 'No draft was made.';
     onOpenDrafts?.();
     return `${saved.length} draft${saved.length === 1 ? '' : 's'} made: edit them in Drafts.`;
@@ -67,10 +79,22 @@ export function SelectionBar({ columns, note, setNote, onOpenDrafts }: { columns
       <button type="button" onClick={() => useCampaigns.getState().pickAll()} data-testid="pick-all" disabled={total === 0}>
         Select all {formatCount(total)}
       </button>
-      <button type="button" onClick={() => void run(() => copyPicked(columns))} disabled={count === 0} data-testid="copy-picked" title="Copy as TSV (Ctrl+C in the table)">
+      <button
+        type="button"
+        onClick={() => void run(() => copyPicked(columns))}
+        disabled={count === 0}
+        data-testid="copy-picked"
+        title="Copy as TSV (Ctrl+C in the table)"
+      >
         Copy
       </button>
-      <button type="button" onClick={() => void run(duplicate)} disabled={count === 0} data-testid="duplicate-picked" title="Make a draft of each picked campaign (nothing is posted)">
+      <button
+        type="button"
+        onClick={() => void run(duplicate)}
+        disabled={count === 0}
+        data-testid="duplicate-picked"
+        title="Make a draft of each picked campaign (nothing is posted)"
+      >
         Duplicate to drafts
       </button>
       {count > 0 ? (
@@ -78,7 +102,13 @@ export function SelectionBar({ columns, note, setNote, onOpenDrafts }: { columns
           Clear
         </button>
       ) : null}
-      <button type="button" onClick={() => void run(exportView)} disabled={total === 0} data-testid="export-csv" title="Every campaign of this view, in this order, as a CSV file">
+      <button
+        type="button"
+        onClick={() => void run(exportView)}
+        disabled={total === 0}
+        data-testid="export-csv"
+        title="Every campaign of this view, in this order, as a CSV file"
+      >
         Export CSV
       </button>
       <span className="muted" role="status" data-testid="selection-note">

@@ -40,7 +40,11 @@ export function AddAccountDialog({ profile, onClose }: { profile: Profile; onClo
         <FormField label="Account id" name="accountId" problems={tried && problem ? [problem] : undefined}>
           <input id="f-accountId" value={id} onChange={(e) => setId(e.target.value)} placeholder="e.g. acmeshoes" data-testid="acct-id" />
         </FormField>
-        <FormField label="Name" name="accountName" hint="Optional. Otherwise the name the service gives it (a network's listing names its members), or its id">
+        <FormField
+          label="Name"
+          name="accountName"
+          hint="Optional. Otherwise the name the service gives it (a network's listing names its members), or its id"
+        >
           <input id="f-accountName" value={name} onChange={(e) => setName(e.target.value)} data-testid="acct-name" />
         </FormField>
         <FormFooter error={error} errorTestId="acct-error" onCancel={onClose} submit="Add account" submitTestId="acct-add" busy={busy} />

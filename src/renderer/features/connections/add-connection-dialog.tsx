@@ -72,21 +72,29 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
     return (
       <Dialog title="Sign in" onClose={onClose} testId="add-connection-dialog">
         <p>
-          The connection <strong>{created.name}</strong> is saved. It uses your browser to sign in: the service's page opens, and you come back here once you have
-          allowed Campaign Desk.
+          The connection <strong>{created.name}</strong> is saved. It uses your browser to sign in: the service's page opens, and you come
+          back here once you have allowed Campaign Desk.
         </p>
         {busy ? (
           <p className="muted" role="status" data-testid="conn-sign-in-waiting">
             Sign in on the page that opened in your browser, then come back here. No page? Cancel and try again.
           </p>
         ) : null}
-        {error ? <p className="form-problem" role="alert">{error}</p> : null}
+        {error ? (
+          <p className="form-problem" role="alert">
+            {error}
+          </p>
+        ) : null}
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Later
           </button>
           {busy ? (
-            <button type="button" onClick={() => void call('profiles.cancelSignIn', { profileId: created.id }).catch(() => undefined)} data-testid="conn-sign-in-cancel">
+            <button
+              type="button"
+              onClick={() => void call('profiles.cancelSignIn', { profileId: created.id }).catch(() => undefined)}
+              data-testid="conn-sign-in-cancel"
+            >
               Cancel sign-in
             </button>
           ) : null}
@@ -103,8 +111,14 @@ export function AddConnectionDialog({ onClose }: { onClose(): void }) {
       <Dialog title="Service not reached" onClose={onClose} testId="add-connection-dialog">
         <p data-testid="conn-unreachable">{unreachable.question}</p>
         {unreachable.reason ? <p className="muted">{unreachable.reason}</p> : null}
-        <p className="muted">Saved offline, its drafts can be written now and nothing is sent until you go online (the box under the connection).</p>
-        {error ? <p className="form-problem" role="alert">{error}</p> : null}
+        <p className="muted">
+          Saved offline, its drafts can be written now and nothing is sent until you go online (the box under the connection).
+        </p>
+        {error ? (
+          <p className="form-problem" role="alert">
+            {error}
+          </p>
+        ) : null}
         <div className="dialog-actions">
           <button type="button" onClick={() => setUnreachable(null)} disabled={busy} data-testid="conn-unreachable-back" data-autofocus>
             Go back and check the address

@@ -33,7 +33,14 @@ export function ConnectionForm({
   submitTestId,
   busy,
   ...fields
-}: ConnectionFieldsProps & { onSubmit(): void; error: string | null; onCancel(): void; submit: ReactNode; submitTestId: string; busy: boolean }) {
+}: ConnectionFieldsProps & {
+  onSubmit(): void;
+  error: string | null;
+  onCancel(): void;
+  submit: ReactNode;
+  submitTestId: string;
+  busy: boolean;
+}) {
   return (
     <form
       className="form"
@@ -44,12 +51,30 @@ export function ConnectionForm({
       noValidate
     >
       <ConnectionFields {...fields} />
-      <FormFooter error={error} errorTestId={`${fields.testPrefix}-error`} errorId={`${fields.idPrefix}-error`} onCancel={onCancel} submit={submit} submitTestId={submitTestId} busy={busy} />
+      <FormFooter
+        error={error}
+        errorTestId={`${fields.testPrefix}-error`}
+        errorId={`${fields.idPrefix}-error`}
+        onCancel={onCancel}
+        submit={submit}
+        submitTestId={submitTestId}
+        busy={busy}
+      />
     </form>
   );
 }
 
-function ConnectionFields({ form, setForm, problems, idPrefix, testPrefix, secretHint, secretAutofocus, placeholders, secretRefused = false }: ConnectionFieldsProps) {
+function ConnectionFields({
+  form,
+  setForm,
+  problems,
+  idPrefix,
+  testPrefix,
+  secretHint,
+  secretAutofocus,
+  placeholders,
+  secretRefused = false,
+}: ConnectionFieldsProps) {
   const idOf = (field: keyof ProfileForm) => `${idPrefix}-${field}`;
   const input = (field: keyof ProfileForm, props: InputHTMLAttributes<HTMLInputElement> & { 'data-autofocus'?: boolean } = {}) => {
     const d = fieldDescriptionIds(idOf(field));
@@ -90,11 +115,22 @@ function ConnectionFields({ form, setForm, problems, idPrefix, testPrefix, secre
       <FormField label="Client id" name="clientId" inputId={idOf('clientId')} problems={problems.clientId}>
         {input('clientId', { autoComplete: 'off' })}
       </FormField>
-      <FormField label="Client secret" name="clientSecret" inputId={idOf('clientSecret')} problems={problems.clientSecret} hint={secretHint}>
+      <FormField
+        label="Client secret"
+        name="clientSecret"
+        inputId={idOf('clientSecret')}
+        problems={problems.clientSecret}
+        hint={secretHint}
+      >
         {input('clientSecret', { type: 'password', autoComplete: 'new-password', ...(secretAutofocus ? { 'data-autofocus': true } : {}) })}
       </FormField>
       <FormField label="Sign-in flow" name="flow" inputId={`${idPrefix}-flow`}>
-        <select id={`${idPrefix}-flow`} value={form.flow} onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })} data-testid={`${testPrefix}-flow`}>
+        <select
+          id={`${idPrefix}-flow`}
+          value={form.flow}
+          onChange={(e) => setForm({ ...form, flow: e.target.value as ProfileForm['flow'] })}
+          data-testid={`${testPrefix}-flow`}
+        >
           <option value="client_credentials">Client credentials (no browser)</option>
           <option value="authorization_code">Authorization code (sign in in the browser)</option>
         </select>

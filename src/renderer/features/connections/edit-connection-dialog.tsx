@@ -48,7 +48,9 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
   const moved = secretAddressMoved(profile, form);
   const problems = [
     ...profileFormProblems({ ...form, clientSecret: form.clientSecret || (profile.hasSecret && moved === null ? 'kept' : '') }),
-  ].map((p) => (p.field === 'clientSecret' && moved !== null && form.clientSecret === '' ? { ...p, message: secretAgainMessage(moved) } : p));
+  ].map((p) =>
+    p.field === 'clientSecret' && moved !== null && form.clientSecret === '' ? { ...p, message: secretAgainMessage(moved) } : p,
+  );
   const by = tried ? problemsByField(problems) : {};
   const save = async () => {
     setTried(true);
@@ -91,7 +93,11 @@ export function EditConnectionDialog({ profile, onClose }: { profile: Profile; o
         idPrefix={idPrefix}
         secretRefused={secretRefused}
         testPrefix="edit"
-        secretHint={profile.hasSecret ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved' : 'Checked with the service before it is saved'}
+        secretHint={
+          profile.hasSecret
+            ? 'Leave empty to keep the stored secret; a new one is checked with the service before it is saved'
+            : 'Checked with the service before it is saved'
+        }
         secretAutofocus={!profile.hasSecret}
         placeholders={false}
         onSubmit={() => void save()}
@@ -136,7 +142,13 @@ export function EnterSecretButton({ profile, testId, className }: { profile: Pro
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className={className} onClick={() => setOpen(true)} data-testid={testId} title={`Enter the client secret of ${profile.name} again`}>
+      <button
+        type="button"
+        className={className}
+        onClick={() => setOpen(true)}
+        data-testid={testId}
+        title={`Enter the client secret of ${profile.name} again`}
+      >
         Enter secret
       </button>
       {open ? <EditConnectionDialog profile={{ ...profile, hasSecret: false }} onClose={() => setOpen(false)} /> : null}

@@ -16,7 +16,16 @@ export interface ProfileForm {
   redirectUri: string;
 }
 
-export const NEW_PROFILE_FORM: ProfileForm = { name: '', baseUrl: '', authUrl: '', pushUrl: '', clientId: '', clientSecret: '', flow: 'client_credentials', redirectUri: '' };
+export const NEW_PROFILE_FORM: ProfileForm = {
+  name: '',
+  baseUrl: '',
+  authUrl: '',
+  pushUrl: '',
+  clientId: '',
+  clientSecret: '',
+  flow: 'client_credentials',
+  redirectUri: '',
+};
 
 /** The shared profile rules (src/shared/domain/profile.ts), as the core will check them. */
 export function profileFormProblems(f: ProfileForm): FieldProblem[] {

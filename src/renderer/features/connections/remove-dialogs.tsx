@@ -18,7 +18,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 const TICK_FIRST = 'Export what you want to keep, then tick “Discard” to remove';
 
 /** The unsent work of what is removed, the choice to discard it, and the removal itself. */
-function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (choice: { discardUnsent: boolean; discarding: string[] }) => Promise<unknown>, onClose: () => void) {
+function useRemoval(
+  unsent: ReturnType<typeof useUnsent>,
+  run: (choice: { discardUnsent: boolean; discarding: string[] }) => Promise<unknown>,
+  onClose: () => void,
+) {
   const { busy, error, setError, run: runAction } = useAction();
   const [discard, setDiscard] = useState(false);
   const count = unsent.items?.length ?? 0;
@@ -44,7 +48,14 @@ function useRemoval(unsent: ReturnType<typeof useUnsent>, run: (choice: { discar
   return { discard, setDiscard, actions };
 }
 
-function UnsentSection(props: { items: UnsentItem[] | null; loadError: string | null; what: string; exportAs: { connection: string; account?: string }; discard: boolean; onDiscard(v: boolean): void }) {
+function UnsentSection(props: {
+  items: UnsentItem[] | null;
+  loadError: string | null;
+  what: string;
+  exportAs: { connection: string; account?: string };
+  discard: boolean;
+  onDiscard(v: boolean): void;
+}) {
   const { items, loadError, what, exportAs, discard, onDiscard } = props;
   if (loadError) return <p className="form-problem">The unsent changes could not be listed: {loadError}</p>;
   if (items === null) return <p className="muted">Looking for changes not sent yet…</p>;
@@ -53,7 +64,8 @@ function UnsentSection(props: { items: UnsentItem[] | null; loadError: string | 
   return (
     <>
       <p className="form-problem" data-testid="unsent-summary">
-        {unsentPhrase(countUnsent(items))}. Removing {what} deletes {n === 1 ? 'it' : 'them'} from this computer: export {n === 1 ? 'it' : 'them'} first to keep a copy.
+        {unsentPhrase(countUnsent(items))}. Removing {what} deletes {n === 1 ? 'it' : 'them'} from this computer: export{' '}
+        {n === 1 ? 'it' : 'them'} first to keep a copy.
       </p>
       <UnsentList items={items} exportAs={exportAs} />
       <label className="unsent-discard">
@@ -65,7 +77,15 @@ function UnsentSection(props: { items: UnsentItem[] | null; loadError: string | 
 }
 
 /** Why the removal was refused, if it was, then the two choices. */
-function Actions(props: { blocked: boolean; error: string | null; onClose(): void; onRemove(): void; label: string; testId: string; hint: string | undefined }) {
+function Actions(props: {
+  blocked: boolean;
+  error: string | null;
+  onClose(): void;
+  onRemove(): void;
+  label: string;
+  testId: string;
+  hint: string | undefined;
+}) {
   const { blocked, error, onClose, onRemove, label, testId, hint } = props;
   return (
     <>
@@ -94,21 +114,33 @@ export function RemoveAccountDialog({ account, members, onClose }: { account: Ac
   const name = account.name || account.accountId;
   const profileName = useWorkspace((s) => s.profiles.find((p) => p.id === account.profileId)?.name ?? account.profileId);
   const unsent = useUnsent(account.profileId, account.accountId);
-  const r = useRemoval(unsent, (choice) => call('accounts.remove', { profileId: account.profileId, accountId: account.accountId, ...choice }), onClose);
+  const r = useRemoval(
+    unsent,
+    (choice) => call('accounts.remove', { profileId: account.profileId, accountId: account.accountId, ...choice }),
+    onClose,
+  );
   return (
     <Dialog title={`Remove ${name}?`} onClose={onClose} testId="remove-account-dialog">
       <p>
-        Its {plural(account.campaignCount, 'cached campaign')} and its drafts are deleted from this computer. Nothing changes on the service, and you can add the
-        account again later.
+        Its {plural(account.campaignCount, 'cached campaign')} and its drafts are deleted from this computer. Nothing changes on the
+        service, and you can add the account again later.
       </p>
       {members.length > 0 ? (
         <p>
-          Its member {members.length === 1 ? 'account stays' : 'accounts stay'} ({members.map((m) => m.name || m.accountId).join(', ')}): remove{' '}
-          {members.length === 1 ? 'it' : 'them'} on {members.length === 1 ? 'its' : 'their'} own if you no longer need {members.length === 1 ? 'it' : 'them'}.
+          Its member {members.length === 1 ? 'account stays' : 'accounts stay'} ({members.map((m) => m.name || m.accountId).join(', ')}):
+          remove {members.length === 1 ? 'it' : 'them'} on {members.length === 1 ? 'its' : 'their'} own if you no longer need{' '}
+          {members.length === 1 ? 'it' : 'them'}.
         </p>
       ) : null}
       {account.profileId === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
-      <UnsentSection items={unsent.items} loadError={unsent.error} what="the account" exportAs={{ connection: profileName, account: name }} discard={r.discard} onDiscard={r.setDiscard} />
+      <UnsentSection
+        items={unsent.items}
+        loadError={unsent.error}
+        what="the account"
+        exportAs={{ connection: profileName, account: name }}
+        discard={r.discard}
+        onDiscard={r.setDiscard}
+      />
       <Actions {...r.actions} onClose={onClose} label="Remove account" testId="remove-account-confirm" />
     </Dialog>
   );
@@ -120,11 +152,18 @@ export function RemoveConnectionDialog({ profile, accounts, onClose }: { profile
   return (
     <Dialog title={`Remove the connection ${profile.name}?`} onClose={onClose} testId="remove-connection-dialog">
       <p>
-        Its {plural(accounts.length, 'account')} with their cached data and drafts are deleted from this computer, and its client secret is removed from the system
-        keychain. Nothing changes on the service.
+        Its {plural(accounts.length, 'account')} with their cached data and drafts are deleted from this computer, and its client secret is
+        removed from the system keychain. Nothing changes on the service.
       </p>
       {profile.id === DEMO_PROFILE_ID ? <p className="muted">{DEMO_STAYS_REMOVED}</p> : null}
-      <UnsentSection items={unsent.items} loadError={unsent.error} what="the connection" exportAs={{ connection: profile.name }} discard={r.discard} onDiscard={r.setDiscard} />
+      <UnsentSection
+        items={unsent.items}
+        loadError={unsent.error}
+        what="the connection"
+        exportAs={{ connection: profile.name }}
+        discard={r.discard}
+        onDiscard={r.setDiscard}
+      />
       <Actions {...r.actions} onClose={onClose} label="Remove connection" testId="remove-connection-confirm" />
     </Dialog>
   );

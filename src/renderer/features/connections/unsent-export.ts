@@ -22,7 +22,18 @@ function campaignDrafts(items: readonly UnsentItem[]): Draft[] {
     if (i.kind !== 'campaign') return [];
     const parsed = campaignCreateSchema.partial().safeParse(i.payload);
     if (!parsed.success) return [];
-    return [{ kind: 'campaign' as const, id: i.id, profileId: '', accountId: i.accountId, payload: parsed.data, problems: [], updatedAt: i.updatedAt, status: 'draft' as const }];
+    return [
+      {
+        kind: 'campaign' as const,
+        id: i.id,
+        profileId: '',
+        accountId: i.accountId,
+        payload: parsed.data,
+        problems: [],
+        updatedAt: i.updatedAt,
+        status: 'draft' as const,
+      },
+    ];
   });
 }
 
@@ -38,7 +49,14 @@ export function unsentToJson(items: readonly UnsentItem[], from: { connection: s
       exportedAt: new Date(now).toISOString(),
       connection: from.connection,
       ...(from.account === undefined ? {} : { account: from.account }),
-      changes: items.map((i) => ({ state: i.group, kind: i.kind, account: i.accountId, summary: i.summary, words: unsentWords(i), payload: i.payload })),
+      changes: items.map((i) => ({
+        state: i.group,
+        kind: i.kind,
+        account: i.accountId,
+        summary: i.summary,
+        words: unsentWords(i),
+        payload: i.payload,
+      })),
     },
     null,
     2,
@@ -47,6 +65,10 @@ export function unsentToJson(items: readonly UnsentItem[], from: { connection: s
 
 /** A file name from what is removed, with only characters every file system takes. */
 export function exportFileName(what: string, ext: 'csv' | 'json', now: number): string {
-  const safe = what.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().replace(/\s+/g, '-') || 'campaign-desk';
+  const safe =
+    what
+      .replace(/[^\p{L}\p{N} _-]+/gu, '')
+      .trim()
+      .replace(/\s+/g, '-') || 'campaign-desk';
   return `${safe}-unsent-${new Date(now).toISOString().slice(0, 10)}.${ext}`;
 }

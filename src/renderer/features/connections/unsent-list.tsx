@@ -67,14 +67,20 @@ export function UnsentList({ items, exportAs }: { items: UnsentItem[]; exportAs:
           type="button"
           disabled={campaigns === 0}
           onClick={() => downloadText(exportFileName(name, 'csv', Date.now()), unsentToCsv(items), 'text/csv')}
-          title={campaigns === 0 ? 'None of these is a campaign' : 'The campaigns, as the Drafts tab exports them: Import there reads the file back'}
+          title={
+            campaigns === 0
+              ? 'None of these is a campaign'
+              : 'The campaigns, as the Drafts tab exports them: Import there reads the file back'
+          }
           data-testid="unsent-export-csv"
         >
           Export {campaigns} {campaigns === 1 ? 'campaign' : 'campaigns'} as CSV…
         </button>
         <button
           type="button"
-          onClick={() => downloadText(exportFileName(name, 'json', Date.now()), unsentToJson(items, exportAs, Date.now()), 'application/json')}
+          onClick={() =>
+            downloadText(exportFileName(name, 'json', Date.now()), unsentToJson(items, exportAs, Date.now()), 'application/json')
+          }
           title="Every change with what it would send"
           data-testid="unsent-export-json"
         >

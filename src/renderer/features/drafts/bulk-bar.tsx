@@ -21,7 +21,8 @@ export function BulkBar({ onImport }: { onImport(): void }) {
   const [confirmDelete, setConfirmDelete] = useState<string[] | null>(null);
   const f = DRAFT_FIELDS.find((x) => x.field === field)!;
   const n = ids.length;
-  const problem = f.kind === 'number' && value.trim() !== '' && !Number.isFinite(Number(value)) ? `${f.label}: write a number, like 0.35.` : null;
+  const problem =
+    f.kind === 'number' && value.trim() !== '' && !Number.isFinite(Number(value)) ? `${f.label}: write a number, like 0.35.` : null;
 
   const apply = () => {
     if (problem || n === 0) return;
@@ -79,10 +80,22 @@ export function BulkBar({ onImport }: { onImport(): void }) {
           </span>
         ) : null}
       </span>
-      <button type="button" disabled={n === 0} onClick={() => void s.submitMany(ids)} data-testid="bulk-queue" title="Check the ticked drafts and queue the ones without problems">
+      <button
+        type="button"
+        disabled={n === 0}
+        onClick={() => void s.submitMany(ids)}
+        data-testid="bulk-queue"
+        title="Check the ticked drafts and queue the ones without problems"
+      >
         Check and queue {n}
       </button>
-      <button type="button" disabled={n === 0} onClick={() => setConfirmDelete(ids)} data-testid="bulk-delete" title="Delete the ticked drafts (asks first; campaign drafts can be undone)">
+      <button
+        type="button"
+        disabled={n === 0}
+        onClick={() => setConfirmDelete(ids)}
+        data-testid="bulk-delete"
+        title="Delete the ticked drafts (asks first; campaign drafts can be undone)"
+      >
         Delete {n}
       </button>
       <button type="button" onClick={onImport} data-testid="drafts-import">
@@ -134,7 +147,10 @@ function ConfirmBulkDelete({ ids, onClose }: { ids: string[]; onClose(): void })
   // Push drafts are not in the undo history (drafts-store removeMany): say so rather than promise Undo.
   const pushes = chosen.filter((d) => d.kind === 'push').length;
   const one = n === 1;
-  const back = pushes === 0 ? ` Undo brings ${one ? 'it' : 'them'} back.` : ` ${pushes === n ? (one ? 'It is a push draft and cannot' : 'They are push drafts and cannot') : `${pushes} of them are push drafts, which cannot`} be brought back.`;
+  const back =
+    pushes === 0
+      ? ` Undo brings ${one ? 'it' : 'them'} back.`
+      : ` ${pushes === n ? (one ? 'It is a push draft and cannot' : 'They are push drafts and cannot') : `${pushes} of them are push drafts, which cannot`} be brought back.`;
   const gone = one ? 'It was never posted, so it will be gone' : 'They were never posted, so they will be gone';
   return (
     <ConfirmDialog

@@ -37,7 +37,8 @@ const NOT_SENT_LABEL = 'Not sent (as in display campaigns)';
 const AMOUNT: React.InputHTMLAttributes<HTMLInputElement> = { type: 'number', step: '0.01', min: '0', inputMode: 'decimal' };
 
 /** The hint of a field the chosen strategy or model may not need: the service decides, not the desk. */
-const optionalFor = (need: 'required' | 'optional' | 'hidden', choice: string) => (need === 'optional' ? `Optional: what ${enumLabel(choice)} needs is the service's to say` : undefined);
+const optionalFor = (need: 'required' | 'optional' | 'hidden', choice: string) =>
+  need === 'optional' ? `Optional: what ${enumLabel(choice)} needs is the service's to say` : undefined;
 
 /** The capability a choice of a field needs, for showing what is known next to it. */
 const CAPABILITY_OF: Readonly<Record<string, Capability>> = {
@@ -50,7 +51,15 @@ const SAVE_TEXT = { saved: 'All changes saved', saving: 'Saving...', unsaved: 'U
 
 export const DRAFT_KEYS = { queue: 'Mod+Enter', check: 'Alt+Enter', save: 'Mod+S', create: 'Alt+N' } as const;
 
-export function CampaignEditor({ form, accountType, seen = {} }: { form: CampaignForm; accountType?: 'ADVERTISER' | 'NETWORK'; seen?: SeenValues }) {
+export function CampaignEditor({
+  form,
+  accountType,
+  seen = {},
+}: {
+  form: CampaignForm;
+  accountType?: 'ADVERTISER' | 'NETWORK';
+  seen?: SeenValues;
+}) {
   const { edit, saveState, saveError, check, submit, revealed, account } = useDrafts();
   const problems = campaignFormProblems(form, accountType);
   const known = useAccountCapabilities(account);
@@ -73,19 +82,36 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
   const cpc = cpcShown(form.bid_strategy);
   const limit = spendingLimitShown(form.budget);
   // Models the service uses besides the spec's, each under its own name.
-  const otherModels = fieldChoices('spending_limit_model', seen).filter((m) => !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(m));
+  const otherModels = fieldChoices('spending_limit_model', seen).filter(
+    (m) => !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(m),
+  );
   const text = (field: keyof CampaignForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`f-${field}`} value={form[field]} onChange={(e) => {
+    <input
+      id={`f-${field}`}
+      value={form[field]}
+      onChange={(e) => {
         touch(field);
         edit({ [field]: e.target.value });
-      }} onBlur={() => touch(field)} aria-invalid={by[field] ? true : undefined} data-testid={`input-${field}`} {...props} />
+      }}
+      onBlur={() => touch(field)}
+      aria-invalid={by[field] ? true : undefined}
+      data-testid={`input-${field}`}
+      {...props}
+    />
   );
   const select = (field: keyof CampaignForm, options: readonly string[], extra: [string, string][] = []) => (
-    <select id={`f-${field}`} value={form[field]} onChange={(e) => {
+    <select
+      id={`f-${field}`}
+      value={form[field]}
+      onChange={(e) => {
         touch(field);
         edit({ [field]: e.target.value });
-      }} data-testid={`input-${field}`}>
-      {!options.includes(form[field]) && !extra.some(([v]) => v === form[field]) ? <option value={form[field]}>{form[field] || '(choose)'}</option> : null}
+      }}
+      data-testid={`input-${field}`}
+    >
+      {!options.includes(form[field]) && !extra.some(([v]) => v === form[field]) ? (
+        <option value={form[field]}>{form[field] || '(choose)'}</option>
+      ) : null}
       {options.map((o) => (
         <option key={o} value={o} title={o}>
           {enumLabel(o)}
@@ -132,7 +158,12 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
             {text('cpc', AMOUNT)}
           </FormField>
         ) : null}
-        <FormField label="Budget" name="budget" problems={by.budget} hint={form.budget === '' ? 'No spending limit or model is sent, as in the display example of the interface' : undefined}>
+        <FormField
+          label="Budget"
+          name="budget"
+          problems={by.budget}
+          hint={form.budget === '' ? 'No spending limit or model is sent, as in the display example of the interface' : undefined}
+        >
           <select id="f-budget" value={form.budget} onChange={(e) => edit({ budget: e.target.value })} data-testid="input-budget">
             {[...KNOWN_SPENDING_LIMIT_MODELS, ...otherModels].map((m) => (
               <option key={m} value={m}>
@@ -140,7 +171,10 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
                 {knownNote(m)}
               </option>
             ))}
-            {form.budget !== '' && form.budget !== GROUP_BUDGET && !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(form.budget) && !otherModels.includes(form.budget) ? (
+            {form.budget !== '' &&
+            form.budget !== GROUP_BUDGET &&
+            !(KNOWN_SPENDING_LIMIT_MODELS as readonly string[]).includes(form.budget) &&
+            !otherModels.includes(form.budget) ? (
               <option value={form.budget}>{form.budget}</option>
             ) : null}
             <option value={GROUP_BUDGET}>Shared campaign group budget</option>
@@ -155,7 +189,12 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
         <FormField label="Daily cap" name="daily_cap" problems={by.daily_cap} hint={form.budget === 'NONE' ? undefined : 'Optional'}>
           {text('daily_cap', AMOUNT)}
         </FormField>
-        <FormField label="Campaign group" name="campaign_group_id" problems={by.campaign_group_id} hint={form.budget === GROUP_BUDGET ? 'The group whose budget this campaign shares' : 'Optional'}>
+        <FormField
+          label="Campaign group"
+          name="campaign_group_id"
+          problems={by.campaign_group_id}
+          hint={form.budget === GROUP_BUDGET ? 'The group whose budget this campaign shares' : 'Optional'}
+        >
           {text('campaign_group_id')}
         </FormField>
         <FormField label="Start" name="start_date" problems={by.start_date} hint="Your local time; optional">
@@ -181,7 +220,12 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
           {unknown.map((u) => (
             <p key={u.field}>
               {unknownValueInWords(u)}{' '}
-              <button type="button" className="link-button" onClick={() => edit({ [u.field === 'spending_limit_model' ? 'budget' : u.field]: u.nearest })} data-testid="use-nearest">
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => edit({ [u.field === 'spending_limit_model' ? 'budget' : u.field]: u.nearest })}
+                data-testid="use-nearest"
+              >
                 Use {enumLabel(u.nearest)}
               </button>
             </p>
@@ -194,14 +238,31 @@ export function CampaignEditor({ form, accountType, seen = {} }: { form: Campaig
             ? `Ready to queue${warnings.length + unknown.length > 0 ? ` (${warnings.length + unknown.length} warning${warnings.length + unknown.length === 1 ? '' : 's'})` : ''}`
             : `${problemCount(problems.length)}${revealed ? '' : ' (Check shows them)'}`}
         </span>
-        <button type="button" onClick={() => void check()} title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`} data-testid="draft-check">
+        <button
+          type="button"
+          onClick={() => void check()}
+          title={`Check with the rules (${shortcutLabel(DRAFT_KEYS.check)})`}
+          data-testid="draft-check"
+        >
           Check <kbd>{shortcutLabel(DRAFT_KEYS.check)}</kbd>
         </button>
-        <button type="button" className="primary" onClick={() => void submit()} disabled={problems.length > 0} title={`Queue to post (${shortcutLabel(DRAFT_KEYS.queue)})`} data-testid="draft-queue">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void submit()}
+          disabled={problems.length > 0}
+          title={`Queue to post (${shortcutLabel(DRAFT_KEYS.queue)})`}
+          data-testid="draft-queue"
+        >
           Queue to post <kbd>{shortcutLabel(DRAFT_KEYS.queue)}</kbd>
         </button>
       </div>
-      {settingsOpen && account ? <AccountCapabilitiesDialog account={{ ...account, name: known?.accountName ?? account.accountId }} onClose={() => setSettingsOpen(false)} /> : null}
+      {settingsOpen && account ? (
+        <AccountCapabilitiesDialog
+          account={{ ...account, name: known?.accountName ?? account.accountId }}
+          onClose={() => setSettingsOpen(false)}
+        />
+      ) : null}
     </section>
   );
 }

@@ -43,7 +43,8 @@ export function changeMeta(d: Draft, held = false): string {
 const badgeClass = (s: Draft['status']) => (s === 'draft' ? 'status-muted' : OUTBOX_CLASS[s]);
 
 /** Its outbox wait when a rate limit holds it: then it is not "Sending" (its request has not left). */
-const useHeldWait = (d: Draft) => useStatus((s) => (d.item && s.waits[d.item.id]?.reason === 'rate_limit' ? s.waits[d.item.id] : undefined));
+const useHeldWait = (d: Draft) =>
+  useStatus((s) => (d.item && s.waits[d.item.id]?.reason === 'rate_limit' ? s.waits[d.item.id] : undefined));
 
 export function ChangeStateBadge({ d }: { d: Draft }) {
   const held = useHeldWait(d);
@@ -69,7 +70,9 @@ export function ChangeState({ d }: { d: Draft }) {
       <p>
         <ChangeStateBadge d={d} />{' '}
         <span className="muted">
-          {d.status === 'queued' ? `Waiting in the Outbox to be posted${limit ? ` (${limit})` : ''}; it cannot be edited while queued.` : null}
+          {d.status === 'queued'
+            ? `Waiting in the Outbox to be posted${limit ? ` (${limit})` : ''}; it cannot be edited while queued.`
+            : null}
           {d.status === 'sending' ? (limit ? `${limit[0].toUpperCase()}${limit.slice(1)}.` : 'On its way to the service now.') : null}
           {d.status === 'uncertain' ? 'The answer was lost; the app is looking for it on the service before anything else happens.' : null}
           {d.status === 'failed' || d.status === 'blocked' ? 'Not posted.' : null}
@@ -83,13 +86,24 @@ export function ChangeState({ d }: { d: Draft }) {
       {d.item?.fix && (d.status === 'failed' || d.status === 'blocked') ? <p className="muted">{d.item.fix}.</p> : null}
       <div className="editor-actions">
         {d.status === 'queued' ? (
-          <button type="button" onClick={() => void takeBack(d.id)} title="Take it out of the Outbox and edit it again" data-testid="draft-take-back">
+          <button
+            type="button"
+            onClick={() => void takeBack(d.id)}
+            title="Take it out of the Outbox and edit it again"
+            data-testid="draft-take-back"
+          >
             Take back to draft
           </button>
         ) : null}
         {d.status === 'failed' || d.status === 'blocked' ? (
           <>
-            <button type="button" className="primary" onClick={() => void takeBack(d.id)} title="Take it back to draft and edit it; the refused version leaves the Outbox" data-testid="draft-fix">
+            <button
+              type="button"
+              className="primary"
+              onClick={() => void takeBack(d.id)}
+              title="Take it back to draft and edit it; the refused version leaves the Outbox"
+              data-testid="draft-fix"
+            >
               Fix
             </button>
             {/* Not for a push whose time passed: as it is, it could only be blocked again (the Outbox and the Push tab give it a new time). */}

@@ -32,7 +32,11 @@ export const DRAFT_FIELDS: readonly DraftField[] = [
   { field: 'campaign_item_type', label: 'Creative surface', kind: 'enum', aliases: ['Item type'] },
 ];
 
-const norm = (s: string) => s.trim().toLowerCase().replace(/[\s_]+/g, ' ');
+const norm = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, ' ');
 const BY_NAME = new Map<string, DraftField>();
 for (const f of DRAFT_FIELDS) for (const n of [f.field, f.label, ...(f.aliases ?? [])]) BY_NAME.set(norm(n), f);
 
@@ -59,7 +63,9 @@ export function problemInWords(p: FieldProblem): string {
   text = text.replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:FIXED|MONTHLY|NONE)\b/g, (v) => enumLabel(v));
   text = text.replace(/ is required/, ' is needed').replace(/ cannot be empty/, ': enter a value');
   const head = labelOf(p.field);
-  const said = text.toLowerCase().startsWith(head.toLowerCase()) ? text.charAt(0).toUpperCase() + text.slice(1) : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+  const said = text.toLowerCase().startsWith(head.toLowerCase())
+    ? text.charAt(0).toUpperCase() + text.slice(1)
+    : `${head}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
   return /[.!?]$/.test(said) ? said : `${said}.`;
 }
 

@@ -81,7 +81,8 @@ export function readImport(text: string, accountType?: AccountType, seen: SeenVa
   const fields = parsed.header.map((h) => fieldOfHeader(h));
   const ignoredColumns = parsed.header.filter((_, i) => !fields[i] && parsed.header[i] !== '');
   const fileProblems = [...parsed.errors];
-  if (!fields.some((f) => f?.field === 'name')) fileProblems.push('No Name column: the first line must name the columns, one of them Name.');
+  if (!fields.some((f) => f?.field === 'name'))
+    fileProblems.push('No Name column: the first line must name the columns, one of them Name.');
   const rows: ImportRow[] = parsed.rows.map((cells, i) => {
     const problems: string[] = [];
     const out: Record<string, unknown> = {};
@@ -97,14 +98,21 @@ export function readImport(text: string, accountType?: AccountType, seen: SeenVa
     const checked = campaignCreateSchema.safeParse(out);
     let payload: CampaignPayload | null = null;
     if (!checked.success) {
-      for (const issue of checked.error.issues) problems.push(problemInWords({ field: String(issue.path[0] ?? 'draft'), message: issue.message }));
+      for (const issue of checked.error.issues)
+        problems.push(problemInWords({ field: String(issue.path[0] ?? 'draft'), message: issue.message }));
     } else {
       const rules: FieldProblem[] = campaignCreateProblems(checked.data, accountType ? { accountType } : {});
       problems.push(...rules.map(problemInWords));
       payload = checked.data;
     }
     const notes = payload ? unknownValues(payload, seen).map(unknownValueInWords) : [];
-    return { line: i + 2, name: typeof out.name === 'string' ? out.name : '', payload: problems.length === 0 ? payload : null, problems, notes };
+    return {
+      line: i + 2,
+      name: typeof out.name === 'string' ? out.name : '',
+      payload: problems.length === 0 ? payload : null,
+      problems,
+      notes,
+    };
   });
   return { rows, ignoredColumns, fileProblems };
 }

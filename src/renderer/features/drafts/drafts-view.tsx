@@ -62,88 +62,104 @@ export function DraftsView({ now, onOpenPush }: { now: number; onOpenPush(d: Dra
   const newTitle = `New campaign draft (${shortcutLabel('Mod+N')} or ${shortcutLabel(DRAFT_KEYS.create)})`;
   return (
     <div className="drafts-workbench">
-    <BulkBar onImport={() => setImporting(true)} />
-    <div className="drafts">
-      <div className="drafts-list">
-        <div className="toolbar">
-          <button type="button" onClick={() => void s.newCampaign()} title={newTitle} data-testid="new-campaign-draft">
-            New campaign draft <kbd>{shortcutLabel('Mod+N')}</kbd>
-          </button>
-        </div>
-        {s.error ? <p className="toolbar-error panel-empty">{s.error}</p> : null}
-        {s.loaded && s.drafts.length === 0 ? <p className="muted panel-empty">No drafts. Start one with {shortcutLabel('Mod+N')}.</p> : null}
-        <ul className="pick-list" aria-label="Drafts" data-testid="drafts-list">
-          {s.drafts.map((d) => (
-            <li key={d.id} className={`pick-item${d.id === s.selectedId ? ' is-selected' : ''}`}>
-              <input
-                type="checkbox"
-                className="pick-check"
-                checked={s.checked[d.id] === true}
-                onChange={() => s.toggleChecked(d.id)}
-                aria-label={`Tick ${draftTitle(d)}`}
-                data-testid="draft-tick"
-              />
-              <button
-                type="button"
-                className="pick-main"
-                aria-current={d.id === s.selectedId ? 'true' : undefined}
-                // A push draft opens in the Push composer; a queued or refused push shows its state here first.
-                onClick={() => (d.kind === 'push' && isEditable(d) ? onOpenPush(d) : void s.select(d.id))}
-                data-testid="draft-item"
-              >
-                <span className="pick-title">
-                  <span className="mark-added" title="Not posted yet">+</span> {d.id === s.selectedId && s.form ? campaignDraftTitle({ name: s.form.name }) : draftTitle(d)}
-                </span>
-                <span className="pick-meta muted">
-                  {d.status === 'draft' ? null : <><ChangeStateBadge d={d} />{' '}</>}
-                  {d.kind === 'campaign' ? 'campaign' : 'push'} · {changeMeta(d, d.item !== undefined && waits[d.item.id]?.reason === 'rate_limit')} · {formatAge(d.updatedAt, now)}
-                  {d.problems.length > 0 && isEditable(d) ? <span className="warning"> · {d.problems.length} to fix</span> : null}
-                </span>
-              </button>
-              {d.status === 'draft' || d.status === 'failed' || d.status === 'blocked' ? (
-                <button type="button" className="icon-button" onClick={() => setConfirmDelete(d)} title={`Delete draft "${draftTitle(d)}"`} aria-label={`Delete draft ${draftTitle(d)}`}>
-                  {'\u00D7'}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </div>
-      <div className="drafts-editor">
-        {s.notice ? (
-          <p className={s.notice.bad ? 'form-problem notice' : 'notice notice-ok'} role="status" data-testid="draft-notice">
-            {s.notice.text}
-          </p>
-        ) : null}
-        {open ? <ChangeState d={open} /> : null}
-        {open?.kind === 'push' && isEditable(open) ? (
-          <p className="panel-empty">
-            <button type="button" className="primary" onClick={() => onOpenPush(open)} data-testid="draft-open-push">
-              Open in the Push tab
+      <BulkBar onImport={() => setImporting(true)} />
+      <div className="drafts">
+        <div className="drafts-list">
+          <div className="toolbar">
+            <button type="button" onClick={() => void s.newCampaign()} title={newTitle} data-testid="new-campaign-draft">
+              New campaign draft <kbd>{shortcutLabel('Mod+N')}</kbd>
             </button>
-          </p>
+          </div>
+          {s.error ? <p className="toolbar-error panel-empty">{s.error}</p> : null}
+          {s.loaded && s.drafts.length === 0 ? (
+            <p className="muted panel-empty">No drafts. Start one with {shortcutLabel('Mod+N')}.</p>
+          ) : null}
+          <ul className="pick-list" aria-label="Drafts" data-testid="drafts-list">
+            {s.drafts.map((d) => (
+              <li key={d.id} className={`pick-item${d.id === s.selectedId ? ' is-selected' : ''}`}>
+                <input
+                  type="checkbox"
+                  className="pick-check"
+                  checked={s.checked[d.id] === true}
+                  onChange={() => s.toggleChecked(d.id)}
+                  aria-label={`Tick ${draftTitle(d)}`}
+                  data-testid="draft-tick"
+                />
+                <button
+                  type="button"
+                  className="pick-main"
+                  aria-current={d.id === s.selectedId ? 'true' : undefined}
+                  // A push draft opens in the Push composer; a queued or refused push shows its state here first.
+                  onClick={() => (d.kind === 'push' && isEditable(d) ? onOpenPush(d) : void s.select(d.id))}
+                  data-testid="draft-item"
+                >
+                  <span className="pick-title">
+                    <span className="mark-added" title="Not posted yet">
+                      +
+                    </span>{' '}
+                    {d.id === s.selectedId && s.form ? campaignDraftTitle({ name: s.form.name }) : draftTitle(d)}
+                  </span>
+                  <span className="pick-meta muted">
+                    {d.status === 'draft' ? null : (
+                      <>
+                        <ChangeStateBadge d={d} />{' '}
+                      </>
+                    )}
+                    {d.kind === 'campaign' ? 'campaign' : 'push'} ·{' '}
+                    {changeMeta(d, d.item !== undefined && waits[d.item.id]?.reason === 'rate_limit')} · {formatAge(d.updatedAt, now)}
+                    {d.problems.length > 0 && isEditable(d) ? <span className="warning"> · {d.problems.length} to fix</span> : null}
+                  </span>
+                </button>
+                {d.status === 'draft' || d.status === 'failed' || d.status === 'blocked' ? (
+                  <button
+                    type="button"
+                    className="icon-button"
+                    onClick={() => setConfirmDelete(d)}
+                    title={`Delete draft "${draftTitle(d)}"`}
+                    aria-label={`Delete draft ${draftTitle(d)}`}
+                  >
+                    {'\u00D7'}
+                  </button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="drafts-editor">
+          {s.notice ? (
+            <p className={s.notice.bad ? 'form-problem notice' : 'notice notice-ok'} role="status" data-testid="draft-notice">
+              {s.notice.text}
+            </p>
+          ) : null}
+          {open ? <ChangeState d={open} /> : null}
+          {open?.kind === 'push' && isEditable(open) ? (
+            <p className="panel-empty">
+              <button type="button" className="primary" onClick={() => onOpenPush(open)} data-testid="draft-open-push">
+                Open in the Push tab
+              </button>
+            </p>
+          ) : null}
+          {s.form ? (
+            // A queued, refused or blocked change is shown as it was queued, not editable: Fix (or
+            // Take back to draft) makes it a draft again.
+            <fieldset className="plain-fieldset" disabled={open ? !isEditable(open) : false} data-testid="draft-editor-fields">
+              <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} seen={seen} />
+            </fieldset>
+          ) : open ? null : (
+            <p className="muted panel-empty">Select a draft, or start a new one.</p>
+          )}
+        </div>
+        {confirmDelete ? (
+          <ConfirmDialog
+            title="Delete draft"
+            message={`Delete "${draftTitle(confirmDelete)}"? It was never posted, so it will be gone${confirmDelete.status === 'draft' ? '' : ', and its refused version leaves the Outbox'}.`}
+            confirm="Delete draft"
+            onConfirm={() => void s.remove(confirmDelete.id)}
+            onClose={() => setConfirmDelete(null)}
+          />
         ) : null}
-        {s.form ? (
-          // A queued, refused or blocked change is shown as it was queued, not editable: Fix (or
-          // Take back to draft) makes it a draft again.
-          <fieldset className="plain-fieldset" disabled={open ? !isEditable(open) : false} data-testid="draft-editor-fields">
-            <CampaignEditor key={s.selectedId} form={s.form} accountType={account?.type} seen={seen} />
-          </fieldset>
-        ) : open ? null : (
-          <p className="muted panel-empty">Select a draft, or start a new one.</p>
-        )}
+        {importing ? <ImportDialog accountType={account?.type} seen={seen} onClose={() => setImporting(false)} /> : null}
       </div>
-      {confirmDelete ? (
-        <ConfirmDialog
-          title="Delete draft"
-          message={`Delete "${draftTitle(confirmDelete)}"? It was never posted, so it will be gone${confirmDelete.status === 'draft' ? '' : ', and its refused version leaves the Outbox'}.`}
-          confirm="Delete draft"
-          onConfirm={() => void s.remove(confirmDelete.id)}
-          onClose={() => setConfirmDelete(null)}
-        />
-      ) : null}
-      {importing ? <ImportDialog accountType={account?.type} seen={seen} onClose={() => setImporting(false)} /> : null}
-    </div>
     </div>
   );
 }

@@ -9,7 +9,15 @@ import type { CampaignPayload } from '../../forms/campaign-form';
 import type { SeenValues } from '../../forms/campaign-form';
 import { readImport, type ImportReport } from './draft-transfer';
 
-export function ImportDialog({ accountType, seen, onClose }: { accountType?: 'ADVERTISER' | 'NETWORK'; seen?: SeenValues; onClose(): void }) {
+export function ImportDialog({
+  accountType,
+  seen,
+  onClose,
+}: {
+  accountType?: 'ADVERTISER' | 'NETWORK';
+  seen?: SeenValues;
+  onClose(): void;
+}) {
   const [text, setText] = useState('');
   const [report, setReport] = useState<ImportReport | null>(null);
   // The store reports a failed save itself (and returns nothing saved), so no error is shown here.
@@ -32,22 +40,22 @@ export function ImportDialog({ accountType, seen, onClose }: { accountType?: 'AD
         window&apos;s label (CPC). Each row becomes a draft; nothing is posted.
       </p>
       <div className="import-field">
-      <label className="form-label" htmlFor="import-file">
-        CSV file
-      </label>
-      <input
-        id="import-file"
-        type="file"
-        accept=".csv,.tsv,text/csv,text/tab-separated-values,text/plain"
-        data-testid="import-file"
-        onChange={async (e) => {
-          const file = e.target.files?.[0];
-          if (!file) return;
-          const t = await file.text();
-          setText(t);
-          check(t);
-        }}
-      />
+        <label className="form-label" htmlFor="import-file">
+          CSV file
+        </label>
+        <input
+          id="import-file"
+          type="file"
+          accept=".csv,.tsv,text/csv,text/tab-separated-values,text/plain"
+          data-testid="import-file"
+          onChange={async (e) => {
+            const file = e.target.files?.[0];
+            if (!file) return;
+            const t = await file.text();
+            setText(t);
+            check(t);
+          }}
+        />
       </div>
       <label className="form-label import-field" htmlFor="import-text">
         Or paste the rows
@@ -66,7 +74,8 @@ export function ImportDialog({ accountType, seen, onClose }: { accountType?: 'AD
       {report ? (
         <div className="import-report" data-testid="import-report" aria-live="polite">
           <p data-testid="import-summary">
-            {report.rows.length} row{report.rows.length === 1 ? '' : 's'}: {good.length} ready{noted > 0 ? ` (${noted} with values this app does not know)` : ''}, {bad} with problems.
+            {report.rows.length} row{report.rows.length === 1 ? '' : 's'}: {good.length} ready
+            {noted > 0 ? ` (${noted} with values this app does not know)` : ''}, {bad} with problems.
             {report.ignoredColumns.length > 0 ? ` Columns not used: ${report.ignoredColumns.join(', ')}.` : ''}
           </p>
           {report.fileProblems.map((p) => (
@@ -90,7 +99,9 @@ export function ImportDialog({ accountType, seen, onClose }: { accountType?: 'AD
                       ))}
                     </ul>
                   </>
-                ) : r.payload ? 'ready' : (
+                ) : r.payload ? (
+                  'ready'
+                ) : (
                   <ul className="import-problems">
                     {r.problems.map((m) => (
                       <li key={m}>{m}</li>

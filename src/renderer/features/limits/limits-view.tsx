@@ -56,7 +56,15 @@ function BudgetRows({ budget, elapsed }: { budget: LimitBudget; elapsed: number 
           {i === 0 ? head : null}
           <td>{windowName(w)}</td>
           <td className="limits-used">
-            <meter min={0} max={w.quota} low={w.quota * 0.5} high={w.quota * 0.9} optimum={0} value={Math.min(w.used, w.quota)} aria-label={`${budgetName(budget)} ${windowName(w)}: ${usedOfQuota(w)}`} />
+            <meter
+              min={0}
+              max={w.quota}
+              low={w.quota * 0.5}
+              high={w.quota * 0.9}
+              optimum={0}
+              value={Math.min(w.used, w.quota)}
+              aria-label={`${budgetName(budget)} ${windowName(w)}: ${usedOfQuota(w)}`}
+            />
             <span data-testid="limits-used">{usedOfQuota(w)}</span>
           </td>
           <td data-testid="limits-refill">{refillLabel(w, elapsed)}</td>
@@ -92,7 +100,23 @@ function BudgetTable({ caption, budgets, elapsed }: { caption: string; budgets: 
   );
 }
 
-function AccountCard({ profileId, limits, account, open, elapsed, now, connection }: { profileId: string; limits: AccountLimits; account: Account | undefined; open: boolean; elapsed: number; now: number; connection: Profile['connection'] }) {
+function AccountCard({
+  profileId,
+  limits,
+  account,
+  open,
+  elapsed,
+  now,
+  connection,
+}: {
+  profileId: string;
+  limits: AccountLimits;
+  account: Account | undefined;
+  open: boolean;
+  elapsed: number;
+  now: number;
+  connection: Profile['connection'];
+}) {
   // The queue in the status bar's words and from its source (outbox counts and waits), on the same ticking clock.
   const counts = useStatus((s) => s.counts);
   const waits = useStatus((s) => s.waits);
@@ -137,7 +161,9 @@ function PushCard({ budgets, elapsed }: { budgets: LimitBudget[]; elapsed: numbe
       <h2 id="limits-heading-push" className="limits-title">
         Push notifications
       </h2>
-      <p className="limits-summary muted">Shared by every account of this connection: push requests name no account, so they count against the connection's own budget.</p>
+      <p className="limits-summary muted">
+        Shared by every account of this connection: push requests name no account, so they count against the connection's own budget.
+      </p>
       <BudgetTable caption="Rate limits of push notifications" budgets={budgets} elapsed={elapsed} />
     </section>
   );
@@ -163,11 +189,21 @@ export function LimitsView({ now }: { now: number }) {
         </p>
       ) : null}
       <p className="muted limits-intro">
-        What the app has learned of each budget from the service&apos;s rate-limit headers. A request goes out only when it fits every window, so the service never has to refuse one.
+        What the app has learned of each budget from the service&apos;s rate-limit headers. A request goes out only when it fits every
+        window, so the service never has to refuse one.
       </p>
       {view && ordered.length === 0 ? <p className="muted panel-empty">This connection has no accounts yet.</p> : null}
       {ordered.map((a) => (
-        <AccountCard key={a.accountId} profileId={selected.profileId} limits={a} account={accountOf(a.accountId)} open={a.accountId === selected.accountId} elapsed={elapsed} now={now} connection={connection} />
+        <AccountCard
+          key={a.accountId}
+          profileId={selected.profileId}
+          limits={a}
+          account={accountOf(a.accountId)}
+          open={a.accountId === selected.accountId}
+          elapsed={elapsed}
+          now={now}
+          connection={connection}
+        />
       ))}
       {view && view.push.length > 0 ? <PushCard budgets={view.push} elapsed={elapsed} /> : null}
     </div>

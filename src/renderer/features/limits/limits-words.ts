@@ -26,7 +26,8 @@ export function windowName(w: Pick<LimitWindow, 'windowMs'>): string {
 
 /** "Create campaigns (writes)", "List campaigns (reads)", "Push (writes)". */
 export function budgetName(b: Pick<LimitBudget, 'group' | 'budget'>): string {
-  const group = b.group === 'campaigns' ? 'Create campaigns' : b.group === 'campaigns.list' ? 'List campaigns' : b.group === 'push' ? 'Push' : b.group;
+  const group =
+    b.group === 'campaigns' ? 'Create campaigns' : b.group === 'campaigns.list' ? 'List campaigns' : b.group === 'push' ? 'Push' : b.group;
   return `${group} (${b.budget === 'read' ? 'reads' : 'writes'})`;
 }
 

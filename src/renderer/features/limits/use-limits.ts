@@ -31,8 +31,12 @@ function read(profileId: string, cause: unknown): void {
   if (s.readFor[profileId] === cause) return;
   useLimitsStore.setState({ readFor: { ...s.readFor, [profileId]: cause } });
   call('ratelimit.view', { profileId }).then(
-    (view) => useLimitsStore.setState((st) => ({ pictures: { ...st.pictures, [profileId]: { view, receivedAt: Date.now(), error: null } } })),
-    (err) => useLimitsStore.setState((st) => ({ pictures: { ...st.pictures, [profileId]: { ...(st.pictures[profileId] ?? EMPTY), error: messageOf(err) } } })),
+    (view) =>
+      useLimitsStore.setState((st) => ({ pictures: { ...st.pictures, [profileId]: { view, receivedAt: Date.now(), error: null } } })),
+    (err) =>
+      useLimitsStore.setState((st) => ({
+        pictures: { ...st.pictures, [profileId]: { ...(st.pictures[profileId] ?? EMPTY), error: messageOf(err) } },
+      })),
   );
 }
 

@@ -24,7 +24,8 @@ export function ActivityView({ now, version }: { now: number; version: number })
   if (error) return <p className="toolbar-error panel-empty">{error}</p>;
   if (items.length === 0) return <p className="muted panel-empty">No activity yet.</p>;
   // An account nothing has named yet has an empty name: its id stands in, as everywhere else.
-  const nameOf = (id: string | null) => (id === null ? 'Connection' : accounts.find((a) => a.profileId === selected?.profileId && a.accountId === id)?.name || id);
+  const nameOf = (id: string | null) =>
+    id === null ? 'Connection' : accounts.find((a) => a.profileId === selected?.profileId && a.accountId === id)?.name || id;
   // An entry of no connection is the app's own (the data file at start-up).
   const whoOf = (a: { profileId: string | null; accountId: string | null }) => (a.profileId === null ? 'App' : nameOf(a.accountId));
   return (

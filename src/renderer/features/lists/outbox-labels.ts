@@ -41,7 +41,8 @@ export function outboxDetail(o: OutboxItem): string {
   if (o.state === 'failed') return o.lastError?.message ?? 'The service refused it.';
   if (isAmbiguous(o)) return o.lastError?.message ?? 'Several matches were found on the service; say which one is yours.';
   if (o.state === 'uncertain') return uncertainDetail(o);
-  if ((o.state === 'queued' || o.state === 'sending') && o.lastError) return `Last try: ${o.lastError.said ? `the service answered ${o.lastError.said}` : o.lastError.message}`;
+  if ((o.state === 'queued' || o.state === 'sending') && o.lastError)
+    return `Last try: ${o.lastError.said ? `the service answered ${o.lastError.said}` : o.lastError.message}`;
   return '';
 }
 
@@ -132,7 +133,8 @@ export function waitLabel(w: OutboxWait | undefined, o: OutboxItem, now: number)
  * Take back to draft (queued) or Fix (failed, blocked): only a change made from a draft, and
  * never one on its way or being looked for on the service (it may be there already).
  */
-export const canTakeBack = (o: OutboxItem) => o.draftId !== undefined && (o.state === 'queued' || o.state === 'failed' || o.state === 'blocked');
+export const canTakeBack = (o: OutboxItem) =>
+  o.draftId !== undefined && (o.state === 'queued' || o.state === 'failed' || o.state === 'blocked');
 
 /** What the service calls a posted change: "campaign 4100123", "task 77", "tasks 77, 78"; '' when it named nothing. */
 export function postedLabel(o: OutboxItem): string {
@@ -163,4 +165,3 @@ export const canRetry = (o: OutboxItem, w?: OutboxWait) =>
   (o.state === 'queued' && (w?.reason === 'retry' || w?.reason === 'offline'));
 /** An item being sent cannot be pulled back; a sent one has nothing left to discard. */
 export const canDiscard = (o: OutboxItem) => o.state !== 'sending' && o.state !== 'sent';
-

@@ -28,7 +28,18 @@ import { BlockedPushFixes, useBlockedPushes } from '../push/blocked-pushes';
 import { RetentionChange, RetentionText } from './retention-dialog';
 import { outboxOrder } from './outbox-order';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
-import { canDiscard, canRetry, canTakeBack, isAmbiguous, OUTBOX_CLASS, outboxDetail, outboxSaid, outboxStateLabel, postedLabel, waitLabel } from './outbox-labels';
+import {
+  canDiscard,
+  canRetry,
+  canTakeBack,
+  isAmbiguous,
+  OUTBOX_CLASS,
+  outboxDetail,
+  outboxSaid,
+  outboxStateLabel,
+  postedLabel,
+  waitLabel,
+} from './outbox-labels';
 
 /** The matches an ambiguous item waits on, fetched when it is shown (or changes). */
 function useCandidates(o: OutboxItem): OutboxCandidates | null {
@@ -48,7 +59,15 @@ function useCandidates(o: OutboxItem): OutboxCandidates | null {
   return waiting ? found : null;
 }
 
-function AmbiguousChoices({ item, act, onSendAgain }: { item: OutboxItem; act(f: () => Promise<unknown>): Promise<void>; onSendAgain(): void }) {
+function AmbiguousChoices({
+  item,
+  act,
+  onSendAgain,
+}: {
+  item: OutboxItem;
+  act(f: () => Promise<unknown>): Promise<void>;
+  onSendAgain(): void;
+}) {
   const candidates = useCandidates(item);
   return (
     <>
@@ -119,102 +138,124 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
   };
   return (
     <div className="outbox">
-      {items.length === 0 ? <p className="muted panel-empty" data-testid="outbox-empty">Nothing waiting to be sent for this account.</p> : null}
+      {items.length === 0 ? (
+        <p className="muted panel-empty" data-testid="outbox-empty">
+          Nothing waiting to be sent for this account.
+        </p>
+      ) : null}
       {error ? (
         <p className="notice form-problem" role="alert">
           {error}
         </p>
       ) : null}
       {items.length === 0 ? null : (
-      <table className="list" data-testid="outbox-list">
-        <thead>
-          <tr>
-            <th>Change</th>
-            <th>State</th>
-            <th>Attempts</th>
-            <th>Waiting</th>
-            <th>Updated</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((o) => {
-            const detail = outboxDetail(o);
-            const said = outboxSaid(o);
-            return (
-              <tr key={o.id} data-testid="outbox-item" data-state={o.state} {...order.rowProps(o)}>
-                <td>
-                  <div>{o.summary}</div>
-                  {o.schedule ? (
-                    <div className="muted" data-testid="outbox-schedule">
-                      For {scheduleLabel(o.schedule.executionTime, o.schedule.userTimeZone)}
-                    </div>
-                  ) : null}
-                  {said ? (
-                    <div className="outbox-said" data-testid="outbox-said">
-                      {said}
-                    </div>
-                  ) : null}
-                  {detail ? (
-                    <div className={o.state === 'failed' || o.state === 'blocked' ? 'form-problem' : 'muted outbox-detail'} data-testid="outbox-detail">
-                      {detail}
-                    </div>
-                  ) : null}
-                </td>
-                <td>
-                  <span className={`badge ${OUTBOX_CLASS[o.state]}`} data-testid="outbox-state">
-                    {outboxStateLabel(o, waits[o.id])}
-                  </span>
-                </td>
-                <td>{o.attempts}</td>
-                <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''} data-ahead={waits[o.id]?.ahead ?? ''}>
-                  {waitLabel(waits[o.id], o, tick)}
-                </td>
-                <td>{formatAge(o.updatedAt, now)}</td>
-                <td className="row-actions">
-                  {order.buttons(o)}
-                  {o.state === 'blocked' && blocked.has(o.id) ? (
-                    <BlockedPushFixes
-                      push={blocked.get(o.id)!}
-                      serviceNow={serviceNow}
-                      onFix={(t) =>
-                        void act(async () => {
-                          await rescheduleBlocked(o.id, t);
-                          await usePush.getState().loadBlocked();
-                        })
-                      }
-                    />
-                  ) : null}
-                  {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
-                  {canTakeBack(o) ? (
-                    o.state === 'queued' ? (
-                      <button type="button" onClick={() => void takeBack(o)} title="Take it out of the Outbox and edit its draft again" data-testid="outbox-take-back">
-                        Take back to draft
+        <table className="list" data-testid="outbox-list">
+          <thead>
+            <tr>
+              <th>Change</th>
+              <th>State</th>
+              <th>Attempts</th>
+              <th>Waiting</th>
+              <th>Updated</th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((o) => {
+              const detail = outboxDetail(o);
+              const said = outboxSaid(o);
+              return (
+                <tr key={o.id} data-testid="outbox-item" data-state={o.state} {...order.rowProps(o)}>
+                  <td>
+                    <div>{o.summary}</div>
+                    {o.schedule ? (
+                      <div className="muted" data-testid="outbox-schedule">
+                        For {scheduleLabel(o.schedule.executionTime, o.schedule.userTimeZone)}
+                      </div>
+                    ) : null}
+                    {said ? (
+                      <div className="outbox-said" data-testid="outbox-said">
+                        {said}
+                      </div>
+                    ) : null}
+                    {detail ? (
+                      <div
+                        className={o.state === 'failed' || o.state === 'blocked' ? 'form-problem' : 'muted outbox-detail'}
+                        data-testid="outbox-detail"
+                      >
+                        {detail}
+                      </div>
+                    ) : null}
+                  </td>
+                  <td>
+                    <span className={`badge ${OUTBOX_CLASS[o.state]}`} data-testid="outbox-state">
+                      {outboxStateLabel(o, waits[o.id])}
+                    </span>
+                  </td>
+                  <td>{o.attempts}</td>
+                  <td data-testid="outbox-wait" data-reason={waits[o.id]?.reason ?? ''} data-ahead={waits[o.id]?.ahead ?? ''}>
+                    {waitLabel(waits[o.id], o, tick)}
+                  </td>
+                  <td>{formatAge(o.updatedAt, now)}</td>
+                  <td className="row-actions">
+                    {order.buttons(o)}
+                    {o.state === 'blocked' && blocked.has(o.id) ? (
+                      <BlockedPushFixes
+                        push={blocked.get(o.id)!}
+                        serviceNow={serviceNow}
+                        onFix={(t) =>
+                          void act(async () => {
+                            await rescheduleBlocked(o.id, t);
+                            await usePush.getState().loadBlocked();
+                          })
+                        }
+                      />
+                    ) : null}
+                    {isAmbiguous(o) ? <AmbiguousChoices item={o} act={act} onSendAgain={() => setSendAgain(o)} /> : null}
+                    {canTakeBack(o) ? (
+                      o.state === 'queued' ? (
+                        <button
+                          type="button"
+                          onClick={() => void takeBack(o)}
+                          title="Take it out of the Outbox and edit its draft again"
+                          data-testid="outbox-take-back"
+                        >
+                          Take back to draft
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          onClick={() => void takeBack(o)}
+                          title="Take it back to its draft and edit it there; this version leaves the Outbox"
+                          data-testid="outbox-fix"
+                        >
+                          Fix
+                        </button>
+                      )
+                    ) : null}
+                    {canRetry(o, waits[o.id]) ? (
+                      <button
+                        type="button"
+                        onClick={() => void act(() => call('outbox.retry', { id: o.id }))}
+                        title={o.state === 'queued' ? 'Try to send it now instead of waiting' : 'Put it back in the queue'}
+                        data-testid="outbox-retry"
+                      >
+                        Retry
                       </button>
-                    ) : (
-                      <button type="button" onClick={() => void takeBack(o)} title="Take it back to its draft and edit it there; this version leaves the Outbox" data-testid="outbox-fix">
-                        Fix
+                    ) : null}
+                    {canDiscard(o) ? (
+                      <button type="button" onClick={() => setDiscard(o)} title="Remove it without sending" data-testid="outbox-discard">
+                        Discard...
                       </button>
-                    )
-                  ) : null}
-                  {canRetry(o, waits[o.id]) ? (
-                    <button type="button" onClick={() => void act(() => call('outbox.retry', { id: o.id }))} title={o.state === 'queued' ? 'Try to send it now instead of waiting' : 'Put it back in the queue'} data-testid="outbox-retry">
-                      Retry
-                    </button>
-                  ) : null}
-                  {canDiscard(o) ? (
-                    <button type="button" onClick={() => setDiscard(o)} title="Remove it without sending" data-testid="outbox-discard">
-                      Discard...
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       )}
       <SentHistory items={sent} now={now} onOpenCampaign={links ? openCampaign : undefined} />
       {sendAgain ? (
@@ -240,7 +281,15 @@ export function OutboxView({ now, links }: { now: number; links?: OutboxLinks })
 }
 
 /** Sent changes of the account, newest first, folded away so they never push waiting work off-screen. */
-function SentHistory({ items, now, onOpenCampaign }: { items: OutboxItem[]; now: number; onOpenCampaign: ((id: string) => void) | undefined }) {
+function SentHistory({
+  items,
+  now,
+  onOpenCampaign,
+}: {
+  items: OutboxItem[];
+  now: number;
+  onOpenCampaign: ((id: string) => void) | undefined;
+}) {
   const keptDays = useRetention((r) => r.retention.sentDays);
   return (
     <div className="outbox-history-row">
@@ -258,7 +307,13 @@ function SentHistory({ items, now, onOpenCampaign }: { items: OutboxItem[]; now:
                   <td>{o.summary}</td>
                   <td data-testid="outbox-posted-id">
                     {o.posted?.kind === 'campaign' && onOpenCampaign ? (
-                      <button type="button" className="link-button" onClick={() => onOpenCampaign(o.posted!.ids[0])} title="Show it in the Campaigns tab" data-testid="outbox-open-campaign">
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => onOpenCampaign(o.posted!.ids[0])}
+                        title="Show it in the Campaigns tab"
+                        data-testid="outbox-open-campaign"
+                      >
                         {postedLabel(o)}
                       </button>
                     ) : (

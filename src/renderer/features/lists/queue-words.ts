@@ -15,7 +15,10 @@ export interface AccountRefLike {
 }
 
 /** Counts of one account: on its way (what "queued" means), being checked, failed, blocked. */
-export function accountCounts(counts: readonly OutboxCount[], ref: AccountRefLike): { onTheWay: number; checking: number; failed: number; blocked: number } {
+export function accountCounts(
+  counts: readonly OutboxCount[],
+  ref: AccountRefLike,
+): { onTheWay: number; checking: number; failed: number; blocked: number } {
   const out = { onTheWay: 0, checking: 0, failed: 0, blocked: 0 };
   for (const c of counts) {
     if (c.profileId !== ref.profileId || c.accountId !== ref.accountId) continue;
@@ -45,14 +48,22 @@ const limitName = (w: NonNullable<OutboxWait['window']>) => (w.name === 'Retry-A
  * When the account's queue moves on, said from the change at its head (the account's changes go
  * one at a time, so the head's wait is the queue's): null when nothing is on its way.
  */
-export function headWords(c: { onTheWay: number; checking: number }, waits: readonly OutboxWait[], connection: Profile['connection'] | undefined, now: number): string | null {
+export function headWords(
+  c: { onTheWay: number; checking: number },
+  waits: readonly OutboxWait[],
+  connection: Profile['connection'] | undefined,
+  now: number,
+): string | null {
   if (c.onTheWay === 0) return null;
   if (connection === 'working_offline') return 'nothing is sent while working offline';
   if (connection === 'offline') return 'sent when the service can be reached again';
   if (connection === 'signing_in' || connection === 'failing') return 'sent after the sign-in';
   const head = waits.find((w) => w.ahead === 0);
   // The head is being looked for on the service (its answer was lost): nothing else goes before that is settled.
-  if (!head) return c.checking > 0 ? `checking on the service whether ${c.checking === 1 ? 'one' : `${c.checking}`} arrived before sending more` : null;
+  if (!head)
+    return c.checking > 0
+      ? `checking on the service whether ${c.checking === 1 ? 'one' : `${c.checking}`} arrived before sending more`
+      : null;
   switch (head.reason) {
     case 'sending':
       return 'sending now';

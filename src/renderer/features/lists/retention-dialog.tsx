@@ -2,7 +2,15 @@
 // changes and the activity log are kept. A shorter period removes older history at once, so the
 // dialog says how much before anything is saved.
 import { useEffect, useState } from 'react';
-import { daysLabel, RETENTION_MAX_DAYS, RETENTION_MIN_DAYS, retentionEffectText, retentionSchema, type Retention, type RetentionEffect } from '../../../shared/retention';
+import {
+  daysLabel,
+  RETENTION_MAX_DAYS,
+  RETENTION_MIN_DAYS,
+  retentionEffectText,
+  retentionSchema,
+  type Retention,
+  type RetentionEffect,
+} from '../../../shared/retention';
 import { Dialog } from '../../components/dialog';
 import { FormField } from '../../components/form-field';
 import { FormFooter } from '../../components/form-footer';
@@ -13,10 +21,17 @@ import { useStatus } from '../../stores/status-store';
 
 /** The form's text as days, or the rule's words for what is wrong with it. */
 function readForm(sent: string, activity: string): { ok: true; value: Retention } | { ok: false; field: keyof Retention; message: string } {
-  const r = retentionSchema.safeParse({ sentDays: sent.trim() === '' ? Number.NaN : Number(sent), activityDays: activity.trim() === '' ? Number.NaN : Number(activity) });
+  const r = retentionSchema.safeParse({
+    sentDays: sent.trim() === '' ? Number.NaN : Number(sent),
+    activityDays: activity.trim() === '' ? Number.NaN : Number(activity),
+  });
   if (r.success) return { ok: true, value: r.data };
   const issue = r.error.issues[0];
-  return { ok: false, field: issue?.path[0] === 'activityDays' ? 'activityDays' : 'sentDays', message: issue?.message ?? 'Write a whole number of days.' };
+  return {
+    ok: false,
+    field: issue?.path[0] === 'activityDays' ? 'activityDays' : 'sentDays',
+    message: issue?.message ?? 'Write a whole number of days.',
+  };
 }
 
 function RetentionDialog({ onClose }: { onClose(): void }) {
@@ -79,8 +94,8 @@ function RetentionDialog({ onClose }: { onClose(): void }) {
     <Dialog title="How long history is kept" onClose={onClose} testId="retention-dialog">
       <form className="form" onSubmit={(e) => void save(e)} noValidate>
         <p className="muted">
-          Sent changes and activity entries older than this are removed from this computer ({RETENTION_MIN_DAYS} to {RETENTION_MAX_DAYS} days). Nothing that is not sent yet
-          is ever removed.
+          Sent changes and activity entries older than this are removed from this computer ({RETENTION_MIN_DAYS} to {RETENTION_MAX_DAYS}{' '}
+          days). Nothing that is not sent yet is ever removed.
         </p>
         {field('sentDays', 'Sent changes', sent, setSent)}
         {field('activityDays', 'Activity log', activity, setActivity)}
@@ -89,7 +104,14 @@ function RetentionDialog({ onClose }: { onClose(): void }) {
             {effectText}
           </p>
         ) : null}
-        <FormFooter error={error} errorTestId="retention-error" onCancel={onClose} submit="Save" submitTestId="retention-save" busy={busy || !value} />
+        <FormFooter
+          error={error}
+          errorTestId="retention-error"
+          onCancel={onClose}
+          submit="Save"
+          submitTestId="retention-save"
+          busy={busy || !value}
+        />
       </form>
     </Dialog>
   );
@@ -104,7 +126,8 @@ export function RetentionText() {
   const same = retention.sentDays === retention.activityDays;
   return (
     <span className="muted" data-testid="retention-note">
-      kept for {daysLabel(retention.sentDays)}, then removed; the activity log {same ? 'likewise' : `for ${daysLabel(retention.activityDays)}`}
+      kept for {daysLabel(retention.sentDays)}, then removed; the activity log{' '}
+      {same ? 'likewise' : `for ${daysLabel(retention.activityDays)}`}
     </span>
   );
 }
@@ -114,7 +137,13 @@ export function RetentionChange() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="link-button outbox-retention-change" onClick={() => setOpen(true)} title="How long sent changes and the activity log are kept" data-testid="retention-change">
+      <button
+        type="button"
+        className="link-button outbox-retention-change"
+        onClick={() => setOpen(true)}
+        title="How long sent changes and the activity log are kept"
+        data-testid="retention-change"
+      >
         Change…
       </button>
       {open ? <RetentionDialog onClose={() => setOpen(false)} /> : null}

@@ -27,11 +27,24 @@ export function useBlockedPushes(): BlockedPush[] {
  * The one-click new times of a blocked push (in 1 hour and tomorrow at the time asked for, on the
  * service's clock, or send now); `onFix` gets the new time, null to send it now.
  */
-export function BlockedPushFixes({ push, serviceNow, onFix }: { push: BlockedPush; serviceNow: number; onFix(executionTime: number | null): void }) {
+export function BlockedPushFixes({
+  push,
+  serviceNow,
+  onFix,
+}: {
+  push: BlockedPush;
+  serviceNow: number;
+  onFix(executionTime: number | null): void;
+}) {
   return (
     <div className="time-fixes" role="group" aria-label={`New time for ${push.title || `push ${push.id}`}`}>
       {timeFixes(push.executionTime ?? undefined, serviceNow).map((fix) => (
-        <button key={fix.label} type="button" onClick={() => onFix(fix.executionTime)} data-testid={`blocked-fix-${fix.executionTime === null ? 'now' : fix.label.startsWith('In') ? 'hour' : 'tomorrow'}`}>
+        <button
+          key={fix.label}
+          type="button"
+          onClick={() => onFix(fix.executionTime)}
+          data-testid={`blocked-fix-${fix.executionTime === null ? 'now' : fix.label.startsWith('In') ? 'hour' : 'tomorrow'}`}
+        >
           {fix.label}
         </button>
       ))}

@@ -40,10 +40,15 @@ export function PushContentFields({
   onLeave?(field: keyof PushContent): void;
 }) {
   const input = (field: 'title' | 'thumbnailUrl' | 'icon', props: InputHTMLAttributes<HTMLInputElement>) => (
-    <input id={`f-${prefix}${field}`} value={value[field]} onChange={(e) => onEdit({ [field]: e.target.value })}
+    <input
+      id={`f-${prefix}${field}`}
+      value={value[field]}
+      onChange={(e) => onEdit({ [field]: e.target.value })}
       onBlur={() => onLeave?.(field)}
       aria-invalid={problems[field] ? true : undefined}
-      data-testid={`${inputTestPrefix}-${field}`} {...props} />
+      data-testid={`${inputTestPrefix}-${field}`}
+      {...props}
+    />
   );
   return (
     <>
@@ -51,7 +56,11 @@ export function PushContentFields({
         label="Title"
         name={`${prefix}title`}
         problems={problems.title}
-        hint={<span data-testid={`${prefix}title-counter`}>{withHint(`${value.title.length}/${MAX_TITLE_LENGTH}`, titleLengthHint(value.title))}</span>}
+        hint={
+          <span data-testid={`${prefix}title-counter`}>
+            {withHint(`${value.title.length}/${MAX_TITLE_LENGTH}`, titleLengthHint(value.title))}
+          </span>
+        }
       >
         {input('title', { maxLength: MAX_TITLE_LENGTH + 20 })}
       </FormField>
@@ -60,7 +69,11 @@ export function PushContentFields({
         label="Description"
         name={`${prefix}itemDescription`}
         problems={problems.itemDescription}
-        hint={<span data-testid={`${prefix}description-hint`}>{withHint(`${value.itemDescription.length} characters`, descriptionLengthHint(value.itemDescription))}</span>}
+        hint={
+          <span data-testid={`${prefix}description-hint`}>
+            {withHint(`${value.itemDescription.length} characters`, descriptionLengthHint(value.itemDescription))}
+          </span>
+        }
       >
         <textarea
           id={`f-${prefix}itemDescription`}
@@ -71,10 +84,20 @@ export function PushContentFields({
           data-testid={`${inputTestPrefix}-itemDescription`}
         />
       </FormField>
-      <FormField label="Thumbnail URL" name={`${prefix}thumbnailUrl`} problems={problems.thumbnailUrl} hint={<ImageHints url={value.thumbnailUrl} role="thumbnail" testId={`${prefix}thumbnail-hints`} />}>
+      <FormField
+        label="Thumbnail URL"
+        name={`${prefix}thumbnailUrl`}
+        problems={problems.thumbnailUrl}
+        hint={<ImageHints url={value.thumbnailUrl} role="thumbnail" testId={`${prefix}thumbnail-hints`} />}
+      >
         {input('thumbnailUrl', { type: 'url', ...(placeholders ? { placeholder: 'https://  (at least 300x200, under 200 KB)' } : {}) })}
       </FormField>
-      <FormField label="Icon URL" name={`${prefix}icon`} problems={problems.icon} hint={<ImageHints url={value.icon} role="icon" testId={`${prefix}icon-hints`} />}>
+      <FormField
+        label="Icon URL"
+        name={`${prefix}icon`}
+        problems={problems.icon}
+        hint={<ImageHints url={value.icon} role="icon" testId={`${prefix}icon-hints`} />}
+      >
         {input('icon', { type: 'url', ...(placeholders ? { placeholder: 'https://  (192x192, square)' } : {}) })}
       </FormField>
     </>

@@ -24,7 +24,11 @@ export function useImageCheck(url: string, role: ImageRole): ImageCheck | 'check
 }
 
 function facts(c: ImageCheck): string {
-  const parts = [c.format?.toUpperCase(), c.width != null && c.height != null ? `${c.width}x${c.height}` : null, c.bytes != null ? `${Math.ceil(c.bytes / 1024)} KB` : null];
+  const parts = [
+    c.format?.toUpperCase(),
+    c.width != null && c.height != null ? `${c.width}x${c.height}` : null,
+    c.bytes != null ? `${Math.ceil(c.bytes / 1024)} KB` : null,
+  ];
   return parts.filter(Boolean).join(', ');
 }
 
@@ -36,13 +40,22 @@ export function ImageHints({ url, role, testId }: { url: string; role: ImageRole
   return (
     <span data-testid={testId}>
       {check === null && checkable(url) ? (
-        <button type="button" className="link-button" data-testid={`${testId}-check`} onClick={() => void usePush.getState().checkImage(url.trim(), role)}>
+        <button
+          type="button"
+          className="link-button"
+          data-testid={`${testId}-check`}
+          onClick={() => void usePush.getState().checkImage(url.trim(), role)}
+        >
           Check image
         </button>
       ) : null}{' '}
       {check === 'checking' ? <span>Checking the image... </span> : null}
       {check && check !== 'checking' ? (
-        check.error ? <span className="hint-warn">{check.error}. </span> : <span>Checked: {facts(check)}. </span>
+        check.error ? (
+          <span className="hint-warn">{check.error}. </span>
+        ) : (
+          <span>Checked: {facts(check)}. </span>
+        )
       ) : null}
       {hints.map((h) => (
         <span key={h} className="hint-warn" data-testid={`${testId}-hint`}>

@@ -28,9 +28,15 @@ export function PushPreview({ form }: { form: PushForm }) {
     <div className="preview" aria-label="Preview" data-testid="push-preview">
       <div className="preview-label muted">Desktop</div>
       <div className="preview-desktop">
-        {icon ? <img className="preview-icon" src={icon} alt="" data-testid="preview-icon" /> : <span className="preview-icon preview-blank" />}
+        {icon ? (
+          <img className="preview-icon" src={icon} alt="" data-testid="preview-icon" />
+        ) : (
+          <span className="preview-icon preview-blank" />
+        )}
         <div className="preview-text">
-          <div className="preview-title" data-testid="preview-title">{title}</div>
+          <div className="preview-title" data-testid="preview-title">
+            {title}
+          </div>
           <div className="preview-body">{body}</div>
           <div className="preview-host muted">{hostOf(form.url)}</div>
         </div>
@@ -45,7 +51,9 @@ export function PushPreview({ form }: { form: PushForm }) {
         <div className="preview-body">{body}</div>
         {thumb ? <img className="preview-mobile-image" src={thumb} alt="" /> : null}
       </div>
-      {(form.icon && !icon) || (form.thumbnailUrl && !thumb) ? <p className="muted preview-note">Images are shown only for https addresses that the app could fetch and check.</p> : null}
+      {(form.icon && !icon) || (form.thumbnailUrl && !thumb) ? (
+        <p className="muted preview-note">Images are shown only for https addresses that the app could fetch and check.</p>
+      ) : null}
     </div>
   );
 }

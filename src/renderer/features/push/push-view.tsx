@@ -65,13 +65,31 @@ export function PushView({ now }: { now: number }) {
                 : 'Ready to queue'}
           </span>
         )}
-        <button type="button" onClick={() => void s.check()} title={`Check with the rules (${shortcutLabel(KEYS.check)})`} data-testid="push-check">
+        <button
+          type="button"
+          onClick={() => void s.check()}
+          title={`Check with the rules (${shortcutLabel(KEYS.check)})`}
+          data-testid="push-check"
+        >
           Check <kbd>{shortcutLabel(KEYS.check)}</kbd>
         </button>
-        <button type="button" onClick={() => void s.saveDraft()} disabled={s.busy} title={`Save as draft (${shortcutLabel(KEYS.save)})`} data-testid="push-save">
+        <button
+          type="button"
+          onClick={() => void s.saveDraft()}
+          disabled={s.busy}
+          title={`Save as draft (${shortcutLabel(KEYS.save)})`}
+          data-testid="push-save"
+        >
           Save as draft <kbd>{shortcutLabel(KEYS.save)}</kbd>
         </button>
-        <button type="button" className="primary" onClick={() => void s.queue()} disabled={s.busy || problems.length > 0} title={`Queue to send (${shortcutLabel(KEYS.queue)})`} data-testid="push-queue">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void s.queue()}
+          disabled={s.busy || problems.length > 0}
+          title={`Queue to send (${shortcutLabel(KEYS.queue)})`}
+          data-testid="push-queue"
+        >
           Queue <kbd>{shortcutLabel(KEYS.queue)}</kbd>
         </button>
       </div>
@@ -106,7 +124,12 @@ function PushFields({ problems, serviceNow }: { problems: FieldProblem[]; servic
           <h2 className="details-title">{s.draftId ? 'Push draft' : 'New push'}</h2>
           {s.draftId ? <span className="tag-local">not posted</span> : null}
           {s.draftId || s.saveState !== 'saved' ? (
-            <span className={`muted save-state save-${s.saveState}`} data-testid="push-save-state" aria-live="polite" title={s.saveError ?? undefined}>
+            <span
+              className={`muted save-state save-${s.saveState}`}
+              data-testid="push-save-state"
+              aria-live="polite"
+              title={s.saveError ?? undefined}
+            >
               {SAVE_TEXT[s.saveState]}
               {s.saveError ? `: ${s.saveError}` : ''}
             </span>
@@ -142,7 +165,12 @@ function PushFields({ problems, serviceNow }: { problems: FieldProblem[]; servic
                 {s.defaultPerformer && f.performer === s.defaultPerformer ? (
                   <span>The default of this connection.</span>
                 ) : f.performer.trim() !== '' ? (
-                  <button type="button" className="link-button" onClick={() => void s.setDefaultPerformer(f.performer)} data-testid="performer-make-default">
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => void s.setDefaultPerformer(f.performer)}
+                    data-testid="performer-make-default"
+                  >
                     Use as default for this connection
                   </button>
                 ) : null}

@@ -28,7 +28,17 @@ export function ScheduleField(props: {
   testPrefix?: string;
   disabled?: boolean;
 }) {
-  const { value, onChange, onTouch, serviceNow, serviceOffsetMs, problems = [], scheduledOnly = false, testPrefix = 'push', disabled = false } = props;
+  const {
+    value,
+    onChange,
+    onTouch,
+    serviceNow,
+    serviceOffsetMs,
+    problems = [],
+    scheduledOnly = false,
+    testPrefix = 'push',
+    disabled = false,
+  } = props;
   const at = wallToMs(value.executionLocal);
   const scheduled = value.mode === 'scheduled';
   const passed = scheduled && at !== undefined && at <= serviceNow;
@@ -44,10 +54,26 @@ export function ScheduleField(props: {
         {!scheduledOnly ? (
           <div className="inline-options" role="radiogroup" aria-labelledby={`${testPrefix}-when-label`}>
             <label>
-              <input type="radio" name={`${testPrefix}-mode`} checked={!scheduled} onChange={() => onChange({ mode: 'immediate' })} data-testid={`${testPrefix}-immediate`} disabled={disabled} /> Now
+              <input
+                type="radio"
+                name={`${testPrefix}-mode`}
+                checked={!scheduled}
+                onChange={() => onChange({ mode: 'immediate' })}
+                data-testid={`${testPrefix}-immediate`}
+                disabled={disabled}
+              />{' '}
+              Now
             </label>
             <label>
-              <input type="radio" name={`${testPrefix}-mode`} checked={scheduled} onChange={() => onChange({ mode: 'scheduled' })} data-testid={`${testPrefix}-scheduled`} disabled={disabled} /> Scheduled
+              <input
+                type="radio"
+                name={`${testPrefix}-mode`}
+                checked={scheduled}
+                onChange={() => onChange({ mode: 'scheduled' })}
+                data-testid={`${testPrefix}-scheduled`}
+                disabled={disabled}
+              />{' '}
+              Scheduled
             </label>
           </div>
         ) : null}
@@ -82,12 +108,18 @@ export function ScheduleField(props: {
               <span className="muted">{zoneWord}</span>
             </label>
             {at !== undefined ? (
-              <div className={passed ? 'form-problem' : 'schedule-summary'} data-testid={`${testPrefix}-schedule-summary`} aria-live="polite">
+              <div
+                className={passed ? 'form-problem' : 'schedule-summary'}
+                data-testid={`${testPrefix}-schedule-summary`}
+                aria-live="polite"
+              >
                 {passed ? 'This time has passed: ' : 'Goes out '}
                 {describeSchedule(at, value.userTimeZone)}
               </div>
             ) : (
-              <div className="form-hint muted">Pick the day and time in {zoneWord === 'UTC' ? 'UTC' : "the subscribers' own clocks"}; your zone is {localZone()}.</div>
+              <div className="form-hint muted">
+                Pick the day and time in {zoneWord === 'UTC' ? 'UTC' : "the subscribers' own clocks"}; your zone is {localZone()}.
+              </div>
             )}
             {skew ? (
               <div className="form-hint muted" data-testid={`${testPrefix}-clock-note`}>
@@ -110,7 +142,13 @@ export function ScheduleField(props: {
                       type="button"
                       disabled={disabled}
                       data-testid={`${testPrefix}-fix-${fix.executionTime === null ? 'now' : fix.label.startsWith('In') ? 'hour' : 'tomorrow'}`}
-                      onClick={() => onChange(fix.executionTime === null ? { mode: 'immediate', executionLocal: '' } : { executionLocal: msToWall(fix.executionTime) })}
+                      onClick={() =>
+                        onChange(
+                          fix.executionTime === null
+                            ? { mode: 'immediate', executionLocal: '' }
+                            : { executionLocal: msToWall(fix.executionTime) },
+                        )
+                      }
                     >
                       {fix.label}
                     </button>

@@ -5,7 +5,16 @@ import { useState } from 'react';
 import { MAX_TARGET_APPS } from '../../../shared/domain/push';
 import type { App } from '../../../shared/ipc/contract';
 import { ChipInput } from '../../components/chip-input';
-import { addChip, CHIP_ATTRIBUTES, chipProblem, removeChip, setUserData, withdrawnApps, type PushForm, type Side } from '../../forms/push-form';
+import {
+  addChip,
+  CHIP_ATTRIBUTES,
+  chipProblem,
+  removeChip,
+  setUserData,
+  withdrawnApps,
+  type PushForm,
+  type Side,
+} from '../../forms/push-form';
 import { PUSH_LABELS } from '../../forms/push-words';
 import { chipName, parseUserDataValues } from '../../forms/target-codes';
 
@@ -20,7 +29,10 @@ export function TargetBuilder(props: {
 }) {
   const { form, apps, appsLoading = false, by, onChange, onTouch } = props;
   /** User data problems are the rules' under several names; all of them belong to its one row. */
-  const touchUserData = () => ['target.include.user_data', 'target.exclude.user_data', 'target.user_data', 'target.include', 'target.exclude'].forEach((f) => onTouch?.(f));
+  const touchUserData = () =>
+    ['target.include.user_data', 'target.exclude.user_data', 'target.user_data', 'target.include', 'target.exclude'].forEach((f) =>
+      onTouch?.(f),
+    );
   const [udKey, setUdKey] = useState('');
   const [udValues, setUdValues] = useState('');
   const [udSide, setUdSide] = useState<Side>('include');
@@ -28,7 +40,14 @@ export function TargetBuilder(props: {
   const gone = withdrawnApps(form.apps, apps);
   const toggleApp = (id: string) => {
     onTouch?.('target.include.apps');
-    onChange({ ...form, apps: form.apps.includes(id) ? form.apps.filter((a) => a !== id) : form.apps.length >= MAX_TARGET_APPS ? form.apps : [...form.apps, id] });
+    onChange({
+      ...form,
+      apps: form.apps.includes(id)
+        ? form.apps.filter((a) => a !== id)
+        : form.apps.length >= MAX_TARGET_APPS
+          ? form.apps
+          : [...form.apps, id],
+    });
   };
 
   return (
@@ -45,7 +64,12 @@ export function TargetBuilder(props: {
             ) : null}
             {apps.map((a) => (
               <label key={a.appId} className="app-pick">
-                <input type="checkbox" checked={form.apps.includes(a.appId)} onChange={() => toggleApp(a.appId)} data-testid={`app-${a.appId}`} />
+                <input
+                  type="checkbox"
+                  checked={form.apps.includes(a.appId)}
+                  onChange={() => toggleApp(a.appId)}
+                  data-testid={`app-${a.appId}`}
+                />
                 {a.publisher} <span className="muted">({a.appId})</span>
               </label>
             ))}
@@ -112,10 +136,15 @@ export function TargetBuilder(props: {
             Object.entries(form[side].userData).map(([k, vs]) => (
               <span key={`${side}-${k}`} className="chip">
                 {side} {k} = {vs.join(', ')}
-                <button type="button" className="chip-x" onClick={() => {
+                <button
+                  type="button"
+                  className="chip-x"
+                  onClick={() => {
                     touchUserData();
                     onChange(setUserData(form, side, k, null));
-                  }} aria-label={`Remove ${side} user data ${k}`}>
+                  }}
+                  aria-label={`Remove ${side} user data ${k}`}
+                >
                   {'\u00D7'}
                 </button>
               </span>
@@ -126,8 +155,20 @@ export function TargetBuilder(props: {
               <option value="include">include</option>
               <option value="exclude">exclude</option>
             </select>
-             <input aria-label="User data key" placeholder="key" data-testid="user-data-key" value={udKey} onChange={(e) => setUdKey(e.target.value)} />
-            <input aria-label="User data values" placeholder="values, comma separated" data-testid="user-data-values" value={udValues} onChange={(e) => setUdValues(e.target.value)} />
+            <input
+              aria-label="User data key"
+              placeholder="key"
+              data-testid="user-data-key"
+              value={udKey}
+              onChange={(e) => setUdKey(e.target.value)}
+            />
+            <input
+              aria-label="User data values"
+              placeholder="values, comma separated"
+              data-testid="user-data-values"
+              value={udValues}
+              onChange={(e) => setUdValues(e.target.value)}
+            />
             <button
               type="button"
               onClick={() => {
@@ -150,7 +191,13 @@ export function TargetBuilder(props: {
               {udProblem}
             </div>
           ) : null}
-          {[...(by['target.include.user_data'] ?? []), ...(by['target.exclude.user_data'] ?? []), ...(by['target.user_data'] ?? []), ...(by['target.include'] ?? []), ...(by['target.exclude'] ?? [])].map((m) => (
+          {[
+            ...(by['target.include.user_data'] ?? []),
+            ...(by['target.exclude.user_data'] ?? []),
+            ...(by['target.user_data'] ?? []),
+            ...(by['target.include'] ?? []),
+            ...(by['target.exclude'] ?? []),
+          ].map((m) => (
             <div key={m} className="form-problem">
               {m}
             </div>

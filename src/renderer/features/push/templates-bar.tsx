@@ -47,8 +47,15 @@ export function TemplatesBar() {
           }}
           onKeyDown={(e) => e.key === 'Escape' && setNaming(false)}
         >
-          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the person just asked for this field (its button opened it) */}
-          <input aria-label="Template name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Template name" autoFocus data-testid="template-name" />
+          <input
+            aria-label="Template name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Template name"
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the person just asked for this field (its button opened it)
+            autoFocus
+            data-testid="template-name"
+          />
           <button type="submit" disabled={name.trim() === ''} data-testid="template-save-confirm">
             Save template
           </button>

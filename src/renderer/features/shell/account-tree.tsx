@@ -66,8 +66,18 @@ export function AccountTree() {
   const shownRows = (rows: { account: Account; depth: number }[]) =>
     needle === ''
       ? rows
-      : rows.filter(({ account }) => hit(account) || (account.type === 'NETWORK' && accounts.some((m) => m.networkId === account.accountId && m.profileId === account.profileId && hit(m))));
-  const shortcutOf = new Map(groups.flatMap((g) => g.rows).slice(0, 9).map(({ account }, i) => [`${account.profileId}/${account.accountId}`, i + 1]));
+      : rows.filter(
+          ({ account }) =>
+            hit(account) ||
+            (account.type === 'NETWORK' &&
+              accounts.some((m) => m.networkId === account.accountId && m.profileId === account.profileId && hit(m))),
+        );
+  const shortcutOf = new Map(
+    groups
+      .flatMap((g) => g.rows)
+      .slice(0, 9)
+      .map(({ account }, i) => [`${account.profileId}/${account.accountId}`, i + 1]),
+  );
   const visible = groups.flatMap((g) => shownRows(g.rows));
   const selectedVisible = visible.some(({ account }) => sameAccount(account, selected));
   // With no account to hold the tab stop, the first connection's "+" holds it.
@@ -96,7 +106,13 @@ export function AccountTree() {
       <div className="tree-title">Connections</div>
       <label className="tree-filter">
         <span className="visually-hidden">Filter accounts</span>
-        <input type="search" placeholder="Filter accounts..." value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="tree-filter" />
+        <input
+          type="search"
+          placeholder="Filter accounts..."
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          data-testid="tree-filter"
+        />
       </label>
       {loaded && groups.length === 0 ? <p className="muted tree-empty">No connections yet.</p> : null}
       {groups.map(({ profile, rows }, g) => (
@@ -106,7 +122,16 @@ export function AccountTree() {
             <span className="tree-profile-name" title={profile.name}>
               {profile.name}
             </span>
-            <button type="button" className="icon-button tree-profile-add" tabIndex={firstHolds && g === 0 ? 0 : -1} data-tree-stop="" onClick={() => setAddAccountTo(profile)} title={`Add an account to ${profile.name}`} aria-label={`Add account to ${profile.name}`} data-testid={`add-account-${profile.id}`}>
+            <button
+              type="button"
+              className="icon-button tree-profile-add"
+              tabIndex={firstHolds && g === 0 ? 0 : -1}
+              data-tree-stop=""
+              onClick={() => setAddAccountTo(profile)}
+              title={`Add an account to ${profile.name}`}
+              aria-label={`Add account to ${profile.name}`}
+              data-testid={`add-account-${profile.id}`}
+            >
               +
             </button>
             <EditConnectionButton profile={profile} tabIndex={-1} />
@@ -204,7 +229,11 @@ export function AccountTree() {
       ) : null}
       {settingsOf ? <AccountCapabilitiesDialog account={settingsOf} onClose={() => setSettingsOf(null)} /> : null}
       {removing && 'profile' in removing ? (
-        <RemoveConnectionDialog profile={removing.profile} accounts={accounts.filter((a) => a.profileId === removing.profile.id)} onClose={() => setRemoving(null)} />
+        <RemoveConnectionDialog
+          profile={removing.profile}
+          accounts={accounts.filter((a) => a.profileId === removing.profile.id)}
+          onClose={() => setRemoving(null)}
+        />
       ) : null}
     </nav>
   );

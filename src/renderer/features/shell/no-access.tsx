@@ -26,8 +26,8 @@ export function NoAccessNote() {
   if (!account?.noAccess) return null;
   return (
     <p className="no-access-note" role="status" data-testid="account-no-access">
-      <strong>No access to {account.name || account.accountId}.</strong> {noAccessText(account)}. Ask the service to grant these credentials access again; the next
-      call that succeeds clears this.
+      <strong>No access to {account.name || account.accountId}.</strong> {noAccessText(account)}. Ask the service to grant these credentials
+      access again; the next call that succeeds clears this.
     </p>
   );
 }

@@ -22,7 +22,9 @@ function Banner({ profile }: { profile: Profile }) {
     setBusy(true);
     setOutcome(null);
     try {
-      const p = working ? await call('profiles.setWorkOffline', { profileId: profile.id, offline: false }) : await call('profiles.retryNow', { profileId: profile.id });
+      const p = working
+        ? await call('profiles.setWorkOffline', { profileId: profile.id, offline: false })
+        : await call('profiles.retryNow', { profileId: profile.id });
       useWorkspace.getState().setConnection(p.id, p.connection);
       // Still offline: say the question was asked, or the click looks like it did nothing.
       if (p.connection === 'offline') setOutcome(`Still no answer at ${new Date().toLocaleTimeString()}; it is asked again on its own.`);
@@ -38,8 +40,8 @@ function Banner({ profile }: { profile: Profile }) {
       <p>
         <strong>{working ? 'Working offline.' : `Offline: ${profile.name} cannot be reached.`}</strong>{' '}
         {working ? 'Nothing is sent or refreshed until you go online. ' : ''}
-        You can still write and edit drafts and queue changes: they are kept on this computer and sent when {working ? 'you go online' : 'the service answers again'}. The
-        campaigns shown are the last synced ones.
+        You can still write and edit drafts and queue changes: they are kept on this computer and sent when{' '}
+        {working ? 'you go online' : 'the service answers again'}. The campaigns shown are the last synced ones.
         {outcome ? <span data-testid="offline-outcome"> {outcome}</span> : null}
       </p>
       <button type="button" onClick={() => void retry()} disabled={busy} data-testid="offline-retry">

@@ -24,7 +24,8 @@ export function tightestWords(limits: AccountLimits | undefined): string {
     for (const w of b.windows) {
       if (w.quota <= 0) continue;
       const left = Math.max(0, w.quota - w.used);
-      if (best === null || left / w.quota < best.share) best = { text: `${budgetName(b)}: ${left} of ${w.quota} ${windowName(w)} left`, share: left / w.quota };
+      if (best === null || left / w.quota < best.share)
+        best = { text: `${budgetName(b)}: ${left} of ${w.quota} ${windowName(w)} left`, share: left / w.quota };
     }
   }
   return best?.text ?? 'Not rate limited';
@@ -59,7 +60,14 @@ export function StatusBar({ now, onOpenLimits }: { now: number; onOpenLimits?: (
       ) : null}
       <span aria-hidden="true">·</span>
       {/* The tightest window; the whole picture is one click (or Alt+7) away in the Limits tab. */}
-      <button type="button" className="statusbar-link" data-testid="rate-limit" onClick={onOpenLimits} title="Open the rate limits of this connection's accounts (Alt+7)" aria-keyshortcuts="Alt+7">
+      <button
+        type="button"
+        className="statusbar-link"
+        data-testid="rate-limit"
+        onClick={onOpenLimits}
+        title="Open the rate limits of this connection's accounts (Alt+7)"
+        aria-keyshortcuts="Alt+7"
+      >
         {tightestWords(limits.view?.accounts.find((a) => a.accountId === account.accountId))}
       </button>
     </footer>

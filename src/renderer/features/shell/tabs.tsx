@@ -2,13 +2,31 @@
 // last: it looks at the account's budgets rather than its work.
 export const TABS = ['campaigns', 'drafts', 'push', 'tasks', 'outbox', 'activity', 'limits'] as const;
 export type Tab = (typeof TABS)[number];
-const TITLES: Record<Tab, string> = { campaigns: 'Campaigns', drafts: 'Drafts', push: 'Push', tasks: 'Tasks', outbox: 'Outbox', activity: 'Activity', limits: 'Limits' };
+const TITLES: Record<Tab, string> = {
+  campaigns: 'Campaigns',
+  drafts: 'Drafts',
+  push: 'Push',
+  tasks: 'Tasks',
+  outbox: 'Outbox',
+  activity: 'Activity',
+  limits: 'Limits',
+};
 
 /**
  * `counts`: the number on a tab (the Outbox's counts what is on its way, as the status bar's
  * "queued" does); `attention`: what waits for the person there, said apart ("1 failed").
  */
-export function Tabs({ current, onChange, counts, attention = {} }: { current: Tab; onChange(t: Tab): void; counts: Partial<Record<Tab, number>>; attention?: Partial<Record<Tab, string | null>> }) {
+export function Tabs({
+  current,
+  onChange,
+  counts,
+  attention = {},
+}: {
+  current: Tab;
+  onChange(t: Tab): void;
+  counts: Partial<Record<Tab, number>>;
+  attention?: Partial<Record<Tab, string | null>>;
+}) {
   return (
     <div className="tabs" role="tablist" aria-label="Account views">
       {TABS.map((t, i) => (

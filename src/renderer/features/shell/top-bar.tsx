@@ -37,19 +37,31 @@ export function TopBar({ onOpenSwitcher }: { onOpenSwitcher(): void }) {
 
   return (
     <header className="topbar">
-      <button type="button" className="switcher-button" onClick={onOpenSwitcher} data-testid="account-switcher-button" aria-keyshortcuts="Control+K Meta+K">
+      <button
+        type="button"
+        className="switcher-button"
+        onClick={onOpenSwitcher}
+        data-testid="account-switcher-button"
+        aria-keyshortcuts="Control+K Meta+K"
+      >
         <span className="switcher-current">{account ? account.name || account.accountId : 'No account'}</span>
         <span aria-hidden="true">{'\u25BE'}</span>
         <kbd>{MOD_KEY}+K</kbd>
       </button>
       <div className="topbar-spacer" />
-      {info?.secrets.warning ? <span className="warning" title={info.secrets.warning}>Secrets in memory only</span> : null}
+      {info?.secrets.warning ? (
+        <span className="warning" title={info.secrets.warning}>
+          Secrets in memory only
+        </span>
+      ) : null}
       {profile ? (
         <span className="topbar-state" data-testid="connection-state">
           <ConnectionDot state={profile.connection} /> {connectionLabel(profile)}
         </span>
       ) : null}
-      {profile?.connection === 'failing' && profile.signIn.needsSecret ? <EnterSecretButton profile={profile} testId="topbar-enter-secret" /> : null}
+      {profile?.connection === 'failing' && profile.signIn.needsSecret ? (
+        <EnterSecretButton profile={profile} testId="topbar-enter-secret" />
+      ) : null}
       {/* A long failure message is cut to the room there is; the whole of it shows on hover. */}
       <span className="topbar-sync" data-testid="sync-progress" aria-live="polite" title={sync.text || undefined}>
         {sync.bar ? <progress max={sync.bar.max} value={sync.bar.value} /> : null}

@@ -28,7 +28,13 @@ export function SwPath({ app, account }: { app: App; account: AccountRef }) {
       onSubmit={async (e) => {
         e.preventDefault();
         try {
-          const item = await call('apps.setSwPath', { profileId: account.profileId, accountId: account.accountId, appId: app.appId, serviceWorkerPath: path, performer });
+          const item = await call('apps.setSwPath', {
+            profileId: account.profileId,
+            accountId: account.accountId,
+            appId: app.appId,
+            serviceWorkerPath: path,
+            performer,
+          });
           say(`Queued: ${item.summary}.`, false);
           setEditing(false);
         } catch (err) {
@@ -37,8 +43,15 @@ export function SwPath({ app, account }: { app: App; account: AccountRef }) {
       }}
       onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
     >
-      {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the person just asked for this field (its button opened it) */}
-      <input aria-label="Service worker path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/sw.js" autoFocus data-testid="sw-path-input" />
+      <input
+        aria-label="Service worker path"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        placeholder="/sw.js"
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- the person just asked for this field (its button opened it)
+        autoFocus
+        data-testid="sw-path-input"
+      />
       <input aria-label="Performer" value={performer} onChange={(e) => setPerformer(e.target.value)} placeholder="performer" />
       <button type="submit" disabled={problems.length > 0}>
         Queue
@@ -47,8 +60,8 @@ export function SwPath({ app, account }: { app: App; account: AccountRef }) {
         Cancel
       </button>
       <span className="form-hint muted sw-help" data-testid="sw-path-help">
-        The path of the service worker file from the root of the application's domain, starting with "/" (e.g. /push/sw.js); the file must be
-        reachable there. Change it when the file is not at the default place, another worker already uses it, the site lives in a
+        The path of the service worker file from the root of the application's domain, starting with "/" (e.g. /push/sw.js); the file must
+        be reachable there. Change it when the file is not at the default place, another worker already uses it, the site lives in a
         subdirectory, or the worker moved. The service answers 400 when the request is not valid or this connection may not change this
         application, and 404 when the application id (container) is not known to it; either shows in the Outbox with the service's words.
       </span>

@@ -36,7 +36,8 @@ function fieldText(t: Task, key: keyof Task & string): string {
   if (v === null || v === undefined || v === '') return '\u2014';
   // A subscriber's-time send time is a wall time in each zone, not one moment in UTC.
   if (key === 'executionTime' && typeof v === 'number') return scheduleLabel(v, t.userTimeZone);
-  if (key === 'taskUpdateTime' && typeof v === 'number') return `${new Date(v).toISOString().replace('T', ' ').slice(0, 16)} UTC (${new Date(v).toLocaleString()} your time)`;
+  if (key === 'taskUpdateTime' && typeof v === 'number')
+    return `${new Date(v).toISOString().replace('T', ' ').slice(0, 16)} UTC (${new Date(v).toLocaleString()} your time)`;
   if (key === 'userTimeZone') return v === 1 ? "1: each subscriber's own time zone" : v === 0 ? '0: UTC' : String(v);
   return String(v);
 }
@@ -76,7 +77,14 @@ export function TaskDetails({ task, account, now }: { task: Task; account: Accou
           <button type="button" className="danger" onClick={() => setConfirm(true)} disabled={busy} data-testid="task-cancel">
             Cancel push...
           </button>
-          <button type="button" className="primary" onClick={() => edit(task.taskId)} disabled={busy} data-testid="task-edit" title="Open it in the composer, with the preview and the time zone">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => edit(task.taskId)}
+            disabled={busy}
+            data-testid="task-edit"
+            title="Open it in the composer, with the preview and the time zone"
+          >
             Edit...
           </button>
         </div>

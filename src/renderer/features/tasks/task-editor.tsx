@@ -46,10 +46,23 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
     );
 
   const text = (field: 'title' | 'thumbnailUrl' | 'icon' | 'performer', props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <input id={`f-task-${field}`} value={form[field]} onChange={(e) => setForm({ ...form, [field]: e.target.value })} data-testid={`task-${field}`} {...props} />
+    <input
+      id={`f-task-${field}`}
+      value={form[field]}
+      onChange={(e) => setForm({ ...form, [field]: e.target.value })}
+      data-testid={`task-${field}`}
+      {...props}
+    />
   );
   // The preview reads the composer's form: the task's URL with the fields being edited.
-  const preview = { ...newPushForm(), title: form.title, url: task.url ?? '', itemDescription: form.itemDescription, thumbnailUrl: form.thumbnailUrl, icon: form.icon };
+  const preview = {
+    ...newPushForm(),
+    title: form.title,
+    url: task.url ?? '',
+    itemDescription: form.itemDescription,
+    thumbnailUrl: form.thumbnailUrl,
+    icon: form.icon,
+  };
 
   return (
     <div className="push task-editor" data-testid="task-editor">
@@ -83,7 +96,13 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
           </FormField>
           <ScheduleField
             value={{ mode: 'scheduled', executionLocal: form.executionLocal, userTimeZone: form.userTimeZone }}
-            onChange={(p) => setForm({ ...form, ...(p.executionLocal !== undefined ? { executionLocal: p.executionLocal } : {}), ...(p.userTimeZone !== undefined ? { userTimeZone: p.userTimeZone } : {}) })}
+            onChange={(p) =>
+              setForm({
+                ...form,
+                ...(p.executionLocal !== undefined ? { executionLocal: p.executionLocal } : {}),
+                ...(p.userTimeZone !== undefined ? { userTimeZone: p.userTimeZone } : {}),
+              })
+            }
             serviceNow={serviceNow}
             serviceOffsetMs={serviceOffset}
             problems={[...(by.executionTime ?? []), ...(by.userTimeZone ?? [])]}
@@ -96,12 +115,22 @@ export function TaskEditor({ task, account, now }: { task: Task; account: Accoun
       <div className="push-target">
         <div className="editor-actions">
           <span className="muted" data-testid="task-edit-state">
-            {changed === 0 ? 'No changes yet' : problems.length > 0 ? problemCount(problems.length) : `${changed} change${changed === 1 ? '' : 's'} ready to queue`}
+            {changed === 0
+              ? 'No changes yet'
+              : problems.length > 0
+                ? problemCount(problems.length)
+                : `${changed} change${changed === 1 ? '' : 's'} ready to queue`}
           </span>
           <button type="button" onClick={close} disabled={busy} data-testid="task-edit-discard">
             Discard changes
           </button>
-          <button type="button" className="primary" onClick={() => void queue()} disabled={busy || changed === 0 || problems.length > 0} data-testid="task-save">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void queue()}
+            disabled={busy || changed === 0 || problems.length > 0}
+            data-testid="task-save"
+          >
             Queue changes
           </button>
         </div>

@@ -12,9 +12,12 @@ export function taskEditability(t: Task, now: number): Editability {
   // (isServiceValue: any case, and the other spelling, "canceled".)
   if (is('cancelled')) return { editable: false, reason: "Cancelled: it can't be edited or cancelled" };
   if (is('failed')) return { editable: false, reason: "Failed on the service: it can't be edited or cancelled" };
-  if (!isServiceValue(t.taskType, 'scheduled')) return { editable: false, reason: "Sent at once: only scheduled pushes can be edited or cancelled" };
-  if (!is('pending')) return { editable: false, reason: `Status "${t.taskStatus}": only pending scheduled pushes can be edited or cancelled` };
-  if (typeof t.executionTime !== 'number' || t.executionTime <= now) return { editable: false, reason: "Its time has come: it is being sent and can't be changed" };
+  if (!isServiceValue(t.taskType, 'scheduled'))
+    return { editable: false, reason: 'Sent at once: only scheduled pushes can be edited or cancelled' };
+  if (!is('pending'))
+    return { editable: false, reason: `Status "${t.taskStatus}": only pending scheduled pushes can be edited or cancelled` };
+  if (typeof t.executionTime !== 'number' || t.executionTime <= now)
+    return { editable: false, reason: "Its time has come: it is being sent and can't be changed" };
   return { editable: true };
 }
 

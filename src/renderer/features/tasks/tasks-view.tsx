@@ -32,7 +32,11 @@ const COLUMNS: GridColumn<Task>[] = [
     width: 260,
     render: (t) => {
       const text = typeof t.executionTime === 'number' ? scheduleLabel(t.executionTime, t.userTimeZone) : '\u2014';
-      return <span data-testid="cell-task-when" title={text}>{text}</span>;
+      return (
+        <span data-testid="cell-task-when" title={text}>
+          {text}
+        </span>
+      );
     },
   },
   { id: 'id', title: 'Task', width: 90, align: 'right', render: (t) => t.taskId },
@@ -81,12 +85,30 @@ export function TasksView({ now }: { now: number }) {
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => void s.refresh()} disabled={!s.appId || s.loading} data-testid="tasks-refresh" title="Fetch this application's tasks from the service">
+        <button
+          type="button"
+          onClick={() => void s.refresh()}
+          disabled={!s.appId || s.loading}
+          data-testid="tasks-refresh"
+          title="Fetch this application's tasks from the service"
+        >
           {s.loading ? 'Refreshing...' : 'Refresh tasks'}
         </button>
         <div className="task-filters">
-          <FilterSelect label="Type" value={s.typeFilter} choices={TASK_TYPES} onChange={(v) => s.setView({ typeFilter: v })} testId="task-type-filter" />
-          <FilterSelect label="Status" value={s.statusFilter} choices={statuses} onChange={(v) => s.setView({ statusFilter: v })} testId="task-status-filter" />
+          <FilterSelect
+            label="Type"
+            value={s.typeFilter}
+            choices={TASK_TYPES}
+            onChange={(v) => s.setView({ typeFilter: v })}
+            testId="task-type-filter"
+          />
+          <FilterSelect
+            label="Status"
+            value={s.statusFilter}
+            choices={statuses}
+            onChange={(v) => s.setView({ statusFilter: v })}
+            testId="task-status-filter"
+          />
           <label className="field">
             <span className="field-label">Sort by</span>
             <select value={s.sortBy} onChange={(e) => s.setView({ sortBy: e.target.value as TaskSort })} data-testid="task-sort">
@@ -141,7 +163,12 @@ export function TasksView({ now }: { now: number }) {
             }
           />
           {selected && account ? (
-            <TaskDetails key={`${selected.taskId}:${selected.taskStatus}:${selected.executionTime}`} task={selected} account={account} now={now} />
+            <TaskDetails
+              key={`${selected.taskId}:${selected.taskStatus}:${selected.executionTime}`}
+              task={selected}
+              account={account}
+              now={now}
+            />
           ) : (
             <aside className="details">
               <p className="muted">Select a task to see it, or to change a scheduled one.</p>
@@ -154,7 +181,19 @@ export function TasksView({ now }: { now: number }) {
 }
 
 /** A filter over one field of the tasks: "any" or one of the values. */
-function FilterSelect({ label, value, choices, onChange, testId }: { label: string; value: string; choices: readonly string[]; onChange(v: string): void; testId: string }) {
+function FilterSelect({
+  label,
+  value,
+  choices,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  choices: readonly string[];
+  onChange(v: string): void;
+  testId: string;
+}) {
   return (
     <label className="field">
       <span className="field-label">{label}</span>

@@ -18,7 +18,17 @@ describe('campaign columns', () => {
     }
     expect(ids(chosenColumns([], true))).toContain('advertiser_name');
     // A saved choice wins; fields this version does not know are dropped.
-    expect(ids(chosenColumns([{ id: 'gone', width: 90 }, { id: 'cpc', width: 70 }], false))).toEqual(['cpc']);
+    expect(
+      ids(
+        chosenColumns(
+          [
+            { id: 'gone', width: 90 },
+            { id: 'cpc', width: 70 },
+          ],
+          false,
+        ),
+      ),
+    ).toEqual(['cpc']);
   });
 
   it('moves a column before or after the one it was dropped on', () => {
@@ -31,7 +41,7 @@ describe('campaign columns', () => {
     expect(moveColumn(c, 'spent', 'nowhere', 'after')).toBe(c);
   });
 
-  it('keeps a width between the column\'s own minimum and 1200 whole pixels, ignoring what is not a number', () => {
+  it("keeps a width between the column's own minimum and 1200 whole pixels, ignoring what is not a number", () => {
     const c = cols('name', 'spent');
     expect(resizeColumn(c, 'spent', 10)[1].width).toBe(64);
     expect(resizeColumn(c, 'name', 40)[0].width).toBe(150);
@@ -49,7 +59,10 @@ describe('campaign columns', () => {
   });
 
   it('opens a view saved with a column below its minimum at the minimum', () => {
-    const grid = campaignColumns([{ id: 'name', width: 40 }, { id: 'cpc', width: 40 }]);
+    const grid = campaignColumns([
+      { id: 'name', width: 40 },
+      { id: 'cpc', width: 40 },
+    ]);
     expect(grid.map((g) => [g.width, g.minWidth])).toEqual([
       [150, 150],
       [64, 64],

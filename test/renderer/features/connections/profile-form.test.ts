@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { channels } from '../../../../src/shared/ipc/contract';
-import { accountIdProblem, NEW_PROFILE_FORM, profileCreateInput, profileFormProblems } from '../../../../src/renderer/features/connections/profile-form';
+import {
+  accountIdProblem,
+  NEW_PROFILE_FORM,
+  profileCreateInput,
+  profileFormProblems,
+} from '../../../../src/renderer/features/connections/profile-form';
 
-const good = { ...NEW_PROFILE_FORM, name: 'Prod', baseUrl: 'https://api.example.com', authUrl: 'https://auth.example.com', pushUrl: 'https://push.example.com', clientId: 'c1', clientSecret: 's3cret' };
+const good = {
+  ...NEW_PROFILE_FORM,
+  name: 'Prod',
+  baseUrl: 'https://api.example.com',
+  authUrl: 'https://auth.example.com',
+  pushUrl: 'https://push.example.com',
+  clientId: 'c1',
+  clientSecret: 's3cret',
+};
 
 describe('add connection form', () => {
   it('accepts a complete client-credentials connection, and its input passes the contract', () => {
@@ -11,7 +24,14 @@ describe('add connection form', () => {
   });
 
   it('names every missing field', () => {
-    expect(profileFormProblems(NEW_PROFILE_FORM).map((p) => p.field)).toEqual(['name', 'baseUrl', 'authUrl', 'pushUrl', 'clientId', 'clientSecret']);
+    expect(profileFormProblems(NEW_PROFILE_FORM).map((p) => p.field)).toEqual([
+      'name',
+      'baseUrl',
+      'authUrl',
+      'pushUrl',
+      'clientId',
+      'clientSecret',
+    ]);
   });
 
   it('refuses non-http addresses and addresses carrying credentials', () => {

@@ -1,7 +1,14 @@
 // What the Limits tab says: spans as a person says them, countdowns that run from the picture's
 // time, and the drain estimate's three cases (a time, now, unknown until the service answers).
 import { describe, expect, it } from 'vitest';
-import { budgetName, formatSpan, modelNote, refillLabel, usedOfQuota, windowName } from '../../../../src/renderer/features/limits/limits-words';
+import {
+  budgetName,
+  formatSpan,
+  modelNote,
+  refillLabel,
+  usedOfQuota,
+  windowName,
+} from '../../../../src/renderer/features/limits/limits-words';
 
 describe('limits words', () => {
   it('says spans in seconds, then about minutes and hours', () => {

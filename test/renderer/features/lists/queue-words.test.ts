@@ -5,12 +5,24 @@ import type { AccountLimits, OutboxCount, OutboxWait } from '../../../../src/sha
 
 const ref = { profileId: 'p1', accountId: 'acme' };
 const count = (state: OutboxCount['state'], n: number): OutboxCount => ({ ...ref, state, count: n });
-const wait = (w: Partial<OutboxWait>): OutboxWait => ({ id: '1', ...ref, reason: 'next', until: null, ahead: 0, window: null, lastTry: null, ...w });
+const wait = (w: Partial<OutboxWait>): OutboxWait => ({
+  id: '1',
+  ...ref,
+  reason: 'next',
+  until: null,
+  ahead: 0,
+  window: null,
+  lastTry: null,
+  ...w,
+});
 const NOW = Date.UTC(2026, 10, 28, 5, 0, 0);
 
 describe('the queue in words, from the outbox counts and waits', () => {
   it('counts as queued what is on its way, and says failed and blocked apart', () => {
-    const c = accountCounts([count('queued', 1), count('uncertain', 1), count('failed', 1), count('blocked', 2), { ...count('queued', 5), accountId: 'other' }], ref);
+    const c = accountCounts(
+      [count('queued', 1), count('uncertain', 1), count('failed', 1), count('blocked', 2), { ...count('queued', 5), accountId: 'other' }],
+      ref,
+    );
     expect(c).toEqual({ onTheWay: 2, checking: 1, failed: 1, blocked: 2 });
     expect(queuedWords(c.onTheWay)).toBe('2 queued');
     expect(attentionWords(c)).toBe('1 failed, 2 blocked');
@@ -19,7 +31,9 @@ describe('the queue in words, from the outbox counts and waits', () => {
 
   it('never says "all sent now" while the first change is being checked on the service', () => {
     const waits = [wait({ id: '2', reason: 'turn', ahead: 1 })];
-    expect(headWords({ onTheWay: 2, checking: 1 }, waits, 'online', NOW)).toBe('checking on the service whether one arrived before sending more');
+    expect(headWords({ onTheWay: 2, checking: 1 }, waits, 'online', NOW)).toBe(
+      'checking on the service whether one arrived before sending more',
+    );
   });
 
   it('says the hour limit and the clock time it sends at, and counts a short wait down in seconds', () => {
@@ -39,13 +53,24 @@ describe('the queue in words, from the outbox counts and waits', () => {
 });
 
 describe('the tightest rate-limit window, from the Limits picture', () => {
-  const budget = (model: AccountLimits['budgets'][number]['model'], windows: [number, number, number][]): AccountLimits['budgets'][number] => ({
+  const budget = (
+    model: AccountLimits['budgets'][number]['model'],
+    windows: [number, number, number][],
+  ): AccountLimits['budgets'][number] => ({
     group: 'campaigns',
     budget: 'write',
     model,
     waiting: 0,
     blockedForMs: 0,
-    windows: windows.map(([quota, used, windowMs]) => ({ name: String(windowMs), quota, used, windowMs, resetInMs: 0, nextSlotInMs: 0, holding: false })),
+    windows: windows.map(([quota, used, windowMs]) => ({
+      name: String(windowMs),
+      quota,
+      used,
+      windowMs,
+      resetInMs: 0,
+      nextSlotInMs: 0,
+      holding: false,
+    })),
   });
   const limits = (budgets: AccountLimits['budgets']): AccountLimits => ({ accountId: 'acme', queued: 0, drainEstimateMs: null, budgets });
 
@@ -56,7 +81,16 @@ describe('the tightest rate-limit window, from the Limits picture', () => {
   });
 
   it('names the window with the smallest share left, in the Limits tab words, or that the account is not limited', () => {
-    expect(tightestWords(limits([budget('learned', [[10, 1, 1_000], [60, 50, 60_000]])]))).toBe('Create campaigns (writes): 10 of 60 per minute left');
+    expect(
+      tightestWords(
+        limits([
+          budget('learned', [
+            [10, 1, 1_000],
+            [60, 50, 60_000],
+          ]),
+        ]),
+      ),
+    ).toBe('Create campaigns (writes): 10 of 60 per minute left');
     expect(tightestWords(limits([budget('unlimited', [])]))).toBe('Not rate limited');
   });
 });

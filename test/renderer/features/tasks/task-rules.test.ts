@@ -4,24 +4,34 @@ import { statusClass, taskEditability, taskPatch, taskToEditForm } from '../../.
 import { taskIsFuture } from '../../../../src/main/sync/recheck';
 
 const NOW = 1_900_000_000_000;
-const task = (o: Record<string, unknown>) => taskSchema.parse({ taskId: 1, tagId: 1001, taskType: 'scheduled', taskStatus: 'pending', executionTime: NOW + 60_000, title: 'T', ...o });
+const task = (o: Record<string, unknown>) =>
+  taskSchema.parse({ taskId: 1, tagId: 1001, taskType: 'scheduled', taskStatus: 'pending', executionTime: NOW + 60_000, title: 'T', ...o });
 
 describe('task editability', () => {
   it('allows editing a future scheduled pending task only', () => {
     expect(taskEditability(task({}), NOW)).toEqual({ editable: true });
   });
   it('reads the type and status in whatever case the service writes them (DECISIONS client 18)', () => {
-    for (const [taskType, taskStatus] of [['SCHEDULED', 'PENDING'], ['Scheduled', 'Pending']]) {
+    for (const [taskType, taskStatus] of [
+      ['SCHEDULED', 'PENDING'],
+      ['Scheduled', 'Pending'],
+    ]) {
       expect(taskEditability(task({ taskType, taskStatus }), NOW)).toEqual({ editable: true });
       expect(taskIsFuture(task({ taskType, taskStatus }), NOW)).toBe(true);
     }
     expect(taskEditability(task({ taskStatus: 'COMPLETED' }), NOW).editable).toBe(false);
   });
   it('gives the reason for every other task', () => {
-    expect(taskEditability(task({ taskStatus: 'completed' }), NOW)).toEqual({ editable: false, reason: "Already sent: it can't be edited or cancelled" });
+    expect(taskEditability(task({ taskStatus: 'completed' }), NOW)).toEqual({
+      editable: false,
+      reason: "Already sent: it can't be edited or cancelled",
+    });
     expect(taskEditability(task({ taskStatus: 'cancelled' }), NOW).editable).toBe(false);
     expect(taskEditability(task({ taskType: 'immediate', taskStatus: 'pending' }), NOW).editable).toBe(false);
-    expect(taskEditability(task({ executionTime: NOW - 1 }), NOW)).toMatchObject({ editable: false, reason: expect.stringContaining('time has come') });
+    expect(taskEditability(task({ executionTime: NOW - 1 }), NOW)).toMatchObject({
+      editable: false,
+      reason: expect.stringContaining('time has come'),
+    });
     expect(taskEditability(task({ taskStatus: 'paused_by_ops' }), NOW)).toMatchObject({ reason: expect.stringContaining('paused_by_ops') });
   });
   it('knows a cancelled task in the other spelling and any case, in its reason and its badge', () => {
