@@ -53,6 +53,7 @@ export const CHAOS_TABLE: ChaosTable = {
   create_answer: oneOf(['wrapped', 'sparse'] as const),
   task_status_spelling: oneOf(['us'] as const),
   task_times: oneOf(TASK_TIMES),
+  auth_apps_shape: oneOf(['null_publisher', 'wrapped', 'list'] as const),
   token_refused_403: flag,
   retry_after_date: flag,
   clock_offset_ms: (r) => (half(r) ? r.int(-15 * MINUTE, 15 * MINUTE) : undefined),

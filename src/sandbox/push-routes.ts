@@ -36,9 +36,17 @@ export function readJsonBody(core: SandboxCore, ctx: RequestContext): { value: u
 function authApps(core: SandboxCore, ctx: RequestContext): Reply {
   const auth = authenticate(core, ctx, 'push');
   if (auth.reply) return auth.reply;
-  const out: Record<string, string> = {};
+  const out: Record<string, string | null> = {};
   const ids = [...auth.client.apps].filter((id) => core.world.apps.has(id)).sort((a, b) => byId(BigInt(a), BigInt(b)));
-  for (const id of ids) out[id] = core.world.apps.get(id)!.publisher;
+  const shape = core.variants.auth_apps_shape;
+  ids.forEach((id, i) => (out[id] = shape === 'null_publisher' && i % 2 === 1 ? null : core.world.apps.get(id)!.publisher));
+  if (shape === 'wrapped') return answer(core.variants, 200, { apps: out });
+  if (shape === 'list')
+    return answer(
+      core.variants,
+      200,
+      ids.map((id) => ({ app_id: BigInt(id), publisher: out[id] })),
+    );
   return answer(core.variants, 200, out);
 }
 

@@ -64,6 +64,13 @@ export const variantsSchema = z.strictObject({
    */
   task_times: z.enum(TASK_TIMES).optional(),
   /**
+   * The authorized applications (spec 2.7 says "map of application ID to publisher name") written
+   * otherwise: a publisher not known given as null (`null_publisher`: every second app), or, beyond
+   * the text, the map under a key (`wrapped`: `{"apps": {...}}`) or a list of records
+   * (`list`: `[{"app_id": 1001, "publisher": "..."}]`, ids as numbers).
+   */
+  auth_apps_shape: z.enum(['null_publisher', 'wrapped', 'list']).optional(),
+  /**
    * Beyond the text (spec 5.5 says 401): a bearer token the service does not know (expired,
    * revoked, forgotten) is answered 403 in the API's error body, without a challenge, as front
    * servers that check tokens before the API often do. A missing Authorization header stays 401.

@@ -361,8 +361,51 @@ export function isTaskLike(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'taskId');
 }
 
-/** Authorized applications map (spec 2.7). */
-export const authAppsSchema = z.record(z.string(), z.string());
+/**
+ * Authorized applications (spec 2.7: a map of application id to publisher name), read liberally:
+ * a publisher not given (null, missing, a number) is kept as text or empty, and the map may come
+ * wrapped under one key or as a list of records (`app_id`/`appId`/`id`, `publisher`/`name`), with
+ * ids as numbers or text. The result is always id (text) -> publisher (text).
+ */
+export const authAppsSchema: z.ZodType<Record<string, string>> = z.unknown().transform((v, ctx) => {
+  const out = readAuthApps(v, 0);
+  if (out === null) {
+    ctx.addIssue({ code: 'custom', message: 'not a map of application ids to publishers' });
+    return z.NEVER;
+  }
+  return out;
+});
+
+const appIdOf = (v: unknown): string | null =>
+  typeof v === 'string' && /^\d+$/.test(v.trim())
+    ? v.trim()
+    : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+      ? String(v)
+      : null;
+const publisherOf = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function readAuthApps(v: unknown, depth: number): Record<string, string> | null {
+  if (Array.isArray(v)) {
+    const out: Record<string, string> = {};
+    for (const r of v) {
+      if (!isRecord(r)) return null;
+      const id = appIdOf(r.app_id ?? r.appId ?? r.id ?? r.tagId);
+      if (id === null) return null;
+      out[id] = publisherOf(r.publisher ?? r.name);
+    }
+    return out;
+  }
+  if (!isRecord(v)) return null;
+  const entries = Object.entries(v);
+  if (entries.every(([k, p]) => appIdOf(k) !== null && (p === null || typeof p === 'string' || typeof p === 'number'))) {
+    return Object.fromEntries(entries.map(([k, p]) => [k.trim(), publisherOf(p)]));
+  }
+  // A wrapper: the one member that holds the map or the list.
+  if (depth > 0) return null;
+  const inner = entries.filter(([, p]) => typeof p === 'object' && p !== null);
+  return inner.length === 1 ? readAuthApps(inner[0][1], depth + 1) : null;
+}
 
 // ---- Content recommendations (spec 4.6 note 7): hints, never rules -----------------------------
 

@@ -70,7 +70,7 @@ export function TargetBuilder(props: {
                   onChange={() => toggleApp(a.appId)}
                   data-testid={`app-${a.appId}`}
                 />
-                {a.publisher} <span className="muted">({a.appId})</span>
+                {a.publisher || `App ${a.appId}`} <span className="muted">({a.appId})</span>
               </label>
             ))}
             {/* Still in this push's target, no longer the connection's: said at once, and only unticked. */}
