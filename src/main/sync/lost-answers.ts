@@ -19,7 +19,7 @@
 import { AMBIGUOUS_CODE, ITEM_GONE_WORDS, NOT_WAITING_WORDS, PARKED_CODE, waitsForPerson } from '../../shared/domain/outbox';
 import { DeskError } from '../../shared/errors';
 import { backoffDelay } from '../connections/backoff';
-import type { ServiceClient } from '../service';
+import { isServiceError, type ServiceClient } from '../service';
 import type { OutboxItem, SendNote, StoredError } from '../store';
 import { lookUp, type LookUpResult } from './lookup';
 import { describeItem, type LookedForItem, type DrainDeps, type Settler } from './outbox-settle';
@@ -73,8 +73,10 @@ export class LostAnswers {
         ? `The answer was lost, and the service lists ${candidates.length} ${what} that look like this one (${candidates.join(', ')}). Say which one is yours, or send it again if none is.`
         : `${lostHow(item.lastError)}, and after ${minutes} min the service has not shown whether it arrived. Check the account on the service: if it is not there, send it again; if it is, discard this copy.`;
     const message = `${why} Your other changes to this account go ahead meanwhile; nothing is sent again until you decide.`;
-    // Looked for again aside from the lane (lookAgainParked), a bound from now.
-    this.#s.lookAgainAt.set(item.seq, { at: this.#d.clock.now() + this.#d.laneHoldMs, tries: 0 });
+    // Looked for again aside from the lane (lookAgainParked), a bound from now, and not before a
+    // Retry-After the last failed look-up was given.
+    const asked = this.#s.lookAgainAt.get(item.seq)?.at ?? 0;
+    this.#s.lookAgainAt.set(item.seq, { at: Math.max(this.#d.clock.now() + this.#d.laneHoldMs, asked), tries: 0 });
     this.#s.changed(this.#d.store.outbox.reviseUncertain(item.seq, { code: PARKED_CODE, message }));
     this.#d.note(item.profileId, item.accountId, 'warning', 'outbox.parked', `${describeItem(item)}: ${message}`);
   }
@@ -101,7 +103,9 @@ export class LostAnswers {
     const lookFailed = (e: unknown) => {
       connections.noteFailure(item.profileId, e, { read: true });
       const tries = (this.#s.lookAgainAt.get(item.seq)?.tries ?? 0) + 1;
-      this.#s.lookAgainAt.set(item.seq, { at: clock.now() + backoffDelay(tries, this.#d.retryBackoff), tries });
+      // Not sooner than the service asked (a 429 or 503 whose Retry-After outlasts the backoff).
+      const asked = isServiceError(e) ? (e.retryAfterMs ?? 0) : 0;
+      this.#s.lookAgainAt.set(item.seq, { at: clock.now() + Math.max(backoffDelay(tries, this.#d.retryBackoff), asked), tries });
     };
     let client: ServiceClient;
     try {
@@ -192,8 +196,11 @@ export class LostAnswers {
     try {
       client = connections.client(item.profileId);
       found = await lookUp(store, notes, item, client, stored);
-    } catch {
-      return; // Looked for again at the next turn.
+    } catch (e) {
+      // Looked for again at the next turn, not before the service asked.
+      const asked = isServiceError(e) ? (e.retryAfterMs ?? 0) : 0;
+      this.#s.lookAgainAt.set(item.seq, { at: Math.max(clock.now() + this.#d.laneHoldMs, clock.now() + asked), tries: 0 });
+      return;
     }
     // The person may have answered meanwhile: then their answer stands.
     const current = store.outbox.get(item.seq);
