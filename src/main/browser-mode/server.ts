@@ -182,8 +182,11 @@ export async function startBrowserServer(opts: BrowserServerOptions): Promise<Br
       sendJson(res, 400, invalidInput('Malformed request address.'));
       return;
     }
-    const work = pathname.startsWith(HTTP_API_PREFIX)
-      ? handleApi(req, res, pathname, g)
+    // The API is told by the address as sent: URL parsing resolves dot segments, so "/api/.."
+    // would otherwise reach the static files and answer a call without the API's JSON.
+    const sent = (req.url ?? '/').split('?')[0];
+    const work = sent.startsWith(HTTP_API_PREFIX)
+      ? handleApi(req, res, sent, g)
       : pathname === WS_EVENTS_PATH
         ? Promise.resolve(sendJson(res, 426, refusal('invalid_input', 'This address is a WebSocket.'), { upgrade: 'websocket' }))
         : handleStatic(req, res, pathname);
