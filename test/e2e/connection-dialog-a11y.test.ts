@@ -76,13 +76,11 @@ describe('Edit connection dialog', () => {
     await expect
       .poll(() => dialog.getByTestId('edit-error').textContent(), { timeout: 15_000 })
       .toMatch(/^The service refused this client id and secret/);
-    await expect
-      .poll(focused)
-      .toEqual({
-        testId: 'edit-clientSecret',
-        invalid: 'true',
-        described: expect.stringMatching(/^The service refused this client id and secret.* \| Leave empty to keep the stored secret/),
-      });
+    await expect.poll(focused).toEqual({
+      testId: 'edit-clientSecret',
+      invalid: 'true',
+      described: expect.stringMatching(/^The service refused this client id and secret.* \| Leave empty to keep the stored secret/),
+    });
     await page.screenshot({ path: screenshotPath('edit-connection-a11y.png') });
     // Typing the right one goes on from the field itself.
     await page.keyboard.press('Control+a');
