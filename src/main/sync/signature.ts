@@ -174,10 +174,24 @@ export function taskMatches(task: Task, ev: PushEvent, appId: string, mode: Push
   if (!sameText(ev.title, task.title) || !sameUrl(ev.url, task.url) || !sameText(ev.performer, task.performer)) return false;
   if (!sameText(ev.itemDescription, task.itemDescription)) return false;
   const at = task.executionTime;
-  if (typeof at !== 'number') return mode === 'immediate';
-  const nearSent = ev.executionTime !== undefined && Math.abs(at - ev.executionTime) < INSTANT_TOLERANCE_MS;
-  if (mode === 'scheduled') return nearSent;
-  return nearSent || at >= firstSentAt - IMMEDIATE_SKEW_MS;
+  const nearSent = ev.executionTime === undefined ? false : executionNear(task, ev.executionTime);
+  // A scheduled task whose time the service did not write in a form that names an instant (only
+  // its formatted text, and that without an offset, or nothing) is no evidence against a match.
+  if (mode === 'scheduled') return nearSent !== false;
+  if (typeof at !== 'number') return true;
+  return nearSent === true || at >= firstSentAt - IMMEDIATE_SKEW_MS;
+}
+
+/**
+ * Whether a task runs at `sentMs` (to the second, or the precision the service wrote): from its
+ * epoch time, else from its formatted text — which may be a wall time without an offset, then the
+ * same at some offset (service-dates.ts). Undefined when the task holds no time the client can read.
+ */
+function executionNear(task: Task, sentMs: number): boolean | undefined {
+  if (typeof task.executionTime === 'number') return Math.abs(task.executionTime - sentMs) < INSTANT_TOLERANCE_MS;
+  const written = readServiceInstant(task.executionTimeFormatted);
+  if (written === undefined) return undefined;
+  return sameServiceInstant({ ms: sentMs, zoned: true, precisionMs: 1 }, written, INSTANT_TOLERANCE_MS);
 }
 
 /**
@@ -195,8 +209,10 @@ export function taskHasUpdate(task: Task, update: TaskUpdate): boolean | null {
     if (typeof theirs !== 'string' || normalText(theirs) !== normalText(mine)) return false;
   }
   if (update.executionTime !== undefined) {
-    compared++;
-    if (typeof task.executionTime !== 'number' || Math.abs(task.executionTime - update.executionTime) >= INSTANT_TOLERANCE_MS) return false;
+    const near = executionNear(task, update.executionTime);
+    // A time the service did not write readably says nothing either way.
+    if (near === false) return false;
+    if (near === true) compared++;
   }
   if (update.userTimeZone !== undefined) {
     compared++;

@@ -63,3 +63,29 @@ describe.each(TASK_TIMES)('task times written %s', (form) => {
     ).resolves.toMatchObject({ kind: 'update_task' });
   });
 });
+
+describe('task times written only as a wall time without an offset', () => {
+  // task_times formatted_only leaves the numbers out; date_form no_zone writes the formatted text
+  // as the wall time at the service's offset without naming it. The time names no instant, but it
+  // is the sent time at some offset: no evidence against the task being the push's (chaos seed
+  // 1550941841 sent such a push twice).
+  it.each(['+03:00', '-05:30'])('a scheduled push whose answer was lost is found at offset %s, not sent twice', async (offset) => {
+    env = await startEnv({
+      clock: 'manual',
+      variants: {
+        task_times: 'formatted_only',
+        date_form: 'no_zone',
+        date_offset: offset,
+        late_apply_ms: undefined,
+        listing_lag_ms: undefined,
+      },
+    });
+    const at = Math.ceil((env.sandbox.now() + 2 * HOUR) / 1000) * 1000;
+    await fault(env.sandbox, { method: 'POST', path_prefix: '/epsilon/push/scheduled', mode: 'close_after', count: 1 });
+    const item = await schedule(env, 'Wall time lost answer', at);
+    expect((await settled(env, item.id)).state).toBe('sent');
+    expect((await tasksOnService(env.sandbox, '1001')).filter((t) => t.title === 'Wall time lost answer')).toHaveLength(1);
+    const posts = (await requestLog(env.sandbox)).filter((r) => r.method === 'POST' && r.path === '/epsilon/push/scheduled');
+    expect(posts.map((r) => r.outcome)).toEqual(['fault_close_after']);
+  });
+});
