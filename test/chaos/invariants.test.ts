@@ -34,10 +34,11 @@ import { call } from '../helpers/sandbox';
 /**
  * Seeds CI runs: chosen for what their services play (small pages, late applies, push tiers, clock
  * offsets both ways, both window models; 101: lost creates looked for on pages of 1-3 rows with
- * churn and 5xx, one on a rate-limited account; 391: an outage met by a restart). A seed that fails
- * is replayed and fixed, never loosened.
+ * churn and 5xx, one on a rate-limited account; 391: an outage met by a restart; 1550941841: a lost
+ * scheduled push and its repeat on a service that writes task times only as wall times without an
+ * offset). A seed that fails is replayed and fixed, never loosened.
  */
-const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391];
+const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841];
 
 const P = 'sandbox-demo';
 const T0 = Date.parse('2026-11-21T09:00:00Z');
