@@ -18,6 +18,13 @@ export interface AccountAccessDeps {
   changed(profileId: string, accountId: string, noAccess: NoAccess | null): void;
 }
 
+/** The activity log's line when an account's access changed. */
+export function accessChangeWords(accountId: string, noAccess: NoAccess | null): string {
+  return noAccess
+    ? `Account ${accountId}: no access (${noAccess.words}). Ask the service to grant these credentials access again.`
+    : `Account ${accountId}: access is back.`;
+}
+
 const keyOf = (profileId: string, accountId: string) => `${profileId}/${accountId}`;
 
 export class AccountAccess {

@@ -1,6 +1,7 @@
 // A connection's state as the window shows it, derived from what is known of it: the person's
 // choice to work offline, the sign-in, and whether the service answered. Pure: no I/O, no timers
-// (connections.ts keeps the facts and tells the window when the derived state changes).
+// (connection-transitions.ts says how the facts change; connections.ts keeps them and tells the
+// window when the derived state changes).
 import type { CONNECTION_STATES } from '../../shared/ipc/contract';
 
 export type ConnectionState = (typeof CONNECTION_STATES)[number];

@@ -1,42 +1,33 @@
-// One service connection per profile: its client (own credentials and sign-in flow; transport
-// and rate-limit scheduler shared, since budgets belong to accounts on the server), whether it
-// can be reached, and whether the person chose to work offline. A profile that goes offline is
-// probed with backoff and reports back when it answers again; other profiles are not affected.
+// One service connection per profile, coordinated: its facts and the state the window is told
+// (connection-state.ts, changed only as connection-transitions.ts says), its client
+// (connection-clients.ts), its sign-in (sign-in.ts), whether it can be reached, and whether the
+// person chose to work offline. A profile that goes offline is probed with backoff
+// (offline-probe.ts) and reports back when it answers again; other profiles are not affected.
 // Until a profile's service has answered since start-up its state is 'unknown' ("Not checked
 // yet"), never a guessed 'online': checkOnStart() asks each one cheaply (a token) to find out.
-import { connectionGone, DeskError } from '../../shared/errors';
-import type { Clock, TimerHandle } from '../clock/clock';
-import type { RateLimitScheduler } from '../ratelimit/scheduler';
-import {
-  ClientTokenPool,
-  isServiceError,
-  ServiceClient,
-  signInWithBrowser,
-  type HttpTransport,
-  type ServiceClientOptions,
-} from '../service';
-import type { Profile, Store } from '../store';
-import type { SecretPort } from '../secrets/secret-port';
-import { AccountAccess } from './account-access';
-import { BrowserSignInSlot } from './browser-sign-in-slot';
-import { readClientSecret } from './client-secret';
-import { connectionState, usable, type ConnectionFacts, type ConnectionState, type ConnectionView } from './connection-state';
-import { unreachableReason, verifyClientCredentials, type UnsavedConnection } from './credential-checks';
-import { backoffDelay, type BackoffPolicy } from './backoff';
-import type { EventHub } from '../events/event-hub';
+import { connectionGone } from '../../shared/errors';
 import { serviceTime } from '../../shared/domain/service-time';
+import type { Clock } from '../clock/clock';
+import type { EventHub } from '../events/event-hub';
+import type { RateLimitScheduler } from '../ratelimit/scheduler';
+import type { SecretPort } from '../secrets/secret-port';
+import { isServiceError, type HttpTransport, type ServiceClient } from '../service';
+import type { Profile, Store } from '../store';
+import { AccountAccess, accessChangeWords } from './account-access';
+import type { BackoffPolicy } from './backoff';
+import { ConnectionClients } from './connection-clients';
+import { connectionState, usable, type ConnectionFacts, type ConnectionState, type ConnectionView } from './connection-state';
+import { initialFacts, nextFacts, noAnswer, type ConnectionEvent } from './connection-transitions';
+import type { UnsavedConnection } from './credential-checks';
+import { OfflineProbes } from './offline-probe';
+import { SignIns } from './sign-in';
 
 export type { ConnectionState, ConnectionView, SignInState, SignInView } from './connection-state';
 export { CHECK_DEADLINE_MS } from './credential-checks';
 
-/** What a browser sign-in connection says until it is signed in. */
-const SIGN_IN_WORDS = 'Sign in with your browser to use this connection.';
-
-/** A connection's facts and what serves it: its client, its probe while offline. */
-interface Conn extends ConnectionFacts {
-  client?: ServiceClient;
-  probe?: TimerHandle;
-  probeAttempt: number;
+/** A connection's facts, and the state the window was last told. */
+interface Conn {
+  facts: ConnectionFacts;
   lastEmitted?: ConnectionState;
 }
 
@@ -58,61 +49,33 @@ export interface ConnectionDeps {
 export class Connections {
   readonly #deps: ConnectionDeps;
   readonly #conns = new Map<string, Conn>();
-  /**
-   * Client-credentials tokens, one per (token endpoint, client id), shared by every connection
-   * and credential check of that client id: a service may revoke a client's earlier tokens when
-   * it issues one, so connections minting their own would revoke each other's.
-   */
-  readonly #tokens: ClientTokenPool;
+  readonly #clients: ConnectionClients;
+  readonly #signIns: SignIns;
+  readonly #probes: OfflineProbes;
   #closed = false;
-  /** The browser sign-in waiting for its callback, if any (one at a time). */
-  readonly #browserSignIn = new BrowserSignInSlot();
 
   /** Each account's own state: "No access" after a 403, until a call about it succeeds. */
   readonly access: AccountAccess;
 
   constructor(deps: ConnectionDeps) {
     this.#deps = deps;
-    this.#tokens = new ClientTokenPool({ transport: deps.transport, clock: deps.clock });
     this.access = new AccountAccess({
       settings: deps.store.settings,
       now: () => deps.clock.now(),
       changed: (profileId, accountId, noAccess) => {
-        deps.note(
-          profileId,
-          noAccess ? 'warning' : 'info',
-          'account.access',
-          noAccess
-            ? `Account ${accountId}: no access (${noAccess.words}). Ask the service to grant these credentials access again.`
-            : `Account ${accountId}: access is back.`,
-        );
+        deps.note(profileId, noAccess ? 'warning' : 'info', 'account.access', accessChangeWords(accountId, noAccess));
         deps.hub.emit('data.changed', { profileId, accountId: null, what: 'accounts' });
       },
     });
-  }
-
-  /** Feeds every answer about one of the profile's accounts into its access state. */
-  #observer(profileId: string) {
-    return {
-      answered: (accountId: string) => this.access.answered(profileId, accountId),
-      forbidden: (accountId: string, words: string) => this.access.refused(profileId, accountId, words),
-    };
+    this.#clients = new ConnectionClients({ ...deps, access: this.access });
+    this.#signIns = new SignIns({ ...deps, clients: this.#clients, apply: (id, event) => this.#apply(id, event) });
+    this.#probes = new OfflineProbes(deps.clock, deps.probeBackoff);
   }
 
   #conn(profileId: string): Conn {
     let c = this.#conns.get(profileId);
     if (!c) {
-      const profile = this.#deps.store.profiles.get(profileId);
-      c = {
-        reach: 'unknown',
-        // Persisted with the profile, so the choice survives a restart.
-        workOffline: profile?.workOffline ?? false,
-        signIn:
-          profile?.flow === 'authorization_code'
-            ? { state: 'sign_in_required', message: SIGN_IN_WORDS }
-            : { state: 'signed_out', message: null },
-        probeAttempt: 0,
-      };
+      c = { facts: initialFacts(this.#deps.store.profiles.get(profileId)) };
       this.#conns.set(profileId, c);
     }
     return c;
@@ -124,14 +87,25 @@ export class Connections {
     return p;
   }
 
-  view(profileId: string): ConnectionView {
+  /** One event's step: the facts, the activity log, the window, and a probe once it went offline. */
+  #apply(profileId: string, event: ConnectionEvent): void {
     const c = this.#conn(profileId);
-    return { connection: connectionState(c), signIn: { ...c.signIn } };
+    const wasOffline = c.facts.reach === 'offline';
+    const step = nextFacts(c.facts, event);
+    c.facts = step.facts;
+    if (step.note) this.#deps.note(profileId, step.note.level, step.note.kind, step.note.message);
+    if (step.changed) this.#changed(profileId);
+    if (!wasOffline && step.facts.reach === 'offline') this.#scheduleProbe(profileId);
+  }
+
+  view(profileId: string): ConnectionView {
+    const { facts } = this.#conn(profileId);
+    return { connection: connectionState(facts), signIn: { ...facts.signIn } };
   }
 
   #changed(profileId: string): void {
     const c = this.#conn(profileId);
-    const s = connectionState(c);
+    const s = connectionState(c.facts);
     if (s === c.lastEmitted) return;
     const was = c.lastEmitted;
     c.lastEmitted = s;
@@ -143,51 +117,21 @@ export class Connections {
 
   /** Whether anything may be sent or fetched for this profile now. */
   canUse(profileId: string): boolean {
-    return usable(connectionState(this.#conn(profileId)));
+    return usable(connectionState(this.#conn(profileId).facts));
   }
 
   isWorkingOffline(profileId: string): boolean {
-    return this.#conn(profileId).workOffline;
+    return this.#conn(profileId).facts.workOffline;
   }
 
   /** The profile's client; throws a DeskError a person can act on when there is none yet. */
   client(profileId: string): ServiceClient {
-    const c = this.#conn(profileId);
-    if (c.client) return c.client;
-    const p = this.#profile(profileId);
-    if (p.flow === 'authorization_code') {
-      throw new DeskError('unauthorized', `Sign in to "${p.name}" with your browser first.`);
-    }
-    c.client = this.#newClient(p, {
-      flow: 'client_credentials',
-      clientId: p.clientId,
-      getSecret: () => readClientSecret(this.#deps.secrets, p),
-    });
-    return c.client;
-  }
-
-  /** A client for the profile's addresses, reporting to its connection state. */
-  #newClient(p: Profile, credentials: ServiceClientOptions['credentials']): ServiceClient {
-    const { clock, transport, scheduler } = this.#deps;
-    // The window judges times on the same clock as main: it is told each offset main learns.
-    const onServiceClock = (offsetMs: number) => this.#deps.hub.emit('service.clock', { profileId: p.id, offsetMs });
-    return new ServiceClient({
-      baseUrl: p.baseUrl,
-      authUrl: p.authUrl,
-      pushUrl: p.pushUrl,
-      transport,
-      scheduler,
-      clock,
-      tokenPool: this.#tokens,
-      observer: this.#observer(p.id),
-      credentials,
-      onServiceClock,
-    });
+    return this.#clients.get(profileId) ?? this.#clients.of(this.#profile(profileId));
   }
 
   /** The service's clock minus the computer's (ms) as learned from its answers; null before any. */
   serviceOffset(profileId: string): number | null {
-    return this.#conns.get(profileId)?.client?.serviceClock.offsetMs() ?? null;
+    return this.#clients.get(profileId)?.serviceClock.offsetMs() ?? null;
   }
 
   /**
@@ -200,74 +144,18 @@ export class Connections {
 
   /** Signs in (client credentials: asks for a token; authorization code: the browser flow). */
   async signIn(profileId: string): Promise<void> {
-    const p = this.#profile(profileId);
-    const c = this.#conn(profileId);
-    c.signIn = { state: 'signing_in', message: null };
-    this.#changed(profileId);
-    let abort: AbortSignal | undefined;
-    try {
-      if (p.flow === 'client_credentials') {
-        await this.client(profileId).authenticate();
-      } else {
-        const { openExternal, secrets, transport, clock } = this.#deps;
-        if (!openExternal || !p.redirectUri) {
-          throw new DeskError('unauthorized', 'This connection signs in with a browser, which is not available here.');
-        }
-        const redirectUri = p.redirectUri;
-        const session = await this.#browserSignIn.run(profileId, (signal) => {
-          abort = signal;
-          return signInWithBrowser({
-            authUrl: p.authUrl,
-            baseUrl: p.baseUrl,
-            clientId: p.clientId,
-            redirectUri,
-            openBrowser: openExternal,
-            transport,
-            clock,
-            getSecret: () => readClientSecret(this.#deps.secrets, p),
-            signal,
-          });
-        });
-        if (session.tokens.refreshToken) await secrets.set(profileId, 'refresh_token', session.tokens.refreshToken);
-        await c.client?.close();
-        c.client = this.#newClient(p, { flow: 'authorization_code', clientId: p.clientId, tokens: session.tokens });
-      }
-      c.signIn = { state: 'signed_in', message: null };
-      c.reach = 'online';
-      this.#deps.note(profileId, 'info', 'connection.signed_in', `Signed in to "${p.name}".`);
-    } catch (e) {
-      // Replaced by a newer sign-in: that one owns the state now.
-      if (abort && BrowserSignInSlot.superseded(abort)) throw e;
-      this.noteFailure(profileId, e, { read: true });
-      if (c.signIn.state === 'signing_in') {
-        const message = e instanceof Error ? e.message : null;
-        // A browser connection cannot do anything until it signs in: keep asking for it.
-        c.signIn =
-          p.flow === 'authorization_code'
-            ? { state: 'sign_in_required', message: message ?? SIGN_IN_WORDS }
-            : { state: 'signed_out', message };
-      }
-      this.#changed(profileId);
-      throw e;
-    }
-    this.#changed(profileId);
+    await this.#signIns.signIn(this.#profile(profileId));
   }
 
   /** Stops this profile's browser sign-in if one is waiting; its signIn() then rejects. */
   cancelSignIn(profileId: string): boolean {
-    return this.#browserSignIn.cancel(profileId);
+    return this.#signIns.cancel(profileId);
   }
 
   /** A call for this profile succeeded: it is reachable and signed in. */
   noteSuccess(profileId: string): void {
-    const c = this.#conn(profileId);
-    const changed = c.reach !== 'online' || c.signIn.state !== 'signed_in';
-    c.reach = 'online';
-    c.signIn = { state: 'signed_in', message: null };
-    c.probeAttempt = 0;
-    c.probe?.cancel();
-    c.probe = undefined;
-    if (changed) this.#changed(profileId);
+    this.#probes.stop(profileId);
+    this.#apply(profileId, { type: 'succeeded' });
   }
 
   /**
@@ -275,51 +163,18 @@ export class Connections {
    * service cannot be reached (a write's lost answer is the outbox's business, not a state).
    */
   noteFailure(profileId: string, e: unknown, opts: { read: boolean }): void {
-    if (!isServiceError(e)) {
-      if (e instanceof DeskError && (e.code === 'unauthorized' || e.code === 'keychain_unavailable')) {
-        this.#needsSignIn(profileId, 'sign_in_required', e.message, e.details?.secretMissing === true);
-      }
-      return;
-    }
-    if (e.kind === 'network' || (opts.read && (e.kind === 'outcome_unknown' || e.kind === 'timeout'))) {
-      this.#goOffline(profileId, e.message);
-    } else if (e.kind === 'unauthorized') {
-      this.#needsSignIn(profileId, e.reason === 'credentials_rejected' ? 'failed' : 'sign_in_required', e.message);
-    }
-  }
-
-  #needsSignIn(profileId: string, state: 'failed' | 'sign_in_required', message: string, needsSecret = false): void {
-    const c = this.#conn(profileId);
-    if (c.signIn.state === state && c.signIn.message === message) return;
-    c.signIn = { state, message, ...(needsSecret ? { needsSecret: true as const } : {}) };
-    this.#deps.note(profileId, 'warning', 'connection.sign_in', message);
-    this.#changed(profileId);
-  }
-
-  #goOffline(profileId: string, message: string): void {
-    const c = this.#conn(profileId);
-    if (c.reach === 'offline') return;
-    c.reach = 'offline';
-    this.#deps.note(profileId, 'warning', 'connection.offline', `${message} Your changes stay queued and are sent when it is back.`);
-    this.#changed(profileId);
-    this.#scheduleProbe(profileId);
+    this.#apply(profileId, { type: 'failed', error: e, read: opts.read });
   }
 
   #scheduleProbe(profileId: string): void {
-    const c = this.#conn(profileId);
-    if (this.#closed || c.probe || c.reach !== 'offline') return;
-    c.probeAttempt++;
-    const delay = backoffDelay(c.probeAttempt, this.#deps.probeBackoff);
-    c.probe = this.#deps.clock.setTimer(() => {
-      c.probe = undefined;
-      void this.#runProbe(profileId);
-    }, delay);
+    if (this.#closed || this.#conn(profileId).facts.reach !== 'offline') return;
+    this.#probes.schedule(profileId, () => void this.#runProbe(profileId));
   }
 
   async #runProbe(profileId: string): Promise<void> {
     const c = this.#conns.get(profileId);
-    if (!c || this.#closed || c.reach !== 'offline') return;
-    if (c.workOffline) {
+    if (!c || this.#closed || c.facts.reach !== 'offline') return;
+    if (c.facts.workOffline) {
       // Nothing may be contacted; look again later in case the person goes back online.
       this.#scheduleProbe(profileId);
       return;
@@ -329,15 +184,13 @@ export class Connections {
       await this.client(profileId).authApps({ priority: 'interactive' });
       this.noteSuccess(profileId);
     } catch (e) {
-      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
+      if (noAnswer(e)) {
         this.#scheduleProbe(profileId);
         return;
       }
       // It answered (even if with an error): it is reachable.
-      c.reach = 'online';
-      c.probeAttempt = 0;
-      this.noteFailure(profileId, e, { read: true });
-      this.#changed(profileId);
+      this.#probes.answered(profileId);
+      this.#apply(profileId, { type: 'failed', error: e, read: true, answered: true });
     }
   }
 
@@ -347,30 +200,16 @@ export class Connections {
    */
   async retryNow(profileId: string): Promise<void> {
     const c = this.#conn(profileId);
-    if (this.#closed || c.reach !== 'offline' || c.workOffline) return;
-    c.probe?.cancel();
-    c.probe = undefined;
+    if (this.#closed || c.facts.reach !== 'offline' || c.facts.workOffline) return;
+    this.#probes.cancel(profileId);
     await this.#runProbe(profileId);
   }
 
   setWorkOffline(profileId: string, on: boolean): void {
-    const c = this.#conn(profileId);
     this.#deps.store.profiles.setWorkOffline(profileId, on);
-    c.workOffline = on;
-    if (!on) {
-      // Going back online: not known to be reachable until it answers, so look at once.
-      c.reach = 'unknown';
-      c.probeAttempt = 0;
-      c.probe?.cancel();
-      c.probe = undefined;
-    }
-    this.#deps.note(
-      profileId,
-      'info',
-      'connection.work_offline',
-      on ? 'Working offline: nothing is sent or refreshed until you go online.' : 'Back online: queued changes are being sent.',
-    );
-    this.#changed(profileId);
+    // Going back online: not known to be reachable until it answers, so look at once.
+    if (!on) this.#probes.stop(profileId);
+    this.#apply(profileId, { type: 'work_offline', on });
     if (!on) void this.check(profileId);
   }
 
@@ -383,26 +222,21 @@ export class Connections {
    */
   async check(profileId: string): Promise<void> {
     const c = this.#conns.get(profileId) ?? (this.#deps.store.profiles.get(profileId) ? this.#conn(profileId) : undefined);
-    if (!c || this.#closed || c.reach !== 'unknown' || c.workOffline) return;
+    if (!c || this.#closed || c.facts.reach !== 'unknown' || c.facts.workOffline) return;
     const p = this.#deps.store.profiles.get(profileId);
-    if (!p || (p.flow === 'authorization_code' && !c.client)) return;
+    if (!p || (p.flow === 'authorization_code' && !this.#clients.get(profileId))) return;
     try {
       const client = this.client(profileId);
       const before = client.tokenRequests;
       await client.authenticate();
       // A token still held contacted nothing: then one small read (auth-apps, outside the campaign budgets) asks.
       if (client.tokenRequests === before) await client.authApps({ priority: 'interactive' });
-      if (c.reach === 'unknown') this.noteSuccess(profileId);
+      if (c.facts.reach === 'unknown') this.noteSuccess(profileId);
     } catch (e) {
       if (this.#conns.get(profileId) !== c) return; // forgotten meanwhile
-      if (isServiceError(e) && (e.kind === 'network' || e.kind === 'outcome_unknown' || e.kind === 'timeout')) {
-        this.#goOffline(profileId, e.message);
-        return;
-      }
-      // It answered (if with a refusal): reachable, and the refusal says what is wrong.
-      if (isServiceError(e)) c.reach = 'online';
-      this.noteFailure(profileId, e, { read: true });
-      this.#changed(profileId);
+      // Unreachable: offline, and probed. It answered (if with a refusal): reachable, and the
+      // refusal says what is wrong.
+      this.#apply(profileId, { type: 'failed', error: e, read: true, answered: isServiceError(e) && !noAnswer(e) });
     }
   }
 
@@ -413,30 +247,28 @@ export class Connections {
 
   /** Whether the service takes these credentials (credential-checks.ts); throws in the person's words. */
   verifyClientCredentials(c: { authUrl: string; clientId: string; secret: string }): Promise<void> {
-    return verifyClientCredentials(this.#tokens, c);
+    return this.#clients.verifyClientCredentials(c);
   }
 
   /** Whether a connection not yet saved can be reached (credential-checks.ts): null when it answered, else why not. */
   unreachableReason(c: UnsavedConnection): Promise<string | null> {
-    return unreachableReason({ tokens: this.#tokens, transport: this.#deps.transport, clock: this.#deps.clock }, c);
+    return this.#clients.unreachableReason(c);
   }
 
   /** The profile was removed or its addresses changed: drop its client. */
   async forget(profileId: string): Promise<void> {
     this.cancelSignIn(profileId);
-    const c = this.#conns.get(profileId);
     this.#conns.delete(profileId);
-    c?.probe?.cancel();
-    await c?.client?.close();
+    this.#probes.forget(profileId);
+    await this.#clients.drop(profileId);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     // The sign-in's loopback listener must not outlive the app.
-    this.#browserSignIn.close();
-    const all = [...this.#conns.values()];
+    this.#signIns.close();
     this.#conns.clear();
-    for (const c of all) c.probe?.cancel();
-    await Promise.all(all.map((c) => c.client?.close()));
+    this.#probes.close();
+    await this.#clients.close();
   }
 }

@@ -5,6 +5,7 @@ import { DeskError } from '../../shared/errors';
 import type { Clock } from '../clock/clock';
 import { isServiceError, type ClientTokenPool, type HttpTransport, type ServiceError } from '../service';
 import type { Profile } from '../store';
+import { noAnswer } from './connection-transitions';
 
 /** How long adding a connection waits for its service before asking whether to save it offline. */
 export const CHECK_DEADLINE_MS = 10_000;
@@ -76,7 +77,7 @@ export async function unreachableReason(
     return null;
   } catch (e) {
     if (signal.aborted) return `It did not answer within ${CHECK_DEADLINE_MS / 1000} seconds.`;
-    if (isServiceError(e) && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'outcome_unknown')) return e.message;
+    if (isServiceError(e) && noAnswer(e)) return e.message;
     if (c.flow === 'client_credentials' && isCredentialRefusal(e)) {
       throw new DeskError(
         'unauthorized',

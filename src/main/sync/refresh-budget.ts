@@ -1,6 +1,8 @@
 // Budget awareness of a background refresh: what it will cost in list reads, what the service's
 // read budget for the account has left (the scheduler's live model), and whether starting now
-// would take the reads the person's own actions need. A manual refresh is never held back.
+// would take the reads the person's own actions need, and the wait until it would not. A manual
+// refresh is never held back.
+import type { Clock } from '../clock/clock';
 import type { SchedulerSnapshot } from '../ratelimit/scheduler';
 
 /** Reads kept free in every window for the person's own look-ups while a background refresh runs. */
@@ -58,4 +60,36 @@ export function planBackgroundRefresh(snap: SchedulerSnapshot, accountId: string
     waitMs: Math.max(waitMs, 50),
     message: `Waiting ${seconds} s: this refresh needs ${reads} and ${why}; your own actions keep their share.`,
   };
+}
+
+/**
+ * Until the account's list budget has room for a background refresh of `cost` reads and the
+ * person's own reads, saying each time why it waits; throws once `signal` aborts or `stopped()`.
+ */
+export async function waitForListBudget(opts: {
+  /** The scheduler's model now (asked again after each wait). */
+  snapshot: () => SchedulerSnapshot;
+  accountId: string;
+  cost: number;
+  clock: Clock;
+  signal: AbortSignal;
+  stopped: () => boolean;
+  say: (message: string) => void;
+}): Promise<void> {
+  const { clock, signal } = opts;
+  for (;;) {
+    const plan = planBackgroundRefresh(opts.snapshot(), opts.accountId, opts.cost);
+    if (plan.go) return;
+    opts.say(plan.message);
+    await new Promise<void>((resolve) => {
+      const timer = clock.setTimer(done, plan.waitMs);
+      signal.addEventListener('abort', done, { once: true });
+      function done() {
+        timer.cancel();
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+    });
+    if (signal.aborted || opts.stopped()) throw new Error('cancelled');
+  }
 }

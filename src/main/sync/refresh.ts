@@ -13,12 +13,12 @@
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, unpagedRowLimit, walkListing } from '../service/campaigns-api';
 import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
-import type { ConnectionView, Connections } from '../connections/connections';
+import type { Connections } from '../connections/connections';
 import { AppsRefresher } from './apps-refresh';
 import { networkParts } from './network-members';
-import { describeFailure } from './refresh-words';
+import { describeFailure, notRefreshedBecause } from './refresh-words';
 import type { EventHub } from '../events/event-hub';
-import { planBackgroundRefresh, refreshCost } from './refresh-budget';
+import { refreshCost, waitForListBudget } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
 import { turnTaker } from '../clock/turns';
 import { DEFAULT_LISTING_LAG_MS, justPostedCampaignIds } from './posted';
@@ -67,23 +67,6 @@ const NETWORK_SLICE = 50;
 const isSuperseded = (e: unknown) => e instanceof StoreError && e.code === 'REFRESH_SUPERSEDED';
 
 const keyOf = (r: AccountRef) => `${r.profileId}\u0000${r.accountId}`;
-
-/**
- * Why a refresh did not start, by the connection's state: only an offline one "cannot be
- * reached"; a connection that needs its secret or a sign-in says that instead.
- */
-function notRefreshedBecause({ connection, signIn }: ConnectionView): string {
-  switch (connection) {
-    case 'working_offline':
-      return 'Working offline: not refreshed.';
-    case 'signing_in':
-      return 'Signing in: refreshed once that is done; showing the last synced data.';
-    case 'failing':
-      return `Not refreshed: ${signIn.message ?? 'sign in to this connection.'} Showing the last synced data.`;
-    default:
-      return 'The service cannot be reached now; showing the last synced data.';
-  }
-}
 
 export class Refresher {
   readonly #deps: RefreshDeps;
@@ -139,7 +122,17 @@ export class Refresher {
     let listedTotal = 0;
     try {
       const client = connections.client(ref.profileId);
-      if (opts.background) await this.#waitForBudget(ref, ctl.signal, (message) => progress('running', 0, null, message));
+      if (opts.background) {
+        await waitForListBudget({
+          snapshot: () => connections.client(ref.profileId).snapshot(),
+          accountId: ref.accountId,
+          cost: refreshCost(this.#lastListing.get(keyOf(ref))),
+          clock: this.#deps.clock ?? systemClock,
+          signal: ctl.signal,
+          stopped: () => this.#closed,
+          say: (message) => progress('running', 0, null, message),
+        });
+      }
       let firstRequestRows = 0;
       const takeTurn = turnTaker();
       /** Batches sent to the cache writer, oldest first, until committed (it answers in order). */
@@ -295,26 +288,6 @@ export class Refresher {
       return 'failed';
     } finally {
       if (this.#running.get(keyOf(ref)) === ctl) this.#running.delete(keyOf(ref));
-    }
-  }
-
-  /** Until the account's list budget has room for this refresh and the person's own reads. */
-  async #waitForBudget(ref: AccountRef, signal: AbortSignal, say: (message: string) => void): Promise<void> {
-    const cost = refreshCost(this.#lastListing.get(keyOf(ref)));
-    for (;;) {
-      const plan = planBackgroundRefresh(this.#deps.connections.client(ref.profileId).snapshot(), ref.accountId, cost);
-      if (plan.go) return;
-      say(plan.message);
-      await new Promise<void>((resolve) => {
-        const timer = (this.#deps.clock ?? systemClock).setTimer(done, plan.waitMs);
-        signal.addEventListener('abort', done, { once: true });
-        function done() {
-          timer.cancel();
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-      });
-      if (signal.aborted || this.#closed) throw new Error('cancelled');
     }
   }
 

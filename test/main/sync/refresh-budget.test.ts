@@ -2,8 +2,9 @@
 // person's own actions need (issue #15, budget awareness). The rule is checked on snapshots shaped
 // like the scheduler's (Tier 4 list reads: 2 a second, 15 a minute, 150 an hour).
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/main/clock/clock';
 import type { BudgetSnapshot, SchedulerSnapshot } from '../../../src/main/ratelimit/scheduler';
-import { planBackgroundRefresh, refreshCost } from '../../../src/main/sync/refresh-budget';
+import { planBackgroundRefresh, refreshCost, waitForListBudget } from '../../../src/main/sync/refresh-budget';
 
 function snapshot(
   used: { second: number; minute: number; hour: number },
@@ -72,5 +73,52 @@ describe('a background refresh and the read budget', () => {
     const plan = planBackgroundRefresh(snapshot({ second: 0, minute: 0, hour: 60 }, { resetInMs: 600_000 }), 'bigshop', 100);
     expect(plan.go).toBe(false);
     if (!plan.go) expect(plan.message).toContain('needs 100 list reads and bigshop has 90 of 150 list reads left this hour');
+  });
+});
+
+describe('waiting for the read budget', () => {
+  /** Lets promises settle (no time passes on the clock). */
+  const settle = () => new Promise<void>((r) => setImmediate(r));
+
+  it('starts when the window has room again, not before, saying why it waits', async () => {
+    const clock = new ManualClock(0);
+    let snap = snapshot({ second: 0, minute: 14, hour: 20 }, { resetInMs: 42_000 });
+    const said: string[] = [];
+    let started = false;
+    const ctl = new AbortController();
+    void waitForListBudget({
+      snapshot: () => snap,
+      accountId: 'bigshop',
+      cost: 1,
+      clock,
+      signal: ctl.signal,
+      stopped: () => false,
+      say: (m) => said.push(m),
+    }).then(() => (started = true));
+    await settle();
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^Waiting 42 s:/);
+    clock.advance(41_000);
+    await settle();
+    expect(started).toBe(false);
+    snap = snapshot({ second: 0, minute: 0, hour: 20 });
+    clock.advance(1_000);
+    await settle();
+    expect(started).toBe(true);
+  });
+
+  it('stops waiting at once when the refresh is cancelled', async () => {
+    const ctl = new AbortController();
+    const waiting = waitForListBudget({
+      snapshot: () => snapshot({ second: 0, minute: 15, hour: 20 }, { resetInMs: 60_000 }),
+      accountId: 'bigshop',
+      cost: 1,
+      clock: new ManualClock(0),
+      signal: ctl.signal,
+      stopped: () => false,
+      say: () => undefined,
+    });
+    ctl.abort();
+    await expect(waiting).rejects.toThrow('cancelled');
   });
 });
