@@ -611,6 +611,7 @@ async function runSeed(seed: number): Promise<{ violations: string[]; variants: 
     for (let i = 0; i < STEPS; i++) {
       const step = nextStep(r);
       done.push(step.name || 'step');
+      mark(`step ${i + 1} ${step.name}`);
       await step(r);
       await settle(r);
     }

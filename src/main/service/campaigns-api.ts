@@ -500,6 +500,8 @@ export async function readAgainOnFailure<T>(
       failed?.(e);
       const step = Math.min(retry.maxMs, retry.baseMs * 2 ** (attempt - 1));
       await waitOn(retry.clock, e.retryAfterMs ?? Math.round(step / 2 + Math.random() * (step / 2)), signal);
+      // Cancelled while waiting (a refresh stopped, the app closing): not read again.
+      if (signal?.aborted) throw e;
     }
   }
 }

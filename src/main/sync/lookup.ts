@@ -39,6 +39,7 @@ export async function listNewestFirst(
   accountId: string,
   newestKnownId: string | undefined,
   seen: (rows: readonly Campaign[]) => void = () => undefined,
+  signal?: AbortSignal,
 ): Promise<ListingRead> {
   const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
   const rows = new Map<string, Campaign>();
@@ -52,7 +53,7 @@ export async function listNewestFirst(
     client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
   const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
-    const { page: p, end } = await readAgainOnFailure(client.readRetry, undefined, () => readPageAt(newestFirst, offset, size));
+    const { page: p, end } = await readAgainOnFailure(client.readRetry, signal, () => readPageAt(newestFirst, offset, size));
     seen(p.campaigns);
     let ordered = true;
     for (const c of p.campaigns) {
@@ -119,6 +120,7 @@ export async function listForMatch(
   accountId: string,
   newestKnownId: string | undefined,
   isCandidate: (c: Campaign) => boolean,
+  closing?: AbortSignal,
 ): Promise<Campaign[]> {
   const shown = new Map<string, Campaign>();
   // Stops the whole walk once a candidate is shown: reading on would only look for a second one.
@@ -132,14 +134,14 @@ export async function listForMatch(
     // fields; the refresh may have learned it too) is read whole at once.
     if (!client.sortMemory.idRefused) {
       try {
-        const newest = await listNewestFirst(client, accountId, newestKnownId, seen);
+        const newest = await listNewestFirst(client, accountId, newestKnownId, seen, closing);
         if (newest.complete || found.signal.aborted) return newest.campaigns;
       } catch (e) {
         if (!refusedQuery(e)) throw e;
         client.sortMemory.idRefused = true;
       }
     }
-    return await listWhole(client, accountId, seen, found.signal);
+    return await listWhole(client, accountId, seen, closing ? AbortSignal.any([found.signal, closing]) : found.signal);
   } catch (e) {
     if (found.signal.aborted) return [...shown.values()];
     throw e;
@@ -249,11 +251,12 @@ export async function lookUp(
   item: Extract<OutboxItem, { kind: 'create_campaign' | 'send_push' }>,
   client: ServiceClient,
   note: SendNote,
+  closing?: AbortSignal,
 ): Promise<LookUpResult> {
   if (item.kind === 'create_campaign') {
     const excluded = new Set([...note.baseline, ...claimedCampaignIds(store, item)]);
     const isCandidate = (c: Campaign) => !excluded.has(c.id) && campaignMatchesCreate(c, item.payload.body);
-    const listed = await listForMatch(client, item.accountId ?? '', note.newestKnownId, isCandidate);
+    const listed = await listForMatch(client, item.accountId ?? '', note.newestKnownId, isCandidate, closing);
     const r = matchCampaign(listed, item.payload.body, excluded);
     if (r.kind === 'found') return { kind: 'found', ids: [r.match.id], campaign: r.match };
     if (r.kind === 'ambiguous') return { kind: 'ambiguous', candidates: r.candidates.map((c) => c.id) };

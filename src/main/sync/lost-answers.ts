@@ -101,6 +101,8 @@ export class LostAnswers {
     // No note: the crash came before the note was written, so before anything was sent.
     if (!stored) return requeue();
     const lookFailed = (e: unknown) => {
+      // Stopped by the close, not failed: nothing to note (looked for again at the next start).
+      if (this.#s.closing.signal.aborted) return;
       connections.noteFailure(item.profileId, e, { read: true });
       const tries = (this.#s.lookAgainAt.get(item.seq)?.tries ?? 0) + 1;
       // Not sooner than the service asked (a 429 or 503 whose Retry-After outlasts the backoff).
@@ -125,7 +127,7 @@ export class LostAnswers {
     }
     let found: LookUpResult;
     try {
-      found = await lookUp(store, notes, item, client, stored);
+      found = await lookUp(store, notes, item, client, stored, this.#s.closing.signal);
     } catch (e) {
       return lookFailed(e);
     }
@@ -195,7 +197,7 @@ export class LostAnswers {
     let client: ServiceClient;
     try {
       client = connections.client(item.profileId);
-      found = await lookUp(store, notes, item, client, stored);
+      found = await lookUp(store, notes, item, client, stored, this.#s.closing.signal);
     } catch (e) {
       // Looked for again at the next turn, not before the service asked.
       const asked = isServiceError(e) ? (e.retryAfterMs ?? 0) : 0;

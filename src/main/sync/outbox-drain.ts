@@ -168,6 +168,7 @@ export class OutboxDrainer {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#s.closing.abort();
     this.#timer?.cancel();
     await Promise.allSettled([...this.#busy.values()]);
   }

@@ -63,6 +63,12 @@ export class Settler {
   readonly lookAgainAt = new Map<number, { at: number; tries: number }>();
   /** A create or push the service answered 5xx with Retry-After: if found absent, not resent before this. */
   readonly retryAfterAt = new Map<number, number>();
+  /**
+   * Aborted when the drainer closes (the app quits, a test restarts the core): a look-up waiting to
+   * read a failed page again stops waiting. Its waits run on the injected clock, which may not move
+   * again before the close; the item stays as it was and is looked for again at the next start.
+   */
+  readonly closing = new AbortController();
   /** Sent items and activity older than the retention period go (at start-up, then after sends). */
   readonly #retention: HistoryRetention;
 

@@ -149,7 +149,7 @@ export class ItemSender {
   async #postedIdUnknown(item: Extract<OutboxItem, { kind: 'create_campaign' }>, client: ServiceClient): Promise<void> {
     const { store, notes } = this.#d;
     const note = notes.get(item.seq, sendNoteRef(item));
-    const found = note ? await lookUp(store, notes, item, client, note).catch(() => undefined) : undefined;
+    const found = note ? await lookUp(store, notes, item, client, note, this.#s.closing.signal).catch(() => undefined) : undefined;
     if (found?.kind === 'found' && found.campaign) {
       await this.#d.afterSent(item, { kind: 'create_campaign', campaign: found.campaign }).catch(() => ({}));
       return this.#s.sent(
