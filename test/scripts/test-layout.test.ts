@@ -17,7 +17,7 @@ const ROOT = resolve(__dirname, '../..');
 const MIRRORED = ['test/main', 'test/renderer', 'test/shared', 'test/sandbox'];
 
 /** The test world: a test importing it runs the whole core (test/helpers/world.ts). */
-const WORLD = 'test/main/app/env.ts';
+const WORLD = 'test/helpers/world.ts';
 /** Rooms whose tests may run the whole core (besides src/main/app/ itself, which the world reaches). */
 const WHOLE_CORE_ROOMS = ['src/main/sync'];
 
