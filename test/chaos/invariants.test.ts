@@ -27,9 +27,8 @@ import { demoFixtures, type Fixtures, type Variants } from '../../src/sandbox/in
 import { mulberry32 } from '../../src/sandbox/random';
 import type { PushEvent } from '../../src/shared/domain/push';
 import type { OutboxItem } from '../../src/shared/ipc/contract';
-import { campaignPayload, control, fault, startEnv, type Env } from '../main/app/env';
-import { requestLog, tasksOnService } from '../main/sync/support';
-import { call } from '../helpers/sandbox';
+import { type Env, startEnv } from '../helpers/world';
+import { call, campaignPayload, control, fault, requestLog, tasksOnService } from '../helpers/sandbox';
 
 /**
  * Seeds CI runs: chosen for what their services play (small pages, late applies, push tiers, clock

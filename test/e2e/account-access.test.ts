@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../src/sandbox/index';
 import { demoClient, fixtures } from './app-session';
 import { axeViolations } from './axe';
-import { addAccount, addConnection, withOwnService } from './own-service';
+import { addAccount, addConnection } from './flows/connections';
+import { withOwnService } from './own-service';
 import { screenshotPath } from './support';
 
 const ACCOUNT = 'suntrailtravel';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtures } from './app-session';
 import { withApp } from './flows/app';
-import { addAccount, addConnection } from './own-service';
+import { addAccount, addConnection } from './flows/connections';
 import { shootElement } from './support';
 
 const added = fixtures.accounts.find((a) => a.account_id === 'oldtimerltd')!;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoClient, sandboxJson, unlimitedAdvertiser } from './app-session';
 import { withApp } from './flows/app';
-import { writePush } from './flows/push';
+import { queuePush, writePush } from './flows/push';
 import { shootElement } from './support';
 
 const account = unlimitedAdvertiser();
@@ -51,8 +51,7 @@ describe('apps whose access was withdrawn', () => {
     await compose(title, '1004');
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     await grant(['1001']);
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
 
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: title });

@@ -11,7 +11,7 @@ import type { BrowserMode } from '../../src/main/browser-mode/start';
 import { unlimitedAdvertiser } from './app-session';
 import { axeViolations } from './axe';
 import { withDataFolder } from './flows/app';
-import { addAccount, addConnection } from './own-service';
+import { addAccount, addConnection } from './flows/connections';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type AppSession } from './app-session';
 import { screenshotPath } from './support';
-import { submitConnection } from './own-service';
+import { connectionGroup, submitConnection } from './flows/connections';
 
 interface Gate {
   url: string;
@@ -65,7 +65,7 @@ describe('Connection state', () => {
     const { page } = app;
     await addConnection('Gated service', gate.url);
     await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Gated service' });
+    const group = connectionGroup(page, 'Gated service');
     const dot = group.locator('.tree-profile [role="img"]');
     await expect.poll(() => dot.getAttribute('aria-label'), { timeout: 15_000 }).toBe('Online');
 
@@ -91,7 +91,7 @@ describe('Connection state', () => {
     const question = page.getByTestId('conn-unreachable');
     await question.waitFor({ timeout: 15_000 });
     expect(await question.textContent()).toBe(`Could not reach ${dead}: save it anyway and work offline?`);
-    expect(await page.locator('[data-testid^="connection-"]').filter({ hasText: 'Dead host' }).count()).toBe(0);
+    expect(await connectionGroup(page, 'Dead host').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('connection-unreachable.png') });
 
     // Going back keeps what was typed; saving offline adds it, working offline.
@@ -100,7 +100,7 @@ describe('Connection state', () => {
     await page.getByTestId('conn-create').click();
     await page.getByTestId('conn-save-offline').click();
     await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Dead host' });
+    const group = connectionGroup(page, 'Dead host');
     await expect.poll(() => group.locator('.tree-profile [role="img"]').getAttribute('aria-label')).toBe('Working offline');
     expect(app.pageErrors).toEqual([]);
   });

@@ -10,6 +10,7 @@ import {
   unlimitedAdvertiser,
   type AppSession,
 } from './app-session';
+import { connectionGroup, fillConnection } from './flows/connections';
 import { startOwnService, type OwnService } from './own-service';
 import { screenshotPath } from './support';
 
@@ -64,22 +65,18 @@ describe('Connections: add connection, add account, work offline', () => {
 
   it('creates a client-credentials connection against the sandbox (a refused secret first, never saved) and adds an account to it; a bad account id is refused before asking', async () => {
     const { page } = app;
-    await page.getByTestId('add-connection').click();
-    await page.getByTestId('conn-name').fill('Second sandbox');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(app.sandboxUrl);
-    await page.getByTestId('conn-clientId').fill('demo-client');
     // A secret the service refuses is never saved: the dialog stays, as typed, with the service's words.
-    await page.getByTestId('conn-clientSecret').fill('demo-secret-typo');
+    await fillConnection(page, { name: 'Second sandbox', url: app.sandboxUrl, clientId: 'demo-client', clientSecret: 'demo-secret-typo' });
     await page.getByTestId('conn-create').click();
     await expect
       .poll(() => page.getByTestId('add-connection-dialog').textContent())
       .toMatch(/The service refused this client id and secret, so the connection was not added: .*invalid_client/);
     expect(await page.getByTestId('conn-name').inputValue()).toBe('Second sandbox');
-    expect(await page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' }).count()).toBe(0);
+    expect(await connectionGroup(page, 'Second sandbox').count()).toBe(0);
     await page.getByTestId('conn-clientSecret').fill('demo-secret');
     await page.getByTestId('conn-create').click();
     await expect.poll(() => page.getByTestId('add-connection-dialog').count()).toBe(0);
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' });
+    const group = connectionGroup(page, 'Second sandbox');
     await expect.poll(() => group.count()).toBe(1);
 
     await group.locator('[data-testid^="add-account-"]').click();
@@ -107,13 +104,7 @@ describe('Connections: add connection, add account, work offline', () => {
 
   it('signs a browser connection in from the sidebar after "Later": waits for the browser, can be cancelled, and completes on the service\'s page', async () => {
     const { page } = app;
-    await page.getByTestId('add-connection').click();
-    await page.getByTestId('conn-name').fill('Browser sign-in');
-    for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(signInService.url);
-    await page.getByTestId('conn-flow').selectOption('authorization_code');
-    await page.getByTestId('conn-clientId').fill(demoClient.client_id);
-    await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
-    await page.getByTestId('conn-redirectUri').fill(redirectUri);
+    await fillConnection(page, { name: 'Browser sign-in', url: signInService.url, redirectUri });
     await page.getByTestId('conn-create').click();
     // Started in the dialog, then stopped: a cancellation is not an error, and Sign in is there again.
     await page.getByTestId('conn-sign-in').click();
@@ -132,7 +123,7 @@ describe('Connections: add connection, add account, work offline', () => {
     expect(await page.getByTestId('conn-sign-in').isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Later' }).click();
 
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Browser sign-in' });
+    const group = connectionGroup(page, 'Browser sign-in');
     const signIn = group.locator('[data-testid^="sign-in-"]').filter({ hasText: 'Sign in with browser' });
     await signIn.click();
     await group.locator('[data-testid^="sign-in-waiting-"]').waitFor();
@@ -210,7 +201,7 @@ describe('Connections: add connection, add account, work offline', () => {
 
   it('removes an account, then its whole connection, after saying what goes with them', async () => {
     const { page } = app;
-    const group = page.locator('[data-testid^="connection-"]').filter({ hasText: 'Second sandbox' });
+    const group = connectionGroup(page, 'Second sandbox');
     const row = group.getByTestId(`account-${account.account_id}`);
     await row.click();
     await row.hover();

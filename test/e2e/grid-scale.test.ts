@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserServer, type BrowserServer } from '../../src/main/browser-mode/server';
 import type { CampaignRow } from '../../src/shared/ipc/contract';
-import { createManualEvents, createTransportTable, sampleProfile, sampleRow } from '../main/transport-handlers';
+import { createManualEvents, createTransportTable, sampleProfile, sampleRow } from '../helpers/transport-handlers';
 import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
 
 // The grid's windowing at scale, with the transport-test handler table answering campaigns.records

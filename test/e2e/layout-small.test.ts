@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { closeLeftoverDialogs, openAccount, openAxePage, unlimitedAdvertiser } from './app-session';
 import { withApp } from './flows/app';
 import { expectAxeClean } from './axe';
-import { addConnection } from './own-service';
+import { addConnection } from './flows/connections';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();

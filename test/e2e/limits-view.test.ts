@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index';
 import { demoClient, fixtures, openApp, openAxePage, type AppSession } from './app-session';
 import { axeViolations } from './axe';
-import { addAccount, addConnection } from './own-service';
+import { addAccount, addConnection } from './flows/connections';
 import { sandboxCampaignNames, screenshotPath } from './support';
 
 /** An advertiser of the demo client created after rate limits began (spec 8.1): it is limited. */

@@ -1,13 +1,15 @@
 // A service of the UI test's own, beside the app's built-in sandbox: started on a fixtures file
 // the test can rewrite, then reset to, so the service changes its grants the way a real one may
-// (an account or an app withdrawn from the client). And the clicks that connect the app to it.
+// (an account or an app withdrawn from the client). The clicks that connect the app to it are
+// flows/connections.ts's.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Fixtures } from '../../src/sandbox/index';
-import { demoClient, openApp, openAxePage, type AppSession } from './app-session';
+import { call } from '../helpers/sandbox';
+import { openApp, openAxePage, type AppSession } from './app-session';
 
 export interface OwnService {
   url: string;
@@ -25,9 +27,8 @@ export async function startOwnService(fx: Fixtures): Promise<OwnService> {
     url: service.url,
     async becomes(next) {
       writeFileSync(file, JSON.stringify(next));
-      const secret = (service as { controlSecret?: string }).controlSecret;
-      const res = await fetch(`${service.url}/_sandbox/reset`, { method: 'POST', headers: secret ? { 'x-sandbox-control': secret } : {} });
-      if (!res.ok) throw new Error(`sandbox reset answered ${res.status}`);
+      const res = await call(service, 'POST', '/_sandbox/reset');
+      if (res.status !== 200) throw new Error(`sandbox reset answered ${res.status}`);
     },
     async close() {
       await service.close();
@@ -56,30 +57,4 @@ export function withOwnService(fx: Fixtures): OwnServiceSession {
     await session.service?.close();
   });
   return session;
-}
-
-/** Fills the Add connection dialog for `url` with the demo client and asks to add it, as a person does. */
-export async function submitConnection(page: Page, name: string, url: string): Promise<void> {
-  await page.getByTestId('add-connection').click();
-  await page.getByTestId('conn-name').fill(name);
-  for (const f of ['baseUrl', 'authUrl', 'pushUrl']) await page.getByTestId(`conn-${f}`).fill(url);
-  await page.getByTestId('conn-clientId').fill(demoClient.client_id);
-  await page.getByTestId('conn-clientSecret').fill(demoClient.client_secret);
-  await page.getByTestId('conn-create').click();
-}
-
-/** Adds a connection to `url` with the demo client; returns its group in the tree. */
-export async function addConnection(page: Page, name: string, url: string): Promise<Locator> {
-  await submitConnection(page, name, url);
-  await expect.poll(() => page.getByTestId('add-connection-dialog').count(), { timeout: 15_000 }).toBe(0);
-  return page.locator('[data-testid^="connection-"]').filter({ hasText: name });
-}
-
-/** Adds an account by id to the connection `group`; returns its row in the tree. */
-export async function addAccount(page: Page, group: Locator, accountId: string): Promise<Locator> {
-  await group.locator('[data-testid^="add-account-"]').click();
-  await page.getByTestId('acct-id').fill(accountId);
-  await page.getByTestId('acct-add').click();
-  await expect.poll(() => page.getByTestId('add-account-dialog').count(), { timeout: 15_000 }).toBe(0);
-  return group.getByTestId(`account-${accountId}`);
 }

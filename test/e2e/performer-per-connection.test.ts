@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { unlimitedAdvertiser } from './app-session';
 import { withApp } from './flows/app';
-import { addAccount, addConnection } from './own-service';
+import { addAccount, addConnection } from './flows/connections';
 import { screenshotPath } from './support';
 
 const account = unlimitedAdvertiser();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openAccount, unlimitedAdvertiser } from './app-session';
 import { withApp } from './flows/app';
+import { writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 const app = withApp({ account: account.account_id });
@@ -10,10 +11,7 @@ describe('Push composer keeps every edit', () => {
 
   it('still holds what was typed after a reload right after the last keystroke, without Save', async () => {
     const { page } = app;
-    await page.getByTestId('tab-push').click();
-    await page.getByTestId('push-title').fill(title);
-    await page.getByTestId('push-url').fill('https://news.example.com/kept');
-    await page.getByTestId('push-performer').fill('kept@example.com');
+    await writePush(page, { title, url: 'https://news.example.com/kept', performer: 'kept@example.com' });
     // No pause for the autosave and no Save as draft: the reload comes right after the last keystroke.
     await page.reload();
     await openAccount(page, account.account_id);

@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../src/sandbox/index';
 import { demoClient, fixtures } from './app-session';
 import { expectAxeClean } from './axe';
-import { addAccount, addConnection, withOwnService } from './own-service';
-import { writePush } from './flows/push';
+import { addAccount, addConnection } from './flows/connections';
+import { withOwnService } from './own-service';
+import { queuePush, writePush } from './flows/push';
 import { screenshotPath } from './support';
 
 const ACCOUNT = 'suntrailtravel';
@@ -34,8 +35,7 @@ describe('A refused push', () => {
     await writePush(page, { title, url: 'https://news.example.com/e2e', performer: 'e2e@example.com', app: APP });
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     await service.becomes(world(false));
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
 
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: title });

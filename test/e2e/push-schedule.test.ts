@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
+import { queuePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -61,8 +62,7 @@ describe('Push composer, from a New York browser', () => {
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     // The README's composer picture: UPDATE_SCREENSHOT=1 npx vitest run -c vitest.e2e.config.mts test/e2e/push-schedule.test.ts
     if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/push-composer.png' });
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
     await expect
       .poll(
         async () =>

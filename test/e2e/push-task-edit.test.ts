@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
 import { expectAxeClean } from './axe';
-import { writePush } from './flows/push';
+import { queuePush, writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 let app: AppSession;
@@ -62,8 +62,7 @@ describe('A scheduled task edited in the composer', () => {
     await page.getByTestId('push-executionTime').fill(first.text);
     await page.getByTestId('app-1001').check();
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
     await expect.poll(async () => (await serviceTask(title))?.executionTime, { timeout: 30_000 }).toBe(first.ms);
 
     await page.getByTestId('tab-tasks').click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxJson, unlimitedAdvertiser } from './app-session';
 import { withApp } from './flows/app';
-import { writePush } from './flows/push';
+import { queuePush, writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 const app = withApp({ account: account.account_id });
@@ -46,8 +46,7 @@ describe('Push composer and Tasks tab', () => {
     await page.getByTestId('push-scheduled').check();
     await page.getByTestId('push-executionTime').fill(localIn(3 * 3600_000));
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
 
     await page.getByTestId('tab-tasks').click();
     await page.getByTestId('task-app').selectOption('1001');

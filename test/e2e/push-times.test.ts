@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openAccount, openApp, sandboxJson, unlimitedAdvertiser, type AppSession } from './app-session';
-import { writePush } from './flows/push';
+import { queuePush, writePush } from './flows/push';
 
 const account = unlimitedAdvertiser();
 const MIN = 60_000;
@@ -84,8 +84,7 @@ describe("Scheduled times judged on the service's clock, and shown on the clock 
     await newScheduledPush(title, at, 0);
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
     expect(await page.getByTestId('push-schedule-summary').textContent()).toMatch(/^Goes out/);
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
     // The outbox did not block it as passed: it went out, at that time.
     await expect.poll(() => serviceTask(title).then((t) => t?.executionTime), { timeout: 30_000 }).toBe(at);
   });
@@ -103,8 +102,7 @@ describe("Scheduled times judged on the service's clock, and shown on the clock 
     const title = `Ahead ${Date.now()}`;
     await newScheduledPush(title, at, 0);
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
     await page.getByTestId('tab-outbox').click();
     const row = page.getByTestId('outbox-item').filter({ hasText: title });
     expect(await row.getByTestId('outbox-state').textContent()).toBe('Queued');
@@ -132,8 +130,7 @@ describe("Scheduled times judged on the service's clock, and shown on the clock 
     await page.getByTestId('push-executionTime').fill(wall(at + 12 * 60 * MIN));
     await expect.poll(() => page.getByTestId('push-zone-warning').count()).toBe(0);
     await page.getByTestId('push-executionTime').fill(wall(at));
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
     await expect.poll(() => serviceTask(title).then((t) => t?.userTimeZone), { timeout: 30_000 }).toBe(1);
 
     // Tasks: the list and the details say the wall time in each subscriber's zone, with its date, never one converted moment.

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { startBrowserMode } from '../../src/main/browser-mode/start';
 import { fixtures, openAccount, openApp, openAxePage, sandboxJson, type AppSession } from './app-session';
 import { RENDERER_DIR } from './support';
-import { writePush } from './flows/push';
-import { addAccount, addConnection } from './own-service';
+import { queuePush, writePush } from './flows/push';
+import { addAccount, addConnection } from './flows/connections';
 
 const LIMITED = 'acmeshoes';
 /** Another limited advertiser of the demo client (created after 2026-10-04, in no network). */
@@ -127,8 +127,7 @@ describe('Status bar: true when shown', () => {
     const soon = new Date(Math.ceil((Date.now() + 3 * 60_000) / 60_000) * 60_000).toISOString().slice(0, 16);
     await page.getByTestId('push-executionTime').fill(soon);
     await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-    await page.getByTestId('push-queue').click();
-    await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+    await queuePush(page);
     await sandboxJson(app.sandboxUrl, '/_sandbox/variants', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -140,8 +139,7 @@ describe('Status bar: true when shown', () => {
 
     for (const n of [1, 2]) {
       await newPush(`Counted ${n} ${Date.now()}`);
-      await page.getByTestId('push-queue').click();
-      await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+      await queuePush(page);
     }
     await expect.poll(() => page.getByTestId('queued-count').textContent()).toBe('2 queued');
     await expect.poll(() => page.getByTestId('tab-outbox-count').textContent()).toBe('2');

@@ -15,3 +15,11 @@ export function testVariants(): Variants | undefined {
 export function variantLabel(): string {
   return process.env.SANDBOX_VARIANTS ? `variants ${process.env.SANDBOX_VARIANTS}` : 'default service';
 }
+
+/**
+ * The grace period a test gives a lost write: longer than the service's late apply, if it plays
+ * one (a look-up cannot tell "not yet" from "never" within it, and tests are not about that).
+ */
+export function graceFor(variants: Variants | undefined = testVariants()): number {
+  return (variants?.late_apply_ms ?? 0) > 0 ? (variants?.late_apply_ms ?? 0) + 500 : 0;
+}

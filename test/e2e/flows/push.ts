@@ -48,6 +48,12 @@ export async function writePush(page: Page, { title, url, performer = 'desk@exam
   if (app) await page.getByTestId(`app-${app}`).check();
 }
 
+/** Queues the push the composer holds, as its Queue button does, and waits for the composer to say it was queued. */
+export async function queuePush(page: Page): Promise<void> {
+  await page.getByTestId('push-queue').click();
+  await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+}
+
 /**
  * Makes a blocked push of the open account, as it happens to a person: working offline, a push to
  * app 1001 scheduled a few minutes ahead of the service is queued; the service's clock then moves
@@ -66,8 +72,7 @@ export async function blockPush(
   const due = Math.ceil(((await serviceNow(sandboxUrl)) + 5 * 60_000) / 60_000) * 60_000;
   await page.getByTestId('push-executionTime').fill(wallUtc(due));
   await expect.poll(() => page.getByTestId('push-problem-count').textContent()).toBe('Ready to queue');
-  await page.getByTestId('push-queue').click();
-  await expect.poll(() => page.getByTestId('push-notice').textContent()).toContain('Queued');
+  await queuePush(page);
   // While the app works offline the service's clock moves on: the push's time passes.
   await setServiceClockOffset(sandboxUrl, clockOffsetMs);
   expect(await serviceNow(sandboxUrl)).toBeGreaterThan(due);

@@ -9,9 +9,10 @@ import Database from 'better-sqlite3';
 import { createDeskCore, DATABASE_FILE, type DeskCore } from '../../../src/main/app/create-core';
 import type { Account } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
-import { testFixtures } from '../../helpers/sandbox';
+import { control, testFixtures } from '../../helpers/sandbox';
 import { testVariants } from '../../helpers/variants';
-import { control, FAST, memorySecrets, until } from './env';
+import { FAST, memorySecrets } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const ACCOUNT = 'oldtimerltd';

@@ -3,8 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src/main/app/dispatch';
 import type { Profile } from '../../../src/shared/ipc/contract';
-import { testFixtures } from '../../helpers/sandbox';
-import { control, startEnv, until, type Env } from './env';
+import { control, testFixtures } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

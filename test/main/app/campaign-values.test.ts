@@ -3,7 +3,8 @@
 // accepted and queued, and whatever the service then says about it reaches the person in its words.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testFixtures } from '../../helpers/sandbox';
-import { startEnv, until, type Env } from './env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

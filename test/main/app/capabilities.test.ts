@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { capabilityWarnings } from '../../../src/shared/domain/capabilities';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { sandboxCampaigns, startEnv, until, type Env } from './env';
+import { sandboxCampaigns } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fullTurn } from '../../../src/main/clock/turns';
 import { CHECK_DEADLINE_MS } from '../../../src/main/connections/connections';
 import type { Profile } from '../../../src/shared/ipc/contract';
-import { freePort } from '../service/helpers';
-import { startEnv, until, type Env } from './env';
+import { freePort } from '../../helpers/free-port';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../../src/main/app/create-core';
-import { memorySecrets } from './env';
+import { memorySecrets } from '../../helpers/world';
 
 let core: DeskCore | undefined;
 const dirs: string[] = [];

@@ -4,9 +4,10 @@ import { DEMO_PROFILE_ID } from '../../../src/main/app/demo';
 import { DEMO_ACCOUNTS } from '../../../src/shared/demo-world';
 import type { SyncProgress } from '../../../src/shared/ipc/contract';
 import { demoFixtures } from '../../../src/sandbox/index';
-import { call } from '../../helpers/sandbox';
+import { call, control, fault } from '../../helpers/sandbox';
 import { testVariants } from '../../helpers/variants';
-import { control, fault, startEnv, until, type Env } from './env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = DEMO_PROFILE_ID;
 let env: Env | undefined;

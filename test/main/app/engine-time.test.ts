@@ -2,7 +2,9 @@
 // time however long the test takes, and goes out as soon as the clock is advanced to it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, control, fault, startEnv, until, type Env } from './env';
+import { campaignPayload, control, fault } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const ACCOUNT = 'oldtimerltd';

@@ -17,9 +17,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../../src/shared/ipc/contract';
-import { testVariants } from '../../helpers/variants';
-import { graceFor } from '../sync/support';
-import { advanceUntil, campaignPayload, control, fault, sandboxCampaigns, settleIo, startEnv, type Env } from './env';
+import { graceFor, testVariants } from '../../helpers/variants';
+import { advanceUntil, type Env, settleIo, startEnv } from '../../helpers/world';
+import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
 
 const P = 'sandbox-demo';
 /** Unlimited, and not enabled for display campaigns: the service refuses those. */

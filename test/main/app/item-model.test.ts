@@ -5,7 +5,9 @@
 // a posted change names the id the service gave it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Draft, OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, sandboxCampaigns, startEnv, until, type Env } from './env';
+import { campaignPayload, sandboxCampaigns } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 /** Not enabled for display campaigns: the sandbox refuses one with its own words. */

@@ -6,7 +6,8 @@ import { afterAll, expect, it } from 'vitest';
 import { createSecretStore } from '../../../src/main/secrets';
 import { keychainSuite } from '../../helpers/keychain';
 import { testFixtures } from '../../helpers/sandbox';
-import { startEnv, until, type Env } from './env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const SERVICE = `Campaign Desk core test ${process.pid}`;
 const store = await createSecretStore({ service: SERVICE, probeTimeoutMs: 5_000 });

@@ -5,9 +5,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
 import type { Fixtures } from '../../../src/sandbox/index';
-import { testFixtures } from '../../helpers/sandbox';
+import { control, sandboxCampaigns, testFixtures } from '../../helpers/sandbox';
 import { EMPTY_RUN } from '../../../src/main/service/campaigns-api';
-import { control, sandboxCampaigns, startEnv, until, type Env } from './env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

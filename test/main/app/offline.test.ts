@@ -3,9 +3,10 @@
 // out by themselves once they can; one profile's trouble never holds up another's.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem, Profile } from '../../../src/shared/ipc/contract';
-import { testFixtures } from '../../helpers/sandbox';
-import { freePort, loginAs } from '../service/helpers';
-import { campaignPayload, control, sandboxCampaigns, startEnv, until, type Env } from './env';
+import { campaignPayload, control, loginAs, sandboxCampaigns, testFixtures } from '../../helpers/sandbox';
+import { freePort } from '../../helpers/free-port';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const HOUR = 60 * 60_000;

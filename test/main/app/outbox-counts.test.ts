@@ -1,7 +1,9 @@
 // outbox.counts: what the status bar and the Outbox tab count, without the items or the sent
 // history. Against the sandbox on real SQLite.
 import { afterEach, describe, expect, it } from 'vitest';
-import { campaignPayload, startEnv, until, type Env } from './env';
+import { campaignPayload } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;

@@ -3,7 +3,9 @@
 // the Outbox says of each change's turn follows it, and only queued changes move.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, sandboxCampaigns, startEnv, until, type Env } from './env';
+import { campaignPayload, sandboxCampaigns } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const ACCOUNT = 'suntrailtravel';

@@ -1,7 +1,9 @@
 // A 503 that says when to come back (RFC 9110 10.2.3, DECISIONS client 20): the outbox sends the
 // change again no sooner than its Retry-After, however short its own backoff.
 import { afterEach, expect, it } from 'vitest';
-import { control, fault, startEnv, until, type Env } from './env';
+import { control, fault } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;

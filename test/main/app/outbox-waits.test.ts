@@ -3,7 +3,9 @@
 // and the activity log are pruned after the retention period the Outbox names, unsent work never.
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_RETENTION_MS } from '../../../src/shared/retention';
-import { campaignPayload, startEnv, until, type Env } from './env';
+import { campaignPayload } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 import { ManualClock } from '../../../src/main/clock/clock';
 
 const P = 'sandbox-demo';

@@ -2,7 +2,9 @@
 // before queueing, what is checked again before sending, and what ends up on the service.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, control, sandboxCampaigns, startEnv, until, type Env } from './env';
+import { campaignPayload, control, sandboxCampaigns } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const HOUR = 3_600_000;

@@ -6,7 +6,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT_SECRET } from '../../../src/shared/demo-world';
-import { campaignPayload, startEnv, until, type Env } from './env';
+import { campaignPayload } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;

@@ -3,9 +3,10 @@
 // at every look), and a task edit sends what a strict service requires.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem, Profile } from '../../../src/shared/ipc/contract';
-import { testFixtures } from '../../helpers/sandbox';
-import { freePort, loginAs } from '../service/helpers';
-import { control, fault, startEnv, until, type Env } from './env';
+import { control, fault, loginAs, testFixtures } from '../../helpers/sandbox';
+import { freePort } from '../../helpers/free-port';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

@@ -8,7 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { checkImage, IMAGE_CHECK_DEFAULTS } from '../../../src/main/images/image-check';
 import { isPublicAddress } from '../../../src/main/images/public-address';
-import { control, startEnv, until, type Env } from './env';
+import { control } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const HOUR = 3_600_000;

@@ -3,7 +3,9 @@
 // tasks of every app unasked (DECISIONS client 19), so the person's own read of an app's tasks and
 // the read that tells a sent push's tasks apart take the next read slot.
 import { afterEach, describe, expect, it } from 'vitest';
-import { control, startEnv, until, type Env } from './env';
+import { control } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const MINUTE = 60_000;

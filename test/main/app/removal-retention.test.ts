@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { unsentKey, type UnsentItem } from '../../../src/shared/domain/unsent';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { DAY_MS } from '../../../src/shared/retention';
-import { campaignPayload, fault, startEnv, until, type Env } from './env';
+import { campaignPayload, fault } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const BAKERY = { profileId: P, accountId: 'freshcrumbbakery' };

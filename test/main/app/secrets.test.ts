@@ -7,9 +7,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../src/shared/ipc/contract';
-import { call, testFixtures } from '../../helpers/sandbox';
+import { call, campaignPayload, fault, testFixtures } from '../../helpers/sandbox';
 import { secretSpellings } from '../service/secret-spellings';
-import { campaignPayload, fault, startEnv, until, type Env } from './env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 /** Spaces and every character a form body, a URL, JSON and HTML spell differently. */
 const SECRET = `Leak Test!'()~*+%&=;"<x> 7c1f`;

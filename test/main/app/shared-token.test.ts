@@ -6,8 +6,8 @@
 // secret that token was issued for reuses it instead of minting one.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../../src/shared/demo-world';
-import { isTokenRequest, sandboxRequests } from '../service/helpers';
-import { settleIo, startEnv, type Env } from './env';
+import { isTokenRequest, requestLog } from '../../helpers/sandbox';
+import { type Env, settleIo, startEnv } from '../../helpers/world';
 
 const A = 'sandbox-demo';
 let env: Env | undefined;
@@ -37,7 +37,7 @@ async function twoConnections(): Promise<{ e: Env; b: string }> {
 
 /** What the service saw after `seq`: tokens asked for and issued, and API answers refusing a token. */
 async function seenSince(e: Env, seq: number) {
-  const log = (await sandboxRequests(e.sandbox)).filter((r) => r.seq > seq);
+  const log = (await requestLog(e.sandbox)).filter((r) => r.seq > seq);
   const tokens = log.filter(isTokenRequest);
   return {
     tokens: tokens.length,

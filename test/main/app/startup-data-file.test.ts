@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, DATABASE_FILE, type DeskCore } from '../../../src/main/app/create-core';
 import { MIGRATIONS } from '../../../src/main/store/migrations';
 import { DeskError } from '../../../src/shared/errors';
-import { memorySecrets } from './env';
+import { memorySecrets } from '../../helpers/world';
 
 let core: DeskCore | undefined;
 const dirs: string[] = [];

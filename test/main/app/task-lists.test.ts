@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoFixtures, type Fixtures } from '../../../src/sandbox/index';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { control, fault, startEnv, until, type Env } from './env';
+import { control, fault } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 let env: Env | undefined;

@@ -4,7 +4,8 @@
 // what to fix in the rest, and the queued ones are posted.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testFixtures } from '../../helpers/sandbox';
-import { startEnv, until, type Env } from './env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

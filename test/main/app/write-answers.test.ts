@@ -5,7 +5,9 @@
 // even when the service's listing shows it later than the look-up's bound.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { advanceUntil, campaignPayload, control, sandboxCampaigns, startEnv, until, type Env } from './env';
+import { advanceUntil, type Env, startEnv } from '../../helpers/world';
+import { campaignPayload, control, sandboxCampaigns } from '../../helpers/sandbox';
+import { until } from '../../helpers/wait';
 
 const P = 'sandbox-demo';
 const MODES = ['empty', 'no_content', 'accepted'] as const;

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserServer, type BrowserServer } from '../../../src/main/browser-mode/server';
 import { ERROR_CODES } from '../../../src/shared/errors';
-import { anyChannel, brokenField, channelAndPayload, channelWithFields, nonObject, realChannel } from '../fuzz-arbitraries';
-import { createManualEvents, createTransportTable, type TransportTable } from '../transport-handlers';
+import { anyChannel, brokenField, channelAndPayload, channelWithFields, nonObject, realChannel } from '../../helpers/fuzz-arbitraries';
+import { createManualEvents, createTransportTable, type TransportTable } from '../../helpers/transport-handlers';
 import { apiCall } from './http-client';
 
 let dir: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBrowserServer, type BrowserServer } from '../../../src/main/browser-mode/server';
-import { createManualEvents, createTransportTable, type TransportTable } from '../transport-handlers';
+import { createManualEvents, createTransportTable, type TransportTable } from '../../helpers/transport-handlers';
 import { apiCall, rawRequest } from './http-client';
 
 const create = {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_CSP } from '../../../src/main/web/csp';
 import { CHANNEL_NAMES } from '../../../src/shared/ipc/contract';
 import { IPC_EVENT_CHANNEL, ipcChannelId } from '../../../src/shared/ipc/wire';
-import { createManualEvents, createTransportTable } from '../transport-handlers';
+import { createManualEvents, createTransportTable } from '../../helpers/transport-handlers';
 import { MockEvent, MockFrame, MockWebContents, resetElectronMock, app, state, type MockBrowserWindow } from './electron-mock';
 
 vi.mock('electron', async () => (await import('./electron-mock')).electronModule());

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { MIXED_VARIANTS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { SPEC_TIERS } from '../../../src/shared/domain/rate-tiers';
-import { clientFor, raw, sandboxRequests, SECRET, worldFixtures, type LoggedRequest } from '../service/helpers';
+import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
+import { clientFor, SECRET, worldFixtures } from '../service/helpers';
 import { greedyAdmissions, greedyBucketAdmissions, type SandboxWindows } from './sim';
 import { VirtualTime } from './virtual-time';
 
@@ -87,7 +88,7 @@ describe.each(SERVICES)('draining creates and list pages against $name', ({ vari
     ]);
     await time.run(work);
 
-    const log = (await sandboxRequests(s)).filter((r) => r.account === 'limitedone');
+    const log = (await requestLog(s)).filter((r) => r.account === 'limitedone');
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     expect(log.filter((r) => r.outcome === 'ok')).toHaveLength(CREATES + PAGES);
     const creates = { took: drainedInMs(log, 'campaigns'), least: minimumMs(CREATES, CREATE_QUOTAS, refill) };
@@ -128,11 +129,11 @@ describe.each([
     });
     await time.run(Promise.all(Array.from({ length: n }, (_, i) => c.sendPush('immediate', [event(i)], { priority: 'outbox' }))));
 
-    const tasks = ((await raw(s, 'GET', '/_sandbox/state/tasks')).body as { tasks: { title: string }[] }).tasks.filter((t) =>
+    const tasks = ((await call(s, 'GET', '/_sandbox/state/tasks')).body as { tasks: { title: string }[] }).tasks.filter((t) =>
       t.title.startsWith('Burst '),
     );
     expect(tasks.map((t) => t.title).sort()).toEqual(Array.from({ length: n }, (_, i) => `Burst ${i}`).sort());
-    const log = (await sandboxRequests(s)).filter((r) => r.path === '/epsilon/push');
+    const log = (await requestLog(s)).filter((r) => r.path === '/epsilon/push');
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     expect(log.filter((r) => r.status === 200)).toHaveLength(n);
     const took = Math.max(...log.map((r) => r.time)) - log[0].time;
@@ -153,16 +154,16 @@ describe('Retry-After as an HTTP-date from a service whose clock is not ours', (
   async function refusedOnce(variants: Variants): Promise<{ retryAfter: unknown; statuses: (number | null)[]; retriedAfterMs: number }> {
     const { s, c, time } = await start(variants);
     const form = { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET };
-    const token = ((await raw(s, 'POST', '/authentication/oauth/token', { form })).body as { access_token: string }).access_token;
+    const token = ((await call(s, 'POST', '/authentication/oauth/token', { form })).body as { access_token: string }).access_token;
     // Mid-second, so that the Date header (truncated) and the retry date (rounded up) both round.
     time.advance(400);
     const path = '/core/api/1.0/limitedtwo/campaigns?fetch_level=R';
-    for (let i = 0; i < LIST_QUOTAS[0]; i++) expect((await raw(s, 'GET', path, { token })).status).toBe(200);
-    const refused = await raw(s, 'GET', path, { token });
+    for (let i = 0; i < LIST_QUOTAS[0]; i++) expect((await call(s, 'GET', path, { token })).status).toBe(200);
+    const refused = await call(s, 'GET', path, { token });
     expect(refused.status).toBe(429);
-    const before = (await sandboxRequests(s)).length;
+    const before = (await requestLog(s)).length;
     await time.run(c.listCampaigns('limitedtwo', { fetchLevel: 'R' }));
-    const ours = (await sandboxRequests(s)).slice(before).filter((r) => r.account === 'limitedtwo');
+    const ours = (await requestLog(s)).slice(before).filter((r) => r.account === 'limitedtwo');
     return {
       retryAfter: refused.headers['retry-after'],
       statuses: ours.map((r) => r.status),

@@ -7,7 +7,9 @@ import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, freePort, isTokenRequest, loginAs, raw, sandboxRequests, SECRET, worldFixtures, rejection } from './helpers';
+import { freePort } from '../../helpers/free-port';
+import { call, isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
+import { clientFor, clockOf, rejection, SECRET, worldFixtures } from './helpers';
 
 let sb: RunningSandbox | undefined;
 afterEach(async () => {
@@ -57,7 +59,7 @@ describe('signInWithBrowser', () => {
     expect(session.tokens.refreshToken).toEqual(expect.any(String));
     expect(JSON.stringify(session)).not.toContain(session.tokens.accessToken);
     // The code went to {base_url}/core/oauth/token.
-    expect((await sandboxRequests(s)).filter(isTokenRequest).map((r) => r.path)).toEqual(['/core/oauth/token']);
+    expect((await requestLog(s)).filter(isTokenRequest).map((r) => r.path)).toEqual(['/core/oauth/token']);
     // The listener is gone: a replayed callback reaches nobody.
     expect(await refused(seen.callbackUrl ?? redirectUri)).toBe(true);
 
@@ -68,10 +70,10 @@ describe('signInWithBrowser', () => {
 
     // The token ends on the service clock: the person is asked to sign in again, nothing is sent.
     s.advance(601_000);
-    const before = (await sandboxRequests(s)).length;
+    const before = (await requestLog(s)).length;
     const e = await rejection(client.authApps());
     expect(e).toMatchObject({ kind: 'unauthorized', reason: 'sign_in_required', requestWritten: false });
-    expect((await sandboxRequests(s)).length).toBe(before);
+    expect((await requestLog(s)).length).toBe(before);
     await client.close();
   });
 
@@ -83,7 +85,7 @@ describe('signInWithBrowser', () => {
     s.advance(601_000);
     const e = await rejection(client.listTasks('1001'));
     expect(e).toMatchObject({ kind: 'unauthorized', reason: 'sign_in_required' });
-    const log = await sandboxRequests(s);
+    const log = await requestLog(s);
     expect(log.filter((r) => r.path === '/epsilon/task').map((r) => r.status)).toEqual([401]);
     expect(log.filter(isTokenRequest)).toHaveLength(1);
     await client.close();
@@ -110,7 +112,7 @@ describe('signInWithBrowser', () => {
 
   it('completes a sign-in whose redirect carries no state (spec 4.3 shows only the code), still refusing a foreign one', async () => {
     const { s, base, redirectUri } = await setup();
-    await raw(s, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), authorize_state: 'dropped' } });
+    await call(s, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), authorize_state: 'dropped' } });
     let forged: number | undefined;
     const login = loginAs('manager@example.com', 'demo');
     const session = await signInWithBrowser({

@@ -1,11 +1,10 @@
-// Shared set-up of the service client tests: a small known world for the sandbox, raw HTTP to its
-// control API, a client wired to it, and a "browser" that fills in the sandbox's real login page.
-import { request } from 'undici';
+// Shared set-up of the service client tests: a small known world for the sandbox and a client wired
+// to it. Raw HTTP to the sandbox, its faults, its request log and its login page are
+// test/helpers/sandbox.ts's.
 import { systemClock, type Clock } from '../../../src/main/clock/clock';
 import { ServiceError } from '../../../src/main/service/errors';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/main/service/service-client';
 import type { Fixtures, RunningSandbox } from '../../../src/sandbox/index';
-import { call as raw } from '../../helpers/sandbox';
 
 export const SECRET = 'demo-secret-7f3a9c';
 
@@ -178,34 +177,6 @@ export function worldFixtures(
   };
 }
 
-/** Raw HTTP against the sandbox, bypassing the client under test: the shared test helper. */
-export { raw };
-
-export interface LoggedRequest {
-  seq: number;
-  time: number;
-  method: string;
-  path: string;
-  account: string | null;
-  group: string | null;
-  budget: string | null;
-  limited: boolean;
-  status: number | null;
-  outcome: string;
-}
-
-export async function sandboxRequests(sb: { url: string }): Promise<LoggedRequest[]> {
-  const r = await raw(sb, 'GET', '/_sandbox/requests');
-  return (r.body as { requests: LoggedRequest[] }).requests;
-}
-
-export const isTokenRequest = (r: LoggedRequest) => r.path === '/authentication/oauth/token' || r.path === '/core/oauth/token';
-
-export async function addFault(sb: { url: string }, fault: Record<string, unknown>): Promise<void> {
-  const r = await raw(sb, 'POST', '/_sandbox/faults', { json: fault });
-  if (r.status !== 201) throw new Error(`fault not accepted: ${r.text}`);
-}
-
 /** The sandbox's clock for the client; timers still run on real time. */
 export function clockOf(sb: RunningSandbox): Clock {
   return { now: () => sb.now(), setTimer: systemClock.setTimer };
@@ -219,45 +190,6 @@ export function clientFor(sb: { url: string }, opts: Partial<ServiceClientOption
     credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(SECRET) },
     ...opts,
   });
-}
-
-export { freePort } from '../../helpers/free-port';
-
-function hiddenFields(html: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) out[m[1]] = decode(m[2]);
-  return out;
-}
-
-/**
- * A person in a browser: opens the authorize URL, submits the sandbox's login form with these
- * credentials, and follows the redirect to wherever it points (our loopback listener).
- */
-export function loginAs(
-  username: string,
-  password: string,
-  seen: { callbackStatus?: number; callbackBody?: string; callbackUrl?: string } = {},
-  decision: 'allow' | 'deny' = 'allow',
-) {
-  return async (authorizeUrl: string): Promise<void> => {
-    const page = await request(authorizeUrl);
-    const html = await page.body.text();
-    if (page.statusCode !== 200) throw new Error(`authorize page answered ${page.statusCode}: ${html}`);
-    const form = { ...hiddenFields(html), username, password, decision };
-    const posted = await request(authorizeUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form).toString(),
-    });
-    await posted.body.text();
-    const location = posted.headers.location;
-    if (posted.statusCode !== 302 || typeof location !== 'string') throw new Error(`login answered ${posted.statusCode}`);
-    seen.callbackUrl = location;
-    const callback = await request(location);
-    seen.callbackStatus = callback.statusCode;
-    seen.callbackBody = await callback.body.text();
-  };
 }
 
 /** The ServiceError the call failed with; anything else (or success) fails the test. */

@@ -11,7 +11,8 @@ import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { addFault, clientFor, raw, rejection, SECRET, worldFixtures } from './helpers';
+import { call, fault } from '../../helpers/sandbox';
+import { clientFor, rejection, SECRET, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -36,12 +37,12 @@ afterEach(async () => {
 });
 
 async function play(extra: Variants): Promise<void> {
-  const r = await raw(sb, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), ...extra } });
+  const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), ...extra } });
   if (r.status !== 200) throw new Error(`variants refused: ${r.text}`);
 }
 
 async function token(): Promise<string> {
-  const r = await raw(sb, 'POST', '/authentication/oauth/token', {
+  const r = await call(sb, 'POST', '/authentication/oauth/token', {
     form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET },
   });
   return (r.body as { access_token: string }).access_token;
@@ -64,7 +65,7 @@ const event = (title: string) => ({
 });
 
 const createdNamed = async (name: string) =>
-  ((await raw(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: { name: string }[] }).campaigns.filter(
+  ((await call(sb, 'GET', '/_sandbox/state/campaigns?account=oldtimerltd')).body as { campaigns: { name: string }[] }).campaigns.filter(
     (c) => c.name === name,
   );
 
@@ -134,7 +135,7 @@ describe('redirects', () => {
       await client.createCampaign('oldtimerltd', draft(name));
       expect(await createdNamed(name)).toHaveLength(1);
       await client.sendPush('immediate', [event(name)]);
-      const tasks = ((await raw(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: { title: string }[] }).tasks;
+      const tasks = ((await call(sb, 'GET', '/_sandbox/state/tasks?app=1001')).body as { tasks: { title: string }[] }).tasks;
       expect(tasks.filter((t) => t.title === name)).toHaveLength(1);
     },
   );
@@ -143,12 +144,12 @@ describe('redirects', () => {
 describe('a 5xx that says when to come back', () => {
   it('carries its Retry-After, in seconds or as a date on the service clock', async () => {
     await play({ retry_after_date: false });
-    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'status_503', retry_after: 30 });
+    await fault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'status_503', retry_after: 30 });
     const e = await rejection(client.listTasks('1001'));
     expect(e).toMatchObject({ kind: 'server', status: 503, retryAfterMs: 30_000 });
     expect(e.message).toContain('Try again in 30 s');
     await play({ retry_after_date: true });
-    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'status_503', retry_after: 90 });
+    await fault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'status_503', retry_after: 90 });
     const dated = await rejection(client.listTasks('1001'));
     // An HTTP-date has whole seconds: measured against the answer's Date, within one second.
     expect(dated.retryAfterMs).toBeGreaterThanOrEqual(89_000);

@@ -13,7 +13,8 @@ import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, raw, sandboxRequests, SECRET, worldFixtures, rejection as failure } from './helpers';
+import { call, requestLog } from '../../helpers/sandbox';
+import { clientFor, clockOf, rejection as failure, SECRET, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -78,13 +79,13 @@ describe('campaigns', () => {
   });
 
   it('refuses a draft that breaks the shared rules without sending anything', async () => {
-    const before = (await sandboxRequests(sb)).length;
+    const before = (await requestLog(sb)).length;
     const e = await failure(client.createCampaign('acmeshoes', { ...draft, cpc: undefined }));
     expect(e).toMatchObject({ kind: 'validation', requestWritten: false });
     expect(e.problems).toEqual([{ field: 'cpc', message: 'cpc is required when bid_strategy is FIXED' }]);
     const bad = await failure(client.createCampaign('acme-shoes', draft));
     expect(bad.problems?.[0].field).toBe('account');
-    expect((await sandboxRequests(sb)).length).toBe(before);
+    expect((await requestLog(sb)).length).toBe(before);
   });
 
   it("passes the server's validation message on (a rule only the server can check)", async () => {
@@ -172,7 +173,7 @@ describe('look-ups by many campaign ids', () => {
   const wanted = ['4100001', ...Array.from({ length: 998 }, (_, i) => String(5_000_000 + i)), '4100005'];
 
   it('are split into requests whose query stays under 2 KB, and merged', async () => {
-    const before = (await sandboxRequests(sb)).length;
+    const before = (await requestLog(sb)).length;
     const { campaigns, total } = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
     expect(campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
     expect(total).toBe(2);
@@ -183,7 +184,7 @@ describe('look-ups by many campaign ids', () => {
         campaignListSearchParams({ fetchLevel: 'RAP', campaignIds: ids, page: 1, pageSize: MAX_PAGE_SIZE }).toString().length,
       ).toBeLessThanOrEqual(MAX_LIST_QUERY_LENGTH);
     }
-    const lists = (await sandboxRequests(sb))
+    const lists = (await requestLog(sb))
       .slice(before)
       .filter((r) => r.method === 'GET' && r.path.startsWith('/core/api/1.0/acmeshoes/campaigns'));
     expect(lists.length).toBe(groups.length);
@@ -296,7 +297,7 @@ describe('push', () => {
 
   it('sets the service worker path (204)', async () => {
     await client.setSwPath({ containerId: '1002', serviceWorkerPath: '/blog/sw.js', performer: 'manager@example.com' });
-    const apps = (await raw(sb, 'GET', '/_sandbox/apps')).body as { apps: { app_id: string; sw_path: string }[] };
+    const apps = (await call(sb, 'GET', '/_sandbox/apps')).body as { apps: { app_id: string; sw_path: string }[] };
     expect(apps.apps.find((a) => a.app_id === '1002')?.sw_path).toBe('/blog/sw.js');
     const bad = await failure(client.setSwPath({ containerId: '1002', serviceWorkerPath: 'sw.js', performer: 'x' }));
     expect(bad).toMatchObject({ kind: 'validation', requestWritten: false });
@@ -306,11 +307,11 @@ describe('push', () => {
 describe('secrets', () => {
   it('never puts the client secret or a token in the request log paths, errors or snapshots', async () => {
     const token = (
-      await raw(sb, 'POST', '/authentication/oauth/token', {
+      await call(sb, 'POST', '/authentication/oauth/token', {
         form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET },
       })
     ).body as { access_token: string };
-    const text = JSON.stringify(client.snapshot()) + JSON.stringify(await sandboxRequests(sb));
+    const text = JSON.stringify(client.snapshot()) + JSON.stringify(await requestLog(sb));
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(token.access_token);
   });

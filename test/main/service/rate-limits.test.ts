@@ -9,7 +9,8 @@ import { startSandbox, type RunningSandbox, type Variants } from '../../../src/s
 import { testVariants, variantLabel } from '../../helpers/variants';
 import { greedyAdmissions, greedyBucketAdmissions } from '../ratelimit/sim';
 import { VirtualTime } from '../ratelimit/virtual-time';
-import { clientFor, raw, sandboxRequests, SECRET, worldFixtures, type LoggedRequest } from './helpers';
+import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
+import { clientFor, SECRET, worldFixtures } from './helpers';
 
 const WINDOWS_S = [1, 5, 30] as const;
 const READ = [2, 5, 12] as const;
@@ -103,7 +104,7 @@ describe(`rate limits over HTTP (${variantLabel()})`, () => {
     await time.run(Promise.all([...reads, ...writes, other]));
     expect(otherDoneAt).toBe(started);
 
-    const log = await sandboxRequests(s);
+    const log = await requestLog(s);
     expect(log.filter((r) => r.status === 429)).toEqual([]);
     const readTimes = admittedTimes(log, 'limitedone', 'campaigns.list');
     const writeTimes = admittedTimes(log, 'limitedone', 'campaigns');
@@ -131,14 +132,14 @@ describe(`rate limits over HTTP (${variantLabel()})`, () => {
   it('waits Retry-After after a 429 caused by someone else, then succeeds with the same request', async () => {
     const { s, c, time } = await start();
     const form = { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET };
-    const token = ((await raw(s, 'POST', '/authentication/oauth/token', { form })).body as { access_token: string }).access_token;
+    const token = ((await call(s, 'POST', '/authentication/oauth/token', { form })).body as { access_token: string }).access_token;
     // Another program spends the second's whole read budget of limitedtwo.
     for (let i = 0; i < READ[0]; i++) {
-      expect((await raw(s, 'GET', '/core/api/1.0/limitedtwo/campaigns?fetch_level=R', { token })).status).toBe(200);
+      expect((await call(s, 'GET', '/core/api/1.0/limitedtwo/campaigns?fetch_level=R', { token })).status).toBe(200);
     }
     const page = await time.run(c.listCampaigns('limitedtwo', { fetchLevel: 'R' }));
     expect(page.total).toBe(0);
-    const ours = (await sandboxRequests(s)).filter((r) => r.account === 'limitedtwo');
+    const ours = (await requestLog(s)).filter((r) => r.account === 'limitedtwo');
     expect(ours.map((r) => r.status)).toEqual([200, 200, 429, 200]);
     // Retried once Retry-After had passed (whole seconds, or a date on the service's clock), not
     // a minute or more later.
@@ -153,7 +154,7 @@ describe(`rate limits over HTTP (${variantLabel()})`, () => {
     await time.run(Promise.all(Array.from({ length: 30 }, () => c.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' }))));
     // Under the documented Tier 4 guess this would take 15 s.
     expect(time.now()).toBe(started);
-    const log = (await sandboxRequests(s)).filter((r) => r.account === 'oldtimerltd');
+    const log = (await requestLog(s)).filter((r) => r.account === 'oldtimerltd');
     expect(log).toHaveLength(30);
     expect(log.every((r) => r.limited === false && r.status === 200)).toBe(true);
     expect(c.snapshot().budgets.find((b) => b.account === 'oldtimerltd')?.state).toBe('unlimited');
@@ -175,7 +176,7 @@ describe(`rate limits when some answers carry no headers (${variantLabel()})`, (
       ),
     );
     expect(pages).toHaveLength(n);
-    const log = (await sandboxRequests(s)).filter((r) => r.account === 'limitedone');
+    const log = (await requestLog(s)).filter((r) => r.account === 'limitedone');
     const refusedAt = log.filter((r) => r.status === 429).map((r) => r.seq);
     const lastAdmittedAt = (seq: number) => log.filter((r) => r.seq < seq && r.status === 200).length;
     // Refusals come at most in the one burst before anything was learned (only when the very

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { clientFor, raw, worldFixtures, rejection } from './helpers';
+import { call } from '../../helpers/sandbox';
+import { clientFor, rejection, worldFixtures } from './helpers';
 import { secretSpellings } from './secret-spellings';
 
 let sb: RunningSandbox | undefined;
@@ -50,7 +51,7 @@ describe.each([
     client = clientFor(s);
     const forbidden = await rejection(client.listCampaigns('strangers', { fetchLevel: 'R' }));
     expect(forbidden.kind).toBe('forbidden');
-    const said = (await raw(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<
+    const said = (await call(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<
       string,
       string | string[]
     >;
@@ -65,7 +66,7 @@ describe.each([
 });
 
 async function tokenOf(s: RunningSandbox): Promise<string> {
-  const r = await raw(s, 'POST', '/authentication/oauth/token', {
+  const r = await call(s, 'POST', '/authentication/oauth/token', {
     form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: 'demo-secret-7f3a9c' },
   });
   return (r.body as { access_token: string }).access_token;

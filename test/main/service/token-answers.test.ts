@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { signInWithBrowser } from '../../../src/main/service/browser-sign-in';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, freePort, isTokenRequest, loginAs, rejection, sandboxRequests, SECRET, worldFixtures } from './helpers';
+import { freePort } from '../../helpers/free-port';
+import { isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
+import { clientFor, clockOf, rejection, SECRET, worldFixtures } from './helpers';
 
 const TTL_S = 600;
 let sb: RunningSandbox | undefined;
@@ -22,7 +24,7 @@ async function start(extra: Variants, redirectUri?: string, secret = SECRET): Pr
   return sb;
 }
 
-const tokenRequests = async (s: RunningSandbox) => (await sandboxRequests(s)).filter(isTokenRequest);
+const tokenRequests = async (s: RunningSandbox) => (await requestLog(s)).filter(isTokenRequest);
 
 describe.each(['spelled', 'nulls'] as const)('token answers spelled "%s"', (spelling) => {
   it('gives a token that works and lives as long as expires_in says', async () => {
@@ -36,7 +38,7 @@ describe.each(['spelled', 'nulls'] as const)('token answers spelled "%s"', (spel
     // Inside the renewal margin of expires_in (a string under "spelled"): renewed before any 401.
     s.advance(90_000);
     await client.authApps();
-    const log = await sandboxRequests(s);
+    const log = await requestLog(s);
     expect(log.filter(isTokenRequest)).toHaveLength(2);
     expect(log.filter((r) => r.status === 401)).toHaveLength(0);
     await client.close();

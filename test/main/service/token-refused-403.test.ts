@@ -5,7 +5,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, isTokenRequest, sandboxRequests, worldFixtures } from './helpers';
+import { isTokenRequest, requestLog } from '../../helpers/sandbox';
+import { clientFor, worldFixtures } from './helpers';
 
 const TTL_S = 600;
 let sb: RunningSandbox | undefined;
@@ -23,8 +24,8 @@ async function start(): Promise<RunningSandbox> {
   return sb;
 }
 
-const since = async (s: RunningSandbox, seq: number) => (await sandboxRequests(s)).filter((r) => r.seq > seq);
-const lastSeq = async (s: RunningSandbox) => (await sandboxRequests(s)).reduce((m, r) => Math.max(m, r.seq), 0);
+const since = async (s: RunningSandbox, seq: number) => (await requestLog(s)).filter((r) => r.seq > seq);
+const lastSeq = async (s: RunningSandbox) => (await requestLog(s)).reduce((m, r) => Math.max(m, r.seq), 0);
 
 it('a token the service expired behind our back, refused with 403, is renewed once and every call succeeds', async () => {
   const s = await start();

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/main/service/errors';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { addFault, clientFor, clockOf, isTokenRequest, sandboxRequests, worldFixtures } from './helpers';
+import { fault, isTokenRequest, requestLog } from '../../helpers/sandbox';
+import { clientFor, clockOf, worldFixtures } from './helpers';
 
 const TTL_S = 600;
 let sb: RunningSandbox | undefined;
@@ -24,7 +25,7 @@ async function start(): Promise<RunningSandbox> {
 }
 
 async function counts(s: RunningSandbox, sinceSeq = 0) {
-  const log = (await sandboxRequests(s)).filter((r) => r.seq > sinceSeq);
+  const log = (await requestLog(s)).filter((r) => r.seq > sinceSeq);
   return {
     tokens: log.filter(isTokenRequest).length,
     unauthorized: log.filter((r) => r.status === 401).length,
@@ -75,7 +76,7 @@ describe('token renewal', () => {
     const before = await counts(s);
     // Every auth-apps request is held for 300 ms while the service clock races ahead, so each
     // token has expired by the time the service looks at it.
-    await addFault(s, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'delay', delay_ms: 300, count: 5 });
+    await fault(s, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'delay', delay_ms: 300, count: 5 });
     const ticker = setInterval(() => s.advance((TTL_S + 1) * 1000), 40);
     let error: unknown;
     try {
@@ -87,7 +88,7 @@ describe('token renewal', () => {
     }
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ kind: 'unauthorized', status: 401 });
-    const log = (await sandboxRequests(s)).filter((r) => r.seq > before.lastSeq);
+    const log = (await requestLog(s)).filter((r) => r.seq > before.lastSeq);
     expect(log.filter((r) => r.path === '/epsilon/push/auth-apps').map((r) => r.status)).toEqual([401, 401]);
     expect(log.filter(isTokenRequest)).toHaveLength(1);
     await client.close();

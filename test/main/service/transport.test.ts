@@ -6,7 +6,9 @@ import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
 import { until } from '../../helpers/wait';
-import { addFault, clientFor, freePort, raw, sandboxRequests, worldFixtures, rejection } from './helpers';
+import { call, fault, requestLog } from '../../helpers/sandbox';
+import { freePort } from '../../helpers/free-port';
+import { clientFor, rejection, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -36,18 +38,18 @@ const names = async () => (await client.listCampaigns('oldtimerltd', { fetchLeve
 
 describe('outcome of a lost connection', () => {
   it('marks a create whose connection closed after sending as outcome unknown (here: not applied)', async () => {
-    await addFault(sb, { method: 'POST', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_before' });
+    await fault(sb, { method: 'POST', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_before' });
     const e = await rejection(client.createCampaign('oldtimerltd', draft('Lost before')));
     expect(e).toMatchObject({ kind: 'outcome_unknown', requestWritten: true });
     expect(e.message).toContain('may or may not have been applied');
     // Never resent blindly (DECISIONS client 8): the sandbox saw it once, and nothing was created.
-    const seen = (await sandboxRequests(sb)).filter((r) => r.method === 'POST' && r.path.startsWith('/core/api/1.0/oldtimerltd/'));
+    const seen = (await requestLog(sb)).filter((r) => r.method === 'POST' && r.path.startsWith('/core/api/1.0/oldtimerltd/'));
     expect(seen.map((r) => r.outcome)).toEqual(['fault_close_before']);
     expect(await names()).not.toContain('Lost before');
   });
 
   it('marks a create that was applied but whose answer was lost the same way (here: applied)', async () => {
-    await addFault(sb, { method: 'POST', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_after' });
+    await fault(sb, { method: 'POST', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_after' });
     const e = await rejection(client.createCampaign('oldtimerltd', draft('Lost after')));
     expect(e).toMatchObject({ kind: 'outcome_unknown', requestWritten: true });
     // A service may apply it only some time after the connection closed (variant late_apply_ms).
@@ -55,11 +57,11 @@ describe('outcome of a lost connection', () => {
   });
 
   it('asks a read again when its connection broke, without the caller noticing', async () => {
-    await addFault(sb, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_after' });
-    const before = (await sandboxRequests(sb)).length;
+    await fault(sb, { method: 'GET', path_prefix: '/core/api/1.0/oldtimerltd/campaigns', mode: 'close_after' });
+    const before = (await requestLog(sb)).length;
     const page = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' });
     expect(page.campaigns.length).toBeGreaterThan(0);
-    const lists = (await sandboxRequests(sb)).slice(before).filter((r) => r.method === 'GET');
+    const lists = (await requestLog(sb)).slice(before).filter((r) => r.method === 'GET');
     expect(lists.map((r) => r.outcome)).toEqual(['fault_close_after', 'ok']);
   });
 
@@ -74,7 +76,7 @@ describe('outcome of a lost connection', () => {
   });
 
   it('reports a 5xx as a server error', async () => {
-    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'status_500' });
+    await fault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'status_500' });
     const e = await rejection(client.authApps());
     expect(e).toMatchObject({ kind: 'server', status: 500 });
   });
@@ -83,7 +85,7 @@ describe('outcome of a lost connection', () => {
 describe('timeouts, cancellation and size limits', () => {
   it('stops waiting for headers after the headers timeout, saying the outcome is unknown', async () => {
     const transport = new HttpTransport({ headersTimeoutMs: 150 });
-    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'delay', delay_ms: 1000 });
+    await fault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'delay', delay_ms: 1000 });
     const slow = clientFor(sb, { transport });
     const e = await rejection(slow.authApps());
     expect(e).toMatchObject({ kind: 'timeout', requestWritten: true });
@@ -93,12 +95,12 @@ describe('timeouts, cancellation and size limits', () => {
 
   it('cancels a request in flight with its AbortSignal', async () => {
     // Held for ten minutes, far beyond the test's time limit: only the abort can end it in time.
-    await addFault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'delay', delay_ms: 600_000 });
+    await fault(sb, { method: 'GET', path_prefix: '/epsilon/task', mode: 'delay', delay_ms: 600_000 });
     const ctrl = new AbortController();
     const p = client.listTasks('1001', undefined, { signal: ctrl.signal });
     // Aborted once the sandbox holds it (the fault is taken), so the request was surely written.
     await until(
-      async () => ((await raw(sb, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults.length === 0,
+      async () => ((await call(sb, 'GET', '/_sandbox/faults')).body as { faults: unknown[] }).faults.length === 0,
       'the request to be held',
     );
     ctrl.abort();
@@ -109,10 +111,10 @@ describe('timeouts, cancellation and size limits', () => {
   it('does not send a request whose signal already fired', async () => {
     const ctrl = new AbortController();
     ctrl.abort();
-    const before = (await sandboxRequests(sb)).length;
+    const before = (await requestLog(sb)).length;
     const e = await rejection(client.authApps({ signal: ctrl.signal }));
     expect(e).toMatchObject({ kind: 'cancelled', requestWritten: false });
-    expect((await sandboxRequests(sb)).length).toBe(before);
+    expect((await requestLog(sb)).length).toBe(before);
   });
 
   it('refuses an answer larger than the body cap', async () => {

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonLossless } from '../../../src/main/service/lossless-json';
 import { demoFixtures } from '../../../src/sandbox/index';
 import { controlHeaders } from '../../helpers/control';
-import { campaignPayload, fault, startEnv, until, type Env } from '../app/env';
-import { P, requestLog, settled, submitCampaign } from './support';
+import { campaignPayload, fault, requestLog } from '../../helpers/sandbox';
+import { type Env, P, settled, startEnv, submitCampaign } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const HOUR = 3_600_000;
 /** An app whose id is beyond 2^53 (the fixtures' own digits; tagId writes it as a number). */

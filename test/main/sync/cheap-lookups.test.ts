@@ -6,21 +6,12 @@
 // concludes "absent" from a partial read. Reads are counted in the sandbox's own request log.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
-import { call, testFixtures, tokenFor } from '../../helpers/sandbox';
-import { fault, startEnv, until, type Env } from '../app/env';
-import {
-  campaignPayload,
-  creates,
-  graceFor,
-  lastSeq,
-  listReads,
-  onService,
-  P,
-  rewritingProxy,
-  settled,
-  submitCampaign,
-  type RewritingProxy,
-} from './support';
+import { call, campaignPayload, fault, onService, testFixtures, tokenFor } from '../../helpers/sandbox';
+import { type Env, P, settled, startEnv, submitCampaign } from '../../helpers/world';
+import { until } from '../../helpers/wait';
+import { rewritingProxy, type RewritingProxy } from '../../helpers/proxy';
+import { graceFor } from '../../helpers/variants';
+import { creates, lastSeq, listReads } from './support';
 
 const ACME = 'acmeshoes';
 const createPath = `/core/api/1.0/${ACME}/campaigns`;

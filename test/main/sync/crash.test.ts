@@ -12,7 +12,8 @@ import { DATABASE_FILE } from '../../../src/main/app/create-core';
 import { openStore } from '../../../src/main/store';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { campaignPayload, control, fault, memorySecrets, sandboxCampaigns } from '../app/env';
+import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
+import { memorySecrets } from '../../helpers/world';
 
 const P = 'sandbox-demo';
 // Both created before 2026-10-04, so not rate limited: the kills, not the budgets, set the pace.

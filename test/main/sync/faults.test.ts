@@ -2,8 +2,10 @@
 // test proves what ends up on the service, counted there, not what the desk believes.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, control, fault, sandboxCampaigns, startEnv, until, type Env } from '../app/env';
-import { graceFor } from './support';
+import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
+import { graceFor } from '../../helpers/variants';
 
 const P = 'sandbox-demo';
 // Created before 2026-10-04: not rate limited, so only the faults shape what happens.

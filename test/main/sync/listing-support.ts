@@ -1,14 +1,13 @@
 // Shared by the listing tests: an account whose listing a test shapes, a refresh of it under
 // service variants, and what the cache and the service hold at the end.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
 import type { SyncTuning } from '../../../src/main/app/create-core';
-import { testFixtures } from '../../helpers/sandbox';
-import { control, startEnv, until, type Env } from '../app/env';
-import { playVariants } from './support';
+import { refusingProxy, type Refusal } from '../../helpers/proxy';
+import { control, playVariants, testFixtures } from '../../helpers/sandbox';
+import { until } from '../../helpers/wait';
+import { startEnv, type Env } from '../../helpers/world';
 
 let env: Env | undefined;
 
@@ -141,42 +140,4 @@ export async function refreshUnder(
   const before = progressOf(e).length;
   await e.core.handlers['sync.refresh']({ profileId: p.id, accountId: SHOP });
   return { e, p, last: await ended(e, before) };
-}
-
-/** An answer a proxy gives itself instead of the service's (status and headers), or undefined to pass the request on. */
-export type Refusal = (url: URL) => { status: number; headers: Record<string, string> } | undefined;
-
-/** Forwards to `target`, except that `refuse` may answer a request itself. */
-export async function refusingProxy(target: string, refuse: Refusal) {
-  const t = new URL(target);
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', target);
-    const own = refuse(url);
-    if (own) {
-      req.resume();
-      res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
-      res.end(JSON.stringify({ http_status: own.status, message: 'Service temporarily unavailable' }));
-      return;
-    }
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -5,10 +5,11 @@
 // sandbox's own state, and no change holds the account's others back past a stated bound.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
-import { call, testFixtures, tokenFor } from '../../helpers/sandbox';
-import { testVariants } from '../../helpers/variants';
-import { control, fault, startEnv, until, type Env } from '../app/env';
-import { campaignPayload, creates, graceFor, outboxItem, P, requestLog, submitCampaign, tasksOnService } from './support';
+import { call, campaignPayload, control, fault, requestLog, tasksOnService, testFixtures, tokenFor } from '../../helpers/sandbox';
+import { graceFor, testVariants } from '../../helpers/variants';
+import { type Env, outboxItem, P, startEnv, submitCampaign } from '../../helpers/world';
+import { until } from '../../helpers/wait';
+import { creates } from './support';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 
 // Not rate limited: the tests are about what is read, not when.

@@ -11,13 +11,14 @@ import { ManualClock } from '../../../src/main/clock/clock';
 import { listForMatch } from '../../../src/main/sync/lookup';
 import { startSandbox } from '../../../src/sandbox/index';
 import { clientFor } from '../service/helpers';
+import { creates, listReads } from './support';
+import { type Env, outboxItem, startEnv, submitCampaign } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 import type { Fixtures, Variants } from '../../../src/sandbox/index';
 import { PARKED_CODE } from '../../../src/shared/domain/outbox';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { testFixtures } from '../../helpers/sandbox';
-import { testVariants } from '../../helpers/variants';
-import { fault, startEnv, until, type Env } from '../app/env';
-import { campaignPayload, creates, graceFor, listReads, onService, outboxItem, playVariants, submitCampaign } from './support';
+import { campaignPayload, fault, onService, playVariants, testFixtures } from '../../helpers/sandbox';
+import { graceFor, testVariants } from '../../helpers/variants';
 
 /** Campaigns of the account besides the fixtures': more than a few pages of one or two rows. */
 const ROWS = 30;

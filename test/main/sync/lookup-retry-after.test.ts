@@ -4,8 +4,9 @@
 // again within seconds. Virtual time: the sandbox and the core share a ManualClock.
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_READ_ATTEMPTS } from '../../../src/main/service/campaigns-api';
-import { advanceUntil, fault, startEnv, type Env } from '../app/env';
-import { campaignPayload, listReads, outboxItem, submitCampaign } from './support';
+import { advanceUntil, type Env, outboxItem, startEnv, submitCampaign } from '../../helpers/world';
+import { campaignPayload, fault } from '../../helpers/sandbox';
+import { listReads } from './support';
 
 const ACCOUNT = 'oldtimerltd';
 const LIST = `/core/api/1.0/${ACCOUNT}/campaigns`;

@@ -4,9 +4,12 @@
 // the lost one. Each test counts on the sandbox's own state: every edit exactly once, never a
 // resend while in doubt.
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, tokenFor } from '../../helpers/sandbox';
-import { fault, startEnv, until, type AnswerRewrite, type Env } from '../app/env';
-import { campaignPayload, creates, graceFor, lastSeq, listReads, onService, outboxItem, settled, submitCampaign } from './support';
+import { call, campaignPayload, fault, onService, tokenFor } from '../../helpers/sandbox';
+import { type Env, outboxItem, settled, startEnv, submitCampaign } from '../../helpers/world';
+import { until } from '../../helpers/wait';
+import type { AnswerRewrite } from '../../helpers/proxy';
+import { graceFor } from '../../helpers/variants';
+import { creates, lastSeq, listReads } from './support';
 
 // Enabled for display campaigns and for the NONE limit model (rate limited: the look-ups count).
 const ACME = 'acmeshoes';

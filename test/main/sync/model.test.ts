@@ -7,9 +7,9 @@
 // drain advance it, so a run is bounded by its steps and virtual time, not by how busy the machine is.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { advanceUntil, campaignPayload, control, fault, sandboxCampaigns, settleIo, startEnv, type Env } from '../app/env';
-import { testVariants } from '../../helpers/variants';
-import { graceFor } from './support';
+import { advanceUntil, type Env, settleIo, startEnv } from '../../helpers/world';
+import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
+import { graceFor, testVariants } from '../../helpers/variants';
 
 const P = 'sandbox-demo';
 const ACCOUNTS = ['oldtimerltd', 'suntrailtravel'] as const;

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
 import type { Fixtures } from '../../../src/sandbox/index';
 import { testFixtures } from '../../helpers/sandbox';
-import { startEnv, until, type Env } from '../app/env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

@@ -3,9 +3,11 @@
 // a look-up by id confirms it is gone.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
-import { startEnv, until, type Env } from '../app/env';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 import { cachedIds, serviceIds, SHOP, walkFixtures } from './listing-support';
-import { playVariants, requestLog, rewritingProxy, type RewritingProxy } from './support';
+import { playVariants, requestLog } from '../../helpers/sandbox';
+import { rewritingProxy, type RewritingProxy } from '../../helpers/proxy';
 
 let env: Env | undefined;
 let proxy: RewritingProxy | undefined;

@@ -3,9 +3,12 @@
 // not make us wait an hour), on the injected clock, and the pages already read are kept.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
-import { startEnv, until, type Env } from '../app/env';
-import { cachedIds, refusingProxy, serviceIds, SHOP, walkFixtures } from './listing-support';
-import { playVariants, listReads } from './support';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
+import { refusingProxy } from '../../helpers/proxy';
+import { cachedIds, serviceIds, SHOP, walkFixtures } from './listing-support';
+import { listReads } from './support';
+import { playVariants } from '../../helpers/sandbox';
 
 let env: Env | undefined;
 let proxy: { url: string; close(): Promise<void> } | undefined;

@@ -3,8 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixtures } from '../../../src/sandbox/index';
 import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
-import { testFixtures } from '../../helpers/sandbox';
-import { control, startEnv, until, type Env } from '../app/env';
+import { control, testFixtures } from '../../helpers/sandbox';
+import { type Env, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
 afterEach(async () => {

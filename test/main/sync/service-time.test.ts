@@ -3,8 +3,9 @@
 // (sandbox variant clock_offset_ms, manual sandbox clock), a lost immediate push is found rather
 // than sent twice, and a scheduled push whose time has passed on the service is not sent.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fault, startEnv, until, type Env } from '../app/env';
-import { P, requestLog, settled, tasksOnService } from './support';
+import { fault, requestLog, tasksOnService } from '../../helpers/sandbox';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const MINUTE = 60_000;
 let env: Env | undefined;

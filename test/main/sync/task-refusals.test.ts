@@ -6,8 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Task } from '../../../src/shared/domain/push';
 import { isServiceValue } from '../../../src/shared/domain/service-values';
-import { fault, startEnv, until, type Env } from '../app/env';
-import { outboxItem, P, requestLog, rewritingProxy, settled, tasksOnService, type RewritingProxy } from './support';
+import { fault, requestLog, tasksOnService } from '../../helpers/sandbox';
+import { type Env, outboxItem, P, settled, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
+import { rewritingProxy, type RewritingProxy } from '../../helpers/proxy';
 
 const APP = '1002';
 const DAY = 24 * 60 * 60_000;

@@ -4,8 +4,9 @@
 // scheduled push is found rather than sent twice, and a future task can still be edited.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TASK_TIMES } from '../../../src/sandbox/variants';
-import { fault, startEnv, until, type Env } from '../app/env';
-import { P, requestLog, settled, tasksOnService } from './support';
+import { fault, requestLog, tasksOnService } from '../../helpers/sandbox';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
+import { until } from '../../helpers/wait';
 
 const HOUR = 3_600_000;
 let env: Env | undefined;

@@ -8,8 +8,8 @@ import { registerIpc } from '../../../src/main/electron/ipc-register';
 import { createBrowserBridge } from '../../../src/renderer/lib/browser-bridge';
 import type { ChannelName, DeskBridge } from '../../../src/shared/ipc/contract';
 import { ipcChannelId } from '../../../src/shared/ipc/wire';
-import { recordingIpcMain } from '../../main/ipc/recording-ipc-main';
-import { createManualEvents, createTransportTable, VALID_INPUTS } from '../../main/transport-handlers';
+import { recordingIpcMain } from '../../main/electron/recording-ipc-main';
+import { createManualEvents, createTransportTable, VALID_INPUTS } from '../../helpers/transport-handlers';
 
 let dir: string;
 let server: BrowserServer;

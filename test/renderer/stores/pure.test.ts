@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { syncLabel } from '../../../src/renderer/stores/status-store';
 import { treeOrder } from '../../../src/renderer/stores/workspace-store';
 import type { Account, SyncProgress } from '../../../src/shared/ipc/contract';
-import { sampleProfile } from '../../main/transport-handlers';
+import { sampleProfile } from '../../helpers/transport-handlers';
 
 const acct = (accountId: string, type: Account['type'] = 'ADVERTISER', networkId: string | null = null): Account => ({
   profileId: 'p1',

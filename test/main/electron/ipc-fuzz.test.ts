@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { registerIpc } from '../../../src/main/electron/ipc-register';
 import { ERROR_CODES } from '../../../src/shared/errors';
 import { ipcChannelId } from '../../../src/shared/ipc/wire';
-import { brokenField, channelAndPayload, channelWithFields, nonObject, realChannel } from '../fuzz-arbitraries';
-import { createTransportTable, VALID_INPUTS } from '../transport-handlers';
+import { brokenField, channelAndPayload, channelWithFields, nonObject, realChannel } from '../../helpers/fuzz-arbitraries';
+import { createTransportTable, VALID_INPUTS } from '../../helpers/transport-handlers';
 import { recordingIpcMain } from './recording-ipc-main';
 
 const trusted = { trusted: true };

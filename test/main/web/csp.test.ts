@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APP_CSP, buildCsp } from '../../src/main/web/csp';
+import { APP_CSP, buildCsp } from '../../../src/main/web/csp';
 
 const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
 
@@ -15,7 +15,7 @@ describe('CSP', () => {
   });
 
   it('is the policy docs/security.md describes', () => {
-    const doc = readFileSync(join(__dirname, '../../docs/security.md'), 'utf8');
+    const doc = readFileSync(join(__dirname, '../../../docs/security.md'), 'utf8');
     const m = /Every response carries a strict CSP: `([^`]+)`/.exec(doc);
     expect(m, 'docs/security.md names the CSP').not.toBeNull();
     expect(m![1].replace(/\s+/g, ' ')).toBe(APP_CSP);

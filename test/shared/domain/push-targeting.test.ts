@@ -2,7 +2,7 @@
 // them): an attribute name is recognised only if it is one of the spec's, never because
 // Object.prototype happens to have a property of that name.
 import { describe, expect, it } from 'vitest';
-import { pushEventProblems, pushEventSchema, schemaFailureMessage, targetProblems, targetSchema } from '../../src/shared/domain/push';
+import { pushEventProblems, pushEventSchema, schemaFailureMessage, targetProblems, targetSchema } from '../../../src/shared/domain/push';
 
 const NOW = 1_900_000_000_000;
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '__proto__');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { registerIpc } from '../../../src/main/electron/ipc-register';
 import { CHANNEL_NAMES } from '../../../src/shared/ipc/contract';
 import { ipcChannelId } from '../../../src/shared/ipc/wire';
-import { createTransportTable } from '../transport-handlers';
+import { createTransportTable } from '../../helpers/transport-handlers';
 import { recordingIpcMain } from './recording-ipc-main';
 
 const trustedEvent = { marker: 'trusted' };

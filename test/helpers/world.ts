@@ -1,21 +1,24 @@
-// A real desk core against a real sandbox over HTTP, with its data in a temp dir. Optionally a
-// recording proxy sits between them: it sees every token the core uses (for the leak test) and
-// can be taken down to make the service unreachable (connection refused), as on a train.
+// The one test world: a real desk core against a real sandbox over HTTP, with its data in a temp
+// dir, its secrets in memory, and (with `clock: 'manual'`) one ManualClock the sandbox and the core
+// share. Optionally a recording proxy sits between them (proxy.ts): it sees every token the core
+// uses (for the leak test) and can be taken down to make the service unreachable (connection
+// refused), as on a train. Beside it, the waits of virtual time and the core flows every test of
+// the outbox uses. Talking to the sandbox itself is sandbox.ts's.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock, systemClock, type Clock } from '../../../src/main/clock/clock';
-import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../../src/main/app/create-core';
-import { createSecretStore, type SecretStore } from '../../../src/main/secrets';
-import { parseJsonLossless } from '../../../src/main/service/lossless-json';
-import type { EventName, EventPayload } from '../../../src/shared/ipc/contract';
-import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { controlHeaders, type SandboxRef } from '../../helpers/control';
-import { testVariants } from '../../helpers/variants';
+import { DEMO_PROFILE_ID } from '../../src/main/app/demo';
+import { ManualClock, systemClock, type Clock } from '../../src/main/clock/clock';
+import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../src/main/app/create-core';
+import { createSecretStore, type SecretStore } from '../../src/main/secrets';
+import type { EventName, EventPayload, OutboxItem } from '../../src/shared/ipc/contract';
+import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../src/sandbox/index';
+import { startProxy, type AnswerRewrite, type Proxy } from './proxy';
+import { testVariants } from './variants';
+import { until } from './wait';
 
-export { until } from '../../helpers/wait';
+/** The demo connection's profile, which the world points at its sandbox (unless `demo: false`). */
+export const P = DEMO_PROFILE_ID;
 
 /** Small waits so that retries happen within a test's time. */
 export const FAST: Partial<SyncTuning> = {
@@ -31,82 +34,6 @@ export const FAST: Partial<SyncTuning> = {
 /** The secret store's in-memory mode (what the app uses when no keychain answers). */
 export function memorySecrets(): Promise<SecretStore> {
   return createSecretStore({ service: 'Campaign Desk (tests)', keytar: () => Promise.reject(new Error('no keychain in these tests')) });
-}
-
-export interface Proxy {
-  url: string;
-  /** Every bearer token and token-endpoint answer body seen. */
-  tokens: Set<string>;
-  /** Refuse connections (the server stops listening) until up() is called. */
-  down(): Promise<void>;
-  up(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * Changes the body of an answer on its way back (another service's legal choices, or a faulty
- * one); `path` includes the query string. Returning undefined passes the answer through.
- */
-export type AnswerRewrite = (path: string, body: Buffer) => Buffer | undefined;
-
-export async function startProxy(target: string, rewrite?: AnswerRewrite): Promise<Proxy> {
-  const tokens = new Set<string>();
-  const sockets = new Set<Socket>();
-  const t = new URL(target);
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const auth = req.headers.authorization;
-    if (auth?.startsWith('Bearer ')) tokens.add(auth.slice(7));
-    const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => {
-        const received = Buffer.concat(chunks);
-        const body = (rewrite && req.url ? rewrite(req.url, received) : undefined) ?? received;
-        if (req.url?.includes('/oauth/token')) {
-          try {
-            const j = JSON.parse(body.toString()) as Record<string, unknown>;
-            for (const k of ['access_token', 'refresh_token']) if (typeof j[k] === 'string') tokens.add(j[k] as string);
-          } catch {
-            // not JSON: nothing to record
-          }
-        }
-        const headers = { ...r.headers };
-        if (body !== received) {
-          delete headers['transfer-encoding'];
-          headers['content-length'] = String(body.length);
-        }
-        res.writeHead(r.statusCode ?? 502, headers);
-        res.end(body);
-      });
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  };
-  let server: Server = createServer(handler);
-  const listen = (port: number) =>
-    new Promise<number>((resolve) => {
-      server.on('connection', (s) => {
-        sockets.add(s);
-        s.on('close', () => sockets.delete(s));
-      });
-      server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-    });
-  const port = await listen(0);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    tokens,
-    down: stop,
-    async up() {
-      server = createServer(handler);
-      await listen(port);
-    },
-    close: stop,
-  };
 }
 
 export interface Env {
@@ -196,39 +123,6 @@ export async function startEnv(opts: EnvOptions = {}): Promise<Env> {
   return env;
 }
 
-/** Control API of the sandbox, read losslessly: under id_range ids beyond 2^53 come as their digits (strings). */
-export async function control(sb: SandboxRef, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${sb.url}${path}`, {
-    method,
-    headers: { ...controlHeaders(sb, path), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return parseJsonLossless(await res.text());
-}
-
-export async function sandboxCampaigns(sb: SandboxRef, account?: string): Promise<{ id: number; name: string; advertiser_id: string }[]> {
-  const r = (await control(sb, 'GET', `/_sandbox/state/campaigns${account ? `?account=${account}` : ''}`)) as {
-    campaigns: { id: number; name: string; advertiser_id: string }[];
-  };
-  return r.campaigns;
-}
-
-export const fault = (sb: SandboxRef, spec: Record<string, unknown>) => control(sb, 'POST', '/_sandbox/faults', spec);
-
-/** A valid native campaign draft payload. */
-export function campaignPayload(name: string, overrides: Record<string, unknown> = {}) {
-  return {
-    name,
-    branding_text: 'Acme Shoes',
-    bid_strategy: 'FIXED',
-    cpc: 0.35,
-    spending_limit: 1500,
-    spending_limit_model: 'MONTHLY',
-    marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
-    ...overrides,
-  };
-}
-
 /**
  * With `clock: 'manual'`: lets real I/O (HTTP on 127.0.0.1, the cache writer) finish without moving
  * virtual time, until the service saw no new request, the core emitted no event and the next timer
@@ -267,4 +161,26 @@ export async function advanceUntil(
     const next = clock.nextTimerAt();
     env.sandbox.advance(next === undefined ? 1_000 : Math.min(Math.max(1, next - clock.now()), stepMs));
   }
+}
+
+export async function outboxItem(e: Env, id: string): Promise<OutboxItem | undefined> {
+  return (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
+}
+
+/** Waits until the item is sent, failed or blocked. */
+export async function settled(e: Env, id: string, timeoutMs = 15_000): Promise<OutboxItem> {
+  return until(
+    async () => {
+      const item = await outboxItem(e, id);
+      return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
+    },
+    `outbox item ${id} to settle`,
+    timeoutMs,
+  );
+}
+
+/** Saves a campaign draft of the demo connection's `account` and queues it, as the editor's Queue does. */
+export async function submitCampaign(e: Env, account: string, payload: Record<string, unknown>): Promise<OutboxItem> {
+  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: account, payload });
+  return e.core.handlers['drafts.submit']({ id: d.id });
 }

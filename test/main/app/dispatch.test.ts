@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src/main/app/dispatch';
-import { createTransportTable } from '../transport-handlers';
+import { createTransportTable } from '../../helpers/transport-handlers';
 
 const validCreate = {
   name: 'Acme',
