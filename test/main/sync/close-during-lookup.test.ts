@@ -3,8 +3,9 @@
 // close must not wait for it (chaos seed 1152249674: a restart hung for good), and the change is
 // neither lost nor sent twice: the next start looks for it again and finds it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { advanceUntil, fault, startEnv, type Env } from '../app/env';
-import { campaignPayload, listReads, outboxItem, submitCampaign } from './support';
+import { advanceUntil, type Env, outboxItem, startEnv, submitCampaign } from '../../helpers/world';
+import { campaignPayload, fault } from '../../helpers/sandbox';
+import { listReads } from './support';
 
 const ACCOUNT = 'oldtimerltd';
 const LIST = `/core/api/1.0/${ACCOUNT}/campaigns`;
