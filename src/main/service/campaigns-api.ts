@@ -484,24 +484,28 @@ const wasCut = (e: ServiceError) =>
  * One read of a listing (a page, a look-up's page), asked again after a transient failure (5xx,
  * dropped, cut, limits given up) once its Retry-After has passed or a backoff with jitter, on the
  * injected clock, up to MAX_READ_ATTEMPTS tries: one failed page is no reason to throw away what a
- * walk has read. `failed` hears each failure that is retried (a walk shrinks its pages after a cut).
+ * walk has read. `failed` hears each failure that is retried (a walk shrinks its pages after a cut);
+ * when it says the next read is a smaller request, that one's tries count afresh: a cut answer that
+ * made the page smaller is progress, not a failure of the same read (a service that cuts answers
+ * of more than 9 rows used up a page's tries on shrinking alone, and a 5xx then failed the refresh).
  */
 export async function readAgainOnFailure<T>(
   retry: ReadRetry,
   signal: AbortSignal | undefined,
   read: () => Promise<T>,
-  failed?: (e: ServiceError) => void,
+  failed?: (e: ServiceError) => boolean | void,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await read();
     } catch (e) {
       if (!(e instanceof ServiceError) || !isTransient(e) || attempt >= MAX_READ_ATTEMPTS || signal?.aborted) throw e;
-      failed?.(e);
+      const smaller = failed?.(e) === true;
       const step = Math.min(retry.maxMs, retry.baseMs * 2 ** (attempt - 1));
       await waitOn(retry.clock, e.retryAfterMs ?? Math.round(step / 2 + Math.random() * (step / 2)), signal);
       // Cancelled while waiting (a refresh stopped, the app closing): not read again.
       if (signal?.aborted) throw e;
+      if (smaller) attempt = 0;
     }
   }
 }
@@ -608,7 +612,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       (e) => {
         // A quarter: the service may cap pages below what was asked, so halving the ask may not
         // shrink what it sends for several tries.
-        if (wasCut(e) && size > 1) size = Math.max(1, Math.floor(size / 4));
+        if (!wasCut(e) || size <= 1) return false;
+        size = Math.max(1, Math.floor(size / 4));
+        return true;
       },
     );
 

@@ -126,7 +126,7 @@ export class HttpTransport {
       let codings: string[] = [];
       const chunks: Buffer[] = [];
       let size = 0;
-      const flight = new Flight(req.signal, host, reject);
+      const flight = new Flight(req.signal, host, isSafe(req.method), reject);
       if (!flight.watch()) return;
 
       const handler: Dispatcher.DispatchHandler = {
@@ -197,7 +197,7 @@ export class HttpTransport {
       }
       // Created with the headers; until then failures reject the promise.
       let body: Readable | null = null;
-      const flight = new Flight(req.signal, host, (e) => {
+      const flight = new Flight(req.signal, host, isSafe(req.method), (e) => {
         if (body) body.destroy(e);
         else reject(e);
       });
@@ -294,11 +294,13 @@ class Flight {
   constructor(
     private readonly signal: AbortSignal | undefined,
     private readonly host: string,
+    /** A read (RFC 9110 9.2.1): nothing it did can have changed the service, whatever became of it. */
+    private readonly safe: boolean,
     private readonly onFail: (e: ServiceError) => void,
   ) {}
 
   readonly #onAbort = (): void => {
-    this.fail(abortedError(this.signal, this.host, this.started));
+    this.fail(abortedError(this.signal, this.host, this.started, this.safe));
     this.#controller?.abort(new Error('cancelled'));
   };
 
@@ -332,7 +334,7 @@ class Flight {
   }
 
   progress(max: number): Progress {
-    return { started: this.started, answered: this.status !== 0, status: this.status, host: this.host, max };
+    return { started: this.started, safe: this.safe, answered: this.status !== 0, status: this.status, host: this.host, max };
   }
 
   /** Ends the request; true only the first time, for the caller to deliver its outcome. */
@@ -351,11 +353,14 @@ class Flight {
 const closedError = (): ServiceError =>
   new ServiceError({ kind: 'cancelled', requestWritten: false, message: 'The connection to the service was closed' });
 
+/** Methods that only read (RFC 9110 9.2.1): a failure of one is never "may have been applied". */
+const isSafe = (method: string | undefined) => ['GET', 'HEAD', 'OPTIONS'].includes((method ?? 'GET').toUpperCase());
+
 /** The caller's signal fired: a timeout of theirs or a cancel, after or before a byte was written. */
-function abortedError(signal: AbortSignal | undefined, host: string, started: boolean): ServiceError {
+function abortedError(signal: AbortSignal | undefined, host: string, started: boolean, safe: boolean): ServiceError {
   const reason: unknown = signal?.reason;
   const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-  const maybe = started ? '; it may or may not have been applied' : '';
+  const maybe = started && !safe ? '; it may or may not have been applied' : '';
   return new ServiceError({
     kind: timedOut ? 'timeout' : 'cancelled',
     requestWritten: started,
@@ -365,6 +370,7 @@ function abortedError(signal: AbortSignal | undefined, host: string, started: bo
 
 interface Progress {
   started: boolean;
+  safe: boolean;
   answered: boolean;
   status: number;
   host: string;
@@ -450,13 +456,17 @@ function classify(err: Error, p: Progress): ServiceError {
       kind: 'timeout',
       requestWritten: true,
       ...(p.answered ? { status: p.status } : {}),
-      message: `The service at ${p.host} did not answer in time. The request may or may not have been applied; check before sending it again.`,
+      message: p.safe
+        ? `The service at ${p.host} did not answer in time. Nothing was changed by it; try again in a moment.`
+        : `The service at ${p.host} did not answer in time. The request may or may not have been applied; check before sending it again.`,
     });
   }
   return new ServiceError({
     kind: 'outcome_unknown',
     requestWritten: true,
     ...(p.answered ? { status: p.status } : {}),
-    message: `The connection to ${p.host} was lost after the request was sent. It may or may not have been applied; check before sending it again.`,
+    message: p.safe
+      ? `The connection to ${p.host} was lost ${p.answered ? 'while the answer was coming' : 'before the answer came'}. Nothing was changed by it; try again in a moment.`
+      : `The connection to ${p.host} was lost after the request was sent. It may or may not have been applied; check before sending it again.`,
   });
 }

@@ -65,6 +65,15 @@ describe('outcome of a lost connection', () => {
     expect(lists.map((r) => r.outcome)).toEqual(['fault_close_after', 'ok']);
   });
 
+  it("says of a read whose answer was lost that it changed nothing (not that it 'may have been applied')", async () => {
+    await fault(sb, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'close_after', count: 5 });
+    const e = await rejection(client.authApps());
+    expect(e).toMatchObject({ kind: 'outcome_unknown', requestWritten: true });
+    expect(e.message).toContain('Nothing was changed by it; try again in a moment.');
+    expect(e.message).not.toContain('may or may not');
+    await call(sb, 'DELETE', '/_sandbox/faults');
+  });
+
   it('marks a failure before anything was written as network: safe to send again', async () => {
     const port = await freePort();
     const offline = clientFor({ url: `http://127.0.0.1:${port}` });
