@@ -3,7 +3,7 @@
 // text or epoch seconds. The client reads the instant once, at the boundary (taskSchema): a lost
 // scheduled push is found rather than sent twice, and a future task can still be edited.
 import { afterEach, describe, expect, it } from 'vitest';
-import { TASK_TIMES } from '../../../src/sandbox/variants';
+import { TASK_TIMES, type Variants } from '../../../src/sandbox/variants';
 import { fault, requestLog, tasksOnService } from '../../helpers/sandbox';
 import { type Env, P, settled, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
@@ -32,17 +32,22 @@ async function schedule(e: Env, title: string, executionTime: number) {
   return e.core.handlers['drafts.submit']({ id: d.id });
 }
 
+/** A scheduled push whose answer was lost on a service playing `variants` is found, and sent once. */
+async function lostScheduledPushIsFoundOnce(variants: Variants, title: string): Promise<void> {
+  env = await startEnv({ clock: 'manual', variants: { ...variants, late_apply_ms: undefined, listing_lag_ms: undefined } });
+  // A whole second: a service that writes seconds loses nothing of it.
+  const at = Math.ceil((env.sandbox.now() + 2 * HOUR) / 1000) * 1000;
+  await fault(env.sandbox, { method: 'POST', path_prefix: '/epsilon/push/scheduled', mode: 'close_after', count: 1 });
+  const item = await schedule(env, title, at);
+  expect((await settled(env, item.id)).state).toBe('sent');
+  expect((await tasksOnService(env.sandbox, '1001')).filter((t) => t.title === title)).toHaveLength(1);
+  const posts = (await requestLog(env.sandbox)).filter((r) => r.method === 'POST' && r.path === '/epsilon/push/scheduled');
+  expect(posts.map((r) => r.outcome)).toEqual(['fault_close_after']);
+}
+
 describe.each(TASK_TIMES)('task times written %s', (form) => {
   it('a scheduled push whose answer was lost is found on the service, not sent twice', async () => {
-    env = await startEnv({ clock: 'manual', variants: { task_times: form, late_apply_ms: undefined, listing_lag_ms: undefined } });
-    // A whole second: a service that writes seconds loses nothing of it.
-    const at = Math.ceil((env.sandbox.now() + 2 * HOUR) / 1000) * 1000;
-    await fault(env.sandbox, { method: 'POST', path_prefix: '/epsilon/push/scheduled', mode: 'close_after', count: 1 });
-    const item = await schedule(env, 'Times lost answer', at);
-    expect((await settled(env, item.id)).state).toBe('sent');
-    expect((await tasksOnService(env.sandbox, '1001')).filter((t) => t.title === 'Times lost answer')).toHaveLength(1);
-    const posts = (await requestLog(env.sandbox)).filter((r) => r.method === 'POST' && r.path === '/epsilon/push/scheduled');
-    expect(posts.map((r) => r.outcome)).toEqual(['fault_close_after']);
+    await lostScheduledPushIsFoundOnce({ task_times: form }, 'Times lost answer');
   });
 
   it('a future task is listed with its send time and can be edited', async () => {
@@ -71,22 +76,9 @@ describe('task times written only as a wall time without an offset', () => {
   // is the sent time at some offset: no evidence against the task being the push's (chaos seed
   // 1550941841 sent such a push twice).
   it.each(['+03:00', '-05:30'])('a scheduled push whose answer was lost is found at offset %s, not sent twice', async (offset) => {
-    env = await startEnv({
-      clock: 'manual',
-      variants: {
-        task_times: 'formatted_only',
-        date_form: 'no_zone',
-        date_offset: offset,
-        late_apply_ms: undefined,
-        listing_lag_ms: undefined,
-      },
-    });
-    const at = Math.ceil((env.sandbox.now() + 2 * HOUR) / 1000) * 1000;
-    await fault(env.sandbox, { method: 'POST', path_prefix: '/epsilon/push/scheduled', mode: 'close_after', count: 1 });
-    const item = await schedule(env, 'Wall time lost answer', at);
-    expect((await settled(env, item.id)).state).toBe('sent');
-    expect((await tasksOnService(env.sandbox, '1001')).filter((t) => t.title === 'Wall time lost answer')).toHaveLength(1);
-    const posts = (await requestLog(env.sandbox)).filter((r) => r.method === 'POST' && r.path === '/epsilon/push/scheduled');
-    expect(posts.map((r) => r.outcome)).toEqual(['fault_close_after']);
+    await lostScheduledPushIsFoundOnce(
+      { task_times: 'formatted_only', date_form: 'no_zone', date_offset: offset },
+      'Wall time lost answer',
+    );
   });
 });
