@@ -220,7 +220,6 @@ export async function createDeskCore(opts: DeskCoreOptions): Promise<DeskCore> {
     notes,
     clock,
     retryBackoff: tuning.retryBackoff,
-    ...(tuning.listingStartMs !== undefined ? { listingStartMs: tuning.listingStartMs } : {}),
     maxServerAttempts: tuning.maxServerAttempts,
     uncertainGraceMs: tuning.uncertainGraceMs,
     listingLagMs: tuning.listingLagMs,
