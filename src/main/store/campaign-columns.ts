@@ -6,6 +6,7 @@
 // each page commit writes. Columns + "present" + "extra" hold the same information: the object is
 // rebuilt exactly (same fields, same values; known fields first), unknown fields included.
 import type { Campaign } from '../../shared/domain/campaign';
+import { recordDigestOf } from '../service/record-digest';
 
 type ColumnType = 'text' | 'real' | 'json';
 
@@ -36,7 +37,17 @@ const KNOWN = new Set<string>(CAMPAIGN_FIELDS.map(([f]) => f));
 
 /** Columns written for a campaign, in the order of campaignRowValues; the first three are the key. */
 export const CAMPAIGN_KEY_COLUMNS = ['account_key', 'id_num', 'id'] as const;
-export const CAMPAIGN_WRITE_COLUMNS = ['account_key', 'id_num', ...CAMPAIGN_FIELDS.map(([f]) => f), 'present', 'extra', 'search'] as const;
+export const CAMPAIGN_WRITE_COLUMNS = [
+  'account_key',
+  'id_num',
+  ...CAMPAIGN_FIELDS.map(([f]) => f),
+  'present',
+  'extra',
+  'search',
+  // The digest of the listed bytes the row was made from (record-digest.ts); null when it came
+  // from anything else. Written with the row, so it never outlives the content it stands for.
+  'raw_digest',
+] as const;
 
 /** Above every id of up to 15 digits (999,999,999,999,999 at most), which a double holds exactly. */
 export const LONG_ID_KEY = 1_000_000_000_000_000;
@@ -145,6 +156,7 @@ export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
   b.values[FIELD_COUNT + 2] = present;
   b.values[FIELD_COUNT + 3] = b.extra === null ? null : JSON.stringify(b.extra);
   b.values[FIELD_COUNT + 4] = searchText(c);
+  b.values[FIELD_COUNT + 5] = recordDigestOf(c);
   return b.values;
 }
 

@@ -47,6 +47,14 @@ export interface CampaignRefresh {
    */
   applyPage(campaigns: readonly Campaign[]): Promise<PageResult>;
   /**
+   * The id of the account's cached campaign made from a listed record with exactly these bytes
+   * (the digest of record-digest.ts, stored with the row), if one is cached as it was when this
+   * refresh began and nothing else has written it since.
+   */
+  known(digest: string): string | undefined;
+  /** Campaigns the listing shows with the bytes of their cached row (known()): seen, nothing written. */
+  listedUnchanged(ids: readonly string[]): void;
+  /**
    * After the last batch: removes the rows not seen in this refresh (read in short steps, yielding
    * to the event loop between them) and records the sync time.
    */
@@ -117,6 +125,17 @@ interface ActiveRefresh {
   /** Campaigns written by upsert() while it ran (a create's answer): never taken back. */
   upserted: Set<string>;
   /**
+   * Cached rows by the digest of the bytes they were made from, read at the first known() (null
+   * until then). Not trusted for ids written or removed outside this refresh since (upserted,
+   * distrusted), nor at all when the refresh took over from one that did not finish (its writes
+   * may still be on their way to the writer).
+   */
+  digests: Map<string, string> | null;
+  /** Rows removed outside the refresh while it ran (quarantined): known() does not name them. */
+  distrusted: Set<string>;
+  /** A refresh of the account that did not finish was running when this one began. */
+  tookOver: boolean;
+  /**
    * The account held no rows when the first of its unfinished refreshes began: undoing it removes
    * every row but the upserted ones. Otherwise the writer tracks the rows it inserts.
    */
@@ -160,6 +179,9 @@ export function createCampaignsRepo(
   const rowStmt = read.prepare('SELECT * FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
   const countStmt = read.prepare('SELECT count(*) FROM campaigns WHERE account_key = ?').pluck();
   const anyStmt = read.prepare('SELECT 1 FROM campaigns WHERE account_key = ? LIMIT 1').pluck();
+  const digestsStmt = read
+    .prepare<[number], [string, string]>('SELECT raw_digest, id FROM campaigns WHERE account_key = ? AND raw_digest IS NOT NULL')
+    .raw();
   const ownersStmt = read.prepare<[number, number], CampaignOwner>(
     'SELECT id, advertiser_id, advertiser_name FROM campaigns WHERE account_key = ? ORDER BY id_num, id LIMIT ?',
   );
@@ -179,6 +201,7 @@ export function createCampaignsRepo(
     } catch {
       reason = 'stored JSON is damaged';
     }
+    active.get(accountKey)?.distrusted.add(key.id);
     quarantine.add({ source: 'campaigns', sourceKey: `${accountKey}/${key.id}`, profileId, row, reason }, () => {
       // Until the writer has removed it, the row is skipped again (and quarantined once: same key).
       writer.send({ type: 'delete', accountKey, keys: [[key.id_num, key.id]] }).catch(() => undefined);
@@ -229,7 +252,14 @@ export function createCampaignsRepo(
       const empty = anyStmt.get(accountKey) === undefined;
       // A refresh it supersedes did not finish: what that one added is this one's to keep or undo.
       const prior = active.get(accountKey);
-      const state: ActiveRefresh = { seen: new Set(), upserted: new Set(prior?.upserted), startedEmpty: prior?.startedEmpty ?? empty };
+      const state: ActiveRefresh = {
+        seen: new Set(),
+        upserted: new Set(prior?.upserted),
+        startedEmpty: prior?.startedEmpty ?? empty,
+        digests: null,
+        distrusted: new Set(),
+        tookOver: prior !== undefined,
+      };
       // A newer refresh of the same account supersedes an older one still running.
       active.set(accountKey, state);
       const totals: RefreshSummary = { written: 0, unchanged: 0, pages: 0, removed: 0 };
@@ -260,6 +290,19 @@ export function createCampaignsRepo(
               totals.unchanged += rows - written;
             },
           };
+        },
+        known(digest) {
+          if (empty || state.tookOver) return undefined;
+          state.digests ??= new Map(digestsStmt.all(accountKey));
+          const id = state.digests.get(digest);
+          // Listed twice (a listing that moved): the later record is written, as any would be.
+          if (id === undefined || state.seen.has(id) || state.upserted.has(id) || state.distrusted.has(id)) return undefined;
+          return id;
+        },
+        listedUnchanged(ids) {
+          check();
+          for (const id of ids) state.seen.add(id);
+          totals.unchanged += ids.length;
         },
         applyPage(campaigns) {
           const before = { ...totals };
