@@ -24,7 +24,7 @@ import { ListingStreamParser, RecordTooLargeError, recordTooLarge, UnreadableLis
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
 import { parseJsonLossless } from './lossless-json';
-import { noteRecordDigest, recordDigest } from './record-digest';
+import { recordDigest } from './record-digest';
 import { systemClock, type Clock } from '../clock/clock';
 
 export interface CampaignPage {
@@ -214,6 +214,8 @@ async function listOnce(
 /** What an unpaged listing yields as it is parsed: campaigns in order, and its metadata once read. */
 export interface StreamedListing {
   campaigns: Campaign[];
+  /** The digest of each campaign's record bytes (record-digest.ts), index for index. */
+  digests?: string[];
   /**
    * Ids of listed campaigns whose record bytes are those of a cached row (StreamOptions.known):
    * not parsed, nothing to write. None unless `known` was given.
@@ -323,12 +325,11 @@ export async function* streamCampaigns(
         for (let k = 0; k < items.length; k++) {
           const c = campaignSchema.safeParse(items[k]);
           if (!c.success) throw unreadableAnswer(what, res.status);
-          noteRecordDigest(c.data, digests[k]);
           batch.push(c.data);
         }
       }
       rows += batch.length + unchanged.length;
-      yield { campaigns: batch, unchanged, metadata: counted(metadata) };
+      yield { campaigns: batch, digests, unchanged, metadata: counted(metadata) };
     }
     try {
       parser.end();
@@ -414,6 +415,8 @@ export async function readPageAt(
 /** One page of a walk, as it arrives. */
 export interface ListingStep {
   campaigns: Campaign[];
+  /** The digest of each campaign's record bytes, index for index, when the answer was streamed (StreamedListing.digests). */
+  digests?: string[];
   /** Listed campaigns whose record bytes are a cached row's (StreamedListing.unchanged): absent when none. */
   unchanged?: string[];
   /** metadata.total of this answer. */
@@ -690,6 +693,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
           if (part.campaigns.length > 0 || unchanged.length > 0)
             yield {
               campaigns: part.campaigns,
+              ...(part.digests ? { digests: part.digests } : {}),
               unchanged,
               total: Math.max(total ?? 0, rows),
               pagesDone,

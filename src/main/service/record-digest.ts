@@ -7,17 +7,9 @@
 // SHA-256 rather than a faster non-cryptographic hash: two different records with one digest would
 // leave a row stale, and the listing is the service's text, not ours. One-shot crypto.hash cost
 // ~100 ms for 100,000 half-kilobyte records (createHash objects ~115 ms).
+// The digests travel beside the campaigns (StreamedListing.digests, index for index) to the cache,
+// which stores each with its row: never on the campaign objects, so a copy of one made and
+// changed elsewhere cannot carry the digest of bytes it no longer matches.
 import { hash } from 'node:crypto';
 
 export const recordDigest = (bytes: Uint8Array): string => hash('sha256', bytes, 'base64');
-
-/**
- * The digest of the bytes a parsed campaign came from, keyed by the object itself (not a property:
- * a copy made with a spread, then changed, must not carry the digest of bytes it no longer matches).
- */
-const digests = new WeakMap<object, string>();
-
-export const noteRecordDigest = (record: object, digest: string): void => void digests.set(record, digest);
-
-/** null: the campaign did not come from a streamed listing's bytes (a page, a create's answer). */
-export const recordDigestOf = (record: object): string | null => digests.get(record) ?? null;

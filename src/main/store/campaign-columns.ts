@@ -6,7 +6,6 @@
 // each page commit writes. Columns + "present" + "extra" hold the same information: the object is
 // rebuilt exactly (same fields, same values; known fields first), unknown fields included.
 import type { Campaign } from '../../shared/domain/campaign';
-import { recordDigestOf } from '../service/record-digest';
 
 type ColumnType = 'text' | 'real' | 'json';
 
@@ -116,7 +115,7 @@ function put(b: RowBuild, i: number, v: unknown): number {
  * CAMPAIGN_FIELDS (a test checks the order): a loop reading `record[field]` from the list was four
  * times slower, and the unknown-field pass is skipped when the object has no other keys.
  */
-export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
+export function campaignRowValues(accountKey: number, c: Campaign, rawDigest: string | null = null): unknown[] {
   const b: RowBuild = { values: new Array(ROW_WIDTH), extra: null };
   const present =
     put(b, 0, c.id) |
@@ -156,7 +155,7 @@ export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
   b.values[FIELD_COUNT + 2] = present;
   b.values[FIELD_COUNT + 3] = b.extra === null ? null : JSON.stringify(b.extra);
   b.values[FIELD_COUNT + 4] = searchText(c);
-  b.values[FIELD_COUNT + 5] = recordDigestOf(c);
+  b.values[FIELD_COUNT + 5] = rawDigest;
   return b.values;
 }
 

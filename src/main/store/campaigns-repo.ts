@@ -43,9 +43,11 @@ export interface CampaignRefresh {
   readonly superseded: boolean;
   /**
    * Writes one batch of the listing in one transaction of the cache writer. The campaigns are
-   * those the service client has already parsed with the shared campaignSchema (not parsed again).
+   * those the service client has already parsed with the shared campaignSchema (not parsed again);
+   * `digests`, when given, the digest of the listed bytes each came from, index for index (kept
+   * with its row for known()).
    */
-  applyPage(campaigns: readonly Campaign[]): Promise<PageResult>;
+  applyPage(campaigns: readonly Campaign[], digests?: readonly string[]): Promise<PageResult>;
   /**
    * The id of the account's cached campaign made from a listed record with exactly these bytes
    * (the digest of record-digest.ts, stored with the row), if one is cached as it was when this
@@ -157,7 +159,7 @@ interface Batch {
 }
 
 const BATCH = Symbol('batch');
-type InternalRefresh = CampaignRefresh & { [BATCH](campaigns: readonly Campaign[]): Batch };
+type InternalRefresh = CampaignRefresh & { [BATCH](campaigns: readonly Campaign[], digests?: readonly string[]): Batch };
 
 export interface CampaignCache {
   /** Read-only connection to the cache file. */
@@ -275,12 +277,12 @@ export function createCampaignsRepo(
         get superseded() {
           return done || active.get(accountKey) !== state;
         },
-        [BATCH](campaigns) {
+        [BATCH](campaigns, digests) {
           check();
           if (!empty) for (const c of campaigns) state.seen.add(c.id);
           totals.pages++;
           return {
-            values: campaigns.map((c) => campaignRowValues(accountKey, c)),
+            values: campaigns.map((c, i) => campaignRowValues(accountKey, c, digests?.[i] ?? null)),
             accountKey,
             fresh: empty,
             tracked: !state.startedEmpty,
@@ -304,10 +306,10 @@ export function createCampaignsRepo(
           for (const id of ids) state.seen.add(id);
           totals.unchanged += ids.length;
         },
-        applyPage(campaigns) {
+        applyPage(campaigns, digests) {
           const before = { ...totals };
           // (Not async: see write. The executor runs at once; a throw becomes the rejection.)
-          return new Promise<void>((resolve) => resolve(write([refresh[BATCH](campaigns)]))).then(() => ({
+          return new Promise<void>((resolve) => resolve(write([refresh[BATCH](campaigns, digests)]))).then(() => ({
             written: totals.written - before.written,
             unchanged: totals.unchanged - before.unchanged,
           }));

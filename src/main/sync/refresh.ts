@@ -148,10 +148,10 @@ export class Refresher {
         hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
       };
       /** Sends a chunk's rows to the writer now; the window hears of them once they are committed. */
-      const send = (campaigns: readonly Campaign[]) => {
+      const send = (campaigns: readonly Campaign[], digests?: readonly string[]) => {
         if (campaigns.length === 0) return;
         rowsSent += campaigns.length;
-        const committed = this.#applyBatch(account, campaigns, refreshes, skipped).then(liveNotice);
+        const committed = this.#applyBatch(account, campaigns, digests, refreshes, skipped).then(liveNotice);
         // Awaited by settle(); until then a failure must not count as unhandled.
         committed.catch(() => undefined);
         inFlight.push({ rows: campaigns.length, committed });
@@ -231,7 +231,7 @@ export class Refresher {
         // event loop in between (promises only): the turns are taken here.
         const slice = account.type === 'NETWORK' ? NETWORK_SLICE : step.campaigns.length;
         for (let i = 0; i < step.campaigns.length; i += slice) {
-          send(step.campaigns.slice(i, i + slice));
+          send(step.campaigns.slice(i, i + slice), step.digests?.slice(i, i + slice));
           await takeTurn();
         }
         // Rows of a finished request are all written before its progress says so.
@@ -303,18 +303,20 @@ export class Refresher {
   /**
    * One batch into the account's cache and, for a network, its members' caches: one transaction of
    * the cache writer. Not async: a suspended async function would keep the campaigns alive until
-   * the writer answers (see CampaignsRepo's write). A throw becomes the rejection.
+   * the writer answers (see CampaignsRepo's write). A throw becomes the rejection. A network's rows keep
+   * no digests: its listing is never read as unchanged (refreshAccount's `known`).
    */
   #applyBatch(
     account: Account,
     campaigns: readonly Campaign[],
+    digests: readonly string[] | undefined,
     refreshes: Map<string, CampaignRefresh>,
     skipped: Set<string>,
   ): Promise<unknown> {
     return new Promise((resolve) =>
       resolve(
         account.type !== 'NETWORK'
-          ? refreshes.get(account.accountId)!.applyPage(campaigns)
+          ? refreshes.get(account.accountId)!.applyPage(campaigns, digests)
           : this.#deps.store.campaigns.applyBatches(networkParts(this.#deps, account, campaigns, refreshes, skipped)),
       ),
     );
