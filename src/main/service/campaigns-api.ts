@@ -337,7 +337,7 @@ export async function* streamCampaigns(
       throw unreadable(e);
     }
     if (metadata === null) throw unreadableAnswer(what, res.status);
-    yield { campaigns: [], unchanged: [], metadata: counted(metadata) };
+    yield { campaigns: [], metadata: counted(metadata) };
   } finally {
     // Stopped early (cancelled, failed): the rest of the answer is not read.
     res.body.destroy();
