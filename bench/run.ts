@@ -75,7 +75,7 @@ const SECTIONS: Section[] = [
     about:
       'One account of N campaigns in a sandbox child. In one run: a plain client (undici, body read whole, JSON.parse) fetches ' +
       'the unpaged listing, then an app core caches the account with its first refresh (empty cache), then the plain fetch ' +
-      "again beside the app's second refresh of the unchanged account (compare, write only what changed). The 1-minute load " +
+      "again beside the app's second refresh of the unchanged account (a record whose bytes have the digest stored with its cached row is not parsed or written). The 1-minute load " +
       'average of the machine is in brackets beside each time. Peak RSS is the bench process (the app core, and before it ' +
       "the plain client's fetch; the sandbox is another process); cache size is the cache file and its WAL after the first " +
       'refresh. Other sizes: `npx tsx bench/scale.ts 100000 300000`.',

@@ -23,6 +23,8 @@ import type { HttpResponse, StreamingResponse } from './http-transport';
 import { ListingStreamParser, RecordTooLargeError, recordTooLarge, UnreadableListingError, type ListingPart } from './listing-stream';
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
+import { parseJsonLossless } from './lossless-json';
+import { recordDigest } from './record-digest';
 import { systemClock, type Clock } from '../clock/clock';
 
 export interface CampaignPage {
@@ -212,11 +214,28 @@ async function listOnce(
 /** What an unpaged listing yields as it is parsed: campaigns in order, and its metadata once read. */
 export interface StreamedListing {
   campaigns: Campaign[];
+  /** The digest of each campaign's record bytes (record-digest.ts), index for index. */
+  digests?: string[];
+  /**
+   * Ids of listed campaigns whose record bytes are those of a cached row (StreamOptions.known):
+   * not parsed, nothing to write. None unless `known` was given.
+   */
+  unchanged?: string[];
   /** metadata.total and .count once the answer's metadata has been parsed (it may come first or last). */
   metadata: { total: number; count: number } | null;
 }
 
 const listingMetadataSchema = campaignListEnvelopeSchema.shape.metadata;
+
+export interface StreamOptions {
+  /**
+   * The id of the cached campaign whose record had exactly the bytes of this digest
+   * (record-digest.ts), if any: such a record is listed as unchanged, not parsed.
+   */
+  known?: (digest: string) => string | undefined;
+}
+
+const COMMA_BYTES = Buffer.from(',');
 
 /**
  * The whole listing in one request (no page, no page_size: paging is optional, spec 4.2), parsed
@@ -232,6 +251,7 @@ export async function* streamCampaigns(
   accountId: string,
   query: { fetchLevel: FetchLevel; sort?: CampaignListQuery['sort']; campaignIds?: CampaignListQuery['campaignIds'] },
   opts: CallOptions = {},
+  stream: StreamOptions = {},
 ): AsyncGenerator<StreamedListing, void, void> {
   const account = checkAccount(accountId);
   const problems = listQueryProblems(query);
@@ -248,7 +268,10 @@ export async function* streamCampaigns(
     },
     opts,
   );
-  const parser = new ListingStreamParser();
+  // Each record's bytes are digested before any is parsed: a known one is not parsed at all, and
+  // the others carry their digest into the cache (the next refresh's `known`).
+  const parser = new ListingStreamParser({ raw: true });
+  const known = stream.known;
   let metadata: { total: number; count: number } | null = null;
   // metadata.count as the service gave it; without one, the rows read so far are the count.
   let countGiven: number | undefined;
@@ -274,15 +297,39 @@ export async function* streamCampaigns(
         countGiven = m.data.count;
         metadata = { total: m.data.total, count: 0 };
       }
-      if (part.results.length === 0) continue;
-      const batch: Campaign[] = [];
-      for (const item of part.results) {
-        const c = campaignSchema.safeParse(item);
-        if (!c.success) throw unreadableAnswer(what, res.status);
-        batch.push(c.data);
+      if (part.raw.length === 0) continue;
+      const unchanged: string[] = [];
+      const digests: string[] = [];
+      const toParse: Buffer[] = [];
+      for (const bytes of part.raw) {
+        const digest = recordDigest(bytes);
+        const id = known?.(digest);
+        if (id !== undefined) {
+          unchanged.push(id);
+          continue;
+        }
+        if (toParse.length > 0) toParse.push(COMMA_BYTES);
+        toParse.push(bytes);
+        digests.push(digest);
       }
-      rows += batch.length;
-      yield { campaigns: batch, metadata: counted(metadata) };
+      const batch: Campaign[] = [];
+      if (digests.length > 0) {
+        // One native parse for the chunk's new and changed records together (see listing-stream.ts).
+        let items: unknown[];
+        try {
+          items = parseJsonLossless(`[${Buffer.concat(toParse).toString('utf8')}]`) as unknown[];
+        } catch {
+          throw unreadable(new UnreadableListingError('it is not valid JSON'));
+        }
+        if (items.length !== digests.length) throw unreadable(new UnreadableListingError('a list item is not one value'));
+        for (let k = 0; k < items.length; k++) {
+          const c = campaignSchema.safeParse(items[k]);
+          if (!c.success) throw unreadableAnswer(what, res.status);
+          batch.push(c.data);
+        }
+      }
+      rows += batch.length + unchanged.length;
+      yield { campaigns: batch, digests, unchanged, metadata: counted(metadata) };
     }
     try {
       parser.end();
@@ -368,6 +415,10 @@ export async function readPageAt(
 /** One page of a walk, as it arrives. */
 export interface ListingStep {
   campaigns: Campaign[];
+  /** The digest of each campaign's record bytes, index for index, when the answer was streamed (StreamedListing.digests). */
+  digests?: string[];
+  /** Listed campaigns whose record bytes are a cached row's (StreamedListing.unchanged): absent when none. */
+  unchanged?: string[];
   /** metadata.total of this answer. */
   total: number;
   /**
@@ -631,15 +682,19 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       try {
         // While it streams, the walk is one request; the total is known once the metadata is.
         for await (const part of opts.whole()) {
-          rows += part.campaigns.length;
+          const unchanged = part.unchanged ?? [];
+          rows += part.campaigns.length + unchanged.length;
           for (const c of part.campaigns) r.ids.add(c.id);
+          for (const id of unchanged) r.ids.add(id);
           if (part.metadata) total = part.metadata.total;
           // An answer that never ends (or lists far more than it counts) is read no further: the
           // reading falls back to pages, whose number the total bounds.
           if (rows > unpagedRowLimit(total)) throw unpagedBeyondLimit(opts.what, rows, total);
-          if (part.campaigns.length > 0)
+          if (part.campaigns.length > 0 || unchanged.length > 0)
             yield {
               campaigns: part.campaigns,
+              ...(part.digests ? { digests: part.digests } : {}),
+              unchanged,
               total: Math.max(total ?? 0, rows),
               pagesDone,
               pagesTotal: pagesDone + 1,

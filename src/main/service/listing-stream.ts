@@ -53,8 +53,13 @@ const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isWhitespace, OPEN_A
 
 /** What one chunk completed. */
 export interface ListingPart {
-  /** Elements of `results` completed by this chunk, in order, as parseJsonLossless gives them. */
+  /** Elements of `results` completed by this chunk, in order, as parseJsonLossless gives them (none with `raw`). */
   results: unknown[];
+  /**
+   * With the `raw` option: the bytes of each element of `results` completed by this chunk, in
+   * order, whitespace around it included, not parsed (none is blank: that fails as before).
+   */
+  raw: Buffer[];
   /** The `metadata` value, when this chunk completed it (boxed: `null` is a value too). */
   metadata: { value: unknown } | null;
 }
@@ -110,6 +115,14 @@ export class ListingStreamParser {
   private escaped = false;
   /** Position of the last comma between the current container's children seen by skipContainer, or -1. */
   private lastComma = -1;
+  /** Every such comma of the last skipContainer call, when the results' elements are handed out raw. */
+  private commas: number[] | null = null;
+
+  /**
+   * `raw`: the results' elements are handed out as their bytes (ListingPart.raw) for the caller to
+   * parse, or to recognise by digest without parsing (record-digest.ts).
+   */
+  constructor(private readonly opts: { raw?: boolean } = {}) {}
 
   /** Reads one chunk; returns what it completed. Throws UnreadableListingError. */
   write(chunk: Uint8Array): ListingPart {
@@ -117,7 +130,7 @@ export class ListingStreamParser {
     const whole = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const buf = this.started ? whole : skipByteOrderMark(whole);
     this.started = true;
-    const part: ListingPart = { results: [], metadata: null };
+    const part: ListingPart = { results: [], raw: [], metadata: null };
     try {
       this.read(buf, part);
       if (this.heldBytes > MAX_RECORD_BYTES) throw new RecordTooLargeError();
@@ -222,6 +235,7 @@ export class ListingStreamParser {
     if (this.isMetadata) this.sawMetadata = true;
     const container = b === OPEN_ARRAY || b === OPEN_OBJECT;
     this.mode = container && !this.isMetadata ? 'cut' : 'whole';
+    this.commas = this.isResults && this.opts.raw === true && b === OPEN_ARRAY ? [] : null;
     this.depth = container && this.mode === 'cut' ? 1 : 0;
     this.inString = false;
     this.escaped = false;
@@ -255,6 +269,7 @@ export class ListingStreamParser {
    */
   private readCut(buf: Buffer, i: number, part: ListingPart): number {
     const close = this.skipContainer(buf, i);
+    if (this.commas !== null) return this.readRawResults(buf, i, close, part);
     if (close === -1) {
       const cut = this.lastComma;
       if (cut === -1) {
@@ -276,6 +291,47 @@ export class ListingStreamParser {
     }
     this.place = 'afterValue';
     return close + 1;
+  }
+
+  /**
+   * readCut for the results when they are handed out raw: each element's bytes are cut at the
+   * commas skipContainer saw between them (the held bytes never hold one: they are what followed
+   * the last comma of an earlier chunk), so no element is decoded or parsed here.
+   */
+  private readRawResults(buf: Buffer, i: number, close: number, part: ListingPart): number {
+    const commas = this.commas!;
+    const end = close === -1 ? this.lastComma : close;
+    let from = i;
+    for (const comma of commas) {
+      if (comma > end) break;
+      this.pushRaw(this.takeBytes(buf, from, comma), part, 'a list has an empty item');
+      from = comma + 1;
+    }
+    if (close === -1) {
+      this.held.push(buf.subarray(from));
+      return buf.length;
+    }
+    if (buf[close] !== CLOSE_ARRAY) throw new UnreadableListingError('its brackets do not match');
+    const last = this.takeBytes(buf, from, close);
+    // `[]` is an empty array; `[1,]` ends on a comma, which JSON does not allow.
+    if (this.children > 0 || !isBlank(last)) this.pushRaw(last, part, 'a list ends with a comma');
+    this.place = 'afterValue';
+    return close + 1;
+  }
+
+  private pushRaw(element: Buffer, part: ListingPart, blank: string): void {
+    if (isBlank(element)) throw new UnreadableListingError(blank);
+    this.children++;
+    part.raw.push(element);
+  }
+
+  /** The held bytes and buf[from, to), and nothing held any more. */
+  private takeBytes(buf: Buffer, from: number, to: number): Buffer {
+    if (this.held.length === 0) return buf.subarray(from, to);
+    this.held.push(buf.subarray(from, to));
+    const bytes = Buffer.concat(this.held);
+    this.held = [];
+    return bytes;
   }
 
   private parseChildren(text: string, part: ListingPart): void {
@@ -310,6 +366,8 @@ export class ListingStreamParser {
     const len = buf.length;
     let depth = this.depth;
     let lastComma = -1;
+    const commas = this.commas;
+    if (commas !== null) commas.length = 0;
     // A `whole` container starts at its own opening bracket, which counts 1 when it is scanned.
     const cutting = this.mode === 'cut';
     while (i < len) {
@@ -339,6 +397,7 @@ export class ListingStreamParser {
         }
       } else if (b === COMMA && depth === 1) {
         lastComma = i;
+        commas?.push(i);
       }
       i++;
     }
@@ -395,6 +454,12 @@ export class ListingStreamParser {
     }
     return -1;
   }
+}
+
+/** Only JSON whitespace (an element's first non-blank byte is almost always its first or second). */
+function isBlank(bytes: Buffer): boolean {
+  for (let k = 0; k < bytes.length; k++) if (!isWhitespace(bytes[k])) return false;
+  return true;
 }
 
 /** Whether buf[from, to) ends with an odd number of backslashes (counted no further back than `from`). */

@@ -14,6 +14,7 @@ import {
   type CampaignPage,
   type SortMemory,
   type StreamedListing,
+  type StreamOptions,
   type ListAllOptions,
   type ReadRetry,
   READ_RETRY_BACKOFF,
@@ -150,8 +151,9 @@ export class ServiceClient {
     accountId: string,
     query: Parameters<typeof streamCampaigns>[3],
     opts?: CallOptions,
+    stream?: StreamOptions,
   ): AsyncGenerator<StreamedListing, void, void> {
-    return streamCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts);
+    return streamCampaigns(this.#exec, this.#opts.baseUrl, accountId, query, opts, stream);
   }
 
   listAllCampaigns(

@@ -19,8 +19,11 @@ const CACHE_PAGE_SIZE = 16384;
 /**
  * The schema version of the cache file (its own user_version, apart from the data file's).
  * 3: ids of 16 digits or more have the sort key LONG_ID_KEY + their length (idSortKey), not -1.
+ * 4: raw_digest, the digest of the listed bytes a row was made from (record-digest.ts). A change
+ * to how a record becomes a row must bump this version and clear raw_digest: a skipped record
+ * keeps the row an older app made from the same bytes.
  */
-export const CACHE_SCHEMA_VERSION = 3;
+export const CACHE_SCHEMA_VERSION = 4;
 
 export const CAMPAIGNS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS campaigns (
   account_key INTEGER NOT NULL,
@@ -48,6 +51,7 @@ export const CAMPAIGNS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS campaigns (
   present INTEGER NOT NULL,
   extra TEXT CHECK (extra IS NULL OR json_valid(extra)),
   search TEXT NOT NULL,
+  raw_digest TEXT,
   PRIMARY KEY (account_key, id_num, id)
 ) STRICT, WITHOUT ROWID`;
 
@@ -161,12 +165,17 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
     const version = db.pragma('user_version', { simple: true }) as number;
     db.transaction(() => {
       db!.exec(CAMPAIGNS_TABLE_SQL);
+      // A cache of schema 3 or older: its rows have no digest and are parsed at their next refresh.
+      const columns = db!.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('campaigns') as string[];
+      if (!columns.includes('raw_digest')) db!.exec('ALTER TABLE campaigns ADD COLUMN raw_digest TEXT');
       matchIndexes(db!);
       db!.pragma(`user_version = ${CACHE_SCHEMA_VERSION}`);
     })();
     if (legacy && legacy.tables.length > 0) {
       // Read through the data file itself; the columns are the same as the cache's, minus the key.
-      const columns = CAMPAIGN_WRITE_COLUMNS.slice(1).join(', ');
+      const columns = CAMPAIGN_WRITE_COLUMNS.slice(1)
+        .filter((c) => c !== 'raw_digest')
+        .join(', ');
       db.prepare('ATTACH DATABASE ? AS old').run(legacy.dataFile);
       try {
         db.transaction(() => {

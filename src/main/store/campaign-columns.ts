@@ -36,7 +36,17 @@ const KNOWN = new Set<string>(CAMPAIGN_FIELDS.map(([f]) => f));
 
 /** Columns written for a campaign, in the order of campaignRowValues; the first three are the key. */
 export const CAMPAIGN_KEY_COLUMNS = ['account_key', 'id_num', 'id'] as const;
-export const CAMPAIGN_WRITE_COLUMNS = ['account_key', 'id_num', ...CAMPAIGN_FIELDS.map(([f]) => f), 'present', 'extra', 'search'] as const;
+export const CAMPAIGN_WRITE_COLUMNS = [
+  'account_key',
+  'id_num',
+  ...CAMPAIGN_FIELDS.map(([f]) => f),
+  'present',
+  'extra',
+  'search',
+  // The digest of the listed bytes the row was made from (record-digest.ts); null when it came
+  // from anything else. Written with the row, so it never outlives the content it stands for.
+  'raw_digest',
+] as const;
 
 /** Above every id of up to 15 digits (999,999,999,999,999 at most), which a double holds exactly. */
 export const LONG_ID_KEY = 1_000_000_000_000_000;
@@ -105,7 +115,7 @@ function put(b: RowBuild, i: number, v: unknown): number {
  * CAMPAIGN_FIELDS (a test checks the order): a loop reading `record[field]` from the list was four
  * times slower, and the unknown-field pass is skipped when the object has no other keys.
  */
-export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
+export function campaignRowValues(accountKey: number, c: Campaign, rawDigest: string | null = null): unknown[] {
   const b: RowBuild = { values: new Array(ROW_WIDTH), extra: null };
   const present =
     put(b, 0, c.id) |
@@ -145,6 +155,7 @@ export function campaignRowValues(accountKey: number, c: Campaign): unknown[] {
   b.values[FIELD_COUNT + 2] = present;
   b.values[FIELD_COUNT + 3] = b.extra === null ? null : JSON.stringify(b.extra);
   b.values[FIELD_COUNT + 4] = searchText(c);
+  b.values[FIELD_COUNT + 5] = rawDigest;
   return b.values;
 }
 

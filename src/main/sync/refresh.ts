@@ -148,10 +148,10 @@ export class Refresher {
         hub.emit('data.changed', { profileId: ref.profileId, accountId, what: 'campaigns' });
       };
       /** Sends a chunk's rows to the writer now; the window hears of them once they are committed. */
-      const send = (campaigns: readonly Campaign[]) => {
+      const send = (campaigns: readonly Campaign[], digests?: readonly string[]) => {
         if (campaigns.length === 0) return;
         rowsSent += campaigns.length;
-        const committed = this.#applyBatch(account, campaigns, refreshes, skipped).then(liveNotice);
+        const committed = this.#applyBatch(account, campaigns, digests, refreshes, skipped).then(liveNotice);
         // Awaited by settle(); until then a failure must not count as unhandled.
         committed.catch(() => undefined);
         inFlight.push({ rows: campaigns.length, committed });
@@ -173,12 +173,16 @@ export class Refresher {
         order.read((sort) =>
           client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call),
         );
+      // A record whose bytes are those a cached row was made from is not parsed or written
+      // (record-digest.ts). Not for a network: its rows go to its members' caches.
+      const known = account.type === 'NETWORK' ? undefined : (digest: string) => refreshes.get(ref.accountId)?.known(digest);
       const whole = () =>
         order.stream((sort) =>
           client.streamCampaigns(
             ref.accountId,
             { fetchLevel: 'RAP', ...(sort ? { sort } : {}) },
             { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS },
+            { known },
           ),
         );
       const byId = async (ids: string[]) =>
@@ -214,7 +218,12 @@ export class Refresher {
           refreshes.set(ref.accountId, store.campaigns.beginRefresh(ref));
           await Promise.all(first.map((r) => r.abandon()));
         }
-        if (step.pagesDone === 0 && step.pass === 1) firstRequestRows += step.campaigns.length;
+        const unchanged = step.unchanged ?? [];
+        if (unchanged.length > 0) {
+          rowsSent += unchanged.length;
+          refreshes.get(ref.accountId)!.listedUnchanged(unchanged);
+        }
+        if (step.pagesDone === 0 && step.pass === 1) firstRequestRows += step.campaigns.length + unchanged.length;
         listedTotal = step.total;
         // A network's chunk is sent in slices: each of its campaigns may bring in a member account
         // (a chunk of 470 campaigns of new members took 30 ms), and the person's own work gets in
@@ -222,7 +231,7 @@ export class Refresher {
         // event loop in between (promises only): the turns are taken here.
         const slice = account.type === 'NETWORK' ? NETWORK_SLICE : step.campaigns.length;
         for (let i = 0; i < step.campaigns.length; i += slice) {
-          send(step.campaigns.slice(i, i + slice));
+          send(step.campaigns.slice(i, i + slice), step.digests?.slice(i, i + slice));
           await takeTurn();
         }
         // Rows of a finished request are all written before its progress says so.
@@ -294,18 +303,20 @@ export class Refresher {
   /**
    * One batch into the account's cache and, for a network, its members' caches: one transaction of
    * the cache writer. Not async: a suspended async function would keep the campaigns alive until
-   * the writer answers (see CampaignsRepo's write). A throw becomes the rejection.
+   * the writer answers (see CampaignsRepo's write). A throw becomes the rejection. A network's rows keep
+   * no digests: its listing is never read as unchanged (refreshAccount's `known`).
    */
   #applyBatch(
     account: Account,
     campaigns: readonly Campaign[],
+    digests: readonly string[] | undefined,
     refreshes: Map<string, CampaignRefresh>,
     skipped: Set<string>,
   ): Promise<unknown> {
     return new Promise((resolve) =>
       resolve(
         account.type !== 'NETWORK'
-          ? refreshes.get(account.accountId)!.applyPage(campaigns)
+          ? refreshes.get(account.accountId)!.applyPage(campaigns, digests)
           : this.#deps.store.campaigns.applyBatches(networkParts(this.#deps, account, campaigns, refreshes, skipped)),
       ),
     );

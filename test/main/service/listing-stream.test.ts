@@ -106,14 +106,26 @@ function split(body: Buffer, cuts: readonly number[]): Buffer[] {
 }
 
 /** What the parser reads from the chunks: all results in order and the last metadata, or the error. */
-function readChunks(chunks: readonly Buffer[]): { results: unknown[]; metadata: unknown } | UnreadableListingError {
-  const parser = new ListingStreamParser();
+/**
+ * `raw`: the elements are handed out as bytes (what a refresh digests) and each is parsed here, as
+ * streamCampaigns parses the ones it does not recognise; a parse that fails is an unreadable listing.
+ */
+function readChunks(chunks: readonly Buffer[], raw = false): { results: unknown[]; metadata: unknown } | UnreadableListingError {
+  const parser = new ListingStreamParser({ raw });
   const results: unknown[] = [];
   let metadata: unknown = undefined;
   try {
     for (const c of chunks) {
       const part = parser.write(c);
+      if (raw) expect(part.results).toEqual([]);
       results.push(...part.results);
+      for (const element of part.raw) {
+        try {
+          results.push(parseJsonLossless(element.toString('utf8')));
+        } catch {
+          return new UnreadableListingError('an element is not JSON');
+        }
+      }
       if (part.metadata) metadata = part.metadata.value;
     }
     parser.end();
@@ -170,27 +182,36 @@ describe('reading the unpaged listing chunk by chunk', () => {
     expect(part.results).toEqual([{ id: '7', name: 'a' }]);
   });
 
-  it('reads what JSON.parse of the whole body reads, wherever the chunks are cut', () => {
+  it.each([
+    ['parsed', false],
+    ['as raw elements', true],
+  ])('reads what JSON.parse of the whole body reads, wherever the chunks are cut (%s)', (_, raw) => {
     fc.assert(
       fc.property(listing, fc.array(fc.nat(), { maxLength: 30 }), (body, cuts) => {
         const expected = oracle(body);
         expect(expected).not.toBeNull();
-        expect(readChunks(split(body, cuts))).toStrictEqual(expected);
+        expect(readChunks(split(body, cuts), raw)).toStrictEqual(expected);
       }),
       { numRuns: 400 },
     );
   });
 
-  it('reads the same one byte at a time (every split inside a character or an escape)', () => {
+  it.each([
+    ['parsed', false],
+    ['as raw elements', true],
+  ])('reads the same one byte at a time (every split inside a character or an escape) (%s)', (_, raw) => {
     fc.assert(
       fc.property(listing, (body) => {
-        expect(readChunks(oneByteAtATime(body))).toStrictEqual(oracle(body));
+        expect(readChunks(oneByteAtATime(body), raw)).toStrictEqual(oracle(body));
       }),
       { numRuns: 60 },
     );
   });
 
-  it('refuses exactly what JSON.parse refuses, after any one-byte damage', () => {
+  it.each([
+    ['parsed', false],
+    ['as raw elements', true],
+  ])('refuses exactly what JSON.parse refuses, after any one-byte damage (%s)', (_, raw) => {
     // A byte deleted, or replaced by one that matters to the scan or to JSON.
     const damage = fc.record({ at: fc.nat(), how: fc.constantFrom('delete', ...'"\\{}[],: x0e\u00ff'.split('')) });
     fc.assert(
@@ -202,7 +223,7 @@ describe('reading the unpaged listing chunk by chunk', () => {
           body.subarray(p + 1),
         ]);
         const expected = oracle(damaged);
-        const got = readChunks(split(damaged, cuts));
+        const got = readChunks(split(damaged, cuts), raw);
         if (expected === null) expect(got).toBeInstanceOf(UnreadableListingError);
         else expect(got).toStrictEqual(expected);
       }),

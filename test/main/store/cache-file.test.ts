@@ -81,6 +81,22 @@ describe('the campaign cache file', () => {
     after.close();
   });
 
+  it('keeps the rows of a schema 3 cache file, which has no record digests, and writes into it again', async () => {
+    t = openTestStore();
+    seed(t.store);
+    await cacheSome(7);
+    await t.store.close();
+    const db = new Database(cacheFileOf(t.file));
+    db.exec('ALTER TABLE campaigns DROP COLUMN raw_digest');
+    db.pragma('user_version = 3');
+    db.close();
+    const store = await t.reopen();
+    expect(store.campaigns.count(ACME)).toBe(7);
+    await cacheSome(9);
+    expect(store.campaigns.count(ACME)).toBe(9);
+    expect(store.campaigns.get(ACME, '9')?.name).toBe(syntheticCampaigns(9, { firstId: 1 })[8].name);
+  });
+
   it("orders ids beyond 2^53 by their value after shorter ones, and gives rows an older app keyed -1 today's key", async () => {
     t = openTestStore();
     seed(t.store);

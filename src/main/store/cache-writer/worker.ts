@@ -23,7 +23,10 @@ cachePragmas(db);
 // still for 50-65 ms at a time while a 5,000-member network was refreshed (10 ms without). What
 // power loss or an OS crash can do to this file is what a cache can afford: a damaged file is
 // replaced at the next start (cache-file.ts), and rows lost or left stale are put right by the next
-// refresh, which compares every row with what the service lists.
+// refresh, which compares every row with what the service lists. (A row and the digest of the
+// bytes it was made from, raw_digest, are one row of one transaction: a lost write loses both, so
+// a stale row never carries the digest of newer bytes, and the refresh that skips records by
+// digest reads it again.)
 db.pragma('synchronous = OFF');
 db.pragma('wal_autocheckpoint = 10000');
 db.pragma('journal_size_limit = 67108864');
