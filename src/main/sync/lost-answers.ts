@@ -177,7 +177,7 @@ export class LostAnswers {
         `was found on the service (campaign ${found.campaign.id})`,
       );
     }
-    await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
+    await this.#d.afterSent(item, { kind: 'send_push', ack: '', tasks: [] }).catch(() => ({}));
     return this.#s.sent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
   }
 

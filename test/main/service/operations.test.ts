@@ -256,7 +256,7 @@ describe('push', () => {
 
   it('sends an immediate push and finds its task in the list', async () => {
     const ack = await client.sendPush('immediate', [event({ title: 'Immediate one' })]);
-    expect(typeof ack).toBe('string');
+    expect(typeof ack.text).toBe('string');
     const tasks = await client.listTasks('1001', 'immediate');
     const t = tasks.find((x) => x.title === 'Immediate one');
     expect(t).toMatchObject({ tagId: '1001', taskType: 'immediate', taskStatus: 'completed' });
