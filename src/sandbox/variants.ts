@@ -303,6 +303,11 @@ export const MIXED_VARIANTS: Variants = {
   refuse_null: true,
   // The sign-in page that never carries the client's state back: browser sign-in works without it.
   authorize_state: 'dropped',
+  // One live token per client id: every connection and test helper of a client shares its token
+  // (test helpers mint theirs through the app's pool, or ask with a client id of their own).
+  token_per_client: 'latest_only',
+  // Writes answered 202 without a body: a create's campaign is found by look-up, not read from the answer.
+  write_answer: 'accepted',
 };
 
 /**

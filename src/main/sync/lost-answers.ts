@@ -22,7 +22,7 @@ import { backoffDelay } from '../connections/backoff';
 import { isServiceError, type ServiceClient } from '../service';
 import type { OutboxItem, SendNote, StoredError } from '../store';
 import { lookUp, type LookUpResult } from './lookup';
-import { describeItem, type LookedForItem, type DrainDeps, type Settler } from './outbox-settle';
+import { describeItem, POSTED_ID_UNKNOWN_WORDS, type LookedForItem, type DrainDeps, type Settler } from './outbox-settle';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor } from './send-notes';
 
 /**
@@ -127,6 +127,13 @@ export class LostAnswers {
     try {
       found = await lookUp(store, notes, item, client, stored);
     } catch (e) {
+      // Posted, only its id looked for: once the listing had time to show it, a look-up that
+      // fails does not keep a change the service took "uncertain" (the next refresh lists it).
+      if (stored.applied) {
+        const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
+        if (serviceNowFor(clock.now(), client.serviceClock.offsetMs(), note) >= note.lastSentAt + this.#d.listingLagMs)
+          return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
+      }
       return lookFailed(e);
     }
     connections.noteSuccess(item.profileId);
@@ -141,11 +148,7 @@ export class LostAnswers {
       // Posted (the service took it without naming it): only its id is looked for, until the
       // listing lag has passed; it is never sent again.
       if (found.kind === 'absent' && now < listedBy) return waitUntil(Math.max(now + this.#d.uncertainGraceMs, listedBy), now);
-      return this.#s.sent(
-        item,
-        { idUnknown: true },
-        'was sent; the service did not say which campaign it made, and the next refresh lists it',
-      );
+      return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
     }
     if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
     if (note.absentAt === undefined || now < listedBy) {

@@ -13,6 +13,9 @@ import type { SendNotes } from './send-notes';
 import type { Campaign } from '../../shared/domain/campaign';
 import type { Task } from '../../shared/domain/push';
 
+/** A create the service took without naming it, settled without its id. */
+export const POSTED_ID_UNKNOWN_WORDS = 'was sent; the service did not say which campaign it made, and the next refresh lists it';
+
 /** What the service answered to one item's send (send-item.ts `performItem`), as afterSent reads it. */
 export type SendResult =
   /** campaign null: posted, but the answer did not say which campaign it made (look it up). */

@@ -23,7 +23,7 @@ import { isServiceError, type ServiceClient, type ServiceError } from '../servic
 import type { OutboxItem, StoredError } from '../store';
 import { campaignBaseline, newestCachedCampaignId, taskBaseline } from './baseline';
 import { findPush, lookUp } from './lookup';
-import { describeItem, type SendResult, type DrainDeps, type Settler } from './outbox-settle';
+import { describeItem, POSTED_ID_UNKNOWN_WORDS, type SendResult, type DrainDeps, type Settler } from './outbox-settle';
 import { recheck } from './recheck';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor } from './send-notes';
 import { targetApps, taskHasUpdate } from './signature';
@@ -167,12 +167,7 @@ export class ItemSender {
         `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`,
       );
     }
-    if (!note)
-      return this.#s.sent(
-        item,
-        { idUnknown: true },
-        'was sent; the service did not say which campaign it made, and the next refresh lists it',
-      );
+    if (!note) return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
     notes.put({ ...note, applied: true });
     this.#s.changed(
       store.outbox.markUncertain(item.seq, {

@@ -16,7 +16,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-const outcome = (p: Promise<unknown>) =>
+const outcome = (p: Promise<unknown>): Promise<{ ok?: true; code?: string; message?: string }> =>
   p.then(
     () => ({ ok: true as const }),
     (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
@@ -25,7 +25,7 @@ const outcome = (p: Promise<unknown>) =>
 it('renews the shared token once, and the ended sign-in names the other connection of its client id as the cause', async () => {
   const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
   const fixtures = demoFixtures(Date.now());
-  fixtures.clients[0].redirect_uris = [...fixtures.clients[0].redirect_uris, redirectUri];
+  fixtures.clients[0].redirect_uris = [...(fixtures.clients[0].redirect_uris ?? []), redirectUri];
   env = await startEnv({ fixtures, variants: { token_per_client: 'latest_only' } });
   await env.core.close();
   const h = (await env.restart({ openExternal: loginAs('manager@example.com', 'demo') })).handlers;

@@ -13,7 +13,7 @@ import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, clockOf, raw, sandboxRequests, SECRET, worldFixtures, rejection as failure } from './helpers';
+import { clientFor, clockOf, createAndRead, raw, sandboxRequests, SECRET, worldFixtures, rejection as failure } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -70,7 +70,7 @@ describe('tokens', () => {
 
 describe('campaigns', () => {
   it('creates a campaign and returns it with a string id', async () => {
-    const c = (await client.createCampaign('acmeshoes', draft))!;
+    const c = await createAndRead(client, sb, 'acmeshoes', draft);
     expect(typeof c.id).toBe('string');
     expect(c).toMatchObject({ name: 'Spring sale', advertiser_id: 'acmeshoes', status: 'PENDING_APPROVAL', cpc: 0.35 });
     const listed = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: [c.id] });
