@@ -9,6 +9,8 @@ import { PAGE_SIZE, rowAt, useCampaigns } from '../../stores/campaigns-store';
 import { accountKey, useStatus } from '../../stores/status-store';
 import { DEFAULT_ACCOUNT_VIEW, useViews, viewKey } from '../../stores/view-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
+import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
+import { valueChoices } from '../../../shared/domain/service-values';
 import { enumLabel } from '../../lib/enum-labels';
 import { call } from '../../lib/api';
 import { useAccountValue, type AccountKey } from '../../lib/use-account-value';
@@ -16,7 +18,6 @@ import { campaignColumns, chosenColumns, moveColumn, resizeColumn } from './camp
 import { ColumnChooser } from './column-chooser';
 import { copyPicked, SelectionBar } from './selection-bar';
 import { CampaignDetails } from './campaign-details';
-import { statusChoices } from './status-choices';
 
 const ROW_HEIGHT = 28;
 
@@ -52,7 +53,8 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
   const refKey = ref ? viewKey(ref) : '';
   const view = useViews((v) => (refKey ? v.view.accounts[refKey] : undefined)) ?? DEFAULT_ACCOUNT_VIEW;
   const seenStatuses = useAccountValue(ref ?? null, 'campaigns', readStatuses, NO_STATUSES);
-  const statuses = useMemo(() => statusChoices(seenStatuses), [seenStatuses]);
+  // Every status the account's campaigns hold can be filtered by, as the service wrote it.
+  const statuses = useMemo(() => valueChoices(KNOWN_CAMPAIGN_STATUSES, seenStatuses), [seenStatuses]);
 
   // Another account opened: its own saved search replaces what was typed for the last one.
   useEffect(() => setText(useCampaigns.getState().text), [refKey]);
