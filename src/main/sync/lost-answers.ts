@@ -127,13 +127,6 @@ export class LostAnswers {
     try {
       found = await lookUp(store, notes, item, client, stored);
     } catch (e) {
-      // Posted, only its id looked for: once the listing had time to show it, a look-up that
-      // fails does not keep a change the service took "uncertain" (the next refresh lists it).
-      if (stored.applied) {
-        const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
-        if (serviceNowFor(clock.now(), client.serviceClock.offsetMs(), note) >= note.lastSentAt + this.#d.listingLagMs)
-          return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
-      }
       return lookFailed(e);
     }
     connections.noteSuccess(item.profileId);

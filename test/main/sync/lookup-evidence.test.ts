@@ -191,7 +191,9 @@ describe('an item the look-ups cannot decide', () => {
   const HOLD = 120_000;
 
   it("is parked after the lane bound, saying what to check, the account's next change goes out, and it is found once listings answer", async () => {
-    env = await world({ late_apply_ms: undefined }, { laneHoldMs: HOLD });
+    // write_answer is left out: a create answered without a body needs these same failing listings
+    // to learn its id, and stays uncertain while they fail (a known limit, not what this test is about).
+    env = await world({ late_apply_ms: undefined, write_answer: undefined }, { laneHoldMs: HOLD });
     const e = env;
     // Every listing of the account fails from now on: no look-up can conclude.
     await fault(e.sandbox, { method: 'GET', path_prefix: createPath, mode: 'status_500', count: 100_000 });
