@@ -101,6 +101,7 @@ export const CHAOS_TABLE: ChaosTable = {
   // Real milliseconds (the suites run on a manual clock): a start slower than the client's
   // listingStartMs is played by test/main/sync/refresh-listing.test.ts, not here.
   slow_start: (r) => (half(r) ? r.int(10, 200) : undefined),
+  push_answer: oneOf(['ids_text', 'wrapped', 'count', 'tasks'] as const),
 };
 
 /** FNV-1a of the name, mixed with the seed: each entry's own stream. */

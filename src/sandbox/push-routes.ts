@@ -13,7 +13,7 @@ import {
   type PushEvent,
   type PushMode,
 } from '../shared/domain/push';
-import { answer, writeAnswer } from './answers';
+import { answer, taskAnswer, writeAnswer } from './answers';
 import { authenticate } from './bearer';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type RequestContext, type Route } from './http';
@@ -122,11 +122,25 @@ function send(core: SandboxCore, ctx: RequestContext, mode: PushMode): Reply {
     }
   });
   for (const task of tasks) core.world.pushTask(task);
+  return writeAnswer(core.variants, answer(core.variants, 200, sendAnswer(core, tasks, mode)));
+}
+
+/** A send's answer: the JSON string of spec 4.6, or what the push_answer variant writes instead. */
+function sendAnswer(core: SandboxCore, tasks: readonly StoredTask[], mode: PushMode): unknown {
   const noun = tasks.length === 1 ? 'notification' : 'notifications';
-  return writeAnswer(
-    core.variants,
-    answer(core.variants, 200, `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`),
-  );
+  const words = `${tasks.length} ${noun} ${mode === 'immediate' ? 'accepted' : 'scheduled'}`;
+  switch (core.variants.push_answer) {
+    case undefined:
+      return words;
+    case 'ids_text':
+      return `${words} (task${tasks.length === 1 ? '' : 's'} ${tasks.map((t) => String(t.record.taskId)).join(', ')})`;
+    case 'wrapped':
+      return { message: words };
+    case 'count':
+      return tasks.length;
+    case 'tasks':
+      return tasks.map((t) => taskAnswer(t.record, core.variants));
+  }
 }
 
 function swPath(core: SandboxCore, ctx: RequestContext): Reply {

@@ -236,6 +236,13 @@ export const variantsSchema = z.strictObject({
    */
   slow_start: z.number().int().positive().optional(),
   /**
+   * A push send's answer (spec 4.6: "a JSON string", whose words carry no meaning, DECISIONS client
+   * 4) written otherwise: a string naming the task ids it made (`ids_text`), or, beyond the text,
+   * the words under a key (`wrapped`: `{"message": "..."}`), the number of notifications as a bare
+   * JSON number (`count`), or the created task records as the task list writes them (`tasks`).
+   */
+  push_answer: z.enum(['ids_text', 'wrapped', 'count', 'tasks']).optional(),
+  /**
    * Seeds every per-request choice the variants make (src/sandbox/choices.ts): the same seed
    * replays the same answers. Default 1.
    */
@@ -296,6 +303,11 @@ export const MIXED_VARIANTS: Variants = {
   refuse_null: true,
   // The sign-in page that never carries the client's state back: browser sign-in works without it.
   authorize_state: 'dropped',
+  // One live token per client id: every connection and test helper of a client shares its token
+  // (test helpers mint theirs through the app's pool, or ask with a client id of their own).
+  token_per_client: 'latest_only',
+  // Writes answered 202 without a body: a create's campaign is found by look-up, not read from the answer.
+  write_answer: 'accepted',
 };
 
 /**

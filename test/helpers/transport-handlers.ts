@@ -137,7 +137,13 @@ export function createTransportTable(): TransportTable {
       }),
     'campaigns.query': (a) => rec('campaigns.query', a, { rows: [sampleRow(a.offset)], total: 1, syncedAt: null }),
     'campaigns.values': (a) =>
-      rec('campaigns.values', a, { bid_strategy: ['FIXED'], marketing_objective: [], spending_limit_model: [], campaign_item_type: [] }),
+      rec('campaigns.values', a, {
+        bid_strategy: ['FIXED'],
+        marketing_objective: [],
+        spending_limit_model: [],
+        campaign_item_type: [],
+        status: [],
+      }),
     'campaigns.records': (a) =>
       rec('campaigns.records', a, { rows: [{ ...sampleRow(a.offset), fields: { tracking_code: 'utm=1' } }], total: 1, syncedAt: null }),
     'views.load': (a) => rec('views.load', a, { accounts: {} }),

@@ -34,8 +34,17 @@ const digestOf = (secret: string): string => createHmac('sha256', DIGEST_KEY).up
 /** The token endpoint refused these credentials (not: could not be asked). */
 const refusesCredentials = (e: unknown): boolean => e instanceof ServiceError && (e.kind === 'unauthorized' || e.kind === 'validation');
 
+interface HolderDeps {
+  transport: HttpTransport;
+  clock: Clock;
+  authUrl: string;
+  clientId: string;
+  /** Told of every token the holder gets (the pool keeps when each client id last got one). */
+  issued?: (at: number) => void;
+}
+
 export class SharedClientToken {
-  readonly #deps: { transport: HttpTransport; clock: Clock; authUrl: string; clientId: string };
+  readonly #deps: HolderDeps;
   #current: TokenSet | undefined;
   /** The one token request in flight, and the digest of the secret it was made with. */
   #mint: { digest: string; done: Promise<TokenSet> } | undefined;
@@ -50,7 +59,7 @@ export class SharedClientToken {
   /** Members holding it, so the pool can drop a holder nobody uses (and its token with it). */
   members = 0;
 
-  constructor(deps: { transport: HttpTransport; clock: Clock; authUrl: string; clientId: string }) {
+  constructor(deps: HolderDeps) {
     this.#deps = deps;
   }
 
@@ -127,6 +136,7 @@ export class SharedClientToken {
     const done = requestClientCredentialsToken({ transport, clock, authUrl, clientId, secret, clientAuth: this.clientAuth }).then(
       (t) => {
         this.#current = t;
+        this.#deps.issued?.(t.expiresAt - t.lifetimeMs);
         this.#accepted.add(digest);
         if (this.#forbiddenRenewalPending) this.#renewedAfterForbidden = t.accessToken;
         this.#forbiddenRenewalPending = false;
@@ -151,6 +161,7 @@ export class SharedClientToken {
 export class ClientTokenPool {
   readonly #deps: { transport: HttpTransport; clock: Clock };
   readonly #holders = new Map<string, SharedClientToken>();
+  readonly #issued = new Map<string, { by: object; at: number }[]>();
 
   constructor(deps: { transport: HttpTransport; clock: Clock }) {
     this.#deps = deps;
@@ -184,9 +195,49 @@ export class ClientTokenPool {
     const endpoint = new URL(joinUrl(authUrl, TOKEN_PATH)).href;
     const key = JSON.stringify([endpoint, clientId]);
     let h = this.#holders.get(key);
-    if (!h) this.#holders.set(key, (h = new SharedClientToken({ ...this.#deps, authUrl, clientId })));
+    if (!h) {
+      const holder = new SharedClientToken({
+        ...this.#deps,
+        authUrl,
+        clientId,
+        issued: (at) => this.noteIssued(authUrl, clientId, holder, at),
+      });
+      this.#holders.set(key, (h = holder));
+    }
     return h;
   }
+
+  /**
+   * Who got a token for a client id of one service, and when (token issue time, our clock). A
+   * browser sign-in's token cannot be shared as client-credentials tokens are, so under a service
+   * that keeps one token per client id (sandbox variant token_per_client) a sign-in and a
+   * connection of the same client id end each other's tokens: this is how a sign-in the service
+   * ended learns that another connection's token was the cause, and says so.
+   */
+  noteIssued(authUrl: string, clientId: string, by: object, at: number): void {
+    const key = issueKey(authUrl, clientId);
+    const log = [...(this.#issued.get(key) ?? []), { by, at }];
+    // The newest few are all a check looks at: a sign-in asks about the time since its own token.
+    this.#issued.set(key, log.slice(-ISSUE_LOG_LENGTH));
+  }
+
+  /** Whether someone other than `by` got a token for this client id of this service after `since`. */
+  issuedToOthersSince(authUrl: string, clientId: string, by: object, since: number): boolean {
+    return (this.#issued.get(issueKey(authUrl, clientId)) ?? []).some((e) => e.by !== by && e.at >= since);
+  }
+}
+
+const ISSUE_LOG_LENGTH = 16;
+
+/** One service's client id: the authorization server's origin (both token paths are on the service's hosts). */
+function issueKey(authUrl: string, clientId: string): string {
+  let origin = authUrl;
+  try {
+    origin = new URL(authUrl).origin;
+  } catch {
+    // Kept as written: a profile's address was checked when it was saved.
+  }
+  return JSON.stringify([origin, clientId]);
 }
 
 function settled(p: Promise<unknown>): Promise<void> {

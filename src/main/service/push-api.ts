@@ -56,6 +56,39 @@ function acknowledgement(res: HttpResponse): string {
   return typeof v === 'string' ? v : res.body.toString('utf8').slice(0, 1000);
 }
 
+/** What a push send's answer told: its words, and the tasks it made when it lists them. */
+export interface PushAnswer {
+  /** For display only (DECISIONS client 4); the answer's raw text when it is not a JSON string. */
+  text: string;
+  /**
+   * Task records the answer holds, read by content as a task list is (DECISIONS client 17): a
+   * service may answer a send with the tasks it made, bare or under a key. None for the spec's
+   * string, for words that merely name ids, and for an answer whose list cannot be told apart.
+   */
+  tasks: Task[];
+}
+
+/** The one list of task records in an answer already parsed, wherever it is (a bare array, or under a key one or two levels deep). */
+function tasksIn(value: unknown): Task[] {
+  const arrays: FoundArray[] = [];
+  const visit = (v: unknown, path: string, level: number): void => {
+    if (Array.isArray(v)) {
+      const found: FoundArray = { path, tasks: [], others: 0 };
+      for (const el of v) {
+        const t = isTaskLike(el) ? taskSchema.safeParse(el) : undefined;
+        if (t?.success) found.tasks.push(t.data);
+        else found.others++;
+      }
+      arrays.push(found);
+    } else if (typeof v === 'object' && v !== null && level < 2) {
+      for (const [k, inner] of Object.entries(v)) visit(inner, path === '' ? k : `${path}.${k}`, level + 1);
+    }
+  };
+  visit(value, '', 0);
+  const picked = pickTaskList(arrays);
+  return 'tasks' in picked ? picked.tasks : [];
+}
+
 export async function authApps(ctx: PushContext, opts: CallOptions = {}): Promise<Record<string, string>> {
   const what = 'list the authorized applications';
   const res = await ctx.exec.call(spec(ctx, { method: 'GET', path: '/epsilon/push/auth-apps', what }), opts);
@@ -64,7 +97,7 @@ export async function authApps(ctx: PushContext, opts: CallOptions = {}): Promis
   return parsed.data;
 }
 
-export async function sendPush(ctx: PushContext, mode: PushMode, events: PushEvent[], opts: CallOptions = {}): Promise<string> {
+export async function sendPush(ctx: PushContext, mode: PushMode, events: PushEvent[], opts: CallOptions = {}): Promise<PushAnswer> {
   if (events.length === 0) throw invalidDraft([{ field: 'pushEvents', message: 'send at least one push event' }]);
   const problems: FieldProblem[] = [];
   const now = ctx.now();
@@ -84,7 +117,7 @@ export async function sendPush(ctx: PushContext, mode: PushMode, events: PushEve
   const what = mode === 'scheduled' ? 'schedule the push notification' : 'send the push notification';
   const path = mode === 'scheduled' ? '/epsilon/push/scheduled' : '/epsilon/push';
   const res = await ctx.exec.call(spec(ctx, { method: 'POST', path, json: { pushEvents: checked }, what, shownAsText: true }), opts);
-  return acknowledgement(res);
+  return { text: acknowledgement(res), tasks: tasksIn(parseJsonBody(res.body)) };
 }
 
 export async function listTasks(ctx: PushContext, tagId: string, taskType?: TaskType, opts: CallOptions = {}): Promise<Task[]> {

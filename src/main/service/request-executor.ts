@@ -120,7 +120,7 @@ export class RequestExecutor {
     let sent = await this.#send(spec, opts, streaming);
     if (sent.res.status === 401) {
       tokens.invalidate(sent.token);
-      if (!tokens.canRenew) throw signInRequired('The service ended your sign-in. Sign in again to continue.');
+      if (!tokens.canRenew) throw signInRequired(tokens.endedWords);
       sent = await this.#send(spec, opts, streaming);
       if (sent.res.status === 401) tokens.invalidate(sent.token);
     } else if (sent.res.status === 403 && tokens.renewAfterForbidden(sent.token)) {

@@ -173,7 +173,7 @@ export class ServiceClient {
   }
 
   /** Resolves with the service's acknowledgement text, which carries no meaning (DECISIONS client 4). */
-  sendPush(mode: PushMode, events: PushEvent[], opts?: CallOptions): Promise<string> {
+  sendPush(mode: PushMode, events: PushEvent[], opts?: CallOptions): Promise<push.PushAnswer> {
     return push.sendPush(this.#push, mode, events, opts);
   }
 

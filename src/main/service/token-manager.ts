@@ -39,24 +39,38 @@ export function signInRequired(message = 'Your sign-in has ended. Sign in again 
   return new ServiceError({ kind: 'unauthorized', reason: 'sign_in_required', requestWritten: false, message });
 }
 
+const ENDED_BY_SERVICE = 'The service ended your sign-in. Sign in again to continue.';
+
 /** A browser sign-in's tokens: used until they run out, never renewed. */
 class SessionTokens {
   #current: TokenSet | undefined;
   #ended = false;
+  /** Why the service ended it (a refusal of its token), once it has. */
+  #endedWords: string | undefined;
   constructor(tokens: TokenSet) {
     this.#current = tokens;
+  }
+  /** When its token was issued (our clock). */
+  get issuedAt(): number {
+    return this.#current ? this.#current.expiresAt - this.#current.lifetimeMs : 0;
   }
   accessToken(now: number): string {
     const t = this.#current;
     // A small skew so that a request does not set off with a token that dies on the way.
     if (this.#ended || !t || now >= t.expiresAt - Math.min(5_000, t.lifetimeMs / 10)) {
       this.#ended = true;
-      throw signInRequired();
+      throw signInRequired(this.#endedWords);
     }
     return t.accessToken;
   }
-  invalidate(token: string): void {
-    if (this.#current?.accessToken === token) this.#ended = true;
+  /** The service refused `token`; `words` say why the sign-in ended. */
+  invalidate(token: string, words: () => string): void {
+    if (this.#current?.accessToken !== token || this.#ended) return;
+    this.#ended = true;
+    this.#endedWords = words();
+  }
+  get endedWords(): string {
+    return this.#endedWords ?? ENDED_BY_SERVICE;
   }
 }
 
@@ -72,6 +86,7 @@ export class TokenManager {
     const cred = opts.credentials;
     if (cred.flow === 'authorization_code') {
       this.#session = new SessionTokens(cred.tokens);
+      opts.pool?.noteIssued(opts.authUrl, cred.clientId, this.#session, this.#session.issuedAt);
       return;
     }
     this.#shared = opts.pool
@@ -105,8 +120,30 @@ export class TokenManager {
    * arrives after someone else already renewed must not throw the fresh token away.
    */
   invalidate(token: string): void {
-    this.#session?.invalidate(token);
+    this.#session?.invalidate(token, () => this.#sessionEndedWords());
     this.#shared?.invalidate(token);
+  }
+
+  /** Why a browser sign-in ended, when the service refused its token (see invalidate). */
+  get endedWords(): string {
+    return this.#session?.endedWords ?? ENDED_BY_SERVICE;
+  }
+
+  /**
+   * A browser sign-in refused before its time: when another connection of the same client id got
+   * a token since, that is the likely cause (a service that keeps one token per client id), and
+   * signing in again would end that connection's token in turn. The person is told so, once,
+   * instead of being asked to sign in again and again.
+   */
+  #sessionEndedWords(): string {
+    const { pool, authUrl, credentials } = this.#opts;
+    const session = this.#session;
+    if (!pool || !session || !pool.issuedToOthersSince(authUrl, credentials.clientId, session, session.issuedAt)) return ENDED_BY_SERVICE;
+    return (
+      `The service ended your sign-in after another connection with the client id "${credentials.clientId}" got a token: ` +
+      'this service seems to keep only the newest token of a client id, so the two connections cannot both work at once. ' +
+      'Give this one a client id of its own (or remove the other), then sign in again.'
+    );
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   type CampaignQuery,
   type ParsedCampaignQuery,
 } from '../../shared/domain/campaign-query';
+import { isServiceValue } from '../../shared/domain/service-values';
 import type { AccountsRepo } from './accounts-repo';
 import { normalizeNeedle } from './campaign-columns';
 import type { RowReader } from './campaigns-repo';
@@ -148,10 +149,26 @@ export function createCampaignQuery(
   // list reuses it.
   let matched: { accountKey: number; needle: string; changes: string } | null = null;
   let lastCount: { key: string; changes: string; total: number } | null = null;
+  const cachedStatuses = db.prepare('SELECT status FROM campaigns WHERE account_key = ? AND status IS NOT NULL GROUP BY status').pluck();
+  let lastSpellings: { accountKey: number; changes: string; statuses: string[] } | null = null;
+  /**
+   * The statuses asked for, in every spelling the account's campaigns hold them: a service may write
+   * "approved" for the interface's APPROVED (DECISIONS client 18), and a filter (or a saved view)
+   * naming one must show the other. Read from the status index, again only after the cache changed.
+   */
+  const spelledAsCached = (accountKey: number, asked: readonly string[]): string[] => {
+    const changes = totalChanges.get() as string;
+    if (!lastSpellings || lastSpellings.accountKey !== accountKey || lastSpellings.changes !== changes) {
+      lastSpellings = { accountKey, changes, statuses: cachedStatuses.all(accountKey) as string[] };
+    }
+    const held = lastSpellings.statuses.filter((s) => asked.some((a) => isServiceValue(s, a)));
+    return [...new Set([...asked, ...held])];
+  };
 
   return (input) => {
-    const q = parseCampaignQuery(input);
-    const accountKey = accounts.keyOf(q);
+    const parsed = parseCampaignQuery(input);
+    const accountKey = accounts.keyOf(parsed);
+    const q = parsed.statuses?.length ? { ...parsed, statuses: spelledAsCached(accountKey, parsed.statuses) } : parsed;
     const readRows = (keys: readonly { id_num: number; id: string }[]): Campaign[] => {
       const rows: Campaign[] = [];
       for (const k of keys) {

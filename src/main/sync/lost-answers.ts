@@ -22,7 +22,7 @@ import { backoffDelay } from '../connections/backoff';
 import { isServiceError, type ServiceClient } from '../service';
 import type { OutboxItem, SendNote, StoredError } from '../store';
 import { lookUp, type LookUpResult } from './lookup';
-import { describeItem, type LookedForItem, type DrainDeps, type Settler } from './outbox-settle';
+import { describeItem, POSTED_ID_UNKNOWN_WORDS, type LookedForItem, type DrainDeps, type Settler } from './outbox-settle';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor } from './send-notes';
 
 /**
@@ -143,11 +143,7 @@ export class LostAnswers {
       // Posted (the service took it without naming it): only its id is looked for, until the
       // listing lag has passed; it is never sent again.
       if (found.kind === 'absent' && now < listedBy) return waitUntil(Math.max(now + this.#d.uncertainGraceMs, listedBy), now);
-      return this.#s.sent(
-        item,
-        { idUnknown: true },
-        'was sent; the service did not say which campaign it made, and the next refresh lists it',
-      );
+      return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
     }
     if (found.kind === 'ambiguous') return this.#askPerson(item, note, found.candidates);
     if (note.absentAt === undefined || now < listedBy) {
@@ -179,7 +175,7 @@ export class LostAnswers {
         `was found on the service (campaign ${found.campaign.id})`,
       );
     }
-    await this.#d.afterSent(item, { kind: 'send_push', ack: '' }).catch(() => ({}));
+    await this.#d.afterSent(item, { kind: 'send_push', ack: '', tasks: [] }).catch(() => ({}));
     return this.#s.sent(item, { taskIds: found.ids, foundAfterLostAnswer: true }, 'was found on the service');
   }
 

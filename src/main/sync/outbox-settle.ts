@@ -11,12 +11,17 @@ import { postedAs, postedWords } from './posted';
 import { HistoryRetention } from './retention';
 import type { SendNotes } from './send-notes';
 import type { Campaign } from '../../shared/domain/campaign';
+import type { Task } from '../../shared/domain/push';
+
+/** A create the service took without naming it, settled without its id. */
+export const POSTED_ID_UNKNOWN_WORDS = 'was sent; the service did not say which campaign it made, and the next refresh lists it';
 
 /** What the service answered to one item's send (send-item.ts `performItem`), as afterSent reads it. */
 export type SendResult =
   /** campaign null: posted, but the answer did not say which campaign it made (look it up). */
   | { kind: 'create_campaign'; campaign: Campaign | null }
-  | { kind: 'send_push'; ack: string }
+  /** tasks: those the answer itself listed (most answers list none: they are looked up). */
+  | { kind: 'send_push'; ack: string; tasks: readonly Task[] }
   | { kind: 'update_task' | 'cancel_task'; ack: string }
   | { kind: 'set_sw_path' };
 

@@ -23,10 +23,10 @@ import { isServiceError, type ServiceClient, type ServiceError } from '../servic
 import type { OutboxItem, StoredError } from '../store';
 import { campaignBaseline, newestCachedCampaignId, taskBaseline } from './baseline';
 import { findPush, lookUp } from './lookup';
-import { describeItem, type SendResult, type DrainDeps, type Settler } from './outbox-settle';
+import { describeItem, POSTED_ID_UNKNOWN_WORDS, type SendResult, type DrainDeps, type Settler } from './outbox-settle';
 import { recheck } from './recheck';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor } from './send-notes';
-import { taskHasUpdate } from './signature';
+import { targetApps, taskHasUpdate } from './signature';
 
 export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
 
@@ -37,8 +37,10 @@ export async function performItem(client: ServiceClient, item: OutboxItem): Prom
   switch (item.kind) {
     case 'create_campaign':
       return { kind: item.kind, campaign: await client.createCampaign(item.accountId ?? '', item.payload.body, PRIORITY) };
-    case 'send_push':
-      return { kind: item.kind, ack: await client.sendPush(item.payload.mode, item.payload.events, PRIORITY) };
+    case 'send_push': {
+      const answer = await client.sendPush(item.payload.mode, item.payload.events, PRIORITY);
+      return { kind: item.kind, ack: answer.text, tasks: answer.tasks };
+    }
     case 'update_task':
       return { kind: item.kind, ack: await client.updateTask(item.payload.taskId, item.payload.update, PRIORITY) };
     case 'cancel_task':
@@ -127,6 +129,13 @@ export class ItemSender {
     } catch {
       // Caches are refreshed again later; the send itself succeeded.
     }
+    if (item.kind === 'send_push' && result.kind === 'send_push' && stored.taskIds === undefined) {
+      // An answer that lists the tasks it made names ours at once, with no look-up that a listing
+      // slow to show them could miss; only tasks of the apps this push targeted are taken.
+      const targeted = new Set(item.payload.events.flatMap(targetApps));
+      const answered = result.tasks.filter((t) => targeted.has(t.tagId)).map((t) => t.taskId);
+      if (answered.length > 0) stored.taskIds = answered;
+    }
     if (item.kind === 'send_push' && stored.taskIds === undefined) {
       // Learn which tasks are ours so that a later identical push is never taken for this one.
       const fromCache = async (appId: string) =>
@@ -158,12 +167,7 @@ export class ItemSender {
         `was sent: campaign ${found.campaign.id} (found on the service; its answer did not name it)`,
       );
     }
-    if (!note)
-      return this.#s.sent(
-        item,
-        { idUnknown: true },
-        'was sent; the service did not say which campaign it made, and the next refresh lists it',
-      );
+    if (!note) return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
     notes.put({ ...note, applied: true });
     this.#s.changed(
       store.outbox.markUncertain(item.seq, {

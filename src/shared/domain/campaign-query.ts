@@ -17,7 +17,7 @@ export const campaignQuerySchema = z.object({
       direction: z.enum(['asc', 'desc']),
     })
     .optional(),
-  /** Only these statuses (exact values as the service sends them). Empty or absent: all. */
+  /** Only these statuses, in any case the service writes them (DECISIONS client 18). Empty or absent: all. */
   statuses: z.array(z.string().max(64)).max(50).optional(),
   /**
    * What the search box holds: words that must each appear in the id, name or branding text

@@ -16,3 +16,15 @@ export function isServiceValue(value: string | null | undefined, expected: strin
   const meant = expected.toLowerCase();
   return said === meant || (Object.hasOwn(SPELLINGS, meant) && SPELLINGS[meant].includes(said));
 }
+
+/**
+ * What a filter offers for an enumeration: the values the interface shows, then every other value
+ * the service was seen writing (a status the app has never heard of can be picked), each once. A
+ * known value the service writes in another case or spelling ("approved", "canceled") is offered
+ * in the service's spelling, once; comparisons go through isServiceValue anyway.
+ */
+export function valueChoices(known: readonly string[], seen: readonly string[]): string[] {
+  const shown = known.map((k) => seen.find((s) => isServiceValue(s, k)) ?? k);
+  const others = [...new Set(seen)].filter((s) => s.trim() !== '' && !known.some((k) => isServiceValue(s, k))).sort();
+  return [...shown, ...others];
+}

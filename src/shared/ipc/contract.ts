@@ -461,6 +461,8 @@ export const channels = {
       marketing_objective: z.array(z.string()),
       spending_limit_model: z.array(z.string()),
       campaign_item_type: z.array(z.string()),
+      /** Statuses the cache holds, as the service wrote them (the Campaigns tab's filter offers each). */
+      status: z.array(z.string()),
     }),
   },
   'sync.refresh': { input: accountRef, output: ok },

@@ -45,6 +45,20 @@ function fixturesWithOtherValues() {
       marketing_objective: 'BRAND_AWARENESS',
       spent: 1,
     },
+    {
+      account_id: 'acmeshoes',
+      id: 4200003,
+      name: 'Archived by policy',
+      branding_text: 'Acme',
+      status: 'ARCHIVED_BY_POLICY',
+      created_at: '2026-11-20T10:00:00Z',
+      bid_strategy: 'FIXED',
+      cpc: 0.2,
+      spending_limit: 40,
+      spending_limit_model: 'MONTHLY',
+      marketing_objective: 'LEADS_GENERATION',
+      spent: 2,
+    },
   ];
   return f;
 }
@@ -82,6 +96,42 @@ describe('values the service uses', () => {
     const other = await h['campaigns.values']({ profileId: p.id, accountId: 'oldtimerltd' });
     expect(Object.values(other).flat()).not.toContain('BRAND_AWARENESS');
     await expect(h['campaigns.values']({ profileId: p.id, accountId: 'strangers' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('filters by a status the app does not know, and by a known one in the case the service writes it', async () => {
+    // The service writes every enum value in lower case ("approved"), and uses a status the
+    // interface does not show: the filter offers it, and picking "Approved" still finds campaigns.
+    env = await startEnv({ fixtures: fixturesWithOtherValues(), demo: false, variants: { enum_case: 'lower' } });
+    const h = env.core.handlers;
+    const url = env.serviceUrl;
+    const p = await h['profiles.create']({
+      name: 'Agency',
+      baseUrl: url,
+      authUrl: url,
+      pushUrl: url,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      flow: 'client_credentials',
+      redirectUri: null,
+    });
+    const ref = { profileId: p.id, accountId: 'acmeshoes' };
+    await h['accounts.add'](ref);
+    await h['sync.refresh'](ref);
+    const listed = await until(async () => {
+      const q = await h['campaigns.query']({ ...ref, offset: 0, limit: 1000 });
+      return q.rows.some((r) => r.id === '4200003') ? q.rows : undefined;
+    }, 'the cache');
+    const approved = listed.filter((r) => r.status === 'approved');
+    expect(approved.length).toBeGreaterThan(1);
+    // As the Campaigns tab asks, with the interface's spelling (or a view saved before).
+    const byKnown = await h['campaigns.query']({ ...ref, statuses: ['APPROVED'], offset: 0, limit: 1000 });
+    expect(byKnown.total).toBe(approved.length);
+    expect(byKnown.rows.map((r) => r.status)).toEqual(approved.map(() => 'approved'));
+    // The new status is offered as the service wrote it, and finds its campaign.
+    const seen = await h['campaigns.values'](ref);
+    expect(seen.status).toContain('archived_by_policy');
+    const byNew = await h['campaigns.query']({ ...ref, statuses: ['archived_by_policy'], offset: 0, limit: 10 });
+    expect(byNew.rows.map((r) => r.id)).toEqual(['4200003']);
   });
 
   it("accepts a draft with such values and queues it; the service's refusal reaches the person in its words", async () => {

@@ -23,30 +23,21 @@ async function putVariants(e: Env, variants: Record<string, unknown>): Promise<v
 }
 
 /**
- * What the service lists for the account (RAP), as the oracle: one unpaged request with any page
- * cap of this run's variants lifted while it reads, so that it neither pages (each page would
- * draw on the account's read budget, which the refresh under test also uses) nor gets cut short.
+ * What the service lists for the account (RAP), as the oracle: read through the control API, which
+ * needs no token (a token of its own would end the app's under token_per_client, one per client
+ * id) and draws on no read budget (the refresh under test uses the account's). A network lists its
+ * members' campaigns with its own.
  */
 async function listedNames(e: Env, accountId: string): Promise<string[]> {
-  const tokenRes = await fetch(`${e.sandbox.url}/authentication/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: 'demo-client', client_secret: 'demo-secret', grant_type: 'client_credentials' }),
-  });
-  const { access_token } = (await tokenRes.json()) as { access_token: string };
-  const { variants } = (await control(e.sandbox, 'GET', '/_sandbox/variants')) as { variants: Record<string, unknown> };
-  const { page_size_cap: _cap, ...uncapped } = variants;
-  await putVariants(e, uncapped);
-  try {
-    const res = await fetch(`${e.sandbox.url}/core/api/1.0/${accountId}/campaigns?fetch_level=RAP`, {
-      headers: { authorization: `Bearer ${access_token}` },
-    });
-    const body = (await res.json()) as { results: { name: string }[]; metadata: { total: number } };
-    if (body.results.length !== body.metadata.total) throw new Error(`the oracle's listing of ${accountId} is incomplete`);
-    return body.results.map((c) => c.name);
-  } finally {
-    await putVariants(e, variants);
+  const owners = [accountId, ...DEMO_ACCOUNTS.filter((a) => a.networkId === accountId).map((a) => a.accountId)];
+  const names: string[] = [];
+  for (const owner of owners) {
+    const r = (await control(e.sandbox, 'GET', `/_sandbox/state/campaigns?account=${owner}&fetch_level=RAP`)) as {
+      campaigns: { name: string }[];
+    };
+    names.push(...r.campaigns.map((c) => c.name));
   }
+  return names;
 }
 
 /** Rows per page the refresh gets when it asks for `asked`: fewer when the service caps pages. */

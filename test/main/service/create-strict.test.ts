@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor, createAndRead, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 it(`creates from drafts holding nulls, sending none of them (${variantLabel()})`, async () => {
-  const noLimit = (await client.createCampaign('acmeshoes', {
+  const noLimit = await createAndRead(client, sb, 'acmeshoes', {
     name: 'No limit',
     branding_text: 'Acme Shoes',
     bid_strategy: 'MAX_CONVERSIONS',
@@ -34,11 +34,11 @@ it(`creates from drafts holding nulls, sending none of them (${variantLabel()})`
     spending_limit_model: 'NONE',
     spending_limit: null,
     daily_cap: 40,
-  }))!;
+  });
   expect(noLimit).toMatchObject({ name: 'No limit', daily_cap: 40 });
   // null, or left out by a service that omits empty fields.
   expect(noLimit.spending_limit ?? null).toBeNull();
-  const monthly = await client.createCampaign('acmeshoes', {
+  const monthly = await createAndRead(client, sb, 'acmeshoes', {
     name: 'Monthly',
     branding_text: 'Acme Shoes',
     bid_strategy: 'FIXED',

@@ -4,9 +4,13 @@
 import { systemClock, type Clock } from '../../../src/main/clock/clock';
 import { ServiceError } from '../../../src/main/service/errors';
 import { ServiceClient, type ServiceClientOptions } from '../../../src/main/service/service-client';
+import { parseJsonLossless } from '../../../src/main/service/lossless-json';
+import type { Campaign, CampaignCreate } from '../../../src/shared/domain/campaign';
 import type { Fixtures, RunningSandbox } from '../../../src/sandbox/index';
+import { call } from '../../helpers/sandbox';
 
 export const SECRET = 'demo-secret-7f3a9c';
+export const OTHER_SECRET = 'other-secret-51d0e2';
 
 export function worldFixtures(
   opts: { redirectUri?: string; rateLimits?: Fixtures['rate_limits']; tokenTtlS?: number; now?: string } = {},
@@ -53,6 +57,16 @@ export function worldFixtures(
         apps: ['1001', '1002'],
         redirect_uris: [opts.redirectUri ?? 'http://127.0.0.1:53682/callback'],
         users: [{ username: 'manager@example.com', password: 'demo' }],
+      },
+      // Another program reaching the same accounts with a client id of its own: under a service
+      // that keeps one token per client id (token_per_client), its tokens leave the tests' alone.
+      {
+        client_id: 'other-program',
+        client_secret: OTHER_SECRET,
+        accounts: ['acmeshoes', 'oldtimerltd', 'limitedone', 'limitedtwo'],
+        apps: ['1001'],
+        redirect_uris: [],
+        users: [],
       },
     ],
     apps: [
@@ -180,6 +194,29 @@ export function worldFixtures(
 /** The sandbox's clock for the client; timers still run on real time. */
 export function clockOf(sb: RunningSandbox): Clock {
   return { now: () => sb.now(), setTimer: systemClock.setTimer };
+}
+
+/**
+ * A create through the client, and the campaign it made as the client reads it. A service may
+ * answer a create without a body (write_answer), naming no campaign: the campaign is then read from
+ * a listing, by the id the service holds for the newest campaign of that name (the control API),
+ * as the outbox's look-up would find it. Tests about the create's answer itself do not use this.
+ */
+export async function createAndRead(
+  client: ServiceClient,
+  sb: { url: string },
+  accountId: string,
+  body: CampaignCreate,
+): Promise<Campaign> {
+  const created = await client.createCampaign(accountId, body);
+  if (created) return created;
+  const state = await call(sb, 'GET', `/_sandbox/state/campaigns?account=${accountId}`);
+  const stored = (parseJsonLossless(state.text) as { campaigns: { id: number | string; name: string }[] }).campaigns;
+  const made = stored.filter((c) => c.name === body.name?.trim()).at(-1);
+  if (!made) throw new Error(`the service holds no campaign named ${String(body.name)}`);
+  const page = await client.listCampaigns(accountId, { fetchLevel: 'RAP', campaignIds: [String(made.id)] });
+  if (page.campaigns.length !== 1) throw new Error(`campaign ${String(made.id)} is not listed`);
+  return page.campaigns[0];
 }
 
 export function clientFor(sb: { url: string }, opts: Partial<ServiceClientOptions> = {}): ServiceClient {

@@ -14,7 +14,7 @@ import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
 import { call, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, rejection as failure, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, createAndRead, rejection as failure, SECRET, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -71,7 +71,7 @@ describe('tokens', () => {
 
 describe('campaigns', () => {
   it('creates a campaign and returns it with a string id', async () => {
-    const c = (await client.createCampaign('acmeshoes', draft))!;
+    const c = await createAndRead(client, sb, 'acmeshoes', draft);
     expect(typeof c.id).toBe('string');
     expect(c).toMatchObject({ name: 'Spring sale', advertiser_id: 'acmeshoes', status: 'PENDING_APPROVAL', cpc: 0.35 });
     const listed = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: [c.id] });
@@ -257,7 +257,7 @@ describe('push', () => {
 
   it('sends an immediate push and finds its task in the list', async () => {
     const ack = await client.sendPush('immediate', [event({ title: 'Immediate one' })]);
-    expect(typeof ack).toBe('string');
+    expect(typeof ack.text).toBe('string');
     const tasks = await client.listTasks('1001', 'immediate');
     const t = tasks.find((x) => x.title === 'Immediate one');
     expect(t).toMatchObject({ tagId: '1001', taskType: 'immediate', taskStatus: 'completed' });

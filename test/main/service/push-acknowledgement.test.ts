@@ -45,7 +45,7 @@ const event = {
 };
 
 it('shows a push acknowledgement without the bearer token the service echoed, in any spelling', async () => {
-  const ack = await client.sendPush('immediate', [event]);
+  const { text: ack } = await client.sendPush('immediate', [event]);
   const token = seen.at(-1)!.replace(/^Bearer /, '');
   expect(token.length).toBeGreaterThan(8);
   expect(ack).toContain('accepted;');

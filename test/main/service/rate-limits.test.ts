@@ -10,7 +10,7 @@ import { testVariants, variantLabel } from '../../helpers/variants';
 import { greedyAdmissions, greedyBucketAdmissions } from '../ratelimit/sim';
 import { VirtualTime } from '../ratelimit/virtual-time';
 import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, SECRET, worldFixtures } from './helpers';
+import { clientFor, OTHER_SECRET, worldFixtures } from './helpers';
 
 const WINDOWS_S = [1, 5, 30] as const;
 const READ = [2, 5, 12] as const;
@@ -131,7 +131,7 @@ describe(`rate limits over HTTP (${variantLabel()})`, () => {
 
   it('waits Retry-After after a 429 caused by someone else, then succeeds with the same request', async () => {
     const { s, c, time } = await start();
-    const form = { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET };
+    const form = { grant_type: 'client_credentials', client_id: 'other-program', client_secret: OTHER_SECRET };
     const token = ((await call(s, 'POST', '/authentication/oauth/token', { form })).body as { access_token: string }).access_token;
     // Another program spends the second's whole read budget of limitedtwo.
     for (let i = 0; i < READ[0]; i++) {

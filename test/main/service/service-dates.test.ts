@@ -9,7 +9,7 @@ import type { CampaignCreate } from '../../../src/shared/domain/campaign';
 import { DATE_FORMS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
 import { call } from '../../helpers/sandbox';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor, createAndRead, worldFixtures } from './helpers';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -48,7 +48,7 @@ async function play(extra: Variants): Promise<void> {
 
 /** Creates through the client, then reads the campaign back from a listing. */
 async function createAndList(start: string) {
-  const created = (await client.createCampaign('oldtimerltd', body(start)))!;
+  const created = await createAndRead(client, sb, 'oldtimerltd', body(start));
   const page = await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP', campaignIds: [created.id] });
   expect(page.campaigns).toHaveLength(1);
   return { created, listed: page.campaigns[0] };
@@ -77,8 +77,10 @@ describe(`date-times in any spelling (${variantLabel()})`, () => {
             const instant = form === 'minutes' ? '2026-12-01T10:15Z' : start;
             expect(listed.start_date).toBe(instant);
             // A create answer that leaves out what was sent (create_answer sparse) is read with
-            // the sent start: the same instant, to the millisecond the person gave.
-            expect(created.start_date).toBe(testVariants()?.create_answer === 'sparse' ? start : instant);
+            // the sent start: the same instant, to the millisecond the person gave. A create
+            // answered without a body (write_answer) is read from the listing, as listed.
+            const sentStart = testVariants()?.create_answer === 'sparse' && testVariants()?.write_answer === undefined;
+            expect(created.start_date).toBe(sentStart ? start : instant);
           }
         }
       });

@@ -10,17 +10,22 @@ import { call, campaignPayload, fault, onService, testFixtures, tokenFor } from 
 import { type Env, P, settled, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 import { rewritingProxy, type RewritingProxy } from '../../helpers/proxy';
-import { graceFor } from '../../helpers/variants';
+import { graceFor, testVariants } from '../../helpers/variants';
 import { creates, lastSeq, listReads } from './support';
 
 const ACME = 'acmeshoes';
 const createPath = `/core/api/1.0/${ACME}/campaigns`;
 
 /** acmeshoes (created after 2026-10-04: rate limited, list at Tier 4) with `count` approved campaigns. */
+const OTHER = { id: 'other-program', secret: 'other-program-secret' };
+
 function accountWith(count: number, tier4Reads?: [number, number, number]): Fixtures {
   const f = testFixtures();
   f.campaigns = [];
   f.tasks = [];
+  // Someone else's program, with a client id of its own: under a service that keeps one token per
+  // client id (token_per_client) its token leaves the app's alone.
+  f.clients.push({ client_id: OTHER.id, client_secret: OTHER.secret, accounts: [ACME], apps: [], redirect_uris: [], users: [] });
   // Tier 4 as the spec has it, or with more reads so that the first refresh of 100,000 campaigns
   // (100 pages) takes seconds, not minutes; what is counted is the look-up's reads, not the wait.
   if (tier4Reads) f.rate_limits = { tiers: { '4': { read: tier4Reads, write: [1, 8, 80] } } };
@@ -58,11 +63,11 @@ async function refreshed(e: Env): Promise<void> {
 
 /** Campaigns made by someone else after our last refresh: new to us, newer than what we cached. */
 async function createdElsewhere(e: Env, names: string[]): Promise<void> {
-  const token = await tokenFor(e.sandbox);
+  const token = await tokenFor(e.sandbox, OTHER.id, OTHER.secret);
   for (const name of names) {
     const r = await call(e.sandbox, 'POST', `${createPath}/`, { token, json: campaignPayload(name) });
-    // 200, or 201 from a service that says Created (variant create_201).
-    expect([200, 201]).toContain(r.status);
+    // Any success: 200, 201 Created (create_201), 202 Accepted or 204 (write_answer).
+    expect(r.status >= 200 && r.status < 300, `status ${r.status}`).toBe(true);
   }
 }
 
@@ -99,8 +104,10 @@ describe('a lost-create look-up on a 100,000-campaign Tier-4 account', () => {
     expect(await onService(env.sandbox, ACME, 'Absent boots')).toHaveLength(1);
     expect((await creates(env.sandbox, ACME, since)).map((r) => r.outcome)).toEqual(['fault_close_before', 'ok']);
     // Per look-up the newest page, then the whole listing in one request: ids need not grow
-    // (DECISIONS client 16), so only every row proves the create absent.
-    expect(await listReads(env.sandbox, ACME, since)).toHaveLength(4);
+    // (DECISIONS client 16), so only every row proves the create absent. A create answered without
+    // a body (write_answer) names no campaign: one more read of the newest page finds its id.
+    const bodiless = testVariants()?.write_answer !== undefined;
+    expect(await listReads(env.sandbox, ACME, since)).toHaveLength(bodiless ? 5 : 4);
   }, 300_000);
 });
 

@@ -161,7 +161,7 @@ describe('no change holds the account back longer than the lane bound', () => {
     await until(async () => (await outboxItem(e, lost.id))?.state === 'uncertain', 'the answer to be lost');
     // Someone else creates the same campaign meanwhile: two candidates, only the person can tell.
     const other = await call(e.sandbox, 'POST', `${createPath}/`, { token: await tokenFor(e.sandbox), json: twin });
-    expect([200, 201]).toContain(other.status);
+    expect(other.status >= 200 && other.status < 300, `status ${other.status}`).toBe(true);
     e.sandbox.advance(GRACE + 1_000);
     await e.core.handlers['outbox.retry']({ id: lost.id });
     await until(async () => (await outboxItem(e, lost.id))?.lastError?.code === 'AMBIGUOUS', 'the item to wait for the person');
@@ -192,7 +192,9 @@ describe('an item the look-ups cannot decide', () => {
   const HOLD = 120_000;
 
   it("is parked after the lane bound, saying what to check, the account's next change goes out, and it is found once listings answer", async () => {
-    env = await world({ late_apply_ms: undefined }, { laneHoldMs: HOLD });
+    // write_answer is left out: a create answered without a body needs these same failing listings
+    // to learn its id, and stays uncertain while they fail (a known limit, not what this test is about).
+    env = await world({ late_apply_ms: undefined, write_answer: undefined }, { laneHoldMs: HOLD });
     const e = env;
     // Every listing of the account fails from now on: no look-up can conclude.
     await fault(e.sandbox, { method: 'GET', path_prefix: createPath, mode: 'status_500', count: 100_000 });
@@ -218,7 +220,9 @@ describe('an item the look-ups cannot decide', () => {
 
 describe('a refresh while the listing lags', () => {
   it('keeps the campaign the app just posted until a listing shows it', async () => {
-    env = await world({ listing_lag_ms: 20_000 }, { listingLagMs: 60_000 });
+    // About the campaign a create's answer gave the cache: a create answered without a body
+    // (write_answer) gives none to keep, so that variant is left out here.
+    env = await world({ listing_lag_ms: 20_000, write_answer: undefined }, { listingLagMs: 60_000 });
     const e = env;
     const item = await submitCampaign(e, OLD, campaignPayload('Just posted boots'));
     const done = await settleOverTime(e, item.id, 5_000);

@@ -165,7 +165,7 @@ describe('an ambiguous match is put to the person', () => {
     await until(async () => (await outboxItem(e, item.id))?.state === 'uncertain', 'the answer to be lost');
     const token = await tokenFor(e.sandbox);
     const other = await call(e.sandbox, 'POST', `${createPath(OLD)}/`, { token, json: sameContent });
-    expect([200, 201]).toContain(other.status);
+    expect(other.status >= 200 && other.status < 300, `status ${other.status}`).toBe(true);
     // The grace period passes on the service's clock; Retry asks the engine to look now.
     e.sandbox.advance(GRACE + 1_000);
     await e.core.handlers['outbox.retry']({ id: item.id });

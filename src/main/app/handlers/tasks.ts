@@ -4,6 +4,7 @@
 import { DeskError } from '../../../shared/errors';
 import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
 import { taskIsFuture, taskNotFutureWords } from '../../sync/recheck';
+import type { ConnectionView } from '../../connections/connection-state';
 import type { CoreContext } from '../context';
 import type { HandlersOf } from '../handlers-of';
 import { requireProfile } from '../lookups';
@@ -27,6 +28,20 @@ export function wholeTaskUpdate(task: Task, patch: TaskUpdate): TaskUpdate {
   return { ...update, ...patch };
 }
 
+/** Why the tasks cannot be read now, by the connection's state: only an offline one "cannot be reached". */
+function notRefreshed({ connection, signIn }: ConnectionView): DeskError {
+  switch (connection) {
+    case 'working_offline':
+      return new DeskError('offline', 'You work offline; showing the last synced tasks.');
+    case 'signing_in':
+      return new DeskError('offline', 'Signing in: the tasks are read once that is done; showing the last synced tasks.');
+    case 'failing':
+      return new DeskError('unauthorized', `${signIn.message ?? 'Sign in to this connection.'} Showing the last synced tasks.`);
+    default:
+      return new DeskError('offline', 'The service cannot be reached now; showing the last synced tasks.');
+  }
+}
+
 export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
   const { store } = ctx;
 
@@ -48,9 +63,7 @@ export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
 
     async 'tasks.refresh'({ profileId, appId }) {
       requireProfile(ctx, profileId);
-      if (!ctx.connections.canUse(profileId)) {
-        throw new DeskError('offline', 'The service cannot be reached now (or you work offline); showing the last synced tasks.');
-      }
+      if (!ctx.connections.canUse(profileId)) throw notRefreshed(ctx.connections.view(profileId));
       await ctx.refresher.apps.refreshTasks(profileId, appId, 'interactive');
       return { ok: true };
     },

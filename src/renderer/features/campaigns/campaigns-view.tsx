@@ -2,7 +2,6 @@
 // the details pane (shown while a campaign is selected, and folded away on request, to give the
 // grid the width). Columns (dragged, resized or chosen) and the pane are saved with the account's view.
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
 import type { CampaignRecord } from '../../../shared/ipc/contract';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { formatCount } from '../../lib/format';
@@ -10,7 +9,11 @@ import { PAGE_SIZE, rowAt, useCampaigns } from '../../stores/campaigns-store';
 import { accountKey, useStatus } from '../../stores/status-store';
 import { DEFAULT_ACCOUNT_VIEW, useViews, viewKey } from '../../stores/view-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
+import { KNOWN_CAMPAIGN_STATUSES } from '../../../shared/domain/campaign';
+import { valueChoices } from '../../../shared/domain/service-values';
 import { enumLabel } from '../../lib/enum-labels';
+import { call } from '../../lib/api';
+import { useAccountValue, type AccountKey } from '../../lib/use-account-value';
 import { campaignColumns, chosenColumns, moveColumn, resizeColumn } from './campaign-columns';
 import { ColumnChooser } from './column-chooser';
 import { copyPicked, SelectionBar } from './selection-bar';
@@ -39,6 +42,9 @@ function pickColumn(picked: Record<string, CampaignRecord>, all: boolean): GridC
 }
 const SEARCH_DEBOUNCE_MS = 250;
 
+const NO_STATUSES: readonly string[] = [];
+const readStatuses = (key: AccountKey): Promise<readonly string[]> => call('campaigns.values', key).then((v) => v.status);
+
 export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts?(): void }) {
   const account = useWorkspace(selectedAccount);
   const s = useCampaigns();
@@ -46,6 +52,9 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
   const ref = s.account;
   const refKey = ref ? viewKey(ref) : '';
   const view = useViews((v) => (refKey ? v.view.accounts[refKey] : undefined)) ?? DEFAULT_ACCOUNT_VIEW;
+  const seenStatuses = useAccountValue(ref ?? null, 'campaigns', readStatuses, NO_STATUSES);
+  // Every status the account's campaigns hold can be filtered by, as the service wrote it.
+  const statuses = useMemo(() => valueChoices(KNOWN_CAMPAIGN_STATUSES, seenStatuses), [seenStatuses]);
 
   // Another account opened: its own saved search replaces what was typed for the last one.
   useEffect(() => setText(useCampaigns.getState().text), [refKey]);
@@ -121,7 +130,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           <span className="field-label">Status</span>
           <select value={s.status ?? ''} onChange={(e) => s.setStatus(e.target.value || null)} data-testid="status-filter">
             <option value="">All</option>
-            {KNOWN_CAMPAIGN_STATUSES.map((st) => (
+            {statuses.map((st) => (
               <option key={st} value={st}>
                 {enumLabel(st)}
               </option>

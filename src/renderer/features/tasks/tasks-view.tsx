@@ -7,6 +7,7 @@ import { scheduleLabel } from '../../forms/schedule';
 import { usePush } from '../../stores/push-store';
 import { useTasks, visibleTasks, type TaskSort } from '../../stores/tasks-store';
 import { KNOWN_TASK_STATUSES, TASK_TYPES } from '../../../shared/domain/push';
+import { valueChoices } from '../../../shared/domain/service-values';
 import { useWorkspace } from '../../stores/workspace-store';
 import { SwPath } from './sw-path';
 import { TaskDetails } from './task-details';
@@ -65,7 +66,10 @@ export function TasksView({ now }: { now: number }) {
   const onRange = useCallback(() => undefined, []);
   const selectedIndex = s.selectedId ? shown.findIndex((t) => t.taskId === s.selectedId) : -1;
   const selected = selectedIndex >= 0 ? shown[selectedIndex] : null;
-  const statuses = [...new Set([...KNOWN_TASK_STATUSES, ...s.tasks.map((t) => t.taskStatus)])];
+  const statuses = valueChoices(
+    KNOWN_TASK_STATUSES,
+    s.tasks.map((t) => t.taskStatus),
+  );
   const app = apps.find((a) => a.appId === s.appId) ?? null;
   const editing = s.editingId ? s.tasks.find((t) => t.taskId === s.editingId) : undefined;
   // The editor stays open only while the task can still be changed (a refresh may show it sent).
