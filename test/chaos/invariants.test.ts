@@ -27,6 +27,7 @@ import { demoFixtures, type Fixtures, type Variants } from '../../src/sandbox/in
 import { mulberry32 } from '../../src/sandbox/random';
 import type { PushEvent } from '../../src/shared/domain/push';
 import type { OutboxItem } from '../../src/shared/ipc/contract';
+import { POSTED_ID_UNKNOWN_CODE } from '../../src/shared/domain/outbox';
 import { type Env, startEnv } from '../helpers/world';
 import { call, campaignPayload, control, fault, requestLog, tasksOnService } from '../helpers/sandbox';
 
@@ -156,7 +157,9 @@ async function settle(r: Run): Promise<void> {
 /** (d): an uncertain item (not one put to the person) must be decided within DECISION_BOUND_MS. */
 async function watchDecisions(r: Run): Promise<void> {
   for (const item of await outbox(r)) {
-    const deciding = item.state === 'uncertain' && item.lastError?.code !== 'AMBIGUOUS';
+    // A create the service took without naming it is decided (it arrived, and is never sent again);
+    // only its id is still looked for, aside from its lane, within POSTED_ID_SEARCH_MS and the quiet bound.
+    const deciding = item.state === 'uncertain' && item.lastError?.code !== 'AMBIGUOUS' && item.lastError?.code !== POSTED_ID_UNKNOWN_CODE;
     if (!deciding) {
       r.uncertainSince.delete(item.id);
       r.parkedSince.delete(item.id);

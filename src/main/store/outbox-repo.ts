@@ -23,6 +23,7 @@ import {
   OUTBOX_STATES,
   OUTBOX_TRANSITIONS,
   PARKED_CODE,
+  POSTED_ID_UNKNOWN_CODE,
   type OutboxKind,
   type OutboxState,
 } from '../../shared/domain/outbox';
@@ -163,7 +164,9 @@ function targetIndex(to: OutboxMove, from: number, rest: readonly number[], look
 export function createOutboxRepo(ctx: RepoContext, quarantine: QuarantineRepo): OutboxRepo {
   const { db } = ctx;
   // In flight: sending, or uncertain and not parked (a parked item waits for the person, aside).
-  const IN_FLIGHT = `(state = 'sending' OR (state = 'uncertain' AND coalesce(json_extract(last_error, '$.code'), '') <> '${PARKED_CODE}'))`;
+  // Aside, not in flight: a parked item (waits for the person) and a create posted without its id
+  // (it happened; only its id is looked for). The lane goes on without either.
+  const IN_FLIGHT = `(state = 'sending' OR (state = 'uncertain' AND coalesce(json_extract(last_error, '$.code'), '') NOT IN ('${PARKED_CODE}', '${POSTED_ID_UNKNOWN_CODE}')))`;
   const ACTIVE = `(state = 'queued' OR ${IN_FLIGHT})`;
   // The lane's order: an item in flight first (it must be settled before anything behind it, even
   // when a failed item placed earlier was queued again meanwhile), then the person's order.

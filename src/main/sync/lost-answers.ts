@@ -16,7 +16,14 @@
 //     keep failing): parked ('PARKED', saying what to decide), and the lane goes on without it; a
 //     parked item without candidates is still looked for, aside from its lane.
 // Idempotent items (task update and cancel, sw-path) in doubt are simply queued again.
-import { AMBIGUOUS_CODE, ITEM_GONE_WORDS, NOT_WAITING_WORDS, PARKED_CODE, waitsForPerson } from '../../shared/domain/outbox';
+import {
+  AMBIGUOUS_CODE,
+  ITEM_GONE_WORDS,
+  NOT_WAITING_WORDS,
+  PARKED_CODE,
+  POSTED_ID_SEARCH_MS,
+  waitsForPerson,
+} from '../../shared/domain/outbox';
 import { DeskError } from '../../shared/errors';
 import { backoffDelay } from '../connections/backoff';
 import { isServiceError, type ServiceClient } from '../service';
@@ -118,18 +125,31 @@ export class LostAnswers {
     const waitUntil = (serviceTime: number, now: number) => {
       this.#s.lookAgainAt.set(item.seq, { at: clock.now() + (serviceTime - now), tries: this.#s.lookAgainAt.get(item.seq)?.tries ?? 0 });
     };
+    // A posted create's search for its id ends at this time (our clock), even mid-look-up.
+    let searchEndsAt = Infinity;
     {
       const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
       const now = serviceNowFor(clock.now(), client.serviceClock.offsetMs(), note);
       // A grace period after the latest send, or after the look-up that last found nothing.
       const due = (note.absentAt ?? note.lastSentAt) + this.#d.uncertainGraceMs;
       if (due > now) return waitUntil(due, now);
+      if (note.applied) {
+        // Posted, and its id still not found after a bounded search (the listing keeps failing, or
+        // another user deleted it before any listing showed it): sent, with its id unknown.
+        if (now >= note.lastSentAt + POSTED_ID_SEARCH_MS) return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
+        searchEndsAt = clock.now() + (note.lastSentAt + POSTED_ID_SEARCH_MS - now);
+      }
     }
     let found: LookUpResult;
+    const searchOver = new AbortController();
+    const timer = Number.isFinite(searchEndsAt) ? clock.setTimer(() => searchOver.abort(), searchEndsAt - clock.now()) : undefined;
     try {
-      found = await lookUp(store, notes, item, client, stored, this.#s.closing.signal);
+      found = await lookUp(store, notes, item, client, stored, AbortSignal.any([this.#s.closing.signal, searchOver.signal]));
     } catch (e) {
+      if (searchOver.signal.aborted) return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
       return lookFailed(e);
+    } finally {
+      timer?.cancel();
     }
     connections.noteSuccess(item.profileId);
     // The look-up's answers may have taught the service's clock: the note's times move onto it.

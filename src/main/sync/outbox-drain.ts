@@ -10,7 +10,7 @@
 // An uncertain item holds its lane (the next item may depend on whether it happened), at most
 // laneHoldMs after its latest send: then it is parked, waits for the person aside, and the lane goes
 // on. DECISIONS client 8 and 16.
-import { AMBIGUOUS_CODE, ON_THE_WAY_STATES, PARKED_CODE } from '../../shared/domain/outbox';
+import { AMBIGUOUS_CODE, ON_THE_WAY_STATES, PARKED_CODE, POSTED_ID_UNKNOWN_CODE } from '../../shared/domain/outbox';
 import type { TimerHandle } from '../clock/clock';
 import type { OutboxItem, OutboxLane } from '../store';
 import { LostAnswers } from './lost-answers';
@@ -82,11 +82,21 @@ export class OutboxDrainer {
     const heads = new Map<string, OutboxItem>();
     // The list gives each lane in its order (in flight first, then as the person ordered it).
     const parked: OutboxItem[] = [];
+    const posted: OutboxItem[] = [];
     for (const item of store.outbox.list({ states: ON_THE_WAY_STATES })) {
       const k = laneKey(item);
       // A parked item waits for the person aside; the lane goes on behind it.
       if (item.state === 'uncertain' && item.lastError?.code === PARKED_CODE) parked.push(item);
+      // A create the service took without naming it happened: nothing behind it depends on its id.
+      else if (item.state === 'uncertain' && item.lastError?.code === POSTED_ID_UNKNOWN_CODE) posted.push(item);
       else if (!heads.has(k)) heads.set(k, item);
+    }
+    for (const item of posted) {
+      const key = `posted\u0000${item.seq}`;
+      if (this.#busy.has(key) || !connections.canUse(item.profileId)) continue;
+      const wait = this.#s.lookAgainAt.get(item.seq);
+      if (wait && wait.at > now) next = Math.min(next, wait.at);
+      else this.#run(key, () => this.#lost.resolve(item));
     }
     for (const item of parked) {
       const key = `parked\u0000${item.seq}`;

@@ -16,6 +16,7 @@
 // resend is checked against the task on the service, since our lost first attempt may be the
 // reason for it (the task is cancelled already, or already holds the update).
 import { DeskError } from '../../shared/errors';
+import { POSTED_ID_UNKNOWN_CODE } from '../../shared/domain/outbox';
 import type { Task } from '../../shared/domain/push';
 import { isServiceValue } from '../../shared/domain/service-values';
 import { backoffDelay } from '../connections/backoff';
@@ -171,7 +172,7 @@ export class ItemSender {
     notes.put({ ...note, applied: true });
     this.#s.changed(
       store.outbox.markUncertain(item.seq, {
-        code: 'POSTED_ID_UNKNOWN',
+        code: POSTED_ID_UNKNOWN_CODE,
         message: 'Posted: the service took it without naming the campaign; finding its id in the listing.',
       }),
     );

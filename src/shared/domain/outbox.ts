@@ -41,6 +41,16 @@ export type UnsentOutboxState = (typeof UNSENT_OUTBOX_STATES)[number];
  */
 export const AMBIGUOUS_CODE = 'AMBIGUOUS';
 export const PARKED_CODE = 'PARKED';
+/**
+ * An uncertain create the service took (a 2xx) without naming the campaign it made: it happened, so
+ * it never holds its lane; only its id is still looked for, aside, for at most POSTED_ID_SEARCH_MS.
+ */
+export const POSTED_ID_UNKNOWN_CODE = 'POSTED_ID_UNKNOWN';
+/**
+ * How long a posted create's id is looked for before it is settled as sent with its id unknown: long
+ * enough for a whole listing on a tight read budget (150 reads an hour) while other users change it.
+ */
+export const POSTED_ID_SEARCH_MS = 2 * 60 * 60_000;
 
 /** Whether the item waits for the person's answer about a lost one (see AMBIGUOUS_CODE). */
 export function waitsForPerson(item: { state: string; lastError?: { code: string } | null }): boolean {

@@ -46,6 +46,17 @@ describe('the task list read by what it holds', () => {
     expect(await h['tasks.list']({ profileId: P, appId: '1004' })).toEqual([]);
   });
 
+  it('lists the tasks of one type whatever case the service writes the type in', async () => {
+    env = await startEnv({ fixtures: fixtures(), variants: { enum_case: 'upper' } });
+    const h = env.core.handlers;
+    await h['apps.list']({ profileId: P });
+    await h['tasks.refresh']({ profileId: P, appId: '1001' });
+    const all = await h['tasks.list']({ profileId: P, appId: '1001' });
+    const scheduled = await h['tasks.list']({ profileId: P, appId: '1001', taskType: 'scheduled' });
+    expect(scheduled.length).toBeGreaterThan(0);
+    expect(scheduled.map((t) => t.taskId)).toEqual(all.filter((t) => t.taskType === 'SCHEDULED').map((t) => t.taskId));
+  });
+
   it('refuses an answer holding several lists of tasks, in words that say so', async () => {
     env = await startEnv({
       fixtures: fixtures(),

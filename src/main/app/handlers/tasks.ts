@@ -3,6 +3,7 @@
 // item, checked with the shared rules before it is queued and again before it is sent.
 import { DeskError } from '../../../shared/errors';
 import { taskUpdateProblems, type Task, type TaskUpdate } from '../../../shared/domain/push';
+import { isServiceValue } from '../../../shared/domain/service-values';
 import { taskIsFuture, taskNotFutureWords } from '../../sync/recheck';
 import type { ConnectionView } from '../../connections/connection-state';
 import type { CoreContext } from '../context';
@@ -58,7 +59,8 @@ export function tasksHandlers(ctx: CoreContext): HandlersOf<'tasks'> {
     async 'tasks.list'({ profileId, appId, taskType }) {
       // The person looks at this app's tasks: read them if not read yet (no read of every app's).
       ctx.refresher.apps.tasksWanted(profileId, appId);
-      return store.tasks.list(profileId, appId).filter((t) => taskType === undefined || t.taskType === taskType);
+      // The type as the service wrote it, in any case (DECISIONS client 18: "SCHEDULED" is scheduled).
+      return store.tasks.list(profileId, appId).filter((t) => taskType === undefined || isServiceValue(t.taskType, taskType));
     },
 
     async 'tasks.refresh'({ profileId, appId }) {
