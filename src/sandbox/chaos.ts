@@ -11,7 +11,7 @@
 // still plays the same service after someone adds a variant.
 import { Choices } from './choices';
 import { COMPRESS_CHOICES } from './codings';
-import { DATE_FORMS, LIST_ENVELOPES, TASK_TIMES, type VariantName, type Variants } from './variants';
+import { DATE_FORMS, HTTP_DATE_FORMS, LIST_ENVELOPES, TASK_TIMES, type VariantName, type Variants } from './variants';
 
 /** The seed chaos plays when none is given (the same default as the per-request choices). */
 export const DEFAULT_CHAOS_SEED = 1;
@@ -101,6 +101,7 @@ export const CHAOS_TABLE: ChaosTable = {
   // Real milliseconds (the suites run on a manual clock): a start slower than the client's
   // listingStartMs is played by test/main/sync/refresh-listing.test.ts, not here.
   slow_start: (r) => (half(r) ? r.int(10, 200) : undefined),
+  date_header: oneOf(HTTP_DATE_FORMS),
 };
 
 /** FNV-1a of the name, mixed with the seed: each entry's own stream. */

@@ -22,6 +22,7 @@ import {
   type RequestContext,
   type Route,
 } from './http';
+import { httpDate } from './http-date';
 import { answerParseErrors } from './parse-errors';
 import { pushLimitedRoutes } from './push-limit';
 import { pushRoutes } from './push-routes';
@@ -82,7 +83,8 @@ function transientFailure(core: SandboxCore, api: ApiKind): Reply | undefined {
   const headers: Record<string, string> = {};
   if (form === 'seconds') headers['retry-after'] = String(seconds);
   // A date is on the service's clock, as its Date header (whole seconds: the date has no finer unit).
-  if (form === 'date') headers['retry-after'] = new Date(Math.ceil(core.serviceNow() / 1000) * 1000 + seconds * 1000).toUTCString();
+  if (form === 'date')
+    headers['retry-after'] = httpDate(Math.ceil(core.serviceNow() / 1000) * 1000 + seconds * 1000, core.variants.date_header);
   return apiError(core.variants, api, status, status === 502 ? 'Bad gateway' : 'Service temporarily unavailable', { headers });
 }
 
@@ -153,7 +155,7 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     const { query } = target;
     let path = target.path;
     // The Date header is the service's clock (RFC 9110 6.6.1): clients read service time from it.
-    res.setHeader('date', new Date(core.serviceNow()).toUTCString());
+    res.setHeader('date', httpDate(core.serviceNow(), core.variants.date_header));
     if (isCdnPath(path)) {
       sendReply(
         res,
@@ -249,7 +251,7 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
       const retryAfter: ReplyHeaders =
         after === null
           ? {}
-          : { 'retry-after': core.variants.retry_after_date ? new Date(ctx.now + after * 1000).toUTCString() : String(after) };
+          : { 'retry-after': core.variants.retry_after_date ? httpDate(ctx.now + after * 1000, core.variants.date_header) : String(after) };
       send(apiError(core.variants, m.api, 503, 'Service unavailable', { headers: retryAfter }));
       return;
     }
