@@ -102,6 +102,10 @@ export const CHAOS_TABLE: ChaosTable = {
   // listingStartMs is played by test/main/sync/refresh-listing.test.ts, not here.
   slow_start: (r) => (half(r) ? r.int(10, 200) : undefined),
   date_header: oneOf(HTTP_DATE_FORMS),
+  // A few percent, as transient_5xx: a change is given up after 5 such answers in a row.
+  request_timeout: (r) => (half(r) ? r.int(2, 10) / 100 : undefined),
+  // Token requests are few (one per token's life and a renewal after each 401), so more often.
+  token_unavailable: (r) => (half(r) ? r.int(5, 30) / 100 : undefined),
 };
 
 /** FNV-1a of the name, mixed with the seed: each entry's own stream. */

@@ -88,6 +88,23 @@ function transientFailure(core: SandboxCore, api: ApiKind): Reply | undefined {
   return apiError(core.variants, api, status, status === 502 ? 'Bad gateway' : 'Service temporarily unavailable', { headers });
 }
 
+/**
+ * Variant request_timeout: now and then the service says it did not receive the whole request in
+ * time (RFC 9110 15.5.9) and closes the connection, before anything is applied.
+ */
+function timedOutRequest(core: SandboxCore, api: ApiKind): Reply | undefined {
+  if (!core.choices.chance(core.variants.request_timeout ?? 0)) return undefined;
+  return apiError(core.variants, api, 408, 'The request did not arrive in time');
+}
+
+/** Variant token_unavailable: now and then the token endpoint is unavailable (503), nothing issued. */
+function tokenEndpointDown(core: SandboxCore): Reply | undefined {
+  if (!core.choices.chance(core.variants.token_unavailable ?? 0)) return undefined;
+  const seconds = core.choices.int(1, 3);
+  const headers: Record<string, string> = core.choices.chance(0.5) ? { 'retry-after': String(seconds) } : {};
+  return apiError(core.variants, 'oauth', 503, 'The authorization server is temporarily unavailable', { headers });
+}
+
 export interface SandboxServer {
   server: Server;
   port: number;
@@ -270,6 +287,20 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     if (transient) {
       record(transient.status, 'server_error');
       sendReply(res, transient);
+      return;
+    }
+    const servedApi = m.handler !== undefined && (m.api === 'campaign' || m.api === 'push' || m.api === 'oauth');
+    const timedOut = servedApi ? timedOutRequest(core, m.api) : undefined;
+    if (timedOut) {
+      record(timedOut.status, outcomeOf(timedOut.status));
+      // The connection is not used again (RFC 9110 15.5.9: a new one serves the repeat).
+      sendReply(res, timedOut, true);
+      return;
+    }
+    const tokenDown = m.handler && m.api === 'oauth' ? tokenEndpointDown(core) : undefined;
+    if (tokenDown) {
+      record(tokenDown.status, 'server_error');
+      sendReply(res, tokenDown);
       return;
     }
     const reply = run(m, ctx);

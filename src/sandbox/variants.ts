@@ -256,6 +256,18 @@ export const variantsSchema = z.strictObject({
    * (`Sunday, 06-Nov-94 08:49:37 GMT`) or `asctime` (`Sun Nov  6 08:49:37 1994`, UTC without saying so).
    */
   date_header: z.enum(HTTP_DATE_FORMS).optional(),
+  /**
+   * With this probability a request of the campaign or push API or of the token endpoint is
+   * answered 408 Request Timeout with `Connection: close`, nothing applied (RFC 9110 15.5.9: the
+   * server did not receive the whole request in time; the client may repeat it). Drawn from `seed`.
+   */
+  request_timeout: z.number().min(0).max(1).optional(),
+  /**
+   * With this probability a token request is answered 503, nothing issued, its Retry-After
+   * delay-seconds (1-3) or absent (RFC 9110 15.6.4: any server may be unavailable for a while).
+   * Drawn from `seed`.
+   */
+  token_unavailable: z.number().min(0).max(1).optional(),
 });
 export type Variants = z.infer<typeof variantsSchema>;
 export type VariantName = keyof Variants;

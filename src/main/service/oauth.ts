@@ -218,7 +218,9 @@ async function tokenRequest(
 /** RFC 6749 5.2 errors, in words a person can act on. */
 function tokenError(res: HttpResponse, ctx: ErrorContext): ServiceError {
   const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
-  if (!parsed.success || res.status === 429 || res.status >= 500) return errorFromResponse(res, ctx);
+  // An answer about the way there, not about our request: unavailable, limited, or not received in
+  // time (408). Whatever error code its body carries, it is read as HTTP says.
+  if (!parsed.success || res.status === 408 || res.status === 429 || res.status >= 500) return errorFromResponse(res, ctx);
   // "invalid_client: Client authentication failed", plus anything else the server said.
   const said = serverWords(res, ctx.secrets, { clientId: ctx.clientId })?.text ?? 'error';
   const what = ctx.what;
