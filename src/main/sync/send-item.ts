@@ -119,8 +119,10 @@ export class ItemSender {
     try {
       result = await performItem(client, item);
     } catch (e) {
+      this.#sendEnded(item, client, e);
       return this.#failed(item, e);
     }
+    this.#sendEnded(item, client);
     connections.noteSuccess(item.profileId);
     if (item.kind === 'create_campaign' && result.kind === 'create_campaign' && result.campaign === null)
       return this.#postedIdUnknown(item, client);
@@ -140,6 +142,26 @@ export class ItemSender {
       );
     }
     return this.#s.sent(item, stored, 'was sent');
+  }
+
+  /**
+   * The latest send of a create or push has ended (answered, or failed after it may have left). Its
+   * note says when it started, but a request may wait in the rate-limit queue first (a minute on a
+   * spent budget): the grace period, the listing lag and the lane's bound count from the latest
+   * moment the service can have applied it, or a look-up calls a create absent (or posted without
+   * an id) before the listing could show it.
+   */
+  #sendEnded(item: OutboxItem, client: ServiceClient, failure?: unknown): void {
+    if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return;
+    // Nothing of it left (its token could not be had, a 408): the next send starts a new count.
+    if (isServiceError(failure) && !failure.requestWritten) return;
+    const { notes, clock } = this.#d;
+    const stored = notes.get(item.seq, sendNoteRef(item));
+    if (!stored) return;
+    const offset = client.serviceClock.offsetMs();
+    const note = noteOnServiceClock(stored, offset);
+    const now = serviceNowFor(clock.now(), offset, note);
+    if (now > note.lastSentAt || note !== stored) notes.put({ ...note, lastSentAt: Math.max(now, note.lastSentAt) });
   }
 
   /**
