@@ -11,7 +11,7 @@
 // still plays the same service after someone adds a variant.
 import { Choices } from './choices';
 import { COMPRESS_CHOICES } from './codings';
-import { DATE_FORMS, LIST_ENVELOPES, TASK_TIMES, type VariantName, type Variants } from './variants';
+import { DATE_FORMS, HTTP_DATE_FORMS, LIST_ENVELOPES, TASK_TIMES, type VariantName, type Variants } from './variants';
 
 /** The seed chaos plays when none is given (the same default as the per-request choices). */
 export const DEFAULT_CHAOS_SEED = 1;
@@ -102,6 +102,11 @@ export const CHAOS_TABLE: ChaosTable = {
   // listingStartMs is played by test/main/sync/refresh-listing.test.ts, not here.
   slow_start: (r) => (half(r) ? r.int(10, 200) : undefined),
   push_answer: oneOf(['ids_text', 'wrapped', 'count', 'tasks'] as const),
+  date_header: oneOf(HTTP_DATE_FORMS),
+  // A few percent, as transient_5xx: a change is given up after 5 such answers in a row.
+  request_timeout: (r) => (half(r) ? r.int(2, 10) / 100 : undefined),
+  // Token requests are few (one per token's life and a renewal after each 401), so more often.
+  token_unavailable: (r) => (half(r) ? r.int(5, 30) / 100 : undefined),
 };
 
 /** FNV-1a of the name, mixed with the seed: each entry's own stream. */

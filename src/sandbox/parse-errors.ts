@@ -6,6 +6,7 @@ import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type Se
 import type { Duplex } from 'node:stream';
 import type { SandboxCore } from './core';
 import { apiError, apiOfPath, type Reply } from './http';
+import { httpDate } from './http-date';
 
 const headerLimit = (server: Server): number => (server as Server & { maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize;
 
@@ -59,7 +60,7 @@ export function answerParseErrors(server: Server, core: SandboxCore): void {
         `Request line and headers are larger than ${limitKiB} KiB. ` + 'Split long lists (such as campaign_ids) over several requests.';
       text = responseText(
         apiError(core.variants, apiOfPath(pathOf(err.rawPacket)), 431, message),
-        new Date(core.serviceNow()).toUTCString(),
+        httpDate(core.serviceNow(), core.variants.date_header),
       );
     } else {
       text = nodeDefault(err.code);

@@ -11,6 +11,7 @@
 // `header_spelling`), and Retry-After as an HTTP-date (variant `retry_after_date`).
 import type { Choices } from './choices';
 import type { Fixtures } from './fixtures';
+import { httpDate } from './http-date';
 import type { Variants } from './variants';
 import {
   DEFAULT_ENDPOINT_TIERS,
@@ -276,7 +277,7 @@ export class RateLimiter {
       const waitMs = Math.max(...readings.map((r) => r.untilRoomMs));
       headers[field.retryAfter] = this.variants.retry_after_date
         ? // The first whole second (an IMF-fixdate has no finer unit) at which it fits: never early.
-          new Date(Math.ceil((now + waitMs) / 1000) * 1000).toUTCString()
+          httpDate(Math.ceil((now + waitMs) / 1000) * 1000, this.variants.date_header)
         : String(Math.max(1, ceilSeconds(waitMs)));
     }
     return { admitted, headers, violated };

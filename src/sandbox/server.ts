@@ -22,6 +22,7 @@ import {
   type RequestContext,
   type Route,
 } from './http';
+import { httpDate } from './http-date';
 import { answerParseErrors } from './parse-errors';
 import { pushLimitedRoutes } from './push-limit';
 import { pushRoutes } from './push-routes';
@@ -82,8 +83,26 @@ function transientFailure(core: SandboxCore, api: ApiKind): Reply | undefined {
   const headers: Record<string, string> = {};
   if (form === 'seconds') headers['retry-after'] = String(seconds);
   // A date is on the service's clock, as its Date header (whole seconds: the date has no finer unit).
-  if (form === 'date') headers['retry-after'] = new Date(Math.ceil(core.serviceNow() / 1000) * 1000 + seconds * 1000).toUTCString();
+  if (form === 'date')
+    headers['retry-after'] = httpDate(Math.ceil(core.serviceNow() / 1000) * 1000 + seconds * 1000, core.variants.date_header);
   return apiError(core.variants, api, status, status === 502 ? 'Bad gateway' : 'Service temporarily unavailable', { headers });
+}
+
+/**
+ * Variant request_timeout: now and then the service says it did not receive the whole request in
+ * time (RFC 9110 15.5.9) and closes the connection, before anything is applied.
+ */
+function timedOutRequest(core: SandboxCore, api: ApiKind): Reply | undefined {
+  if (!core.choices.chance(core.variants.request_timeout ?? 0)) return undefined;
+  return apiError(core.variants, api, 408, 'The request did not arrive in time');
+}
+
+/** Variant token_unavailable: now and then the token endpoint is unavailable (503), nothing issued. */
+function tokenEndpointDown(core: SandboxCore): Reply | undefined {
+  if (!core.choices.chance(core.variants.token_unavailable ?? 0)) return undefined;
+  const seconds = core.choices.int(1, 3);
+  const headers: Record<string, string> = core.choices.chance(0.5) ? { 'retry-after': String(seconds) } : {};
+  return apiError(core.variants, 'oauth', 503, 'The authorization server is temporarily unavailable', { headers });
 }
 
 export interface SandboxServer {
@@ -153,7 +172,7 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     const { query } = target;
     let path = target.path;
     // The Date header is the service's clock (RFC 9110 6.6.1): clients read service time from it.
-    res.setHeader('date', new Date(core.serviceNow()).toUTCString());
+    res.setHeader('date', httpDate(core.serviceNow(), core.variants.date_header));
     if (isCdnPath(path)) {
       sendReply(
         res,
@@ -249,7 +268,7 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
       const retryAfter: ReplyHeaders =
         after === null
           ? {}
-          : { 'retry-after': core.variants.retry_after_date ? new Date(ctx.now + after * 1000).toUTCString() : String(after) };
+          : { 'retry-after': core.variants.retry_after_date ? httpDate(ctx.now + after * 1000, core.variants.date_header) : String(after) };
       send(apiError(core.variants, m.api, 503, 'Service unavailable', { headers: retryAfter }));
       return;
     }
@@ -268,6 +287,20 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     if (transient) {
       record(transient.status, 'server_error');
       sendReply(res, transient);
+      return;
+    }
+    const servedApi = m.handler !== undefined && (m.api === 'campaign' || m.api === 'push' || m.api === 'oauth');
+    const timedOut = servedApi ? timedOutRequest(core, m.api) : undefined;
+    if (timedOut) {
+      record(timedOut.status, outcomeOf(timedOut.status));
+      // The connection is not used again (RFC 9110 15.5.9: a new one serves the repeat).
+      sendReply(res, timedOut, true);
+      return;
+    }
+    const tokenDown = m.handler && m.api === 'oauth' ? tokenEndpointDown(core) : undefined;
+    if (tokenDown) {
+      record(tokenDown.status, 'server_error');
+      sendReply(res, tokenDown);
       return;
     }
     const reply = run(m, ctx);

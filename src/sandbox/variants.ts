@@ -18,6 +18,10 @@ export const LIST_ENVELOPES = ['metadata_first', 'null_empty', 'omit_empty', 'te
 /** How the task_times variant writes a task's epoch times (docs/sandbox.md). */
 export const TASK_TIMES = ['formatted_only', 'iso', 'seconds'] as const;
 
+/** The obsolete HTTP-date forms the date_header variant writes (RFC 9110 5.6.7). */
+export const HTTP_DATE_FORMS = ['rfc850', 'asctime'] as const;
+export type HttpDateForm = (typeof HTTP_DATE_FORMS)[number];
+
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
@@ -253,6 +257,24 @@ export const variantsSchema = z.strictObject({
    * the seed. The variants shown by GET /_sandbox/variants are the ones picked.
    */
   chaos: z.boolean().optional(),
+  /**
+   * Every HTTP-date the service writes (the Date header, a Retry-After date) in one of the two
+   * obsolete forms RFC 9110 5.6.7 obliges every recipient to accept: `rfc850`
+   * (`Sunday, 06-Nov-94 08:49:37 GMT`) or `asctime` (`Sun Nov  6 08:49:37 1994`, UTC without saying so).
+   */
+  date_header: z.enum(HTTP_DATE_FORMS).optional(),
+  /**
+   * With this probability a request of the campaign or push API or of the token endpoint is
+   * answered 408 Request Timeout with `Connection: close`, nothing applied (RFC 9110 15.5.9: the
+   * server did not receive the whole request in time; the client may repeat it). Drawn from `seed`.
+   */
+  request_timeout: z.number().min(0).max(1).optional(),
+  /**
+   * With this probability a token request is answered 503, nothing issued, its Retry-After
+   * delay-seconds (1-3) or absent (RFC 9110 15.6.4: any server may be unavailable for a while).
+   * Drawn from `seed`.
+   */
+  token_unavailable: z.number().min(0).max(1).optional(),
 });
 export type Variants = z.infer<typeof variantsSchema>;
 export type VariantName = keyof Variants;

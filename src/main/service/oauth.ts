@@ -194,6 +194,11 @@ async function tokenRequest(
       res = second;
       issuedAt = retriedAt;
       if (opts.clientAuth) opts.clientAuth.method = other;
+    } else if (notAboutTheRequest(second.status)) {
+      // The other method was not judged (the server was unavailable, limited, or did not receive it
+      // in time): the first refusal may only have been about the method, so it is no verdict on
+      // the credentials. The failure is reported as what it is, and the token asked for again.
+      res = second;
     } else if (oauthErrorCode(res) !== 'invalid_client' && oauthErrorCode(second) === 'invalid_client') {
       res = second;
     }
@@ -215,10 +220,18 @@ async function tokenRequest(
   return new TokenSet(parsed.data.access_token, parsed.data.refresh_token, issuedAt, lifetimeS * 1000);
 }
 
+/**
+ * An answer about the way there, not about our request: the server unavailable or failing (5xx),
+ * limited (429), or not having received it in time (408, RFC 9110 15.5.9). It says nothing of the
+ * credentials, whatever error code its body carries.
+ */
+const notAboutTheRequest = (status: number): boolean => status === 408 || status === 429 || status >= 500;
+
 /** RFC 6749 5.2 errors, in words a person can act on. */
 function tokenError(res: HttpResponse, ctx: ErrorContext): ServiceError {
   const parsed = tokenErrorSchema.safeParse(parseJsonBody(res.body));
-  if (!parsed.success || res.status === 429 || res.status >= 500) return errorFromResponse(res, ctx);
+  // Whatever error code its body carries, such an answer is read as HTTP says.
+  if (!parsed.success || notAboutTheRequest(res.status)) return errorFromResponse(res, ctx);
   // "invalid_client: Client authentication failed", plus anything else the server said.
   const said = serverWords(res, ctx.secrets, { clientId: ctx.clientId })?.text ?? 'error';
   const what = ctx.what;

@@ -116,7 +116,7 @@ export class RequestExecutor {
   async #authorized(spec: CallSpec, opts: CallOptions, streaming = false): Promise<HttpResponse | StreamingResponse> {
     const { tokens } = this.deps;
     // Fail early (before queueing) when the credentials cannot give a token at all.
-    await tokens.accessToken(opts.signal);
+    await tokenFor(tokens, opts.signal);
     let sent = await this.#send(spec, opts, streaming);
     if (sent.res.status === 401) {
       tokens.invalidate(sent.token);
@@ -148,15 +148,9 @@ export class RequestExecutor {
     const body = spec.json === undefined ? undefined : JSON.stringify(spec.json);
     let token = '';
     const attempt = async (): Promise<HttpResponse | StreamingResponse> => {
-      try {
-        // Fetched when the request is admitted, not when it was queued: a long wait in the
-        // queue must not send an expired token.
-        token = await tokens.accessToken(opts.signal);
-      } catch (e) {
-        // The API request itself never left.
-        if (e instanceof ServiceError) throw new ServiceError({ ...e.toJSON(), requestWritten: false });
-        throw e;
-      }
+      // Fetched when the request is admitted, not when it was queued: a long wait in the
+      // queue must not send an expired token.
+      token = await tokenFor(tokens, opts.signal);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const sentAt = this.deps.clock.now();
@@ -196,6 +190,20 @@ export class RequestExecutor {
       }
       throw e;
     }
+  }
+}
+
+/**
+ * The access token for an API request. However its own request to the authorization server ended
+ * (a 503, a timeout, a dropped connection), the API request itself never left: its failure says
+ * so, and a create is then sent again, not looked for as if it might have been applied.
+ */
+async function tokenFor(tokens: TokenManager, signal: AbortSignal | undefined): Promise<string> {
+  try {
+    return await tokens.accessToken(signal);
+  } catch (e) {
+    if (e instanceof ServiceError) throw new ServiceError({ ...e.toJSON(), requestWritten: false });
+    throw e;
   }
 }
 

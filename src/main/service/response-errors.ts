@@ -102,6 +102,19 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
   if (status === 404) {
     return new ServiceError({ ...base, kind: 'not_found', message: `Could not ${ctx.what}: ${said ?? 'not found'}.` });
   }
+  if (status === 408) {
+    // RFC 9110 15.5.9: the server did not receive the whole request in time and did not act on it;
+    // the client may repeat it, whatever its method. Nothing was refused: it is a failure of the way
+    // there, sent again like a 5xx, but known not to have been applied (no look-up needed).
+    const retryAfterMs = retryAfterDelayMs(res.headers['retry-after'], res.headers.date, ctx.now);
+    return new ServiceError({
+      ...base,
+      requestWritten: false,
+      kind: 'server',
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      message: `The service did not receive the whole request to ${ctx.what} in time (408), so nothing was done. It can be sent again.`,
+    });
+  }
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], ctx.now);
     const violated = violatedPolicies(body);

@@ -11,6 +11,23 @@
 // the intersection of the most recent intervals that agree with each other, newest first: quick
 // round trips narrow it, slow ones cannot pull it away, and when the service's clock is set anew
 // (the newest interval no longer meets the older ones) the old ones are dropped at once.
+import { parseHttpDate } from '../ratelimit/headers';
+
+/** A date that names its zone (GMT, UTC, Z or a numeric offset): it means one instant wherever it is read. */
+const NAMES_ITS_ZONE = /(?:\b(?:GMT|UTC)|\dZ|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * The instant of a Date header. It is an HTTP-date in any of its three forms (RFC 9110 5.6.7:
+ * every recipient must accept the obsolete ones), read by the one HTTP-date reader: asctime's form
+ * names no zone and is UTC, which Date.parse would read as this computer's local time, hours off.
+ * A date forwarded from elsewhere in another spelling is taken only when it names its zone.
+ */
+function readDateHeader(text: string): number | undefined {
+  const http = parseHttpDate(text);
+  if (http !== undefined) return http;
+  const other = NAMES_ITS_ZONE.test(text) ? Date.parse(text) : NaN;
+  return Number.isFinite(other) ? other : undefined;
+}
 
 /** How many recent answers the estimate draws on. */
 const SAMPLES_KEPT = 16;
@@ -56,8 +73,8 @@ export class ServiceClock {
   observe(sentAt: number, receivedAt: number, dateHeader: string | readonly string[] | undefined): void {
     const raw = Array.isArray(dateHeader) ? dateHeader[0] : dateHeader;
     if (typeof raw !== 'string' || raw.trim() === '') return;
-    const date = Date.parse(raw);
-    if (!Number.isFinite(date) || receivedAt < sentAt) return;
+    const date = readDateHeader(raw.trim());
+    if (date === undefined || receivedAt < sentAt) return;
     if (Math.abs(date - receivedAt) > MAX_BELIEVABLE_OFFSET_MS) return;
     this.#samples.push({ lo: date - receivedAt, hi: date + DATE_RESOLUTION_MS - sentAt });
     if (this.#samples.length > SAMPLES_KEPT) this.#samples.shift();

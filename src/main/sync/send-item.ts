@@ -12,6 +12,9 @@
 //   lost answer, timeout,
 //   5xx, unreadable 2xx    -> uncertain: looked for on the service before anything is resent
 //                             (lost-answers.ts; 5xx: given up as failed after maxServerAttempts)
+//   a failure that did not
+//   reach the service      -> back to queued with backoff (a 408, a token the authorization server
+//                             could not give): nothing to look for (5xx-like: given up the same way)
 // Idempotent items (task update and cancel, sw-path) are simply sent again; a refusal of such a
 // resend is checked against the task on the service, since our lost first attempt may be the
 // reason for it (the task is cancelled already, or already holds the update).
@@ -119,8 +122,10 @@ export class ItemSender {
     try {
       result = await performItem(client, item);
     } catch (e) {
+      this.#sendEnded(item, client, e);
       return this.#failed(item, e);
     }
+    this.#sendEnded(item, client);
     connections.noteSuccess(item.profileId);
     if (item.kind === 'create_campaign' && result.kind === 'create_campaign' && result.campaign === null)
       return this.#postedIdUnknown(item, client);
@@ -147,6 +152,26 @@ export class ItemSender {
       );
     }
     return this.#s.sent(item, stored, 'was sent');
+  }
+
+  /**
+   * The latest send of a create or push has ended (answered, or failed after it may have left). Its
+   * note says when it started, but a request may wait in the rate-limit queue first (a minute on a
+   * spent budget): the grace period, the listing lag and the lane's bound count from the latest
+   * moment the service can have applied it, or a look-up calls a create absent (or posted without
+   * an id) before the listing could show it.
+   */
+  #sendEnded(item: OutboxItem, client: ServiceClient, failure?: unknown): void {
+    if (item.kind !== 'create_campaign' && item.kind !== 'send_push') return;
+    // Nothing of it left (its token could not be had, a 408): the next send starts a new count.
+    if (isServiceError(failure) && !failure.requestWritten) return;
+    const { notes, clock } = this.#d;
+    const stored = notes.get(item.seq, sendNoteRef(item));
+    if (!stored) return;
+    const offset = client.serviceClock.offsetMs();
+    const note = noteOnServiceClock(stored, offset);
+    const now = serviceNowFor(clock.now(), offset, note);
+    if (now > note.lastSentAt || note !== stored) notes.put({ ...note, lastSentAt: Math.max(now, note.lastSentAt) });
   }
 
   /**
@@ -196,7 +221,10 @@ export class ItemSender {
     const err: ServiceError = e;
     switch (err.kind) {
       case 'validation':
-        if (!err.requestWritten) {
+        // Refused by our own rules before sending (no answer, so no status). The authorization
+        // server refusing its token request (a status, nothing of the change sent) is a refusal in
+        // its words, below.
+        if (!err.requestWritten && err.status === undefined) {
           this.#s.changed(store.outbox.markBlocked(item.seq, { code: 'RULES', message: err.message }));
           return;
         }
@@ -232,7 +260,9 @@ export class ItemSender {
         if (!err.requestWritten) return later({ code: 'CANCELLED', message: 'Sending was interrupted; it will be sent again.' }, now);
         return this.#uncertain(item, { code: 'UNKNOWN', message: err.message });
       case 'server':
-        if (isIdempotent(item)) {
+        // Sent again like an idempotent change when the service certainly did not apply it (a 408,
+        // or its token could not be had): looking for it would only delay it.
+        if (isIdempotent(item) || !err.requestWritten) {
           if (item.attempts >= this.#d.maxServerAttempts) return this.#s.giveUp(item, err.message);
           // Not before the Retry-After the service gave (RFC 9110 10.2.3), however short the backoff.
           return later(
@@ -246,6 +276,11 @@ export class ItemSender {
           return this.#uncertain(item, { code: 'SERVER', message: err.message, ...(said ? { said } : {}) });
         }
       default:
+        // Failed before any of it left (its token request timed out or was cut): sent again.
+        if (!err.requestWritten) {
+          if (item.attempts >= this.#d.maxServerAttempts) return this.#s.giveUp(item, err.message);
+          return later({ code: 'SERVER', message: err.message });
+        }
         // outcome_unknown, timeout, protocol (a 2xx we could not read): it may have happened.
         return this.#uncertain(item, { code: 'UNKNOWN', message: err.message });
     }

@@ -132,3 +132,21 @@ describe.each([
     await client.close();
   });
 });
+
+describe('a server that wants Basic and is unavailable when asked that way (token_unavailable)', () => {
+  it('reports the 503, not refused credentials, and gets a token once the server answers', async () => {
+    // Seed 1: the first token request (the form) is judged and refused as invalid_client with a
+    // Basic challenge; the second (Basic) is answered 503. That verdict is no word on the secret.
+    const s = await start({ token_client_auth: 'basic', token_unavailable: 0.5, seed: 1 });
+    const client = clientFor(s, { clock: clockOf(s) });
+    const e = await rejection(client.authApps());
+    expect(e.kind).toBe('server');
+    expect(e.requestWritten).toBe(false);
+    expect(e.reason).toBeUndefined();
+    expect((await tokenRequests(s)).map((r) => r.status)).toEqual([401, 503]);
+    await sb!.close();
+    // The same credentials, the server available: a token.
+    const again = await start({ token_client_auth: 'basic' });
+    expect(await clientFor(again, { clock: clockOf(again) }).authApps()).toHaveProperty('1001');
+  });
+});
