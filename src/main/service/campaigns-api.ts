@@ -518,6 +518,8 @@ export interface WalkOptions {
   retry?: ReadRetry;
   /** The ones of these ids the service has now (a campaign_ids look-up): reconciles readings that did not add up. */
   confirm?: (ids: string[]) => Promise<Campaign[]>;
+  /** What earlier walks of the connection learned (the page size that gets through). */
+  memory?: SortMemory;
 }
 
 /** A failed read worth asking again: the service or the way to it failed this once, nothing was refused. */
@@ -638,12 +640,16 @@ interface Reading {
 export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGenerator<ListingStep, void, void> {
   const retry = opts.retry ?? DEFAULT_RETRY;
   let pagesDone = 0;
-  let size = opts.pageSize;
+  const learned = opts.memory?.pagesGetThroughAt;
+  let size = Math.min(opts.pageSize, learned ?? Infinity);
+  // Answers were cut before: pages made smaller got through, so neither the whole listing nor a
+  // larger page is asked for again.
+  let shrunk = false;
   // Learned from the first answer only: a short page later on holds rows filtered after paging, or
   // ends a listing that moved or miscounted; it is not a smaller page size (shrinking to it would
   // make every later read tiny).
   let sizeLearned = false;
-  let wholeWorks = opts.whole !== undefined;
+  let wholeWorks = opts.whole !== undefined && learned === undefined;
   const cancelled = () => {
     if (opts.signal?.aborted) {
       throw new ServiceError({ kind: 'cancelled', requestWritten: false, message: `Listing the campaigns of ${opts.what} was cancelled.` });
@@ -658,13 +664,16 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       async () => {
         cancelled();
         const number = Math.floor(position / size) + 1;
-        return { page: await read(number, size), start: (number - 1) * size };
+        const page = await read(number, size);
+        if (shrunk && opts.memory) opts.memory.pagesGetThroughAt = Math.min(opts.memory.pagesGetThroughAt ?? Infinity, size);
+        return { page, start: (number - 1) * size };
       },
       (e) => {
         // A quarter: the service may cap pages below what was asked, so halving the ask may not
         // shrink what it sends for several tries.
         if (!wasCut(e) || size <= 1) return false;
         size = Math.max(1, Math.floor(size / 4));
+        shrunk = true;
         return true;
       },
     );
@@ -833,6 +842,12 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
  */
 export interface SortMemory {
   idRefused: boolean;
+  /**
+   * The page size that got through after larger answers were cut (a service or a way there that
+   * drops bodies above some size): later walks of this connection start there instead of spending
+   * reads, on a tight budget, on answers that would be cut again.
+   */
+  pagesGetThroughAt?: number;
 }
 
 /** The order a walk asks for: by id, which nothing but a create or a delete can move. */
@@ -934,6 +949,7 @@ export async function listAllCampaigns(
       ...(whole ? { whole } : {}),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.retry ? { retry: opts.retry } : {}),
+      ...(opts.sortMemory ? { memory: opts.sortMemory } : {}),
     };
     for await (const step of walkListing(read, walk)) {
       if (step.pass !== pass) {
