@@ -37,9 +37,10 @@ import { call, campaignPayload, control, fault, requestLog, tasksOnService } fro
  * churn and 5xx, one on a rate-limited account; 391: an outage met by a restart; 1550941841: a lost
  * scheduled push and its repeat on a service that writes task times only as wall times without an
  * offset; 1152249674: a restart while a look-up waits for a Retry-After, answers cut above 9 rows
- * with 5xx now and then). A seed that fails is replayed and fixed, never loosened.
+ * with 5xx now and then; 1051283740: a lost create looked for newest first on a service that cuts
+ * answers above 13 rows). A seed that fails is replayed and fixed, never loosened.
  */
-const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841, 1152249674];
+const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841, 1152249674, 1051283740];
 
 const P = 'sandbox-demo';
 const T0 = Date.parse('2026-11-21T09:00:00Z');

@@ -530,7 +530,7 @@ function isTransient(e: ServiceError): boolean {
 }
 
 /** An answer that came and was then cut: a smaller one may get through. */
-const wasCut = (e: ServiceError) =>
+export const wasCut = (e: ServiceError) =>
   (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
 
 /**

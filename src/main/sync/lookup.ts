@@ -5,7 +5,7 @@
 import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, Task } from '../../shared/domain/push';
 import { compareIds } from '../../shared/domain/service-id';
-import { isServiceError, readAgainOnFailure, readPageAt, type ListAllOptions, type ServiceClient } from '../service';
+import { isServiceError, readAgainOnFailure, readPageAt, wasCut, type ListAllOptions, type ServiceClient } from '../service';
 import type { OutboxItem, SendNote, Store } from '../store';
 import { claimedCampaignIds, claimedTaskIds, tasksOwedElsewhere } from './baseline';
 import { noteOnServiceClock, sendNoteRef, type SendNotes } from './send-notes';
@@ -43,8 +43,9 @@ export async function listNewestFirst(
 ): Promise<ListingRead> {
   const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
   const rows = new Map<string, Campaign>();
-  let size = LOOKUP_PAGE_SIZE;
-  let capped = false;
+  // Not larger than what got through a service that cuts large answers (learned by earlier walks).
+  let size = Math.min(LOOKUP_PAGE_SIZE, client.sortMemory.pagesGetThroughAt ?? Infinity);
+  let capped = client.sortMemory.pagesGetThroughAt !== undefined;
   // Rows covered so far, counted from the newest.
   let offset = 0;
   // The oldest id read so far: every row not read before must be older still (compared exactly, as digits).
@@ -53,7 +54,20 @@ export async function listNewestFirst(
     client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
   const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
-    const { page: p, end } = await readAgainOnFailure(client.readRetry, signal, () => readPageAt(newestFirst, offset, size));
+    let shrunk = false;
+    const { page: p, end } = await readAgainOnFailure(
+      client.readRetry,
+      signal,
+      () => readPageAt(newestFirst, offset, size),
+      // A cut answer is asked for again in a quarter of the size, as a walk does (its tries count afresh).
+      (e) => {
+        if (!wasCut(e) || size <= 1) return false;
+        size = Math.max(1, Math.floor(size / 4));
+        shrunk = capped = true;
+        return true;
+      },
+    );
+    if (shrunk) client.sortMemory.pagesGetThroughAt = Math.min(client.sortMemory.pagesGetThroughAt ?? Infinity, size);
     seen(p.campaigns);
     let ordered = true;
     for (const c of p.campaigns) {
