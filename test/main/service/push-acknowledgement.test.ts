@@ -15,6 +15,7 @@ let sb: RunningSandbox;
 let echo: Server;
 let client: ServiceClient;
 const seen: string[] = [];
+let escapeEverything = false;
 
 beforeAll(async () => {
   sb = await startSandbox({ fixtures: worldFixtures() });
@@ -24,7 +25,11 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(`accepted; you sent "${auth}" and ${encodeURIComponent(auth)}`));
+      if (escapeEverything) {
+        // The same JSON string with every character written as \uXXXX: legal JSON (RFC 8259 7).
+        const escaped = [...`accepted; you sent ${auth}`].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+        res.end(`"${escaped}"`);
+      } else res.end(JSON.stringify(`accepted; you sent "${auth}" and ${encodeURIComponent(auth)}`));
     });
   });
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
@@ -59,5 +64,16 @@ it('does the same for the answers to a task update and a cancellation', async ()
     const token = seen.at(-1)!.replace(/^Bearer /, '');
     expect(ack).not.toContain(token);
     expect(ack).toContain(REDACTED);
+  }
+});
+
+it('shows nothing of an acknowledgement that spells the token with JSON escapes', async () => {
+  escapeEverything = true;
+  try {
+    const { text: ack } = await client.sendPush('immediate', [event]);
+    const token = seen.at(-1)!.replace(/^Bearer /, '');
+    expect(ack).not.toContain(token);
+  } finally {
+    escapeEverything = false;
   }
 });
