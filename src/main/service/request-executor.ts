@@ -134,10 +134,8 @@ export class RequestExecutor {
       if (!spec.shownAsText || streaming) return res;
       const whole = res as HttpResponse;
       const text = redact(whole.body.toString('utf8'), [token]);
-      // An acknowledgement that still carries a piece of the token is not shown at all: also one
-      // that spells it with JSON escapes (\u0041, \/), which reading the JSON turns back into it.
-      const shown = carriesSecret(text, [token]) || carriesSecret(jsonUnescaped(text), [token]) ? '' : text;
-      return { ...whole, body: Buffer.from(shown, 'utf8') };
+      // An acknowledgement that still carries a piece of the token is not shown at all.
+      return { ...whole, body: Buffer.from(carriesSecret(text, [token]) ? '' : text, 'utf8') };
     }
     // A Retry-After given as a date is a time on the service's clock.
     const now = this.deps.serviceClock?.now() ?? this.deps.clock.now();
@@ -229,11 +227,4 @@ async function wholeAnswer(res: HttpResponse | StreamingResponse): Promise<HttpR
     res.body.destroy();
   }
   return { status: res.status, headers: res.headers, body: Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY) };
-}
-
-/** Text with JSON string escapes read (`\u0041` is `A`, `\/` is `/`), to look for a secret in it as the reader will see it. */
-function jsonUnescaped(text: string): string {
-  return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_, hex: string | undefined, ch: string | undefined) =>
-    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : ch === '/' || ch === '"' || ch === '\\' ? ch : ' ',
-  );
 }

@@ -67,7 +67,7 @@ it('does the same for the answers to a task update and a cancellation', async ()
   }
 });
 
-it('shows nothing of an acknowledgement that spells the token with JSON escapes', async () => {
+it('shows no token in an acknowledgement that spells it with JSON escapes (redaction reads them)', async () => {
   escapeEverything = true;
   try {
     const { text: ack } = await client.sendPush('immediate', [event]);
