@@ -20,7 +20,6 @@
 // reason for it (the task is cancelled already, or already holds the update).
 import { DeskError } from '../../shared/errors';
 import { POSTED_ID_UNKNOWN_CODE } from '../../shared/domain/outbox';
-import type { Task } from '../../shared/domain/push';
 import { isServiceValue } from '../../shared/domain/service-values';
 import { backoffDelay } from '../connections/backoff';
 import { isServiceError, type ServiceClient, type ServiceError } from '../service';
@@ -30,7 +29,8 @@ import { findPush, lookUp } from './lookup';
 import { describeItem, POSTED_ID_UNKNOWN_WORDS, type SendResult, type DrainDeps, type Settler } from './outbox-settle';
 import { recheck } from './recheck';
 import { noteOnServiceClock, sendNoteRef, serviceNowFor } from './send-notes';
-import { targetApps, taskHasUpdate } from './signature';
+import { targetApps } from './signature';
+import { taskAlreadyDone } from './task-already-done';
 
 export const OFFLINE_MESSAGE = 'The service could not be reached; your change is queued and will be sent when it is back.';
 
@@ -87,7 +87,7 @@ export class ItemSender {
     if (blocked && (item.kind === 'update_task' || item.kind === 'cancel_task') && item.attempts > 1) {
       // The task ran (or its time passed) since an earlier attempt whose answer was lost: that
       // attempt may have done it. The task on the service decides before anything is blocked.
-      const done = await this.#taskAlreadyDone(item, client);
+      const done = await taskAlreadyDone(store, item, client);
       if (done) return this.#settleTaskDone(item, done);
     }
     if (blocked) {
@@ -329,43 +329,9 @@ export class ItemSender {
     } catch {
       // No client: the refusal stands.
     }
-    const done = client ? await this.#taskAlreadyDone(item, client) : undefined;
+    const done = client ? await taskAlreadyDone(this.#d.store, item, client) : undefined;
     if (!done) return this.#refused(item, err);
     return this.#settleTaskDone(item, done);
-  }
-
-  /**
-   * Whether the service already shows what a task update or cancel asked for: the task cancelled,
-   * or holding the update; or, for a cancel after an earlier attempt of ours, gone from the
-   * service (that attempt may have removed it, and a task that is gone will not run). Undefined
-   * when it does not, or when the service could not be asked.
-   */
-  async #taskAlreadyDone(
-    item: Extract<OutboxItem, { kind: 'cancel_task' | 'update_task' }>,
-    client: ServiceClient,
-  ): Promise<{ result: Record<string, unknown>; what: string } | undefined> {
-    // attempts counts this one: more than one means an earlier attempt may have reached the service.
-    const earlierAttempt = item.attempts > 1;
-    let tasks: Task[];
-    try {
-      tasks = await client.listTasks(item.payload.appId, undefined, { priority: 'outbox' });
-    } catch {
-      return undefined;
-    }
-    const t = tasks.find((x) => x.taskId === item.payload.taskId);
-    if (t) this.#d.store.tasks.upsert(item.profileId, t);
-    if (item.kind === 'cancel_task') {
-      if (isServiceValue(t?.taskStatus, 'cancelled')) return { result: { alreadyCancelled: true }, what: 'was already cancelled' };
-      if (!t && earlierAttempt)
-        return {
-          result: { goneFromService: true },
-          what: 'is done: the task is no longer on the service (our earlier attempt removed it)',
-        };
-      return undefined;
-    }
-    return t && taskHasUpdate(t, item.payload.update) === true
-      ? { result: { alreadyApplied: true }, what: 'was already applied' }
-      : undefined;
   }
 
   async #settleTaskDone(
