@@ -88,18 +88,17 @@ export function sameServiceInstant(a: ServiceInstant, b: ServiceInstant, toleran
  * minute when it was written so), the one form the cache sorts and the screens read; a wall time without an offset is kept as written (no
  * zone can be assumed for it); anything else is left out, as lenient fields are (service-id.ts).
  */
-export const serviceDateTimeSchema = z
-  .unknown()
-  .optional()
-  .transform((v): string | null | undefined => {
-    if (v === null) return null;
-    const at = readServiceInstant(v);
-    if (at === undefined) return typeof v === 'string' ? v : undefined;
-    if (!at.zoned) return String(v).trim();
-    const iso = new Date(at.ms).toISOString();
-    // Written to the minute: kept to the minute, so that a match still knows the seconds were dropped.
-    return at.precisionMs === MINUTE ? `${iso.slice(0, 16)}Z` : iso;
-  });
+export function readServiceDateTime(v: unknown): string | null | undefined {
+  if (v === null) return null;
+  const at = readServiceInstant(v);
+  if (at === undefined) return typeof v === 'string' ? v : undefined;
+  if (!at.zoned) return String(v).trim();
+  const iso = new Date(at.ms).toISOString();
+  // Written to the minute: kept to the minute, so that a match still knows the seconds were dropped.
+  return at.precisionMs === MINUTE ? `${iso.slice(0, 16)}Z` : iso;
+}
+
+export const serviceDateTimeSchema = z.unknown().optional().transform(readServiceDateTime);
 
 // ---- Epoch times (a task's executionTime and taskUpdateTime, spec 2.6) -------------------------
 // The interface types them as numbers of milliseconds. A service may write the number as text, or

@@ -12,6 +12,12 @@ export const BIG_INTEGER_TEXT = /^-?[1-9]\d{15,}$/;
  * An id as the service wrote it: a string as it is, a number as its digits. A number that is not
  * a safe integer is refused: it was rounded somewhere, and the id it shows is not the service's.
  */
+/** The id serviceIdSchema reads from a value, or undefined where it refuses one. */
+export function readServiceId(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : undefined;
+}
+
 export const serviceIdSchema = z.union([
   z.string(),
   z
@@ -44,26 +50,24 @@ export function compareIds(a: string, b: string): number {
 // required.
 
 /** A JSON number or a decimal written as text ("12.50"), by value; anything else is left out. */
-export const lenientNumberSchema = z
-  .unknown()
-  .optional()
-  .transform((v): number | null | undefined => {
-    if (v === null) return null;
-    if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-    if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)) return Number(v);
-    return undefined;
-  });
+export function readLenientNumber(v: unknown): number | null | undefined {
+  if (v === null) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v)) return Number(v);
+  return undefined;
+}
+
+export const lenientNumberSchema = z.unknown().optional().transform(readLenientNumber);
 
 /** Text, or a number or boolean written as text; anything else is left out. */
-export const lenientTextSchema = z
-  .unknown()
-  .optional()
-  .transform((v): string | null | undefined => {
-    if (v === null) return null;
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-    return undefined;
-  });
+export function readLenientText(v: unknown): string | null | undefined {
+  if (v === null) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+export const lenientTextSchema = z.unknown().optional().transform(readLenientText);
 
 /** Text a record is shown by (a campaign's name, a task's type and status): "" when missing or unusable. */
 export const lenientRequiredTextSchema = lenientTextSchema.transform((v) => v ?? '');
