@@ -344,8 +344,8 @@ export function createCampaignsRepo(
             else await fullTurn();
             check();
           }
-          // A first load is done when its indexes are whole again: screens sort through them.
-          if (empty) await settleLoad();
+          // A first load's indexes are built after it is done, while its rows are already shown (cache-writer/worker.ts, "Bulk load").
+          if (empty) settleLoad().catch(() => undefined);
           markSynced(ref);
           done = true;
           active.delete(accountKey);

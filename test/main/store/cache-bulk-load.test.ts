@@ -1,11 +1,13 @@
 // The cache writer's two fast paths against a real cache file: a first load of a large account
-// goes into the table without its secondary indexes, which are built once after the rows, and a
-// second refresh writes only the rows that changed.
+// goes into the table without its secondary indexes, which are built once after the rows (after
+// the refresh is done, one to a turn of the writer), and a second refresh writes only the rows that
+// changed.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/shared/domain/campaign';
 import { BULK_LOAD_MIN_ROWS, CAMPAIGN_INDEXES, cacheFileOf } from '../../../src/main/store/cache-file';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
+import { until } from '../../helpers/wait';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -37,6 +39,8 @@ const indexNames = () =>
 const rowsOf = (key: number) =>
   inFile((db) => db.prepare('SELECT count(*) FROM campaigns WHERE account_key = ?').pluck().get(key) as number);
 const keyOf = (ref = ACME) => t.store.accounts.keyOf(ref);
+/** The writer builds the indexes after the refresh that dropped them is done. */
+const indexesWhole = () => until(() => indexNames().length === WANTED.length, 'the indexes to be built again');
 
 async function load(campaigns: Campaign[], ref = ACME) {
   const r = t.store.campaigns.beginRefresh(ref);
@@ -58,6 +62,7 @@ describe('first load of an empty account (bulk path)', () => {
     expect(page.total).toBe(N);
     const summary = await r.finish();
     expect(summary).toMatchObject({ written: N, unchanged: 0, removed: 0 });
+    await indexesWhole();
     expect(indexNames()).toEqual(WANTED);
     expect(rowsOf(keyOf())).toBe(N);
     expect(inFile((db) => db.pragma('integrity_check', { simple: true }))).toBe('ok');
@@ -75,14 +80,26 @@ describe('first load of an empty account (bulk path)', () => {
     expect(plan).not.toContain('TEMP B-TREE');
   });
 
+  it('loads the first account of an empty cache without the indexes from its first rows, however few', async () => {
+    const r = t.store.campaigns.beginRefresh(ACME);
+    await r.applyPage(syntheticCampaigns(500, { firstId: 1 }));
+    // Into an empty table, building the indexes after the rows is always the cheaper way.
+    expect(indexNames()).toEqual([]);
+    expect(await r.finish()).toMatchObject({ written: 500 });
+    await indexesWhole();
+    const page = t.store.campaigns.query({ ...ACME, sort: { field: 'spent', direction: 'desc' }, limit: 500 });
+    expect(page.rows.map((c) => c.spent)).toEqual([...page.rows.map((c) => c.spent)].sort((a, b) => (b ?? 0) - (a ?? 0)));
+    expect(page.total).toBe(500);
+  });
+
   it('builds the indexes again when a first load is given up, after taking its rows back', async () => {
     const data = syntheticCampaigns(N, { firstId: 1 });
     const r = t.store.campaigns.beginRefresh(ACME);
     for (let i = 0; i < N; i += 5000) await r.applyPage(data.slice(i, i + 5000));
     expect(indexNames()).toEqual([]);
     expect(await r.abandon()).toBe(N);
-    // The writer takes requests in order: once this upsert is answered, the settle before it was done.
     await t.store.campaigns.upsert(GLOBEX, syntheticCampaigns(1, { firstId: 9_000_000 })[0]);
+    await indexesWhole();
     expect(indexNames()).toEqual(WANTED);
     expect(rowsOf(keyOf())).toBe(0);
   });
@@ -99,6 +116,7 @@ describe('first load of an empty account (bulk path)', () => {
 
   it('keeps the indexes when the new account is small beside what the cache holds', async () => {
     await load(syntheticCampaigns(N, { firstId: 1 }));
+    await indexesWhole();
     const r = t.store.campaigns.beginRefresh(GLOBEX);
     await r.applyPage(syntheticCampaigns(BULK_LOAD_MIN_ROWS + 10, { firstId: 5_000_000 }));
     // 20,010 new rows beside 25,000 cached ones: rebuilding would sort all 45,010, so they go in one by one.
@@ -124,6 +142,7 @@ describe('second refresh of a cached account', () => {
   it('writes nothing at all for an unchanged listing: the file is not written', async () => {
     const data = syntheticCampaigns(10_000, { firstId: 1 });
     await load(data);
+    await indexesWhole();
     const db = new Database(cacheFileOf(t.file), { readonly: true });
     try {
       // PRAGMA data_version changes for a connection when another connection commits a change to the file.
