@@ -89,6 +89,18 @@ export function sameServiceInstant(a: ServiceInstant, b: ServiceInstant, toleran
  * zone can be assumed for it); anything else is left out, as lenient fields are (service-id.ts).
  */
 export function readServiceDateTime(v: unknown): string | null | undefined {
+  // The shortcut for the form this reader writes (what most services write too; every listed
+  // campaign passes here): such a text reads back as itself, but for a leap second (:60, read as :59).
+  if (typeof v === 'string' && CANONICAL_UTC.test(v) && v.charCodeAt(17) !== SIX) return v;
+  return readServiceDateTimeByInstant(v);
+}
+
+/** UTC with milliseconds, as toISOString writes it (years 0000-9999). */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const SIX = '6'.charCodeAt(0);
+
+/** readServiceDateTime without its shortcut (the test holds the two equal). */
+export function readServiceDateTimeByInstant(v: unknown): string | null | undefined {
   if (v === null) return null;
   const at = readServiceInstant(v);
   if (at === undefined) return typeof v === 'string' ? v : undefined;

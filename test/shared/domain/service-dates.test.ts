@@ -1,7 +1,14 @@
 // The reader of the service's date-times (service-dates.ts): every ISO 8601 spelling a service may
 // write, epoch milliseconds, and nothing that is not a date-time.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readServiceInstant, sameServiceInstant, serviceDateTimeSchema } from '../../../src/shared/domain/service-dates';
+import {
+  readServiceDateTime,
+  readServiceDateTimeByInstant,
+  readServiceInstant,
+  sameServiceInstant,
+  serviceDateTimeSchema,
+} from '../../../src/shared/domain/service-dates';
 
 const AT = Date.parse('2026-12-01T10:15:30.250Z');
 
@@ -76,5 +83,31 @@ describe('serviceDateTimeSchema', () => {
     expect(serviceDateTimeSchema.parse(null)).toBeNull();
     expect(serviceDateTimeSchema.parse({ at: 1 })).toBeUndefined();
     expect(serviceDateTimeSchema.parse(undefined)).toBeUndefined();
+  });
+});
+
+describe('readServiceDateTime', () => {
+  // Every listed campaign's start_date passes here: the shortcut for the canonical form must give
+  // what the general reader gives, for any digits in that form (invalid dates, leap seconds, year 0).
+  it('gives what the general reader gives for any text in the canonical form, and for others', () => {
+    const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
+    const canonical = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), two, two, two, two, two, fc.integer({ min: 0, max: 999 }))
+      .map(([y, mo, d, h, mi, s, ms]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}.${String(ms).padStart(3, '0')}Z`);
+    fc.assert(
+      fc.property(canonical, (text) => {
+        expect(readServiceDateTime(text)).toBe(readServiceDateTimeByInstant(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of [
+      '2026-11-21T09:00:60.000Z',
+      '2026-02-30T00:00:00.000Z',
+      '2026-11-21T09:00:00Z',
+      ' 2026-11-21T09:00:00.000Z',
+      '2026-11-21T10:00:00.000+01:00',
+    ])
+      expect(readServiceDateTime(text)).toBe(readServiceDateTimeByInstant(text));
+    expect(readServiceDateTime('2026-12-31T23:59:60.000Z')).toBe('2026-12-31T23:59:59.000Z');
   });
 });
