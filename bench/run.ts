@@ -76,9 +76,11 @@ const SECTIONS: Section[] = [
       'One account of N campaigns in a sandbox child. In one run: a plain client (undici, body read whole, JSON.parse) fetches ' +
       'the unpaged listing, then an app core caches the account with its first refresh (empty cache), then the plain fetch ' +
       "again beside the app's second refresh of the unchanged account (a record whose bytes have the digest stored with its cached row is not parsed or written). The 1-minute load " +
-      'average of the machine is in brackets beside each time. Peak RSS is the bench process (the app core, and before it ' +
-      "the plain client's fetch; the sandbox is another process); cache size is the cache file and its WAL after the first " +
-      'refresh. Other sizes: `npx tsx bench/scale.ts 100000 300000`.',
+      'average of the machine is in brackets beside each time. Peak RSS: the bench process, which holds the app core alone (the ' +
+      'plain client runs in a process of its own, bench/plain-child.ts, whose peak is in brackets; the sandbox is a third). ' +
+      '"Indexes built after": a first load goes into the bare table, and the cache writer builds the nine sort indexes after ' +
+      'the refresh is done (the grid sorts without them meanwhile); the second refresh is measured once they are built, and ' +
+      'the cache size (the cache file and its WAL) is taken then. One size: `npx tsx bench/scale.ts 100000`.',
     run: async () => scaleMarkdown(await runScaleBench()),
   },
 ];
