@@ -28,7 +28,7 @@ export const SCALE_SIZES = [100_000, 300_000, 1_000_000];
  * The fixtures file written campaign by campaign: at a million campaigns one JSON.stringify of the
  * whole would be a ~300 MB string in this process, which the app's figures would then carry.
  */
-function writeFixtures(file: string, n: number): void {
+export function writeFixtures(file: string, n: number): void {
   const fd = openSync(file, 'w');
   try {
     const head = {

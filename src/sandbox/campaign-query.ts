@@ -30,8 +30,23 @@ function sortValue(x: Listed, field: string): SortValue {
   return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : null;
 }
 
+/** Whether the items are already in the comparator's order (one pass). */
+function inOrder(items: readonly Listed[], cmp: (a: Listed, b: Listed) => number): boolean {
+  for (let i = 1; i < items.length; i++) if (cmp(items[i - 1], items[i]) > 0) return false;
+  return true;
+}
+
 /** Nulls go last in either direction; ties keep id order so that pages are stable. */
 export function sortListed(items: Listed[], field: string, descending: boolean): void {
+  if (field === 'id') {
+    // Ids are unique bigints, and the listing holds them in id order already (unless a variant
+    // handed out ids out of order): at a million campaigns the general comparator took ~0.7 s
+    // before the first byte of an answer sorted by id, the order the client asks for.
+    const up = (a: Listed, b: Listed) => byId(a.campaign.record.id, b.campaign.record.id);
+    if (!inOrder(items, up)) items.sort(up);
+    if (descending) items.reverse();
+    return;
+  }
   items.sort((a, b) => {
     const va = sortValue(a, field);
     const vb = sortValue(b, field);

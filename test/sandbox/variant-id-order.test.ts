@@ -43,6 +43,10 @@ describe('id_order', () => {
     const r = await call(sb, 'GET', '/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP&sort=id,desc', { token });
     const listed = (r.body as { results: { id: string }[] }).results.map((c) => Number(c.id));
     expect(listed).toEqual([...listed].sort((a, b) => b - a));
+    // The new ids were stored after the older ones: sorted on request, not as held.
+    const up = await call(sb, 'GET', '/core/api/1.0/oldtimerltd/campaigns?fetch_level=RAP&sort=id,asc', { token });
+    const ascending = (up.body as { results: { id: string }[] }).results.map((c) => Number(c.id));
+    expect(ascending).toEqual([...listed].reverse());
   });
 
   it('"random": new ids anywhere not taken, the same for the same seed', async () => {
