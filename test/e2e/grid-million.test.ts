@@ -28,6 +28,8 @@ const account = (accountId: string): Account => ({
 let server: BrowserServer;
 let browser: Browser;
 let page: Page;
+/** How long campaigns.records takes to answer (a busy cache). */
+let answerDelayMs = 0;
 
 beforeAll(async () => {
   ensureRendererBuilt();
@@ -35,6 +37,7 @@ beforeAll(async () => {
   table.profiles.push(sampleProfile('p1'));
   table.handlers['accounts.list'] = async () => [account('acme'), account('small')];
   table.handlers['campaigns.records'] = async (a) => {
+    if (answerDelayMs > 0) await new Promise((r) => setTimeout(r, answerDelayMs));
     const total = a.accountId === 'acme' ? N : SMALL;
     const rows: CampaignRecord[] = [];
     for (let i = a.offset; i < Math.min(total, a.offset + a.limit); i++) rows.push(record(a.accountId, i));
@@ -171,7 +174,7 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
     await expect.poll(async () => (await namesInView()).every((n) => /^Generated campaign \d{7}$/.test(n))).toBe(true);
   });
 
-  it('switches to another account and back, showing its rows within 200 ms of the click', async () => {
+  it('switches to another account and back within 100 ms, showing an account opened before at once while its rows are read again', async () => {
     const switchTo = async (id: string, first: string) => {
       const timed = page.evaluate(
         ({ id, first }) =>
@@ -184,6 +187,7 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
               },
               { capture: true },
             );
+            // The first frame whose grid shows the account's first row: that frame paints it.
             const frame = () => {
               const cell = document.querySelector('[data-testid="campaign-grid"] [data-testid="cell-name"]');
               if (clicked > 0 && cell?.textContent === first) resolve(performance.now() - clicked);
@@ -204,7 +208,19 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
     }
     console.log(`account switches: ${times.map(Math.round).join(', ')} ms`);
     times.sort((a, b) => a - b);
-    // The target is 100 ms (docs/benchmarks.md); the median is held to it here with room for this machine.
-    expect(times[Math.floor(times.length / 2)]).toBeLessThan(200);
+    // The median, on this shared machine: a single switch can meet a busy moment.
+    expect(times[Math.floor(times.length / 2)]).toBeLessThan(100);
+    // Answers now take 500 ms: both accounts were opened before, so their rows show without waiting.
+    answerDelayMs = 500;
+    try {
+      const slow = [await switchTo('small', name('small', 0)), await switchTo('acme', name('acme', 0))];
+      console.log(`account switches with 500 ms answers: ${slow.map(Math.round).join(', ')} ms`);
+      for (const ms of slow) expect(ms).toBeLessThan(250);
+      // The rows read again meanwhile arrive and leave the grid as it was.
+      await page.waitForTimeout(700);
+      expect((await namesInView())[0]).toBe(name('acme', 0));
+    } finally {
+      answerDelayMs = 0;
+    }
   });
 });

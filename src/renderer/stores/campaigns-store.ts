@@ -81,13 +81,15 @@ export function keepPages(
   range: { start: number; end: number },
 ): Record<number, CampaignRecord[]> {
   const next = { ...pages, [page]: rows };
-  const held = Object.keys(next).map(Number);
-  if (held.length <= KEPT_PAGES) return next;
+  const others = Object.keys(next)
+    .map(Number)
+    .filter((p) => p !== page);
+  if (others.length < KEPT_PAGES) return next;
   const from = Math.floor(range.start / PAGE_SIZE);
   const to = Math.floor(Math.max(range.start, range.end - 1) / PAGE_SIZE);
   const distance = (p: number) => (p < from ? from - p : p > to ? p - to : 0);
-  held.sort((a, b) => distance(b) - distance(a));
-  for (const p of held.slice(0, held.length - KEPT_PAGES)) if (p !== page) delete next[p];
+  others.sort((a, b) => distance(b) - distance(a));
+  for (const p of others.slice(0, others.length + 1 - KEPT_PAGES)) delete next[p];
   return next;
 }
 
