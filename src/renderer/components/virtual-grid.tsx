@@ -70,14 +70,18 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     (scrollTop: number, height: number) => rowsOnScreen(scrollTop * spaceAt(height).ratio, height - header, rowHeight, rowCount),
     [spaceAt, header, rowHeight, rowCount],
   );
-  // Rows are drawn at their place in the list, less how far the scaled space lags behind it.
-  const shift = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !body.current) return;
-    const value = `${el.scrollTop - el.scrollTop * spaceAt(el.clientHeight).ratio}px`;
-    if (body.current.style.getPropertyValue('--vg-shift') !== value) body.current.style.setProperty('--vg-shift', value);
-  }, [spaceAt]);
-  useLayoutEffect(shift);
+  // Rows are drawn at their place in the list, less how far the scaled space lags behind it. Set
+  // from positions read before any change (a read after it would lay the page out once more).
+  const shift = useCallback(
+    (scrollTop: number, height: number) => {
+      const value = `${scrollTop - scrollTop * spaceAt(height).ratio}px`;
+      if (body.current && body.current.style.getPropertyValue('--vg-shift') !== value) body.current.style.setProperty('--vg-shift', value);
+    },
+    [spaceAt],
+  );
+  useLayoutEffect(() => {
+    if (scroller.current) shift(scroller.current.scrollTop, scroller.current.clientHeight);
+  }, [shift, viewport]);
   const [win, setWin] = useState<GridWindow>(() => windowFor(screenAt(0, 600), rowCount, true, 0));
   const { start, end } = win;
   // The window in the DOM now (a scroll event compares the screen with it).
@@ -107,12 +111,13 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    const { ratio } = spaceAt(el.clientHeight);
-    if (ratio !== 1) shift();
-    const screen = screenAt(el.scrollTop, el.clientHeight);
-    const moved = (Math.abs(el.scrollTop - lastTop.current) * ratio) / rowHeight;
-    const down = el.scrollTop >= lastTop.current;
-    lastTop.current = el.scrollTop;
+    const [top, height] = [el.scrollTop, el.clientHeight];
+    const { ratio } = spaceAt(height);
+    if (ratio !== 1) shift(top, height);
+    const screen = screenAt(top, height);
+    const moved = (Math.abs(top - lastTop.current) * ratio) / rowHeight;
+    const down = top >= lastTop.current;
+    lastTop.current = top;
     const change = windowChange(shown.current, screen, rowCount);
     if (change === 'keep') return;
     const next = windowFor(screen, rowCount, down, moved);
