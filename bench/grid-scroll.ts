@@ -1,48 +1,43 @@
-// The campaign grid of a 100,000-campaign account scrolled with the mouse wheel the way a person
-// does, in Debian's Chromium against the real app in browser mode: the app's own core caches the
-// account from the sandbox (a child process) with its own refresh, then the page is scrolled with
-// page.mouse.wheel: slowly and steadily, in fast flings, to the end and back, and the same again
-// sorted by another column. The page records its long tasks (PerformanceObserver 'longtask') and,
-// every frame while scrolling and once it stops, which rows in view have no content: either no
-// row at all (empty space) or a row still waiting for its page of data.
-// Run: npx tsx bench/grid-scroll.ts [--renderer DIR=LABEL ...] [--trace DIR] [--cpu-slowdown N]
+// The campaign grid of a 100,000-campaign account (or --rows N) scrolled with the mouse wheel the
+// way a person does, in Debian's Chromium against the real app in browser mode: the app's own core
+// caches the account from the sandbox (a child process) with its own refresh, then the page is
+// scrolled with page.mouse.wheel: slowly and steadily, in fast flings, to the end and back, End and
+// Home, and the same again sorted by another column; the switch to a small account and back is
+// timed. The page records its long tasks (PerformanceObserver 'longtask') and, every frame while
+// scrolling and once it stops, which rows in view have no content: either no row at all (empty
+// space) or a row still waiting for its page of data.
+// Run: npx tsx bench/grid-scroll.ts [--rows N] [--unsorted-only] [--renderer DIR=LABEL ...] [--trace DIR] [--cpu-slowdown N]
 //      (or: npm run bench -- grid)
 // Without --renderer it measures out/renderer (build it first: npx vite build --config
 // vite.renderer.config.mts); each --renderer adds a built renderer measured in the same run
 // against the same app core and data, e.g. one built from an earlier commit.
 import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { benchCampaign } from './bench-campaigns';
+import { writeBenchFixtures, type BenchAccount } from './bench-campaigns';
+import { CLIENT } from './refresh';
 import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { startBrowserServer, type BrowserServer } from '../src/main/browser-mode/server';
 import { createSecretStore } from '../src/main/secrets';
-import { CONTROL_SECRET_ENV, type Fixtures } from '../src/sandbox/index';
+import { CONTROL_SECRET_ENV } from '../src/sandbox/index';
 import type { SyncProgress } from '../src/shared/ipc/contract';
 
 const ROOT = join(__dirname, '..');
-const CLIENT = { id: 'bench-client', secret: 'bench-secret' };
 const ACCOUNT = 'bigshop';
-const N = 100_000;
 const CHROMIUM = '/usr/bin/chromium';
 
-/** One advertiser created before rate limits began (spec 8.1.1), so the refresh is never held back. */
-function fixtures(): Fixtures {
-  const campaigns: NonNullable<Fixtures['campaigns']> = [];
-  for (let i = 0; i < N; i++) {
-    campaigns.push(benchCampaign(ACCOUNT, i));
-  }
-  return {
-    now: '2026-11-21T09:00:00Z',
-    accounts: [{ account_id: ACCOUNT, name: 'Big Shop', type: 'ADVERTISER', created_at: '2026-09-01T00:00:00Z', features: [] }],
-    clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, accounts: [ACCOUNT] }],
-    campaigns,
-  } as Fixtures;
-}
+/** A second, small account: switching to it and back is measured. */
+const SMALL = { id: 'smallshop', name: 'Small Shop', campaigns: 2_000 };
+
+/** Advertisers created before rate limits began (spec 8.1.1), so the refresh is never held back. */
+const benchAccounts = (rows: number): BenchAccount[] => [
+  { id: ACCOUNT, name: 'Big Shop', campaigns: rows, createdAt: '2026-09-01T00:00:00Z' },
+  { ...SMALL, createdAt: '2026-09-01T00:00:00Z' },
+];
 
 interface App {
   core: DeskCore;
@@ -51,13 +46,14 @@ interface App {
 }
 
 /** The sandbox child, an app core that has cached the account with its own refresh, and one page server per renderer. */
-async function startApp(renderers: { label: string; dir: string }[]): Promise<App> {
+async function startApp(renderers: { label: string; dir: string }[], rows: number): Promise<App> {
   const work = mkdtempSync(join(tmpdir(), 'desk-bench-grid-'));
   const fxFile = join(work, 'fixtures.json');
-  writeFileSync(fxFile, JSON.stringify(fixtures()));
+  const accounts = benchAccounts(rows);
+  writeBenchFixtures(fxFile, CLIENT, accounts);
   const { url, child } = await spawnSandbox(['--fixtures', fxFile], {
     env: { [CONTROL_SECRET_ENV]: randomBytes(32).toString('base64url') },
-    startWithinMs: 120_000,
+    startWithinMs: 600_000,
   });
   const dataDir = join(work, 'data');
   mkdirSync(dataDir);
@@ -74,16 +70,18 @@ async function startApp(renderers: { label: string; dir: string }[]): Promise<Ap
     flow: 'client_credentials',
     redirectUri: null,
   });
-  const done = new Promise<SyncProgress>((resolve) =>
-    core.events.on('sync.progress', (x: SyncProgress) => {
-      if (x.accountId === ACCOUNT && x.state !== 'running') resolve(x);
-    }),
-  );
-  await h['accounts.add']({ profileId: p.id, accountId: ACCOUNT });
-  const last = await done;
-  if (last.state !== 'done') throw new Error(`the refresh ended ${last.state}: ${last.message}`);
-  const cached = (await h['campaigns.query']({ profileId: p.id, accountId: ACCOUNT, offset: 0, limit: 1 })).total;
-  if (cached !== N) throw new Error(`the app cached ${cached} campaigns, not ${N}`);
+  for (const a of accounts) {
+    const done = new Promise<SyncProgress>((resolve) =>
+      core.events.on('sync.progress', (x: SyncProgress) => {
+        if (x.accountId === a.id && x.state !== 'running') resolve(x);
+      }),
+    );
+    await h['accounts.add']({ profileId: p.id, accountId: a.id });
+    const last = await done;
+    if (last.state !== 'done') throw new Error(`the refresh of ${a.id} ended ${last.state}: ${last.message}`);
+    const cached = (await h['campaigns.query']({ profileId: p.id, accountId: a.id, offset: 0, limit: 1 })).total;
+    if (cached !== a.campaigns) throw new Error(`the app cached ${cached} campaigns of ${a.id}, not ${a.campaigns}`);
+  }
   const servers: App['servers'] = [];
   for (const r of renderers)
     servers.push({
@@ -117,6 +115,8 @@ interface Blank {
   gap: number;
   /** Rows in view still waiting for their data (a placeholder row or an empty name). */
   loading: number;
+  /** The list's last row is wholly in view, with its content. */
+  lastShown: boolean;
 }
 
 interface Probe {
@@ -149,6 +149,7 @@ interface Probe {
 interface PageElement {
   offsetHeight: number;
   scrollTop: number;
+  getBoundingClientRect(): { top: number; bottom: number };
   clientHeight: number;
   scrollHeight: number;
   textContent: string | null;
@@ -170,24 +171,36 @@ interface PageWindow {
 /** Installed before the app loads (addInitScript): every long task of the page, and the blank-row sampler. */
 function installProbe(): void {
   const win = globalThis as unknown as PageWindow;
+  // From where the rows are drawn, not from row index times row height: a grid may scale its
+  // scroll space (a list taller than the browser allows an element to be).
   const blankNow = (): Blank => {
     const grid = win.document.querySelector('[data-testid="campaign-grid"]');
-    if (!grid) return { gap: 0, loading: 0 };
+    if (!grid) return { gap: 0, loading: 0, lastShown: false };
     const header = grid.querySelector('.vg-header')?.offsetHeight ?? 0;
     const rowCount = Number(grid.getAttribute('aria-rowcount')) - 1;
-    const rows = new Map<number, PageElement>();
-    for (const el of grid.querySelectorAll('.vg-body > [role="row"]')) rows.set(Number(el.getAttribute('aria-rowindex')) - 2, el);
-    const rowHeight = rows.values().next().value?.offsetHeight ?? 28;
-    const top = grid.scrollTop;
-    const bottom = top + grid.clientHeight - header;
+    const box = grid.getBoundingClientRect();
+    const viewTop = box.top + header;
+    const viewBottom = Math.min(box.top + grid.clientHeight, grid.querySelector('.vg-body')?.getBoundingClientRect().bottom ?? Infinity);
+    const rows: { top: number; bottom: number; index: number; el: PageElement }[] = [];
+    for (const el of grid.querySelectorAll('.vg-body > [role="row"]')) {
+      const r = el.getBoundingClientRect();
+      if (r.bottom > viewTop && r.top < viewBottom)
+        rows.push({ top: r.top, bottom: r.bottom, index: Number(el.getAttribute('aria-rowindex')) - 2, el });
+    }
+    rows.sort((x, y) => x.top - y.top);
+    const rowHeight = rows[0] ? rows[0].bottom - rows[0].top : 28;
     let gap = 0;
     let loading = 0;
-    for (let i = Math.floor(top / rowHeight); i < Math.min(rowCount, Math.ceil(bottom / rowHeight)); i++) {
-      const el = rows.get(i);
-      if (!el) gap += 1;
-      else if (el.classList.contains('is-loading') || !el.querySelector('[data-testid="cell-name"]')?.textContent) loading += 1;
+    let covered = viewTop;
+    let lastShown = false;
+    for (const r of rows) {
+      if (r.top > covered + 0.5) gap += Math.ceil((r.top - covered) / rowHeight);
+      covered = Math.max(covered, r.bottom);
+      if (r.el.classList.contains('is-loading') || !r.el.querySelector('[data-testid="cell-name"]')?.textContent) loading += 1;
+      else if (r.index === rowCount - 1 && r.top >= viewTop - 0.5 && r.bottom <= box.top + grid.clientHeight + 0.5) lastShown = true;
     }
-    return { gap, loading };
+    if (rowCount > 0 && covered < viewBottom - 0.5) gap += Math.ceil((viewBottom - covered) / rowHeight);
+    return { gap, loading, lastShown };
   };
   const probe: Probe = {
     longTasks: [],
@@ -279,6 +292,8 @@ interface ScenarioResult {
   slowFrames: number;
   /** How long after the scroll position last moved every row in view had its content (0: it never lacked any). */
   filledMs: number;
+  /** The machine's 1-minute load average when the scenario ended. */
+  load: number;
 }
 
 const pause = (page: Page, ms: number) => page.waitForTimeout(ms);
@@ -337,6 +352,7 @@ async function measure(page: Page, renderer: string, scenario: string, scroll: (
     longestFrameMs: probe.longestFrameMs,
     slowFrames: probe.slowFrames,
     filledMs,
+    load: loadavg()[0],
   };
 }
 
@@ -371,21 +387,119 @@ async function scenarios(page: Page, renderer: string, suffix: string): Promise<
       }
     }),
   );
-  // To the end of all 100,000 rows and back to the top with long, fast flings.
+  // To the end of the list and back to the top with long, fast flings: steps of 20,000 px, or
+  // more on a list so long that would take over 100 steps.
   await toTop(page);
+  const step = await page.getByTestId('campaign-grid').evaluate((el) => Math.max(20_000, Math.ceil(el.scrollHeight / 100)));
   out.push(
     await measure(page, renderer, `to the end and back${suffix}`, async () => {
-      for (let guard = 0; guard < 2000 && !(await atBottom(page)); guard++) await page.mouse.wheel(0, 20_000);
-      for (let guard = 0; guard < 2000 && (await scrollTop(page)) > 0; guard++) await page.mouse.wheel(0, -20_000);
+      for (let guard = 0; guard < 2000 && !(await atBottom(page)); guard++) await page.mouse.wheel(0, step);
+      for (let guard = 0; guard < 2000 && (await scrollTop(page)) > 0; guard++) await page.mouse.wheel(0, -step);
     }),
   );
+  // The End key from the top: one jump to the last row, then Home back (a grid that never shows
+  // the last row wholly is said so in the scenario's name).
+  let endNote = '';
+  out.push(
+    await measure(page, renderer, `End, then Home${suffix}`, async () => {
+      await page.getByTestId('campaign-grid').focus();
+      await page.keyboard.press('End');
+      await page
+        .waitForFunction(() => (globalThis as unknown as PageWindow).__gridProbe!.blankNow().lastShown, undefined, { timeout: 10_000 })
+        .catch(() => (endNote = ' (the last row was never wholly in view)'));
+      await page.keyboard.press('Home');
+    }),
+  );
+  out[out.length - 1].scenario += endNote;
   // A long fast fling that comes to rest in the middle, where no rows were loaded yet.
   out.push(
     await measure(page, renderer, `long fling stopping mid-list${suffix}`, async () => {
       const middle = await page.getByTestId('campaign-grid').evaluate((el) => (el.scrollHeight - el.clientHeight) * 0.45);
-      for (let guard = 0; guard < 2000 && (await scrollTop(page)) < middle; guard++) await page.mouse.wheel(0, 20_000);
+      for (let guard = 0; guard < 2000 && (await scrollTop(page)) < middle; guard++) await page.mouse.wheel(0, step);
     }),
   );
+  return out;
+}
+
+interface SwitchResult {
+  renderer: string;
+  to: string;
+  rows: number;
+  /** From the click on the account in the sidebar to the frame that paints its first rows, per try. */
+  ms: number[];
+  longTasks: number;
+  longestMs: number;
+  load: number;
+}
+
+/**
+ * Clicks the account in the sidebar and times, in the page, from the click event to the first
+ * animation frame whose DOM has the account's row count and every row in view filled (that frame
+ * paints them).
+ */
+async function switchTo(
+  page: Page,
+  accountId: string,
+  rows: number,
+): Promise<{ ms: number; longTasks: { start: number; duration: number }[] }> {
+  const armed = page.evaluate(
+    ({ id, rows }) =>
+      new Promise<{ ms: number; since: number }>((resolve) => {
+        const win = globalThis as unknown as PageWindow & {
+          document: { addEventListener(t: string, fn: (e: { timeStamp: number; target: unknown }) => void, capture: boolean): void };
+        };
+        let clicked = 0;
+        win.document.addEventListener(
+          'click',
+          (e) => {
+            if (clicked === 0 && (e.target as { closest(s: string): unknown }).closest(`[data-testid="account-${id}"]`))
+              clicked = e.timeStamp;
+          },
+          true,
+        );
+        const frame = () => {
+          const grid = win.document.querySelector('[data-testid="campaign-grid"]');
+          const b = win.__gridProbe!.blankNow();
+          const ready =
+            clicked > 0 &&
+            grid?.getAttribute('aria-rowcount') === String(rows + 1) &&
+            grid.querySelector('[data-testid="cell-name"]')?.textContent &&
+            b.gap + b.loading === 0;
+          if (ready) resolve({ ms: win.performance.now() - clicked, since: clicked });
+          else win.requestAnimationFrame(frame);
+        };
+        win.requestAnimationFrame(frame);
+      }),
+    { id: accountId, rows },
+  );
+  await page.getByTestId(`account-${accountId}`).click();
+  const { ms, since } = await armed;
+  await pause(page, 300);
+  const longTasks = await page.evaluate(
+    (t0) => (globalThis as unknown as PageWindow).__gridProbe!.longTasks.filter((t) => t.start + t.duration >= t0),
+    since,
+  );
+  return { ms, longTasks };
+}
+
+/** Back and forth between the small account and the big one, five times each. */
+async function switches(page: Page, renderer: string, bigRows: number): Promise<SwitchResult[]> {
+  const out: SwitchResult[] = [];
+  const targets = [
+    { id: SMALL.id, label: `${SMALL.name} (${SMALL.campaigns.toLocaleString('en')} rows)`, rows: SMALL.campaigns },
+    { id: ACCOUNT, label: `Big Shop (${bigRows.toLocaleString('en')} rows)`, rows: bigRows },
+  ];
+  const runs = targets.map((t) => ({ renderer, to: t.label, rows: t.rows, ms: [] as number[], longTasks: 0, longestMs: 0, load: 0 }));
+  for (let i = 0; i < 5; i++) {
+    for (const [k, t] of targets.entries()) {
+      const r = await switchTo(page, t.id, t.rows);
+      runs[k].ms.push(r.ms);
+      runs[k].longTasks += r.longTasks.filter((x) => x.duration > 50).length;
+      runs[k].longestMs = Math.max(runs[k].longestMs, ...r.longTasks.map((x) => x.duration));
+      runs[k].load = loadavg()[0];
+    }
+  }
+  out.push(...runs);
   return out;
 }
 
@@ -394,9 +508,18 @@ interface Options {
   traceDir: string | null;
   /** Chromium's CPU throttling (DevTools' "4x slowdown"): a slower machine than this one. */
   cpuSlowdown: number;
+  /** Campaigns in the big account. */
+  rows: number;
+  /** Also every scenario again sorted by name, Z to A. */
+  sorted: boolean;
 }
 
-async function measureRenderer(browser: Browser, label: string, server: BrowserServer, opts: Options): Promise<ScenarioResult[]> {
+export interface GridBench {
+  scroll: ScenarioResult[];
+  switches: SwitchResult[];
+}
+
+async function measureRenderer(browser: Browser, label: string, server: BrowserServer, opts: Options): Promise<GridBench> {
   const { traceDir } = opts;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   if (opts.cpuSlowdown > 1)
@@ -414,6 +537,13 @@ async function measureRenderer(browser: Browser, label: string, server: BrowserS
   const box = (await grid.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   const out = await scenarios(page, label, '');
+  const switched = await switches(page, label, opts.rows);
+  if (!opts.sorted) {
+    if (traceDir) await browser.stopTracing();
+    await page.close();
+    if (errors.length > 0) throw new Error(`${label}: the page reported errors: ${errors.join('; ')}`);
+    return { scroll: out, switches: switched };
+  }
   // Sorted by name, Z to A (a second click): the cache answers from another index, deep pages cost more.
   const firstName = await page.getByTestId('cell-name').first().textContent();
   await page.getByTestId('sort-name').click();
@@ -428,18 +558,20 @@ async function measureRenderer(browser: Browser, label: string, server: BrowserS
   if (traceDir) await browser.stopTracing();
   await page.close();
   if (errors.length > 0) throw new Error(`${label}: the page reported errors: ${errors.join('; ')}`);
-  return out;
+  return { scroll: out, switches: switched };
 }
+
+const DEFAULT_OPTIONS: Options = { traceDir: null, cpuSlowdown: 1, rows: 100_000, sorted: true };
 
 export async function runGridScrollBench(
   renderers = [{ label: 'this grid', dir: join(ROOT, 'out', 'renderer') }],
-  opts: Options = { traceDir: null, cpuSlowdown: 1 },
-): Promise<ScenarioResult[]> {
+  opts: Options = DEFAULT_OPTIONS,
+): Promise<GridBench> {
   for (const r of renderers) {
     if (!existsSync(join(r.dir, 'index.html')))
       throw new Error(`No built renderer in ${r.dir}: run npx vite build --config vite.renderer.config.mts first.`);
   }
-  const app = await startApp(renderers);
+  const app = await startApp(renderers, opts.rows);
   process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'desk-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -453,8 +585,12 @@ export async function runGridScrollBench(
     ],
   });
   try {
-    const out: ScenarioResult[] = [];
-    for (const s of app.servers) out.push(...(await measureRenderer(browser, s.label, s.server, opts)));
+    const out: GridBench = { scroll: [], switches: [] };
+    for (const s of app.servers) {
+      const r = await measureRenderer(browser, s.label, s.server, opts);
+      out.scroll.push(...r.scroll);
+      out.switches.push(...r.switches);
+    }
     return out;
   } finally {
     await browser.close();
@@ -464,14 +600,22 @@ export async function runGridScrollBench(
 
 const f = (n: number, d = 0) => n.toFixed(d);
 
-export function gridScrollMarkdown(rows: ScenarioResult[]): string {
-  const multi = new Set(rows.map((r) => r.renderer)).size > 1;
+export function gridScrollMarkdown({ scroll, switches: switched }: GridBench): string {
+  const multi = new Set(scroll.map((r) => r.renderer)).size > 1;
+  const g = (r: { renderer: string }) => (multi ? `${r.renderer} | ` : '');
   return [
-    `| ${multi ? 'grid | ' : ''}scrolling | time | long tasks > 50 ms | longest task | frames | longest frame | frames > 50 ms | frames with empty space (most rows) | frames with rows waiting for data (most rows) | rows in view filled after the last move |`,
-    `|${multi ? '---|' : ''}---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
-    ...rows.map(
+    `| ${multi ? 'grid | ' : ''}scrolling | time | long tasks > 50 ms | longest task | frames | longest frame | frames > 50 ms | frames with empty space (most rows) | frames with rows waiting for data (most rows) | rows in view filled after the last move | load |`,
+    `|${multi ? '---|' : ''}---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+    ...scroll.map(
       (r) =>
-        `| ${multi ? `${r.renderer} | ` : ''}${r.scenario} | ${f(r.ms / 1000, 1)} s | ${r.longTasks} | ${r.longestMs ? `${f(r.longestMs)} ms` : 'none'} | ${r.samples} | ${f(r.longestFrameMs)} ms | ${r.slowFrames} | ${r.gapSamples} (${r.maxGapRows}) | ${r.loadingSamples} (${r.maxLoadingRows}) | ${f(r.filledMs)} ms |`,
+        `| ${g(r)}${r.scenario} | ${f(r.ms / 1000, 1)} s | ${r.longTasks} | ${r.longestMs ? `${f(r.longestMs)} ms` : 'none'} | ${r.samples} | ${f(r.longestFrameMs)} ms | ${r.slowFrames} | ${r.gapSamples} (${r.maxGapRows}) | ${r.loadingSamples} (${r.maxLoadingRows}) | ${f(r.filledMs)} ms | ${f(r.load, 1)} |`,
+    ),
+    '',
+    `| ${multi ? 'grid | ' : ''}account switch (click to its rows painted) | each try | longest | long tasks > 50 ms | longest task | load |`,
+    `|${multi ? '---|' : ''}---|---|---:|---:|---:|---:|`,
+    ...switched.map(
+      (r) =>
+        `| ${g(r)}to ${r.to} | ${r.ms.map((x) => f(x)).join(', ')} ms | ${f(Math.max(...r.ms))} ms | ${r.longTasks} | ${r.longestMs ? `${f(r.longestMs)} ms` : 'none'} | ${f(r.load, 1)} |`,
     ),
   ].join('\n');
 }
@@ -480,7 +624,18 @@ function parseArgs(argv: string[]): { renderers: { label: string; dir: string }[
   const out: { label: string; dir: string }[] = [];
   let traceDir: string | null = null;
   let cpuSlowdown = 1;
+  let rows = DEFAULT_OPTIONS.rows;
+  let sorted = true;
   for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--rows') {
+      rows = Number(argv[++i]);
+      if (!Number.isInteger(rows) || rows < 1000) throw new Error('--rows needs a whole number of campaigns, at least 1000, e.g. 1000000.');
+      continue;
+    }
+    if (argv[i] === '--unsorted-only') {
+      sorted = false;
+      continue;
+    }
     if (argv[i] === '--cpu-slowdown') {
       cpuSlowdown = Number(argv[++i]);
       if (!(cpuSlowdown >= 1)) throw new Error('--cpu-slowdown needs a factor of 1 or more, e.g. 4.');
@@ -491,12 +646,13 @@ function parseArgs(argv: string[]): { renderers: { label: string; dir: string }[
       if (!traceDir) throw new Error('--trace needs a directory to write the traces in.');
       continue;
     }
-    if (argv[i] !== '--renderer') throw new Error(`Unknown option ${argv[i]}. Use --renderer DIR=LABEL, --trace DIR and --cpu-slowdown N.`);
+    if (argv[i] !== '--renderer')
+      throw new Error(`Unknown option ${argv[i]}. Use --renderer DIR=LABEL, --trace DIR, --cpu-slowdown N, --rows N and --unsorted-only.`);
     const [dir, label] = (argv[++i] ?? '').split('=');
     if (!dir || !label) throw new Error('--renderer needs DIR=LABEL, e.g. --renderer /tmp/old/out/renderer=previous');
     out.push({ dir, label });
   }
-  return { renderers: out, opts: { traceDir, cpuSlowdown } };
+  return { renderers: out, opts: { traceDir, cpuSlowdown, rows, sorted } };
 }
 
 if (require.main === module) {

@@ -6,11 +6,11 @@
 // Run: npm run bench -- scale   (100,000, 300,000 and 1,000,000; or: npx tsx bench/scale.ts [sizes...])
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchCampaign } from './bench-campaigns';
+import { writeBenchFixtures } from './bench-campaigns';
 import { plainFetchInChild } from './plain-child';
 import { CLIENT } from './refresh';
 import { spawnSandbox } from './sandbox-child';
@@ -23,33 +23,6 @@ import type { SyncProgress } from '../src/shared/ipc/contract';
 
 const ACCOUNT = 'bigshop';
 export const SCALE_SIZES = [100_000, 300_000, 1_000_000];
-
-/**
- * The fixtures file written campaign by campaign: at a million campaigns one JSON.stringify of the
- * whole would be a ~300 MB string in this process, which the app's figures would then carry.
- */
-export function writeFixtures(file: string, n: number): void {
-  const fd = openSync(file, 'w');
-  try {
-    const head = {
-      now: '2026-11-21T09:00:00Z',
-      accounts: [{ account_id: ACCOUNT, name: 'Big Shop', type: 'ADVERTISER', created_at: '2026-11-19T00:00:00Z', features: [] }],
-      clients: [{ client_id: CLIENT.id, client_secret: CLIENT.secret, accounts: [ACCOUNT] }],
-    };
-    writeSync(fd, `${JSON.stringify(head).slice(0, -1)},"campaigns":[\n`);
-    let lines: string[] = [];
-    for (let i = 0; i < n; i++) {
-      lines.push(JSON.stringify(benchCampaign(ACCOUNT, i)));
-      if (lines.length === 10_000 || i === n - 1) {
-        writeSync(fd, lines.join(',\n') + (i === n - 1 ? '\n' : ',\n'));
-        lines = [];
-      }
-    }
-    writeSync(fd, ']}\n');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const load1 = () => loadavg()[0];
 
@@ -121,7 +94,7 @@ function nextRefresh(core: DeskCore): { done: Promise<{ ms: number; firstRowsMs:
 export async function runScale(n: number): Promise<ScaleRun> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-scale-'));
   const fixtures = join(dir, 'fixtures.json');
-  writeFixtures(fixtures, n);
+  writeBenchFixtures(fixtures, CLIENT, [{ id: ACCOUNT, name: 'Big Shop', campaigns: n, createdAt: '2026-11-19T00:00:00Z' }]);
   const secret = randomBytes(32).toString('base64url');
   const { url, child } = await spawnSandbox(['--fixtures', fixtures], { env: { [CONTROL_SECRET_ENV]: secret }, startWithinMs: 600_000 });
   const dataDir = join(dir, 'data');

@@ -51,11 +51,13 @@ export function ensureRendererBuilt(): void {
   if (r.status !== 0) throw new Error('renderer build failed');
 }
 
-export async function launchChromium(): Promise<Browser> {
+/** `scrollbars`: draw scrollbars as a desktop does (Playwright hides them in headless mode), for a test that drags one. */
+export async function launchChromium(opts: { scrollbars?: boolean } = {}): Promise<Browser> {
   // Chromium writes its profile under XDG_CONFIG_HOME: keep it out of the home directory.
   process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'desk-chromium-'));
   return chromium.launch({
     executablePath: CHROMIUM,
+    ...(opts.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

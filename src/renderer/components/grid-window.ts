@@ -7,6 +7,34 @@
 // still there meanwhile); only when rows on screen are outside it (a jump or a fast fling) must it
 // be rendered before the frame is painted, or the person would see empty space.
 
+/**
+ * The most scroll space the grid makes, in CSS px. Chromium lays out at most 2^25 px (33,554,432) in
+ * one element: a list taller than that could not be scrolled to its last rows. Half of it keeps a
+ * margin; a list taller (over 599,000 rows of 28 px) scrolls a scaled space.
+ */
+export const MAX_SCROLL_PX = 2 ** 24;
+
+/** The scroll space of a list: its height, and how many px of rows one px of scrolling moves (1 but on the longest lists). */
+export interface ScrollSpace {
+  height: number;
+  ratio: number;
+}
+
+/** The scroll space for rows `contentHeight` px tall seen through `viewHeight` px: the top of the space shows the first row, its bottom the last. */
+export function scrollSpace(contentHeight: number, viewHeight: number): ScrollSpace {
+  if (contentHeight <= MAX_SCROLL_PX || viewHeight >= MAX_SCROLL_PX) return { height: contentHeight, ratio: 1 };
+  return { height: MAX_SCROLL_PX, ratio: (contentHeight - viewHeight) / (MAX_SCROLL_PX - viewHeight) };
+}
+
+/**
+ * The scroll position that shows the rows from `offset` px (an offset into the rows), rounded
+ * towards `from`'s side so that a row revealed at the bottom (or top) is wholly in view.
+ */
+export function scrollTopFor(offset: number, space: ScrollSpace, from: number): number {
+  const exact = offset / space.ratio;
+  return offset > from * space.ratio ? Math.ceil(exact) : Math.floor(exact);
+}
+
 /** Rows [start, end). */
 export interface Rows {
   start: number;

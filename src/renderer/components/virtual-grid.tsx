@@ -12,11 +12,14 @@
 // - the rows the grid asks data for reach further ahead in the direction of scrolling, so a page
 //   is usually loaded before it comes into view; flying past faster than that, it asks only for
 //   the rows in the DOM.
+// A list taller than the browser can lay out (grid-window.ts MAX_SCROLL_PX) scrolls a smaller
+// space: one px of scrolling moves `ratio` px of rows, and the rows are drawn shifted by the
+// difference (a CSS variable on the body, set in the scroll event, so no row is rendered again).
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
-import { AHEAD_ROWS, BEHIND_ROWS, rowsOnScreen, windowChange, windowFor, type GridWindow } from './grid-window';
+import { AHEAD_ROWS, BEHIND_ROWS, rowsOnScreen, scrollSpace, scrollTopFor, windowChange, windowFor, type GridWindow } from './grid-window';
 
 export interface GridColumn<T> {
   id: string;
@@ -58,10 +61,27 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const [viewport, setViewport] = useState(600);
   const header = rowHeight + 2;
   const rowIdPrefix = `${useId()}-row-`;
+  const body = useRef<HTMLDivElement>(null);
+  // The scroll space's ratio depends on the grid's height: always the height it has now (a details
+  // pane opening shortens it before the resize observer says so).
+  const contentHeight = rowCount * rowHeight;
+  const spaceAt = useCallback((height: number) => scrollSpace(contentHeight, height - header), [contentHeight, header]);
   const screenAt = useCallback(
-    (scrollTop: number, height: number) => rowsOnScreen(scrollTop, height - header, rowHeight, rowCount),
-    [header, rowHeight, rowCount],
+    (scrollTop: number, height: number) => rowsOnScreen(scrollTop * spaceAt(height).ratio, height - header, rowHeight, rowCount),
+    [spaceAt, header, rowHeight, rowCount],
   );
+  // Rows are drawn at their place in the list, less how far the scaled space lags behind it. Set
+  // from positions read before any change (a read after it would lay the page out once more).
+  const shift = useCallback(
+    (scrollTop: number, height: number) => {
+      const value = `${scrollTop - scrollTop * spaceAt(height).ratio}px`;
+      if (body.current && body.current.style.getPropertyValue('--vg-shift') !== value) body.current.style.setProperty('--vg-shift', value);
+    },
+    [spaceAt],
+  );
+  useLayoutEffect(() => {
+    if (scroller.current) shift(scroller.current.scrollTop, scroller.current.clientHeight);
+  }, [shift, viewport]);
   const [win, setWin] = useState<GridWindow>(() => windowFor(screenAt(0, 600), rowCount, true, 0));
   const { start, end } = win;
   // The window in the DOM now (a scroll event compares the screen with it).
@@ -91,10 +111,13 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    const screen = screenAt(el.scrollTop, el.clientHeight);
-    const moved = Math.abs(el.scrollTop - lastTop.current) / rowHeight;
-    const down = el.scrollTop >= lastTop.current;
-    lastTop.current = el.scrollTop;
+    const [top, height] = [el.scrollTop, el.clientHeight];
+    const { ratio } = spaceAt(height);
+    if (ratio !== 1) shift(top, height);
+    const screen = screenAt(top, height);
+    const moved = (Math.abs(top - lastTop.current) * ratio) / rowHeight;
+    const down = top >= lastTop.current;
+    lastTop.current = top;
     const change = windowChange(shown.current, screen, rowCount);
     if (change === 'keep') return;
     const next = windowFor(screen, rowCount, down, moved);
@@ -103,7 +126,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     // the DOM before this frame is painted.
     if (change === 'now') flushSync(update);
     else update();
-  }, [screenAt, rowHeight, rowCount]);
+  }, [screenAt, spaceAt, rowHeight, rowCount, shift]);
 
   const wantFrom = Math.max(0, start - win.before);
   const wantTo = Math.min(rowCount, end + win.after);
@@ -136,9 +159,27 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const reveal = (index: number) => {
     const el = scroller.current;
     if (!el) return;
-    const next = scrollTopToReveal(index, rowHeight, el.scrollTop, el.clientHeight - header);
-    if (next !== el.scrollTop) el.scrollTop = next;
+    const space = spaceAt(el.clientHeight);
+    const offset = el.scrollTop * space.ratio;
+    const next = scrollTopToReveal(index, rowHeight, offset, el.clientHeight - header);
+    if (next !== offset) el.scrollTop = scrollTopFor(next, space, el.scrollTop);
   };
+
+  // A row the person selects is revealed again once the selection has rendered: what it shows (the
+  // details pane beside or under the grid) may have made the grid shorter and hidden the row.
+  const revealSelected = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (selectedIndex === null || selectedIndex !== revealSelected.current) return;
+    revealSelected.current = null;
+    reveal(selectedIndex);
+  });
+  const select = useCallback(
+    (index: number, row: T) => {
+      revealSelected.current = index;
+      onSelect(index, row);
+    },
+    [onSelect],
+  );
 
   // A key can land on a row whose page is not loaded yet (End on 100,000 rows): select it when it arrives.
   const [pending, setPending] = useState<number | null>(null);
@@ -147,9 +188,9 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     const row = getRow(pending);
     if (row) {
       setPending(null);
-      onSelect(pending, row);
+      select(pending, row);
     }
-  }, [pending, getRow, onSelect]);
+  }, [pending, getRow, select]);
 
   const move = (index: number) => {
     if (rowCount === 0) return;
@@ -158,7 +199,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     reveal(i);
     if (row) {
       setPending(null);
-      onSelect(i, row);
+      select(i, row);
     } else setPending(i);
   };
 
@@ -197,7 +238,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
         height={rowHeight}
         template={template}
         columns={columns}
-        onSelect={onSelect}
+        onSelect={select}
       />,
     );
   }
@@ -232,7 +273,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
         onMove={props.onMove}
         fitWidth={fitWidth}
       />
-      <div className="vg-body" style={{ height: rowCount * rowHeight, minWidth }}>
+      <div ref={body} className="vg-body" style={{ height: spaceAt(viewport).height, minWidth }}>
         {rows}
       </div>
       {rowCount === 0 && props.empty ? <div className="vg-empty">{props.empty}</div> : null}
@@ -263,7 +304,7 @@ function GridRowOf<T>({ id, index, row, selected, top, height, template, columns
       aria-selected={selected}
       className={`vg-row${selected ? ' is-selected' : ''}${row ? '' : ' is-loading'}`}
       data-testid={row ? 'grid-row' : 'grid-row-loading'}
-      style={{ top, height, gridTemplateColumns: template }}
+      style={{ top: `calc(var(--vg-shift, 0px) + ${top}px)`, height, gridTemplateColumns: template }}
       onMouseDown={() => row && onSelect(index, row)}
     >
       {columns.map((c) => (

@@ -3,6 +3,9 @@
 // account, sort, filter or search starts a new generation; answers of an older one are dropped.
 // Sort, status filter and search are the account's own (view-store): switching accounts restores
 // that account's, and every change is saved so a restart finds them again.
+// Switching back to an account shows at once the first page it showed before (kept per account,
+// with its total) and reads it again meanwhile; the pages kept of the open account are bounded,
+// so a long scroll through a million rows does not keep every page it passed.
 import { create } from 'zustand';
 import { SORTABLE_CAMPAIGN_FIELDS, type SortableCampaignField } from '../../shared/domain/campaign';
 import type { CampaignRecord } from '../../shared/ipc/contract';
@@ -12,6 +15,10 @@ import { useViews } from './view-store';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
 
 export const PAGE_SIZE = 200;
+/** Pages of the open account kept in memory; beyond it the pages farthest from the rows in view go. */
+export const KEPT_PAGES = 50;
+/** Accounts whose first page is kept for the switch back. */
+const KEPT_ACCOUNTS = 16;
 
 export interface SortSpec {
   field: string;
@@ -66,9 +73,43 @@ export function rowAt(pages: Record<number, CampaignRecord[]>, index: number): C
   return pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
 }
 
+/** The pages with `page` added, and without the farthest from the rows [start, end) beyond `KEPT_PAGES`. */
+export function keepPages(
+  pages: Record<number, CampaignRecord[]>,
+  page: number,
+  rows: CampaignRecord[],
+  range: { start: number; end: number },
+): Record<number, CampaignRecord[]> {
+  const next = { ...pages, [page]: rows };
+  const others = Object.keys(next)
+    .map(Number)
+    .filter((p) => p !== page);
+  if (others.length < KEPT_PAGES) return next;
+  const from = Math.floor(range.start / PAGE_SIZE);
+  const to = Math.floor(Math.max(range.start, range.end - 1) / PAGE_SIZE);
+  const distance = (p: number) => (p < from ? from - p : p > to ? p - to : 0);
+  others.sort((a, b) => distance(b) - distance(a));
+  for (const p of others.slice(0, others.length + 1 - KEPT_PAGES)) delete next[p];
+  return next;
+}
+
+/** What an account showed when it was left: its query, its first page and its total. */
+interface LeftView {
+  query: string;
+  rows: CampaignRecord[];
+  total: number;
+  syncedAt: number | null;
+}
+
+const queryKey = (s: { sort: SortSpec | null; status: string | null; text: string }) =>
+  JSON.stringify([sortArg(s.sort), s.status, s.text.trim()]);
+const refKey = (ref: AccountRef) => `${ref.profileId}\u0000${ref.accountId}`;
+
 export const useCampaigns = create<CampaignsState>()((set, get) => {
   const inFlight = new Set<string>();
   let lastRange = { start: 0, end: PAGE_SIZE };
+  /** Per account left, most recently left last. */
+  const left = new Map<string, LeftView>();
 
   async function fetchPage(page: number, generation: number): Promise<void> {
     const s = get();
@@ -91,7 +132,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
       const selectedId = get().selectedId;
       const refreshedSelection = selectedId ? out.rows.find((r) => r.id === selectedId) : undefined;
       set({
-        pages: { ...get().pages, [page]: out.rows },
+        pages: keepPages(get().pages, page, out.rows, lastRange),
         total: out.total,
         syncedAt: out.syncedAt,
         loadedOnce: true,
@@ -111,12 +152,23 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     if (ref) useViews.getState().patchAccount(ref, patch);
   }
 
-  /** A new query: drop the pages, start from the top. */
+  /** A new query: drop the pages (or show the ones given, read again meanwhile), start from the top. */
   function restart(patch: Partial<CampaignsState>): void {
     const generation = get().generation + 1;
-    set({ ...patch, generation, pages: {}, total: 0, loading: false, error: null, picked: {}, allPicked: false, anchor: null });
+    set({ pages: {}, total: 0, ...patch, generation, loading: false, error: null, picked: {}, allPicked: false, anchor: null });
     lastRange = { start: 0, end: PAGE_SIZE };
     void fetchPage(0, generation);
+  }
+
+  /** Keeps the first page of the account being left, for the switch back. */
+  function leave(): void {
+    const s = get();
+    const first = s.pages[0];
+    if (!s.account || !first || !s.loadedOnce) return;
+    const key = refKey(s.account);
+    left.delete(key);
+    left.set(key, { query: queryKey(s), rows: first, total: s.total, syncedAt: s.syncedAt });
+    if (left.size > KEPT_ACCOUNTS) left.delete(left.keys().next().value!);
   }
 
   return {
@@ -139,17 +191,15 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     setAccount(ref) {
       const cur = get().account;
       if (sameAccount(cur, ref)) return;
+      leave();
       const view = ref ? useViews.getState().accountView(ref) : null;
-      restart({
-        account: ref,
-        sort: view?.sort ?? null,
-        status: view?.status ?? null,
-        text: view?.text ?? '',
-        selectedId: null,
-        selectedRow: null,
-        loadedOnce: false,
-        syncedAt: null,
-      });
+      const query = { sort: view?.sort ?? null, status: view?.status ?? null, text: view?.text ?? '' };
+      const before = ref ? left.get(refKey(ref)) : undefined;
+      const shown =
+        before && before.query === queryKey(query)
+          ? { pages: { 0: before.rows }, total: before.total, syncedAt: before.syncedAt, loadedOnce: true }
+          : { loadedOnce: false, syncedAt: null };
+      restart({ account: ref, ...query, selectedId: null, selectedRow: null, ...shown });
     },
     toggleSort(field) {
       const cur = get().sort;

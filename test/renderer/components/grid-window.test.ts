@@ -4,7 +4,10 @@ import {
   AHEAD_ROWS,
   BEHIND_ROWS,
   EDGE_ROWS,
+  MAX_SCROLL_PX,
   rowsOnScreen,
+  scrollSpace,
+  scrollTopFor,
   windowChange,
   windowFor,
   type Rows,
@@ -72,5 +75,36 @@ describe('the virtual grid window', () => {
     const w = windowFor({ start: 5000, end: 5020 }, N, true, 1);
     expect(w.start).toBeLessThanOrEqual(5000 - EDGE_ROWS);
     expect(w.end).toBeGreaterThanOrEqual(5020 + EDGE_ROWS);
+  });
+});
+
+describe('the scroll space of a list taller than the browser lays out', () => {
+  it('is the rows themselves up to MAX_SCROLL_PX, and no taller beyond', () => {
+    expect(scrollSpace(ROW * N, BODY)).toEqual({ height: ROW * N, ratio: 1 });
+    const big = scrollSpace(ROW * 1_000_000, BODY);
+    expect(big.height).toBe(MAX_SCROLL_PX);
+    expect(big.height).toBeLessThan(2 ** 25);
+  });
+
+  it('shows the first row at the top of the space and the last row wholly at its bottom, whatever the length', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 600_000, max: 50_000_000 }), fc.integer({ min: 100, max: 3000 }), (rows, view) => {
+        const space = scrollSpace(ROW * rows, view);
+        const maxTop = space.height - view;
+        // The offset into the rows at the bottom of the space is where the last row ends at the view's bottom.
+        expect(maxTop * space.ratio).toBeCloseTo(ROW * rows - view, 3);
+        expect(rowsOnScreen(maxTop * space.ratio, view, ROW, rows).end).toBe(rows);
+      }),
+    );
+  });
+
+  it('rounds a scroll position so that the row revealed is wholly in view', () => {
+    const space = scrollSpace(ROW * 1_000_000, BODY);
+    // Revealing downward: the offset reached is at least the one asked (the row's bottom in view).
+    const down = scrollTopFor(12_345_678.5, space, 0);
+    expect(down * space.ratio).toBeGreaterThanOrEqual(12_345_678.5);
+    // Upward: at most the one asked (the row's top in view).
+    const up = scrollTopFor(1_000.5, space, 5_000_000);
+    expect(up * space.ratio).toBeLessThanOrEqual(1_000.5);
   });
 });

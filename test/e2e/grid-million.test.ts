@@ -1,0 +1,226 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserServer, type BrowserServer } from '../../src/main/browser-mode/server';
+import type { Account, CampaignRecord } from '../../src/shared/ipc/contract';
+import { createManualEvents, createTransportTable, sampleProfile, sampleRow } from '../helpers/transport-handlers';
+import { RENDERER_DIR, ensureRendererBuilt, launchChromium, screenshotPath } from './support';
+
+// The campaign grid at 1,000,000 rows (issue 29), with the transport-test handler table answering
+// campaigns.records from rows made on demand (the real core's query speed is the store's tests'
+// and bench's business; this file is about what the page does with a list this long): the last
+// row is reached by End and by dragging the scrollbar to the bottom, fast wheel flings make no
+// long task, and switching to another account and back shows its rows within a bound.
+const N = 1_000_000;
+const SMALL = 500;
+const name = (account: string, i: number) => `${account === 'acme' ? 'Generated' : 'Small'} campaign ${String(i).padStart(7, '0')}`;
+const record = (account: string, i: number): CampaignRecord => ({ ...sampleRow(i), id: String(i), name: name(account, i), fields: {} });
+const account = (accountId: string): Account => ({
+  profileId: 'p1',
+  accountId,
+  name: accountId === 'acme' ? 'Acme' : 'Small shop',
+  type: 'ADVERTISER',
+  networkId: null,
+  lastSyncedAt: null,
+  campaignCount: accountId === 'acme' ? N : SMALL,
+  queued: 0,
+});
+
+let server: BrowserServer;
+let browser: Browser;
+let page: Page;
+/** How long campaigns.records takes to answer (a busy cache). */
+let answerDelayMs = 0;
+
+beforeAll(async () => {
+  ensureRendererBuilt();
+  const table = createTransportTable();
+  table.profiles.push(sampleProfile('p1'));
+  table.handlers['accounts.list'] = async () => [account('acme'), account('small')];
+  table.handlers['campaigns.records'] = async (a) => {
+    if (answerDelayMs > 0) await new Promise((r) => setTimeout(r, answerDelayMs));
+    const total = a.accountId === 'acme' ? N : SMALL;
+    const rows: CampaignRecord[] = [];
+    for (let i = a.offset; i < Math.min(total, a.offset + a.limit); i++) rows.push(record(a.accountId, i));
+    return { rows, total, syncedAt: Date.now() };
+  };
+  table.handlers['activity.list'] = async () => [];
+  server = await startBrowserServer({
+    handlers: table.handlers,
+    events: createManualEvents(),
+    staticDir: RENDERER_DIR,
+    log: () => undefined,
+  });
+  browser = await launchChromium({ scrollbars: true });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // Every long task of the page from its first moment.
+  await page.addInitScript(() => {
+    const tasks: { start: number; duration: number }[] = [];
+    (window as unknown as { longTasks: typeof tasks }).longTasks = tasks;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) tasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(server.openUrl);
+  await page.getByTestId('cell-name').first().waitFor({ timeout: 30_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const grid = () => page.getByTestId('campaign-grid');
+const domRows = () => page.locator('[data-testid="campaign-grid"] .vg-body > [role="row"]').count();
+
+/** The names of the rows wholly inside the grid's viewport, top to bottom, read from where they are drawn. */
+const namesInView = () =>
+  grid().evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const top = box.top + el.querySelector<HTMLElement>('.vg-header')!.offsetHeight;
+    const bottom = box.top + el.clientHeight;
+    return [...el.querySelectorAll<HTMLElement>('.vg-body > [role="row"]')]
+      .map((r) => ({ r: r.getBoundingClientRect(), name: r.querySelector('[data-testid="cell-name"]')?.textContent ?? '' }))
+      .filter(({ r }) => r.top >= top - 0.5 && r.bottom <= bottom + 0.5)
+      .sort((a, b) => a.r.top - b.r.top)
+      .map((x) => x.name);
+  });
+
+const longTasksSince = (t0: number) =>
+  page.evaluate(
+    (since) => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks.filter((t) => t.start >= since),
+    t0,
+  );
+
+/** Resolves once the grid's scroll position has not moved for 10 frames. */
+const whenStill = () =>
+  grid().evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        let top = el.scrollTop;
+        let still = 0;
+        const tick = () => {
+          if (el.scrollTop !== top) [top, still] = [el.scrollTop, 0];
+          else if (++still >= 10) return resolve();
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+
+describe('campaigns grid with 1,000,000 rows (transport-test handler table)', () => {
+  it('shows the total, keeps only the visible rows in the DOM, and stays within the height Chromium can lay out', async () => {
+    await expect.poll(() => page.getByTestId('campaign-count').textContent()).toContain('1,000,000');
+    expect(await domRows()).toBeLessThan(60);
+    // Chromium lays out at most 2^25 px (33,554,432) in one element; beyond it the last rows cannot be scrolled to.
+    expect(await grid().evaluate((el) => el.scrollHeight)).toBeLessThan(2 ** 25);
+  });
+
+  it('reaches the last row with End, selected and on screen', async () => {
+    await grid().focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => page.getByTestId('details-name').textContent()).toBe(name('acme', N - 1));
+    await expect.poll(async () => (await namesInView()).at(-1)).toBe(name('acme', N - 1));
+    expect(await page.locator('[data-testid="campaign-grid"] [aria-selected="true"] [data-testid="cell-name"]').textContent()).toBe(
+      name('acme', N - 1),
+    );
+    // PageUp from there moves a screen up, and PageDown back to the last row.
+    await page.keyboard.press('PageUp');
+    await expect.poll(() => page.getByTestId('details-name').textContent()).not.toBe(name('acme', N - 1));
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => page.getByTestId('details-name').textContent()).toBe(name('acme', N - 1));
+    await page.keyboard.press('Home');
+    await expect.poll(async () => (await namesInView())[0]).toBe(name('acme', 0));
+  });
+
+  it('reaches the last row by dragging the scrollbar to the bottom', async () => {
+    const box = (await grid().boundingBox())!;
+    const bar = await grid().evaluate((el) => (el as HTMLElement).offsetWidth - el.clientWidth);
+    expect(bar).toBeGreaterThan(0);
+    // The thumb is at the top (Home above), under the scrollbar's arrow button; drag it past the bottom of the track.
+    const x = box.x + box.width - bar / 2;
+    await page.mouse.move(x, box.y + bar + 4);
+    await page.mouse.down();
+    for (let y = box.y + bar + 4; y < box.y + box.height + 40; y += 40) await page.mouse.move(x, y);
+    await page.mouse.up();
+    await whenStill();
+    await expect.poll(async () => (await namesInView()).at(-1)).toBe(name('acme', N - 1));
+    expect(await grid().locator('[data-testid="grid-row-loading"]').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('grid-million-bottom.png') });
+  });
+
+  it('makes no long task over the bound while flinging the wheel fast, and shows the rows where it stops', async () => {
+    await grid().evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(async () => (await namesInView())[0]).toBe(name('acme', 0));
+    const box = (await grid().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const t0 = await page.evaluate(() => performance.now());
+    // Flings of 25 quick steps of 600 px, as a fast hand or a touchpad sends them, then long ones
+    // of 280,000 px (a hundredth of the list) to the end.
+    for (let fling = 0; fling < 4; fling++) {
+      for (let i = 0; i < 25; i++) await page.mouse.wheel(0, 600);
+      await page.waitForTimeout(100);
+    }
+    for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 280_000);
+    await whenStill();
+    const tasks = await longTasksSince(t0);
+    const longest = Math.max(0, ...tasks.map((t) => t.duration));
+    console.log(`1M-row flings: ${tasks.length} long tasks, longest ${Math.round(longest)} ms`);
+    // 50 ms is the target (docs/benchmarks.md has the figures); on the shared 2-core machine, at a
+    // load average of 7 to 9, a headless software-rendered Chromium made tasks of 66-100 ms here
+    // before and after this work, so this bound only catches a grid gone slow (issue 29 saw 319 ms).
+    expect(longest).toBeLessThan(150);
+    const names = await namesInView();
+    expect(names.length).toBeGreaterThan(10);
+    await expect.poll(async () => (await namesInView()).every((n) => /^Generated campaign \d{7}$/.test(n))).toBe(true);
+  });
+
+  it('switches to another account and back within 100 ms, showing an account opened before at once while its rows are read again', async () => {
+    const switchTo = async (id: string, first: string) => {
+      const timed = page.evaluate(
+        ({ id, first }) =>
+          new Promise<number>((resolve) => {
+            let clicked = 0;
+            document.addEventListener(
+              'click',
+              (e) => {
+                if (clicked === 0 && (e.target as HTMLElement).closest(`[data-testid="account-${id}"]`)) clicked = e.timeStamp;
+              },
+              { capture: true },
+            );
+            // The first frame whose grid shows the account's first row: that frame paints it.
+            const frame = () => {
+              const cell = document.querySelector('[data-testid="campaign-grid"] [data-testid="cell-name"]');
+              if (clicked > 0 && cell?.textContent === first) resolve(performance.now() - clicked);
+              else requestAnimationFrame(frame);
+            };
+            requestAnimationFrame(frame);
+          }),
+        { id, first },
+      );
+      await page.getByTestId(`account-${id}`).click();
+      return timed;
+    };
+    await grid().evaluate((el) => (el.scrollTop = 0));
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      times.push(await switchTo('small', name('small', 0)));
+      times.push(await switchTo('acme', name('acme', 0)));
+    }
+    console.log(`account switches: ${times.map(Math.round).join(', ')} ms`);
+    times.sort((a, b) => a - b);
+    // The median, on this shared machine: a single switch can meet a busy moment.
+    expect(times[Math.floor(times.length / 2)]).toBeLessThan(100);
+    // Answers now take 500 ms: both accounts were opened before, so their rows show without waiting.
+    answerDelayMs = 500;
+    try {
+      const slow = [await switchTo('small', name('small', 0)), await switchTo('acme', name('acme', 0))];
+      console.log(`account switches with 500 ms answers: ${slow.map(Math.round).join(', ')} ms`);
+      for (const ms of slow) expect(ms).toBeLessThan(250);
+      // The rows read again meanwhile arrive and leave the grid as it was.
+      await page.waitForTimeout(700);
+      expect((await namesInView())[0]).toBe(name('acme', 0));
+    } finally {
+      answerDelayMs = 0;
+    }
+  });
+});
