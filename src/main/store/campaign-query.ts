@@ -9,7 +9,7 @@
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
 // serve both directions. Ties are broken by id, so paging is stable.
 import { z } from 'zod';
-import type { Campaign, SortableCampaignField } from '../../shared/domain/campaign';
+import { campaignSchema, type Campaign, type SortableCampaignField } from '../../shared/domain/campaign';
 import {
   campaignQuerySchema,
   DEFAULT_CAMPAIGN_SORT,
@@ -17,9 +17,7 @@ import {
   type ParsedCampaignQuery,
 } from '../../shared/domain/campaign-query';
 import { isServiceValue } from '../../shared/domain/service-values';
-import type { AccountsRepo } from './accounts-repo';
-import { normalizeNeedle } from './campaign-columns';
-import type { RowReader } from './campaigns-repo';
+import { campaignFromRow, normalizeNeedle } from './campaign-columns';
 import type { Database } from 'better-sqlite3';
 import { StoreError, describeIssues } from './errors';
 
@@ -133,14 +131,44 @@ export function parseCampaignQuery(input: CampaignQuery): ParsedCampaignQuery {
   return { ...parsed.data, sort: parsed.data.sort ?? DEFAULT_CAMPAIGN_SORT };
 }
 
-export function createCampaignQuery(
+/** A cached row that no longer rebuilds into a campaign (its caller quarantines it). */
+export interface DamagedRow {
+  key: { id_num: number; id: string };
+  row: Record<string, unknown>;
+  reason: string;
+}
+
+/** A page as read from the cache: the campaigns, the rows that did not rebuild, and the total. */
+export interface WindowRead {
+  rows: Campaign[];
+  damaged: DamagedRow[];
+  total: number;
+}
+
+/** A stored row as the campaign it was made from, or why it no longer makes one. */
+export function rebuildCampaign(row: Record<string, unknown>): { campaign: Campaign } | { reason: string } {
+  try {
+    const parsed = campaignSchema.safeParse(campaignFromRow(row));
+    if (parsed.success) return { campaign: parsed.data };
+    return { reason: describeIssues(parsed.error.issues) };
+  } catch {
+    return { reason: 'stored JSON is damaged' };
+  }
+}
+
+/**
+ * Runs checked queries of one account (its key found by the caller in the data file) over a
+ * connection to the cache file: the reader thread's (cache-reader.ts), so a screen's query never
+ * holds the main thread, or the main thread's own for the sync engine's rare reads. The same code
+ * on either, so both read the same rows in the same order.
+ */
+export function createWindowQuery(
   /** A connection to the cache file (read-only: only the scratch table in its temp schema is written). */
   db: Database,
-  accounts: AccountsRepo,
-  readRow: RowReader,
-): (q: CampaignQuery) => CampaignPage {
+): (accountKey: number, parsed: ParsedCampaignQuery) => WindowRead {
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   db.exec(TEXT_MATCH_TABLE_SQL);
+  const rowStmt = db.prepare('SELECT * FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
   const clearMatches = db.prepare('DELETE FROM temp.campaign_text_match');
   // Moves with every write to the cache: data_version with each commit of the cache writer (the
   // connection that writes it), total_changes() with the scratch table's own fills.
@@ -165,17 +193,19 @@ export function createCampaignQuery(
     return [...new Set([...asked, ...held])];
   };
 
-  return (input) => {
-    const parsed = parseCampaignQuery(input);
-    const accountKey = accounts.keyOf(parsed);
+  return (accountKey, parsed) => {
     const q = parsed.statuses?.length ? { ...parsed, statuses: spelledAsCached(accountKey, parsed.statuses) } : parsed;
-    const readRows = (keys: readonly { id_num: number; id: string }[]): Campaign[] => {
+    const readRows = (keys: readonly { id_num: number; id: string }[]): Pick<WindowRead, 'rows' | 'damaged'> => {
       const rows: Campaign[] = [];
-      for (const k of keys) {
-        const c = readRow(accountKey, q.profileId, k);
-        if (c) rows.push(c);
+      const damaged: DamagedRow[] = [];
+      for (const key of keys) {
+        const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
+        if (row === undefined) continue;
+        const rebuilt = rebuildCampaign(row);
+        if ('campaign' in rebuilt) rows.push(rebuilt.campaign);
+        else damaged.push({ key, row, reason: rebuilt.reason });
       }
-      return rows;
+      return { rows, damaged };
     };
     const built = buildCampaignQuery(accountKey, q);
     if (built.matchSql !== null) {
@@ -217,6 +247,6 @@ export function createCampaignQuery(
     } else {
       keys = db.prepare(built.pageSql).all(...built.pageParams);
     }
-    return { rows: readRows(keys.map((k) => keyRow.parse(k))), total };
+    return { ...readRows(keys.map((k) => keyRow.parse(k))), total };
   };
 }
