@@ -254,6 +254,9 @@ export function createCampaignsRepo(
    * each.
    */
   let freshRowsSent = 0;
+  const buildText = (): void => {
+    writer.send({ type: 'buildText' }).catch(() => undefined);
+  };
   const settleLoad = (): Promise<number> => {
     if (freshRowsSent === 0) return Promise.resolve(0);
     freshRowsSent = 0;
@@ -376,6 +379,8 @@ export function createCampaignsRepo(
           done = true;
           active.delete(accountKey);
           await writer.send({ type: 'endRefresh', accountKey, undo: null });
+          // The text index a bulk load emptied is built after the refresh has ended (not awaited).
+          if (empty) buildText();
           return { ...totals };
         },
         keep(ids) {
@@ -405,7 +410,10 @@ export function createCampaignsRepo(
           const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo }) : Promise.resolve(0);
           // A first load's indexes are built again after its rows went (the writer takes requests
           // in order), so no index is built for rows about to be removed.
-          if (load) settleLoad().catch(() => undefined);
+          if (load) {
+            settleLoad().catch(() => undefined);
+            buildText();
+          }
           return undone;
         },
       };
