@@ -66,8 +66,23 @@ export function rowAt(pages: Record<number, CampaignRecord[]>, index: number): C
   return pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
 }
 
+/**
+ * How long the search text must stay unchanged before it is saved with the account's view: a
+ * search is asked at each keystroke, but saving each one would write the view file per key.
+ */
+export const TEXT_SAVE_DELAY_MS = 400;
+
 export const useCampaigns = create<CampaignsState>()((set, get) => {
   const inFlight = new Set<string>();
+  /** The save of a typed text that waits for the typing to pause, and the account it belongs to. */
+  let textSave: { timer: ReturnType<typeof setTimeout>; save: () => void } | null = null;
+  const flushTextSave = () => {
+    if (textSave === null) return;
+    clearTimeout(textSave.timer);
+    const { save } = textSave;
+    textSave = null;
+    save();
+  };
   let lastRange = { start: 0, end: PAGE_SIZE };
 
   async function fetchPage(page: number, generation: number): Promise<void> {
@@ -139,6 +154,8 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     setAccount(ref) {
       const cur = get().account;
       if (sameAccount(cur, ref)) return;
+      // The text typed for the account being left is saved for it now.
+      flushTextSave();
       const view = ref ? useViews.getState().accountView(ref) : null;
       restart({
         account: ref,
@@ -166,7 +183,12 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     setText(text) {
       if (text === get().text) return;
       restart({ text });
-      remember({ text });
+      const ref = get().account;
+      if (textSave !== null) clearTimeout(textSave.timer);
+      const save = () => {
+        if (ref) useViews.getState().patchAccount(ref, { text });
+      };
+      textSave = { save, timer: setTimeout(flushTextSave, TEXT_SAVE_DELAY_MS) };
     },
     ensureRange(start, end) {
       lastRange = { start, end };
