@@ -82,7 +82,7 @@ async function loopWhile<T>(work: () => Promise<T>): Promise<{ busy: number; too
 describe('campaign reads off the main thread', () => {
   it('keeps the event loop turning while searches read every row of a 200,000-campaign account', async () => {
     // Words of one or two letters no row holds: each is tested on every row of the account.
-    const texts = ['q', 'qx', 'xq', 'zq', 'qz'];
+    const texts = ['q', 'qx', 'xq', 'zq', 'qz', 'jq', 'qj', 'vq'];
     const { busy, took, stall, value } = await loopWhile(async () => {
       const totals: number[] = [];
       for (const text of texts) totals.push((await env.core.handlers['campaigns.query']({ ...ACCOUNT, text, limit: 50, offset: 0 })).total);
@@ -91,7 +91,7 @@ describe('campaign reads off the main thread', () => {
     expect(value).toEqual(texts.map(() => 0));
     const seen = `searches took ${took.toFixed(0)} ms, the loop was busy ${busy.toFixed(0)} ms, a 5 ms timer waited at most ${stall.toFixed(0)} ms`;
     // The searches are slow enough to show a held loop (each scans the account) ...
-    expect(took, seen).toBeGreaterThan(200);
+    expect(took, seen).toBeGreaterThan(150);
     // ... and the main thread spent that time waiting, free to take a timer or another call (on
     // the main thread the loop was busy for all of it).
     expect(busy, seen).toBeLessThan(took / 4);
@@ -99,13 +99,17 @@ describe('campaign reads off the main thread', () => {
   });
 
   it('answers other calls while a search runs', async () => {
-    const search = env.core.handlers['campaigns.query']({ ...ACCOUNT, text: 'zz', limit: 50, offset: 0 });
-    const start = performance.now();
-    await env.core.handlers['accounts.list']({ profileId: ACCOUNT.profileId });
-    const other = performance.now() - start;
-    const page = await search;
-    const both = performance.now() - start;
-    expect(page.total).toBe(0);
-    expect(other).toBeLessThan(both / 2);
+    const done: string[] = [];
+    const search = env.core.handlers['campaigns.query']({ ...ACCOUNT, text: 'zz', limit: 50, offset: 0 }).then((page) => {
+      done.push('search');
+      return page;
+    });
+    // The next turn of the event loop: the window's next call comes in a message of its own.
+    await new Promise((resolve) => setImmediate(resolve));
+    await env.core.handlers['accounts.list']({ profileId: ACCOUNT.profileId }).then(() => done.push('accounts'));
+    expect((await search).total).toBe(0);
+    // The account list, asked after the search, is answered while the search still reads (on the
+    // main thread the search was over before the list was even asked).
+    expect(done).toEqual(['accounts', 'search']);
   });
 });
