@@ -112,4 +112,21 @@ describe('campaign reads off the main thread', () => {
     // main thread the search was over before the list was even asked).
     expect(done).toEqual(['accounts', 'search']);
   });
+
+  it('does not read a waiting search the person typed past: the newest text waits only for the one being read', async () => {
+    const ask = (text: string) => env.core.handlers['campaigns.query']({ ...ACCOUNT, text, limit: 50, offset: 0 });
+    // Typed one key at a time: "q" is being read when "qu" and "qua" are asked.
+    const [q, qu, qua] = await Promise.allSettled([ask('q'), ask('qu'), ask('qua')]);
+    expect(q.status).toBe('fulfilled');
+    expect(qu).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
+    expect(qua).toMatchObject({ status: 'fulfilled', value: { total: 0 } });
+    // Another list (another page) is never taken for a newer search of this one.
+    const [first, other] = await Promise.allSettled([
+      ask('zq'),
+      env.core.handlers['campaigns.query']({ ...ACCOUNT, text: 'qz', limit: 50, offset: 50 }),
+      ask('qj'),
+    ]);
+    expect(first.status).toBe('fulfilled');
+    expect(other.status).toBe('fulfilled');
+  });
 });
