@@ -11,12 +11,14 @@ export default defineConfig({
       outDir: resolve(import.meta.dirname, 'out/main'),
       // better-sqlite3 and keytar are native: they must stay in node_modules, not in the bundle.
       externalizeDeps: true,
-      // The campaign cache writer runs on a worker thread from a file of its own, beside index.js
-      // (src/main/store/cache-writer/cache-writer.ts looks for it there).
+      // The campaign cache writer and reader run on worker threads from files of their own, beside
+      // index.js (src/main/store/cache-writer/cache-writer.ts and cache-reader.ts look
+      // for them there).
       rollupOptions: {
         input: {
           index: resolve(import.meta.dirname, 'src/main/electron/index.ts'),
           'campaign-cache-worker': resolve(import.meta.dirname, 'src/main/store/cache-writer/worker.ts'),
+          'campaign-cache-reader': resolve(import.meta.dirname, 'src/main/store/cache-reader-worker.ts'),
         },
       },
     },

@@ -17,7 +17,7 @@ import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, DATABASE_FILE, type DeskCore } from '../src/main/app/create-core';
 import { createSecretStore } from '../src/main/secrets';
 import { cacheFileOf } from '../src/main/store';
-import { CAMPAIGN_INDEXES } from '../src/main/store/cache-file';
+import { CAMPAIGN_INDEXES, hasTextIndex } from '../src/main/store/cache-file';
 import { CONTROL_SECRET_ENV } from '../src/sandbox/index';
 import type { SyncProgress } from '../src/shared/ipc/contract';
 
@@ -26,12 +26,12 @@ export const SCALE_SIZES = [100_000, 300_000, 1_000_000];
 
 const load1 = () => loadavg()[0];
 
-/** Waits until the cache file has every index the window uses. */
+/** Waits until the cache file has every index the window uses (the sort indexes and the text index). */
 async function indexesBuilt(cacheFile: string): Promise<void> {
   const db = new Database(cacheFile, { readonly: true });
   try {
     const count = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name GLOB 'campaigns_by_*'").pluck();
-    while ((count.get() as number) < CAMPAIGN_INDEXES.length) await new Promise((r) => setTimeout(r, 50));
+    while ((count.get() as number) < CAMPAIGN_INDEXES.length || !hasTextIndex(db)) await new Promise((r) => setTimeout(r, 50));
   } finally {
     db.close();
   }

@@ -14,6 +14,7 @@ const STORE_CODES: Record<StoreErrorCode, ErrorCode> = {
   REFRESH_SUPERSEDED: 'conflict',
   HAS_PENDING_CHANGES: 'conflict',
   CACHE_UNAVAILABLE: 'database',
+  QUERY_SUPERSEDED: 'conflict',
 };
 
 export function asDeskError(e: unknown): unknown {

@@ -9,7 +9,7 @@
 // Empty values sort first ascending and last descending (SQLite's order): that lets one index
 // serve both directions. Ties are broken by id, so paging is stable.
 import { z } from 'zod';
-import type { Campaign, SortableCampaignField } from '../../shared/domain/campaign';
+import { campaignSchema, type Campaign, type SortableCampaignField } from '../../shared/domain/campaign';
 import {
   campaignQuerySchema,
   DEFAULT_CAMPAIGN_SORT,
@@ -17,9 +17,8 @@ import {
   type ParsedCampaignQuery,
 } from '../../shared/domain/campaign-query';
 import { isServiceValue } from '../../shared/domain/service-values';
-import type { AccountsRepo } from './accounts-repo';
-import { normalizeNeedle } from './campaign-columns';
-import type { RowReader } from './campaigns-repo';
+import { campaignFromRow, idSortKey, normalizeNeedle } from './campaign-columns';
+import { textRowidRange } from './cache-file';
 import type { Database } from 'better-sqlite3';
 import { StoreError, describeIssues } from './errors';
 
@@ -34,9 +33,15 @@ export interface BuiltQuery {
   /** Fills temp.campaign_text_match with the ids matching the text (run when the needle or data changed). */
   matchSql: string | null;
   matchParams: unknown[];
-  /** Keys (id_num, id) of the page's rows, in order. */
+  /** Keys (id_num, id) of the page's rows, in order: a walk of the sort's index. */
   pageSql: string;
   pageParams: unknown[];
+  /**
+   * The same keys read from the scratch table's matches, each looked up and the few sorted (null
+   * without a scratch table): cheaper than walking the sort index when the matches are few.
+   */
+  fewPageSql: string | null;
+  fewPageParams: unknown[];
   countSql: string;
   countParams: unknown[];
 }
@@ -45,12 +50,13 @@ export interface BuiltQuery {
 export const TEXT_MATCH_TABLE_SQL =
   'CREATE TEMP TABLE IF NOT EXISTS campaign_text_match (id TEXT PRIMARY KEY, id_num INTEGER NOT NULL) WITHOUT ROWID';
 
-/** The ORDER BY terms of a sort (the one definition of a list's order). */
-export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' | 'desc'): string {
+/** The ORDER BY terms of a sort (the one definition of a list's order); `of`: a table alias. */
+export function campaignOrderBy(field: SortableCampaignField, direction: 'asc' | 'desc', of = ''): string {
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  const c = of === '' ? '' : `${of}.`;
   // The field is one of SORTABLE_CAMPAIGN_FIELDS (checked by zod), each a column of its own name;
   // id is the table's own order (id_num, id).
-  return field === 'id' ? `id_num ${dir}, id ${dir}` : `${field} ${dir}, id_num ${dir}, id ${dir}`;
+  return field === 'id' ? `${c}id_num ${dir}, ${c}id ${dir}` : `${c}${field} ${dir}, ${c}id_num ${dir}, ${c}id ${dir}`;
 }
 
 export type TextFilter = { words: string[] } | { ids: string[] };
@@ -72,8 +78,34 @@ export function textFilter(text: string): TextFilter | null {
   return { words: tokens };
 }
 
-/** Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs. */
-export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): BuiltQuery {
+/**
+ * How the words of a text are matched:
+ * - `scan`: each word tested with instr() on every row of the account, into the scratch table
+ *   (0.3-0.6 s at 1,000,000 campaigns); for words all shorter than three characters, which the
+ *   text index cannot find, or while that index is being built.
+ * - `index`: the text index's matches (cache-file.ts, campaign_text) into the scratch table: each
+ *   word a phrase of its trigrams, all required, which matches where instr() does; a shorter word
+ *   beside them is tested on those matches' rows.
+ * - `walk`: no scratch table: the sort's index is walked and each row it names tested with instr()
+ *   until the page is full. For a word many campaigns hold, whose first page is found after a few
+ *   hundred rows, while filling the scratch table with its matches would read them all.
+ */
+export type TextPlan = 'scan' | 'index' | 'walk';
+
+/** A word as an FTS5 string: in double quotes, each quote doubled, so no character is query syntax. */
+const ftsString = (word: string) => `"${word.replaceAll('"', '""')}"`;
+
+/** The text index's query for the words (each of three characters or more: trigramWords). */
+export const textIndexQuery = (words: readonly string[]) => words.map(ftsString).join(' ');
+
+/** Whether every word has a trigram (counted in code points, as the tokenizer counts them). */
+export const trigramWords = (words: readonly string[]) => words.every((w) => [...w].length >= 3);
+
+/**
+ * Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs.
+ * `plan` says how words are matched (TextPlan); a list of ids is always looked up by key.
+ */
+export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery, plan: TextPlan = 'scan'): BuiltQuery {
   const order = campaignOrderBy(q.sort.field, q.sort.direction);
   // Every statement starts with the account: each index leads with account_key.
   const t = 'campaigns';
@@ -88,40 +120,95 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery): 
     params.push(...statuses);
   }
   const filter = textFilter(q.text ?? '');
-  let count: { sql: string; params: unknown[] };
+  const statusCount = statuses.length > 0 ? ` AND status IN (${marks})` : '';
+  const page = (w: string[], p: unknown[]) => ({
+    pageSql: `SELECT id_num, id FROM ${t} WHERE ${w.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    pageParams: [...p, q.limit, q.offset],
+  });
   if (filter === null) {
-    count = {
-      sql: `SELECT count(*) FROM ${t} WHERE account_key = ?${statuses.length > 0 ? ` AND status IN (${marks})` : ''}`,
-      params: [accountKey, ...statuses],
+    return {
+      matchSql: null,
+      matchParams: [],
+      ...page(where, params),
+      fewPageSql: null,
+      fewPageParams: [],
+      countSql: `SELECT count(*) FROM ${t} WHERE account_key = ?${statusCount}`,
+      countParams: [accountKey, ...statuses],
     };
-  } else {
-    // The sort index is walked as usual, each entry tested against the matching ids (id is part
-    // of every index entry, and the scratch table's key answers the test without a copy).
-    where.push('+id IN (SELECT id FROM temp.campaign_text_match)');
-    count =
-      statuses.length === 0
-        ? { sql: 'SELECT count(*) FROM temp.campaign_text_match', params: [] }
+  }
+  if ('words' in filter && plan === 'walk') {
+    const tests = filter.words.map(() => 'instr(search, ?) > 0');
+    const [lo, hi] = textRowidRange(accountKey);
+    return {
+      matchSql: null,
+      matchParams: [],
+      ...page([...where, ...tests], [...params, ...filter.words]),
+      fewPageSql: null,
+      fewPageParams: [],
+      // Without a status filter or a short word the text index counts its matches in the account's
+      // range; with one, each match's row must be read, and the account's rows are read instead.
+      ...(statuses.length === 0 && trigramWords(filter.words)
+        ? {
+            countSql: 'SELECT count(*) FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ?',
+            countParams: [textIndexQuery(filter.words), lo, hi],
+          }
+        : {
+            countSql: `SELECT count(*) FROM ${t} WHERE account_key = ? AND ${tests.join(' AND ')}${statusCount}`,
+            countParams: [accountKey, ...filter.words, ...statuses],
+          }),
+    };
+  }
+  // The sort index is walked as usual, each entry tested against the matching ids (id is part
+  // of every index entry, and the scratch table's key answers the test without a copy).
+  const count =
+    statuses.length === 0
+      ? { sql: 'SELECT count(*) FROM temp.campaign_text_match', params: [] }
+      : {
+          sql:
+            `SELECT count(*) FROM temp.campaign_text_match m JOIN ${t} c ` +
+            `ON c.account_key = ? AND c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
+          params: [accountKey, ...statuses],
+        };
+  let match: { sql: string; params: unknown[] };
+  if ('ids' in filter) {
+    // Looked up by key, one id at a time.
+    match = {
+      sql: `SELECT c.id, c.id_num FROM (VALUES ${filter.ids.map(() => '(?, ?)').join(', ')}) v CROSS JOIN ${t} c ON c.account_key = ? AND c.id_num = v.column1 AND c.id = v.column2`,
+      params: [...filter.ids.flatMap((id) => [idSortKey(id), id]), accountKey],
+    };
+  } else if (plan === 'index') {
+    // The index finds the words it can (three characters or more); a shorter word is tested on the
+    // rows of those matches alone.
+    const long = filter.words.filter((w) => trigramWords([w]));
+    const short = filter.words.filter((w) => !trigramWords([w]));
+    match =
+      short.length === 0
+        ? {
+            sql: 'SELECT id, id_num FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ?',
+            params: [textIndexQuery(long), ...textRowidRange(accountKey)],
+          }
         : {
             sql:
-              `SELECT count(*) FROM temp.campaign_text_match m JOIN ${t} c ` +
-              `ON c.account_key = ? AND c.id_num = m.id_num AND c.id = m.id WHERE c.status IN (${marks})`,
-            params: [accountKey, ...statuses],
+              `SELECT c.id, c.id_num FROM campaign_text f CROSS JOIN ${t} c ON c.account_key = ? AND c.id_num = f.id_num AND c.id = f.id ` +
+              `WHERE f.campaign_text MATCH ? AND f.rowid BETWEEN ? AND ? AND ${short.map(() => 'instr(c.search, ?) > 0').join(' AND ')}`,
+            params: [accountKey, textIndexQuery(long), ...textRowidRange(accountKey), ...short],
           };
+  } else {
+    match = {
+      sql: `SELECT id, id_num FROM ${t} WHERE account_key = ? AND ${filter.words.map(() => 'instr(search, ?) > 0').join(' AND ')}`,
+      params: [accountKey, ...filter.words],
+    };
   }
-  const match =
-    filter === null
-      ? null
-      : 'ids' in filter
-        ? { where: `id IN (${filter.ids.map(() => '?').join(', ')})`, params: filter.ids }
-        : { where: filter.words.map(() => 'instr(search, ?) > 0').join(' AND '), params: filter.words };
   return {
-    matchSql:
-      match === null
-        ? null
-        : `INSERT INTO temp.campaign_text_match (id, id_num) SELECT id, id_num FROM ${t} WHERE account_key = ? AND ${match.where}`,
-    matchParams: match === null ? [] : [accountKey, ...match.params],
-    pageSql: `SELECT id_num, id FROM ${t} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    pageParams: [...params, q.limit, q.offset],
+    matchSql: `INSERT INTO temp.campaign_text_match (id, id_num) ${match.sql}`,
+    matchParams: match.params,
+    ...page([...where, '+id IN (SELECT id FROM temp.campaign_text_match)'], params),
+    // CROSS JOIN keeps the matches the outer loop: each is looked up by key, and the few sorted.
+    fewPageSql:
+      `SELECT c.id_num, c.id FROM temp.campaign_text_match m CROSS JOIN ${t} c ` +
+      `ON c.account_key = ? AND c.id_num = m.id_num AND c.id = m.id${statuses.length > 0 ? ` WHERE c.status IN (${marks})` : ''} ` +
+      `ORDER BY ${campaignOrderBy(q.sort.field, q.sort.direction, 'c')} LIMIT ? OFFSET ?`,
+    fewPageParams: [accountKey, ...statuses, q.limit, q.offset],
     countSql: count.sql,
     countParams: count.params,
   };
@@ -133,21 +220,81 @@ export function parseCampaignQuery(input: CampaignQuery): ParsedCampaignQuery {
   return { ...parsed.data, sort: parsed.data.sort ?? DEFAULT_CAMPAIGN_SORT };
 }
 
-export function createCampaignQuery(
+/**
+ * A text that many campaigns hold (this many or more in the account): its first page is read by
+ * walking the sort index and testing rows (TextPlan 'walk'), since a match turns up every few rows.
+ */
+const COMMON_MATCHES = 10_000;
+
+/** Matches up to this many are looked up by key and sorted for a page, instead of walking the sort's index. */
+const FEW_MATCHES = 20_000;
+
+/** A cached row that no longer rebuilds into a campaign (its caller quarantines it). */
+export interface DamagedRow {
+  key: { id_num: number; id: string };
+  row: Record<string, unknown>;
+  reason: string;
+}
+
+/** A page as read from the cache: the campaigns, the rows that did not rebuild, and the total. */
+export interface WindowRead {
+  rows: Campaign[];
+  damaged: DamagedRow[];
+  total: number;
+}
+
+/** A stored row as the campaign it was made from, or why it no longer makes one. */
+export function rebuildCampaign(row: Record<string, unknown>): { campaign: Campaign } | { reason: string } {
+  try {
+    const parsed = campaignSchema.safeParse(campaignFromRow(row));
+    if (parsed.success) return { campaign: parsed.data };
+    return { reason: describeIssues(parsed.error.issues) };
+  } catch {
+    return { reason: 'stored JSON is damaged' };
+  }
+}
+
+/**
+ * Runs checked queries of one account (its key found by the caller in the data file) over a
+ * connection to the cache file: the reader thread's (cache-reader.ts), so a screen's query never
+ * holds the main thread, or the main thread's own for the sync engine's rare reads. The same code
+ * on either, so both read the same rows in the same order.
+ */
+export function createWindowQuery(
   /** A connection to the cache file (read-only: only the scratch table in its temp schema is written). */
   db: Database,
-  accounts: AccountsRepo,
-  readRow: RowReader,
-): (q: CampaignQuery) => CampaignPage {
+  /**
+   * false: every text is matched as before the text index (TextPlan 'scan', pages walked through
+   * the sort index), so bench/search.ts can time both ways on one file in one run.
+   */
+  opts: { textIndex?: boolean } = {},
+): (accountKey: number, parsed: ParsedCampaignQuery) => WindowRead {
+  const useIndex = opts.textIndex !== false;
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   db.exec(TEXT_MATCH_TABLE_SQL);
+  const rowStmt = db.prepare('SELECT * FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
   const clearMatches = db.prepare('DELETE FROM temp.campaign_text_match');
   // Moves with every write to the cache: data_version with each commit of the cache writer (the
   // connection that writes it), total_changes() with the scratch table's own fills.
   const totalChanges = db.prepare("SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version())").pluck();
   // What the scratch table holds: any change to the data invalidates it; scrolling a filtered
   // list reuses it.
-  let matched: { accountKey: number; needle: string; changes: string } | null = null;
+  let matched: { accountKey: number; needle: string; changes: string; size: number } | null = null;
+  const snapshot = db.transaction((fn: () => WindowRead): WindowRead => fn());
+  const textIndexWhole = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'campaign_text_insert'").pluck();
+  /** How the words of the query's text are matched (TextPlan). */
+  const planOf = (accountKey: number, q: ParsedCampaignQuery): TextPlan => {
+    const filter = textFilter(q.text ?? '');
+    const long = filter !== null && 'words' in filter ? filter.words.filter((w) => trigramWords([w])) : [];
+    if (!useIndex || long.length === 0 || textIndexWhole.get() !== 1) return 'scan';
+    // Scrolling on: the matches are read into the scratch table once and each page found among them.
+    if (q.offset > 0) return 'index';
+    const held = db
+      .prepare('SELECT count(*) FROM (SELECT 1 FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)')
+      .pluck()
+      .get(textIndexQuery(long), ...textRowidRange(accountKey), COMMON_MATCHES) as number;
+    return held >= COMMON_MATCHES ? 'walk' : 'index';
+  };
   let lastCount: { key: string; changes: string; total: number } | null = null;
   const cachedStatuses = db.prepare('SELECT status FROM campaigns WHERE account_key = ? AND status IS NOT NULL GROUP BY status').pluck();
   let lastSpellings: { accountKey: number; changes: string; statuses: string[] } | null = null;
@@ -165,58 +312,67 @@ export function createCampaignQuery(
     return [...new Set([...asked, ...held])];
   };
 
-  return (input) => {
-    const parsed = parseCampaignQuery(input);
-    const accountKey = accounts.keyOf(parsed);
+  return (accountKey, parsed) => {
     const q = parsed.statuses?.length ? { ...parsed, statuses: spelledAsCached(accountKey, parsed.statuses) } : parsed;
-    const readRows = (keys: readonly { id_num: number; id: string }[]): Campaign[] => {
+    const readRows = (keys: readonly { id_num: number; id: string }[]): Pick<WindowRead, 'rows' | 'damaged'> => {
       const rows: Campaign[] = [];
-      for (const k of keys) {
-        const c = readRow(accountKey, q.profileId, k);
-        if (c) rows.push(c);
+      const damaged: DamagedRow[] = [];
+      for (const key of keys) {
+        const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
+        if (row === undefined) continue;
+        const rebuilt = rebuildCampaign(row);
+        if ('campaign' in rebuilt) rows.push(rebuilt.campaign);
+        else damaged.push({ key, row, reason: rebuilt.reason });
       }
-      return rows;
+      return { rows, damaged };
     };
-    const built = buildCampaignQuery(accountKey, q);
-    if (built.matchSql !== null) {
-      const needle = JSON.stringify(built.matchParams);
-      const changes = totalChanges.get() as string;
-      if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
-        // Only the connection's temp schema is written: no lock on the database file, no fsync.
-        matched = null;
-        clearMatches.run();
-        db.prepare(built.matchSql).run(...built.matchParams);
-        // Filling the scratch table counted as changes: remember the count after it.
-        matched = { accountKey, needle, changes: totalChanges.get() as string };
+    // One read transaction from choosing the plan to reading the page: the cache writer empties
+    // the text index for a bulk load and builds it again after, and the plan must hold throughout.
+    return snapshot(() => {
+      const plan = planOf(accountKey, q);
+      const built = buildCampaignQuery(accountKey, q, plan);
+      if (built.matchSql !== null) {
+        const needle = JSON.stringify([built.matchSql, built.matchParams]);
+        const changes = totalChanges.get() as string;
+        if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
+          // Only the connection's temp schema is written: no lock on the database file, no fsync.
+          matched = null;
+          clearMatches.run();
+          const size = db.prepare(built.matchSql).run(...built.matchParams).changes;
+          // Filling the scratch table counted as changes: remember the count after it.
+          matched = { accountKey, needle, changes: totalChanges.get() as string, size };
+        }
       }
-    }
-    // Statements are prepared per call: there are a few dozen shapes and preparing is
-    // microseconds, cheaper than a cache that grows with every status combination. The count is
-    // remembered while nothing changes, since scrolling asks for it with every page.
-    const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
-    const changesNow = totalChanges.get() as string;
-    if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
-      const value = db
-        .prepare(built.countSql)
-        .pluck()
-        .get(...built.countParams) as number;
-      lastCount = { key: countKey, changes: changesNow, total: value };
-    }
-    const total = lastCount.total;
-    // A page past the middle is read from the other end (same order, reversed), so no page
-    // skips more than half of the list.
-    let keys: unknown[];
-    if (q.offset > total / 2 && q.offset < total) {
-      const limit = Math.min(q.limit, total - q.offset);
-      const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
-      const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit });
-      keys = db
-        .prepare(back.pageSql)
-        .all(...back.pageParams)
-        .reverse();
-    } else {
-      keys = db.prepare(built.pageSql).all(...built.pageParams);
-    }
-    return { rows: readRows(keys.map((k) => keyRow.parse(k))), total };
+      // Statements are prepared per call: there are a few dozen shapes and preparing is
+      // microseconds, cheaper than a cache that grows with every status combination. The count is
+      // remembered while nothing changes, since scrolling asks for it with every page.
+      const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
+      const changesNow = totalChanges.get() as string;
+      if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
+        const value = db
+          .prepare(built.countSql)
+          .pluck()
+          .get(...built.countParams) as number;
+        lastCount = { key: countKey, changes: changesNow, total: value };
+      }
+      const total = lastCount.total;
+      let keys: unknown[];
+      if (useIndex && built.fewPageSql !== null && matched !== null && matched.size <= FEW_MATCHES) {
+        keys = db.prepare(built.fewPageSql).all(...built.fewPageParams);
+      } else if (q.offset > total / 2 && q.offset < total) {
+        // A page past the middle is read from the other end (same order, reversed), so no page
+        // skips more than half of the list.
+        const limit = Math.min(q.limit, total - q.offset);
+        const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
+        const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit }, plan);
+        keys = db
+          .prepare(back.pageSql)
+          .all(...back.pageParams)
+          .reverse();
+      } else {
+        keys = db.prepare(built.pageSql).all(...built.pageParams);
+      }
+      return { ...readRows(keys.map((k) => keyRow.parse(k))), total };
+    });
   };
 }

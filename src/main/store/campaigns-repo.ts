@@ -19,8 +19,17 @@ import { campaignSchema, type Campaign } from '../../shared/domain/campaign';
 import { fullTurn } from '../clock/turns';
 import type { AccountsRepo } from './accounts-repo';
 import type { CacheWriter } from './cache-writer/cache-writer';
-import { campaignFromRow, campaignRowValues, idSortKey } from './campaign-columns';
-import { createCampaignQuery, type CampaignPage, type CampaignQuery } from './campaign-query';
+import { campaignRowValues, idSortKey } from './campaign-columns';
+import type { CacheReader } from './cache-reader';
+import {
+  createWindowQuery,
+  parseCampaignQuery,
+  rebuildCampaign,
+  type CampaignPage,
+  type CampaignQuery,
+  type DamagedRow,
+  type WindowRead,
+} from './campaign-query';
 import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
@@ -96,6 +105,11 @@ export interface CampaignsRepo {
   /** The distinct values of one enum column in the account's cache, in order, at most `limit`. */
   distinctValues(ref: AccountRef, column: EnumColumn, limit?: number): string[];
   query(q: CampaignQuery): CampaignPage;
+  /**
+   * The same page read on the cache reader's thread (cache-reader.ts): what the window's queries
+   * use, so that no search holds the main thread's event loop.
+   */
+  readWindow(q: CampaignQuery): Promise<CampaignPage>;
   /** Deletes the account's cached campaigns (on the writer) before the account itself is removed. */
   forget(ref: AccountRef): Promise<number>;
 }
@@ -151,8 +165,6 @@ interface ActiveRefresh {
   startedEmpty: boolean;
 }
 
-export type RowReader = (accountKey: number, profileId: string, key: { id_num: number; id: string }) => Campaign | undefined;
-
 /**
  * What a refresh hands the writer for one batch: its rows, whether its account started empty, and
  * whether the writer tracks the rows it inserts (to take them back if the refresh is undone).
@@ -172,6 +184,8 @@ export interface CampaignCache {
   /** Read-only connection to the cache file. */
   read: Database;
   writer: CacheWriter;
+  /** The thread that runs the window's queries on a read-only connection of its own. */
+  reader: CacheReader;
 }
 
 export function createCampaignsRepo(
@@ -180,7 +194,7 @@ export function createCampaignsRepo(
   quarantine: QuarantineRepo,
   cache: CampaignCache,
 ): CampaignsRepo {
-  const { read, writer } = cache;
+  const { read, writer, reader } = cache;
   const active = new Map<number, ActiveRefresh>();
   const keysAfter = read.prepare<[number, number, string, number], { id_num: number; id: string }>(
     'SELECT id_num, id FROM campaigns WHERE account_key = ? AND (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?',
@@ -199,26 +213,38 @@ export function createCampaignsRepo(
   const markSynced = (ref: AccountRef) => ctx.cacheTx(() => accounts.markSynced(ref, ctx.clock.now()));
 
   /** A cached row that no longer rebuilds into a campaign is quarantined; the next refresh fetches it again. */
-  const readRow: RowReader = (accountKey, profileId, key) => {
-    const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
-    if (row === undefined) return undefined;
-    let reason: string;
-    try {
-      const parsed = campaignSchema.safeParse(campaignFromRow(row));
-      if (parsed.success) return parsed.data;
-      reason = describeIssues(parsed.error.issues);
-    } catch {
-      reason = 'stored JSON is damaged';
-    }
+  const quarantineRow = (accountKey: number, profileId: string, d: DamagedRow): void => {
+    const { key, row, reason } = d;
     active.get(accountKey)?.distrusted.add(key.id);
     quarantine.add({ source: 'campaigns', sourceKey: `${accountKey}/${key.id}`, profileId, row, reason }, () => {
       // Until the writer has removed it, the row is skipped again (and quarantined once: same key).
       writer.send({ type: 'delete', accountKey, keys: [[key.id_num, key.id]] }).catch(() => undefined);
     });
+  };
+  const readRow = (accountKey: number, profileId: string, key: { id_num: number; id: string }): Campaign | undefined => {
+    const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
+    if (row === undefined) return undefined;
+    const rebuilt = rebuildCampaign(row);
+    if ('campaign' in rebuilt) return rebuilt.campaign;
+    quarantineRow(accountKey, profileId, { key, row, reason: rebuilt.reason });
     return undefined;
   };
+  const pageOf = (accountKey: number, profileId: string, read: WindowRead): CampaignPage => {
+    for (const d of read.damaged) quarantineRow(accountKey, profileId, d);
+    return { rows: read.rows, total: read.total };
+  };
 
-  const query = createCampaignQuery(read, accounts, readRow);
+  const windowQuery = createWindowQuery(read);
+  const query = (q: CampaignQuery): CampaignPage => {
+    const parsed = parseCampaignQuery(q);
+    const accountKey = accounts.keyOf(parsed);
+    return pageOf(accountKey, parsed.profileId, windowQuery(accountKey, parsed));
+  };
+  const readWindow = async (q: CampaignQuery): Promise<CampaignPage> => {
+    const parsed = parseCampaignQuery(q);
+    const accountKey = accounts.keyOf(parsed);
+    return pageOf(accountKey, parsed.profileId, await reader.query(accountKey, parsed));
+  };
 
   /**
    * Rows of accounts that started empty sent to the writer since its last settle. The writer may
@@ -228,6 +254,9 @@ export function createCampaignsRepo(
    * each.
    */
   let freshRowsSent = 0;
+  const buildText = (): void => {
+    writer.send({ type: 'buildText' }).catch(() => undefined);
+  };
   const settleLoad = (): Promise<number> => {
     if (freshRowsSent === 0) return Promise.resolve(0);
     freshRowsSent = 0;
@@ -350,6 +379,8 @@ export function createCampaignsRepo(
           done = true;
           active.delete(accountKey);
           await writer.send({ type: 'endRefresh', accountKey, undo: null });
+          // The text index a bulk load emptied is built after the refresh has ended (not awaited).
+          if (empty) buildText();
           return { ...totals };
         },
         keep(ids) {
@@ -379,7 +410,10 @@ export function createCampaignsRepo(
           const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo }) : Promise.resolve(0);
           // A first load's indexes are built again after its rows went (the writer takes requests
           // in order), so no index is built for rows about to be removed.
-          if (load) settleLoad().catch(() => undefined);
+          if (load) {
+            settleLoad().catch(() => undefined);
+            buildText();
+          }
           return undone;
         },
       };
@@ -424,5 +458,6 @@ export function createCampaignsRepo(
       return read.prepare(sql).pluck().all(accounts.keyOf(ref), limit) as string[];
     },
     query,
+    readWindow,
   };
 }

@@ -9,7 +9,8 @@ export type StoreErrorCode =
   | 'BAD_TRANSITION'
   | 'REFRESH_SUPERSEDED'
   | 'HAS_PENDING_CHANGES'
-  | 'CACHE_UNAVAILABLE';
+  | 'CACHE_UNAVAILABLE'
+  | 'QUERY_SUPERSEDED';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

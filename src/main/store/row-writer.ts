@@ -14,6 +14,11 @@ export interface RowTable {
   key: readonly string[];
   /** Every written column, the key first. */
   columns: readonly string[];
+  /**
+   * A column given a number when a row is inserted, and never compared or updated (the campaigns'
+   * text_rowid: its row in the text index, cache-file.ts). `next` hands out the number of a row.
+   */
+  serial?: { column: string; next: (values: readonly unknown[]) => number };
 }
 
 export interface RowStatements {
@@ -24,6 +29,8 @@ export interface RowStatements {
   insert: Statement;
   /** Inserts a row unless its key is stored (then changes is 0). */
   insertIfNew: Statement;
+  /** The serial column's number for a row about to be inserted, or none (inserts take the row's values alone). */
+  serial: ((values: readonly unknown[]) => number) | null;
   /** An UPDATE of exactly the columns in `mask` (bit k = the k-th column after the key). */
   update(mask: number): Statement;
 }
@@ -32,13 +39,15 @@ export function rowStatements(db: Database, t: RowTable): RowStatements {
   const n = t.key.length;
   const rest = t.columns.slice(n);
   const byKey = t.key.map((c) => `${c} = ?`).join(' AND ');
-  const values = `(${t.columns.join(', ')}) VALUES (${t.columns.map(() => '?').join(', ')})`;
+  const inserted = t.serial ? [...t.columns, t.serial.column] : t.columns;
+  const values = `(${inserted.join(', ')}) VALUES (${inserted.map(() => '?').join(', ')})`;
   const updates = new Map<number, Statement>();
   return {
     keyLength: n,
     current: db.prepare(`SELECT ${rest.join(', ')} FROM ${t.table} WHERE ${byKey}`).raw(),
     insert: db.prepare(`INSERT INTO ${t.table} ${values}`),
     insertIfNew: db.prepare(`INSERT INTO ${t.table} ${values} ON CONFLICT DO NOTHING`),
+    serial: t.serial?.next ?? null,
     update(mask) {
       let stmt = updates.get(mask);
       if (!stmt) {
@@ -81,7 +90,8 @@ export function writeRows(
   const n = s.keyLength;
   let written = 0;
   for (const values of rows) {
-    if (opts.mostlyNew && s.insertIfNew.run(...values).changes > 0) {
+    // (A number taken by a row that turns out to be stored is simply not used: gaps do no harm.)
+    if (opts.mostlyNew && (s.serial ? s.insertIfNew.run(...values, s.serial(values)) : s.insertIfNew.run(...values)).changes > 0) {
       written++;
       continue;
     }
@@ -89,7 +99,8 @@ export function writeRows(
     if (mask === 0) continue;
     written++;
     if (mask === NEW_ROW) {
-      s.insert.run(...values);
+      if (s.serial) s.insert.run(...values, s.serial(values));
+      else s.insert.run(...values);
       opts.inserted?.(values);
       continue;
     }

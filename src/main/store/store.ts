@@ -6,6 +6,7 @@ import { createActivityRepo, type ActivityRepo } from './activity-repo';
 import { createAppsRepo, type AppsRepo } from './apps-repo';
 import { createCampaignsRepo, type CampaignsRepo } from './campaigns-repo';
 import { createCapabilitiesRepo, type CapabilitiesRepo } from './capabilities-repo';
+import { startCacheReader } from './cache-reader';
 import { startCacheWriter } from './cache-writer/cache-writer';
 import { cacheFileOf, cachePragmas, prepareCacheFile, type LegacyTable } from './cache-file';
 import { openDatabase } from './connection';
@@ -37,7 +38,7 @@ export interface Store {
   readonly profiles: ProfilesRepo;
   readonly accounts: AccountsRepo;
   readonly campaigns: CampaignsRepo;
-  /** Resolves once the campaign cache's writer runs; rejects, saying why, when it cannot start. */
+  /** Resolves once the campaign cache's writer and reader run; rejects, saying why, when one cannot start. */
   readonly ready: Promise<void>;
   readonly apps: AppsRepo;
   readonly tasks: TasksRepo;
@@ -95,14 +96,15 @@ export function openStore(opts: OpenStoreOptions): Store {
   void writer.send({ type: 'keepOnly', accountKeys: accounts.listAll().map((a) => accounts.keyOf(a)) }).catch(() => undefined);
   const read = new BetterSqlite3(cacheFile, { readonly: true, fileMustExist: true });
   cachePragmas(read);
-  const campaigns = createCampaignsRepo(ctx, accounts, quarantine, { read, writer });
+  const reader = startCacheReader(cacheFile);
+  const campaigns = createCampaignsRepo(ctx, accounts, quarantine, { read, writer, reader });
   return {
     file: opts.file,
     migration,
     profiles: createProfilesRepo(ctx),
     accounts,
     campaigns,
-    ready: writer.ready,
+    ready: Promise.all([writer.ready, reader.ready]).then(() => undefined),
     apps: createAppsRepo(ctx),
     tasks: createTasksRepo(ctx, quarantine),
     drafts: createDraftsRepo(ctx, outbox, quarantine),
@@ -120,6 +122,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       // connections, because closing a file's last writable connection copies what its log still
       // holds into it (SQLite does that; a read-only one cannot).
       if (read.open) read.close();
+      await reader.close();
       await writer.close();
       if (db.open) db.close();
     },

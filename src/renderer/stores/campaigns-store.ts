@@ -105,8 +105,23 @@ const queryKey = (s: { sort: SortSpec | null; status: string | null; text: strin
   JSON.stringify([sortArg(s.sort), s.status, s.text.trim()]);
 const refKey = (ref: AccountRef) => `${ref.profileId}\u0000${ref.accountId}`;
 
+/**
+ * How long the search text must stay unchanged before it is saved with the account's view: a
+ * search is asked at each keystroke, but saving each one would write the view file per key.
+ */
+export const TEXT_SAVE_DELAY_MS = 400;
+
 export const useCampaigns = create<CampaignsState>()((set, get) => {
   const inFlight = new Set<string>();
+  /** The save of a typed text that waits for the typing to pause, and the account it belongs to. */
+  let textSave: { timer: ReturnType<typeof setTimeout>; save: () => void } | null = null;
+  const flushTextSave = () => {
+    if (textSave === null) return;
+    clearTimeout(textSave.timer);
+    const { save } = textSave;
+    textSave = null;
+    save();
+  };
   let lastRange = { start: 0, end: PAGE_SIZE };
   /** Per account left, most recently left last. */
   const left = new Map<string, LeftView>();
@@ -191,6 +206,8 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     setAccount(ref) {
       const cur = get().account;
       if (sameAccount(cur, ref)) return;
+      // The text typed for the account being left is saved for it now.
+      flushTextSave();
       leave();
       const view = ref ? useViews.getState().accountView(ref) : null;
       const query = { sort: view?.sort ?? null, status: view?.status ?? null, text: view?.text ?? '' };
@@ -216,7 +233,12 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     setText(text) {
       if (text === get().text) return;
       restart({ text });
-      remember({ text });
+      const ref = get().account;
+      if (textSave !== null) clearTimeout(textSave.timer);
+      const save = () => {
+        if (ref) useViews.getState().patchAccount(ref, { text });
+      };
+      textSave = { save, timer: setTimeout(flushTextSave, TEXT_SAVE_DELAY_MS) };
     },
     ensureRange(start, end) {
       lastRange = { start, end };

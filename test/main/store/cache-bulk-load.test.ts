@@ -8,7 +8,7 @@ import type { Campaign } from '../../../src/shared/domain/campaign';
 import { BULK_LOAD_MIN_ROWS, CAMPAIGN_INDEXES, cacheFileOf } from '../../../src/main/store/cache-file';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { until } from '../../helpers/wait';
-import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
+import { ACME, GLOBEX, openTestStore, seed, type TestStore, indexesBuilt } from './helpers';
 
 let t: TestStore;
 beforeEach(() => {
@@ -142,7 +142,7 @@ describe('second refresh of a cached account', () => {
   it('writes nothing at all for an unchanged listing: the file is not written', async () => {
     const data = syntheticCampaigns(10_000, { firstId: 1 });
     await load(data);
-    await indexesWhole();
+    await indexesBuilt(t);
     const db = new Database(cacheFileOf(t.file), { readonly: true });
     try {
       // PRAGMA data_version changes for a connection when another connection commits a change to the file.

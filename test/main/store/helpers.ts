@@ -1,8 +1,11 @@
 // Shared set-up for the store tests: a real SQLite file in a fresh temp dir and a manual clock.
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type OutboxWork, type Store } from '../../../src/main/store';
+import { CAMPAIGN_INDEXES, cacheFileOf, hasTextIndex } from '../../../src/main/store/cache-file';
+import { until } from '../../helpers/wait';
 
 export class ManualClock {
   constructor(public t = Date.UTC(2026, 9, 10, 12, 0, 0)) {}
@@ -83,3 +86,17 @@ export const createWork = (name: string): OutboxWork => ({
     },
   },
 });
+
+/**
+ * Waits until the cache file has every index again: the writer builds those a first load went
+ * without (the sort indexes, then the text index) after that load's refresh is done.
+ */
+export async function indexesBuilt(t: TestStore): Promise<void> {
+  const db = new Database(cacheFileOf(t.file), { readonly: true });
+  try {
+    const sortIndexes = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name GLOB 'campaigns_by_*'").pluck();
+    await until(() => sortIndexes.get() === CAMPAIGN_INDEXES.length && hasTextIndex(db), 'the cache writer to build the indexes');
+  } finally {
+    db.close();
+  }
+}

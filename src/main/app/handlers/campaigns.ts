@@ -6,20 +6,21 @@ import { campaignRowDto } from '../dto';
 import { requireAccount } from '../lookups';
 import type { HandlersOf } from '../handlers-of';
 
-const queryPage = (ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) => ctx.store.campaigns.query(q);
+// Read on the cache reader's thread: a search over a large account never holds the main thread.
+const queryPage = (ctx: CoreContext, q: ChannelArgs<'campaigns.query'>) => ctx.store.campaigns.readWindow(q);
 
 export function campaignsHandlers(ctx: CoreContext): HandlersOf<'campaigns'> {
   const { store } = ctx;
   return {
     async 'campaigns.query'(q) {
       const a = requireAccount(ctx, q);
-      const page = queryPage(ctx, q);
+      const page = await queryPage(ctx, q);
       return { rows: page.rows.map((c) => campaignRowDto(a.accountId, c)), total: page.total, syncedAt: a.lastSyncedAt };
     },
 
     async 'campaigns.records'(q) {
       const a = requireAccount(ctx, q);
-      const page = queryPage(ctx, q);
+      const page = await queryPage(ctx, q);
       // The cache rebuilds each campaign exactly as the service sent it, unknown fields included.
       return {
         rows: page.rows.map((c) => ({ ...campaignRowDto(a.accountId, c), fields: { ...c } })),

@@ -43,6 +43,11 @@ export const cacheRequestSchema = z.discriminatedUnion('type', [
    * bulk load dropped are built again before this is answered (count: the indexes built).
    */
   z.object({ type: z.literal('settle'), id: z.number() }),
+  /**
+   * Builds the text index (cache-file.ts) when it is not whole, as after a bulk load; sent once
+   * that load's refresh has ended, so its end never waits for it (count: 1 when it was built).
+   */
+  z.object({ type: z.literal('buildText'), id: z.number() }),
   z.object({ type: z.literal('close') }),
 ]);
 export type CacheRequest = z.infer<typeof cacheRequestSchema>;

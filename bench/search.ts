@@ -1,0 +1,154 @@
+// Search as you type at scale (issue #29): N bench campaigns written straight into a cache file
+// (rows first, then the sort indexes, as a first refresh's bulk load does), the text index built
+// as the cache writer builds it after such a load (timed on its own), then a new search text asked
+// of the window's query both ways on the same file in the same run: the old way (every row of the
+// account read for the text: createWindowQuery with textIndex false) and the new way (the text
+// index, or a walk of the sort index for a common word). Each figure is the first page (200 rows,
+// sorted by name) and the total, for a text not asked before; the load average is beside it, since
+// the machine is shared.
+// Run: npx tsx bench/search.ts [sizes...]   (default 100000 1000000)
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { benchCampaign } from './bench-campaigns';
+import { buildTextIndex, CAMPAIGN_INDEXES, cachePragmas, indexSql, prepareCacheFile, textRowidRange } from '../src/main/store/cache-file';
+import { CAMPAIGN_KEY_COLUMNS, CAMPAIGN_WRITE_COLUMNS, campaignRowValues } from '../src/main/store/campaign-columns';
+import { createWindowQuery, parseCampaignQuery } from '../src/main/store/campaign-query';
+import { rowStatements, writeRows } from '../src/main/store/row-writer';
+import type { Campaign } from '../src/shared/domain/campaign';
+
+const ACCOUNT_KEY = 1;
+
+/** Texts a person types, from common to absent (matches at 100,000 in brackets). */
+export const SEARCH_TEXTS = [
+  'campaign', // every campaign (100,000)
+  'summer', // a quarter (25,000)
+  'sale 99', // two words (4,672)
+  'brand 42', // a word too short for the index beside a common one (6,039)
+  '4217', // rare (31)
+  '7012345', // one id (1)
+  'nothing like it', // none
+];
+
+interface Built {
+  file: string;
+  rowsMs: number;
+  sortIndexesMs: number;
+  textIndexMs: number;
+}
+
+function buildCache(dir: string, n: number): Built {
+  const file = join(dir, 'campaigns.sqlite');
+  prepareCacheFile(file, null);
+  const db = new Database(file);
+  cachePragmas(db);
+  db.pragma('synchronous = OFF');
+  let serial = textRowidRange(ACCOUNT_KEY)[0];
+  const rows = rowStatements(db, {
+    table: 'campaigns',
+    key: CAMPAIGN_KEY_COLUMNS,
+    columns: CAMPAIGN_WRITE_COLUMNS,
+    serial: { column: 'text_rowid', next: () => ++serial },
+  });
+  for (const [suffix] of CAMPAIGN_INDEXES) db.exec(`DROP INDEX IF EXISTS campaigns_by_${suffix}`);
+  const t0 = performance.now();
+  db.transaction(() => {
+    let batch: unknown[][] = [];
+    for (let i = 0; i < n; i++) {
+      const { account_id: _account, created_at: _created, ...c } = benchCampaign('bigshop', i) as Record<string, unknown>;
+      batch.push(campaignRowValues(ACCOUNT_KEY, { ...c, id: String(c.id) } as Campaign));
+      if (batch.length === 10_000) {
+        writeRows(rows, batch, { mostlyNew: true });
+        batch = [];
+      }
+    }
+    writeRows(rows, batch, { mostlyNew: true });
+  })();
+  const t1 = performance.now();
+  db.transaction(() => {
+    for (const [suffix, cols] of CAMPAIGN_INDEXES) db.exec(indexSql(suffix, cols));
+  })();
+  const t2 = performance.now();
+  buildTextIndex(db);
+  const t3 = performance.now();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return { file, rowsMs: t1 - t0, sortIndexesMs: t2 - t1, textIndexMs: t3 - t2 };
+}
+
+export interface SearchTiming {
+  text: string;
+  total: number;
+  oldMs: number;
+  newMs: number;
+  load: number;
+}
+
+/** Each text once per way and round, on connections of their own; the best of `rounds` (every round's text is new to its connection: asked once). */
+function timeSearches(file: string, rounds: number): SearchTiming[] {
+  const out = new Map<string, SearchTiming>();
+  for (let r = 0; r < rounds; r++) {
+    const ways = [false, true].map((textIndex) => {
+      const db = new Database(file, { readonly: true });
+      cachePragmas(db);
+      return { db, query: createWindowQuery(db, { textIndex }) };
+    });
+    const ask = (query: (typeof ways)[number]['query'], text: string) =>
+      query(ACCOUNT_KEY, parseCampaignQuery({ profileId: 'bench', accountId: 'bigshop', text, limit: 200, offset: 0 }));
+    // The connections' page caches warmed alike: a first page without a text.
+    for (const w of ways) ask(w.query, '');
+    for (const text of SEARCH_TEXTS) {
+      const times = ways.map((w) => {
+        const start = performance.now();
+        const page = ask(w.query, text);
+        return { ms: performance.now() - start, total: page.total };
+      });
+      if (times[0].total !== times[1].total) throw new Error(`"${text}": ${times[0].total} the old way, ${times[1].total} the new`);
+      const prev = out.get(text);
+      out.set(text, {
+        text,
+        total: times[1].total,
+        oldMs: Math.min(prev?.oldMs ?? Infinity, times[0].ms),
+        newMs: Math.min(prev?.newMs ?? Infinity, times[1].ms),
+        load: Math.max(prev?.load ?? 0, loadavg()[0]),
+      });
+    }
+    for (const w of ways) w.db.close();
+  }
+  return [...out.values()];
+}
+
+export function searchMarkdown(n: number, built: Built, timings: SearchTiming[]): string {
+  const lines = [
+    `At ${n.toLocaleString('en-US')} campaigns: rows ${(built.rowsMs / 1000).toFixed(1)} s, sort indexes ${(built.sortIndexesMs / 1000).toFixed(1)} s, text index ${(built.textIndexMs / 1000).toFixed(1)} s.`,
+    '',
+    '| text | matches | old: rows read | new | load (1 min) |',
+    '|---|---:|---:|---:|---:|',
+    ...timings.map(
+      (t) =>
+        `| "${t.text}" | ${t.total.toLocaleString('en-US')} | ${t.oldMs.toFixed(0)} ms | ${t.newMs.toFixed(0)} ms | ${t.load.toFixed(1)} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
+  for (const n of sizes.length > 0 ? sizes : [100_000, 1_000_000]) {
+    const dir = mkdtempSync(join(tmpdir(), 'desk-search-'));
+    try {
+      const built = buildCache(dir, n);
+      console.log(searchMarkdown(n, built, timeSearches(built.file, 3)));
+      console.log('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (process.argv[1]?.endsWith('search.ts')) void main();

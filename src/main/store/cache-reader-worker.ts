@@ -1,0 +1,41 @@
+// The cache reader's worker thread: runs the window's campaign queries (campaign-query.ts) on a
+// read-only connection of its own to the cache file, so a search that reads an account's rows
+// holds this thread, never the main one, whose event loop answers every other call of the window.
+// WAL lets it read what the cache writer has committed while that one writes. Loaded as a module
+// of its own (an electron-vite entry; cache-reader-boot.cjs from source), never from a string.
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { cachePragmas } from './cache-file';
+import { createWindowQuery } from './campaign-query';
+import { readerRequestSchema, readerWorkerDataSchema, type ReaderReply } from './cache-reader-messages';
+
+const port = parentPort;
+if (!port) throw new Error('the cache reader runs as a worker thread');
+const { file } = readerWorkerDataSchema.parse(workerData);
+const reply = (m: ReaderReply) => port.postMessage(m);
+
+const db = new Database(file, { readonly: true, fileMustExist: true });
+cachePragmas(db);
+const query = createWindowQuery(db);
+
+port.on('message', (raw: unknown) => {
+  const parsed = readerRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const id = (raw as { id?: unknown } | null)?.id;
+    reply({ type: 'failed', id: typeof id === 'number' ? id : null, message: 'the cache reader got a request it does not understand' });
+    return;
+  }
+  const m = parsed.data;
+  if (m.type === 'close') {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    reply({ type: 'page', id: m.id, ...query(m.accountKey, m.query) });
+  } catch (e) {
+    reply({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) });
+  }
+});
+
+reply({ type: 'ready' });

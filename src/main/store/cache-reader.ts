@@ -1,0 +1,162 @@
+// The main thread's side of the cache reader: starts the worker (cache-reader-worker.ts), sends it the window's
+// queries and resolves each with its page. The worker takes them one at a time, in the order asked,
+// each on its own read of the cache file, so a slow search holds that thread, and the main thread's
+// event loop stays free for every other call. A query still waiting its turn when the same window
+// asks again with another text (the person typed on) is not read at all: it fails as superseded
+// (the window drops that answer anyway), so the newest text waits only for the one being read. If the worker cannot start or stops, every query fails
+// with a StoreError that says so (written to stderr once); nothing falls back to reading on the
+// main thread, which is exactly what this thread is for.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ParsedCampaignQuery } from '../../shared/domain/campaign-query';
+import type { WindowRead } from './campaign-query';
+import { StoreError } from './errors';
+import { readerReplySchema, type ReaderRequest } from './cache-reader-messages';
+
+/** The worker as the electron-vite bundle builds it (an entry of its own, beside index.js). */
+export const BUNDLED_READER = 'campaign-cache-reader.js';
+
+function workerFile(): string {
+  const bundled = join(__dirname, BUNDLED_READER);
+  if (existsSync(bundled)) return bundled;
+  // From source: a CommonJS file that registers tsx, then loads cache-reader-worker.ts.
+  return join(__dirname, 'cache-reader-boot.cjs');
+}
+
+export interface CacheReader {
+  /** Resolves once the worker runs; rejects, saying why, when it could not start. */
+  readonly ready: Promise<void>;
+  /** One page of an account's campaigns (accountKey: the account's key in the cache). */
+  query(accountKey: number, q: ParsedCampaignQuery): Promise<WindowRead>;
+  /** Answers the queries already sent, then stops the worker and its connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Whether a newer query makes a waiting one pointless: the same list of the same account (sort,
+ * statuses, page) with another text, which is what typing on in the search box asks.
+ */
+function supersedes(newer: ParsedCampaignQuery, accountKey: number, older: { accountKey: number; q: ParsedCampaignQuery }): boolean {
+  const o = older.q;
+  return (
+    older.accountKey === accountKey &&
+    o.profileId === newer.profileId &&
+    (o.text ?? '') !== (newer.text ?? '') &&
+    o.offset === newer.offset &&
+    o.limit === newer.limit &&
+    o.sort.field === newer.sort.field &&
+    o.sort.direction === newer.sort.direction &&
+    JSON.stringify(o.statuses ?? []) === JSON.stringify(newer.statuses ?? [])
+  );
+}
+
+export function startCacheReader(file: string, warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): CacheReader {
+  let worker: Worker | null = null;
+  let failure: StoreError | null = null;
+  let nextId = 1;
+  interface Asked {
+    accountKey: number;
+    q: ParsedCampaignQuery;
+    resolve: (page: WindowRead) => void;
+    reject: (e: Error) => void;
+  }
+  /** The query the worker reads now (by request id), and those waiting their turn. */
+  const waiting = new Map<number, Asked>();
+  const queued: Asked[] = [];
+  /** Told when the last query has been answered (close() waits for it). */
+  let onIdle: (() => void) | null = null;
+  const idle = () => {
+    if (waiting.size > 0 || queued.length > 0 || onIdle === null) return;
+    const done = onIdle;
+    onIdle = null;
+    done();
+  };
+  const stop = (why: string) => {
+    if (failure !== null) return;
+    failure = new StoreError(
+      'CACHE_UNAVAILABLE',
+      `The campaign cache cannot be read (${why}). Restart Campaign Desk; if this happens again, report it.`,
+    );
+    warn(failure.message);
+    for (const w of [...waiting.values(), ...queued.splice(0)]) w.reject(failure);
+    waiting.clear();
+    idle();
+  };
+  // An idle reader does not keep the app running; one with a query does.
+  const settle = () => (waiting.size === 0 && queued.length === 0 ? worker?.unref() : worker?.ref());
+  /** Sends the next query when the worker has none. */
+  const pump = () => {
+    const w = worker;
+    if (w === null || failure !== null || waiting.size > 0) return;
+    const next = queued.shift();
+    if (next === undefined) return;
+    const id = nextId++;
+    waiting.set(id, next);
+    w.postMessage({ type: 'query', id, accountKey: next.accountKey, query: next.q } satisfies ReaderRequest);
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    try {
+      worker = new Worker(workerFile(), { workerData: { file } });
+    } catch (e) {
+      stop((e as Error).message);
+      reject(failure);
+      return;
+    }
+    worker.on('message', (raw: unknown) => {
+      const m = readerReplySchema.safeParse(raw);
+      if (!m.success) return stop('its worker sent an answer this app does not understand');
+      if (m.data.type === 'ready') {
+        settle();
+        return resolve();
+      }
+      if (m.data.type === 'failed' && m.data.id === null) return stop(m.data.message);
+      const id = m.data.id as number;
+      const w = waiting.get(id);
+      waiting.delete(id);
+      pump();
+      settle();
+      idle();
+      if (!w) return;
+      if (m.data.type === 'page') w.resolve({ rows: m.data.rows, damaged: m.data.damaged, total: m.data.total });
+      else w.reject(new StoreError('CACHE_UNAVAILABLE', `The campaign cache could not be read: ${m.data.message}`));
+    });
+    worker.on('error', (e) => {
+      stop(e.message);
+      reject(failure);
+    });
+    worker.on('exit', () => {
+      worker = null;
+      stop('its worker stopped');
+    });
+  });
+  ready.catch(() => undefined);
+  return {
+    ready,
+    query(accountKey, q) {
+      if (failure !== null) return Promise.reject(failure);
+      if (worker === null) return Promise.reject(new StoreError('CACHE_UNAVAILABLE', 'The campaign cache is closed.'));
+      return new Promise<WindowRead>((resolve, reject) => {
+        for (let i = queued.length - 1; i >= 0; i--) {
+          if (!supersedes(q, accountKey, queued[i])) continue;
+          const [old] = queued.splice(i, 1);
+          old.reject(new StoreError('QUERY_SUPERSEDED', 'A newer search of this list was asked; this one was not read.'));
+        }
+        queued.push({ accountKey, q, resolve, reject });
+        pump();
+        settle();
+      });
+    },
+    async close() {
+      const w = worker;
+      if (w === null) return;
+      // Queries not sent yet are read first (the worker answers what it was sent before closing).
+      if (waiting.size > 0 || queued.length > 0) await new Promise<void>((resolve) => (onIdle = resolve));
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      failure ??= new StoreError('CACHE_UNAVAILABLE', 'The campaign cache is closed.');
+      w.ref();
+      w.postMessage({ type: 'close' } satisfies ReaderRequest);
+      await exited;
+    },
+  };
+}

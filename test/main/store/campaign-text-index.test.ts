@@ -1,0 +1,142 @@
+// The text index (cache-file.ts, campaign_text) answers the search box exactly as reading every
+// row did: the same campaigns, totals and order for rare words (looked up in the index), common
+// ones (the sort index walked, rows tested), short words beside long ones, status filters and
+// later pages; it follows every write of the cache, and after a bulk load (which empties it) it
+// is built again while searches keep answering by reading the rows.
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheFileOf, hasTextIndex } from '../../../src/main/store/cache-file';
+import type { CampaignQuery } from '../../../src/main/store/campaign-query';
+import type { Campaign } from '../../../src/shared/domain/campaign';
+import { syntheticCampaigns } from '../../fixtures/campaigns';
+import { until } from '../../helpers/wait';
+import { ACME, GLOBEX, openTestStore, seed, type TestStore, indexesBuilt } from './helpers';
+
+// 15,000 campaigns: '400' is in every id (more than the 10,000 that make a word common), a brand
+// in about a tenth, a five-digit number in a few.
+const data: Campaign[] = [
+  ...syntheticCampaigns(15_000, { seed: 7 }),
+  { id: 'ext-1', name: 'Überraschung Café', branding_text: 'ÄÖÜ brand', status: 'PAUSED' },
+  { id: 'ext-2', name: 'quote "this" one', branding_text: null, status: 'APPROVED' },
+];
+
+/** The search box's meaning, written plainly: every word in the id, name or branding. */
+function matches(c: Campaign, text: string): boolean {
+  const words = text
+    .trim()
+    .toLowerCase()
+    .split(/[\s,;]+/)
+    .filter((w) => w !== '');
+  return words.every((w) => [c.id, c.name, c.branding_text ?? ''].some((f) => f.toLowerCase().includes(w)));
+}
+
+let t: TestStore;
+beforeAll(async () => {
+  t = openTestStore();
+  seed(t.store);
+  const r = t.store.campaigns.beginRefresh(ACME);
+  for (let i = 0; i < data.length; i += 5000) await r.applyPage(data.slice(i, i + 5000));
+  await r.finish();
+  // Another account holds the same words: its campaigns never show in ACME's lists.
+  const other = t.store.campaigns.beginRefresh(GLOBEX);
+  await other.applyPage(syntheticCampaigns(300, { seed: 7, firstId: 4_000_000 }).map((c) => ({ ...c, id: `g${c.id}` })));
+  await other.finish();
+  await indexesBuilt(t);
+}, 120_000);
+afterAll(() => t.cleanup());
+
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+async function check(text: string, extra: Omit<CampaignQuery, 'profileId' | 'accountId' | 'text'> = {}): Promise<void> {
+  const statuses = extra.statuses;
+  const expected = data.filter((c) => matches(c, text) && (!statuses || statuses.includes(String(c.status))));
+  const all: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await t.store.campaigns.readWindow({ ...ACME, ...extra, text, limit: 1000, offset });
+    expect(page.total, `${text} total`).toBe(expected.length);
+    all.push(...page.rows.map((c) => c.id));
+    if (page.rows.length < 1000) break;
+  }
+  expect([...all].sort(byId), text).toEqual(expected.map((c) => c.id).sort(byId));
+  // In the sort's order: the sync path (the main thread's connection) reads the same pages.
+  expect(all.slice(0, 1000), `${text} order`).toEqual(
+    t.store.campaigns.query({ ...ACME, ...extra, text, limit: 1000 }).rows.map((c) => c.id),
+  );
+}
+
+describe('search through the text index', () => {
+  it('is built and kept by the cache writer', () => {
+    const db = new Database(cacheFileOf(t.file), { readonly: true });
+    try {
+      expect(hasTextIndex(db)).toBe(true);
+      // Every cached row of both accounts is in it, under its account's range of rowids.
+      expect(db.prepare('SELECT count(*) FROM campaign_text_content').pluck().get()).toBe(data.length + 300);
+    } finally {
+      db.close();
+    }
+  });
+
+  for (const text of [
+    '400',
+    '4000',
+    '4001',
+    'acme',
+    'acme 4001',
+    'ÜBERRASCHUNG',
+    'äöü',
+    'café',
+    'cafe',
+    '"this"',
+    '12345',
+    'zzzz',
+    'acme 1',
+    '40 ac',
+  ]) {
+    it(`finds "${text}" exactly as reading every row does`, async () => {
+      await check(text);
+    });
+  }
+
+  it('combines a common word with a status filter and another sort', async () => {
+    await check('400', { statuses: ['PAUSED'], sort: { field: 'spent', direction: 'desc' } });
+    await check('acme', { statuses: ['APPROVED', 'REJECTED'], sort: { field: 'start_date', direction: 'asc' } });
+  });
+
+  it('follows writes: a new campaign, a renamed one and a removed one', async () => {
+    expect((await t.store.campaigns.readWindow({ ...ACME, text: 'marmalade' })).total).toBe(0);
+    await t.store.campaigns.upsert(ACME, { id: '999001', name: 'Marmalade week', status: 'APPROVED' });
+    expect((await t.store.campaigns.readWindow({ ...ACME, text: 'marmalade' })).rows.map((c) => c.id)).toEqual(['999001']);
+    await t.store.campaigns.upsert(ACME, { id: '999001', name: 'Jam week', status: 'APPROVED' });
+    expect((await t.store.campaigns.readWindow({ ...ACME, text: 'marmalade' })).total).toBe(0);
+    expect((await t.store.campaigns.readWindow({ ...ACME, text: 'jam week' })).rows.map((c) => c.id)).toEqual(['999001']);
+    // A refresh that no longer lists it removes it.
+    const r = t.store.campaigns.beginRefresh(ACME);
+    for (let i = 0; i < data.length; i += 5000) await r.applyPage(data.slice(i, i + 5000));
+    await r.finish();
+    expect((await t.store.campaigns.readWindow({ ...ACME, text: 'jam week' })).total).toBe(0);
+  }, 60_000);
+});
+
+describe('text index and a bulk load', () => {
+  it('answers searches while the index is rebuilt after a first load, and the same after', async () => {
+    const big = syntheticCampaigns(25_000, { seed: 11, firstId: 5_000_000 });
+    const ref = { profileId: 'p1', accountId: 'initechads' };
+    t.store.accounts.add({ ...ref, type: 'ADVERTISER', name: 'Initech' });
+    const r = t.store.campaigns.beginRefresh(ref);
+    for (let i = 0; i < big.length; i += 5000) await r.applyPage(big.slice(i, i + 5000));
+    await r.finish();
+    const expected = big.filter((c) => matches(c, 'wonka')).length;
+    expect(expected).toBeGreaterThan(0);
+    // Right after (the index may still be building): the rows are read.
+    expect((await t.store.campaigns.readWindow({ ...ref, text: 'wonka' })).total).toBe(expected);
+    const db = new Database(cacheFileOf(t.file), { readonly: true });
+    try {
+      await until(() => hasTextIndex(db), 'the text index built after the load');
+    } finally {
+      db.close();
+    }
+    expect((await t.store.campaigns.readWindow({ ...ref, text: 'wonka' })).total).toBe(expected);
+    // ACME's rows are in the rebuilt index too.
+    await check('acme');
+  }, 120_000);
+});
