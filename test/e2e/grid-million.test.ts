@@ -174,6 +174,37 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
     await expect.poll(async () => (await namesInView()).every((n) => /^Generated campaign \d{7}$/.test(n))).toBe(true);
   });
 
+  it('gives assistive technology the rows in list order while their elements are reused out of order', async () => {
+    // Mid-list, the rows' elements sit in the DOM in the order of their slots (a scroll reuses them
+    // in place); Chromium's accessibility tree (what a screen reader reads) must still list them
+    // from the top of the list down.
+    await grid().evaluate((el) => (el.scrollTop = 5_000_000 + 17 * 28));
+    await whenStill();
+    await expect.poll(() => grid().locator('[data-testid="grid-row-loading"]').count()).toBe(0);
+    const domOrder = await grid().evaluate((el) =>
+      [...el.querySelectorAll<HTMLElement>('.vg-body > [role="row"]')].map((r) => Number(r.getAttribute('aria-rowindex'))),
+    );
+    // The case that matters: the elements are not in list order here.
+    expect(domOrder).not.toEqual([...domOrder].sort((a, b) => a - b));
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Accessibility.enable');
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const rows: number[] = [];
+    const visit = (id: string) => {
+      const n = byId.get(id);
+      if (!n) return;
+      const m = n.role?.value === 'row' ? /Generated campaign (\d{7})/.exec(String(n.name?.value ?? '')) : null;
+      if (m) rows.push(Number(m[1]));
+      for (const c of n.childIds ?? []) visit(c);
+    };
+    visit(nodes[0].nodeId);
+    await cdp.detach();
+    expect(rows.length).toBe(domOrder.length);
+    expect(rows).toEqual([...rows].sort((a, b) => a - b));
+    expect(rows.at(-1)! - rows[0]).toBe(rows.length - 1);
+  });
+
   it('switches to another account and back within 100 ms, showing an account opened before at once while its rows are read again', async () => {
     const switchTo = async (id: string, first: string) => {
       const timed = page.evaluate(
