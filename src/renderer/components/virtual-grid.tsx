@@ -92,10 +92,15 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   // space lags behind the rows. Set from positions read before any change (a read after it would
   // lay the page out once more).
   const base = useRef(0);
+  // The transform last set, compared as a number: reading style.transform back serializes the
+  // style, a cost in every scroll event.
+  const shiftY = useRef(NaN);
   const shift = useCallback(
     (scrollTop: number, height: number) => {
-      const value = `translateY(${scrollTop - scrollTop * spaceAt(height).ratio + base.current}px)`;
-      if (body.current && body.current.style.transform !== value) body.current.style.transform = value;
+      const y = scrollTop - scrollTop * spaceAt(height).ratio + base.current;
+      if (!body.current || y === shiftY.current) return;
+      shiftY.current = y;
+      body.current.style.transform = `translateY(${y}px)`;
     },
     [spaceAt],
   );
@@ -247,9 +252,13 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   // so a fast scroll changes text in place instead of removing, creating or moving a whole screen of
   // elements every frame.
   const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + AHEAD_ROWS + BEHIND_ROWS + 2);
+  // Every slot holds a row (the window's, and a few after it): a slot left empty as the window
+  // slides would unmount one row and mount another each time.
+  const last = Math.min(rowCount, start + ring);
+  const first = Math.max(0, last - ring);
   const rows: ReactNode[] = new Array<ReactNode>(ring).fill(null);
   const listOrder: string[] = [];
-  for (let i = start; i < end; i++) {
+  for (let i = first; i < last; i++) {
     const row = getRow(i);
     listOrder.push(`${rowIdPrefix}${i}`);
     rows[i % ring] = (
@@ -279,7 +288,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       // The grid keeps the focus; a screen reader follows the selected row through this (set only
       // while that row is in the DOM).
       aria-activedescendant={
-        selectedIndex !== null && selectedIndex >= start && selectedIndex < end ? `${rowIdPrefix}${selectedIndex}` : undefined
+        selectedIndex !== null && selectedIndex >= first && selectedIndex < last ? `${rowIdPrefix}${selectedIndex}` : undefined
       }
       tabIndex={0}
       onScroll={onScroll}
