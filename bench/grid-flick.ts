@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   const { renderers, runs, trace, slowdown } = parseArgs(process.argv.slice(2));
   if (trace) mkdirSync(trace, { recursive: true });
   console.log(
-    '| grid | run | long tasks > 50 ms | longest | each (ms) | main thread busy | script | layout | style | pages asked | load |\n' +
+    '| grid | run | long tasks (50 ms and over) | longest | each (ms) | main thread busy | script | layout | style | pages asked | load |\n' +
       '|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
   );
   // Alternating: each round measures every renderer once, so a change in the machine's load falls on all of them.
