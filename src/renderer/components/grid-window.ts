@@ -14,6 +14,18 @@
  */
 export const MAX_SCROLL_PX = 2 ** 24;
 
+/**
+ * Rows are laid out at their offset less a base, a multiple of this many px, so that no row of a
+ * list longer than Chromium's 2^25 px of layout is placed beyond it; the layer of rows is moved by
+ * the base (and the scaled space's lag) with a transform.
+ */
+export const BASE_BLOCK_PX = 2 ** 22;
+
+/** The base (px) under which the rows from `start` are laid out: changes once every BASE_BLOCK_PX of rows. */
+export function layoutBase(start: number, rowHeight: number): number {
+  return Math.floor((start * rowHeight) / BASE_BLOCK_PX) * BASE_BLOCK_PX;
+}
+
 /** The scroll space of a list: its height, and how many px of rows one px of scrolling moves (1 but on the longest lists). */
 export interface ScrollSpace {
   height: number;

@@ -8,18 +8,35 @@
 //   event itself (flushSync), before the frame is painted: waiting for React's next task painted
 //   frames of empty space where rows belong (grid-window.ts has the rules);
 // - rows are keyed by their slot, not by campaign, and memoized: a row scrolled in takes over the
-//   elements of one scrolled out, and a row that stays is not rendered again;
+//   elements of one scrolled out, and a row that stays is not rendered again. They stay in slot
+//   order in the DOM (placed by `top`, so the order is not seen): in list order, every move of the
+//   window moved a third to all of the rows' elements in the DOM (remove and insert), which made
+//   the browser restyle and lay out each moved row anew. Assistive technology gets list order from
+//   aria-owns on the row group (and each row's aria-rowindex);
 // - the rows the grid asks data for reach further ahead in the direction of scrolling, so a page
 //   is usually loaded before it comes into view; flying past faster than that, it asks only for
 //   the rows in the DOM.
 // A list taller than the browser can lay out (grid-window.ts MAX_SCROLL_PX) scrolls a smaller
 // space: one px of scrolling moves `ratio` px of rows, and the rows are drawn shifted by the
-// difference (a CSS variable on the body, set in the scroll event, so no row is rendered again).
+// difference. The shift is one transform on the layer that holds the rows (set in the scroll
+// event, so no row is rendered again), inside a spacer with CSS containment: a transform needs no
+// layout. (It was a CSS variable each row's `top` read: every scroll event then restyled and laid
+// out every row and the whole document, 10-30 ms a frame in a trace at 1,000,000 rows.)
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
-import { AHEAD_ROWS, BEHIND_ROWS, rowsOnScreen, scrollSpace, scrollTopFor, windowChange, windowFor, type GridWindow } from './grid-window';
+import {
+  AHEAD_ROWS,
+  BEHIND_ROWS,
+  layoutBase,
+  rowsOnScreen,
+  scrollSpace,
+  scrollTopFor,
+  windowChange,
+  windowFor,
+  type GridWindow,
+} from './grid-window';
 
 export interface GridColumn<T> {
   id: string;
@@ -70,20 +87,30 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     (scrollTop: number, height: number) => rowsOnScreen(scrollTop * spaceAt(height).ratio, height - header, rowHeight, rowCount),
     [spaceAt, header, rowHeight, rowCount],
   );
-  // Rows are drawn at their place in the list, less how far the scaled space lags behind it. Set
-  // from positions read before any change (a read after it would lay the page out once more).
+  // Rows are laid out at their place in the list less the window's base (grid-window.ts
+  // layoutBase); the layer holding them is moved down by the base and up by how far the scaled
+  // space lags behind the rows. Set from positions read before any change (a read after it would
+  // lay the page out once more).
+  const base = useRef(0);
+  // The transform last set, compared as a number: reading style.transform back serializes the
+  // style, a cost in every scroll event.
+  const shiftY = useRef(NaN);
   const shift = useCallback(
     (scrollTop: number, height: number) => {
-      const value = `${scrollTop - scrollTop * spaceAt(height).ratio}px`;
-      if (body.current && body.current.style.getPropertyValue('--vg-shift') !== value) body.current.style.setProperty('--vg-shift', value);
+      const y = scrollTop - scrollTop * spaceAt(height).ratio + base.current;
+      if (!body.current || y === shiftY.current) return;
+      shiftY.current = y;
+      body.current.style.transform = `translateY(${y}px)`;
     },
     [spaceAt],
   );
-  useLayoutEffect(() => {
-    if (scroller.current) shift(scroller.current.scrollTop, scroller.current.clientHeight);
-  }, [shift, viewport]);
   const [win, setWin] = useState<GridWindow>(() => windowFor(screenAt(0, 600), rowCount, true, 0));
   const { start, end } = win;
+  const rowsBase = layoutBase(start, rowHeight);
+  useLayoutEffect(() => {
+    base.current = rowsBase;
+    if (scroller.current) shift(scroller.current.scrollTop, scroller.current.clientHeight);
+  }, [shift, viewport, rowsBase]);
   // The window in the DOM now (a scroll event compares the screen with it).
   const shown = useRef(win);
   useLayoutEffect(() => {
@@ -220,26 +247,33 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     }
   };
 
-  // Rows are keyed by their slot in a ring as long as the window, not by campaign: a row scrolled
-  // in takes over the elements of one scrolled out, so a fast scroll changes text in place instead of
-  // removing and creating a whole screen of elements every frame.
+  // Rows are keyed by their slot in a ring as long as the window, not by campaign, and put in the
+  // DOM in slot order: a row scrolled in takes over the elements of one scrolled out where they are,
+  // so a fast scroll changes text in place instead of removing, creating or moving a whole screen of
+  // elements every frame.
   const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + AHEAD_ROWS + BEHIND_ROWS + 2);
-  const rows: ReactNode[] = [];
-  for (let i = start; i < end; i++) {
+  // Every slot holds a row (the window's, and a few after it): a slot left empty as the window
+  // slides would unmount one row and mount another each time.
+  const last = Math.min(rowCount, start + ring);
+  const first = Math.max(0, last - ring);
+  const rows: ReactNode[] = new Array<ReactNode>(ring).fill(null);
+  const listOrder: string[] = [];
+  for (let i = first; i < last; i++) {
     const row = getRow(i);
-    rows.push(
+    listOrder.push(`${rowIdPrefix}${i}`);
+    rows[i % ring] = (
       <GridRow
         key={i % ring}
         id={`${rowIdPrefix}${i}`}
         index={i}
         row={row}
         selected={i === selectedIndex}
-        top={i * rowHeight}
+        top={i * rowHeight - rowsBase}
         height={rowHeight}
         template={template}
         columns={columns}
         onSelect={select}
-      />,
+      />
     );
   }
 
@@ -254,7 +288,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       // The grid keeps the focus; a screen reader follows the selected row through this (set only
       // while that row is in the DOM).
       aria-activedescendant={
-        selectedIndex !== null && selectedIndex >= start && selectedIndex < end ? `${rowIdPrefix}${selectedIndex}` : undefined
+        selectedIndex !== null && selectedIndex >= first && selectedIndex < last ? `${rowIdPrefix}${selectedIndex}` : undefined
       }
       tabIndex={0}
       onScroll={onScroll}
@@ -273,8 +307,10 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
         onMove={props.onMove}
         fitWidth={fitWidth}
       />
-      <div ref={body} className="vg-body" style={{ height: spaceAt(viewport).height, minWidth }}>
-        {rows}
+      <div className="vg-space" style={{ height: spaceAt(viewport).height, minWidth }}>
+        <div ref={body} className="vg-body" role="rowgroup" aria-owns={listOrder.join(' ')} style={{ height: contentHeight - rowsBase }}>
+          {rows}
+        </div>
       </div>
       {rowCount === 0 && props.empty ? <div className="vg-empty">{props.empty}</div> : null}
     </div>
@@ -304,7 +340,7 @@ function GridRowOf<T>({ id, index, row, selected, top, height, template, columns
       aria-selected={selected}
       className={`vg-row${selected ? ' is-selected' : ''}${row ? '' : ' is-loading'}`}
       data-testid={row ? 'grid-row' : 'grid-row-loading'}
-      style={{ top: `calc(var(--vg-shift, 0px) + ${top}px)`, height, gridTemplateColumns: template }}
+      style={{ top, height, gridTemplateColumns: template }}
       onMouseDown={() => row && onSelect(index, row)}
     >
       {columns.map((c) => (

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AHEAD_ROWS,
+  BASE_BLOCK_PX,
   BEHIND_ROWS,
   EDGE_ROWS,
+  layoutBase,
   MAX_SCROLL_PX,
   rowsOnScreen,
   scrollSpace,
@@ -106,5 +108,19 @@ describe('the scroll space of a list taller than the browser lays out', () => {
     // Upward: at most the one asked (the row's top in view).
     const up = scrollTopFor(1_000.5, space, 5_000_000);
     expect(up * space.ratio).toBeLessThanOrEqual(1_000.5);
+  });
+
+  it('lays the rows of any list out within what Chromium can lay out, with a base that changes rarely', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 50_000_000 }), fc.integer({ min: 1, max: 200 }), (start, span) => {
+        const base = layoutBase(start, ROW);
+        // Every row of the window sits at a small offset from the base: far under 2^25 px.
+        expect(start * ROW - base).toBeGreaterThanOrEqual(0);
+        expect((start + span) * ROW - base).toBeLessThan(BASE_BLOCK_PX + 200 * ROW);
+        expect(base % BASE_BLOCK_PX).toBe(0);
+      }),
+    );
+    // Scrolling a screen further keeps the base (the rows are not rendered again for it) but at a block's edge.
+    expect(layoutBase(1000, ROW)).toBe(layoutBase(1030, ROW));
   });
 });
