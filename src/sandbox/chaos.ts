@@ -11,6 +11,7 @@
 // still plays the same service after someone adds a variant.
 import { Choices } from './choices';
 import { COMPRESS_CHOICES } from './codings';
+import { JSON_TEXTS } from './json-text';
 import { DATE_FORMS, HTTP_DATE_FORMS, LIST_ENVELOPES, TASK_TIMES, type VariantName, type Variants } from './variants';
 
 /** The seed chaos plays when none is given (the same default as the per-request choices). */
@@ -107,6 +108,7 @@ export const CHAOS_TABLE: ChaosTable = {
   request_timeout: (r) => (half(r) ? r.int(2, 10) / 100 : undefined),
   // Token requests are few (one per token's life and a renewal after each 401), so more often.
   token_unavailable: (r) => (half(r) ? r.int(5, 30) / 100 : undefined),
+  json_text: oneOf(JSON_TEXTS),
 };
 
 /** FNV-1a of the name, mixed with the seed: each entry's own stream. */

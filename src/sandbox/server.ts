@@ -6,6 +6,7 @@ import { authRoutes } from './auth-routes';
 import { campaignRoutes } from './campaign-routes';
 import { cdnReply } from './cdn';
 import { compressed } from './codings';
+import { inJsonText } from './json-text';
 import { controlRoutes } from './control-routes';
 import { CONTROL_SECRET_ENV, CONTROL_SECRET_HEADER, controlSecretMatches } from './control-secret';
 import type { SandboxCore } from './core';
@@ -216,9 +217,12 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     const m = match(routes, method, path);
     const api = logged && isServiceApi(m.api);
     const coding = core.variants.compress;
+    const jsonText = core.variants.json_text;
     const send = (reply: Reply, closeAfter = false) => {
       // early_hints: a 103 right before the answer (an interim answer the client must pass over).
       if (api && core.variants.early_hints) res.writeEarlyHints({ link: '</_cdn/>; rel=preconnect' });
+      // json_text: the same JSON in another legal text (token answers too: a client reads them alike).
+      if (jsonText !== undefined && (api || (logged && m.api === 'oauth'))) reply = inJsonText(reply, jsonText);
       // compress: the answer in a content coding the request accepts.
       sendReply(res, api && coding !== undefined ? compressed(reply, coding, req.headers['accept-encoding']) : reply, closeAfter);
     };

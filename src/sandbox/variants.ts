@@ -5,6 +5,7 @@
 // (`PUT /_sandbox/variants`), and the client's tests run against a mix of them.
 import { z } from 'zod';
 import { COMPRESS_CHOICES } from './codings';
+import { JSON_TEXTS } from './json-text';
 
 const MAX_CLOCK_OFFSET_MS = 1e12;
 
@@ -275,6 +276,12 @@ export const variantsSchema = z.strictObject({
    * Drawn from `seed`.
    */
   token_unavailable: z.number().min(0).max(1).optional(),
+  /**
+   * Every JSON answer (campaign, push and token endpoints, listings streamed too) in another legal
+   * text of the same value (RFC 8259): indented with CRLF and tabs (`pretty`), or with every
+   * character beyond ASCII escaped as \uXXXX and every `/` as `\/` (`ascii`).
+   */
+  json_text: z.enum(JSON_TEXTS).optional(),
 });
 export type Variants = z.infer<typeof variantsSchema>;
 export type VariantName = keyof Variants;
@@ -330,6 +337,8 @@ export const MIXED_VARIANTS: Variants = {
   token_per_client: 'latest_only',
   // Writes answered 202 without a body: a create's campaign is found by look-up, not read from the answer.
   write_answer: 'accepted',
+  // Every JSON answer ASCII-only, with \uXXXX and \/ escapes: names and URLs are read to the same text.
+  json_text: 'ascii',
 };
 
 /**
