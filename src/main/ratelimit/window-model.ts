@@ -61,6 +61,9 @@ class TrackedWindow {
   }
 }
 
+/** The longest wait consecutive refusals grow to when Retry-After says less. */
+const MAX_BACKOFF_MS = 60_000;
+
 export interface BudgetModelOptions {
   /** Added to every expiry: absorbs timer jitter and the server's boundary rule (default 10 ms). */
   marginMs?: number;
@@ -74,6 +77,11 @@ export class BudgetModel {
   #own = new Map<number, OwnRequest>();
   #inFlight = new Set<number>();
   #blockedUntil = 0;
+  /** 429s since the last answer that was not one (each makes the next wait longer). */
+  #refusedInARow = 0;
+  #lastRefusalAt = -Infinity;
+  /** When each request in flight was sent, in every state (a refusal's place in a row needs it). */
+  #sentAt = new Map<number, number>();
   /** Counts sends and answers: the order in which they happened, whatever the clock says. */
   #seq = 0;
   readonly #margin: number;
@@ -126,6 +134,7 @@ export class BudgetModel {
 
   admit(id: number, now: number): void {
     this.#inFlight.add(id);
+    this.#sentAt.set(id, now);
     if (this.#state === 'unlimited') return;
     this.#own.set(id, { sentAt: now, completedAt: null, sentSeq: ++this.#seq, answeredSeq: null });
     for (const w of this.#windows) w.log.add(id);
@@ -134,6 +143,7 @@ export class BudgetModel {
   /** The request was never written: the server cannot have counted it. */
   onNotSent(id: number): void {
     this.#inFlight.delete(id);
+    this.#sentAt.delete(id);
     this.#own.delete(id);
     for (const w of this.#windows) w.log.remove(id);
   }
@@ -141,11 +151,14 @@ export class BudgetModel {
   /** The request may or may not have reached the server: count it as if it had. */
   onUnknownOutcome(id: number, now: number): void {
     this.#inFlight.delete(id);
+    this.#sentAt.delete(id);
     this.#complete(id, now);
   }
 
   onResponse(id: number, now: number, info: ResponseInfo): void {
     this.#inFlight.delete(id);
+    const sentAtAnyState = this.#sentAt.get(id) ?? now;
+    this.#sentAt.delete(id);
     const own = this.#own.get(id);
     const sentAt = own?.sentAt ?? now;
     // Not ours to place (sent while unlimited): everything answered may have raced with it.
@@ -180,8 +193,17 @@ export class BudgetModel {
       w.bucket.report(now, r, { sentAt, inFlight: this.#inFlight.size, answeredMeanwhile });
     }
     if (info.status === 429) {
-      const wait = info.retryAfterMs ?? this.#fallbackRetryMs;
+      // Retry-After is the floor. When it did not help (a second refusal in a row, as from a service
+      // that says "0" or no rate headers while it is still full), the wait doubles from the
+      // fallback, so a budget is never hammered back to back.
+      // Requests sent before the last refusal was heard were refused with it, not after it.
+      if (sentAtAnyState >= this.#lastRefusalAt) this.#refusedInARow++;
+      this.#lastRefusalAt = now;
+      const backoff = this.#refusedInARow > 1 ? Math.min(this.#fallbackRetryMs * 2 ** (this.#refusedInARow - 2), MAX_BACKOFF_MS) : 0;
+      const wait = Math.max(info.retryAfterMs ?? this.#fallbackRetryMs, backoff);
       this.#blockedUntil = Math.max(this.#blockedUntil, now + wait);
+    } else {
+      this.#refusedInARow = 0;
     }
     this.#prune(now);
   }

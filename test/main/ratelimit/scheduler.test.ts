@@ -107,6 +107,42 @@ describe('RateLimitScheduler', () => {
     expect(calls).toBe(3);
   });
 
+  it('backs off when Retry-After says 0 and the budget keeps refusing, instead of retrying back to back', async () => {
+    const clock = new ManualClock(0);
+    const scheduler = new RateLimitScheduler({ clock, marginMs: 0, maxRateLimitRetries: 5 });
+    const attempts: number[] = [];
+    // A service still full that says "retry now" and writes no rate headers.
+    const p = scheduler.run({ account: 'a', group: 'campaigns', budget: 'write' }, () => {
+      attempts.push(clock.now());
+      return Promise.resolve(attempts.length <= 4 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200, headers: {} });
+    });
+    await drain(clock);
+    expect((await p).status).toBe(200);
+    // The first Retry-After is taken at its word; each refusal after it doubles the wait from 1 s.
+    expect(attempts).toEqual([0, 0, 1000, 3000, 7000]);
+  });
+
+  it('counts requests refused together as one refusal: the next wait is Retry-After, not a back-off', async () => {
+    const clock = new ManualClock(0);
+    const scheduler = new RateLimitScheduler({ clock, marginMs: 0 });
+    const attempts: number[] = [];
+    let refuse = -1; // the first answer (no rate headers) says the budget is not limited
+    const attempt = () => {
+      attempts.push(clock.now());
+      return new Promise<{ status: number; headers: Record<string, string> }>((resolve) =>
+        clock.setTimer(() => resolve(refuse-- > 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200, headers: {} }), 10),
+      );
+    };
+    const run = () => scheduler.run({ account: 'a', group: 'campaigns', budget: 'write' }, attempt);
+    await Promise.all([run(), drain(clock)]);
+    refuse = 3;
+    const all = [run(), run(), run()];
+    await drain(clock);
+    expect((await Promise.all(all)).map((r) => r.status)).toEqual([200, 200, 200]);
+    // Three sent at once, refused at once, all sent again once Retry-After (1 s) has passed.
+    expect(attempts).toEqual([0, 10, 10, 10, 1020, 1020, 1020]);
+  });
+
   it('drops a queued request when its signal fires, without sending it', async () => {
     const clock = new ManualClock(0);
     const server = new SlidingLogServer(ONE_PER_SECOND, true);
