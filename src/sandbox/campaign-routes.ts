@@ -124,6 +124,11 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   if (q.sort && (refused === 'all' || (refused === 'id' && q.sort.field === 'id'))) {
     return err(core, 400, `Sorting by ${q.sort.field} is not supported`, g.headers);
   }
+  // page_size_max: a page larger than the service serves is refused, not cut down.
+  const max = core.variants.page_size_max;
+  if (max !== undefined && q.pageSize !== undefined && q.pageSize > max) {
+    return err(core, 400, `page_size must be between 1 and ${max}`, g.headers);
+  }
   const lag = core.variants.listing_lag_ms ?? 0;
   const owners = core.world.listedAccounts(g.account);
   // A look-up by id is not a read of the listing: churn comes between those.

@@ -46,6 +46,8 @@ function utcOffset(r: Choices): string {
 export const CHAOS_TABLE: ChaosTable = {
   // Short pages: often tiny (every listing pages), sometimes anything up to half the largest page.
   page_size_cap: (r) => (half(r) ? (half(r) ? r.int(1, 10) : r.int(11, 500)) : undefined),
+  // A largest page the service serves, a refusal above it (the client's pages are up to 1,000).
+  page_size_max: oneOf([10, 25, 50, 100, 200, 500] as const),
   decimal_point: flag,
   date_offset: (r) => (half(r) ? utcOffset(r) : undefined),
   date_form: oneOf(DATE_FORMS),

@@ -19,8 +19,10 @@ export interface LogEntry {
   /** The service's clock when the request was handled (the sandbox clock plus clock_offset_ms), ms. */
   time: number;
   method: string;
-  /** Path without the query string (queries are not recorded). */
+  /** Path without the query string (queries are not recorded, but for `sort`). */
   path: string;
+  /** The query's `sort` parameter, if it had one (which order a client asked a listing in). */
+  sort: string | null;
   account: string | null;
   group: LimitedGroup | null;
   budget: 'read' | 'write' | null;

@@ -238,7 +238,7 @@ export async function startServer(core: SandboxCore, port: number, controlSecret
     const record = (status: number | null, outcome: Outcome) => {
       if (!logged) return;
       const { account, group, budget, limited } = ctx.log;
-      core.log.add({ time: ctx.now, method, path, account, group, budget, limited, status, outcome });
+      core.log.add({ time: ctx.now, method, path, sort: query.get('sort'), account, group, budget, limited, status, outcome });
     };
 
     const body = await readBody(req);

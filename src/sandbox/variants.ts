@@ -26,6 +26,12 @@ export type HttpDateForm = (typeof HTTP_DATE_FORMS)[number];
 export const variantsSchema = z.strictObject({
   /** Listings return at most this many rows per answer, whatever page_size asked (metadata stays true). */
   page_size_cap: z.number().int().positive().optional(),
+  /**
+   * A listing that asks for a page_size above this is refused with 400 (`page_size must be between
+   * 1 and N`): 4.2 types page_size as a number and names no largest value, and a service may refuse
+   * one it will not serve instead of serving less (page_size_cap).
+   */
+  page_size_max: z.number().int().positive().optional(),
   /** Whole decimals in answers are written with a point: `3000.0` instead of `3000`. */
   decimal_point: z.boolean().optional(),
   /** ISO date-times in answers use this numeric offset (`+05:30`) instead of `Z`. */

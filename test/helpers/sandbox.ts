@@ -90,6 +90,8 @@ export interface LoggedRequest {
   time: number;
   method: string;
   path: string;
+  /** The query's sort parameter, if any. */
+  sort: string | null;
   account: string | null;
   /** The rate-limit group and budget it was counted in, if any. */
   group: string | null;

@@ -108,7 +108,7 @@ describe('request log', () => {
   it('records API requests (not control or CDN ones) with increasing seq and sandbox time', async () => {
     const token = await tokenFor(sb);
     sb.advance(42);
-    await call(sb, 'GET', '/core/api/1.0/oldtimerltd/campaigns?fetch_level=R', { token });
+    await call(sb, 'GET', '/core/api/1.0/oldtimerltd/campaigns?fetch_level=R&sort=name,asc', { token });
     await call(sb, 'GET', '/_cdn/?src=x&w=480');
     await call(sb, 'GET', '/epsilon/nope', { token });
     const log = (await call(sb, 'GET', '/_sandbox/requests')).body as { requests: Record<string, unknown>[] };
@@ -123,6 +123,7 @@ describe('request log', () => {
       time: T0 + 42,
       method: 'GET',
       path: '/core/api/1.0/oldtimerltd/campaigns',
+      sort: 'name,asc',
       account: 'oldtimerltd',
       group: 'campaigns.list',
       budget: 'read',

@@ -531,6 +531,25 @@ function isTransient(e: ServiceError): boolean {
   return e.kind === 'protocol' && e.status !== undefined && e.status >= 200 && e.status < 300;
 }
 
+/** Page sizes tried after a refusal that names no size: each a divisor of 1,000, as are the sizes asked. */
+const SMALLER_PAGES = [500, 250, 100, 50, 20, 10, 5, 2, 1];
+
+/**
+ * The page size to ask after `e` refused a read of `size` rows, or undefined when a smaller page
+ * cannot be what the service wants. The interface names no largest page_size (4.2), and a service
+ * may refuse one above its own (400) rather than serve less. The refusal's words usually name the
+ * largest ("page_size must be between 1 and 100"): when they speak of the page size, the largest
+ * number in them below `size` is tried first, else the next of SMALLER_PAGES (not with `namedOnly`). A query refused for another reason is refused at every size: it ends at 1.
+ */
+export function smallerPageAfterRefusal(e: unknown, size: number, opts: { namedOnly?: boolean } = {}): number | undefined {
+  if (!(e instanceof ServiceError) || e.kind !== 'validation' || size <= 1) return undefined;
+  const words = e.serverText ?? '';
+  const named = /page.?size/i.test(words) ? (words.match(/\d+/g)?.map(Number) ?? []) : [];
+  const hinted = Math.max(0, ...named.filter((n) => n >= 1 && n < size));
+  if (hinted > 0) return hinted;
+  return opts.namedOnly ? undefined : (SMALLER_PAGES.find((n) => n < size) ?? 1);
+}
+
 /** An answer that came and was then cut: a smaller one may get through. */
 export const wasCut = (e: ServiceError) =>
   (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
@@ -643,7 +662,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   const retry = opts.retry ?? DEFAULT_RETRY;
   let pagesDone = 0;
   const learned = opts.memory?.pagesGetThroughAt;
-  let size = Math.min(opts.pageSize, learned ?? Infinity);
+  let size = Math.min(opts.pageSize, learned ?? Infinity, opts.memory?.pagesTakenUpTo ?? Infinity);
   // Answers were cut before: pages made smaller got through, so neither the whole listing nor a
   // larger page is asked for again.
   let shrunk = false;
@@ -658,8 +677,27 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     }
   };
 
-  /** One page, asked again after a transient failure; a cut answer is asked for in a quarter of the size. */
-  const readPage = (position: number): Promise<{ page: CampaignPage; start: number }> =>
+  /**
+   * One page, asked again after a transient failure; a cut answer is asked for in a quarter of the
+   * size, a refused one smaller until the service takes it (smallerPageAfterRefusal).
+   */
+  const readPage = async (position: number): Promise<{ page: CampaignPage; start: number }> => {
+    for (;;) {
+      try {
+        const read = await readPageOnce(position);
+        if (refusedAbove !== undefined && opts.memory) opts.memory.pagesTakenUpTo = Math.min(opts.memory.pagesTakenUpTo ?? Infinity, size);
+        return read;
+      } catch (e) {
+        const smaller = smallerPageAfterRefusal(e, size);
+        if (smaller === undefined) throw e;
+        refusedAbove = size;
+        size = smaller;
+      }
+    }
+  };
+  // The last page size the service refused in this walk (then the size it took is remembered).
+  let refusedAbove: number | undefined;
+  const readPageOnce = (position: number): Promise<{ page: CampaignPage; start: number }> =>
     readAgainOnFailure(
       retry,
       opts.signal,
@@ -845,6 +883,11 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
 export interface SortMemory {
   idRefused: boolean;
   /**
+   * The largest page size the service took after it refused a larger one (400): later reads of
+   * this connection ask no more than that, instead of being refused again.
+   */
+  pagesTakenUpTo?: number;
+  /**
    * The page size that got through after larger answers were cut (a service or a way there that
    * drops bodies above some size): later walks of this connection start there instead of spending
    * reads, on a tight budget, on answers that would be cut again.
@@ -875,7 +918,13 @@ export class StableOrder {
     } catch (e) {
       if (!isSortRefusal(e)) throw e;
       this.memory.idRefused = true;
-      return attempt(undefined);
+      try {
+        return await attempt(undefined);
+      } catch (again) {
+        // Refused without the sort too: it was the rest of the query (a page too large), not the sort.
+        if (isSortRefusal(again)) this.memory.idRefused = false;
+        throw again;
+      }
     }
   }
 

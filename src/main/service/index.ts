@@ -7,7 +7,7 @@ export { TokenManager, type CredentialSource } from './token-manager';
 export { ClientTokenPool } from './client-tokens';
 export { signInWithBrowser, type SignInOptions, type AuthorizationCodeSession } from './browser-sign-in';
 export type { CampaignPage, ListAllProgress, ListAllOptions } from './campaigns-api';
-export { readAgainOnFailure, readPageAt, wasCut } from './campaigns-api';
+export { readAgainOnFailure, readPageAt, smallerPageAfterRefusal, wasCut } from './campaigns-api';
 export type { ReadRetry } from './campaigns-api';
 export type { TaskType } from './push-api';
 export type { CallOptions } from './request-executor';

@@ -5,7 +5,15 @@
 import { MAX_PAGE_SIZE, type Campaign, type CampaignCreate } from '../../shared/domain/campaign';
 import type { PushEvent, Task } from '../../shared/domain/push';
 import { compareIds } from '../../shared/domain/service-id';
-import { isServiceError, readAgainOnFailure, readPageAt, wasCut, type ListAllOptions, type ServiceClient } from '../service';
+import {
+  isServiceError,
+  readAgainOnFailure,
+  readPageAt,
+  smallerPageAfterRefusal,
+  wasCut,
+  type ListAllOptions,
+  type ServiceClient,
+} from '../service';
 import type { OutboxItem, SendNote, Store } from '../store';
 import { claimedCampaignIds, claimedTaskIds, tasksOwedElsewhere } from './baseline';
 import { noteOnServiceClock, sendNoteRef, type SendNotes } from './send-notes';
@@ -43,9 +51,11 @@ export async function listNewestFirst(
 ): Promise<ListingRead> {
   const horizon = newestKnownId !== undefined && isDigits(newestKnownId) ? newestKnownId : undefined;
   const rows = new Map<string, Campaign>();
-  // Not larger than what got through a service that cuts large answers (learned by earlier walks).
-  let size = Math.min(LOOKUP_PAGE_SIZE, client.sortMemory.pagesGetThroughAt ?? Infinity);
-  let capped = client.sortMemory.pagesGetThroughAt !== undefined;
+  // Not larger than what got through a service that cuts large answers, or than the largest page a
+  // service that refuses larger ones took (both learned by earlier walks).
+  const largest = Math.min(client.sortMemory.pagesGetThroughAt ?? Infinity, client.sortMemory.pagesTakenUpTo ?? Infinity);
+  let size = Math.min(LOOKUP_PAGE_SIZE, largest);
+  let capped = Number.isFinite(largest);
   // Rows covered so far, counted from the newest.
   let offset = 0;
   // The oldest id read so far: every row not read before must be older still (compared exactly, as digits).
@@ -55,18 +65,34 @@ export async function listNewestFirst(
   const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
     let shrunk = false;
-    const { page: p, end } = await readAgainOnFailure(
-      client.readRetry,
-      signal,
-      () => readPageAt(newestFirst, offset, size),
-      // A cut answer is asked for again in a quarter of the size, as a walk does (its tries count afresh).
-      (e) => {
-        if (!wasCut(e) || size <= 1) return false;
-        size = Math.max(1, Math.floor(size / 4));
-        shrunk = capped = true;
-        return true;
-      },
-    );
+    const readOnce = () =>
+      readAgainOnFailure(
+        client.readRetry,
+        signal,
+        () => readPageAt(newestFirst, offset, size),
+        // A cut answer is asked for again in a quarter of the size, as a walk does (its tries count afresh).
+        (e) => {
+          if (!wasCut(e) || size <= 1) return false;
+          size = Math.max(1, Math.floor(size / 4));
+          shrunk = capped = true;
+          return true;
+        },
+      );
+    let answer: Awaited<ReturnType<typeof readOnce>> | undefined;
+    while (answer === undefined) {
+      try {
+        answer = await readOnce();
+      } catch (e) {
+        // A page larger than the service takes, refused in words that name its largest: asked again
+        // at that size. Without such words the refusal may be of the sort: the caller reads whole.
+        const smaller = smallerPageAfterRefusal(e, size, { namedOnly: true });
+        if (smaller === undefined) throw e;
+        size = smaller;
+        capped = true;
+        client.sortMemory.pagesTakenUpTo = Math.min(client.sortMemory.pagesTakenUpTo ?? Infinity, size);
+      }
+    }
+    const { page: p, end } = answer;
     if (shrunk) client.sortMemory.pagesGetThroughAt = Math.min(client.sortMemory.pagesGetThroughAt ?? Infinity, size);
     seen(p.campaigns);
     let ordered = true;
