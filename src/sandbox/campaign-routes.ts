@@ -152,6 +152,11 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   if (q.sort) sortListed(items, q.sort.field, q.sort.descending);
   else if (core.variants.moving_order) sortListed(items, 'spent', true);
   const paged = pageOf(items, q, core.variants.page_size_cap);
+  // page_past_end: a page after the last one is refused as a page that does not exist.
+  const pastEnd = core.variants.page_past_end;
+  if (pastEnd !== undefined && paged.page > 1 && paged.rows.length === 0) {
+    return err(core, pastEnd === 'not_found' ? 404 : 400, 'Invalid page.', g.headers);
+  }
   const rows = filterAfterPaging ? paged.rows.filter((x) => isListed(x.campaign, q.fetchLevel, ctx.now)) : paged.rows;
   const network = g.account.type === 'NETWORK';
   const record = (x: Listed) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined });

@@ -48,6 +48,7 @@ export const CHAOS_TABLE: ChaosTable = {
   page_size_cap: (r) => (half(r) ? (half(r) ? r.int(1, 10) : r.int(11, 500)) : undefined),
   // A largest page the service serves, a refusal above it (the client's pages are up to 1,000).
   page_size_max: oneOf([10, 25, 50, 100, 200, 500] as const),
+  page_past_end: oneOf(['not_found', 'bad_request'] as const),
   decimal_point: flag,
   date_offset: (r) => (half(r) ? utcOffset(r) : undefined),
   date_form: oneOf(DATE_FORMS),

@@ -32,6 +32,12 @@ export const variantsSchema = z.strictObject({
    * one it will not serve instead of serving less (page_size_cap).
    */
   page_size_max: z.number().int().positive().optional(),
+  /**
+   * A page after the last one (page > 1, no row on it) is refused, 404 (`not_found`) or 400
+   * (`bad_request`), with `Invalid page.`, instead of answered with empty results: 4.2 does not
+   * say what a page beyond the listing answers, and common paging frameworks refuse it.
+   */
+  page_past_end: z.enum(['not_found', 'bad_request']).optional(),
   /** Whole decimals in answers are written with a point: `3000.0` instead of `3000`. */
   decimal_point: z.boolean().optional(),
   /** ISO date-times in answers use this numeric offset (`+05:30`) instead of `Z`. */

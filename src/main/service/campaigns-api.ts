@@ -550,6 +550,15 @@ export function smallerPageAfterRefusal(e: unknown, size: number, opts: { namedO
   return opts.namedOnly ? undefined : (SMALLER_PAGES.find((n) => n < size) ?? 1);
 }
 
+/**
+ * A page refused as one that does not exist: 4.2 does not say what a page after the last answers,
+ * and paging frameworks commonly refuse it (404, or 400 "Invalid page"). A 400 counts only at a
+ * page size the service has taken, where it cannot be a refusal of the size.
+ */
+function pageDoesNotExist(e: unknown, sizeTaken: boolean): boolean {
+  return e instanceof ServiceError && (e.kind === 'not_found' || (e.kind === 'validation' && sizeTaken));
+}
+
 /** An answer that came and was then cut: a smaller one may get through. */
 export const wasCut = (e: ServiceError) =>
   (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
@@ -686,8 +695,15 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       try {
         const read = await readPageOnce(position);
         if (refusedAbove !== undefined && opts.memory) opts.memory.pagesTakenUpTo = Math.min(opts.memory.pagesTakenUpTo ?? Infinity, size);
+        takenSize = size;
+        lastTotal = read.page.total;
         return read;
       } catch (e) {
+        // A page after the last refused as one that does not exist (404, or 400 at a size the
+        // service took before): the listing ends before it, as an empty page would say.
+        if (position > 0 && lastTotal !== undefined && pageDoesNotExist(e, takenSize === size)) {
+          return { page: { campaigns: [], total: lastTotal, count: 0, metadata: {} }, start: Math.floor(position / size) * size };
+        }
         const smaller = smallerPageAfterRefusal(e, size);
         if (smaller === undefined) throw e;
         refusedAbove = size;
@@ -697,6 +713,9 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   };
   // The last page size the service refused in this walk (then the size it took is remembered).
   let refusedAbove: number | undefined;
+  // The last page size the service answered in this walk, and the total it gave last.
+  let takenSize: number | undefined;
+  let lastTotal: number | undefined;
   const readPageOnce = (position: number): Promise<{ page: CampaignPage; start: number }> =>
     readAgainOnFailure(
       retry,
@@ -763,6 +782,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
       if (total !== null) {
         pagesDone++;
         r.total = total;
+        lastTotal = total;
         r.totals.add(total);
         // A capped answer: its row count is the service's page size, and this was page 1 of it.
         if (rows > 0 && rows < total && !sizeLearned) {
@@ -882,6 +902,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
  */
 export interface SortMemory {
   idRefused: boolean;
+  /** A read sorted by id was answered: a later 400 is not a refusal of the sort. */
+  idTaken?: boolean;
   /**
    * The largest page size the service took after it refused a larger one (400): later reads of
    * this connection ask no more than that, instead of being refused again.
@@ -914,9 +936,12 @@ export class StableOrder {
   async read<T>(attempt: (sort: CampaignListQuery['sort']) => Promise<T>): Promise<T> {
     if (this.memory.idRefused) return attempt(undefined);
     try {
-      return await attempt(ID_ORDER);
+      const answer = await attempt(ID_ORDER);
+      this.memory.idTaken = true;
+      return answer;
     } catch (e) {
-      if (!isSortRefusal(e)) throw e;
+      // A service that has answered the sort before refuses something else now (a page past the end).
+      if (!isSortRefusal(e) || this.memory.idTaken) throw e;
       this.memory.idRefused = true;
       try {
         return await attempt(undefined);

@@ -100,7 +100,7 @@ export function errorFromResponse(res: HttpResponse, ctx: ErrorContext): Service
     });
   }
   if (status === 404) {
-    return new ServiceError({ ...base, kind: 'not_found', message: `Could not ${ctx.what}: ${said ?? 'not found'}.` });
+    return new ServiceError({ ...base, kind: 'not_found', message: `Could not ${ctx.what}: ${(said ?? 'not found').replace(/\.$/, '')}.` });
   }
   if (status === 408) {
     // RFC 9110 15.5.9: the server did not receive the whole request in time and did not act on it;
