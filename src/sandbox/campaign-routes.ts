@@ -124,6 +124,11 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   if (q.sort && (refused === 'all' || (refused === 'id' && q.sort.field === 'id'))) {
     return err(core, 400, `Sorting by ${q.sort.field} is not supported`, g.headers);
   }
+  // campaign_ids_max: a look-up naming more ids than the service takes at once is refused.
+  const idsMax = core.variants.campaign_ids_max;
+  if (idsMax !== undefined && q.ids !== undefined && q.ids.size > idsMax) {
+    return err(core, 400, `campaign_ids accepts at most ${idsMax} values`, g.headers);
+  }
   // page_size_max: a page larger than the service serves is refused, not cut down.
   const max = core.variants.page_size_max;
   if (max !== undefined && q.pageSize !== undefined && q.pageSize > max) {

@@ -49,6 +49,7 @@ export const CHAOS_TABLE: ChaosTable = {
   // A largest page the service serves, a refusal above it (the client's pages are up to 1,000).
   page_size_max: oneOf([10, 25, 50, 100, 200, 500] as const),
   page_past_end: oneOf(['not_found', 'bad_request'] as const),
+  campaign_ids_max: oneOf([1, 5, 20, 50] as const),
   decimal_point: flag,
   date_offset: (r) => (half(r) ? utcOffset(r) : undefined),
   date_form: oneOf(DATE_FORMS),

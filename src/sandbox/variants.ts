@@ -38,6 +38,11 @@ export const variantsSchema = z.strictObject({
    * say what a page beyond the listing answers, and common paging frameworks refuse it.
    */
   page_past_end: z.enum(['not_found', 'bad_request']).optional(),
+  /**
+   * A listing naming more than this many campaign_ids is refused with 400 (`campaign_ids accepts at
+   * most N values`): 4.2 makes campaign_ids repeatable and names no largest count.
+   */
+  campaign_ids_max: z.number().int().positive().optional(),
   /** Whole decimals in answers are written with a point: `3000.0` instead of `3000`. */
   decimal_point: z.boolean().optional(),
   /** ISO date-times in answers use this numeric offset (`+05:30`) instead of `Z`. */

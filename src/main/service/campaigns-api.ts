@@ -370,7 +370,11 @@ const PAGING_ROOM = '&page=9999999&page_size=9999999'.length;
  * (with the rest of `query` and room for paging) keeps its query under MAX_LIST_QUERY_LENGTH.
  * Each id is named once.
  */
-export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 'page' | 'pageSize'>, ids: readonly string[]): string[][] {
+export function campaignIdGroups(
+  query: Omit<CampaignListQuery, 'campaignIds' | 'page' | 'pageSize'>,
+  ids: readonly string[],
+  most = Infinity,
+): string[][] {
   // Paging parameters, whether given or added later by a walk, are counted as PAGING_ROOM.
   const base =
     campaignListSearchParams({ fetchLevel: query.fetchLevel, ...(query.sort ? { sort: query.sort } : {}) }).toString().length + PAGING_ROOM;
@@ -383,7 +387,7 @@ export function campaignIdGroups(query: Omit<CampaignListQuery, 'campaignIds' | 
     if (seen.has(id)) continue;
     seen.add(id);
     const added = `&campaign_ids=${encodeURIComponent(id)}`.length;
-    if (group.length > 0 && length + added > MAX_LIST_QUERY_LENGTH) {
+    if (group.length > 0 && (length + added > MAX_LIST_QUERY_LENGTH || group.length >= most)) {
       groups.push(group);
       group = [];
       length = base;
@@ -559,6 +563,20 @@ function pageDoesNotExist(e: unknown, sizeTaken: boolean): boolean {
   return e instanceof ServiceError && (e.kind === 'not_found' || (e.kind === 'validation' && sizeTaken));
 }
 
+/**
+ * How many ids to name per request after `e` refused a look-up naming `count` of them, or
+ * undefined when fewer cannot be what the service wants. 4.2 makes campaign_ids repeatable with
+ * no largest count. Words that speak of the ids and name a number below `count` give the count;
+ * otherwise half. A query refused for another reason is refused for one id too: it ends there.
+ */
+function fewerIdsAfterRefusal(e: unknown, count: number): number | undefined {
+  if (!(e instanceof ServiceError) || e.kind !== 'validation' || count <= 1) return undefined;
+  const words = e.serverText ?? '';
+  const named = /ids?\b/i.test(words) ? (words.match(/\d+/g)?.map(Number) ?? []) : [];
+  const hinted = Math.max(0, ...named.filter((n) => n >= 1 && n < count));
+  return hinted > 0 ? hinted : Math.ceil(count / 2);
+}
+
 /** An answer that came and was then cut: a smaller one may get through. */
 export const wasCut = (e: ServiceError) =>
   (e.kind === 'outcome_unknown' || e.kind === 'protocol' || e.kind === 'timeout') && e.status !== undefined;
@@ -704,7 +722,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         if (position > 0 && lastTotal !== undefined && pageDoesNotExist(e, takenSize === size)) {
           return { page: { campaigns: [], total: lastTotal, count: 0, metadata: {} }, start: Math.floor(position / size) * size };
         }
-        const smaller = smallerPageAfterRefusal(e, size);
+        const sameAsWhole = e instanceof ServiceError && wholeRefusal !== undefined && (e.serverText ?? '') === wholeRefusal;
+        const smaller = sameAsWhole ? undefined : smallerPageAfterRefusal(e, size);
         if (smaller === undefined) throw e;
         refusedAbove = size;
         size = smaller;
@@ -716,6 +735,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   // The last page size the service answered in this walk, and the total it gave last.
   let takenSize: number | undefined;
   let lastTotal: number | undefined;
+  // The words of a refusal of the unpaged listing (a query refused whatever the page size).
+  let wholeRefusal: string | undefined;
   const readPageOnce = (position: number): Promise<{ page: CampaignPage; start: number }> =>
     readAgainOnFailure(
       retry,
@@ -772,6 +793,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         }
       } catch (e) {
         if (!fallsBackToPages(e)) throw e;
+        // Refused with no page size asked: the same refusal of a page is not of its size.
+        if (e instanceof ServiceError && e.kind === 'validation') wholeRefusal = e.serverText ?? '';
         // Pages from now on: the unpaged answer failed once and would most likely fail again.
         wholeWorks = false;
         pagesDone++;
@@ -904,6 +927,8 @@ export interface SortMemory {
   idRefused: boolean;
   /** A read sorted by id was answered: a later 400 is not a refusal of the sort. */
   idTaken?: boolean;
+  /** The most campaign_ids the service took in one look-up after it refused more (400). */
+  idsTakenUpTo?: number;
   /**
    * The largest page size the service took after it refused a larger one (400): later reads of
    * this connection ask no more than that, instead of being refused again.
@@ -963,12 +988,23 @@ export class StableOrder {
     try {
       for await (const part of open(ID_ORDER)) {
         first = false;
+        this.memory.idTaken = true;
         yield part;
       }
     } catch (e) {
-      if (!first || !isSortRefusal(e)) throw e;
+      if (!first || !isSortRefusal(e) || this.memory.idTaken) throw e;
       this.memory.idRefused = true;
-      yield* open(undefined);
+      first = true;
+      try {
+        for await (const part of open(undefined)) {
+          first = false;
+          yield part;
+        }
+      } catch (again) {
+        // Refused without the sort too: it was the rest of the query, not the sort.
+        if (first && isSortRefusal(again)) this.memory.idRefused = false;
+        throw again;
+      }
     }
   }
 }
@@ -990,13 +1026,16 @@ export async function listAllCampaigns(
 ): Promise<{ campaigns: Campaign[]; total: number }> {
   const { campaignIds, pageSize, sort, ...rest } = query;
   // Groups keep room for the sort a read adds (ID_ORDER unless the caller chose one).
-  const groups =
-    campaignIds !== undefined && campaignIds.length > 0 ? campaignIdGroups({ ...rest, sort: sort ?? ID_ORDER }, campaignIds) : [undefined];
+  const groups: (string[] | undefined)[] =
+    campaignIds !== undefined && campaignIds.length > 0
+      ? campaignIdGroups({ ...rest, sort: sort ?? ID_ORDER }, campaignIds, opts.sortMemory?.idsTakenUpTo)
+      : [undefined];
   const byId = new Map<string, Campaign>();
   let pagesDone = 0;
   // Without an order of the caller's, the stable one while the service accepts it.
   const order = new StableOrder(opts.sortMemory);
-  for (const ids of groups) {
+  while (groups.length > 0) {
+    const ids = groups.shift();
     const only = { ...rest, ...(ids ? { campaignIds: ids } : {}) };
     const read: PageReader = (page, size) => {
       const ask = (s: CampaignListQuery['sort']) =>
@@ -1027,16 +1066,28 @@ export async function listAllCampaigns(
       ...(opts.retry ? { retry: opts.retry } : {}),
       ...(opts.sortMemory ? { memory: opts.sortMemory } : {}),
     };
-    for await (const step of walkListing(read, walk)) {
-      if (step.pass !== pass) {
-        pass = step.pass;
-        group = new Map();
+    try {
+      for await (const step of walkListing(read, walk)) {
+        if (step.pass !== pass) {
+          pass = step.pass;
+          group = new Map();
+        }
+        pagesDone = before + step.pagesDone + (step.streaming ? 1 : 0);
+        opts.onRows?.(step.campaigns);
+        for (const c of step.campaigns) everListed.set(c.id, c);
+        for (const c of step.campaigns) if (!group.has(c.id)) group.set(c.id, c);
+        opts.onProgress?.({ page: pagesDone, fetched: byId.size + group.size, total: byId.size + step.total });
       }
-      pagesDone = before + step.pagesDone + (step.streaming ? 1 : 0);
-      opts.onRows?.(step.campaigns);
-      for (const c of step.campaigns) everListed.set(c.id, c);
-      for (const c of step.campaigns) if (!group.has(c.id)) group.set(c.id, c);
-      opts.onProgress?.({ page: pagesDone, fetched: byId.size + group.size, total: byId.size + step.total });
+    } catch (e) {
+      const fewer = ids ? fewerIdsAfterRefusal(e, ids.length) : undefined;
+      if (fewer === undefined) throw e;
+      // Named more ids than the service takes at once: asked again in groups it takes (what this
+      // group listed is read again with them), the count kept for the connection's later look-ups.
+      if (opts.sortMemory) opts.sortMemory.idsTakenUpTo = Math.min(opts.sortMemory.idsTakenUpTo ?? Infinity, fewer);
+      const parts: string[][] = [];
+      for (let i = 0; i < ids!.length; i += fewer) parts.push(ids!.slice(i, i + fewer));
+      groups.unshift(...parts);
+      continue;
     }
     for (const [id, c] of group) byId.set(id, c);
   }
