@@ -556,11 +556,12 @@ export function smallerPageAfterRefusal(e: unknown, size: number, opts: { namedO
 
 /**
  * A page refused as one that does not exist: 4.2 does not say what a page after the last answers,
- * and paging frameworks commonly refuse it (404, or 400 "Invalid page"). A 400 counts only at a
- * page size the service has taken, where it cannot be a refusal of the size.
+ * and paging frameworks commonly refuse it (404, or 400 "Invalid page"). A 400 counts only where
+ * it cannot be a refusal of the size: at a page size the service has taken, or at a page that
+ * starts at or after the total the service gave.
  */
-function pageDoesNotExist(e: unknown, sizeTaken: boolean): boolean {
-  return e instanceof ServiceError && (e.kind === 'not_found' || (e.kind === 'validation' && sizeTaken));
+function pageDoesNotExist(e: unknown, notTheSize: boolean): boolean {
+  return e instanceof ServiceError && (e.kind === 'not_found' || (e.kind === 'validation' && notTheSize));
 }
 
 /**
@@ -717,10 +718,14 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         lastTotal = read.page.total;
         return read;
       } catch (e) {
-        // A page after the last refused as one that does not exist (404, or 400 at a size the
-        // service took before): the listing ends before it, as an empty page would say.
-        if (position > 0 && lastTotal !== undefined && pageDoesNotExist(e, takenSize === size)) {
-          return { page: { campaigns: [], total: lastTotal, count: 0, metadata: {} }, start: Math.floor(position / size) * size };
+        // A page after the last refused as one that does not exist (404, or 400 where it cannot be
+        // of the size): the listing ends before it, as an empty page would say. An empty page
+        // would also give the count as it is now (others create and delete meanwhile), which the
+        // walk needs to know it has all: the first page is read for it, never the count of before.
+        if (position > 0 && lastTotal !== undefined && pageDoesNotExist(e, takenSize === size || position >= lastTotal)) {
+          const { page: first } = await readPageOnce(0);
+          lastTotal = first.total;
+          return { page: { campaigns: [], total: first.total, count: 0, metadata: {} }, start: Math.floor(position / size) * size };
         }
         const sameAsWhole = e instanceof ServiceError && wholeRefusal !== undefined && (e.serverText ?? '') === wholeRefusal;
         const smaller = sameAsWhole ? undefined : smallerPageAfterRefusal(e, size);

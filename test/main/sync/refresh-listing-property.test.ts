@@ -1,6 +1,7 @@
 // The invariant of DECISIONS client 15, over many services: whatever the page lengths (rows
 // filtered after paging, any page cap), the order (moving by spend), the churn while the listing
-// is read, 502/503 now and then and answers cut mid-body, a refresh that completes leaves the
+// is read, 502/503 now and then, answers cut mid-body, and refusals of a page too large, of a
+// page after the last or of too many campaign_ids, a refresh that completes leaves the
 // cache equal to what the service holds. Waits run on a manual clock the test moves on.
 // A failing case replays from its fast-check seed and path (the service's choices from `seed`).
 import fc from 'fast-check';
@@ -31,6 +32,11 @@ describe('after a completed refresh the cache equals the service', () => {
           churn: fc.constantFrom(0, 0.05, 0.15),
           transient5xx: fc.constantFrom(0, 0.1),
           cutBody: fc.constantFrom(undefined, 15),
+          // Refusals the interface allows: a page larger than the service serves, a page after the
+          // last, more campaign_ids than it takes at once.
+          pageSizeMax: fc.constantFrom(undefined, 10, 25),
+          pastEnd: fc.constantFrom(undefined, 'not_found' as const, 'bad_request' as const),
+          idsMax: fc.constantFrom(undefined, 5),
           seed: fc.integer({ min: 1, max: 1_000_000 }),
         }),
         async (c) => {
@@ -44,6 +50,9 @@ describe('after a completed refresh the cache equals the service', () => {
               churn: c.churn,
               transient_5xx: c.transient5xx,
               ...(c.cutBody !== undefined ? { cut_body: c.cutBody } : {}),
+              ...(c.pageSizeMax !== undefined ? { page_size_max: c.pageSizeMax } : {}),
+              ...(c.pastEnd !== undefined ? { page_past_end: c.pastEnd } : {}),
+              ...(c.idsMax !== undefined ? { campaign_ids_max: c.idsMax } : {}),
               seed: c.seed,
             },
             { clock: 'manual' },
@@ -66,6 +75,24 @@ describe('after a completed refresh the cache equals the service', () => {
         numRuns: 12,
         ...propertySeed(),
         examples: [
+          // A page after the last refused (404) while another user created a campaign: the walk
+          // took the count of before for the empty page it stood for, and ended one campaign short.
+          [
+            {
+              count: 11,
+              hiddenMask: 0,
+              cap: 2,
+              shortPages: false,
+              movingOrder: false,
+              churn: 0.15,
+              transient5xx: 0,
+              cutBody: undefined,
+              pageSizeMax: undefined,
+              pastEnd: 'not_found',
+              idsMax: undefined,
+              seed: 584353,
+            },
+          ],
           [
             {
               count: 92,
@@ -76,6 +103,9 @@ describe('after a completed refresh the cache equals the service', () => {
               churn: 0.15,
               transient5xx: 0,
               cutBody: undefined,
+              pageSizeMax: undefined,
+              pastEnd: undefined,
+              idsMax: undefined,
               seed: 371831,
             },
           ],
