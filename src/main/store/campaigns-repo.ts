@@ -21,6 +21,7 @@ import type { AccountsRepo } from './accounts-repo';
 import type { CacheWriter } from './cache-writer/cache-writer';
 import { campaignRowValues, idSortKey } from './campaign-columns';
 import type { CacheReader } from './cache-reader';
+import { createDigestWalk, type CachedDigest, type DigestWalk } from './digest-walk';
 import {
   createWindowQuery,
   parseCampaignQuery,
@@ -63,6 +64,13 @@ export interface CampaignRefresh {
    * refresh began and nothing else has written it since.
    */
   known(digest: string): string | undefined;
+  /**
+   * known() for a listing read in the cache's id order (the refresh's ID_ORDER): the account's
+   * cached digests are read beside it a chunk at a time (digest-walk.ts) instead of all at once,
+   * and known() is asked only if the listing turns out not to be in that order. Its listed() hears
+   * each chunk of the stream after the chunk's look-ups.
+   */
+  walk(): DigestWalk;
   /** Campaigns the listing shows with the bytes of their cached row (known()): seen, nothing written. */
   listedUnchanged(ids: readonly string[]): void;
   /**
@@ -205,6 +213,12 @@ export function createCampaignsRepo(
   const digestsStmt = read
     .prepare<[number], [string, string]>('SELECT raw_digest, id FROM campaigns WHERE account_key = ? AND raw_digest IS NOT NULL')
     .raw();
+  const digestsAfter = read
+    .prepare<
+      [number, number, string, number],
+      CachedDigest
+    >('SELECT id_num, id, raw_digest FROM campaigns WHERE account_key = ? AND (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?')
+    .raw();
   const ownersStmt = read.prepare<[number, number], CampaignOwner>(
     'SELECT id, advertiser_id, advertiser_name FROM campaigns WHERE account_key = ? ORDER BY id_num, id LIMIT ?',
   );
@@ -337,6 +351,15 @@ export function createCampaignsRepo(
           // Listed twice (a listing that moved): the later record is written, as any would be.
           if (id === undefined || state.seen.has(id) || state.upserted.has(id) || state.distrusted.has(id)) return undefined;
           return id;
+        },
+        walk() {
+          if (empty || state.tookOver) return { known: () => undefined, listed: () => undefined, inOrder: true };
+          return createDigestWalk({
+            read: (idNum, id, limit) => digestsAfter.all(accountKey, idNum, id, limit),
+            accept: (id) => !state.seen.has(id) && !state.upserted.has(id) && !state.distrusted.has(id),
+            unordered: (digest) => refresh.known(digest),
+            chunk: CHUNK,
+          });
         },
         listedUnchanged(ids) {
           check();

@@ -1,0 +1,156 @@
+// A refresh's comparison of a listing read in id order with the cached rows, a chunk at a time
+// (issue #29): the cached digests are read in the cache's own key order (id_num, id) beside the
+// listing, so the cached row a listed record may match is the next one along (or a few further on,
+// past rows deleted or changed at the service), and nothing holds the whole account. The
+// whole-account map it replaces (CampaignRefresh.known) held every digest and id of the account:
+// at 1,000,000 campaigns it took the second refresh's peak memory from ~560 MB to ~965 MB, and at
+// 300,000 building it held the main thread for a second.
+//
+// It answers what known() answers, never more: a record whose digest is that of a cached row the
+// refresh may still call unchanged (`accept`). Order only decides how many it finds. A listing out
+// of the cache's order (a service that sorts ids as text, "10" before "9", or puts non-numeric ids
+// elsewhere) is seen as soon as a parsed record's key falls behind what the listing has shown, and
+// from then on the walk asks the whole-account map (`unordered`), as every refresh did before.
+// Within one chunk of the stream the parsed records' places among the unchanged ones are not
+// known (they are parsed after every record of the chunk was looked up), so a disorder inside a
+// chunk can only cost matches, which are then parsed and compared by the writer like any record.
+//
+// Which rows the refresh removes at its end does not rest on the walk: every listed id is still
+// counted as seen (CampaignRefresh.listedUnchanged and applyPage).
+import type { Campaign } from '../../shared/domain/campaign';
+import { idSortKey } from './campaign-columns';
+
+/** A cached row as the walk reads it: its key (id_num, id) and the digest it was made from (null: none). */
+export type CachedDigest = [idNum: number, id: string, digest: string | null];
+
+export interface DigestWalk {
+  /** The id of the cached row made from a record with exactly these bytes, if the refresh may call it unchanged. */
+  known(digest: string): string | undefined;
+  /**
+   * One chunk of the listing has been handed on: its parsed (new or changed) campaigns, in listing
+   * order. Checks the order and moves the walk past them (rows deleted at the service are skipped).
+   */
+  listed(campaigns: readonly Campaign[]): void;
+  /** Whether the listing has been in the cache's order so far (false: the walk asks `unordered`). */
+  readonly inOrder: boolean;
+}
+
+export interface DigestWalkSource {
+  /** The account's cached rows after key (idNum, id), in key order, at most `limit`. */
+  read(idNum: number, id: string, limit: number): CachedDigest[];
+  /** Whether the refresh may call this cached row unchanged (not listed, written or removed otherwise since it began). */
+  accept(id: string): boolean;
+  /** The whole-account look-up, for a listing found out of order. */
+  unordered(digest: string): string | undefined;
+  /** Rows read at a time (default 2000). */
+  chunk?: number;
+}
+
+/** Before every key: id_num is -1 or more (idSortKey). */
+const START: readonly [number, string] = [-2, ''];
+
+/**
+ * Whether key a comes before key b. Ids compare as JS strings (UTF-16 units) here and as bytes in
+ * SQLite: they differ only for ids holding characters beyond U+D7FF, and then a record is found
+ * out of order (the map) or not matched (parsed), never matched wrongly.
+ */
+const before = (aNum: number, aId: string, bNum: number, bId: string) => aNum < bNum || (aNum === bNum && aId < bId);
+
+export function createDigestWalk(source: DigestWalkSource): DigestWalk {
+  const chunk = source.chunk ?? 2000;
+  let rows: CachedDigest[] = [];
+  /** The first row of `rows` a record may still match: the ones before it are behind the listing. */
+  let at = 0;
+  /** Digest to index in `rows`, built when a record is not the next row's (rows skipped). */
+  let byDigest: Map<string, number> | null = null;
+  /** No cached rows after `rows` (rows cached since are this refresh's own, or a create's: never named). */
+  let end = false;
+  /** The greatest key the listing has shown, as far as the walk knows (matched, or parsed in a finished chunk). */
+  let floorNum = START[0];
+  let floorId = START[1];
+  /**
+   * The floor when the current chunk began (the end of the last listed()): a parsed record must
+   * come after it. Not the floor itself, which the chunk's matches may have moved past records
+   * parsed between them.
+   */
+  let chunkNum = START[0];
+  let chunkId = START[1];
+  let ordered = true;
+
+  const load = (num: number, id: string) => {
+    rows = source.read(num, id, chunk);
+    at = 0;
+    byDigest = null;
+    end = rows.length < chunk;
+  };
+
+  const walk: DigestWalk = {
+    get inOrder() {
+      return ordered;
+    },
+    known(digest) {
+      if (!ordered) return source.unordered(digest);
+      // At least half a chunk ahead: a record may match a row past a run of rows changed or
+      // deleted at the service, and a run at the end of the rows held would otherwise hide the
+      // next chunk until the stream's chunk is parsed (listed()).
+      if (!end && rows.length - at < chunk / 2) {
+        const last = rows.length > 0 ? rows[rows.length - 1] : null;
+        const more = source.read(last ? last[0] : floorNum, last ? last[1] : floorId, chunk);
+        rows = at === rows.length ? more : rows.slice(at).concat(more);
+        at = 0;
+        byDigest = null;
+        end = more.length < chunk;
+      }
+      if (at === rows.length) return undefined;
+      let i = at;
+      // Most records are the next row's, unchanged: no map needed.
+      if (rows[i][2] !== digest) {
+        if (byDigest === null) {
+          byDigest = new Map();
+          for (let k = at; k < rows.length; k++) {
+            const d = rows[k][2];
+            if (d !== null) byDigest.set(d, k);
+          }
+        }
+        const found = byDigest.get(digest);
+        if (found === undefined || found < at) return undefined;
+        i = found;
+      }
+      // The listing is at this row now: the rows before it were not listed unchanged here.
+      at = i + 1;
+      floorNum = rows[i][0];
+      floorId = rows[i][1];
+      return source.accept(rows[i][1]) ? rows[i][1] : undefined;
+    },
+    listed(campaigns) {
+      if (!ordered) return;
+      // Each parsed record must come after everything shown before its chunk and after the one
+      // parsed before it. (Matched rows come after the floor by construction.)
+      let num = chunkNum;
+      let id = chunkId;
+      for (const c of campaigns) {
+        const n = idSortKey(c.id);
+        if (!before(num, id, n, c.id)) {
+          ordered = false;
+          rows = [];
+          byDigest = null;
+          return;
+        }
+        num = n;
+        id = c.id;
+      }
+      if (before(floorNum, floorId, num, id)) {
+        floorNum = num;
+        floorId = id;
+      }
+      chunkNum = floorNum;
+      chunkId = floorId;
+      if (campaigns.length === 0) return;
+      // Past the last parsed record: cached rows before it were deleted at the service (or are
+      // the parsed ones themselves), and no later record can match them.
+      while (at < rows.length && !before(floorNum, floorId, rows[at][0], rows[at][1])) at++;
+      if (at === rows.length && !end) load(floorNum, floorId);
+    },
+  };
+  return walk;
+}
