@@ -15,8 +15,12 @@
 // known (they are parsed after every record of the chunk was looked up), so a disorder inside a
 // chunk can only cost matches, which are then parsed and compared by the writer like any record.
 //
-// Which rows the refresh removes at its end does not rest on the walk: every listed id is still
-// counted as seen (CampaignRefresh.listedUnchanged and applyPage).
+// The rows it names are not kept one by one either (a set of every listed id was the other half
+// of the memory): it keeps runs of consecutive cached rows it named (covers()), a handful when
+// little changed, and the refresh counts a row as listed when it is in its seen set (written,
+// kept) or in a run. Consecutive as read: a row cached inside a run since was written by this
+// refresh or by a create, both of which the seen set holds. A chunk's runs count once the chunk has
+// been handed on (listed()): a stream that breaks inside a chunk names none of its rows.
 import type { Campaign } from '../../shared/domain/campaign';
 import { idSortKey } from './campaign-columns';
 
@@ -33,7 +37,20 @@ export interface DigestWalk {
   listed(campaigns: readonly Campaign[]): void;
   /** Whether the listing has been in the cache's order so far (false: the walk asks `unordered`). */
   readonly inOrder: boolean;
+  /** Whether the walk named this cached row unchanged in a chunk that was handed on (listed()). */
+  covers(id: string): boolean;
+  /** covers() of a row read with its key. */
+  coversKey(idNum: number, id: string): boolean;
 }
+
+/** A walk that names nothing (a first load, a refresh that took over rows still on their way). */
+export const NO_WALK: DigestWalk = {
+  known: () => undefined,
+  listed: () => undefined,
+  inOrder: true,
+  covers: () => false,
+  coversKey: () => false,
+};
 
 export interface DigestWalkSource {
   /** The account's cached rows after key (idNum, id), in key order, at most `limit`. */
@@ -49,12 +66,16 @@ export interface DigestWalkSource {
 /** Before every key: id_num is -1 or more (idSortKey). */
 const START: readonly [number, string] = [-2, ''];
 
+/** Characters whose UTF-16 order is not their UTF-8 order (surrogates sort below U+E000-U+FFFF). */
+const WIDE = /[\ud800-\uffff]/;
+
 /**
- * Whether key a comes before key b. Ids compare as JS strings (UTF-16 units) here and as bytes in
- * SQLite: they differ only for ids holding characters beyond U+D7FF, and then a record is found
- * out of order (the map) or not matched (parsed), never matched wrongly.
+ * Whether key a comes before key b, in SQLite's order: ids compare as UTF-8 bytes there (BINARY),
+ * which is the order of JS strings but for characters from U+D800 up; the runs (covers()) must
+ * agree with the order the rows were read in.
  */
-const before = (aNum: number, aId: string, bNum: number, bId: string) => aNum < bNum || (aNum === bNum && aId < bId);
+const before = (aNum: number, aId: string, bNum: number, bId: string) =>
+  aNum < bNum || (aNum === bNum && (WIDE.test(aId) || WIDE.test(bId) ? Buffer.compare(Buffer.from(aId), Buffer.from(bId)) < 0 : aId < bId));
 
 export function createDigestWalk(source: DigestWalkSource): DigestWalk {
   const chunk = source.chunk ?? 2000;
@@ -76,6 +97,48 @@ export function createDigestWalk(source: DigestWalkSource): DigestWalk {
   let chunkNum = START[0];
   let chunkId = START[1];
   let ordered = true;
+  /** Runs of consecutive cached rows named unchanged, in key order: [first key, last key]. */
+  const runs: [number, string, number, string][] = [];
+  /** The runs of the chunk being looked up, added to `runs` by listed(). */
+  let pending: [number, string, number, string][] = [];
+  /** The row named last: a run goes on while the next row named is the one after it. */
+  let lastNum = NaN;
+  let lastId = '';
+  /** The first pending run goes on from this key, the end of the last run (null: a run of its own). */
+  let pendingFrom: [number, string] | null = null;
+  /** The ids named in the last chunk handed on (what listedUnchanged() is asked about, without a search). */
+  let named: string[] = [];
+  let lastNamed = new Set<string>();
+
+  const commit = () => {
+    for (const [k, run] of pending.entries()) {
+      const prev = runs.length > 0 ? runs[runs.length - 1] : null;
+      if (k === 0 && pendingFrom !== null && prev !== null && prev[2] === pendingFrom[0] && prev[3] === pendingFrom[1]) {
+        prev[2] = run[2];
+        prev[3] = run[3];
+      } else runs.push(run);
+    }
+    pending = [];
+    pendingFrom = null;
+    lastNamed = new Set(named);
+    named = [];
+  };
+
+  const coversKey = (num: number, id: string): boolean => {
+    // The last run whose first key is not after this one.
+    let lo = 0;
+    let hi = runs.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(num, id, runs[mid][0], runs[mid][1])) hi = mid - 1;
+      else {
+        found = mid;
+        lo = mid + 1;
+      }
+    }
+    return found >= 0 && !before(runs[found][2], runs[found][3], num, id);
+  };
 
   const load = (num: number, id: string) => {
     rows = source.read(num, id, chunk);
@@ -96,8 +159,9 @@ export function createDigestWalk(source: DigestWalkSource): DigestWalk {
       if (!end && rows.length - at < chunk / 2) {
         const last = rows.length > 0 ? rows[rows.length - 1] : null;
         const more = source.read(last ? last[0] : floorNum, last ? last[1] : floorId, chunk);
-        rows = at === rows.length ? more : rows.slice(at).concat(more);
-        at = 0;
+        // The row before `at` stays (not matched again): a run goes on across the refill.
+        rows = rows.slice(Math.max(0, at - 1)).concat(more);
+        at = at > 0 ? 1 : 0;
         byDigest = null;
         end = more.length < chunk;
       }
@@ -118,11 +182,31 @@ export function createDigestWalk(source: DigestWalkSource): DigestWalk {
       }
       // The listing is at this row now: the rows before it were not listed unchanged here.
       at = i + 1;
-      floorNum = rows[i][0];
-      floorId = rows[i][1];
-      return source.accept(rows[i][1]) ? rows[i][1] : undefined;
+      const [num, id] = rows[i];
+      floorNum = num;
+      floorId = id;
+      if (!source.accept(id)) return undefined;
+      const goesOn = i > 0 && rows[i - 1][0] === lastNum && rows[i - 1][1] === lastId;
+      if (goesOn && pending.length > 0) {
+        const run = pending[pending.length - 1];
+        run[2] = num;
+        run[3] = id;
+      } else {
+        if (goesOn) pendingFrom = [lastNum, lastId];
+        pending.push([num, id, num, id]);
+      }
+      lastNum = num;
+      lastId = id;
+      named.push(id);
+      return id;
     },
+    covers(id) {
+      return lastNamed.has(id) || (runs.length > 0 && coversKey(idSortKey(id), id));
+    },
+    coversKey,
     listed(campaigns) {
+      // The chunk has been handed on: what the walk named in it is listed.
+      commit();
       if (!ordered) return;
       // Each parsed record must come after everything shown before its chunk and after the one
       // parsed before it. (Matched rows come after the floor by construction.)

@@ -2,7 +2,8 @@
 // (digest-walk.ts), on a real cache file: it names every unchanged row the whole-account map would,
 // across its chunks and past runs of rows deleted at the service, names none that the refresh has
 // written or that a create wrote meanwhile, and a listing that is not in the cache's order is found
-// out and looked up in the whole account instead.
+// out and looked up in the whole account instead. The rows it named count as listed by its runs
+// (not one by one), so the refresh removes exactly the rows the listing did not show.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Campaign } from '../../../src/shared/domain/campaign';
 import type { CampaignRefresh } from '../../../src/main/store';
@@ -151,6 +152,22 @@ describe('the digest walk of a second refresh', () => {
     // The parsed ones were the cached rows' own values: nothing written, nothing removed.
     expect(await r.finish()).toMatchObject({ written: 0, unchanged: 3000, removed: 0 });
     expect(t.store.campaigns.count(ACME)).toBe(3000);
+  });
+
+  it('counts a row as listed only once the chunk that named it was handed on (a stream that broke inside a chunk lists none of it)', async () => {
+    const before = evenCampaigns(10);
+    await cache(before);
+    const r = t.store.campaigns.beginRefresh(ACME);
+    const walk = r.walk();
+    expect(walk.known('v1:2')).toBe('2');
+    walk.listed([]);
+    r.listedUnchanged(['2']);
+    // Looked up, then the stream broke before the chunk was handed on; the rest came in pages.
+    expect(walk.known('v1:4')).toBe('4');
+    await r.applyPage(before.slice(4));
+    expect(await r.finish()).toMatchObject({ removed: 3 });
+    expect(t.store.campaigns.get(ACME, '2')).toBeDefined();
+    for (const id of ['4', '6', '8']) expect(t.store.campaigns.get(ACME, id)).toBeUndefined();
   });
 
   it('knows nothing in a first load, nor in a refresh that took over from one that did not finish', async () => {
