@@ -327,6 +327,18 @@ export function createCampaignsRepo(
       /** Whether this refresh listed the cached row (what finish() keeps). */
       const listed = (k: { id_num: number; id: string }) => state.seen.has(k.id) || state.walks.some((w) => w.coversKey(k.id_num, k.id));
       const named = (id: string) => state.walks.some((w) => w.covers(id));
+      /**
+       * Where the look for unlisted rows goes on after key `k`: past the run of named rows that
+       * covers it, if any (an unchanged account of 1,000,000 rows is one run: its keys are not
+       * read, ~1 s of this thread).
+       */
+      const onFrom = (k: { id_num: number; id: string }) => {
+        for (const w of state.walks) {
+          const end = w.runEnd(k.id_num, k.id);
+          if (end !== null) return { id_num: end[0], id: end[1] };
+        }
+        return k;
+      };
       const check = () => {
         if (done) throw new StoreError('REFRESH_SUPERSEDED', 'This refresh has already finished or was abandoned');
         if (active.get(accountKey) !== state) {
@@ -403,7 +415,7 @@ export function createCampaignsRepo(
           while (!empty && state.unseenKeys === null) {
             const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
             if (keys.length === 0) break;
-            after = keys[keys.length - 1];
+            after = onFrom(keys[keys.length - 1]);
             const stale = keys.filter((k) => !listed(k));
             if (stale.length > 0)
               totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
@@ -433,7 +445,7 @@ export function createCampaignsRepo(
               state.unseenKeys = out;
               break;
             }
-            after = keys[keys.length - 1];
+            after = onFrom(keys[keys.length - 1]);
             for (const k of keys) if (!listed(k) && out.length < limit) out.push(k);
           }
           return out.map((k) => k.id);

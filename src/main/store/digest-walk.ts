@@ -41,6 +41,11 @@ export interface DigestWalk {
   covers(id: string): boolean;
   /** covers() of a row read with its key. */
   coversKey(idNum: number, id: string): boolean;
+  /**
+   * The last key of the run that covers this key, if one does: every cached row up to it is listed
+   * (the refresh's look for unlisted rows goes on from there instead of reading them).
+   */
+  runEnd(idNum: number, id: string): [number, string] | null;
 }
 
 /** A walk that names nothing (a first load, a refresh that took over rows still on their way). */
@@ -50,6 +55,7 @@ export const NO_WALK: DigestWalk = {
   inOrder: true,
   covers: () => false,
   coversKey: () => false,
+  runEnd: () => null,
 };
 
 export interface DigestWalkSource {
@@ -124,7 +130,8 @@ export function createDigestWalk(source: DigestWalkSource): DigestWalk {
     named = [];
   };
 
-  const coversKey = (num: number, id: string): boolean => {
+  /** The run that covers the key, if any. */
+  const runOf = (num: number, id: string): [number, string, number, string] | null => {
     // The last run whose first key is not after this one.
     let lo = 0;
     let hi = runs.length - 1;
@@ -137,8 +144,9 @@ export function createDigestWalk(source: DigestWalkSource): DigestWalk {
         lo = mid + 1;
       }
     }
-    return found >= 0 && !before(runs[found][2], runs[found][3], num, id);
+    return found >= 0 && !before(runs[found][2], runs[found][3], num, id) ? runs[found] : null;
   };
+  const coversKey = (num: number, id: string) => runOf(num, id) !== null;
 
   const load = (num: number, id: string) => {
     rows = source.read(num, id, chunk);
@@ -204,6 +212,10 @@ export function createDigestWalk(source: DigestWalkSource): DigestWalk {
       return lastNamed.has(id) || (runs.length > 0 && coversKey(idSortKey(id), id));
     },
     coversKey,
+    runEnd(num, id) {
+      const run = runOf(num, id);
+      return run === null ? null : [run[2], run[3]];
+    },
     listed(campaigns) {
       // The chunk has been handed on: what the walk named in it is listed.
       commit();
