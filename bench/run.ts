@@ -78,7 +78,10 @@ const SECTIONS: Section[] = [
       'the unpaged listing, then an app core caches the account with its first refresh (empty cache), then the plain fetch ' +
       "again beside the app's second refresh of the unchanged account (a record whose bytes have the digest stored with its cached row is not parsed or written). The 1-minute load " +
       'average of the machine is in brackets beside each time. Peak RSS: the bench process, which holds the app core alone (the ' +
-      'plain client runs in a process of its own, bench/plain-child.ts, whose peak is in brackets; the sandbox is a third). ' +
+      'plain client runs in a process of its own, bench/plain-child.ts, whose peak is in brackets; the sandbox is a third); ' +
+      'the second figure runs from the end of the first refresh (index builds included) to the end of the second, and the ' +
+      'column after it gives the RSS as the second refresh began and its peak while it ran. "Second refresh CPU": the bench ' +
+      "process's CPU time (user and system, every thread of the app core) while the second refresh ran, which the load sways less than its wall time. " +
       '"Indexes built after": a first load goes into the bare table, and the cache writer builds the nine sort indexes and the text index after ' +
       'the refresh is done (the grid sorts without them meanwhile); the second refresh is measured once they are built, and ' +
       'the cache size (the cache file and its WAL) is taken then. One size: `npx tsx bench/scale.ts 100000`.',

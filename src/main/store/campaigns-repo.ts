@@ -21,6 +21,7 @@ import type { AccountsRepo } from './accounts-repo';
 import type { CacheWriter } from './cache-writer/cache-writer';
 import { campaignRowValues, idSortKey } from './campaign-columns';
 import type { CacheReader } from './cache-reader';
+import { NO_WALK, createDigestWalk, type CachedDigest, type DigestWalk } from './digest-walk';
 import {
   createWindowQuery,
   parseCampaignQuery,
@@ -63,6 +64,13 @@ export interface CampaignRefresh {
    * refresh began and nothing else has written it since.
    */
   known(digest: string): string | undefined;
+  /**
+   * known() for a listing read in the cache's id order (the refresh's ID_ORDER): the account's
+   * cached digests are read beside it a chunk at a time (digest-walk.ts) instead of all at once,
+   * and known() is asked only if the listing turns out not to be in that order. Its listed() hears
+   * each chunk of the stream after the chunk's look-ups.
+   */
+  walk(): DigestWalk;
   /** Campaigns the listing shows with the bytes of their cached row (known()): seen, nothing written. */
   listedUnchanged(ids: readonly string[]): void;
   /**
@@ -137,7 +145,13 @@ export type EnumColumn = (typeof ENUM_COLUMNS)[number];
 const CHUNK = 2000;
 
 interface ActiveRefresh {
+  /**
+   * Ids listed in this refresh (written, or named unchanged outside a walk), kept by keep(), or
+   * upserted. A row is listed when it is here or in a run of one of `walks` (listed()).
+   */
   seen: Set<string>;
+  /** Its digest walks (walk()): the runs of rows they named unchanged are listed too. */
+  walks: DigestWalk[];
   /** Campaigns written by upsert() while it ran (a create's answer): never taken back. */
   upserted: Set<string>;
   /**
@@ -204,6 +218,12 @@ export function createCampaignsRepo(
   const anyStmt = read.prepare('SELECT 1 FROM campaigns WHERE account_key = ? LIMIT 1').pluck();
   const digestsStmt = read
     .prepare<[number], [string, string]>('SELECT raw_digest, id FROM campaigns WHERE account_key = ? AND raw_digest IS NOT NULL')
+    .raw();
+  const digestsAfter = read
+    .prepare<
+      [number, number, string, number],
+      CachedDigest
+    >('SELECT id_num, id, raw_digest FROM campaigns WHERE account_key = ? AND (id_num, id) > (?, ?) ORDER BY id_num, id LIMIT ?')
     .raw();
   const ownersStmt = read.prepare<[number, number], CampaignOwner>(
     'SELECT id, advertiser_id, advertiser_name FROM campaigns WHERE account_key = ? ORDER BY id_num, id LIMIT ?',
@@ -292,6 +312,7 @@ export function createCampaignsRepo(
       const prior = active.get(accountKey);
       const state: ActiveRefresh = {
         seen: new Set(),
+        walks: [],
         upserted: new Set(prior?.upserted),
         startedEmpty: prior?.startedEmpty ?? empty,
         digests: null,
@@ -303,6 +324,21 @@ export function createCampaignsRepo(
       active.set(accountKey, state);
       const totals: RefreshSummary = { written: 0, unchanged: 0, pages: 0, removed: 0 };
       let done = false;
+      /** Whether this refresh listed the cached row (what finish() keeps). */
+      const listed = (k: { id_num: number; id: string }) => state.seen.has(k.id) || state.walks.some((w) => w.coversKey(k.id_num, k.id));
+      const named = (id: string) => state.walks.some((w) => w.covers(id));
+      /**
+       * Where the look for unlisted rows goes on after key `k`: past the run of named rows that
+       * covers it, if any (an unchanged account of 1,000,000 rows is one run: its keys are not
+       * read, ~1 s of this thread).
+       */
+      const onFrom = (k: { id_num: number; id: string }) => {
+        for (const w of state.walks) {
+          const end = w.runEnd(k.id_num, k.id);
+          if (end !== null) return { id_num: end[0], id: end[1] };
+        }
+        return k;
+      };
       const check = () => {
         if (done) throw new StoreError('REFRESH_SUPERSEDED', 'This refresh has already finished or was abandoned');
         if (active.get(accountKey) !== state) {
@@ -335,12 +371,25 @@ export function createCampaignsRepo(
           state.digests ??= new Map(digestsStmt.all(accountKey));
           const id = state.digests.get(digest);
           // Listed twice (a listing that moved): the later record is written, as any would be.
-          if (id === undefined || state.seen.has(id) || state.upserted.has(id) || state.distrusted.has(id)) return undefined;
+          if (id === undefined || state.seen.has(id) || state.upserted.has(id) || state.distrusted.has(id) || named(id)) return undefined;
           return id;
+        },
+        walk() {
+          if (empty || state.tookOver) return NO_WALK;
+          const w = createDigestWalk({
+            read: (idNum, id, limit) => digestsAfter.all(accountKey, idNum, id, limit),
+            accept: (id) => !state.seen.has(id) && !state.upserted.has(id) && !state.distrusted.has(id),
+            unordered: (digest) => refresh.known(digest),
+            chunk: CHUNK,
+          });
+          state.walks.push(w);
+          return w;
         },
         listedUnchanged(ids) {
           check();
-          for (const id of ids) state.seen.add(id);
+          // Rows a walk named are listed by its runs: a set of every id of the account is what
+          // the walk saves (~1,000,000 strings at 1,000,000 campaigns).
+          for (const id of ids) if (!named(id)) state.seen.add(id);
           totals.unchanged += ids.length;
         },
         applyPage(campaigns, digests) {
@@ -355,7 +404,7 @@ export function createCampaignsRepo(
           check();
           let after = { id_num: -2, id: '' };
           if (state.unseenKeys !== null) {
-            const stale = state.unseenKeys.filter((k) => !state.seen.has(k.id));
+            const stale = state.unseenKeys.filter((k) => !listed(k));
             for (let i = 0; i < stale.length; i += CHUNK) {
               const keys = stale.slice(i, i + CHUNK).map((k): [number, string] => [k.id_num, k.id]);
               totals.removed += await writer.send({ type: 'delete', accountKey, keys });
@@ -366,8 +415,8 @@ export function createCampaignsRepo(
           while (!empty && state.unseenKeys === null) {
             const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
             if (keys.length === 0) break;
-            after = keys[keys.length - 1];
-            const stale = keys.filter((k) => !state.seen.has(k.id));
+            after = onFrom(keys[keys.length - 1]);
+            const stale = keys.filter((k) => !listed(k));
             if (stale.length > 0)
               totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
             else await fullTurn();
@@ -396,8 +445,8 @@ export function createCampaignsRepo(
               state.unseenKeys = out;
               break;
             }
-            after = keys[keys.length - 1];
-            for (const k of keys) if (!state.seen.has(k.id) && out.length < limit) out.push(k);
+            after = onFrom(keys[keys.length - 1]);
+            for (const k of keys) if (!listed(k) && out.length < limit) out.push(k);
           }
           return out.map((k) => k.id);
         },

@@ -8,6 +8,7 @@ export type { StoreClock, AccountRef, StoredError } from './types';
 export type { Profile, ProfileInput, ProfilePatch } from './profiles-repo';
 export type { Account, OnlineState, AddAccountInput, AccountPatch } from './accounts-repo';
 export type { CampaignOwner, CampaignRefresh, PageResult, RefreshSummary } from './campaigns-repo';
+export type { DigestWalk } from './digest-walk';
 export { MAX_QUERY_LIMIT, type CampaignQuery, type CampaignPage } from './campaign-query';
 export type { App } from './apps-repo';
 export type { TaskInput } from './tasks-repo';
