@@ -930,8 +930,6 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
  */
 export interface SortMemory {
   idRefused: boolean;
-  /** A read sorted by id was answered: a later 400 is not a refusal of the sort. */
-  idTaken?: boolean;
   /** The most campaign_ids the service took in one look-up after it refused more (400). */
   idsTakenUpTo?: number;
   /**
@@ -966,12 +964,10 @@ export class StableOrder {
   async read<T>(attempt: (sort: CampaignListQuery['sort']) => Promise<T>): Promise<T> {
     if (this.memory.idRefused) return attempt(undefined);
     try {
-      const answer = await attempt(ID_ORDER);
-      this.memory.idTaken = true;
-      return answer;
+      return await attempt(ID_ORDER);
     } catch (e) {
-      // A service that has answered the sort before refuses something else now (a page past the end).
-      if (!isSortRefusal(e) || this.memory.idTaken) throw e;
+      // Asked again without the sort even when the service took it before: a service may change.
+      if (!isSortRefusal(e)) throw e;
       this.memory.idRefused = true;
       try {
         return await attempt(undefined);
@@ -993,11 +989,10 @@ export class StableOrder {
     try {
       for await (const part of open(ID_ORDER)) {
         first = false;
-        this.memory.idTaken = true;
         yield part;
       }
     } catch (e) {
-      if (!first || !isSortRefusal(e) || this.memory.idTaken) throw e;
+      if (!first || !isSortRefusal(e)) throw e;
       this.memory.idRefused = true;
       first = true;
       try {

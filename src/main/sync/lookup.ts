@@ -178,9 +178,9 @@ export async function listForMatch(
         if (newest.complete || found.signal.aborted) return newest.campaigns;
       } catch (e) {
         if (!refusedQuery(e)) throw e;
-        // A 400 is the sort's refusal, unless the service has answered the sort before; a 404 is
-        // a page that does not exist (the listing shrank meanwhile), not the sort's.
-        if (isServiceError(e) && e.kind === 'validation' && !client.sortMemory.idTaken) client.sortMemory.idRefused = true;
+        // A 400 is taken for the sort's refusal; a 404 is a page that does not exist (the listing
+        // shrank meanwhile), not the sort's.
+        if (isServiceError(e) && e.kind === 'validation') client.sortMemory.idRefused = true;
       }
     }
     return await listWhole(client, accountId, seen, closing ? AbortSignal.any([found.signal, closing]) : found.signal);

@@ -35,10 +35,10 @@ const play = (variants: Record<string, unknown>) => call(sb, 'PUT', '/_sandbox/v
 
 describe.each(['not_found', 'bad_request'] as const)('a page past the end refused (%s)', (pastEnd) => {
   it('ends the listing there: every campaign listed, none missing', async () => {
-    await play({ page_past_end: pastEnd, short_pages: true, churn: 1, seed: 7 });
+    await play({ page_past_end: pastEnd, short_pages: true, churn: 0.3, seed: 7 });
     const since = sb.lastRequestSeq();
     const listed = await client.listAllCampaigns(SHOP, { fetchLevel: 'RAP', pageSize: 10 });
-    // Other users create and delete on every read (churn): what the walk lists is what the service holds at its end.
+    // Other users create and delete on a third of the reads (churn): the walk reads past the end it saw.
     const held = await client.listAllCampaigns(SHOP, { fetchLevel: 'RAP', campaignIds: listed.campaigns.map((c) => c.id) });
     expect(listed.campaigns.length).toBeGreaterThan(LISTED / 2);
     expect(new Set(listed.campaigns.map((c) => c.id)).size).toBe(listed.campaigns.length);
