@@ -41,9 +41,11 @@ import { call, campaignPayload, control, fault, requestLog, tasksOnService } fro
  * answers above 13 rows; 2138484777: a create lost to a 502 on a rate-limited account whose
  * listing is one row a page in a moving order, no sort accepted, rows filtered after paging: no
  * look-up proves it absent within the hour, so it is parked at the lane bound and the person
- * decides). A seed that fails is replayed and fixed, never loosened.
+ * decides; 773999938: creates answered 202 without a body, looked for newest first on pages
+ * of 9 filtered after paging, with new ids below older ones). A seed that fails is replayed and
+ * fixed, never loosened.
  */
-const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841, 1152249674, 1051283740, 2138484777];
+const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841, 1152249674, 1051283740, 2138484777, 773999938];
 
 const P = 'sandbox-demo';
 const T0 = Date.parse('2026-11-21T09:00:00Z');

@@ -50,6 +50,8 @@ export async function listNewestFirst(
   let offset = 0;
   // The oldest id read so far: every row not read before must be older still (compared exactly, as digits).
   let oldest: string | undefined;
+  // Every metadata.total the answers gave: more than one, and the listing moved while it was read.
+  const totals = new Set<number>();
   // The signal reaches the request too: a read waiting for the budget stops with the look-up.
   const newestFirst = (page: number, pageSize: number) =>
     client.listCampaigns(
@@ -82,8 +84,13 @@ export async function listNewestFirst(
       else oldest = c.id;
       rows.set(c.id, c);
     }
-    // Everything the listing holds has been read: nothing can hide further down.
-    if (end >= p.total || p.campaigns.length === 0) return read(true);
+    // Everything the listing holds has been read: as many distinct rows as every answer counted.
+    // Not where the pages end: rows may be filtered after paging (short or empty pages before the
+    // last), so neither an empty page nor a position past the total proves that nothing follows
+    // (chaos seed 773999938: an empty first page of the newest ids was taken for the whole listing,
+    // and a posted create found in no look-up was settled without its id).
+    totals.add(p.total);
+    if (rows.size >= p.total && totals.size === 1) return read(true);
     if (!ordered || horizon === undefined || end <= offset) return read(false);
     offset = end;
     // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
