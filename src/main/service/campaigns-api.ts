@@ -477,11 +477,19 @@ function sizeUsed(asked: number, rows: number, start: number, total: number): nu
 export const MAX_READINGS = 4;
 
 /**
- * Pages in a row that add no campaign, past the pages the total allows, that end a reading, at
- * least. Pages may be short or empty before the last (rows filtered after paging), so one is not
- * the end; and a run as long as one the reading has already crossed is not either.
+ * Pages in a row that add no campaign, past the pages the total allows, that end a first reading,
+ * at least. Pages may be short or empty before the last (rows filtered after paging), so one is not
+ * the end; and a run as long as one the reading has already crossed is not either. Nor is a run as
+ * long as the one that ended the reading before: any number of rows the listing leaves out may lie
+ * before its last campaign, and a reading that stopped at the same run as the one before would list
+ * the same rows and miss the same campaign (chaos seed 101, issue #25: a listing that held still
+ * never added up). So each reading follows a run twice as long as the one before it.
  */
 export const EMPTY_RUN = 3;
+
+/** The run of pages adding nothing, past the total, that ends reading number `pass` (from 1). */
+export const emptyRunEnding = (pass: number, longestCrossed: number): number =>
+  Math.max(EMPTY_RUN, longestCrossed + 1) * 2 ** (Math.min(pass, MAX_READINGS) - 1);
 
 /**
  * Reads of one reading beyond which a listing that keeps growing or never ends is not followed:
@@ -768,7 +776,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         emptyRun = 0;
       }
       const pastTotal = start / size + 1 > Math.ceil(p.total / Math.max(1, mostRows));
-      const ended = pastTotal && emptyRun >= Math.max(EMPTY_RUN, longestRun + 1);
+      const ended = pastTotal && emptyRun >= emptyRunEnding(pass, longestRun);
       // Ids enough for the total end a reading of a listing that held still. One whose total moved
       // while it was read is followed to its end: its ids include campaigns deleted since, and
       // those created meanwhile may sit in the pages not read yet.
