@@ -38,9 +38,14 @@ import { call, campaignPayload, control, fault, requestLog, tasksOnService } fro
  * scheduled push and its repeat on a service that writes task times only as wall times without an
  * offset; 1152249674: a restart while a look-up waits for a Retry-After, answers cut above 9 rows
  * with 5xx now and then; 1051283740: a lost create looked for newest first on a service that cuts
- * answers above 13 rows). A seed that fails is replayed and fixed, never loosened.
+ * answers above 13 rows; 2138484777: a create lost to a 502 on a rate-limited account whose
+ * listing is one row a page in a moving order, no sort accepted, rows filtered after paging: no
+ * look-up proves it absent within the hour, so it is parked at the lane bound and the person
+ * decides; 773999938: creates answered 202 without a body, looked for newest first on pages
+ * of 9 filtered after paging, with new ids below older ones). A seed that fails is replayed and
+ * fixed, never loosened.
  */
-const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841, 1152249674, 1051283740];
+const CI_SEEDS = [4, 5, 9, 13, 14, 27, 29, 31, 35, 39, 43, 49, 51, 58, 101, 391, 1550941841, 1152249674, 1051283740, 2138484777, 773999938];
 
 const P = 'sandbox-demo';
 const T0 = Date.parse('2026-11-21T09:00:00Z');

@@ -481,11 +481,20 @@ function sizeUsed(asked: number, rows: number, start: number, total: number): nu
 export const MAX_READINGS = 4;
 
 /**
- * Pages in a row that add no campaign, past the pages the total allows, that end a reading, at
- * least. Pages may be short or empty before the last (rows filtered after paging), so one is not
- * the end; and a run as long as one the reading has already crossed is not either.
+ * Pages in a row that add no campaign, past the pages the total allows, that end a first reading,
+ * at least. Pages may be short or empty before the last (rows filtered after paging), so one is not
+ * the end; and a run as long as one the reading has already crossed is not either. Nor is a run as
+ * long as the one that ended the reading before: any number of rows the listing leaves out may lie
+ * before its last campaign, and a reading that stopped at the same run as the one before would list
+ * the same rows and miss the same campaign (chaos seed 101, issue #25: a listing that held still
+ * never added up). So after a reading that held still (one total) and listed fewer ids than it, the
+ * next follows a run twice as long. A reading whose total moved is not short for that reason (other
+ * users changed the listing while it was read), and a longer one would only cross more changes.
  */
 export const EMPTY_RUN = 3;
+
+/** The run of pages adding nothing, past the total, that ends a reading (`scale`: 1, doubled after each short still reading). */
+export const emptyRunEnding = (scale: number, longestCrossed: number): number => Math.max(EMPTY_RUN, longestCrossed + 1) * scale;
 
 /**
  * Reads of one reading beyond which a listing that keeps growing or never ends is not followed:
@@ -854,7 +863,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
         emptyRun = 0;
       }
       const pastTotal = start / size + 1 > Math.ceil(p.total / Math.max(1, mostRows));
-      const ended = pastTotal && emptyRun >= Math.max(EMPTY_RUN, longestRun + 1);
+      const ended = pastTotal && emptyRun >= emptyRunEnding(runScale, longestRun);
       // Ids enough for the total end a reading of a listing that held still. One whose total moved
       // while it was read is followed to its end: its ids include campaigns deleted since, and
       // those created meanwhile may sit in the pages not read yet.
@@ -875,6 +884,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
   let previous: Reading | null = null;
   let last: Reading | null = null;
   let readings = 0;
+  // How much longer than EMPTY_RUN a run must be to end a reading (emptyRunEnding).
+  let runScale = 1;
   for (let pass = 1; pass <= MAX_READINGS; pass++) {
     const r: Reading = yield* reading(pass);
     readings++;
@@ -920,6 +931,8 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     )
       break;
     if (!r.broken) previous = r;
+    // Held still and listed fewer than it counts: the campaigns it missed may lie past the run it stopped at.
+    if (!r.broken && r.totals.size === 1 && r.ids.size < r.total) runScale *= 2;
   }
   throw new IncompleteListingError(opts.what, last?.ids.size ?? 0, last?.total ?? 0, readings);
 }

@@ -60,8 +60,15 @@ export async function listNewestFirst(
   let offset = 0;
   // The oldest id read so far: every row not read before must be older still (compared exactly, as digits).
   let oldest: string | undefined;
+  // Every metadata.total the answers gave: more than one, and the listing moved while it was read.
+  const totals = new Set<number>();
+  // The signal reaches the request too: a read waiting for the budget stops with the look-up.
   const newestFirst = (page: number, pageSize: number) =>
-    client.listCampaigns(accountId, { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } }, PRIORITY);
+    client.listCampaigns(
+      accountId,
+      { fetchLevel: 'RAP', page, pageSize, sort: { field: 'id', direction: 'desc' } },
+      { ...PRIORITY, ...(signal ? { signal } : {}) },
+    );
   const read = (complete: boolean): ListingRead => ({ campaigns: [...rows.values()], complete });
   for (let reads = 0; reads < NEWEST_FIRST_MAX_READS; reads++) {
     let shrunk = false;
@@ -103,8 +110,13 @@ export async function listNewestFirst(
       else oldest = c.id;
       rows.set(c.id, c);
     }
-    // Everything the listing holds has been read: nothing can hide further down.
-    if (end >= p.total || p.campaigns.length === 0) return read(true);
+    // Everything the listing holds has been read: as many distinct rows as every answer counted.
+    // Not where the pages end: rows may be filtered after paging (short or empty pages before the
+    // last), so neither an empty page nor a position past the total proves that nothing follows
+    // (chaos seed 773999938: an empty first page of the newest ids was taken for the whole listing,
+    // and a posted create found in no look-up was settled without its id).
+    totals.add(p.total);
+    if (rows.size >= p.total && totals.size === 1) return read(true);
     if (!ordered || horizon === undefined || end <= offset) return read(false);
     offset = end;
     // Reached a campaign the cache knew before the send, with the order shown by two rows or more.
@@ -265,10 +277,12 @@ export async function findPush(
   item: Extract<OutboxItem, { kind: 'send_push' }>,
   client: ServiceClient,
   listTasks?: (appId: string) => Promise<Task[]>,
+  signal?: AbortSignal,
 ): Promise<PushTasksFound | undefined> {
   const stored = notes.get(item.seq, sendNoteRef(item));
   if (!stored) return undefined;
-  const read = listTasks ?? ((appId: string) => client.listTasks(appId, item.payload.mode, { priority: 'outbox' }));
+  const read =
+    listTasks ?? ((appId: string) => client.listTasks(appId, item.payload.mode, { priority: 'outbox', ...(signal ? { signal } : {}) }));
   const byApp = new Map<string, Task[]>();
   for (const appId of new Set(item.payload.events.flatMap(targetApps))) byApp.set(appId, await read(appId));
   const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
@@ -304,7 +318,7 @@ export async function lookUp(
     if (r.kind === 'ambiguous') return { kind: 'ambiguous', candidates: r.candidates.map((c) => c.id) };
     return r;
   }
-  const r = await findPush(store, notes, item, client);
+  const r = await findPush(store, notes, item, client, undefined, closing);
   if (!r || (r.found.length === 0 && r.ambiguous.length === 0)) return { kind: 'absent' };
   if (r.ambiguous.length > 0) return { kind: 'ambiguous', candidates: r.ambiguous };
   // The service creates all of a push's tasks or none: some found means it was applied.

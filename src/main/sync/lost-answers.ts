@@ -127,6 +127,12 @@ export class LostAnswers {
     };
     // A posted create's search for its id ends at this time (our clock), even mid-look-up.
     let searchEndsAt = Infinity;
+    // Any other look-up holds the lane, which it may do only until the item's park time, even
+    // mid-look-up: one look-up can outlast the bound by far (a listing of one-row pages whose order
+    // moves, read on a budget of 150 reads an hour, took over an hour: issue #25, chaos seed
+    // 2138484777), and the drainer cannot park an item while its look-up runs. Stopped there, the
+    // item is parked (the drainer looks again when this ends) and looked for aside from its lane.
+    let holdEndsAt = Infinity;
     {
       const note = noteOnServiceClock(stored, client.serviceClock.offsetMs());
       const now = serviceNowFor(clock.now(), client.serviceClock.offsetMs(), note);
@@ -138,18 +144,25 @@ export class LostAnswers {
         // another user deleted it before any listing showed it): sent, with its id unknown.
         if (now >= note.lastSentAt + POSTED_ID_SEARCH_MS) return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
         searchEndsAt = clock.now() + (note.lastSentAt + POSTED_ID_SEARCH_MS - now);
-      }
+      } else holdEndsAt = this.parkAt(item) ?? Infinity;
     }
     let found: LookUpResult;
     const searchOver = new AbortController();
-    const timer = Number.isFinite(searchEndsAt) ? clock.setTimer(() => searchOver.abort(), searchEndsAt - clock.now()) : undefined;
+    const holdOver = new AbortController();
+    const timers = [
+      Number.isFinite(searchEndsAt) ? clock.setTimer(() => searchOver.abort(), searchEndsAt - clock.now()) : undefined,
+      Number.isFinite(holdEndsAt) ? clock.setTimer(() => holdOver.abort(), Math.max(0, holdEndsAt - clock.now())) : undefined,
+    ];
     try {
-      found = await lookUp(store, notes, item, client, stored, AbortSignal.any([this.#s.closing.signal, searchOver.signal]));
+      const stop = AbortSignal.any([this.#s.closing.signal, searchOver.signal, holdOver.signal]);
+      found = await lookUp(store, notes, item, client, stored, stop);
     } catch (e) {
       if (searchOver.signal.aborted) return this.#s.sent(item, { idUnknown: true }, POSTED_ID_UNKNOWN_WORDS);
+      // Its time to hold the lane is over: parked by the drainer, nothing failed.
+      if (holdOver.signal.aborted) return;
       return lookFailed(e);
     } finally {
-      timer?.cancel();
+      for (const t of timers) t?.cancel();
     }
     connections.noteSuccess(item.profileId);
     // The look-up's answers may have taught the service's clock: the note's times move onto it.
