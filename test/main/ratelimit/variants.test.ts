@@ -8,7 +8,8 @@ import type { ServiceClient } from '../../../src/main/service/service-client';
 import { MIXED_VARIANTS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { SPEC_TIERS } from '../../../src/shared/domain/rate-tiers';
 import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, SECRET, worldFixtures } from '../service/helpers';
+import { clientFor } from '../../helpers/service-client';
+import { SECRET, testFixtures } from '../../helpers/fixtures';
 import { greedyAdmissions, greedyBucketAdmissions, type SandboxWindows } from './sim';
 import { VirtualTime } from './virtual-time';
 
@@ -28,7 +29,7 @@ afterEach(async () => {
 });
 
 async function start(variants: Variants): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants });
+  sb = await startSandbox({ clock: 'manual', fixtures: testFixtures({ secret: SECRET, limitedAccounts: true }), variants });
   const time = new VirtualTime(sb);
   client = clientFor(sb, { clock: time, transport: time.transport });
   await time.run(client.authenticate());

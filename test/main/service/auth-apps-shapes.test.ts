@@ -5,16 +5,16 @@
 // without applications ("could not be read").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
 import { testVariants } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({ variants: testVariants(), clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }) });
+  sb = await startServiceSandbox();
   client = clientFor(sb);
 });
 

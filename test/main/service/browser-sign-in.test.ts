@@ -5,11 +5,12 @@ import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
 import { freePort } from '../../helpers/free-port';
 import { call, isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, rejection, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 let sb: RunningSandbox | undefined;
 afterEach(async () => {
@@ -20,11 +21,7 @@ afterEach(async () => {
 async function setup() {
   const port = await freePort();
   const redirectUri = `http://127.0.0.1:${port}/callback`;
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', redirectUri, tokenTtlS: 600 }),
-  });
+  sb = await startServiceSandbox({ redirectUri, tokenTtlS: 600 });
   const s = sb;
   const base = (openBrowser: SignInOptions['openBrowser']): SignInOptions => ({
     authUrl: s.url,

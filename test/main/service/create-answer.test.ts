@@ -4,16 +4,16 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import type { CampaignCreate } from '../../../src/shared/domain/campaign';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
 import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: testVariants() ?? {} });
+  sb = await startServiceSandbox();
   client = clientFor(sb);
 });
 

@@ -3,19 +3,15 @@
 // null member (refuse_null) creates the campaign as one that takes null as omitted does.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, createAndRead, worldFixtures } from './helpers';
+import { type RunningSandbox } from '../../../src/sandbox/index';
+import { variantLabel } from '../../helpers/variants';
+import { clientFor, createAndRead, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }),
-    variants: { ...testVariants(), refuse_null: true },
-  });
+  sb = await startServiceSandbox({ variants: { refuse_null: true } });
   client = clientFor(sb);
 });
 

@@ -9,21 +9,18 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants } from '../../helpers/variants';
 import { call, fault } from '../../helpers/sandbox';
-import { clientFor, rejection, SECRET, worldFixtures } from './helpers';
+import { clientFor, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 const transport = new HttpTransport();
 
 beforeAll(async () => {
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'real',
-    fixtures: worldFixtures({ rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }),
-  });
+  sb = await startServiceSandbox({ clock: 'real', rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } });
   client = clientFor(sb);
   await client.authenticate();
 });

@@ -3,10 +3,10 @@
 // the same listing from each, paged, unpaged (streamed) and empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { LIST_ENVELOPES, startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import { LIST_ENVELOPES, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
 import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -14,7 +14,11 @@ let client: ServiceClient;
 const BIG = 150;
 
 beforeAll(async () => {
-  const f = worldFixtures({ now: '2026-11-21T09:00:00Z' });
+  sb = await startServiceSandbox({ adjust: (f) => addRows(f) });
+  client = clientFor(sb);
+});
+
+function addRows(f: Fixtures): void {
   for (let i = 1; i <= 5; i++) {
     f.campaigns!.push({
       account_id: 'oldtimerltd',
@@ -48,9 +52,7 @@ beforeAll(async () => {
       marketing_objective: 'LEADS_GENERATION',
     });
   }
-  sb = await startSandbox({ clock: 'manual', fixtures: f, variants: testVariants() ?? {} });
-  client = clientFor(sb);
-});
+}
 
 afterAll(async () => {
   await client.close();

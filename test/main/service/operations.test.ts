@@ -11,10 +11,10 @@ import {
 import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { call, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, createAndRead, rejection as failure, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, createAndRead, rejection as failure, startServiceSandbox } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -22,10 +22,10 @@ let client: ServiceClient;
 beforeAll(async () => {
   // A frozen clock never refills a window, so this file (about operations, not limits) uses the
   // most permissive tier for every group; rate limiting has its own tests.
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }),
+  sb = await startServiceSandbox({
+    rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } },
+    // A value of an enum the client has never seen, which it keeps.
+    adjust: (f) => Object.assign(f.campaigns!.find((c) => c.id === 4100004)!, { pricing_model: 'CPM_FUTURE' }),
   });
   client = clientFor(sb, { clock: clockOf(sb) });
 });
@@ -104,9 +104,9 @@ describe('campaigns', () => {
     // Whole listings through the walk: a service may cap even an unpaged answer (page_size_cap).
     const recent = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'R', sort: { field: 'name', direction: 'asc' } });
     const all = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'name', direction: 'asc' } });
-    // R leaves out the paused campaign, RAP includes it.
-    expect(recent.campaigns.map((c) => c.name)).not.toContain('Autumn paused');
-    expect(all.campaigns.map((c) => c.name)).toContain('Autumn paused');
+    // R leaves out the recent paused campaign, RAP includes it.
+    expect(recent.campaigns.map((c) => c.name)).not.toContain('Beta recent paused');
+    expect(all.campaigns.map((c) => c.name)).toContain('Beta recent paused');
     const names = all.campaigns.map((c) => c.name);
     expect(names).toEqual([...names].sort());
     const desc = await client.listCampaigns('acmeshoes', {
@@ -115,9 +115,9 @@ describe('campaigns', () => {
       page: 1,
       pageSize: 1,
     });
-    expect(desc.campaigns[0].name).toBe('Winter boots');
-    const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', '4100005'] });
-    expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(desc.campaigns[0].name).toBe('Winter boots - search retargeting');
+    const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', '4100006'] });
+    expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100006']);
     const page2 = await client.listCampaigns('acmeshoes', {
       fetchLevel: 'RAP',
       sort: { field: 'name', direction: 'asc' },
@@ -133,7 +133,7 @@ describe('campaigns', () => {
     const all = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100004'] });
     expect(all.campaigns[0].pricing_model).toBe('CPM_FUTURE');
     const network = await client.listCampaigns('northnet', { fetchLevel: 'RAP' });
-    expect(network.campaigns.map((c) => c.advertiser_name).sort()).toEqual(['North Bikes', 'North Boats']);
+    expect(network.campaigns.map((c) => c.advertiser_name).sort()).toEqual(['North Bikes', 'North Boats', 'North Network']);
   });
 
   it('pages to the end with progress reports, and stops when cancelled', async () => {
@@ -170,12 +170,12 @@ describe('campaigns', () => {
 
 describe('look-ups by many campaign ids', () => {
   // ~1,000 ids in one URL is about 21 KB: a real server answers 431 (and so does the sandbox's HTTP server).
-  const wanted = ['4100001', ...Array.from({ length: 998 }, (_, i) => String(5_000_000 + i)), '4100005'];
+  const wanted = ['4100001', ...Array.from({ length: 998 }, (_, i) => String(5_000_000 + i)), '4100006'];
 
   it('are split into requests whose query stays under 2 KB, and merged', async () => {
     const before = (await requestLog(sb)).length;
     const { campaigns, total } = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
-    expect(campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100006']);
     expect(total).toBe(2);
     const groups = campaignIdGroups({ fetchLevel: 'RAP' }, wanted);
     expect(groups.flat()).toEqual(wanted);
@@ -191,7 +191,7 @@ describe('look-ups by many campaign ids', () => {
     expect(lists.every((r) => r.status === 200)).toBe(true);
     // One unpaged look-up is split the same way.
     const once = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
-    expect(once.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(once.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100006']);
     expect(once).toMatchObject({ total: 2, count: 2 });
   });
 });

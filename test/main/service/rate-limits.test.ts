@@ -5,12 +5,13 @@
 // (token-bucket windows, quoted header names, Retry-After as a date, a service clock 7 min ahead).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
 import { greedyAdmissions, greedyBucketAdmissions } from '../ratelimit/sim';
 import { VirtualTime } from '../ratelimit/virtual-time';
 import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, OTHER_SECRET, worldFixtures } from './helpers';
+import { clientFor, startServiceSandbox } from '../../helpers/service-client';
+import { OTHER_SECRET } from '../../helpers/fixtures';
 
 const WINDOWS_S = [1, 5, 30] as const;
 const READ = [2, 5, 12] as const;
@@ -27,17 +28,14 @@ afterEach(async () => {
 });
 
 async function start(extra: Variants = {}): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
-  sb = await startSandbox({
-    variants: { ...testVariants(), ...extra },
-    clock: 'manual',
-    fixtures: worldFixtures({
-      now: '2026-11-21T09:00:00Z',
-      rateLimits: {
-        windows: { second: WINDOWS_S[0], minute: WINDOWS_S[1], hour: WINDOWS_S[2] },
-        tiers: { '7': { read: [1, 1, 1], write: [...WRITE] }, '8': { read: [...READ], write: [1, 1, 1] } },
-        endpoint_tiers: { campaigns: 7, 'campaigns.list': 8 },
-      },
-    }),
+  sb = await startServiceSandbox({
+    variants: extra,
+    limitedAccounts: true,
+    rateLimits: {
+      windows: { second: WINDOWS_S[0], minute: WINDOWS_S[1], hour: WINDOWS_S[2] },
+      tiers: { '7': { read: [1, 1, 1], write: [...WRITE] }, '8': { read: [...READ], write: [1, 1, 1] } },
+      endpoint_tiers: { campaigns: 7, 'campaigns.list': 8 },
+    },
   });
   const time = new VirtualTime(sb);
   client = clientFor(sb, { clock: time, transport: time.transport });

@@ -6,17 +6,17 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { campaignMatchesCreate } from '../../../src/main/sync/signature';
 import type { CampaignCreate } from '../../../src/shared/domain/campaign';
-import { DATE_FORMS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { DATE_FORMS, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
 import { call } from '../../helpers/sandbox';
-import { clientFor, createAndRead, worldFixtures } from './helpers';
+import { clientFor, createAndRead, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 const zoneBefore = process.env.TZ;
 
 beforeAll(async () => {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: testVariants() ?? {} });
+  sb = await startServiceSandbox();
   client = clientFor(sb);
 });
 

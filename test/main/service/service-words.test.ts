@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
-import { clientFor, rejection, worldFixtures } from './helpers';
+import { clientFor, rejection } from '../../helpers/service-client';
+import { SECRET, testFixtures } from '../../helpers/fixtures';
 import { secretSpellings } from './secret-spellings';
 
 let sb: RunningSandbox | undefined;
@@ -18,7 +19,7 @@ afterEach(async () => {
   sb = undefined;
 });
 
-async function start(variants: Variants, fixtures = worldFixtures()): Promise<RunningSandbox> {
+async function start(variants: Variants, fixtures = testFixtures({ secret: SECRET })): Promise<RunningSandbox> {
   sb = await startSandbox({ variants, clock: 'real', fixtures });
   return sb;
 }
@@ -78,9 +79,7 @@ describe('a token endpoint that echoes the request in its errors', () => {
   const CANARY = `Echo Canary!'()~*+%&=;x 9`;
 
   it('keeps every spelling of the secret out of the error, and still shows what the server said', async () => {
-    const fixtures = worldFixtures();
-    fixtures.clients[0].client_secret = CANARY;
-    const s = await start({ token_error_echo: true }, fixtures);
+    const s = await start({ token_error_echo: true }, testFixtures({ secret: CANARY }));
     // A wrong client id with the right secret, and the right id with a wrong secret that contains the real one.
     const cases = [
       { clientId: 'no-such-client', secret: CANARY },

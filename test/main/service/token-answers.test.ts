@@ -3,11 +3,11 @@
 // the client's credentials in HTTP Basic rather than in the form (token_client_auth).
 import { afterEach, describe, expect, it } from 'vitest';
 import { signInWithBrowser } from '../../../src/main/service/browser-sign-in';
-import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { freePort } from '../../helpers/free-port';
 import { isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, rejection, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 const TTL_S = 600;
 let sb: RunningSandbox | undefined;
@@ -18,9 +18,7 @@ afterEach(async () => {
 });
 
 async function start(extra: Variants, redirectUri?: string, secret = SECRET): Promise<RunningSandbox> {
-  const fixtures = worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S, ...(redirectUri ? { redirectUri } : {}) });
-  fixtures.clients[0].client_secret = secret;
-  sb = await startSandbox({ variants: { ...testVariants(), ...extra }, clock: 'manual', fixtures });
+  sb = await startServiceSandbox({ variants: extra, tokenTtlS: TTL_S, secret, ...(redirectUri ? { redirectUri } : {}) });
   return sb;
 }
 

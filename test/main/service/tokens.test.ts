@@ -2,10 +2,9 @@
 // renewal for concurrent callers, and the single retry a 401 allows.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/main/service/errors';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { fault, isTokenRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, worldFixtures } from './helpers';
+import { clientFor, clockOf, startServiceSandbox } from '../../helpers/service-client';
 
 const TTL_S = 600;
 let sb: RunningSandbox | undefined;
@@ -16,11 +15,7 @@ afterEach(async () => {
 });
 
 async function start(): Promise<RunningSandbox> {
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }),
-  });
+  sb = await startServiceSandbox({ tokenTtlS: TTL_S });
   return sb;
 }
 

@@ -3,18 +3,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { until } from '../../helpers/wait';
 import { call, fault, requestLog } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
-import { clientFor, rejection, worldFixtures } from './helpers';
+import { clientFor, rejection, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  sb = await startSandbox({ variants: testVariants(), clock: 'real', fixtures: worldFixtures() });
+  sb = await startServiceSandbox({ clock: 'real' });
   client = clientFor(sb);
   await client.authenticate();
 });
