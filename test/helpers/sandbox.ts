@@ -132,7 +132,11 @@ export async function onService(sb: SandboxRef, account: string, name: string): 
 export interface TaskOnService {
   taskId: number;
   tagId: number;
+  taskType: string;
   title: string;
+  performer: string;
+  thumbnailUrl?: string | null;
+  iconUrl?: string | null;
   taskStatus: string;
   executionTime: number;
 }

@@ -3,10 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { campaignPayload, control, fault } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const ACCOUNT = 'oldtimerltd';
 const CREATE = { method: 'POST', path_prefix: `/core/api/1.0/${ACCOUNT}/campaigns` };
 const MINUTE = 60_000;

@@ -5,10 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { campaignPayload } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 /** A demo advertiser created after rate limits began (spec 8.1): its answers carry the headers. */
 const LIMITED = 'acmeshoes';
 let env: Env | undefined;

@@ -4,11 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_RETENTION_MS } from '../../../src/shared/retention';
 import { campaignPayload } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 import { ManualClock } from '../../../src/main/clock/clock';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
