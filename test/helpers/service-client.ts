@@ -2,6 +2,7 @@
 // run's variants and demo-client's secret SECRET, a client wired to it, and what its tests read
 // off it (the ServiceError a call failed with, a created campaign however the service answered).
 // Raw HTTP to the sandbox, its faults, its request log and its login page are sandbox.ts's.
+import { afterAll, beforeAll } from 'vitest';
 import { systemClock, type Clock } from '../../src/main/clock/clock';
 import { ServiceError } from '../../src/main/service/errors';
 import { parseJsonLossless } from '../../src/main/service/lossless-json';
@@ -29,6 +30,33 @@ export function startServiceSandbox(opts: ServiceSandboxOptions = {}): Promise<R
   const own = fixtures ?? testFixtures({ secret: SECRET, ...world });
   adjust?.(own);
   return startSandbox({ variants: { ...testVariants(), ...variants }, clock, fixtures: own });
+}
+
+export interface ClientPerFileOptions extends ServiceSandboxOptions {
+  /** The client's options beyond clientFor's (its clock, say), given the sandbox. */
+  clientOptions?: (sb: RunningSandbox) => Partial<ServiceClientOptions>;
+  /** Sign the client in before the tests (default false: the first call does). */
+  authenticate?: boolean;
+}
+
+/**
+ * The usual life of a client's sandbox in a test file: a sandbox (startServiceSandbox) and a client
+ * of it started before the file's tests and handed to `ready`, both closed after them.
+ */
+export function clientPerFile(ready: (sb: RunningSandbox, client: ServiceClient) => void, opts: ClientPerFileOptions = {}): void {
+  const { clientOptions, authenticate, ...sandbox } = opts;
+  let sb: RunningSandbox | undefined;
+  let client: ServiceClient | undefined;
+  beforeAll(async () => {
+    sb = await startServiceSandbox(sandbox);
+    client = clientFor(sb, clientOptions?.(sb));
+    if (authenticate) await client.authenticate();
+    ready(sb, client);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await sb?.close();
+  });
 }
 
 /** A client of demo-client (secret SECRET) for the sandbox at `sb`, on the real clock unless `opts` says otherwise. */

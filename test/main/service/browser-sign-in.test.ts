@@ -6,9 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
 import { type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
 import { freePort } from '../../helpers/free-port';
-import { call, isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
+import { isTokenRequest, loginAs, playVariants, requestLog } from '../../helpers/sandbox';
 import { clientFor, clockOf, rejection, startServiceSandbox } from '../../helpers/service-client';
 import { SECRET } from '../../helpers/fixtures';
 
@@ -109,7 +108,7 @@ describe('signInWithBrowser', () => {
 
   it('completes a sign-in whose redirect carries no state (spec 4.3 shows only the code), still refusing a foreign one', async () => {
     const { s, base, redirectUri } = await setup();
-    await call(s, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), authorize_state: 'dropped' } });
+    await playVariants(s, { authorize_state: 'dropped' });
     let forged: number | undefined;
     const login = loginAs('manager@example.com', 'demo');
     const session = await signInWithBrowser({

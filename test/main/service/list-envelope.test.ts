@@ -1,22 +1,25 @@
 // The campaign listing's envelope (spec 2.2) in every shape a service may give it: metadata before
 // the results, an empty results as null or left out, the counts as text, no count. The client reads
 // the same listing from each, paged, unpaged (streamed) and empty.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { LIST_ENVELOPES, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
-import { call } from '../../helpers/sandbox';
-import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, startServiceSandbox } from '../../helpers/service-client';
+import { playVariants } from '../../helpers/sandbox';
+import { variantLabel } from '../../helpers/variants';
+import { clientPerFile } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 /** More rows than the sandbox builds whole (100): an unpaged answer of them is streamed. */
 const BIG = 150;
 
-beforeAll(async () => {
-  sb = await startServiceSandbox({ adjust: (f) => addRows(f) });
-  client = clientFor(sb);
-});
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  { adjust: addRows },
+);
 
 function addRows(f: Fixtures): void {
   for (let i = 1; i <= 5; i++) {
@@ -54,19 +57,13 @@ function addRows(f: Fixtures): void {
   }
 }
 
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
-
 const ALL = ['4300001', '4300002', '4300003', '4300004', '4300005'];
 const ids = (cs: readonly { id: string }[]) => cs.map((c) => c.id).sort();
 
 describe(`the listing envelope in any shape (${variantLabel()})`, () => {
   for (const shape of LIST_ENVELOPES) {
     it(`${shape}: every listing reads the same rows and totals`, async () => {
-      const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...(testVariants() ?? {}), list_envelope: shape } });
-      expect(r.status, r.text).toBe(200);
+      await playVariants(sb, { list_envelope: shape });
 
       const whole = await client.listAllCampaigns('oldtimerltd', { fetchLevel: 'RAP' });
       expect(ids(whole.campaigns)).toEqual(ALL);
@@ -96,10 +93,7 @@ describe(`the listing envelope in any shape (${variantLabel()})`, () => {
 
     it(`${shape}: a listing of more than 100 rows, streamed, reads every row and the total`, async () => {
       // Unpaged and whole (no page cap), so the service streams it in this envelope.
-      const r = await call(sb, 'PUT', '/_sandbox/variants', {
-        json: { ...(testVariants() ?? {}), page_size_cap: undefined, list_envelope: shape },
-      });
-      expect(r.status, r.text).toBe(200);
+      await playVariants(sb, { page_size_cap: undefined, list_envelope: shape });
       const streamed: string[] = [];
       let metadata: unknown;
       for await (const part of client.streamCampaigns('bigoldco', { fetchLevel: 'RAP' })) {

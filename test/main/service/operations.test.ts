@@ -1,5 +1,5 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   campaignIdGroups,
   EMPTY_RUN,
@@ -13,27 +13,26 @@ import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { type RunningSandbox } from '../../../src/sandbox/index';
 import { call, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, createAndRead, rejection as failure, startServiceSandbox } from '../../helpers/service-client';
+import { clientFor, clientPerFile, clockOf, createAndRead, rejection as failure } from '../../helpers/service-client';
 import { SECRET } from '../../helpers/fixtures';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  // A frozen clock never refills a window, so this file (about operations, not limits) uses the
-  // most permissive tier for every group; rate limiting has its own tests.
-  sb = await startServiceSandbox({
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  {
+    // A frozen clock never refills a window, so this file (about operations, not limits) uses the
+    // most permissive tier for every group; rate limiting has its own tests.
     rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } },
     // A value of an enum the client has never seen, which it keeps.
     adjust: (f) => Object.assign(f.campaigns!.find((c) => c.id === 4100004)!, { pricing_model: 'CPM_FUTURE' }),
-  });
-  client = clientFor(sb, { clock: clockOf(sb) });
-});
-
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
+    clientOptions: (s) => ({ clock: clockOf(s) }),
+  },
+);
 
 const draft = {
   name: 'Spring sale',

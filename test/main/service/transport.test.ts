@@ -1,27 +1,24 @@
 // Failures on the wire, made by the sandbox's fault injection: what certainly did nothing, what
 // may have been applied, timeouts, cancellation and oversized answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { type RunningSandbox } from '../../../src/sandbox/index';
 import { until } from '../../helpers/wait';
 import { call, fault, requestLog } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
-import { clientFor, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { clientFor, clientPerFile, rejection } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  sb = await startServiceSandbox({ clock: 'real' });
-  client = clientFor(sb);
-  await client.authenticate();
-});
-
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  { clock: 'real', authenticate: true },
+);
 
 const draft = (name: string) => ({
   name,
