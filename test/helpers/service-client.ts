@@ -2,7 +2,7 @@
 // run's variants and demo-client's secret SECRET, a client wired to it, and what its tests read
 // off it (the ServiceError a call failed with, a created campaign however the service answered).
 // Raw HTTP to the sandbox, its faults, its request log and its login page are sandbox.ts's.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { systemClock, type Clock } from '../../src/main/clock/clock';
 import { ServiceError } from '../../src/main/service/errors';
 import { parseJsonLossless } from '../../src/main/service/lossless-json';
@@ -57,6 +57,21 @@ export function clientPerFile(ready: (sb: RunningSandbox, client: ServiceClient)
     await client?.close();
     await sb?.close();
   });
+}
+
+/**
+ * Closes `thing` (a sandbox, a client) when the running test finishes, passed or not, and returns
+ * it; a test may close it sooner itself (closing twice closes once). For files whose tests each
+ * start their own.
+ */
+export function closedAfterTest<T extends { close(): Promise<unknown> }>(thing: T): T {
+  const close = thing.close.bind(thing);
+  let closing: Promise<unknown> | undefined;
+  thing.close = () => (closing ??= close());
+  onTestFinished(async () => {
+    await thing.close();
+  });
+  return thing;
 }
 
 /** A client of demo-client (secret SECRET) for the sandbox at `sb`, on the real clock unless `opts` says otherwise. */

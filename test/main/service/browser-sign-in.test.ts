@@ -2,26 +2,18 @@
 // stand-in for the browser, redirecting to our loopback listener.
 import { request } from 'undici';
 import { createServer } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
-import { type RunningSandbox } from '../../../src/sandbox/index';
 import { freePort } from '../../helpers/free-port';
 import { isTokenRequest, loginAs, playVariants, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { clientFor, clockOf, closedAfterTest, rejection, startServiceSandbox } from '../../helpers/service-client';
 import { SECRET } from '../../helpers/fixtures';
-
-let sb: RunningSandbox | undefined;
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
 
 async function setup() {
   const port = await freePort();
   const redirectUri = `http://127.0.0.1:${port}/callback`;
-  sb = await startServiceSandbox({ redirectUri, tokenTtlS: 600 });
-  const s = sb;
+  const s = closedAfterTest(await startServiceSandbox({ redirectUri, tokenTtlS: 600 }));
   const base = (openBrowser: SignInOptions['openBrowser']): SignInOptions => ({
     authUrl: s.url,
     baseUrl: s.url,
