@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { call, fault, playVariants } from '../../helpers/sandbox';
+import { call, campaignPayload, fault, playVariants, tokenFor } from '../../helpers/sandbox';
 import { clientPerFile, rejection } from '../../helpers/service-client';
 import { SECRET } from '../../helpers/fixtures';
 
@@ -34,22 +34,10 @@ afterEach(async () => {
 
 const play = (extra: Variants) => playVariants(sb, extra);
 
-async function token(): Promise<string> {
-  const r = await call(sb, 'POST', '/authentication/oauth/token', {
-    form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET },
-  });
-  return (r.body as { access_token: string }).access_token;
-}
+const token = () => tokenFor(sb, 'demo-client', SECRET);
 
-const draft = (name: string) => ({
-  name,
-  branding_text: 'Old Timer',
-  cpc: 0.2,
-  spending_limit: 900,
-  spending_limit_model: 'MONTHLY',
-  bid_strategy: 'FIXED',
-  marketing_objective: 'LEADS_GENERATION',
-});
+const draft = (name: string) =>
+  campaignPayload(name, { branding_text: 'Old Timer', cpc: 0.2, spending_limit: 900, marketing_objective: 'LEADS_GENERATION' });
 const event = (title: string) => ({
   title,
   url: 'https://news.example.com/x',

@@ -12,7 +12,7 @@ import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/dom
 import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { type RunningSandbox } from '../../../src/sandbox/index';
-import { call, requestLog } from '../../helpers/sandbox';
+import { call, campaignPayload, pushEvent, requestLog } from '../../helpers/sandbox';
 import { clientFor, clientPerFile, clockOf, createAndRead, rejection as failure } from '../../helpers/service-client';
 import { SECRET } from '../../helpers/fixtures';
 
@@ -34,23 +34,7 @@ clientPerFile(
   },
 );
 
-const draft = {
-  name: 'Spring sale',
-  branding_text: 'Acme Shoes',
-  cpc: 0.35,
-  spending_limit: 1500,
-  spending_limit_model: 'MONTHLY',
-  bid_strategy: 'FIXED',
-  marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
-};
-
-const event = (over: Record<string, unknown> = {}) => ({
-  title: 'Evening digest',
-  url: 'https://news.example.com/digest',
-  performer: 'editor@example.com',
-  target: { include: { apps: ['1001'] } },
-  ...over,
-});
+const draft = campaignPayload('Spring sale');
 
 describe('tokens', () => {
   it('gets a client-credentials token, and names refused credentials without repeating the secret', async () => {
@@ -255,7 +239,7 @@ describe('push', () => {
   });
 
   it('sends an immediate push and finds its task in the list', async () => {
-    const ack = await client.sendPush('immediate', [event({ title: 'Immediate one' })]);
+    const ack = await client.sendPush('immediate', [pushEvent({ title: 'Immediate one' })]);
     expect(typeof ack.text).toBe('string');
     const tasks = await client.listTasks('1001', 'immediate');
     const t = tasks.find((x) => x.title === 'Immediate one');
@@ -265,7 +249,7 @@ describe('push', () => {
 
   it('schedules a push, updates it, and cancels it', async () => {
     const at = sb.now() + 3_600_000;
-    await client.sendPush('scheduled', [event({ title: 'Later one', executionTime: at })]);
+    await client.sendPush('scheduled', [pushEvent({ title: 'Later one', executionTime: at })]);
     const find = async () =>
       (await client.listTasks('1001', 'scheduled')).find((x) => x.url === 'https://news.example.com/digest' && x.executionTime === at);
     const t = await find();
@@ -284,10 +268,10 @@ describe('push', () => {
   });
 
   it('checks a push against the shared rules before sending, and names server refusals', async () => {
-    const local = await failure(client.sendPush('scheduled', [event({ executionTime: sb.now() - 1000 })]));
+    const local = await failure(client.sendPush('scheduled', [pushEvent({ executionTime: sb.now() - 1000 })]));
     expect(local).toMatchObject({ kind: 'validation', requestWritten: false });
     expect(local.problems?.[0]).toEqual({ field: 'executionTime', message: 'executionTime must be in the future for scheduled push' });
-    const forbidden = await failure(client.sendPush('immediate', [event({ target: { include: { apps: ['1003'] } } })]));
+    const forbidden = await failure(client.sendPush('immediate', [pushEvent({ target: { include: { apps: ['1003'] } } })]));
     expect(forbidden).toMatchObject({ kind: 'forbidden', status: 403 });
     expect(forbidden.message).toContain('Not authorized to send notifications for specified application');
     const missing = await failure(client.updateTask('987654321', { title: 'x' }));

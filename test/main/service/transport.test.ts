@@ -5,7 +5,7 @@ import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { type RunningSandbox } from '../../../src/sandbox/index';
 import { until } from '../../helpers/wait';
-import { call, fault, requestLog } from '../../helpers/sandbox';
+import { call, campaignPayload, fault, requestLog } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
 import { clientFor, clientPerFile, rejection } from '../../helpers/service-client';
 
@@ -20,15 +20,8 @@ clientPerFile(
   { clock: 'real', authenticate: true },
 );
 
-const draft = (name: string) => ({
-  name,
-  branding_text: 'Old Timer',
-  cpc: 0.2,
-  spending_limit: 900,
-  spending_limit_model: 'MONTHLY',
-  bid_strategy: 'FIXED',
-  marketing_objective: 'LEADS_GENERATION',
-});
+const draft = (name: string) =>
+  campaignPayload(name, { branding_text: 'Old Timer', cpc: 0.2, spending_limit: 900, marketing_objective: 'LEADS_GENERATION' });
 
 const names = async () => (await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' })).campaigns.map((c) => c.name);
 
