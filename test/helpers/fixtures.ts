@@ -325,3 +325,31 @@ function addLimitedAccounts(fixtures: Fixtures): void {
     users: [],
   });
 }
+
+/**
+ * Approved campaigns of `account`, one per id, named by `name` (FIXED at 1, a monthly limit of
+ * 3000, created 2026-09-01): rows a listing test adds to the one world in bulk.
+ */
+export function approvedCampaigns(
+  account: string,
+  ids: readonly number[],
+  name: (id: number, index: number) => string,
+  brandingText = 'Old Timer',
+): NonNullable<Fixtures['campaigns']> {
+  return ids.map((id, index) => ({
+    account_id: account,
+    id,
+    name: name(id, index),
+    branding_text: brandingText,
+    status: 'APPROVED',
+    created_at: '2026-09-01T08:00:00Z',
+    bid_strategy: 'FIXED',
+    cpc: 1,
+    spending_limit: 3000,
+    spending_limit_model: 'MONTHLY',
+    marketing_objective: 'LEADS_GENERATION',
+  }));
+}
+
+/** `count` consecutive ids from `first`. */
+export const idsFrom = (first: number, count: number): number[] => Array.from({ length: count }, (_, i) => first + i);

@@ -6,6 +6,7 @@ import type { ServiceClient } from '../../../src/main/service/service-client';
 import { LIST_ENVELOPES, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
 import { playVariants } from '../../helpers/sandbox';
 import { variantLabel } from '../../helpers/variants';
+import { approvedCampaigns, idsFrom } from '../../helpers/fixtures';
 import { clientPerFile } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
@@ -22,39 +23,11 @@ clientPerFile(
 );
 
 function addRows(f: Fixtures): void {
-  for (let i = 1; i <= 5; i++) {
-    f.campaigns!.push({
-      account_id: 'oldtimerltd',
-      id: 4300000 + i,
-      name: `Old ${i}`,
-      branding_text: 'Old Timer',
-      status: 'APPROVED',
-      created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED',
-      cpc: 1,
-      spending_limit: 3000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-    });
-  }
+  f.campaigns!.push(...approvedCampaigns('oldtimerltd', idsFrom(4300001, 5), (_, i) => `Old ${i + 1}`));
   // An old (unlimited) account with more rows than a small answer: its unpaged listing is streamed.
   f.accounts.push({ account_id: 'bigoldco', name: 'Big Old Co', type: 'ADVERTISER', created_at: '2025-01-01T00:00:00Z', features: [] });
   f.clients[0].accounts.push('bigoldco');
-  for (let i = 1; i <= BIG; i++) {
-    f.campaigns!.push({
-      account_id: 'bigoldco',
-      id: 4400000 + i,
-      name: `Big ${i}`,
-      branding_text: 'Big Old',
-      status: 'APPROVED',
-      created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED',
-      cpc: 1,
-      spending_limit: 3000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-    });
-  }
+  f.campaigns!.push(...approvedCampaigns('bigoldco', idsFrom(4400001, BIG), (_, i) => `Big ${i + 1}`, 'Big Old'));
 }
 
 const ALL = ['4300001', '4300002', '4300003', '4300004', '4300005'];
