@@ -4,11 +4,10 @@
 // create; a token request the authorization server answered 503 made the create "uncertain", as
 // if the create itself might have been applied, and the account was read to look for it.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import type { Variants } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
 import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
-import { type Env, outboxItem, P, startEnv } from '../../helpers/world';
+import { type Env, outboxItem, P, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 const ACCOUNT = 'oldtimerltd';
@@ -20,10 +19,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function submit(e: Env, name: string): Promise<OutboxItem> {
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: ACCOUNT, payload: campaignPayload(name) });
-  return e.core.handlers['drafts.submit']({ id: d.id });
-}
+const submit = (e: Env, name: string) => submitCampaign(e, ACCOUNT, campaignPayload(name));
 /** The service's request log: what the core asked of it. */
 const requests = async (e: Env) =>
   ((await control(e.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string; status: number | null }[] })
