@@ -11,7 +11,8 @@ import { DEMO_PROFILE_ID } from '../../src/main/app/demo';
 import { ManualClock, systemClock, type Clock } from '../../src/main/clock/clock';
 import { createDeskCore, type DeskCore, type DeskCoreOptions, type SyncTuning } from '../../src/main/app/create-core';
 import { createSecretStore, type SecretStore } from '../../src/main/secrets';
-import type { EventName, EventPayload, OutboxItem } from '../../src/shared/ipc/contract';
+import type { ProfileCreate } from '../../src/shared/domain/profile';
+import type { EventName, EventPayload, OutboxItem, Profile } from '../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox, type Variants } from '../../src/sandbox/index';
 import { startProxy, type AnswerRewrite, type Proxy } from './proxy';
 import { testVariants } from './variants';
@@ -168,7 +169,7 @@ export async function outboxItem(e: Env, id: string): Promise<OutboxItem | undef
 }
 
 /** Waits until the item is sent, failed or blocked. */
-export async function settled(e: Env, id: string, timeoutMs = 15_000): Promise<OutboxItem> {
+export async function settled(e: Env, id: string, timeoutMs = 30_000): Promise<OutboxItem> {
   return until(
     async () => {
       const item = await outboxItem(e, id);
@@ -183,4 +184,24 @@ export async function settled(e: Env, id: string, timeoutMs = 15_000): Promise<O
 export async function submitCampaign(e: Env, account: string, payload: Record<string, unknown>): Promise<OutboxItem> {
   const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: account, payload });
   return e.core.handlers['drafts.submit']({ id: d.id });
+}
+
+/**
+ * A connection the person adds to this world's service (beside the demo's): demo-client signing in
+ * with client credentials, named Agency, unless `over` says otherwise; `url` points all three
+ * addresses elsewhere (the sandbox itself when a proxy stands before it).
+ */
+export function addConnection(e: Env, over: Partial<ProfileCreate> & { url?: string } = {}): Promise<Profile> {
+  const { url = e.serviceUrl, ...rest } = over;
+  return e.core.handlers['profiles.create']({
+    name: 'Agency',
+    baseUrl: url,
+    authUrl: url,
+    pushUrl: url,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    flow: 'client_credentials',
+    redirectUri: null,
+    ...rest,
+  });
 }

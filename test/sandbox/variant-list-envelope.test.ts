@@ -1,42 +1,15 @@
 // list_envelope: the campaign listing's envelope (spec 2.2) in another legal shape.
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox, Variants } from '../../src/sandbox/index';
+import { approvedCampaigns, idsFrom } from '../helpers/fixtures';
 import { call, sandboxPerFile, testFixtures } from '../helpers/sandbox';
 
 /** Two approved campaigns in the unlimited account oldtimerltd (so listings never meet a rate limit). */
 function fixtures() {
   const f = testFixtures();
-  for (const id of [4200001, 4200002]) {
-    f.campaigns!.push({
-      account_id: 'oldtimerltd',
-      id,
-      name: `Campaign ${id}`,
-      branding_text: 'Old Timer',
-      status: 'APPROVED',
-      created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED',
-      cpc: 1,
-      spending_limit: 3000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-    });
-  }
+  f.campaigns!.push(...approvedCampaigns('oldtimerltd', [4200001, 4200002], (id) => `Campaign ${id}`));
   // More rows than the sandbox builds whole (100): the unpaged listing of all of them is streamed.
-  for (let i = 1; i <= 120; i++) {
-    f.campaigns!.push({
-      account_id: 'oldtimerltd',
-      id: 4210000 + i,
-      name: `Many ${i}`,
-      branding_text: 'Old Timer',
-      status: 'APPROVED',
-      created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED',
-      cpc: 1,
-      spending_limit: 3000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-    });
-  }
+  f.campaigns!.push(...approvedCampaigns('oldtimerltd', idsFrom(4210001, 120), (_, i) => `Many ${i + 1}`));
   return f;
 }
 

@@ -1,8 +1,9 @@
 // Tests are laid out like src/ (issue 28): a test file under test/<area>/<room>/ tests a module of
 // src/<area>/<room>/, so the tests of a module are found beside its mirror and a folder of tests
 // says what it covers. Checked cheaply on the imports: each test file reaches at least one module
-// of its mirrored source folder, directly or through a helper of its own test folder (a helper of
-// test/main/service/ wires the service client). A test of the whole core (it starts the test
+// of its mirrored source folder, directly, through a helper of its own test folder, or through the
+// shared helper that runs that room's code (test/helpers/service-client.ts wires the service
+// client, so a test using it reaches src/main/service/). A test of the whole core (it starts the test
 // world, which builds the core in src/main/app/) reaches src/main/app/, and may also live in
 // test/main/sync/: the sync engine has no entry of its own but the core's handlers. A test that
 // runs a module as a program names its path (`tsx src/main/browser-mode/cli.ts`), which counts.
@@ -18,6 +19,8 @@ const MIRRORED = ['test/main', 'test/renderer', 'test/shared', 'test/sandbox'];
 
 /** The test world: a test importing it runs the whole core (test/helpers/world.ts). */
 const WORLD = 'test/helpers/world.ts';
+/** Shared helpers that run a room's code: a test importing one reaches that room. */
+const ROOM_HELPERS: Record<string, string> = { 'test/helpers/service-client.ts': 'src/main/service' };
 /** Rooms whose tests may run the whole core (besides src/main/app/ itself, which the world reaches). */
 const WHOLE_CORE_ROOMS = ['src/main/sync'];
 
@@ -29,6 +32,9 @@ const EXCEPTIONS: Record<string, string> = {
   // Runs Electron's security scanner over the whole of src/ (its subject is the Electron window's
   // configuration, src/main/electron/), so it imports no module.
   'test/main/electron/electronegativity.test.ts': 'scans src/ as text',
+  // Packs the built app with electron-builder and starts its main bundle (out/main/) under Node: its
+  // subject is the Electron shell as shipped; of src/ it imports only the updater's availability check.
+  'test/main/electron/packaging.test.ts': 'packs and runs the built main bundle',
 };
 
 function walk(dir: string): string[] {
@@ -82,6 +88,7 @@ function misplaced(file: string, room = posix.dirname(file).replace(/^test\//, '
   const world = reach.has(WORLD);
   const rooms = new Set([...reach].filter((p) => p.startsWith('src/')).map((p) => posix.dirname(p)));
   if (world) rooms.add('src/main/app');
+  for (const [helper, helped] of Object.entries(ROOM_HELPERS)) if (reach.has(helper)) rooms.add(helped);
   if (rooms.has(room) || (world && WHOLE_CORE_ROOMS.includes(room))) return undefined;
   return `${file} imports nothing of ${room}/ (it reaches ${[...rooms].sort().join(', ') || 'no source'})`;
 }

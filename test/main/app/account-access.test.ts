@@ -11,10 +11,9 @@ import type { Account } from '../../../src/shared/ipc/contract';
 import { startSandbox, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
 import { control, testFixtures } from '../../helpers/sandbox';
 import { testVariants } from '../../helpers/variants';
-import { FAST, memorySecrets } from '../../helpers/world';
+import { FAST, memorySecrets, P } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const ACCOUNT = 'oldtimerltd';
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

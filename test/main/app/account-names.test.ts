@@ -4,9 +4,9 @@
 // campaign, a member added again after the network was listed, a second connection to the same
 // service, a name the person typed, and an account nothing names.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
+import type { SyncProgress } from '../../../src/shared/ipc/contract';
 import { testFixtures } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
@@ -14,18 +14,6 @@ afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-const addProfile = (e: Env, name = 'Agency'): Promise<Profile> =>
-  e.core.handlers['profiles.create']({
-    name,
-    baseUrl: e.serviceUrl,
-    authUrl: e.serviceUrl,
-    pushUrl: e.serviceUrl,
-    clientId: 'demo-client',
-    clientSecret: 'demo-secret',
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
 
 const refreshed = (e: Env, accountId: string) =>
   until(
@@ -49,7 +37,7 @@ async function nameOf(e: Env, profileId: string, accountId: string): Promise<str
 describe('account names from the service', () => {
   it('names a member added before its network, and the network by its own campaign, once the network is listed', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     const member = await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'northbikes' });
     // Nothing names an advertiser's own listing: its id shows until a network lists it.
     expect(member.name).toBe('northbikes');
@@ -66,7 +54,7 @@ describe('account names from the service', () => {
 
   it('names a member added again by id at once from the network listing already cached, and on a second connection to the same service', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'northnet' });
     await refreshed(env, 'northnet');
     await until(async () => (await nameOf(env!, p.id, 'northboats')) !== undefined, 'the member to be listed');
@@ -75,7 +63,7 @@ describe('account names from the service', () => {
     const again = await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'northboats' });
     expect(again.name).toBe('North Boats');
 
-    const second = await addProfile(env, 'Agency, second login');
+    const second = await addConnection(env, { name: 'Agency, second login' });
     await until(async () => (await nameOf(env!, p.id, 'northnet')) === 'North Network', 'the network to be named');
     const there = await env.core.handlers['accounts.add']({ profileId: second.id, accountId: 'northnet' });
     expect(there.name).toBe('North Network');
@@ -83,12 +71,12 @@ describe('account names from the service', () => {
 
   it('names an account still shown by id when a plain refresh of it ends, from a second connection that named it since', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    const first = await addProfile(env, 'Agency');
+    const first = await addConnection(env);
     await env.core.handlers['accounts.add']({ profileId: first.id, accountId: 'northbikes' });
     await refreshed(env, 'northbikes');
     expect(await nameOf(env, first.id, 'northbikes')).toBe('northbikes');
     // A second login lists the network, which names the member there.
-    const second = await addProfile(env, 'Agency, second login');
+    const second = await addConnection(env, { name: 'Agency, second login' });
     await env.core.handlers['accounts.add']({ profileId: second.id, accountId: 'northnet' });
     await until(
       async () => (await nameOf(env!, second.id, 'northbikes')) === 'North Bikes',
@@ -109,7 +97,7 @@ describe('account names from the service', () => {
 
   it('keeps the name the person typed, and leaves an account nothing names showing its id', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     const typed = await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'northnet', name: '  Our north  ' });
     expect(typed.name).toBe('Our north');
     const plain = await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });

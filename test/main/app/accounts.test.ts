@@ -2,9 +2,9 @@
 // by id, verified with one list call, typed as advertiser or network from what the service lists.
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src/main/app/dispatch';
-import type { Profile } from '../../../src/shared/ipc/contract';
+
 import { control, testFixtures } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
@@ -13,24 +13,11 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function addProfile(e: Env, name: string, clientId: string, clientSecret: string): Promise<Profile> {
-  return e.core.handlers['profiles.create']({
-    name,
-    baseUrl: e.serviceUrl,
-    authUrl: e.serviceUrl,
-    pushUrl: e.serviceUrl,
-    clientId,
-    clientSecret,
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
-}
-
 describe('profiles and accounts', () => {
   it('adds accounts by id after checking them with the service, detecting a network', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
-    const p = await addProfile(env, 'Agency', 'demo-client', 'demo-secret');
+    const p = await addConnection(env);
     expect(p).toMatchObject({ kind: 'service', hasSecret: true, flow: 'client_credentials' });
     const adv = await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes', name: 'Acme' });
     expect(adv).toMatchObject({ accountId: 'acmeshoes', name: 'Acme', type: 'ADVERTISER', networkId: null });
@@ -57,7 +44,7 @@ describe('profiles and accounts', () => {
 
   it('refuses an account the credentials cannot reach, saying so', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    const p = await addProfile(env, 'Agency', 'demo-client', 'demo-secret');
+    const p = await addConnection(env);
     await expect(env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'strangers' })).rejects.toMatchObject({
       code: 'forbidden',
       message: expect.stringMatching(/cannot reach account strangers/),
@@ -68,8 +55,8 @@ describe('profiles and accounts', () => {
   it('keeps profiles apart: each its own credentials, accounts, caches and outbox', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
-    const a = await addProfile(env, 'Agency A', 'demo-client', 'demo-secret');
-    const b = await addProfile(env, 'Agency B', 'other-client', 'other-secret');
+    const a = await addConnection(env, { name: 'Agency A' });
+    const b = await addConnection(env, { name: 'Agency B', clientId: 'other-client', clientSecret: 'other-secret' });
     await h['accounts.add']({ profileId: a.id, accountId: 'acmeshoes' });
     await h['accounts.add']({ profileId: b.id, accountId: 'strangers' });
     await expect(h['accounts.add']({ profileId: b.id, accountId: 'acmeshoes' })).rejects.toMatchObject({ code: 'forbidden' });
@@ -93,7 +80,7 @@ describe('profiles and accounts', () => {
 
   it('refuses to add a connection whose client secret the service refuses, saving nothing', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
-    await expect(addProfile(env, 'Typo', 'demo-client', 'not-the-secret')).rejects.toMatchObject({
+    await expect(addConnection(env, { name: 'Typo', clientSecret: 'not-the-secret' })).rejects.toMatchObject({
       code: 'unauthorized',
       message: expect.stringMatching(
         /^The service refused this client id and secret, so the connection was not added: .*invalid_client.*Check both and try again\.$/,
@@ -106,7 +93,7 @@ describe('profiles and accounts', () => {
   it('campaigns.query reads the cache only: sorted, filtered and paged without a request', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
-    const p = await addProfile(env, 'Agency', 'demo-client', 'demo-secret');
+    const p = await addConnection(env);
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
     await until(async () => (await h['accounts.list']({ profileId: p.id }))[0]?.lastSyncedAt !== null, 'the first refresh');
     const before = ((await control(env.sandbox, 'GET', '/_sandbox/requests')) as { requests: unknown[] }).requests.length;

@@ -3,7 +3,7 @@
 // accepted and queued, and whatever the service then says about it reaches the person in its words.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testFixtures } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
@@ -67,17 +67,7 @@ describe('values the service uses', () => {
   it('lists each value seen in the account cache once, in order, and none of another account', async () => {
     env = await startEnv({ fixtures: fixturesWithOtherValues(), demo: false });
     const h = env.core.handlers;
-    const url = env.serviceUrl;
-    const p = await h['profiles.create']({
-      name: 'Agency',
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const p = await addConnection(env);
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
     await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
     await h['sync.refresh']({ profileId: p.id, accountId: 'acmeshoes' });
@@ -103,17 +93,7 @@ describe('values the service uses', () => {
     // interface does not show: the filter offers it, and picking "Approved" still finds campaigns.
     env = await startEnv({ fixtures: fixturesWithOtherValues(), demo: false, variants: { enum_case: 'lower' } });
     const h = env.core.handlers;
-    const url = env.serviceUrl;
-    const p = await h['profiles.create']({
-      name: 'Agency',
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const p = await addConnection(env);
     const ref = { profileId: p.id, accountId: 'acmeshoes' };
     await h['accounts.add'](ref);
     await h['sync.refresh'](ref);
@@ -137,17 +117,7 @@ describe('values the service uses', () => {
   it("accepts a draft with such values and queues it; the service's refusal reaches the person in its words", async () => {
     env = await startEnv({ fixtures: fixturesWithOtherValues(), demo: false });
     const h = env.core.handlers;
-    const url = env.serviceUrl;
-    const p = await h['profiles.create']({
-      name: 'Agency',
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const p = await addConnection(env);
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
     const payload = {
       name: 'Awareness',

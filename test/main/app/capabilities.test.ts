@@ -6,22 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { capabilityWarnings } from '../../../src/shared/domain/capabilities';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { sandboxCampaigns } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-async function settled(e: Env, id: string): Promise<OutboxItem> {
-  return until(async () => {
-    const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`);
-}
 
 /** The interface's own display example (spec 4.1 rule 6): no branding text, no spending limit. */
 const displayExample = (name: string) => ({

@@ -6,10 +6,9 @@ import { fullTurn } from '../../../src/main/clock/turns';
 import { CHECK_DEADLINE_MS } from '../../../src/main/connections/connections';
 import type { Profile } from '../../../src/shared/ipc/contract';
 import { freePort } from '../../helpers/free-port';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();

@@ -1,12 +1,10 @@
 // The engine's timers follow the core's clock: on a manual clock a retry or a probe waits for its
 // time however long the test takes, and goes out as soon as the clock is advanced to it.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { campaignPayload, control, fault } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const ACCOUNT = 'oldtimerltd';
 const CREATE = { method: 'POST', path_prefix: `/core/api/1.0/${ACCOUNT}/campaigns` };
 const MINUTE = 60_000;
@@ -17,10 +15,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function submit(e: Env, name: string): Promise<OutboxItem> {
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: ACCOUNT, payload: campaignPayload(name) });
-  return e.core.handlers['drafts.submit']({ id: d.id });
-}
+const submit = (e: Env, name: string) => submitCampaign(e, ACCOUNT, campaignPayload(name));
 const item = async (e: Env, id: string) => (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
 const posts = async (e: Env) =>
   ((await control(e.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string }[] }).requests.filter(

@@ -18,10 +18,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Draft } from '../../../src/shared/ipc/contract';
 import { graceFor, testVariants } from '../../helpers/variants';
-import { advanceUntil, type Env, settleIo, startEnv } from '../../helpers/world';
+import { advanceUntil, type Env, P, settleIo, startEnv } from '../../helpers/world';
 import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
 
-const P = 'sandbox-demo';
 /** Unlimited, and not enabled for display campaigns: the service refuses those. */
 const ACCOUNT = 'oldtimerltd';
 /** Virtual time a person waits for answers (Queue, then wait) and the final drain may take at most. */

@@ -6,10 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Draft, OutboxItem } from '../../../src/shared/ipc/contract';
 import { campaignPayload, sandboxCampaigns } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
-import { until } from '../../helpers/wait';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
 
-const P = 'sandbox-demo';
 /** Not enabled for display campaigns: the sandbox refuses one with its own words. */
 const BAKERY = 'freshcrumbbakery';
 const REFUSAL = 'The service refused to create a campaign in freshcrumbbakery: This account is not enabled for display campaigns';
@@ -18,13 +16,6 @@ afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-async function settled(e: Env, id: string): Promise<OutboxItem> {
-  return until(async () => {
-    const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`);
-}
 
 const listed = async (e: Env, accountId: string): Promise<Draft[]> => e.core.handlers['drafts.list']({ profileId: P, accountId });
 const activity = async (e: Env) => (await e.core.handlers['activity.list']({ profileId: P, limit: 50 })).map((a) => a.message);

@@ -6,7 +6,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createSecretStore } from '../../../src/main/secrets';
 import { keychainSuite } from '../../helpers/keychain';
 import { testFixtures } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 const SERVICE = `Campaign Desk core test ${process.pid}`;
@@ -22,16 +22,7 @@ keychainSuite(store, 'the core with a real keychain', () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     await env.core.close();
     const core = await env.restart({ secrets: store });
-    const p = await core.handlers['profiles.create']({
-      name: 'Keychain',
-      baseUrl: env.sandbox.url,
-      authUrl: env.sandbox.url,
-      pushUrl: env.sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const p = await addConnection(env, { name: 'Keychain', url: env.sandbox.url });
     expect(await store.get(p.id, 'client_secret')).toBe('demo-secret');
     expect((await core.handlers['app.info']({})).secrets).toEqual({ kind: 'keychain', warning: null });
     await core.close();

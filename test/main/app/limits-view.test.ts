@@ -3,12 +3,10 @@
 // once its changes have gone out, the create budget is learned from the headers, its windows count
 // them, and nothing is queued.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { campaignPayload } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 /** A demo advertiser created after rate limits began (spec 8.1): its answers carry the headers. */
 const LIMITED = 'acmeshoes';
 let env: Env | undefined;
@@ -17,10 +15,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function submit(e: Env, name: string): Promise<OutboxItem> {
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: LIMITED, payload: campaignPayload(name) });
-  return e.core.handlers['drafts.submit']({ id: d.id });
-}
+const submit = (e: Env, name: string) => submitCampaign(e, LIMITED, campaignPayload(name));
 
 const limitsOf = async (e: Env) =>
   (await e.core.handlers['ratelimit.view']({ profileId: P })).accounts.find((a) => a.accountId === LIMITED);

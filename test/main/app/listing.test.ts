@@ -3,11 +3,11 @@
 // service whose listing does not add up to its own total. The cache must end complete, or the
 // refresh must say it is not, never "done" with campaigns missing.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Profile, SyncProgress } from '../../../src/shared/ipc/contract';
+import type { SyncProgress } from '../../../src/shared/ipc/contract';
 import type { Fixtures } from '../../../src/sandbox/index';
 import { control, sandboxCampaigns, testFixtures } from '../../helpers/sandbox';
 import { EMPTY_RUN } from '../../../src/main/service/campaigns-api';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
@@ -43,18 +43,6 @@ function bigFixtures(accounts: Record<string, number>): Fixtures {
   }
   return f;
 }
-
-const addProfile = (e: Env): Promise<Profile> =>
-  e.core.handlers['profiles.create']({
-    name: 'Agency',
-    baseUrl: e.serviceUrl,
-    authUrl: e.serviceUrl,
-    pushUrl: e.serviceUrl,
-    clientId: 'demo-client',
-    clientSecret: 'demo-secret',
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
 
 const progressOf = (e: Env, accountId: string) =>
   e.events
@@ -93,7 +81,7 @@ describe('a service that serves fewer rows per page than asked', () => {
   ]) {
     it(`caches all ${count} campaigns of an account when pages are capped at ${cap}, and is done only then, in as many reads as pages needed`, async () => {
       env = await startEnv({ fixtures: bigFixtures({ [accountId]: count }), demo: false, variants: { page_size_cap: cap } });
-      const p = await addProfile(env);
+      const p = await addConnection(env);
       // Adding the account checks it with one small list request, then refreshes it (pages of 1000 asked).
       await env.core.handlers['accounts.add']({ profileId: p.id, accountId });
       const last = await ended(env, accountId);
@@ -132,7 +120,7 @@ describe('a service whose listing does not add up to its total', () => {
       return Buffer.from(JSON.stringify(envelope));
     };
     env = await startEnv({ fixtures: bigFixtures({ oddshop: 316 }), demo: false, proxy: { rewrite: overcount } });
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oddshop' });
     const last = await ended(env, 'oddshop');
     expect(last.state).toBe('failed');
@@ -168,7 +156,7 @@ describe('a listing that moves while it is read', () => {
       return Buffer.from(JSON.stringify(envelope));
     };
     env = await startEnv({ fixtures: bigFixtures({ oddshop: 316 }), demo: false, proxy: { rewrite: dropOnce } });
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oddshop' });
     expect(await ended(env, 'oddshop')).toMatchObject({ state: 'done', message: null });
     expect(dropped).not.toBeNull();

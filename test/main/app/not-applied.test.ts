@@ -4,14 +4,12 @@
 // create; a token request the authorization server answered 503 made the create "uncertain", as
 // if the create itself might have been applied, and the account was read to look for it.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import type { Variants } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
 import { campaignPayload, control, fault, sandboxCampaigns } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, outboxItem, P, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const ACCOUNT = 'oldtimerltd';
 const SECOND = 1_000;
 
@@ -21,11 +19,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function submit(e: Env, name: string): Promise<OutboxItem> {
-  const d = await e.core.handlers['drafts.save']({ kind: 'campaign', profileId: P, accountId: ACCOUNT, payload: campaignPayload(name) });
-  return e.core.handlers['drafts.submit']({ id: d.id });
-}
-const itemOf = async (e: Env, id: string) => (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
+const submit = (e: Env, name: string) => submitCampaign(e, ACCOUNT, campaignPayload(name));
 /** The service's request log: what the core asked of it. */
 const requests = async (e: Env) =>
   ((await control(e.sandbox, 'GET', '/_sandbox/requests')) as { requests: { method: string; path: string; status: number | null }[] })
@@ -39,7 +33,7 @@ const named = async (e: Env, name: string) => (await sandboxCampaigns(e.sandbox,
 /** Waits for the first attempt to be over (answered, and the item settled by it). */
 const afterFirstAttempt = (e: Env, id: string) =>
   until(async () => {
-    const i = await itemOf(e, id);
+    const i = await outboxItem(e, id);
     return i && i.attempts === 1 && i.state !== 'sending' ? i : undefined;
   }, 'the first attempt to be answered');
 
@@ -58,7 +52,7 @@ describe('a change the service did not apply is sent again', () => {
     expect(await named(env, 'Sent after a 408')).toHaveLength(0);
     await play(env, before);
     env.sandbox.advance(waiting.nextAttemptAt! - env.sandbox.now());
-    await until(async () => (await itemOf(env!, queued.id))?.state === 'sent', 'the create to be sent');
+    await until(async () => (await outboxItem(env!, queued.id))?.state === 'sent', 'the create to be sent');
     expect(await named(env, 'Sent after a 408')).toHaveLength(1);
   });
 
@@ -76,7 +70,7 @@ describe('a change the service did not apply is sent again', () => {
     expect(waiting.lastError?.code).toBe('SERVER');
     expect(waiting.nextAttemptAt! - env.sandbox.now()).toBeGreaterThanOrEqual(29 * SECOND);
     env.sandbox.advance(30 * SECOND);
-    await until(async () => (await itemOf(env!, queued.id))?.state === 'sent', 'the create to be sent');
+    await until(async () => (await outboxItem(env!, queued.id))?.state === 'sent', 'the create to be sent');
     expect(await named(env, 'Sent after the token came')).toHaveLength(1);
     // Nothing of the create had left: the account was never read to look for it, and it went once.
     const log = await requests(env);
@@ -94,7 +88,7 @@ describe('a change the service did not apply is sent again', () => {
     expect(waiting.lastError?.code).toBe('SERVER');
     await play(env, before);
     env.sandbox.advance(waiting.nextAttemptAt! - env.sandbox.now());
-    await until(async () => (await itemOf(env!, queued.id))?.state === 'sent', 'the create to be sent');
+    await until(async () => (await outboxItem(env!, queued.id))?.state === 'sent', 'the create to be sent');
     expect(await named(env, 'Sent after the token came in time')).toHaveLength(1);
   });
 });

@@ -5,10 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem, Profile } from '../../../src/shared/ipc/contract';
 import { campaignPayload, control, loginAs, sandboxCampaigns, testFixtures } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const HOUR = 60 * 60_000;
 let env: Env | undefined;
 afterEach(async () => {
@@ -47,16 +46,7 @@ describe('offline', () => {
 
   it('one unreachable profile does not hold up another', async () => {
     env = await startEnv({ proxy: true });
-    const direct: Profile = await env.core.handlers['profiles.create']({
-      name: 'Direct',
-      baseUrl: env.sandbox.url,
-      authUrl: env.sandbox.url,
-      pushUrl: env.sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const direct: Profile = await addConnection(env, { name: 'Direct', url: env.sandbox.url });
     await env.core.handlers['accounts.add']({ profileId: direct.id, accountId: 'suntrailtravel' });
     await env.proxy!.down();
     const stuck = await submit(env, P, 'oldtimerltd', 'Behind the proxy');
@@ -94,16 +84,7 @@ describe('offline', () => {
 
   it('a connection without accounts keeps working offline across a restart', async () => {
     env = await startEnv();
-    const bare: Profile = await env.core.handlers['profiles.create']({
-      name: 'No accounts yet',
-      baseUrl: env.sandbox.url,
-      authUrl: env.sandbox.url,
-      pushUrl: env.sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const bare: Profile = await addConnection(env, { name: 'No accounts yet', url: env.sandbox.url });
     await env.core.handlers['profiles.setWorkOffline']({ profileId: bare.id, offline: true });
     await env.core.close();
     const core = await env.restart();
@@ -134,16 +115,7 @@ describe('browser sign-in', () => {
       },
     });
     const h = core.handlers;
-    const p = await h['profiles.create']({
-      name: 'Browser',
-      baseUrl: env.sandbox.url,
-      authUrl: env.sandbox.url,
-      pushUrl: env.sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'authorization_code',
-      redirectUri,
-    });
+    const p = await addConnection(env, { name: 'Browser', url: env.sandbox.url, flow: 'authorization_code', redirectUri });
 
     // The person clicks Sign in, does nothing in the browser, then cancels.
     const outcome = (call: Promise<unknown>) =>
@@ -182,16 +154,7 @@ describe('browser sign-in', () => {
     await env.core.close();
     const core = await env.restart({ openExternal: loginAs('manager@example.com', 'demo') });
     const h = core.handlers;
-    const p = await h['profiles.create']({
-      name: 'Browser',
-      baseUrl: env.sandbox.url,
-      authUrl: env.sandbox.url,
-      pushUrl: env.sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'authorization_code',
-      redirectUri,
-    });
+    const p = await addConnection(env, { name: 'Browser', url: env.sandbox.url, flow: 'authorization_code', redirectUri });
     expect(p.signIn.state).toBe('sign_in_required');
     await expect(h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' })).rejects.toMatchObject({ code: 'unauthorized' });
     const signedIn = await h['profiles.signIn']({ profileId: p.id });

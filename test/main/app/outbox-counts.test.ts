@@ -2,10 +2,9 @@
 // history. Against the sandbox on real SQLite.
 import { afterEach, describe, expect, it } from 'vitest';
 import { campaignPayload } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();

@@ -4,10 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { campaignPayload, sandboxCampaigns } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const ACCOUNT = 'suntrailtravel';
 let env: Env | undefined;
 afterEach(async () => {

@@ -2,10 +2,9 @@
 // change again no sooner than its Retry-After, however short its own backoff.
 import { afterEach, expect, it } from 'vitest';
 import { control, fault } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();

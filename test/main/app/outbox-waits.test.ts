@@ -4,26 +4,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_RETENTION_MS } from '../../../src/shared/retention';
 import { campaignPayload } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 import { ManualClock } from '../../../src/main/clock/clock';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
 
-async function submit(e: Env, name: string) {
-  const d = await e.core.handlers['drafts.save']({
-    kind: 'campaign',
-    profileId: P,
-    accountId: 'oldtimerltd',
-    payload: campaignPayload(name),
-  });
-  return e.core.handlers['drafts.submit']({ id: d.id });
-}
+const submit = (e: Env, name: string) => submitCampaign(e, 'oldtimerltd', campaignPayload(name));
 const waitsOf = async (e: Env) => Object.fromEntries((await e.core.handlers['outbox.waits']({ profileId: P })).map((w) => [w.id, w]));
 
 describe('outbox.waits', () => {

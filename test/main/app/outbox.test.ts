@@ -1,32 +1,16 @@
 // Drafts, the outbox and push work through the channels, against the sandbox: what is checked
 // before queueing, what is checked again before sending, and what ends up on the service.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { campaignPayload, control, sandboxCampaigns } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { campaignPayload, control, sandboxCampaigns, tasksOnService } from '../../helpers/sandbox';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const HOUR = 3_600_000;
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-async function settled(e: Env, id: string): Promise<OutboxItem> {
-  return until(async () => {
-    const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`);
-}
-
-const tasksOnService = async (e: Env) =>
-  (
-    (await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as {
-      tasks: { taskId: number; title: string; tagId: number; taskStatus: string; executionTime: number }[];
-    }
-  ).tasks;
 
 describe('drafts and the outbox', () => {
   it('a draft shows its problems, refuses to be submitted until fixed, then is sent and leaves the drafts list', async () => {
@@ -135,7 +119,7 @@ describe('push work', () => {
     expect((await settled(env, item.id)).state).toBe('sent');
     const cached = await h['tasks.list']({ profileId: P, appId: '1001' });
     expect(cached.filter((t) => t.title === 'Hello from the desk')).toHaveLength(1);
-    expect((await tasksOnService(env)).filter((t) => t.title === 'Hello from the desk')).toHaveLength(1);
+    expect((await tasksOnService(env.sandbox)).filter((t) => t.title === 'Hello from the desk')).toHaveLength(1);
   });
 
   it('updates and cancels a future scheduled task, and sets a service worker path', async () => {
@@ -153,10 +137,10 @@ describe('push work', () => {
     });
     expect(upd.kind).toBe('update_task');
     expect((await settled(env, upd.id)).state).toBe('sent');
-    expect((await tasksOnService(env)).find((t) => String(t.taskId) === pending.taskId)?.title).toBe('Winter tyres, retested');
+    expect((await tasksOnService(env.sandbox)).find((t) => String(t.taskId) === pending.taskId)?.title).toBe('Winter tyres, retested');
     const cancel = await h['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: pending.taskId });
     expect((await settled(env, cancel.id)).state).toBe('sent');
-    expect((await tasksOnService(env)).find((t) => String(t.taskId) === pending.taskId)?.taskStatus).toBe('cancelled');
+    expect((await tasksOnService(env.sandbox)).find((t) => String(t.taskId) === pending.taskId)?.taskStatus).toBe('cancelled');
     // A cancelled task can no longer be changed: refused before anything is queued.
     await expect(h['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: pending.taskId })).rejects.toMatchObject({
       code: 'conflict',
@@ -193,7 +177,7 @@ describe('push work', () => {
     const blocked = await settled(env, item.id);
     expect(blocked).toMatchObject({ state: 'blocked', kind: 'schedule_push', fix: 'Pick a new time and submit again' });
     expect(blocked.lastError?.message).toMatch(/scheduled time has passed/);
-    expect((await tasksOnService(env)).filter((t) => t.title === 'Too late')).toHaveLength(0);
+    expect((await tasksOnService(env.sandbox)).filter((t) => t.title === 'Too late')).toHaveLength(0);
     // The draft is kept with its content: pick a new time and submit again.
     const [draft] = await h['drafts.list']({ profileId: P, accountId: 'acmeshoes' });
     expect(draft.kind === 'push' ? draft.payload.event?.title : undefined).toBe('Too late');
@@ -209,7 +193,7 @@ describe('push work', () => {
     expect((await settled(env, again.id)).state).toBe('sent');
     // The blocked item was replaced by the new one.
     expect((await h['outbox.list']({ profileId: P })).map((i) => i.id)).toEqual([again.id]);
-    expect((await tasksOnService(env)).filter((t) => t.title === 'Too late').map((t) => t.executionTime)).toEqual([later]);
+    expect((await tasksOnService(env.sandbox)).filter((t) => t.title === 'Too late').map((t) => t.executionTime)).toEqual([later]);
   });
 });
 

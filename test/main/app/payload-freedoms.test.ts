@@ -7,10 +7,9 @@
 import { afterEach, expect, it } from 'vitest';
 import { demoFixtures } from '../../../src/sandbox/index';
 import type { SyncProgress } from '../../../src/shared/ipc/contract';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const NOW = Date.parse('2026-11-21T09:00:00Z');
 let env: Env | undefined;
 afterEach(async () => {

@@ -7,22 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import type { Variants } from '../../../src/sandbox/index';
 import { control } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
-import { until } from '../../helpers/wait';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
 
-async function settled(e: Env, id: string): Promise<OutboxItem> {
-  return until(async () => {
-    const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`);
-}
 const taskIdsOnService = async (e: Env, title: string) =>
   ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { taskId: number | string; title: string }[] }).tasks
     .filter((t) => t.title === title)

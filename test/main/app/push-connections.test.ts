@@ -2,10 +2,10 @@
 // fetched without anyone asking, a failed fetch is said where the apps would be (and not retried
 // at every look), and a task edit sends what a strict service requires.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem, Profile } from '../../../src/shared/ipc/contract';
-import { control, fault, loginAs, testFixtures } from '../../helpers/sandbox';
+import type { OutboxItem } from '../../../src/shared/ipc/contract';
+import { control, fault, loginAs, tasksOnService, testFixtures } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
@@ -13,18 +13,6 @@ afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-const addProfile = (e: Env, clientId = 'demo-client', clientSecret = 'demo-secret'): Promise<Profile> =>
-  e.core.handlers['profiles.create']({
-    name: 'Agency',
-    baseUrl: e.serviceUrl,
-    authUrl: e.serviceUrl,
-    pushUrl: e.serviceUrl,
-    clientId,
-    clientSecret,
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
 
 /** auth-apps requests the service saw. */
 async function authAppsReads(e: Env): Promise<number> {
@@ -38,23 +26,11 @@ const outcome = (p: Promise<unknown>) =>
     (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message }),
   );
 
-interface ServiceTask {
-  taskId: number;
-  tagId: number;
-  title: string;
-  performer: string;
-  thumbnailUrl?: string | null;
-  iconUrl?: string | null;
-  taskStatus: string;
-}
-
-const tasksOnService = async (e: Env) => ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: ServiceTask[] }).tasks;
-
 describe('applications of a connection the person added', () => {
   it('are fetched with their tasks once it is added and signed in, before any screen asks', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     const appsChanged = () =>
       env!.events.some(
         (x) =>
@@ -78,7 +54,7 @@ describe('applications of a connection the person added', () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
     await fault(env.sandbox, { method: 'GET', path_prefix: '/epsilon/push/auth-apps', mode: 'status_500', count: 1 });
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     await until(
       async () =>
         (await h['activity.list']({ profileId: p.id, limit: 20 })).some((a) =>
@@ -112,16 +88,7 @@ describe('applications of a connection the person added', () => {
     env = await startEnv({ fixtures, demo: false });
     await env.core.close();
     const h = (await env.restart({ openExternal: loginAs('manager@example.com', 'demo') })).handlers;
-    const p = await h['profiles.create']({
-      name: 'Browser',
-      baseUrl: env.sandbox.url,
-      authUrl: env.sandbox.url,
-      pushUrl: env.sandbox.url,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'authorization_code',
-      redirectUri,
-    });
+    const p = await addConnection(env, { name: 'Browser', url: env.sandbox.url, flow: 'authorization_code', redirectUri });
     for (let look = 0; look < 3; look++) {
       expect(await outcome(h['apps.list']({ profileId: p.id }))).toMatchObject({
         code: 'unauthorized',
@@ -137,7 +104,7 @@ describe('applications of a connection the person added', () => {
   it('a manual refresh fetches the applications again', async () => {
     env = await startEnv({ fixtures: testFixtures(), demo: false });
     const h = env.core.handlers;
-    const p = await addProfile(env);
+    const p = await addConnection(env);
     await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
     await until(async () => (await h['tasks.list']({ profileId: p.id, appId: '1001' })).length > 0, 'the first fetch');
     const reads = await authAppsReads(env);
@@ -173,7 +140,7 @@ describe('editing a scheduled task', () => {
       async () => (await h['tasks.list']({ profileId: P, appId: '1001' })).find((t) => t.title === 'Weekend reading'),
       'the scheduled task in the cache',
     );
-    const before = (await tasksOnService(env)).find((t) => String(t.taskId) === cached.taskId)!;
+    const before = (await tasksOnService(env.sandbox)).find((t) => String(t.taskId) === cached.taskId)!;
     expect(before.thumbnailUrl).toMatch(/^http.*\?src=/);
 
     // The person changes the title only.
@@ -186,7 +153,7 @@ describe('editing a scheduled task', () => {
     const done = await settled(upd.id);
     expect(done.lastError).toBeNull();
     expect(done.state).toBe('sent');
-    const after = (await tasksOnService(env)).find((t) => String(t.taskId) === cached.taskId)!;
+    const after = (await tasksOnService(env.sandbox)).find((t) => String(t.taskId) === cached.taskId)!;
     expect(after).toMatchObject({ title: 'Weekend reading, updated', performer: 'editor@example.com', taskStatus: 'pending' });
     // The images were not sent back: the service did not wrap its CDN address in another.
     expect(after.thumbnailUrl).toBe(before.thumbnailUrl);

@@ -8,11 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { checkImage, IMAGE_CHECK_DEFAULTS } from '../../../src/main/images/image-check';
 import { isPublicAddress } from '../../../src/main/images/public-address';
-import { control } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
-import { until } from '../../helpers/wait';
+import { tasksOnService } from '../../helpers/sandbox';
+import { type Env, P, settled, startEnv } from '../../helpers/world';
 
-const P = 'sandbox-demo';
 const HOUR = 3_600_000;
 let env: Env | undefined;
 let server: Server | undefined;
@@ -22,17 +20,6 @@ afterEach(async () => {
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   server = undefined;
 });
-
-async function settled(e: Env, id: string): Promise<OutboxItem> {
-  return until(async () => {
-    const item = (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`);
-}
-
-const tasksOnService = async (e: Env) =>
-  ((await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as { tasks: { title: string; taskType: string; executionTime: number }[] })
-    .tasks;
 
 async function blockedPush(e: Env, title: string): Promise<OutboxItem> {
   const h = e.core.handlers;
@@ -68,9 +55,9 @@ describe('a scheduled push whose time passed while it waited', () => {
     const again = await h['push.reschedule']({ id: item.id, when: { kind: 'at', executionTime: later } });
     expect(again.id).toBe(item.id);
     expect((await settled(env, item.id)).state).toBe('sent');
-    expect((await tasksOnService(env)).filter((t) => t.title === 'Fix me later').map((t) => [t.taskType, t.executionTime])).toEqual([
-      ['scheduled', later],
-    ]);
+    expect((await tasksOnService(env.sandbox)).filter((t) => t.title === 'Fix me later').map((t) => [t.taskType, t.executionTime])).toEqual(
+      [['scheduled', later]],
+    );
     expect(await h['push.blocked']({ profileId: P, accountId: 'acmeshoes' })).toEqual([]);
   });
 
@@ -80,7 +67,7 @@ describe('a scheduled push whose time passed while it waited', () => {
     const item = await blockedPush(env, 'Send me now');
     await h['push.reschedule']({ id: item.id, when: { kind: 'now' } });
     expect((await settled(env, item.id)).state).toBe('sent');
-    expect((await tasksOnService(env)).filter((t) => t.title === 'Send me now').map((t) => t.taskType)).toEqual(['immediate']);
+    expect((await tasksOnService(env.sandbox)).filter((t) => t.title === 'Send me now').map((t) => t.taskType)).toEqual(['immediate']);
   });
 });
 

@@ -4,10 +4,9 @@
 // the read that tells a sent push's tasks apart take the next read slot.
 import { afterEach, describe, expect, it } from 'vitest';
 import { control } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const MINUTE = 60_000;
 let env: Env | undefined;
 afterEach(async () => {

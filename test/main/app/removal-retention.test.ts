@@ -8,10 +8,9 @@ import { unsentKey, type UnsentItem } from '../../../src/shared/domain/unsent';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
 import { DAY_MS } from '../../../src/shared/retention';
 import { campaignPayload, fault } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const BAKERY = { profileId: P, accountId: 'freshcrumbbakery' };
 let env: Env | undefined;
 afterEach(async () => {
@@ -143,16 +142,7 @@ describe('removal accounts for every unsent change', () => {
   it('refuses to remove a connection with unsent work of any of its accounts, push drafts included; with the choice it goes, another connection untouched', async () => {
     env = await startEnv();
     const h = env.core.handlers;
-    const other = await h['profiles.create']({
-      name: 'Agency',
-      baseUrl: env.serviceUrl,
-      authUrl: env.serviceUrl,
-      pushUrl: env.serviceUrl,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const other = await addConnection(env);
     await h['accounts.add']({ profileId: other.id, accountId: 'acmeshoes' });
     const keep = await h['drafts.save']({
       kind: 'campaign',

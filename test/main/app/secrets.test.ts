@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../src/shared/ipc/contract';
 import { call, campaignPayload, fault, testFixtures } from '../../helpers/sandbox';
 import { secretSpellings } from '../service/secret-spellings';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 /** Spaces and every character a form body, a URL, JSON and HTML spell differently. */
@@ -52,17 +52,7 @@ describe('secrets never leak', () => {
         };
       },
     });
-    const url = env.serviceUrl;
-    const p = await h['profiles.create']({
-      name: 'Agency',
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: 'demo-client',
-      clientSecret: SECRET,
-      flow: 'client_credentials',
-      redirectUri: null,
-    });
+    const p = await addConnection(env, { clientSecret: SECRET });
     await h['profiles.signIn']({ profileId: p.id });
     await h['accounts.add']({ profileId: p.id, accountId: 'oldtimerltd' });
     await h['accounts.add']({ profileId: p.id, accountId: 'northnet' });
@@ -91,26 +81,10 @@ describe('secrets never leak', () => {
     // Refused sign-ins whose error echoes the form body: a wrong secret, and the right secret with a wrong client id.
     // Adding them is refused (nothing saved), and the person still reads what the server said, with the secret taken out.
     const refusals: string[] = [];
-    await h['profiles.create']({
-      name: 'Typo',
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: 'demo-client',
-      clientSecret: `${SECRET}-typo`,
-      flow: 'client_credentials',
-      redirectUri: null,
-    }).catch((e: Error) => refusals.push(e.message));
-    await h['profiles.create']({
-      name: 'Wrong id',
-      baseUrl: url,
-      authUrl: url,
-      pushUrl: url,
-      clientId: 'demo-cleint',
-      clientSecret: SECRET,
-      flow: 'client_credentials',
-      redirectUri: null,
-    }).catch((e: Error) => refusals.push(e.message));
+    await addConnection(env, { name: 'Typo', clientSecret: `${SECRET}-typo` }).catch((e: Error) => refusals.push(e.message));
+    await addConnection(env, { name: 'Wrong id', clientId: 'demo-cleint', clientSecret: SECRET }).catch((e: Error) =>
+      refusals.push(e.message),
+    );
     expect(refusals).toHaveLength(2);
     expect((await h['profiles.list']({})).map((x) => x.name)).not.toContain('Typo');
     for (const r of refusals) expect(r).toMatch(/invalid_client: Client authentication failed.*\(request: .*\[redacted\]/);

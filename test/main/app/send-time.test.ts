@@ -6,9 +6,8 @@
 import { afterEach, expect, it } from 'vitest';
 import { demoFixtures, type Fixtures } from '../../../src/sandbox/index';
 import { campaignPayload, sandboxCampaigns } from '../../helpers/sandbox';
-import { advanceUntil, type Env, startEnv } from '../../helpers/world';
+import { advanceUntil, type Env, outboxItem, P, startEnv } from '../../helpers/world';
 
-const P = 'sandbox-demo';
 const ACCOUNT = 'acmeshoes';
 const T = Date.parse('2026-11-21T09:00:00Z');
 
@@ -27,8 +26,6 @@ function oneCreateAMinute(): Fixtures {
   };
 }
 
-const itemOf = async (e: Env, id: string) => (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-
 it('a create that waited for its rate-limit slot, answered without its id, is recorded with the id the service gave it', async () => {
   env = await startEnv({
     clock: 'manual',
@@ -44,12 +41,12 @@ it('a create that waited for its rate-limit slot, answered without its id, is re
     const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: ACCOUNT, payload: campaignPayload(name) });
     ids.push((await h['drafts.submit']({ id: d.id })).id);
   }
-  const sent = async () => (await Promise.all(ids.map((id) => itemOf(env!, id)))).every((i) => i?.state === 'sent');
+  const sent = async () => (await Promise.all(ids.map((id) => outboxItem(env!, id)))).every((i) => i?.state === 'sent');
   await advanceUntil(env, sent, 'both creates to be sent', 10 * 60_000, 5_000);
   const onService = await sandboxCampaigns(env.sandbox, ACCOUNT);
   for (const [k, name] of names.entries()) {
     const held = onService.filter((c) => c.name === name);
     expect(held).toHaveLength(1);
-    expect((await itemOf(env, ids[k]))?.posted?.ids).toEqual([String(held[0].id)]);
+    expect((await outboxItem(env, ids[k]))?.posted?.ids).toEqual([String(held[0].id)]);
   }
 });

@@ -3,9 +3,8 @@
 // asctime's form names no zone and means UTC; read as local time, the service's clock came out
 // hours off, and a push 5 minutes ahead on the service's clock was refused as "in the past".
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 
-const P = 'sandbox-demo';
 const MIN = 60_000;
 let env: Env | undefined;
 let zone: string | undefined;

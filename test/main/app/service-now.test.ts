@@ -2,9 +2,8 @@
 // its Date headers), as the composer does, whatever the computer's clock says. The time is
 // injected: the sandbox and the core share a manual clock, and the service's runs 10 min off it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Env, startEnv } from '../../helpers/world';
+import { type Env, P, startEnv } from '../../helpers/world';
 
-const P = 'sandbox-demo';
 const MIN = 60_000;
 let env: Env | undefined;
 afterEach(async () => {

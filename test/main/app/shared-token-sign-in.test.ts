@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { demoFixtures } from '../../../src/sandbox/index';
 import { isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 
 const A = 'sandbox-demo';
 let env: Env | undefined;
@@ -35,16 +35,7 @@ it('renews the shared token once, and the ended sign-in names the other connecti
   expect(await outcome(h['tasks.refresh']({ profileId: A, appId: '1001' }))).toEqual({ ok: true });
   // A second connection signs in through the browser with the same client id: the service ends
   // the demo connection's token.
-  const b = await h['profiles.create']({
-    name: 'Browser',
-    baseUrl: env.sandbox.url,
-    authUrl: env.sandbox.url,
-    pushUrl: env.sandbox.url,
-    clientId: 'demo-client',
-    clientSecret: 'demo-secret',
-    flow: 'authorization_code',
-    redirectUri,
-  });
+  const b = await addConnection(env, { name: 'Browser', url: env.sandbox.url, flow: 'authorization_code', redirectUri });
   await h['profiles.signIn']({ profileId: b.id });
   const before = env.sandbox.lastRequestSeq();
   for (let round = 0; round < 3; round++) {

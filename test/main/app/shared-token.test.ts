@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CLIENT_ID, DEMO_CLIENT_SECRET } from '../../../src/shared/demo-world';
 import { isTokenRequest, requestLog } from '../../helpers/sandbox';
-import { type Env, settleIo, startEnv } from '../../helpers/world';
+import { addConnection, type Env, settleIo, startEnv } from '../../helpers/world';
 
 const A = 'sandbox-demo';
 let env: Env | undefined;
@@ -18,17 +18,7 @@ afterEach(async () => {
 
 async function twoConnections(): Promise<{ e: Env; b: string }> {
   const e = (env = await startEnv({ clock: 'manual', variants: { token_per_client: 'latest_only' } }));
-  const url = e.serviceUrl;
-  const b = await e.core.handlers['profiles.create']({
-    name: 'Same client, second desk',
-    baseUrl: url,
-    authUrl: url,
-    pushUrl: url,
-    clientId: DEMO_CLIENT_ID,
-    clientSecret: DEMO_CLIENT_SECRET,
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
+  const b = await addConnection(e, { name: 'Same client, second desk', clientId: DEMO_CLIENT_ID, clientSecret: DEMO_CLIENT_SECRET });
   await settleIo(e);
   // Their applications, so that each can read its tasks.
   for (const profileId of [A, b.id]) await e.core.handlers['apps.list']({ profileId });

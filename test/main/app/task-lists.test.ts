@@ -5,11 +5,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoFixtures, type Fixtures } from '../../../src/sandbox/index';
 import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { control, fault } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { fault, tasksOnService } from '../../helpers/sandbox';
+import { type Env, P, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
@@ -24,10 +23,6 @@ function fixtures(extraTasks: Fixtures['tasks'] = []): Fixtures {
   return { ...f, tasks: [...(f.tasks ?? []).filter((t) => String(t.tagId) !== '1004'), ...(extraTasks ?? [])] };
 }
 
-async function tasksOnService(e: Env, app: string): Promise<{ taskId: number; title?: string }[]> {
-  return ((await control(e.sandbox, 'GET', `/_sandbox/state/tasks?app=${app}`)) as { tasks: { taskId: number; title?: string }[] }).tasks;
-}
-
 describe('the task list read by what it holds', () => {
   it('shows the tasks under a nested wrapper with their count beside them, fields left out when empty, and {} as no tasks', async () => {
     env = await startEnv({
@@ -39,7 +34,7 @@ describe('the task list read by what it holds', () => {
     await h['apps.list']({ profileId: P });
     await h['tasks.refresh']({ profileId: P, appId: '1001' });
     const shown = await h['tasks.list']({ profileId: P, appId: '1001' });
-    expect(shown.map((t) => t.taskId).sort()).toEqual((await tasksOnService(env, '1001')).map((t) => String(t.taskId)).sort());
+    expect(shown.map((t) => t.taskId).sort()).toEqual((await tasksOnService(env.sandbox, '1001')).map((t) => String(t.taskId)).sort());
     expect(shown.length).toBeGreaterThan(1);
     // An app without tasks answers {}: no tasks, not an error.
     await expect(h['tasks.refresh']({ profileId: P, appId: '1004' })).resolves.toEqual({ ok: true });
@@ -117,6 +112,6 @@ describe('a long task list', () => {
       60_000,
     );
     expect(settled.state).toBe('sent');
-    expect((await tasksOnService(env, '1004')).filter((t) => t.title === 'Lost in the crowd')).toHaveLength(1);
+    expect((await tasksOnService(env.sandbox, '1004')).filter((t) => t.title === 'Lost in the crowd')).toHaveLength(1);
   });
 });

@@ -4,7 +4,7 @@
 // what to fix in the rest, and the queued ones are posted.
 import { afterEach, describe, expect, it } from 'vitest';
 import { testFixtures } from '../../helpers/sandbox';
-import { type Env, startEnv } from '../../helpers/world';
+import { addConnection, type Env, startEnv } from '../../helpers/world';
 import { until } from '../../helpers/wait';
 
 let env: Env | undefined;
@@ -15,17 +15,7 @@ afterEach(async () => {
 
 async function agency(e: Env) {
   const h = e.core.handlers;
-  const url = e.serviceUrl;
-  const p = await h['profiles.create']({
-    name: 'Agency',
-    baseUrl: url,
-    authUrl: url,
-    pushUrl: url,
-    clientId: 'demo-client',
-    clientSecret: 'demo-secret',
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
+  const p = await addConnection(e);
   await h['accounts.add']({ profileId: p.id, accountId: 'acmeshoes' });
   return p.id;
 }

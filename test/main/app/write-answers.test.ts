@@ -4,12 +4,10 @@
 // names no campaign is "posted, id unknown": its id is looked up, and it is never posted again,
 // even when the service's listing shows it later than the look-up's bound.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../../src/shared/ipc/contract';
-import { advanceUntil, type Env, startEnv } from '../../helpers/world';
-import { campaignPayload, control, sandboxCampaigns } from '../../helpers/sandbox';
+import { advanceUntil, type Env, outboxItem, P, settled, startEnv } from '../../helpers/world';
+import { campaignPayload, sandboxCampaigns, tasksOnService } from '../../helpers/sandbox';
 import { until } from '../../helpers/wait';
 
-const P = 'sandbox-demo';
 const MODES = ['empty', 'no_content', 'accepted'] as const;
 let env: Env | undefined;
 afterEach(async () => {
@@ -17,19 +15,6 @@ afterEach(async () => {
   env = undefined;
 });
 
-const itemOf = async (e: Env, id: string) => (await e.core.handlers['outbox.list']({ profileId: P })).find((i) => i.id === id);
-async function settled(e: Env, id: string): Promise<OutboxItem> {
-  return until(async () => {
-    const item = await itemOf(e, id);
-    return item && ['sent', 'failed', 'blocked'].includes(item.state) ? item : undefined;
-  }, `outbox item ${id} to settle`);
-}
-const tasksOnService = async (e: Env) =>
-  (
-    (await control(e.sandbox, 'GET', '/_sandbox/state/tasks')) as {
-      tasks: { taskId: number | string; title: string; taskStatus: string }[];
-    }
-  ).tasks;
 /** Activity that says a change was in doubt: none may be, the service answered 2xx. */
 const doubts = async (e: Env) =>
   (await e.core.handlers['activity.list']({ profileId: P, limit: 200 })).filter((a) =>
@@ -60,7 +45,7 @@ describe.each(MODES)('write_answer %s', (mode) => {
     };
     const p = await h['drafts.save']({ kind: 'push', profileId: P, accountId: 'acmeshoes', payload: { mode: 'immediate', event } });
     expect((await settled(env, (await h['drafts.submit']({ id: p.id })).id)).state).toBe('sent');
-    expect((await tasksOnService(env)).filter((t) => t.title === `Push ${mode}`)).toHaveLength(1);
+    expect((await tasksOnService(env.sandbox)).filter((t) => t.title === `Push ${mode}`)).toHaveLength(1);
 
     await until(async () => (await h['tasks.list']({ profileId: P, appId: '1002' })).length > 0, 'tasks to be cached');
     const pending = (await h['tasks.list']({ profileId: P, appId: '1002', taskType: 'scheduled' })).find(
@@ -75,7 +60,7 @@ describe.each(MODES)('write_answer %s', (mode) => {
     expect((await settled(env, upd.id)).state).toBe('sent');
     const cancel = await h['tasks.cancel']({ profileId: P, accountId: 'northbikes', taskId: pending.taskId });
     expect((await settled(env, cancel.id)).state).toBe('sent');
-    expect((await tasksOnService(env)).find((t) => String(t.taskId) === pending.taskId)).toMatchObject({
+    expect((await tasksOnService(env.sandbox)).find((t) => String(t.taskId) === pending.taskId)).toMatchObject({
       title: `Retitled ${mode}`,
       taskStatus: 'cancelled',
     });
@@ -98,11 +83,11 @@ describe.each(MODES)('write_answer %s', (mode) => {
     const name = `Listed late ${mode}`;
     const d = await h['drafts.save']({ kind: 'campaign', profileId: P, accountId: 'oldtimerltd', payload: campaignPayload(name) });
     const item = await h['drafts.submit']({ id: d.id });
-    await advanceUntil(env, async () => (await itemOf(env!, item.id))?.state === 'sent', 'the create to be sent', 10 * 60_000, 5_000);
+    await advanceUntil(env, async () => (await outboxItem(env!, item.id))?.state === 'sent', 'the create to be sent', 10 * 60_000, 5_000);
     // Well past every look-up and grace period: still one campaign, and the item still sent once.
     await advanceUntil(env, () => false, 'nothing', 5 * 60_000, 5_000).catch(() => undefined);
     expect((await sandboxCampaigns(env.sandbox, 'oldtimerltd')).filter((c) => c.name === name)).toHaveLength(1);
-    expect(await itemOf(env, item.id)).toMatchObject({ state: 'sent', attempts: 1 });
+    expect(await outboxItem(env, item.id)).toMatchObject({ state: 'sent', attempts: 1 });
     expect(await doubts(env)).toEqual([]);
   });
 });

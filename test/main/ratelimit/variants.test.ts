@@ -3,12 +3,13 @@
 // token buckets, the headers in other spellings, Retry-After as an HTTP-date from a service whose
 // clock is minutes away from ours. Real HTTP on 127.0.0.1, one virtual clock for client and
 // sandbox (virtual-time.ts), the documented tiers (create Tier 2 writes, list Tier 4 reads).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { MIXED_VARIANTS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { SPEC_TIERS } from '../../../src/shared/domain/rate-tiers';
 import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, SECRET, worldFixtures } from '../service/helpers';
+import { clientFor, closedAfterTest } from '../../helpers/service-client';
+import { SECRET, testFixtures } from '../../helpers/fixtures';
 import { greedyAdmissions, greedyBucketAdmissions, type SandboxWindows } from './sim';
 import { VirtualTime } from './virtual-time';
 
@@ -18,19 +19,12 @@ const WINDOW_SECONDS = [1, 60, 3600] as const;
 const CREATE_QUOTAS = SPEC_TIERS['2'].write;
 const LIST_QUOTAS = SPEC_TIERS['4'].read;
 
-let sb: RunningSandbox | undefined;
-let client: ServiceClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await sb?.close();
-  client = undefined;
-  sb = undefined;
-});
-
 async function start(variants: Variants): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants });
+  const sb = closedAfterTest(
+    await startSandbox({ clock: 'manual', fixtures: testFixtures({ secret: SECRET, limitedAccounts: true }), variants }),
+  );
   const time = new VirtualTime(sb);
-  client = clientFor(sb, { clock: time, transport: time.transport });
+  const client = closedAfterTest(clientFor(sb, { clock: time, transport: time.transport }));
   await time.run(client.authenticate());
   return { s: sb, c: client, time };
 }

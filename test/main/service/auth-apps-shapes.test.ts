@@ -3,35 +3,24 @@
 // text, wrapped under a key or as a list of records with numeric ids. The client reads the same
 // applications from each; before, anything but the plain map of strings left the push composer
 // without applications ("could not be read").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { call } from '../../helpers/sandbox';
-import { testVariants } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import type { RunningSandbox, Variants } from '../../../src/sandbox/index';
+import { playVariants } from '../../helpers/sandbox';
+import { clientPerFile } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  sb = await startSandbox({ variants: testVariants(), clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }) });
-  client = clientFor(sb);
+clientPerFile((s, c) => {
+  sb = s;
+  client = c;
 });
 
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
-
-const play = async (shape: string | undefined) => {
-  const r = await call(sb, 'PUT', '/_sandbox/variants', {
-    json: { ...(testVariants() ?? {}), ...(shape ? { auth_apps_shape: shape } : {}) },
-  });
-  expect(r.status).toBe(200);
-};
+const play = (shape: Variants['auth_apps_shape']) => playVariants(sb, shape ? { auth_apps_shape: shape } : {});
 
 describe('authorized applications', () => {
-  it.each(['wrapped', 'list'])('are read the same when the service answers them %s', async (shape) => {
+  it.each(['wrapped', 'list'] as const)('are read the same when the service answers them %s', async (shape) => {
     await play(undefined);
     const plain = await client.authApps();
     expect(Object.keys(plain).length).toBeGreaterThan(0);

@@ -2,30 +2,18 @@
 // stand-in for the browser, redirecting to our loopback listener.
 import { request } from 'undici';
 import { createServer } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/main/clock/clock';
 import { signInWithBrowser, type SignInOptions } from '../../../src/main/service/browser-sign-in';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
 import { freePort } from '../../helpers/free-port';
-import { call, isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, rejection, SECRET, worldFixtures } from './helpers';
-
-let sb: RunningSandbox | undefined;
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
+import { isTokenRequest, loginAs, playVariants, requestLog } from '../../helpers/sandbox';
+import { clientFor, clockOf, closedAfterTest, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 async function setup() {
   const port = await freePort();
   const redirectUri = `http://127.0.0.1:${port}/callback`;
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', redirectUri, tokenTtlS: 600 }),
-  });
-  const s = sb;
+  const s = closedAfterTest(await startServiceSandbox({ redirectUri, tokenTtlS: 600 }));
   const base = (openBrowser: SignInOptions['openBrowser']): SignInOptions => ({
     authUrl: s.url,
     baseUrl: s.url,
@@ -112,7 +100,7 @@ describe('signInWithBrowser', () => {
 
   it('completes a sign-in whose redirect carries no state (spec 4.3 shows only the code), still refusing a foreign one', async () => {
     const { s, base, redirectUri } = await setup();
-    await call(s, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), authorize_state: 'dropped' } });
+    await playVariants(s, { authorize_state: 'dropped' });
     let forged: number | undefined;
     const login = loginAs('manager@example.com', 'demo');
     const session = await signInWithBrowser({

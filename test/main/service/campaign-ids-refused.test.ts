@@ -7,7 +7,7 @@ import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
 import { call, requestLog } from '../../helpers/sandbox';
 import { SHOP, walkFixtures } from '../sync/listing-support';
-import { clientFor } from './helpers';
+import { clientFor } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;

@@ -1,25 +1,20 @@
 // A create's answer whose shape differs from the bare campaign (spec 4.1 shows "the created campaign
 // object"): wrapped under a key, or holding only what the service assigned. The client reads the
 // campaign by content and fills in what it sent, so the new campaign is known whole at once.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import type { CampaignCreate } from '../../../src/shared/domain/campaign';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { call } from '../../helpers/sandbox';
-import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import { type RunningSandbox } from '../../../src/sandbox/index';
+import { call, playVariants } from '../../helpers/sandbox';
+import { variantLabel } from '../../helpers/variants';
+import { clientPerFile } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: testVariants() ?? {} });
-  client = clientFor(sb);
-});
-
-afterAll(async () => {
-  await client.close();
-  await sb.close();
+clientPerFile((s, c) => {
+  sb = s;
+  client = c;
 });
 
 const body: CampaignCreate = {
@@ -36,8 +31,7 @@ const body: CampaignCreate = {
 for (const shape of ['wrapped', 'sparse'] as const) {
   it(`${shape}: the created campaign is read whole, with the id the service gave (${variantLabel()})`, async () => {
     // This file is about the create's answer itself: write_answer (no body at all) is left out.
-    const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), write_answer: undefined, create_answer: shape } });
-    expect(r.status, r.text).toBe(200);
+    await playVariants(sb, { write_answer: undefined, create_answer: shape });
     const created = (await client.createCampaign('acmeshoes', body))!;
     const state = await call(sb, 'GET', '/_sandbox/state/campaigns?account=acmeshoes');
     const stored = (state.body as { campaigns: { id: unknown; name: string }[] }).campaigns.filter((c) => c.name === 'Answered').at(-1)!;

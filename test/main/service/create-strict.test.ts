@@ -1,28 +1,22 @@
 // What the client sends is what the interface shows: a field a draft holds as null ("none") is
 // left out of the create (spec 4.1 rule 4: "omit spending_limit"), so a service that refuses a
 // null member (refuse_null) creates the campaign as one that takes null as omitted does.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, createAndRead, worldFixtures } from './helpers';
+import { type RunningSandbox } from '../../../src/sandbox/index';
+import { variantLabel } from '../../helpers/variants';
+import { clientPerFile, createAndRead } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  sb = await startSandbox({
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }),
-    variants: { ...testVariants(), refuse_null: true },
-  });
-  client = clientFor(sb);
-});
-
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  { variants: { refuse_null: true } },
+);
 
 it(`creates from drafts holding nulls, sending none of them (${variantLabel()})`, async () => {
   const noLimit = await createAndRead(client, sb, 'acmeshoes', {

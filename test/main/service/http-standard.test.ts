@@ -6,57 +6,38 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
-import { call, fault } from '../../helpers/sandbox';
-import { clientFor, rejection, SECRET, worldFixtures } from './helpers';
+import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { call, campaignPayload, fault, playVariants, tokenFor } from '../../helpers/sandbox';
+import { clientPerFile, rejection } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 const transport = new HttpTransport();
 
-beforeAll(async () => {
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'real',
-    fixtures: worldFixtures({ rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }),
-  });
-  client = clientFor(sb);
-  await client.authenticate();
-});
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  { clock: 'real', rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } }, authenticate: true },
+);
 afterAll(async () => {
-  await client.close();
   await transport.close();
-  await sb.close();
 });
 afterEach(async () => {
   await play({});
 });
 
-async function play(extra: Variants): Promise<void> {
-  const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...testVariants(), ...extra } });
-  if (r.status !== 200) throw new Error(`variants refused: ${r.text}`);
-}
+const play = (extra: Variants) => playVariants(sb, extra);
 
-async function token(): Promise<string> {
-  const r = await call(sb, 'POST', '/authentication/oauth/token', {
-    form: { grant_type: 'client_credentials', client_id: 'demo-client', client_secret: SECRET },
-  });
-  return (r.body as { access_token: string }).access_token;
-}
+const token = () => tokenFor(sb, 'demo-client', SECRET);
 
-const draft = (name: string) => ({
-  name,
-  branding_text: 'Old Timer',
-  cpc: 0.2,
-  spending_limit: 900,
-  spending_limit_model: 'MONTHLY',
-  bid_strategy: 'FIXED',
-  marketing_objective: 'LEADS_GENERATION',
-});
+const draft = (name: string) =>
+  campaignPayload(name, { branding_text: 'Old Timer', cpc: 0.2, spending_limit: 900, marketing_objective: 'LEADS_GENERATION' });
 const event = (title: string) => ({
   title,
   url: 'https://news.example.com/x',

@@ -1,61 +1,34 @@
 // The campaign listing's envelope (spec 2.2) in every shape a service may give it: metadata before
 // the results, an empty results as null or left out, the counts as text, no count. The client reads
 // the same listing from each, paged, unpaged (streamed) and empty.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { LIST_ENVELOPES, startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { call } from '../../helpers/sandbox';
-import { testVariants, variantLabel } from '../../helpers/variants';
-import { clientFor, worldFixtures } from './helpers';
+import { LIST_ENVELOPES, type Fixtures, type RunningSandbox } from '../../../src/sandbox/index';
+import { playVariants } from '../../helpers/sandbox';
+import { variantLabel } from '../../helpers/variants';
+import { approvedCampaigns, idsFrom } from '../../helpers/fixtures';
+import { clientPerFile } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 /** More rows than the sandbox builds whole (100): an unpaged answer of them is streamed. */
 const BIG = 150;
 
-beforeAll(async () => {
-  const f = worldFixtures({ now: '2026-11-21T09:00:00Z' });
-  for (let i = 1; i <= 5; i++) {
-    f.campaigns!.push({
-      account_id: 'oldtimerltd',
-      id: 4300000 + i,
-      name: `Old ${i}`,
-      branding_text: 'Old Timer',
-      status: 'APPROVED',
-      created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED',
-      cpc: 1,
-      spending_limit: 3000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-    });
-  }
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  { adjust: addRows },
+);
+
+function addRows(f: Fixtures): void {
+  f.campaigns!.push(...approvedCampaigns('oldtimerltd', idsFrom(4300001, 5), (_, i) => `Old ${i + 1}`));
   // An old (unlimited) account with more rows than a small answer: its unpaged listing is streamed.
   f.accounts.push({ account_id: 'bigoldco', name: 'Big Old Co', type: 'ADVERTISER', created_at: '2025-01-01T00:00:00Z', features: [] });
   f.clients[0].accounts.push('bigoldco');
-  for (let i = 1; i <= BIG; i++) {
-    f.campaigns!.push({
-      account_id: 'bigoldco',
-      id: 4400000 + i,
-      name: `Big ${i}`,
-      branding_text: 'Big Old',
-      status: 'APPROVED',
-      created_at: '2026-09-01T08:00:00Z',
-      bid_strategy: 'FIXED',
-      cpc: 1,
-      spending_limit: 3000,
-      spending_limit_model: 'MONTHLY',
-      marketing_objective: 'LEADS_GENERATION',
-    });
-  }
-  sb = await startSandbox({ clock: 'manual', fixtures: f, variants: testVariants() ?? {} });
-  client = clientFor(sb);
-});
-
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
+  f.campaigns!.push(...approvedCampaigns('bigoldco', idsFrom(4400001, BIG), (_, i) => `Big ${i + 1}`, 'Big Old'));
+}
 
 const ALL = ['4300001', '4300002', '4300003', '4300004', '4300005'];
 const ids = (cs: readonly { id: string }[]) => cs.map((c) => c.id).sort();
@@ -63,8 +36,7 @@ const ids = (cs: readonly { id: string }[]) => cs.map((c) => c.id).sort();
 describe(`the listing envelope in any shape (${variantLabel()})`, () => {
   for (const shape of LIST_ENVELOPES) {
     it(`${shape}: every listing reads the same rows and totals`, async () => {
-      const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...(testVariants() ?? {}), list_envelope: shape } });
-      expect(r.status, r.text).toBe(200);
+      await playVariants(sb, { list_envelope: shape });
 
       const whole = await client.listAllCampaigns('oldtimerltd', { fetchLevel: 'RAP' });
       expect(ids(whole.campaigns)).toEqual(ALL);
@@ -94,10 +66,7 @@ describe(`the listing envelope in any shape (${variantLabel()})`, () => {
 
     it(`${shape}: a listing of more than 100 rows, streamed, reads every row and the total`, async () => {
       // Unpaged and whole (no page cap), so the service streams it in this envelope.
-      const r = await call(sb, 'PUT', '/_sandbox/variants', {
-        json: { ...(testVariants() ?? {}), page_size_cap: undefined, list_envelope: shape },
-      });
-      expect(r.status, r.text).toBe(200);
+      await playVariants(sb, { page_size_cap: undefined, list_envelope: shape });
       const streamed: string[] = [];
       let metadata: unknown;
       for await (const part of client.streamCampaigns('bigoldco', { fetchLevel: 'RAP' })) {

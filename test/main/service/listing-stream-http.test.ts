@@ -6,10 +6,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamedListing } from '../../../src/main/service/campaigns-api';
-import { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
-import { rejection, SECRET, worldFixtures } from './helpers';
+import type { ServiceClient } from '../../../src/main/service/service-client';
+import { type RunningSandbox } from '../../../src/sandbox/index';
+import { clientFor, rejection, startServiceSandbox } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let server: Server;
@@ -18,19 +17,14 @@ let client: ServiceClient;
 let answer: (res: ServerResponse) => Promise<void> | void = (res) => void res.end();
 
 beforeAll(async () => {
-  sb = await startSandbox({ variants: testVariants(), fixtures: worldFixtures() });
+  sb = await startServiceSandbox({ clock: 'real' });
   server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     void Promise.resolve(answer(res)).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  client = new ServiceClient({
-    baseUrl: url,
-    authUrl: sb.url,
-    pushUrl: sb.url,
-    credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve(SECRET) },
-  });
+  client = clientFor(sb, { baseUrl: url });
 });
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 // Every operation of the spec through the client against a real sandbox over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   campaignIdGroups,
   EMPTY_RUN,
@@ -11,47 +11,30 @@ import {
 import { campaignListSearchParams, MAX_PAGE_SIZE } from '../../../src/shared/domain/campaign';
 import { isServiceValue } from '../../../src/shared/domain/service-values';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
-import { call, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, createAndRead, rejection as failure, SECRET, worldFixtures } from './helpers';
+import { type RunningSandbox } from '../../../src/sandbox/index';
+import { call, campaignPayload, pushEvent, requestLog } from '../../helpers/sandbox';
+import { clientFor, clientPerFile, clockOf, createAndRead, rejection as failure } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  // A frozen clock never refills a window, so this file (about operations, not limits) uses the
-  // most permissive tier for every group; rate limiting has its own tests.
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } } }),
-  });
-  client = clientFor(sb, { clock: clockOf(sb) });
-});
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  {
+    // A frozen clock never refills a window, so this file (about operations, not limits) uses the
+    // most permissive tier for every group; rate limiting has its own tests.
+    rateLimits: { endpoint_tiers: { campaigns: 1, 'campaigns.list': 1 } },
+    // A value of an enum the client has never seen, which it keeps.
+    adjust: (f) => Object.assign(f.campaigns!.find((c) => c.id === 4100004)!, { pricing_model: 'CPM_FUTURE' }),
+    clientOptions: (s) => ({ clock: clockOf(s) }),
+  },
+);
 
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
-
-const draft = {
-  name: 'Spring sale',
-  branding_text: 'Acme Shoes',
-  cpc: 0.35,
-  spending_limit: 1500,
-  spending_limit_model: 'MONTHLY',
-  bid_strategy: 'FIXED',
-  marketing_objective: 'DRIVE_WEBSITE_TRAFFIC',
-};
-
-const event = (over: Record<string, unknown> = {}) => ({
-  title: 'Evening digest',
-  url: 'https://news.example.com/digest',
-  performer: 'editor@example.com',
-  target: { include: { apps: ['1001'] } },
-  ...over,
-});
+const draft = campaignPayload('Spring sale');
 
 describe('tokens', () => {
   it('gets a client-credentials token, and names refused credentials without repeating the secret', async () => {
@@ -104,9 +87,9 @@ describe('campaigns', () => {
     // Whole listings through the walk: a service may cap even an unpaged answer (page_size_cap).
     const recent = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'R', sort: { field: 'name', direction: 'asc' } });
     const all = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', sort: { field: 'name', direction: 'asc' } });
-    // R leaves out the paused campaign, RAP includes it.
-    expect(recent.campaigns.map((c) => c.name)).not.toContain('Autumn paused');
-    expect(all.campaigns.map((c) => c.name)).toContain('Autumn paused');
+    // R leaves out the recent paused campaign, RAP includes it.
+    expect(recent.campaigns.map((c) => c.name)).not.toContain('Beta recent paused');
+    expect(all.campaigns.map((c) => c.name)).toContain('Beta recent paused');
     const names = all.campaigns.map((c) => c.name);
     expect(names).toEqual([...names].sort());
     const desc = await client.listCampaigns('acmeshoes', {
@@ -115,9 +98,9 @@ describe('campaigns', () => {
       page: 1,
       pageSize: 1,
     });
-    expect(desc.campaigns[0].name).toBe('Winter boots');
-    const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', '4100005'] });
-    expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(desc.campaigns[0].name).toBe('Winter boots - search retargeting');
+    const ids = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100001', '4100006'] });
+    expect(ids.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100006']);
     const page2 = await client.listCampaigns('acmeshoes', {
       fetchLevel: 'RAP',
       sort: { field: 'name', direction: 'asc' },
@@ -133,7 +116,7 @@ describe('campaigns', () => {
     const all = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: ['4100004'] });
     expect(all.campaigns[0].pricing_model).toBe('CPM_FUTURE');
     const network = await client.listCampaigns('northnet', { fetchLevel: 'RAP' });
-    expect(network.campaigns.map((c) => c.advertiser_name).sort()).toEqual(['North Bikes', 'North Boats']);
+    expect(network.campaigns.map((c) => c.advertiser_name).sort()).toEqual(['North Bikes', 'North Boats', 'North Network']);
   });
 
   it('pages to the end with progress reports, and stops when cancelled', async () => {
@@ -170,12 +153,12 @@ describe('campaigns', () => {
 
 describe('look-ups by many campaign ids', () => {
   // ~1,000 ids in one URL is about 21 KB: a real server answers 431 (and so does the sandbox's HTTP server).
-  const wanted = ['4100001', ...Array.from({ length: 998 }, (_, i) => String(5_000_000 + i)), '4100005'];
+  const wanted = ['4100001', ...Array.from({ length: 998 }, (_, i) => String(5_000_000 + i)), '4100006'];
 
   it('are split into requests whose query stays under 2 KB, and merged', async () => {
     const before = (await requestLog(sb)).length;
     const { campaigns, total } = await client.listAllCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
-    expect(campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100006']);
     expect(total).toBe(2);
     const groups = campaignIdGroups({ fetchLevel: 'RAP' }, wanted);
     expect(groups.flat()).toEqual(wanted);
@@ -191,7 +174,7 @@ describe('look-ups by many campaign ids', () => {
     expect(lists.every((r) => r.status === 200)).toBe(true);
     // One unpaged look-up is split the same way.
     const once = await client.listCampaigns('acmeshoes', { fetchLevel: 'RAP', campaignIds: wanted });
-    expect(once.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100005']);
+    expect(once.campaigns.map((c) => c.id).sort()).toEqual(['4100001', '4100006']);
     expect(once).toMatchObject({ total: 2, count: 2 });
   });
 });
@@ -257,7 +240,7 @@ describe('push', () => {
   });
 
   it('sends an immediate push and finds its task in the list', async () => {
-    const ack = await client.sendPush('immediate', [event({ title: 'Immediate one' })]);
+    const ack = await client.sendPush('immediate', [pushEvent({ title: 'Immediate one' })]);
     expect(typeof ack.text).toBe('string');
     const tasks = await client.listTasks('1001', 'immediate');
     const t = tasks.find((x) => x.title === 'Immediate one');
@@ -267,7 +250,7 @@ describe('push', () => {
 
   it('schedules a push, updates it, and cancels it', async () => {
     const at = sb.now() + 3_600_000;
-    await client.sendPush('scheduled', [event({ title: 'Later one', executionTime: at })]);
+    await client.sendPush('scheduled', [pushEvent({ title: 'Later one', executionTime: at })]);
     const find = async () =>
       (await client.listTasks('1001', 'scheduled')).find((x) => x.url === 'https://news.example.com/digest' && x.executionTime === at);
     const t = await find();
@@ -286,10 +269,10 @@ describe('push', () => {
   });
 
   it('checks a push against the shared rules before sending, and names server refusals', async () => {
-    const local = await failure(client.sendPush('scheduled', [event({ executionTime: sb.now() - 1000 })]));
+    const local = await failure(client.sendPush('scheduled', [pushEvent({ executionTime: sb.now() - 1000 })]));
     expect(local).toMatchObject({ kind: 'validation', requestWritten: false });
     expect(local.problems?.[0]).toEqual({ field: 'executionTime', message: 'executionTime must be in the future for scheduled push' });
-    const forbidden = await failure(client.sendPush('immediate', [event({ target: { include: { apps: ['1003'] } } })]));
+    const forbidden = await failure(client.sendPush('immediate', [pushEvent({ target: { include: { apps: ['1003'] } } })]));
     expect(forbidden).toMatchObject({ kind: 'forbidden', status: 403 });
     expect(forbidden.message).toContain('Not authorized to send notifications for specified application');
     const missing = await failure(client.updateTask('987654321', { title: 'x' }));

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/main/service/errors';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor } from '../../helpers/service-client';
+import { SECRET, testFixtures } from '../../helpers/fixtures';
 
 let sb: RunningSandbox;
 let echo: Server;
@@ -18,7 +19,7 @@ const seen: string[] = [];
 let escapeEverything = false;
 
 beforeAll(async () => {
-  sb = await startSandbox({ fixtures: worldFixtures() });
+  sb = await startSandbox({ fixtures: testFixtures({ secret: SECRET }) });
   echo = createServer((req, res) => {
     const auth = req.headers.authorization ?? '';
     seen.push(auth);

@@ -3,44 +3,35 @@
 // the documented ones on purpose: the client must learn them from the headers. The file runs
 // against the default service and, with SANDBOX_VARIANTS=mixed, against the other legal choices
 // (token-bucket windows, quoted header names, Retry-After as a date, a service clock 7 min ahead).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
 import { greedyAdmissions, greedyBucketAdmissions } from '../ratelimit/sim';
 import { VirtualTime } from '../ratelimit/virtual-time';
 import { call, type LoggedRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, OTHER_SECRET, worldFixtures } from './helpers';
+import { clientFor, closedAfterTest, startServiceSandbox } from '../../helpers/service-client';
+import { OTHER_SECRET } from '../../helpers/fixtures';
 
 const WINDOWS_S = [1, 5, 30] as const;
 const READ = [2, 5, 12] as const;
 const WRITE = [3, 6, 12] as const;
 const REFILL = testVariants()?.windows ?? 'sliding_log';
 
-let sb: RunningSandbox | undefined;
-let client: ServiceClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await sb?.close();
-  client = undefined;
-  sb = undefined;
-});
-
 async function start(extra: Variants = {}): Promise<{ s: RunningSandbox; c: ServiceClient; time: VirtualTime }> {
-  sb = await startSandbox({
-    variants: { ...testVariants(), ...extra },
-    clock: 'manual',
-    fixtures: worldFixtures({
-      now: '2026-11-21T09:00:00Z',
+  const sb = closedAfterTest(
+    await startServiceSandbox({
+      variants: extra,
+      limitedAccounts: true,
       rateLimits: {
         windows: { second: WINDOWS_S[0], minute: WINDOWS_S[1], hour: WINDOWS_S[2] },
         tiers: { '7': { read: [1, 1, 1], write: [...WRITE] }, '8': { read: [...READ], write: [1, 1, 1] } },
         endpoint_tiers: { campaigns: 7, 'campaigns.list': 8 },
       },
     }),
-  });
+  );
   const time = new VirtualTime(sb);
-  client = clientFor(sb, { clock: time, transport: time.transport });
+  const client = closedAfterTest(clientFor(sb, { clock: time, transport: time.transport }));
   await time.run(client.authenticate());
   return { s: sb, c: client, time };
 }

@@ -2,32 +2,27 @@
 // epoch milliseconds. The client reads them all as the instant they name, whatever the computer's
 // own time zone: a created campaign is recognised in the listing by its start date (the look-up
 // after a lost answer), and the cache holds one form it can sort and show.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
 import { campaignMatchesCreate } from '../../../src/main/sync/signature';
 import type { CampaignCreate } from '../../../src/shared/domain/campaign';
-import { DATE_FORMS, startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
+import { DATE_FORMS, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { testVariants, variantLabel } from '../../helpers/variants';
-import { call } from '../../helpers/sandbox';
-import { clientFor, createAndRead, worldFixtures } from './helpers';
+import { playVariants } from '../../helpers/sandbox';
+import { clientPerFile, createAndRead } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 const zoneBefore = process.env.TZ;
 
-beforeAll(async () => {
-  sb = await startSandbox({ clock: 'manual', fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z' }), variants: testVariants() ?? {} });
-  client = clientFor(sb);
+clientPerFile((s, c) => {
+  sb = s;
+  client = c;
 });
 
 afterEach(() => {
   if (zoneBefore === undefined) delete process.env.TZ;
   else process.env.TZ = zoneBefore;
-});
-
-afterAll(async () => {
-  await client.close();
-  await sb.close();
 });
 
 const body = (start: string): CampaignCreate => ({
@@ -41,10 +36,7 @@ const body = (start: string): CampaignCreate => ({
   start_date: start,
 });
 
-async function play(extra: Variants): Promise<void> {
-  const r = await call(sb, 'PUT', '/_sandbox/variants', { json: { ...(testVariants() ?? {}), ...extra } });
-  expect(r.status, r.text).toBe(200);
-}
+const play = (extra: Variants) => playVariants(sb, extra);
 
 /** Creates through the client, then reads the campaign back from a listing. */
 async function createAndList(start: string) {

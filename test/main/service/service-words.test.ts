@@ -2,25 +2,15 @@
 // chose (DECISIONS client 12): our sandbox's {message} bodies and RFC 9457 problem+json (the
 // problem_json variant). And a token endpoint that echoes the request (token_error_echo) never
 // gets the client secret into an error, in any spelling.
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceClient } from '../../../src/main/service/service-client';
+import { describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { call } from '../../helpers/sandbox';
-import { clientFor, rejection, worldFixtures } from './helpers';
+import { clientFor, closedAfterTest, rejection } from '../../helpers/service-client';
+import { SECRET, testFixtures } from '../../helpers/fixtures';
 import { secretSpellings } from './secret-spellings';
 
-let sb: RunningSandbox | undefined;
-let client: ServiceClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await sb?.close();
-  client = undefined;
-  sb = undefined;
-});
-
-async function start(variants: Variants, fixtures = worldFixtures()): Promise<RunningSandbox> {
-  sb = await startSandbox({ variants, clock: 'real', fixtures });
-  return sb;
+async function start(variants: Variants, fixtures = testFixtures({ secret: SECRET })): Promise<RunningSandbox> {
+  return closedAfterTest(await startSandbox({ variants, clock: 'real', fixtures }));
 }
 
 const campaign = {
@@ -40,7 +30,7 @@ describe.each([
 ] as [string, Variants][])("the service's words, with %s", (_, variants) => {
   it('shows why a create was refused as the service said it, not only its status', async () => {
     const s = await start(variants);
-    client = clientFor(s);
+    const client = closedAfterTest(clientFor(s));
     const e = await rejection(client.createCampaign('acmeshoes', campaign));
     expect(e).toMatchObject({ kind: 'validation', status: 400 });
     expect(e.message).toBe('The service refused to create a campaign in acmeshoes: bid_strategy must be one of FIXED, MAX_CONVERSIONS');
@@ -48,7 +38,7 @@ describe.each([
 
   it("shows the service's words for a refused account, an unknown task and a refused application", async () => {
     const s = await start(variants);
-    client = clientFor(s);
+    const client = closedAfterTest(clientFor(s));
     const forbidden = await rejection(client.listCampaigns('strangers', { fetchLevel: 'R' }));
     expect(forbidden.kind).toBe('forbidden');
     const said = (await call(s, 'GET', '/core/api/1.0/strangers/campaigns?fetch_level=R', { token: await tokenOf(s) })).body as Record<
@@ -78,16 +68,16 @@ describe('a token endpoint that echoes the request in its errors', () => {
   const CANARY = `Echo Canary!'()~*+%&=;x 9`;
 
   it('keeps every spelling of the secret out of the error, and still shows what the server said', async () => {
-    const fixtures = worldFixtures();
-    fixtures.clients[0].client_secret = CANARY;
-    const s = await start({ token_error_echo: true }, fixtures);
+    const s = await start({ token_error_echo: true }, testFixtures({ secret: CANARY }));
     // A wrong client id with the right secret, and the right id with a wrong secret that contains the real one.
     const cases = [
       { clientId: 'no-such-client', secret: CANARY },
       { clientId: 'demo-client', secret: `${CANARY}-typo` },
     ];
     for (const { clientId, secret } of cases) {
-      client = clientFor(s, { credentials: { flow: 'client_credentials', clientId, getSecret: () => Promise.resolve(secret) } });
+      const client = closedAfterTest(
+        clientFor(s, { credentials: { flow: 'client_credentials', clientId, getSecret: () => Promise.resolve(secret) } }),
+      );
       const e = await rejection(client.authenticate());
       expect(e).toMatchObject({ kind: 'unauthorized', reason: 'credentials_rejected', status: 401 });
       expect(e.message).toContain('invalid_client: Client authentication failed: unknown client or wrong secret (request: ');
@@ -98,7 +88,6 @@ describe('a token endpoint that echoes the request in its errors', () => {
       for (const [how, spelled] of secretSpellings(CANARY, clientId))
         expect(shown.includes(spelled), `${how} of the canary in ${e.message}`).toBe(false);
       await client.close();
-      client = undefined;
     }
   });
 });

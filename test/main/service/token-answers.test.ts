@@ -1,27 +1,17 @@
 // The token endpoint's legal choices (RFC 6749 2.3.1, 5.1, 5.2) over real HTTP against the
 // sandbox's variants: token answers spelled another way (token_response), and servers that want
 // the client's credentials in HTTP Basic rather than in the form (token_client_auth).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signInWithBrowser } from '../../../src/main/service/browser-sign-in';
-import { startSandbox, type RunningSandbox, type Variants } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox, type Variants } from '../../../src/sandbox/index';
 import { freePort } from '../../helpers/free-port';
 import { isTokenRequest, loginAs, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, rejection, SECRET, worldFixtures } from './helpers';
+import { clientFor, clockOf, closedAfterTest, rejection, startServiceSandbox } from '../../helpers/service-client';
+import { SECRET } from '../../helpers/fixtures';
 
 const TTL_S = 600;
-let sb: RunningSandbox | undefined;
-
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
-
 async function start(extra: Variants, redirectUri?: string, secret = SECRET): Promise<RunningSandbox> {
-  const fixtures = worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S, ...(redirectUri ? { redirectUri } : {}) });
-  fixtures.clients[0].client_secret = secret;
-  sb = await startSandbox({ variants: { ...testVariants(), ...extra }, clock: 'manual', fixtures });
-  return sb;
+  return closedAfterTest(await startServiceSandbox({ variants: extra, tokenTtlS: TTL_S, secret, ...(redirectUri ? { redirectUri } : {}) }));
 }
 
 const tokenRequests = async (s: RunningSandbox) => (await requestLog(s)).filter(isTokenRequest);
@@ -144,7 +134,7 @@ describe('a server that wants Basic and is unavailable when asked that way (toke
     expect(e.requestWritten).toBe(false);
     expect(e.reason).toBeUndefined();
     expect((await tokenRequests(s)).map((r) => r.status)).toEqual([401, 503]);
-    await sb!.close();
+    await s.close();
     // The same credentials, the server available: a token.
     const again = await start({ token_client_auth: 'basic' });
     expect(await clientFor(again, { clock: clockOf(again) }).authApps()).toHaveProperty('1001');

@@ -2,26 +2,14 @@
 // of the 401 spec 5.5 shows (sandbox variant token_refused_403, beyond the text). A 403 may be the
 // token's or the account's: the client renews once and tries once more, and a refusal with the
 // token that renewal gave is the account's (no loop, no second renewal for it).
-import { afterEach, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { expect, it } from 'vitest';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { isTokenRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, worldFixtures } from './helpers';
+import { clientFor, closedAfterTest, startServiceSandbox } from '../../helpers/service-client';
 
 const TTL_S = 600;
-let sb: RunningSandbox | undefined;
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
-
 async function start(): Promise<RunningSandbox> {
-  sb = await startSandbox({
-    variants: { ...testVariants(), token_refused_403: true },
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }),
-  });
-  return sb;
+  return closedAfterTest(await startServiceSandbox({ variants: { token_refused_403: true }, tokenTtlS: TTL_S }));
 }
 
 const since = async (s: RunningSandbox, seq: number) => (await requestLog(s)).filter((r) => r.seq > seq);

@@ -1,27 +1,14 @@
 // Token lifetime against a sandbox whose clock we move: renewal before expiry, one shared
 // renewal for concurrent callers, and the single retry a 401 allows.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../src/main/service/errors';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { fault, isTokenRequest, requestLog } from '../../helpers/sandbox';
-import { clientFor, clockOf, worldFixtures } from './helpers';
+import { clientFor, clockOf, closedAfterTest, startServiceSandbox } from '../../helpers/service-client';
 
 const TTL_S = 600;
-let sb: RunningSandbox | undefined;
-
-afterEach(async () => {
-  await sb?.close();
-  sb = undefined;
-});
-
 async function start(): Promise<RunningSandbox> {
-  sb = await startSandbox({
-    variants: testVariants(),
-    clock: 'manual',
-    fixtures: worldFixtures({ now: '2026-11-21T09:00:00Z', tokenTtlS: TTL_S }),
-  });
-  return sb;
+  return closedAfterTest(await startServiceSandbox({ tokenTtlS: TTL_S }));
 }
 
 async function counts(s: RunningSandbox, sinceSeq = 0) {

@@ -1,38 +1,27 @@
 // Failures on the wire, made by the sandbox's fault injection: what certainly did nothing, what
 // may have been applied, timeouts, cancellation and oversized answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpTransport } from '../../../src/main/service/http-transport';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
-import { testVariants } from '../../helpers/variants';
+import { type RunningSandbox } from '../../../src/sandbox/index';
 import { until } from '../../helpers/wait';
-import { call, fault, requestLog } from '../../helpers/sandbox';
+import { call, campaignPayload, fault, requestLog } from '../../helpers/sandbox';
 import { freePort } from '../../helpers/free-port';
-import { clientFor, rejection, worldFixtures } from './helpers';
+import { clientFor, clientPerFile, rejection } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 
-beforeAll(async () => {
-  sb = await startSandbox({ variants: testVariants(), clock: 'real', fixtures: worldFixtures() });
-  client = clientFor(sb);
-  await client.authenticate();
-});
+clientPerFile(
+  (s, c) => {
+    sb = s;
+    client = c;
+  },
+  { clock: 'real', authenticate: true },
+);
 
-afterAll(async () => {
-  await client.close();
-  await sb.close();
-});
-
-const draft = (name: string) => ({
-  name,
-  branding_text: 'Old Timer',
-  cpc: 0.2,
-  spending_limit: 900,
-  spending_limit_model: 'MONTHLY',
-  bid_strategy: 'FIXED',
-  marketing_objective: 'LEADS_GENERATION',
-});
+const draft = (name: string) =>
+  campaignPayload(name, { branding_text: 'Old Timer', cpc: 0.2, spending_limit: 900, marketing_objective: 'LEADS_GENERATION' });
 
 const names = async () => (await client.listCampaigns('oldtimerltd', { fetchLevel: 'RAP' })).campaigns.map((c) => c.name);
 

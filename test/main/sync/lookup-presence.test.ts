@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/main/clock/clock';
 import { listForMatch } from '../../../src/main/sync/lookup';
 import { startSandbox } from '../../../src/sandbox/index';
-import { clientFor } from '../service/helpers';
+import { clientFor } from '../../helpers/service-client';
 import { creates, listReads } from './support';
 import { type Env, outboxItem, startEnv, submitCampaign } from '../../helpers/world';
 import { until } from '../../helpers/wait';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { campaignListSearchParams } from '../../../src/shared/domain/campaign';
 import { parseListQuery } from '../../../src/shared/domain/campaign-listing';
-import { clientFor } from '../../main/service/helpers';
+import { clientFor } from '../../helpers/service-client';
 
 describe('the campaign list query', () => {
   it('reads back what the client writes', () => {
