@@ -75,6 +75,25 @@ describe('after a completed refresh the cache equals the service', () => {
         numRuns: 12,
         ...propertySeed(),
         examples: [
+          // Half of the rows filtered after paging, pages of 2, nothing else: every reading ended on
+          // the same run of empty pages and missed the same campaign (fixed by a longer run after a
+          // reading that held still and came up short).
+          [
+            {
+              count: 5,
+              hiddenMask: 77,
+              cap: 2,
+              shortPages: true,
+              movingOrder: false,
+              churn: 0,
+              transient5xx: 0,
+              cutBody: undefined,
+              pageSizeMax: undefined,
+              pastEnd: undefined,
+              idsMax: undefined,
+              seed: 1,
+            },
+          ],
           // A page after the last refused (404) while another user created a campaign: the walk
           // took the count of before for the empty page it stood for, and ended one campaign short.
           [
