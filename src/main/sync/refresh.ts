@@ -12,9 +12,10 @@
 // accounts (network-members.ts): one listing serves them all.
 import { MAX_PAGE_SIZE, type Campaign } from '../../shared/domain/campaign';
 import { MAX_CONFIRMED_IDS, READ_RETRY_BACKOFF, StableOrder, unpagedRowLimit, walkListing } from '../service/campaigns-api';
-import { StoreError, type Account, type AccountRef, type CampaignRefresh, type DigestWalk, type Store } from '../store';
+import { StoreError, type Account, type AccountRef, type CampaignRefresh, type Store } from '../store';
 import type { Connections } from '../connections/connections';
 import { AppsRefresher } from './apps-refresh';
+import { KnownDigests } from './known-digests';
 import { networkParts } from './network-members';
 import { describeFailure, notRefreshedBecause } from './refresh-words';
 import type { EventHub } from '../events/event-hub';
@@ -173,28 +174,15 @@ export class Refresher {
         order.read((sort) =>
           client.listCampaigns(ref.accountId, { fetchLevel: 'RAP', page, pageSize: size, ...(sort ? { sort } : {}) }, call),
         );
-      // A record whose bytes are those a cached row was made from is not parsed or written
-      // (record-digest.ts). Not for a network: its rows go to its members' caches. A listing in id
-      // order is compared with the cached rows walked in the same order (digest-walk.ts); one in
-      // the service's own order (the sort refused) with every cached digest of the account.
-      let walk = null as DigestWalk | null;
-      const knownFor = (sort: unknown) => {
-        walk = null;
-        if (account.type === 'NETWORK') return undefined;
-        if (!sort) return (digest: string) => refreshes.get(ref.accountId)?.known(digest);
-        // The walk belongs to the refresh it began with: a reading after one that did not add up
-        // is a refresh of its own, which took over rows still on their way and says nothing is known.
-        const r = refreshes.get(ref.accountId)!;
-        const w = (walk = r.walk());
-        return (digest: string) => (refreshes.get(ref.accountId) === r ? w.known(digest) : undefined);
-      };
+      // Records the cache holds already, by their bytes' digest, are not parsed or written again.
+      const digests = new KnownDigests(account, refreshes);
       const whole = () =>
         order.stream((sort) =>
           client.streamCampaigns(
             ref.accountId,
             { fetchLevel: 'RAP', ...(sort ? { sort } : {}) },
             { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS },
-            { known: knownFor(sort) },
+            { known: digests.for(sort) },
           ),
         );
       const byId = async (ids: string[]) =>
@@ -231,7 +219,7 @@ export class Refresher {
           await Promise.all(first.map((r) => r.abandon()));
         }
         // The walk hears each streamed chunk once its records were looked up, before the next one's.
-        if (step.streaming) walk?.listed(step.campaigns);
+        if (step.streaming) digests.walk?.listed(step.campaigns);
         const unchanged = step.unchanged ?? [];
         if (unchanged.length > 0) {
           rowsSent += unchanged.length;
