@@ -2,7 +2,7 @@
 // run's variants and demo-client's secret SECRET, a client wired to it, and what its tests read
 // off it (the ServiceError a call failed with, a created campaign however the service answered).
 // Raw HTTP to the sandbox, its faults, its request log and its login page are sandbox.ts's.
-import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, beforeEach, onTestFinished } from 'vitest';
 import { systemClock, type Clock } from '../../src/main/clock/clock';
 import { ServiceError } from '../../src/main/service/errors';
 import { parseJsonLossless } from '../../src/main/service/lossless-json';
@@ -22,14 +22,16 @@ export interface ServiceSandboxOptions extends WorldOptions {
   adjust?: (fixtures: Fixtures) => void;
   /** A world of the test's own instead of the one world (the WorldOptions are then not used). */
   fixtures?: Fixtures;
+  /** Only `variants`, not the run's: for tests that count the requests one service's choices cost. */
+  ownVariantsOnly?: boolean;
 }
 
 /** A sandbox for the client's tests: the one world with demo-client's secret SECRET (and `opts`), the run's variants. */
 export function startServiceSandbox(opts: ServiceSandboxOptions = {}): Promise<RunningSandbox> {
-  const { variants, clock = 'manual', adjust, fixtures, ...world } = opts;
+  const { variants, clock = 'manual', adjust, fixtures, ownVariantsOnly, ...world } = opts;
   const own = fixtures ?? testFixtures({ secret: SECRET, ...world });
   adjust?.(own);
-  return startSandbox({ variants: { ...testVariants(), ...variants }, clock, fixtures: own });
+  return startSandbox({ variants: { ...(ownVariantsOnly ? {} : testVariants()), ...variants }, clock, fixtures: own });
 }
 
 export interface ClientPerFileOptions extends ServiceSandboxOptions {
@@ -52,6 +54,30 @@ export function clientPerFile(ready: (sb: RunningSandbox, client: ServiceClient)
     client = clientFor(sb, clientOptions?.(sb));
     if (authenticate) await client.authenticate();
     ready(sb, client);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await sb?.close();
+  });
+}
+
+/**
+ * A sandbox per file and a new client of it for each test, the sandbox reset before it: for tests
+ * of what a client learns of its service (a page size, a count of ids), which each start knowing
+ * nothing. `ready` hears both before each test.
+ */
+export function freshClientPerTest(ready: (sb: RunningSandbox, client: ServiceClient) => void, opts: ClientPerFileOptions = {}): void {
+  const { clientOptions, authenticate: _authenticate, ...sandbox } = opts;
+  let sb: RunningSandbox | undefined;
+  let client: ServiceClient | undefined;
+  beforeAll(async () => {
+    sb = await startServiceSandbox(sandbox);
+  });
+  beforeEach(async () => {
+    await client?.close();
+    await call(sb!, 'POST', '/_sandbox/reset');
+    client = clientFor(sb!, clientOptions?.(sb!));
+    ready(sb!, client);
   });
   afterAll(async () => {
     await client?.close();

@@ -2,31 +2,26 @@
 // 4.2 makes campaign_ids repeatable and names no largest count. A look-up by ids is split into
 // groups the service takes, learned for the connection; the refusal is not taken for one of the
 // page size or of the sort, so no reads are spent on those.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import type { RunningSandbox } from '../../../src/sandbox/index';
 import { call, requestLog } from '../../helpers/sandbox';
 import { SHOP, walkFixtures } from '../sync/listing-support';
-import { clientFor } from '../../helpers/service-client';
+import { freshClientPerTest } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 const COUNT = 60;
 const IDS = Array.from({ length: COUNT }, (_, i) => String(5_000_001 + i));
 
-beforeAll(async () => {
-  sb = await startSandbox({ clock: 'real', fixtures: walkFixtures(COUNT) });
-});
-beforeEach(async () => {
-  await client?.close();
-  await call(sb, 'POST', '/_sandbox/reset');
-  client = clientFor(sb, {
+freshClientPerTest((s, c) => ((sb = s), (client = c)), {
+  // Counts the reads of one service's choices: not played over the run's variants.
+  ownVariantsOnly: true,
+  clock: 'real',
+  fixtures: walkFixtures(COUNT),
+  clientOptions: () => ({
     credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve('demo-secret') },
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await sb.close();
+  }),
 });
 
 const play = (variants: Record<string, unknown>) => call(sb, 'PUT', '/_sandbox/variants', { json: variants });

@@ -2,12 +2,12 @@
 // instead of answering it empty. A walk reads past the listing's end when pages come short (rows
 // filtered after paging) or the listing shrank while it was read: such a refusal ends the listing
 // there, it does not fail the walk. A refusal of the first page still reaches the caller.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import type { RunningSandbox } from '../../../src/sandbox/index';
 import { call, requestLog } from '../../helpers/sandbox';
 import { SHOP, walkFixtures } from '../sync/listing-support';
-import { clientFor } from '../../helpers/service-client';
+import { freshClientPerTest } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
@@ -16,19 +16,14 @@ const COUNT = 60;
 const hidden = (i: number) => i % 3 === 0;
 const LISTED = Array.from({ length: COUNT }, (_, i) => i).filter((i) => !hidden(i)).length;
 
-beforeAll(async () => {
-  sb = await startSandbox({ clock: 'real', fixtures: walkFixtures(COUNT, hidden) });
-});
-beforeEach(async () => {
-  await client?.close();
-  await call(sb, 'POST', '/_sandbox/reset');
-  client = clientFor(sb, {
+freshClientPerTest((s, c) => ((sb = s), (client = c)), {
+  // Counts the reads of one service's choices: not played over the run's variants.
+  ownVariantsOnly: true,
+  clock: 'real',
+  fixtures: walkFixtures(COUNT, hidden),
+  clientOptions: () => ({
     credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve('demo-secret') },
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await sb.close();
+  }),
 });
 
 const play = (variants: Record<string, unknown>) => call(sb, 'PUT', '/_sandbox/variants', { json: variants });

@@ -2,30 +2,26 @@
 // less: the interface names no largest page_size (4.2). Every paged read of the client (a walk's
 // pages, a lost create's look-up) goes down to a size the service takes, learns it for the
 // connection, and does not take the refusal for a refused sort.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../../src/main/service/service-client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index';
+import type { RunningSandbox } from '../../../src/sandbox/index';
 import { call, requestLog } from '../../helpers/sandbox';
 import { SHOP, walkFixtures } from '../sync/listing-support';
-import { clientFor } from '../../helpers/service-client';
+import { freshClientPerTest } from '../../helpers/service-client';
 
 let sb: RunningSandbox;
 let client: ServiceClient;
 const COUNT = 130;
 
-beforeAll(async () => {
-  sb = await startSandbox({ clock: 'real', fixtures: walkFixtures(COUNT), variants: { page_size_max: 25 } });
-});
-beforeEach(async () => {
-  await client?.close();
-  await call(sb, 'POST', '/_sandbox/reset');
-  client = clientFor(sb, {
+freshClientPerTest((s, c) => ((sb = s), (client = c)), {
+  // Counts the reads of one service's choices: not played over the run's variants.
+  ownVariantsOnly: true,
+  clock: 'real',
+  fixtures: walkFixtures(COUNT),
+  variants: { page_size_max: 25 },
+  clientOptions: () => ({
     credentials: { flow: 'client_credentials', clientId: 'demo-client', getSecret: () => Promise.resolve('demo-secret') },
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await sb.close();
+  }),
 });
 
 const listReads = async (since: number) => (await requestLog(sb, since)).filter((r) => r.method === 'GET' && r.path.includes(`/${SHOP}/`));
