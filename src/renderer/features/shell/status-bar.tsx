@@ -14,18 +14,25 @@ import { accountCounts, accountWaits, attentionWords, headWords, queuedWords } f
 /**
  * The window with the smallest share left among the account's budgets whose limits the service
  * has told, or why there is none: unknown until the service has answered (not "not limited").
+ * `elapsedMs` since the picture was taken: a window whose refill time has passed since is full
+ * again (the picture is read again only when a budget moves, so a second's window emptied by a
+ * burst would otherwise be shown empty until the next request). Of windows with the same share
+ * left, the one that refills last is named: it is what the person waits for.
  */
-export function tightestWords(limits: AccountLimits | undefined): string {
+export function tightestWords(limits: AccountLimits | undefined, elapsedMs = 0): string {
   const told = (limits?.budgets ?? []).filter((b) => b.model !== 'guess');
   if (told.length === 0) return 'Rate limits not known yet';
-  let best: { text: string; share: number } | null = null;
+  let best: { text: string; share: number; refillMs: number } | null = null;
   for (const b of told) {
     if (b.model === 'unlimited') continue;
     for (const w of b.windows) {
       if (w.quota <= 0) continue;
-      const left = Math.max(0, w.quota - w.used);
-      if (best === null || left / w.quota < best.share)
-        best = { text: `${budgetName(b)}: ${left} of ${w.quota} ${windowName(w)} left`, share: left / w.quota };
+      const refilled = elapsedMs > 0 && w.resetInMs !== null && w.resetInMs <= elapsedMs;
+      const left = refilled ? w.quota : Math.max(0, w.quota - w.used);
+      const share = left / w.quota;
+      const refillMs = w.resetInMs ?? Infinity;
+      if (best === null || share < best.share || (share === best.share && refillMs > best.refillMs))
+        best = { text: `${budgetName(b)}: ${left} of ${w.quota} ${windowName(w)} left`, share, refillMs };
     }
   }
   return best?.text ?? 'Not rate limited';
@@ -68,7 +75,10 @@ export function StatusBar({ now, onOpenLimits }: { now: number; onOpenLimits?: (
         title="Open the rate limits of this connection's accounts (Alt+7)"
         aria-keyshortcuts="Alt+7"
       >
-        {tightestWords(limits.view?.accounts.find((a) => a.accountId === account.accountId))}
+        {tightestWords(
+          limits.view?.accounts.find((a) => a.accountId === account.accountId),
+          tick - limits.receivedAt,
+        )}
       </button>
     </footer>
   );

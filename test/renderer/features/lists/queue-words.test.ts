@@ -93,4 +93,20 @@ describe('the tightest rate-limit window, from the Limits picture', () => {
     ).toBe('Create campaigns (writes): 10 of 60 per minute left');
     expect(tightestWords(limits([budget('unlimited', [])]))).toBe('Not rate limited');
   });
+
+  it('takes a window refilled since the picture for full, and of two empty windows names the one that refills last', () => {
+    const reads: AccountLimits['budgets'][number] = {
+      ...budget('learned', [[2, 2, 1_000]]),
+      group: 'campaigns.list',
+      budget: 'read',
+    };
+    reads.windows[0].resetInMs = 800;
+    const writes = budget('learned', [[2, 2, 3_600_000]]);
+    writes.windows[0].resetInMs = 3_000_000;
+    // Both empty when the picture was taken: the hour's is what the person waits for.
+    expect(tightestWords(limits([reads, writes]))).toBe('Create campaigns (writes): 0 of 2 per hour left');
+    // A second later the reads' window is full again, with no new picture.
+    expect(tightestWords(limits([reads]), 1_000)).toBe('List campaigns (reads): 2 of 2 per second left');
+    expect(tightestWords(limits([reads]), 500)).toBe('List campaigns (reads): 0 of 2 per second left');
+  });
 });
