@@ -15,7 +15,7 @@ const { file } = readerWorkerDataSchema.parse(workerData);
 const reply = (m: ReaderReply) => port.postMessage(m);
 
 const db = new Database(file, { readonly: true, fileMustExist: true });
-cachePragmas(db);
+cachePragmas(db, 'reader');
 const query = createWindowQuery(db);
 
 port.on('message', (raw: unknown) => {

@@ -95,7 +95,7 @@ export function openStore(opts: OpenStoreOptions): Store {
   // Rows of accounts removed while the app did not run to the end go first (requests keep their order).
   void writer.send({ type: 'keepOnly', accountKeys: accounts.listAll().map((a) => accounts.keyOf(a)) }).catch(() => undefined);
   const read = new BetterSqlite3(cacheFile, { readonly: true, fileMustExist: true });
-  cachePragmas(read);
+  cachePragmas(read, 'main');
   const reader = startCacheReader(cacheFile);
   const campaigns = createCampaignsRepo(ctx, accounts, quarantine, { read, writer, reader });
   return {

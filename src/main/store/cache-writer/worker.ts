@@ -26,7 +26,7 @@ const reply = (m: CacheReply) => port.postMessage(m);
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 const db = new Database(file, { fileMustExist: true, timeout: 5000 });
-cachePragmas(db);
+cachePragmas(db, 'writer');
 // No fsync at all: with NORMAL the checkpoints of a large refresh flushed a hundred MB or more to
 // disk, and a draft save's own fsync in the data file queued behind them: the main thread stood
 // still for 50-65 ms at a time while a 5,000-member network was refreshed (10 ms without). What
