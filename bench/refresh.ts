@@ -238,6 +238,15 @@ async function appRefresh(
   // The account exists once added; the refresh starts right after its check (one list read of
   // page_size=1, not counted below: the sandbox logs no query strings, so the first is dropped).
   const before = await lastSeq(url);
+  console.error(
+    'RSS before add',
+    (process.memoryUsage().rss / 2 ** 20).toFixed(0),
+    'maxRSS so far',
+    (process.resourceUsage().maxRSS / 1024).toFixed(0),
+    'heap',
+    (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0),
+    JSON.stringify(process.memoryUsage()),
+  );
   const written0 = writtenBytes();
   await h['accounts.add']({ profileId: p.id, accountId: account });
   const typing = (async () => {
@@ -260,6 +269,9 @@ async function appRefresh(
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     maxThreads = Math.max(maxThreads, threads());
+    const m = process.memoryUsage();
+    if (m.rss > peakRss)
+      console.error('peak', JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v / 2 ** 20)]))));
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 100);
   while (finished === null) await new Promise((r) => setTimeout(r, 20));
@@ -293,11 +305,34 @@ async function appRefresh(
   return run;
 }
 
-/** Starts the sandbox on fixtures made by `fx` (a function, so this process keeps none of them while the app runs). */
-async function withSandbox<T>(fx: () => Fixtures, variants: string[], fn: (url: string) => Promise<T>): Promise<T> {
+/** What a bench's sandbox holds: `fixtures(kind, campaigns, members)`. */
+type FixtureSpec = [kind: 'single' | 'network', campaigns: number, members?: number];
+
+/**
+ * Writes the fixtures file in a process of its own: the objects and the one JSON text of 100,000
+ * campaigns took this process to ~250 MB before the app started, and its peak RSS (maxRSS) is
+ * the app's figure.
+ */
+function writeFixturesInChild(spec: FixtureSpec, file: string): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/refresh.ts', 'fixtures', file, ...spec.map(String)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`writing the fixtures exited with ${code}`))));
+  });
+}
+
+/** Starts the sandbox on the fixtures `spec` describes (written by a child process: see writeFixturesInChild). */
+async function withSandbox<T>(spec: FixtureSpec, variants: string[], fn: (url: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-bench-fx-'));
   const file = join(dir, 'fixtures.json');
-  writeFileSync(file, JSON.stringify(fx()));
+  await writeFixturesInChild(spec, file);
   const { url, child } = await spawnSandbox(['--fixtures', file, ...variants.flatMap((v) => ['--variant', v])], {
     env: { [CONTROL_SECRET_ENV]: CONTROL_SECRET },
     startWithinMs: 120_000,
@@ -313,23 +348,15 @@ async function withSandbox<T>(fx: () => Fixtures, variants: string[], fn: (url: 
 export async function runRefreshBench(): Promise<RefreshRun[]> {
   const N = 100_000;
   const runs: RefreshRun[] = [];
-  await withSandbox(
-    () => fixtures('single', N),
-    [],
-    async (url) => {
-      const plain = await plainFetch(url, 'bigshop');
-      collectGarbage();
-      const run = await appRefresh(url, 'bigshop', 'one account, whole listing', N, { lookup: true });
-      runs.push({ ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes });
-    },
-  );
-  await withSandbox(
-    () => fixtures('single', 10_000),
-    ['page_size_cap=100'],
-    async (url) => {
-      runs.push(await appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000));
-    },
-  );
+  await withSandbox(['single', N], [], async (url) => {
+    const plain = await plainFetch(url, 'bigshop');
+    collectGarbage();
+    const run = await appRefresh(url, 'bigshop', 'one account, whole listing', N, { lookup: true });
+    runs.push({ ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes });
+  });
+  await withSandbox(['single', 10_000], ['page_size_cap=100'], async (url) => {
+    runs.push(await appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000));
+  });
   // The network in a process of its own: its peak memory is then its own.
   const child = spawn(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'bench/refresh.ts', 'network'], {
     cwd: ROOT,
@@ -345,11 +372,7 @@ export async function runRefreshBench(): Promise<RefreshRun[]> {
 }
 
 async function networkRun(): Promise<RefreshRun> {
-  return withSandbox(
-    () => fixtures('network', 100_000, 5_000),
-    [],
-    (url) => appRefresh(url, 'bignet', 'network of 5,000 members', 100_000),
-  );
+  return withSandbox(['network', 100_000, 5_000], [], (url) => appRefresh(url, 'bignet', 'network of 5,000 members', 100_000));
 }
 
 const f = (n: number | null | undefined, d = 0) => (n === null || n === undefined ? '-' : n.toFixed(d));
@@ -368,7 +391,10 @@ export function refreshBenchMarkdown(runs: RefreshRun[]): string {
 
 if (require.main === module) {
   const which = process.argv[2];
-  if (which === 'network') {
+  if (which === 'fixtures') {
+    const [file, kind, campaigns, members] = process.argv.slice(3);
+    writeFileSync(file, JSON.stringify(fixtures(kind as FixtureSpec[0], Number(campaigns), Number(members ?? 0))));
+  } else if (which === 'network') {
     networkRun().then(
       (r) => console.log(`RESULT ${JSON.stringify(r)}`),
       (e: unknown) => {
@@ -377,23 +403,17 @@ if (require.main === module) {
       },
     );
   } else if (which === 'capped') {
-    withSandbox(
-      () => fixtures('single', 10_000),
-      ['page_size_cap=100'],
-      (url) => appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000),
+    withSandbox(['single', 10_000], ['page_size_cap=100'], (url) =>
+      appRefresh(url, 'bigshop', 'one account, pages capped at 100', 10_000),
     ).then((r) => console.log(refreshBenchMarkdown([r])));
   } else if (which === 'single') {
     // The whole-listing run alone, for profiling (e.g. node --cpu-prof).
-    withSandbox(
-      () => fixtures('single', 100_000),
-      [],
-      async (url) => {
-        const plain = await plainFetch(url, 'bigshop');
-        collectGarbage();
-        const run = await appRefresh(url, 'bigshop', 'one account, whole listing', 100_000, { lookup: true });
-        return { ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes };
-      },
-    ).then((r) => console.log(refreshBenchMarkdown([r])));
+    withSandbox(['single', 100_000], [], async (url) => {
+      const plain = await plainFetch(url, 'bigshop');
+      collectGarbage();
+      const run = await appRefresh(url, 'bigshop', 'one account, whole listing', 100_000, { lookup: true });
+      return { ...run, plainMs: plain.ms, plainFirstByteMs: plain.firstByteMs, plainBytes: plain.bytes };
+    }).then((r) => console.log(refreshBenchMarkdown([r])));
   } else {
     runRefreshBench().then((runs) => console.log(refreshBenchMarkdown(runs)));
   }
