@@ -43,7 +43,7 @@ function buildCache(dir: string, n: number): Built {
   const file = join(dir, 'campaigns.sqlite');
   prepareCacheFile(file, null);
   const db = new Database(file);
-  cachePragmas(db);
+  cachePragmas(db, 'writer');
   db.pragma('synchronous = OFF');
   let serial = textRowidRange(ACCOUNT_KEY)[0];
   const rows = rowStatements(db, {
@@ -92,11 +92,11 @@ function timeSearches(file: string, rounds: number): SearchTiming[] {
   for (let r = 0; r < rounds; r++) {
     const ways = [false, true].map((textIndex) => {
       const db = new Database(file, { readonly: true });
-      cachePragmas(db);
+      cachePragmas(db, 'reader');
       return { db, query: createWindowQuery(db, { textIndex }) };
     });
     const ask = (query: (typeof ways)[number]['query'], text: string) =>
-      query(ACCOUNT_KEY, parseCampaignQuery({ profileId: 'bench', accountId: 'bigshop', text, limit: 200, offset: 0 }));
+      query.page(ACCOUNT_KEY, parseCampaignQuery({ profileId: 'bench', accountId: 'bigshop', text, limit: 200, offset: 0 }));
     // The connections' page caches warmed alike: a first page without a text.
     for (const w of ways) ask(w.query, '');
     for (const text of SEARCH_TEXTS) {

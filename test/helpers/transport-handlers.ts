@@ -146,6 +146,7 @@ export function createTransportTable(): TransportTable {
       }),
     'campaigns.records': (a) =>
       rec('campaigns.records', a, { rows: [{ ...sampleRow(a.offset), fields: { tracking_code: 'utm=1' } }], total: 1, syncedAt: null }),
+    'campaigns.count': (a) => rec('campaigns.count', a, { total: 1 }),
     'views.load': (a) => rec('views.load', a, { accounts: {} }),
     'views.save': (a) => rec('views.save', a, { ok: true as const }),
     'sync.refresh': (a) => rec('sync.refresh', a, { ok: true as const }),
@@ -312,6 +313,7 @@ export const VALID_INPUTS: { [C in ChannelName]: ChannelInput<C> } = {
   },
   'campaigns.values': { profileId: 'p1', accountId: 'acme' },
   'campaigns.records': { profileId: 'p1', accountId: 'acme', text: 'boots' },
+  'campaigns.count': { profileId: 'p1', accountId: 'acme', text: 'boots' },
   'views.load': {},
   'views.save': {
     account: { profileId: 'p1', accountId: 'acme' },

@@ -200,9 +200,10 @@ export function cacheFileOf(dataFile: string): string {
  * it works, and a network's first refresh peaked at ~335 MB with 32 MB for all three. The window's
  * reader walks the sort indexes (~30 MB for 100,000 campaigns; a smaller cache re-reads pages);
  * the writer appends a first load to a bare table and otherwise updates rows by key; the main
- * thread's own connection reads keys and digests in order, a chunk at a time.
+ * thread's own connection reads keys and digests in order, a chunk at a time. The counter (the
+ * reader that counts the lists' totals) reads an index or the text index once through per count.
  */
-export const CACHE_SIZE_KB = { reader: 32_000, writer: 8_000, main: 4_000 } as const;
+export const CACHE_SIZE_KB = { reader: 32_000, counter: 8_000, writer: 8_000, main: 4_000 } as const;
 
 /** Settings of every connection to the cache file (the writer's and the readers'). */
 export function cachePragmas(db: Db, role: keyof typeof CACHE_SIZE_KB): void {

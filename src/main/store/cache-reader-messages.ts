@@ -7,8 +7,16 @@ import { campaignQuerySchema } from '../../shared/domain/campaign-query';
 /** A checked query with its defaults filled in (ParsedCampaignQuery), and the account's key in the cache. */
 const parsedQuerySchema = campaignQuerySchema.required({ sort: true });
 
+/** The store's two readers: the window's pages, and the lists' totals (a count never holds a page). */
+export const READER_ROLES = ['reader', 'counter'] as const;
+export type ReaderRole = (typeof READER_ROLES)[number];
+
+/** What a query asks: a page with its total, a page alone, or the total alone (WindowQuery). */
+export const READ_KINDS = ['page', 'rows', 'count'] as const;
+export type ReadKind = (typeof READ_KINDS)[number];
+
 export const readerRequestSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('query'), id: z.number(), accountKey: z.number().int(), query: parsedQuerySchema }),
+  z.object({ type: z.literal('query'), id: z.number(), kind: z.enum(READ_KINDS), accountKey: z.number().int(), query: parsedQuerySchema }),
   z.object({ type: z.literal('close') }),
 ]);
 export type ReaderRequest = z.infer<typeof readerRequestSchema>;
@@ -32,10 +40,16 @@ export const readerReplySchema = z.discriminatedUnion('type', [
         reason: z.string(),
       }),
     ),
-    total: z.number().int(),
+    /** Null for a page asked without its total (kind 'rows'). */
+    total: z.number().int().nullable(),
   }),
+  z.object({ type: z.literal('count'), id: z.number(), total: z.number().int() }),
   z.object({ type: z.literal('failed'), id: z.number().nullable(), message: z.string() }),
 ]);
 export type ReaderReply = z.infer<typeof readerReplySchema>;
 
-export const readerWorkerDataSchema = z.object({ file: z.string().min(1) });
+export const readerWorkerDataSchema = z.object({
+  file: z.string().min(1),
+  /** Which reader it is: the page cache it keeps (CACHE_SIZE_KB) follows its work. */
+  role: z.enum(READER_ROLES),
+});

@@ -1,22 +1,29 @@
-// The cache reader's worker thread: runs the window's campaign queries (campaign-query.ts) on a
-// read-only connection of its own to the cache file, so a search that reads an account's rows
-// holds this thread, never the main one, whose event loop answers every other call of the window.
+// The cache reader's worker thread: runs the window's campaign queries (campaign-query.ts: pages,
+// pages without their total, totals) on a read-only connection of its own to the cache file, so a
+// search that reads an account's rows holds this thread, never the main one, whose event loop
+// answers every other call of the window. The store starts two: one for pages, one for totals.
 // WAL lets it read what the cache writer has committed while that one writes. Loaded as a module
 // of its own (an electron-vite entry; cache-reader-boot.cjs from source), never from a string.
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { cachePragmas } from './cache-file';
 import { createWindowQuery } from './campaign-query';
-import { readerRequestSchema, readerWorkerDataSchema, type ReaderReply } from './cache-reader-messages';
+import { readerRequestSchema, readerWorkerDataSchema, type ReaderReply, type ReaderRequest } from './cache-reader-messages';
 
 const port = parentPort;
 if (!port) throw new Error('the cache reader runs as a worker thread');
-const { file } = readerWorkerDataSchema.parse(workerData);
+const { file, role } = readerWorkerDataSchema.parse(workerData);
 const reply = (m: ReaderReply) => port.postMessage(m);
 
 const db = new Database(file, { readonly: true, fileMustExist: true });
-cachePragmas(db, 'reader');
+cachePragmas(db, role);
 const query = createWindowQuery(db);
+
+const answer = (m: Extract<ReaderRequest, { type: 'query' }>): ReaderReply => {
+  if (m.kind === 'count') return { type: 'count', id: m.id, total: query.count(m.accountKey, m.query) };
+  if (m.kind === 'rows') return { type: 'page', id: m.id, ...query.rows(m.accountKey, m.query), total: null };
+  return { type: 'page', id: m.id, ...query.page(m.accountKey, m.query) };
+};
 
 port.on('message', (raw: unknown) => {
   const parsed = readerRequestSchema.safeParse(raw);
@@ -32,7 +39,7 @@ port.on('message', (raw: unknown) => {
     return;
   }
   try {
-    reply({ type: 'page', id: m.id, ...query(m.accountKey, m.query) });
+    reply(answer(m));
   } catch (e) {
     reply({ type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) });
   }

@@ -1,18 +1,21 @@
-// The main thread's side of the cache reader: starts the worker (cache-reader-worker.ts), sends it the window's
-// queries and resolves each with its page. The worker takes them one at a time, in the order asked,
-// each on its own read of the cache file, so a slow search holds that thread, and the main thread's
-// event loop stays free for every other call. A query still waiting its turn when the same window
-// asks again with another text (the person typed on) is not read at all: it fails as superseded
-// (the window drops that answer anyway), so the newest text waits only for the one being read. If the worker cannot start or stops, every query fails
-// with a StoreError that says so (written to stderr once); nothing falls back to reading on the
-// main thread, which is exactly what this thread is for.
+// The main thread's side of the cache reader: starts the worker (cache-reader-worker.ts), sends it
+// the window's queries and resolves each with its page, its page without the total, or its total
+// (the store starts two readers: one for pages, one for totals, so a slow count never holds a
+// page). The worker takes them one at a time, in the order asked, each on its own read of the
+// cache file, so a slow search holds that thread, and the main thread's event loop stays free for
+// every other call. A query still waiting its turn when the same window asks the same question
+// again with another text (the person typed on) is not read at all: it fails as superseded (the
+// window drops that answer anyway), so the newest text waits only for the one being read. If the
+// worker cannot start or stops, every query fails with a StoreError that says so (written to
+// stderr once); nothing falls back to reading on the main thread, which is exactly what this
+// thread is for.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ParsedCampaignQuery } from '../../shared/domain/campaign-query';
-import type { WindowRead } from './campaign-query';
+import type { WindowRead, WindowRows } from './campaign-query';
 import { StoreError } from './errors';
-import { readerReplySchema, type ReaderRequest } from './cache-reader-messages';
+import { readerReplySchema, type ReaderReply, type ReaderRequest, type ReaderRole, type ReadKind } from './cache-reader-messages';
 
 /** The worker as the electron-vite bundle builds it (an entry of its own, beside index.js). */
 export const BUNDLED_READER = 'campaign-cache-reader.js';
@@ -27,19 +30,35 @@ function workerFile(): string {
 export interface CacheReader {
   /** Resolves once the worker runs; rejects, saying why, when it could not start. */
   readonly ready: Promise<void>;
-  /** One page of an account's campaigns (accountKey: the account's key in the cache). */
-  query(accountKey: number, q: ParsedCampaignQuery): Promise<WindowRead>;
+  /** One page of an account's campaigns and its list's total (accountKey: the account's key in the cache). */
+  page(accountKey: number, q: ParsedCampaignQuery): Promise<WindowRead>;
+  /** One page without the total (which may cost far more than the page: WindowQuery.rows). */
+  rows(accountKey: number, q: ParsedCampaignQuery): Promise<WindowRows>;
+  /** How many campaigns the list holds (offset and limit not read). */
+  count(accountKey: number, q: ParsedCampaignQuery): Promise<number>;
   /** Answers the queries already sent, then stops the worker and its connection. */
   close(): Promise<void>;
 }
 
+/** A query sent or waiting its turn, and how its answer is taken. */
+interface Asked {
+  kind: ReadKind;
+  accountKey: number;
+  q: ParsedCampaignQuery;
+  /** Settles the caller's promise with the worker's answer. */
+  take: (m: Exclude<ReaderReply, { type: 'ready' }>) => void;
+  reject: (e: Error) => void;
+}
+
 /**
- * Whether a newer query makes a waiting one pointless: the same list of the same account (sort,
- * statuses, page) with another text, which is what typing on in the search box asks.
+ * Whether a newer query makes a waiting one pointless: the same question (page, rows or count) of
+ * the same list of the same account (sort, statuses, page) with another text, which is what
+ * typing on in the search box asks.
  */
-function supersedes(newer: ParsedCampaignQuery, accountKey: number, older: { accountKey: number; q: ParsedCampaignQuery }): boolean {
+function supersedes(newer: ParsedCampaignQuery, kind: ReadKind, accountKey: number, older: Asked): boolean {
   const o = older.q;
   return (
+    older.kind === kind &&
     older.accountKey === accountKey &&
     o.profileId === newer.profileId &&
     (o.text ?? '') !== (newer.text ?? '') &&
@@ -51,16 +70,15 @@ function supersedes(newer: ParsedCampaignQuery, accountKey: number, older: { acc
   );
 }
 
-export function startCacheReader(file: string, warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): CacheReader {
+export function startCacheReader(
+  file: string,
+  warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
+  /** role: the reader's work, which sizes its page cache (CACHE_SIZE_KB). */
+  opts: { role?: ReaderRole } = {},
+): CacheReader {
   let worker: Worker | null = null;
   let failure: StoreError | null = null;
   let nextId = 1;
-  interface Asked {
-    accountKey: number;
-    q: ParsedCampaignQuery;
-    resolve: (page: WindowRead) => void;
-    reject: (e: Error) => void;
-  }
   /** The query the worker reads now (by request id), and those waiting their turn. */
   const waiting = new Map<number, Asked>();
   const queued: Asked[] = [];
@@ -93,11 +111,11 @@ export function startCacheReader(file: string, warn: (message: string) => void =
     if (next === undefined) return;
     const id = nextId++;
     waiting.set(id, next);
-    w.postMessage({ type: 'query', id, accountKey: next.accountKey, query: next.q } satisfies ReaderRequest);
+    w.postMessage({ type: 'query', id, kind: next.kind, accountKey: next.accountKey, query: next.q } satisfies ReaderRequest);
   };
   const ready = new Promise<void>((resolve, reject) => {
     try {
-      worker = new Worker(workerFile(), { workerData: { file } });
+      worker = new Worker(workerFile(), { workerData: { file, role: opts.role ?? 'reader' } });
     } catch (e) {
       stop((e as Error).message);
       reject(failure);
@@ -118,8 +136,9 @@ export function startCacheReader(file: string, warn: (message: string) => void =
       settle();
       idle();
       if (!w) return;
-      if (m.data.type === 'page') w.resolve({ rows: m.data.rows, damaged: m.data.damaged, total: m.data.total });
-      else w.reject(new StoreError('CACHE_UNAVAILABLE', `The campaign cache could not be read: ${m.data.message}`));
+      if (m.data.type === 'failed')
+        w.reject(new StoreError('CACHE_UNAVAILABLE', `The campaign cache could not be read: ${m.data.message}`));
+      else w.take(m.data);
     });
     worker.on('error', (e) => {
       stop(e.message);
@@ -131,22 +150,44 @@ export function startCacheReader(file: string, warn: (message: string) => void =
     });
   });
   ready.catch(() => undefined);
+  const ask = <T>(
+    kind: ReadKind,
+    accountKey: number,
+    q: ParsedCampaignQuery,
+    take: (m: Exclude<ReaderReply, { type: 'ready' | 'failed' }>) => T | null,
+  ): Promise<T> => {
+    if (failure !== null) return Promise.reject(failure);
+    if (worker === null) return Promise.reject(new StoreError('CACHE_UNAVAILABLE', 'The campaign cache is closed.'));
+    return new Promise<T>((resolve, reject) => {
+      for (let i = queued.length - 1; i >= 0; i--) {
+        if (!supersedes(q, kind, accountKey, queued[i])) continue;
+        const [old] = queued.splice(i, 1);
+        old.reject(new StoreError('QUERY_SUPERSEDED', 'A newer search of this list was asked; this one was not read.'));
+      }
+      queued.push({
+        kind,
+        accountKey,
+        q,
+        reject,
+        take(m) {
+          const value = m.type === 'failed' ? null : take(m);
+          if (value === null)
+            reject(new StoreError('CACHE_UNAVAILABLE', `The campaign cache's reader answered a ${kind} query with a ${m.type}.`));
+          else resolve(value);
+        },
+      });
+      pump();
+      settle();
+    });
+  };
   return {
     ready,
-    query(accountKey, q) {
-      if (failure !== null) return Promise.reject(failure);
-      if (worker === null) return Promise.reject(new StoreError('CACHE_UNAVAILABLE', 'The campaign cache is closed.'));
-      return new Promise<WindowRead>((resolve, reject) => {
-        for (let i = queued.length - 1; i >= 0; i--) {
-          if (!supersedes(q, accountKey, queued[i])) continue;
-          const [old] = queued.splice(i, 1);
-          old.reject(new StoreError('QUERY_SUPERSEDED', 'A newer search of this list was asked; this one was not read.'));
-        }
-        queued.push({ accountKey, q, resolve, reject });
-        pump();
-        settle();
-      });
-    },
+    page: (accountKey, q) =>
+      ask('page', accountKey, q, (m) =>
+        m.type === 'page' && m.total !== null ? { rows: m.rows, damaged: m.damaged, total: m.total } : null,
+      ),
+    rows: (accountKey, q) => ask('rows', accountKey, q, (m) => (m.type === 'page' ? { rows: m.rows, damaged: m.damaged } : null)),
+    count: (accountKey, q) => ask('count', accountKey, q, (m) => (m.type === 'count' ? m.total : null)),
     async close() {
       const w = worker;
       if (w === null) return;

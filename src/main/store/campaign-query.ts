@@ -1,5 +1,5 @@
 // The campaign list a screen shows: one account, sorted by any sortable column, filtered by status
-// and by text, one page at a time, with the total. Every sort walks an index of (account, column,
+// and by text, one page at a time, with the total or without it (then counted apart: WindowQuery). Every sort walks an index of (account, column,
 // id, status) of the campaigns table in order, reading only the index until the page is found (see
 // the query-plan test), so a page costs its size plus the entries it skips, never a sort of the
 // account. The grid's sorts all have an index (cache-file.ts); a sort by another field the list
@@ -236,11 +236,28 @@ export interface DamagedRow {
   reason: string;
 }
 
-/** A page as read from the cache: the campaigns, the rows that did not rebuild, and the total. */
-export interface WindowRead {
+/** A page's rows as read from the cache: the campaigns, and the rows that did not rebuild. */
+export interface WindowRows {
   rows: Campaign[];
   damaged: DamagedRow[];
+}
+
+/** A page as read from the cache with the total of its list. */
+export interface WindowRead extends WindowRows {
   total: number;
+}
+
+/** The window's reads of one connection (createWindowQuery). */
+export interface WindowQuery {
+  /** A page and its list's total, read in one snapshot. */
+  page(accountKey: number, q: ParsedCampaignQuery): WindowRead;
+  /**
+   * A page without the total: what a new search asks first, since counting a common word's
+   * matches (~300 ms at 1,000,000) costs far more than finding its first page (~1 ms).
+   */
+  rows(accountKey: number, q: ParsedCampaignQuery): WindowRows;
+  /** How many campaigns the list holds (offset and limit are not read). */
+  count(accountKey: number, q: ParsedCampaignQuery): number;
 }
 
 /** A stored row as the campaign it was made from, or why it no longer makes one. */
@@ -268,7 +285,7 @@ export function createWindowQuery(
    * the sort index), so bench/search.ts can time both ways on one file in one run.
    */
   opts: { textIndex?: boolean } = {},
-): (accountKey: number, parsed: ParsedCampaignQuery) => WindowRead {
+): WindowQuery {
   const useIndex = opts.textIndex !== false;
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   db.exec(TEXT_MATCH_TABLE_SQL);
@@ -280,7 +297,10 @@ export function createWindowQuery(
   // What the scratch table holds: any change to the data invalidates it; scrolling a filtered
   // list reuses it.
   let matched: { accountKey: number; needle: string; changes: string; size: number } | null = null;
-  const snapshot = db.transaction((fn: () => WindowRead): WindowRead => fn());
+  // One read transaction from choosing the plan to reading the page: the cache writer empties the
+  // text index for a bulk load and builds it again after, and the plan must hold throughout.
+  const inSnapshot = db.transaction((fn: () => unknown): unknown => fn());
+  const snapshot = <T>(fn: () => T): T => inSnapshot(fn) as T;
   const textIndexWhole = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'campaign_text_insert'").pluck();
   /** How the words of the query's text are matched (TextPlan). */
   const planOf = (accountKey: number, q: ParsedCampaignQuery): TextPlan => {
@@ -312,67 +332,98 @@ export function createWindowQuery(
     return [...new Set([...asked, ...held])];
   };
 
-  return (accountKey, parsed) => {
-    const q = parsed.statuses?.length ? { ...parsed, statuses: spelledAsCached(accountKey, parsed.statuses) } : parsed;
-    const readRows = (keys: readonly { id_num: number; id: string }[]): Pick<WindowRead, 'rows' | 'damaged'> => {
-      const rows: Campaign[] = [];
-      const damaged: DamagedRow[] = [];
-      for (const key of keys) {
-        const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
-        if (row === undefined) continue;
-        const rebuilt = rebuildCampaign(row);
-        if ('campaign' in rebuilt) rows.push(rebuilt.campaign);
-        else damaged.push({ key, row, reason: rebuilt.reason });
+  /** The statuses of the query in every spelling the cache holds them (spelledAsCached). */
+  const spelled = (accountKey: number, parsed: ParsedCampaignQuery): ParsedCampaignQuery =>
+    parsed.statuses?.length ? { ...parsed, statuses: spelledAsCached(accountKey, parsed.statuses) } : parsed;
+  /** The query's SQL for its plan, with the scratch table holding the text's matches when the plan uses one. */
+  const prepared = (accountKey: number, q: ParsedCampaignQuery): { plan: TextPlan; built: BuiltQuery } => {
+    const plan = planOf(accountKey, q);
+    const built = buildCampaignQuery(accountKey, q, plan);
+    if (built.matchSql !== null) {
+      const needle = JSON.stringify([built.matchSql, built.matchParams]);
+      const changes = totalChanges.get() as string;
+      if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
+        // Only the connection's temp schema is written: no lock on the database file, no fsync.
+        matched = null;
+        clearMatches.run();
+        const size = db.prepare(built.matchSql).run(...built.matchParams).changes;
+        // Filling the scratch table counted as changes: remember the count after it.
+        matched = { accountKey, needle, changes: totalChanges.get() as string, size };
       }
-      return { rows, damaged };
-    };
-    // One read transaction from choosing the plan to reading the page: the cache writer empties
-    // the text index for a bulk load and builds it again after, and the plan must hold throughout.
-    return snapshot(() => {
-      const plan = planOf(accountKey, q);
-      const built = buildCampaignQuery(accountKey, q, plan);
-      if (built.matchSql !== null) {
-        const needle = JSON.stringify([built.matchSql, built.matchParams]);
-        const changes = totalChanges.get() as string;
-        if (!matched || matched.accountKey !== accountKey || matched.needle !== needle || matched.changes !== changes) {
-          // Only the connection's temp schema is written: no lock on the database file, no fsync.
-          matched = null;
-          clearMatches.run();
-          const size = db.prepare(built.matchSql).run(...built.matchParams).changes;
-          // Filling the scratch table counted as changes: remember the count after it.
-          matched = { accountKey, needle, changes: totalChanges.get() as string, size };
-        }
-      }
-      // Statements are prepared per call: there are a few dozen shapes and preparing is
-      // microseconds, cheaper than a cache that grows with every status combination. The count is
-      // remembered while nothing changes, since scrolling asks for it with every page.
-      const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
-      const changesNow = totalChanges.get() as string;
-      if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
-        const value = db
-          .prepare(built.countSql)
-          .pluck()
-          .get(...built.countParams) as number;
-        lastCount = { key: countKey, changes: changesNow, total: value };
-      }
-      const total = lastCount.total;
-      let keys: unknown[];
-      if (useIndex && built.fewPageSql !== null && matched !== null && matched.size <= FEW_MATCHES) {
-        keys = db.prepare(built.fewPageSql).all(...built.fewPageParams);
-      } else if (q.offset > total / 2 && q.offset < total) {
-        // A page past the middle is read from the other end (same order, reversed), so no page
-        // skips more than half of the list.
-        const limit = Math.min(q.limit, total - q.offset);
-        const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
-        const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit }, plan);
-        keys = db
-          .prepare(back.pageSql)
-          .all(...back.pageParams)
-          .reverse();
-      } else {
-        keys = db.prepare(built.pageSql).all(...built.pageParams);
-      }
-      return { ...readRows(keys.map((k) => keyRow.parse(k))), total };
-    });
+    }
+    return { plan, built };
+  };
+  /**
+   * The list's total. Statements are prepared per call: there are a few dozen shapes and preparing
+   * is microseconds, cheaper than a cache that grows with every status combination. The count is
+   * remembered while nothing changes, since scrolling on may need it with every page.
+   */
+  const totalOf = (built: BuiltQuery): number => {
+    const countKey = `${built.countSql}|${JSON.stringify(built.countParams)}`;
+    const changesNow = totalChanges.get() as string;
+    if (!lastCount || lastCount.key !== countKey || lastCount.changes !== changesNow) {
+      const value = db
+        .prepare(built.countSql)
+        .pluck()
+        .get(...built.countParams) as number;
+      lastCount = { key: countKey, changes: changesNow, total: value };
+    }
+    return lastCount.total;
+  };
+  /** The keys of the page's rows; `total` (when known) lets a page past the middle be read from the other end. */
+  const pageKeys = (accountKey: number, q: ParsedCampaignQuery, plan: TextPlan, built: BuiltQuery, total: number | null): unknown[] => {
+    if (useIndex && built.fewPageSql !== null && matched !== null && matched.size <= FEW_MATCHES) {
+      return db.prepare(built.fewPageSql).all(...built.fewPageParams);
+    }
+    if (total !== null && q.offset > total / 2 && q.offset < total) {
+      // A page past the middle is read from the other end (same order, reversed), so no page
+      // skips more than half of the list.
+      const limit = Math.min(q.limit, total - q.offset);
+      const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
+      const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit }, plan);
+      return db
+        .prepare(back.pageSql)
+        .all(...back.pageParams)
+        .reverse();
+    }
+    return db.prepare(built.pageSql).all(...built.pageParams);
+  };
+  const readRows = (accountKey: number, keys: readonly unknown[]): WindowRows => {
+    const rows: Campaign[] = [];
+    const damaged: DamagedRow[] = [];
+    for (const key of keys.map((k) => keyRow.parse(k))) {
+      const row = rowStmt.get(accountKey, key.id_num, key.id) as Record<string, unknown> | undefined;
+      if (row === undefined) continue;
+      const rebuilt = rebuildCampaign(row);
+      if ('campaign' in rebuilt) rows.push(rebuilt.campaign);
+      else damaged.push({ key, row, reason: rebuilt.reason });
+    }
+    return { rows, damaged };
+  };
+
+  return {
+    page: (accountKey, parsed) =>
+      snapshot(() => {
+        const q = spelled(accountKey, parsed);
+        const { plan, built } = prepared(accountKey, q);
+        const total = totalOf(built);
+        return { ...readRows(accountKey, pageKeys(accountKey, q, plan, built, total)), total };
+      }),
+    rows: (accountKey, parsed) =>
+      snapshot(() => {
+        const q = spelled(accountKey, parsed);
+        const { plan, built } = prepared(accountKey, q);
+        // The first page never needs the total. A later one does, to choose the end it is read
+        // from: by then the text's matches are in the scratch table (plans 'index' and 'scan'), so
+        // counting them is cheap, and remembered while nothing changes.
+        const total = q.offset > 0 ? totalOf(built) : null;
+        return readRows(accountKey, pageKeys(accountKey, q, plan, built, total));
+      }),
+    count: (accountKey, parsed) =>
+      snapshot(() => {
+        // Planned as the list's first page is: a common word is counted by the text index alone.
+        const q = { ...spelled(accountKey, parsed), offset: 0 };
+        return totalOf(prepared(accountKey, q).built);
+      }),
   };
 }

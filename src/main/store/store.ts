@@ -38,7 +38,7 @@ export interface Store {
   readonly profiles: ProfilesRepo;
   readonly accounts: AccountsRepo;
   readonly campaigns: CampaignsRepo;
-  /** Resolves once the campaign cache's writer and reader run; rejects, saying why, when one cannot start. */
+  /** Resolves once the campaign cache's writer and readers run; rejects, saying why, when one cannot start. */
   readonly ready: Promise<void>;
   readonly apps: AppsRepo;
   readonly tasks: TasksRepo;
@@ -97,14 +97,16 @@ export function openStore(opts: OpenStoreOptions): Store {
   const read = new BetterSqlite3(cacheFile, { readonly: true, fileMustExist: true });
   cachePragmas(read, 'main');
   const reader = startCacheReader(cacheFile);
-  const campaigns = createCampaignsRepo(ctx, accounts, quarantine, { read, writer, reader });
+  // Totals are counted on a thread of their own, so a page never waits behind a count.
+  const counter = startCacheReader(cacheFile, undefined, { role: 'counter' });
+  const campaigns = createCampaignsRepo(ctx, accounts, quarantine, { read, writer, reader, counter });
   return {
     file: opts.file,
     migration,
     profiles: createProfilesRepo(ctx),
     accounts,
     campaigns,
-    ready: Promise.all([writer.ready, reader.ready]).then(() => undefined),
+    ready: Promise.all([writer.ready, reader.ready, counter.ready]).then(() => undefined),
     apps: createAppsRepo(ctx),
     tasks: createTasksRepo(ctx, quarantine),
     drafts: createDraftsRepo(ctx, outbox, quarantine),
@@ -122,7 +124,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       // connections, because closing a file's last writable connection copies what its log still
       // holds into it (SQLite does that; a read-only one cannot).
       if (read.open) read.close();
-      await reader.close();
+      await Promise.all([reader.close(), counter.close()]);
       await writer.close();
       if (db.open) db.close();
     },

@@ -1,6 +1,7 @@
 // What a screen asks of the campaign cache (campaigns.query and campaigns.records): one account,
-// sorted, filtered by status and text, one page at a time. One schema with one set of limits and
-// defaults, checked by the contract and again by the store.
+// sorted, filtered by status and text, one page at a time; and of the same list its total alone
+// (campaigns.count). One schema with one set of limits and defaults, checked by the contract and
+// again by the store.
 import { z } from 'zod';
 import { accountIdSchema, SORTABLE_CAMPAIGN_FIELDS } from './campaign';
 
@@ -36,3 +37,10 @@ export const DEFAULT_CAMPAIGN_SORT = { field: 'name', direction: 'asc' } as cons
 export type ParsedCampaignQuery = z.output<typeof campaignQuerySchema> & {
   sort: NonNullable<z.output<typeof campaignQuerySchema>['sort']>;
 };
+
+/**
+ * A list without a page (campaigns.count): what the total counts. Its own question because
+ * counting a common word's matches costs far more than its first page (issue #29).
+ */
+export const campaignListSchema = campaignQuerySchema.omit({ limit: true, offset: true });
+export type CampaignList = z.input<typeof campaignListSchema>;

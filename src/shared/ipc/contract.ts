@@ -8,7 +8,7 @@ import { pushEventSchema, taskSchema, taskUpdateSchema } from '../domain/push';
 import { accountCapabilitiesSchema, CAPABILITIES, CAPABILITY_STATES } from '../domain/capabilities';
 import { clientSecretSchema, profileCreateSchema, profileFieldsSchema, SIGN_IN_FLOWS } from '../domain/profile';
 import { OUTBOX_ITEM_KINDS, OUTBOX_STATES, UNSENT_OUTBOX_STATES } from '../domain/outbox';
-import { campaignQuerySchema } from '../domain/campaign-query';
+import { campaignListSchema, campaignQuerySchema } from '../domain/campaign-query';
 import { ACCOUNT_TYPES } from '../domain/account';
 import { deskErrorSchema, type Result } from '../errors';
 import { unsentListSchema } from '../domain/unsent';
@@ -442,11 +442,22 @@ export const channels = {
     input: campaignQuerySchema,
     output: z.object({ rows: z.array(campaignRowSchema), total: z.number().int(), syncedAt: z.number().nullable() }),
   },
-  /** campaigns.query with each row's every cached field (unknown ones included), for the grid's chosen columns. */
+  /**
+   * campaigns.query with each row's every cached field (unknown ones included), for the grid's
+   * chosen columns. With withTotal false the total is not counted (null): the grid asks it of
+   * campaigns.count beside the first page, since counting a common word's matches costs far more
+   * than the page (issue #29), and not again for the pages it reads while scrolling.
+   */
   'campaigns.records': {
-    input: campaignQuerySchema,
-    output: z.object({ rows: z.array(campaignRecordSchema), total: z.number().int(), syncedAt: z.number().nullable() }),
+    input: campaignQuerySchema.extend({ withTotal: z.boolean().optional() }),
+    output: z.object({ rows: z.array(campaignRecordSchema), total: z.number().int().nullable(), syncedAt: z.number().nullable() }),
   },
+  /**
+   * How many campaigns the list (campaigns.records' query without its page) holds. Counted on a
+   * reader of its own, so it never holds a page; a count still waiting when the same list is asked
+   * with another text is not read (fails as conflict).
+   */
+  'campaigns.count': { input: campaignListSchema, output: z.object({ total: z.number().int() }) },
   /** The saved window state (views.save writes it whole). */
   'views.load': { input: empty, output: windowViewSchema },
   'views.save': { input: windowViewSchema, output: ok },

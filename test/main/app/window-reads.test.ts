@@ -129,4 +129,55 @@ describe('campaign reads off the main thread', () => {
     expect(first.status).toBe('fulfilled');
     expect(other.status).toBe('fulfilled');
   });
+
+  it('answers a page while a slow count of the list runs: counts have a reader of their own', async () => {
+    const order: string[] = [];
+    // "q" is in no row and too short for the text index: counting it reads every row of the account.
+    const count = env.core.handlers['campaigns.count']({ ...ACCOUNT, text: 'q' }).then((c) => {
+      order.push('count');
+      return c.total;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The next keystroke's page (no text: a walk of the name index, ~1 ms), asked without its total.
+    const page = env.core.handlers['campaigns.records']({ ...ACCOUNT, limit: 50, offset: 0, withTotal: false }).then((p) => {
+      order.push('page');
+      return p;
+    });
+    const [total, rows] = await Promise.all([count, page]);
+    expect(total).toBe(0);
+    expect(rows.rows).toHaveLength(50);
+    expect(rows.total).toBeNull();
+    // On one reader the page waited for the count, which was asked first.
+    expect(order).toEqual(['page', 'count']);
+  });
+
+  it('counts what the page with its total says, for short words, statuses and none', async () => {
+    // (This file's rows bypass the text index: longer words are checked in campaign-text-index.test.ts.)
+    for (const list of [{}, { statuses: ['PAUSED'] }, { text: '5' }, { statuses: ['PAUSED'], text: '7 q' }]) {
+      const withTotal = await env.core.handlers['campaigns.records']({ ...ACCOUNT, ...list, limit: 10, offset: 0 });
+      expect((await env.core.handlers['campaigns.count']({ ...ACCOUNT, ...list })).total, JSON.stringify(list)).toBe(withTotal.total);
+    }
+    expect((await env.core.handlers['campaigns.count']({ ...ACCOUNT, statuses: ['PAUSED'] })).total).toBe(ROWS / 2);
+    // "5" is too short for the index: tested on each row's id, name and branding.
+    const withFive = Array.from({ length: ROWS }, (_, i) => i).filter((i) =>
+      [String(8_000_000 + i), `Campaign ${i}`, `Brand ${i % 97}`].some((f) => f.includes('5')),
+    ).length;
+    expect((await env.core.handlers['campaigns.count']({ ...ACCOUNT, text: '5' })).total).toBe(withFive);
+  });
+
+  it('does not count a waiting count of the list the person typed past', async () => {
+    const count = (text: string) => env.core.handlers['campaigns.count']({ ...ACCOUNT, text });
+    const [q, qu, qua] = await Promise.allSettled([count('q'), count('qu'), count('qua')]);
+    expect(q).toMatchObject({ status: 'fulfilled', value: { total: 0 } });
+    expect(qu).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
+    expect(qua).toMatchObject({ status: 'fulfilled', value: { total: 0 } });
+    // A waiting page is not taken for a count (nor the other way round), nor a count of another list.
+    const [first, page, other, last] = await Promise.allSettled([
+      count('zq'),
+      env.core.handlers['campaigns.records']({ ...ACCOUNT, text: 'qz', limit: 50, offset: 0, withTotal: false }),
+      env.core.handlers['campaigns.count']({ ...ACCOUNT, text: 'qz', statuses: ['PAUSED'] }),
+      count('qj'),
+    ]);
+    expect([first.status, page.status, other.status, last.status]).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+  });
 });

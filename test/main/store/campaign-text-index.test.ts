@@ -1,7 +1,7 @@
 // The text index (cache-file.ts, campaign_text) answers the search box exactly as reading every
 // row did: the same campaigns, totals and order for rare words (looked up in the index), common
 // ones (the sort index walked, rows tested), short words beside long ones, status filters and
-// later pages; it follows every write of the cache, and after a bulk load (which empties it) it
+// later pages, whether the total comes with the page or is counted apart (campaigns.count); it follows every write of the cache, and after a bulk load (which empties it) it
 // is built again while searches keep answering by reading the rows.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,13 @@ async function check(text: string, extra: Omit<CampaignQuery, 'profileId' | 'acc
     if (page.rows.length < 1000) break;
   }
   expect([...all].sort(byId), text).toEqual(expected.map((c) => c.id).sort(byId));
+  // Asked apart (what the grid does for a new search): the total counted on its own reader, and
+  // the pages without it (the first and a later one) hold the same rows.
+  expect(await t.store.campaigns.countWindow({ ...ACME, ...extra, text }), `${text} count`).toBe(expected.length);
+  for (const offset of [0, 1000]) {
+    const rows = (await t.store.campaigns.readRows({ ...ACME, ...extra, text, limit: 1000, offset })).rows.map((c) => c.id);
+    expect(rows, `${text} rows from ${offset}`).toEqual(all.slice(offset, offset + 1000));
+  }
   // In the sort's order: the sync path (the main thread's connection) reads the same pages.
   expect(all.slice(0, 1000), `${text} order`).toEqual(
     t.store.campaigns.query({ ...ACME, ...extra, text, limit: 1000 }).rows.map((c) => c.id),
