@@ -149,6 +149,8 @@ describe('Connections: add connection, add account, work offline', () => {
   it('stops a running refresh from the top bar, keeping what was cached', async () => {
     const { page } = app;
     await page.getByTestId('connection-sandbox-demo').getByTestId(`account-${account.account_id}`).click();
+    // The account's total once counted (the grid shows "Counting…" until then).
+    await expect.poll(() => page.getByTestId('campaign-count').textContent()).toMatch(/^[\d,]+ campaigns?$/);
     const before = await page.getByTestId('campaign-count').textContent();
     // The service answers this account's list slowly, so the refresh is still running when stopped.
     await sandboxJson(app.sandboxUrl, '/_sandbox/faults', {

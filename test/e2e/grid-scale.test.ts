@@ -32,8 +32,14 @@ beforeAll(async () => {
   // The grid reads campaigns.records (each row with every field the service sent).
   table.handlers['campaigns.records'] = async (a) => {
     queries += 1;
-    return { rows: rows.slice(a.offset, a.offset + a.limit).map((r) => ({ ...r, fields: {} })), total: N, syncedAt: Date.now() };
+    return {
+      rows: rows.slice(a.offset, a.offset + a.limit).map((r) => ({ ...r, fields: {} })),
+      total: a.withTotal === false ? null : N,
+      syncedAt: Date.now(),
+    };
   };
+  // ... and its total apart (issue #29).
+  table.handlers['campaigns.count'] = async () => ({ total: N });
   table.handlers['activity.list'] = async () => [];
   server = await startBrowserServer({
     handlers: table.handlers,

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, 
 import type { CampaignRecord } from '../../../shared/ipc/contract';
 import { VirtualGrid, type GridColumn } from '../../components/virtual-grid';
 import { formatCount } from '../../lib/format';
-import { PAGE_SIZE, rowAt, useCampaigns } from '../../stores/campaigns-store';
+import { gridRowCount, PAGE_SIZE, rowAt, useCampaigns, type CampaignsState } from '../../stores/campaigns-store';
 import { accountKey, useStatus } from '../../stores/status-store';
 import { DEFAULT_ACCOUNT_VIEW, useViews, viewKey } from '../../stores/view-store';
 import { selectedAccount, useWorkspace } from '../../stores/workspace-store';
@@ -39,6 +39,13 @@ function pickColumn(picked: Record<string, CampaignRecord>, all: boolean): GridC
       />
     ),
   };
+}
+
+/** The toolbar's count: never a number the count has not given (rows read so far are not the total). */
+function countText(s: Pick<CampaignsState, 'loadedOnce' | 'total'>, filtered: boolean): string {
+  if (!s.loadedOnce) return 'Loading...';
+  if (s.total === null) return filtered ? 'Counting matches…' : 'Counting campaigns…';
+  return `${formatCount(s.total)} campaign${s.total === 1 ? '' : 's'}${filtered ? ' match' : ''}`;
 }
 
 const NO_STATUSES: readonly string[] = [];
@@ -139,7 +146,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
           </select>
         </label>
         <span className="toolbar-count muted" data-testid="campaign-count">
-          {s.loadedOnce ? `${formatCount(s.total)} campaign${s.total === 1 ? '' : 's'}${filtered ? ' match' : ''}` : 'Loading...'}
+          {countText(s, filtered)}
         </span>
         <ColumnChooser columns={chosen} onChange={(next) => patchView({ columns: next })} />
         <button
@@ -162,7 +169,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
         <div className="grid-frame" onMouseDownCapture={onPointer} onKeyDownCapture={onKeys}>
           <VirtualGrid
             columns={columns}
-            rowCount={s.total}
+            rowCount={gridRowCount(s)}
             rowHeight={ROW_HEIGHT}
             getRow={getRow}
             selectedIndex={selectedIndex}

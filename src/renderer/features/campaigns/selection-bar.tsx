@@ -45,7 +45,10 @@ export function SelectionBar({
   const picked = useCampaigns((s) => Object.keys(s.picked).length);
   const allPicked = useCampaigns((s) => s.allPicked);
   const total = useCampaigns((s) => s.total);
-  const count = allPicked ? total : picked;
+  // Everything matching is picked before it is counted: something is picked all the same.
+  const counting = allPicked && total === null;
+  const count = allPicked ? (total ?? 0) : picked;
+  const some = counting || count > 0;
 
   const run = async (what: () => Promise<string>) => {
     try {
@@ -75,14 +78,16 @@ export function SelectionBar({
 
   return (
     <div className="selection-bar" role="toolbar" aria-label="Picked campaigns">
-      <span data-testid="picked-count">{count > 0 ? `${formatCount(count)} selected` : 'None selected'}</span>
+      <span data-testid="picked-count">
+        {counting ? 'All selected (counting…)' : count > 0 ? `${formatCount(count)} selected` : 'None selected'}
+      </span>
       <button type="button" onClick={() => useCampaigns.getState().pickAll()} data-testid="pick-all" disabled={total === 0}>
-        Select all {formatCount(total)}
+        {total === null ? 'Select all' : `Select all ${formatCount(total)}`}
       </button>
       <button
         type="button"
         onClick={() => void run(() => copyPicked(columns))}
-        disabled={count === 0}
+        disabled={!some}
         data-testid="copy-picked"
         title="Copy as TSV (Ctrl+C in the table)"
       >
@@ -91,13 +96,13 @@ export function SelectionBar({
       <button
         type="button"
         onClick={() => void run(duplicate)}
-        disabled={count === 0}
+        disabled={!some}
         data-testid="duplicate-picked"
         title="Make a draft of each picked campaign (nothing is posted)"
       >
         Duplicate to drafts
       </button>
-      {count > 0 ? (
+      {some ? (
         <button type="button" onClick={() => useCampaigns.getState().clearPicks()} data-testid="clear-picks">
           Clear
         </button>
