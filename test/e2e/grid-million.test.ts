@@ -209,6 +209,57 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
     expect(moves).toBe(0);
   });
 
+  it('on a jump, renders the rows on screen before the frame is painted and the rows around them in a task after it', async () => {
+    // A fling's frame was the scroll event's render of every row of the window (the screen and
+    // the rows kept ahead and behind it), then their style, layout and paint: the rows off screen
+    // now follow in a render of their own.
+    await grid().evaluate((el) => (el.scrollTop = 2_000_000));
+    await whenStill();
+    const batches = await grid().evaluate(
+      (el) =>
+        new Promise<{ first: number; all: number; onScreen: number; ring: number }>((resolve) => {
+          const body = el.querySelector('.vg-body')!;
+          const rowsOf = [...body.children];
+          /** Rows whose content changed, per delivery of the observer: the first holds what the scroll event rendered. */
+          const deliveries: Set<Element>[] = [];
+          const observer = new MutationObserver((list) => {
+            const rows = new Set<Element>();
+            for (const m of list) {
+              const node = m.target instanceof Element ? m.target : m.target.parentElement;
+              const row = node?.closest('[role="row"]');
+              if (row) rows.add(row);
+            }
+            deliveries.push(rows);
+          });
+          observer.observe(body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['style'] });
+          // Far enough that every row of the window is a new one.
+          el.scrollTop += 300_000;
+          let frames = 0;
+          const tick = () => {
+            if (++frames < 20) return requestAnimationFrame(tick);
+            observer.disconnect();
+            const header = el.querySelector<HTMLElement>('.vg-header')!.offsetHeight;
+            const rowHeight = (rowsOf[0] as HTMLElement).offsetHeight;
+            resolve({
+              first: deliveries[0]?.size ?? 0,
+              all: new Set(deliveries.flatMap((d) => [...d])).size,
+              onScreen: Math.ceil((el.clientHeight - header) / rowHeight) + 1,
+              ring: rowsOf.length,
+            });
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    expect(batches.first).toBeGreaterThan(0);
+    expect(batches.first).toBeLessThanOrEqual(batches.onScreen);
+    // The rest of the window came after: every row element shows a row of the new place.
+    expect(batches.ring).toBeGreaterThan(batches.onScreen);
+    expect(batches.all).toBe(batches.ring);
+    const names = await namesInView();
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.every((n) => n.startsWith('Generated campaign'))).toBe(true);
+  });
+
   it('gives assistive technology the rows in list order while their elements are reused out of order', async () => {
     // Mid-list, the rows' elements sit in the DOM in the order of their slots (a scroll reuses them
     // in place); Chromium's accessibility tree (what a screen reader reads) must still list them

@@ -6,7 +6,9 @@
 //   with a margin renders nothing; when the margin runs low they move on in React's next task;
 // - when rows on screen are not in the DOM (a jump, a fast fling), they are rendered in the scroll
 //   event itself (flushSync), before the frame is painted: waiting for React's next task painted
-//   frames of empty space where rows belong (grid-window.ts has the rules);
+//   frames of empty space where rows belong (grid-window.ts has the rules). Only those rows: the
+//   rest of the window follows in React's next task, so the frame styles and lays out half the rows
+//   (with Chromium's CPU slowed 4x, flings at 1,000,000 rows made 44-76 long tasks instead of 91-133);
 // - rows are keyed by their slot, not by campaign, and memoized: a row scrolled in takes over the
 //   elements of one scrolled out, and a row that stays is not rendered again. They stay in slot
 //   order in the DOM (placed by `top`, so the order is not seen): in list order, every move of the
@@ -36,6 +38,7 @@ import {
   windowChange,
   windowFor,
   type GridWindow,
+  type Rows,
 } from './grid-window';
 
 export interface GridColumn<T> {
@@ -134,6 +137,12 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     setWin((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
   }, [screenAt, viewport, rowCount]);
 
+  /**
+   * The rows on screen while a scroll event renders them alone (see onScroll); null otherwise. The
+   * other slots of the ring then keep the rows they hold (`drawn`) until the next render.
+   */
+  const [urgent, setUrgent] = useState<Rows | null>(null);
+  const drawn = useRef<ReactNode[]>([]);
   const lastTop = useRef(0);
   const onScroll = useCallback(() => {
     const el = scroller.current;
@@ -149,10 +158,16 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     if (change === 'keep') return;
     const next = windowFor(screen, rowCount, down, moved);
     const update = () => setWin(next);
+    if (change !== 'now') return update();
     // The browser fires at most one scroll event per frame: rendering here puts the missing rows in
-    // the DOM before this frame is painted.
-    if (change === 'now') flushSync(update);
-    else update();
+    // the DOM before this frame is painted. Only the rows on screen: the window's margin follows in
+    // a render of its own (React's next task), so a fling's frame renders, styles and lays out half
+    // the rows it did.
+    flushSync(() => {
+      setUrgent(screen);
+      update();
+    });
+    setUrgent(null);
   }, [screenAt, spaceAt, rowHeight, rowCount, shift]);
 
   const wantFrom = Math.max(0, start - win.before);
@@ -258,9 +273,15 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const first = Math.max(0, last - ring);
   const rows: ReactNode[] = new Array<ReactNode>(ring).fill(null);
   const listOrder: string[] = [];
+  const keep = urgent !== null && drawn.current.length === ring ? drawn.current : null;
   for (let i = first; i < last; i++) {
-    const row = getRow(i);
     listOrder.push(`${rowIdPrefix}${i}`);
+    // Off screen during a scroll event's render: the slot's element as it was (React skips it).
+    if (keep !== null && (i < urgent!.start || i >= urgent!.end) && keep[i % ring]) {
+      rows[i % ring] = keep[i % ring];
+      continue;
+    }
+    const row = getRow(i);
     rows[i % ring] = (
       <GridRow
         key={i % ring}
@@ -276,6 +297,9 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       />
     );
   }
+  // What each slot shows, for the next scroll event's render (a cache of elements, not state: a
+  // render that is thrown away leaves elements that are still right for their slots).
+  drawn.current = rows;
 
   return (
     <div
