@@ -23,6 +23,7 @@ import { refreshCost, waitForListBudget } from './refresh-budget';
 import { systemClock, type Clock } from '../clock/clock';
 import { turnTaker } from '../clock/turns';
 import { DEFAULT_LISTING_LAG_MS, justPostedCampaignIds } from './posted';
+import { ListingStartDeadlines } from './listing-deadline';
 
 export interface RefreshDeps {
   store: Store;
@@ -37,14 +38,12 @@ export interface RefreshDeps {
   /** Backoff before a failed page is read again, when the answer named no Retry-After (default READ_RETRY_BACKOFF). */
   retryBackoff?: { baseMs: number; maxMs: number };
   /**
-   * How long the unpaged listing may take to start answering (its headers) before the refresh
-   * reads pages instead (default LISTING_START_MS).
+   * The least time the unpaged listing may take to start answering (its headers) before the
+   * refresh reads pages instead (default LISTING_START_MS; longer for a large or slow account:
+   * listing-deadline.ts).
    */
   listingStartMs?: number;
 }
-
-/** Default wait for the unpaged listing's headers: a service slower to start is read in pages. */
-export const LISTING_START_MS = 15_000;
 
 export type RefreshOutcome = 'done' | 'cancelled' | 'failed' | 'skipped';
 
@@ -76,11 +75,17 @@ export class Refresher {
   readonly apps: AppsRefresher;
   /** What each account's last listing looked like: its total, and the page size when the service capped it. */
   readonly #lastListing = new Map<string, { total: number; pageSize: number | null }>();
+  /** How long each account's unpaged listing may take to start. */
+  readonly #starts: ListingStartDeadlines;
   #closed = false;
 
   constructor(deps: RefreshDeps) {
     this.#deps = deps;
     this.apps = new AppsRefresher(deps);
+    this.#starts = new ListingStartDeadlines({
+      clock: deps.clock ?? systemClock,
+      ...(deps.listingStartMs !== undefined ? { baseMs: deps.listingStartMs } : {}),
+    });
   }
 
   cancel(ref: AccountRef): void {
@@ -176,13 +181,22 @@ export class Refresher {
         );
       // Records the cache holds already, by their bytes' digest, are not parsed or written again.
       const digests = new KnownDigests(account, refreshes);
+      // The account's size as the last listing counted it, else as cached (counted off this thread).
+      const size =
+        this.#lastListing.get(keyOf(ref))?.total ??
+        (await store.campaigns.countWindow({ profileId: ref.profileId, accountId: ref.accountId }).catch(() => null));
+      const startMs = this.#starts.deadlineMs(keyOf(ref), size);
       const whole = () =>
-        order.stream((sort) =>
-          client.streamCampaigns(
-            ref.accountId,
-            { fetchLevel: 'RAP', ...(sort ? { sort } : {}) },
-            { ...call, headersTimeoutMs: this.#deps.listingStartMs ?? LISTING_START_MS },
-            { known: digests.for(sort) },
+        this.#starts.watch(
+          keyOf(ref),
+          startMs,
+          order.stream((sort) =>
+            client.streamCampaigns(
+              ref.accountId,
+              { fetchLevel: 'RAP', ...(sort ? { sort } : {}) },
+              { ...call, headersTimeoutMs: startMs },
+              { known: digests.for(sort) },
+            ),
           ),
         );
       const byId = async (ids: string[]) =>

@@ -56,7 +56,7 @@ export const addProfile = (e: Env, url = e.serviceUrl): Promise<Profile> =>
     redirectUri: null,
   });
 
-const progressOf = (e: Env) =>
+export const progressOf = (e: Env) =>
   e.events
     .filter((x) => x.event === 'sync.progress' && (x.payload as SyncProgress).accountId === SHOP)
     .map((x) => x.payload as SyncProgress);

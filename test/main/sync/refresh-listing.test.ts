@@ -4,8 +4,9 @@
 // ends with the cache equal to what the service holds, and a failed read never marks the
 // connection offline.
 import { describe, expect, it } from 'vitest';
-import { cachedIds, closeEachEnv, connectionOf, refreshUnder, serviceIds, SHOP, walkFixtures } from './listing-support';
+import { cachedIds, closeEachEnv, connectionOf, ended, progressOf, refreshUnder, serviceIds, SHOP, walkFixtures } from './listing-support';
 import { listReads } from './support';
+import { requestLog } from '../../helpers/sandbox';
 
 closeEachEnv();
 
@@ -77,6 +78,34 @@ describe('a refresh of a listing that is not a snapshot', () => {
     expect(last).toMatchObject({ state: 'done', message: null });
     expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
     expect(await connectionOf(e, p.id)).toBe('online');
+  }, 300_000);
+  it('gives a service slow to start its unpaged answer twice as long at each refresh, until the answer is read whole again', async () => {
+    // Its headers come after 1 s; the refresh waits 300 ms, then reads pages. A service that builds
+    // a large answer before sending it is that slow at every refresh: read in pages for ever, a
+    // million campaigns would cost a thousand list reads.
+    const { e, p, last } = await refreshUnder(
+      walkFixtures(300),
+      { slow_start: 1_000, page_size_cap: undefined },
+      { tuning: { listingStartMs: 300, pageSize: 100 } },
+    );
+    expect(last).toMatchObject({ state: 'done', message: null });
+    const refreshAgain = async () => {
+      const log = await requestLog(e.sandbox, 0);
+      const since = log.length > 0 ? log[log.length - 1].seq : 0;
+      const before = progressOf(e).length;
+      await e.core.handlers['sync.refresh']({ profileId: p.id, accountId: SHOP });
+      const end = await ended(e, before);
+      return { end, reads: (await listReads(e.sandbox, SHOP, since)).length };
+    };
+    // 600 ms: pages again.
+    const second = await refreshAgain();
+    expect(second.end).toMatchObject({ state: 'done', message: null });
+    expect(second.reads).toBeGreaterThan(2);
+    // 1.2 s: the unpaged answer, one list read.
+    const third = await refreshAgain();
+    expect(third.end).toMatchObject({ state: 'done', message: null });
+    expect(third.reads).toBe(1);
+    expect(await cachedIds(e, p.id)).toEqual(await serviceIds(e));
   }, 300_000);
 });
 
