@@ -130,6 +130,20 @@ describe('campaign reads off the main thread', () => {
     expect(other.status).toBe('fulfilled');
   });
 
+  it('reads the newest waiting page first: rows scrolled or switched to do not wait behind pages scrolled past', async () => {
+    const order: string[] = [];
+    const page = (label: string, q: { text?: string; offset: number }) =>
+      env.core.handlers['campaigns.records']({ ...ACCOUNT, limit: 50, withTotal: false, ...q }).then(() => order.push(label));
+    // A fling asked four pages of a slow list (each reads every row: "q" is too short for the text
+    // index), then the person stopped on another list (a walk of the name index, ~1 ms).
+    const slow = [0, 1, 2, 3].map((k) => page(`slow ${k}`, { text: 'q', offset: 50 * k }));
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = page('newest', { offset: 0 });
+    await Promise.all([...slow, now]);
+    // The first slow page was being read; of those waiting, the newest went first (last, in the order asked).
+    expect(order).toEqual(['slow 0', 'newest', 'slow 3', 'slow 2', 'slow 1']);
+  });
+
   it('answers a page while a slow count of the list runs: counts have a reader of their own', async () => {
     const order: string[] = [];
     // "q" is in no row and too short for the text index: counting it reads every row of the account.
