@@ -40,7 +40,7 @@ interface Built {
   textIndexMs: number;
 }
 
-function buildCache(dir: string, n: number): Built {
+export function buildCache(dir: string, n: number): Built {
   const file = join(dir, 'campaigns.sqlite');
   prepareCacheFile(file, null);
   const db = new Database(file);

@@ -3,6 +3,12 @@
 import { z } from 'zod';
 import type { Campaign } from '../../shared/domain/campaign';
 import { campaignQuerySchema } from '../../shared/domain/campaign-query';
+import { SEEN_VALUE_COLUMNS, type SeenValueColumn } from './seen-values';
+
+const seenValuesShape = Object.fromEntries(SEEN_VALUE_COLUMNS.map((c) => [c, z.array(z.string())])) as Record<
+  SeenValueColumn,
+  z.ZodArray<z.ZodString>
+>;
 
 /** A checked query with its defaults filled in (ParsedCampaignQuery), and the account's key in the cache. */
 const parsedQuerySchema = campaignQuerySchema.required({ sort: true });
@@ -17,6 +23,8 @@ export type ReadKind = (typeof READ_KINDS)[number];
 
 export const readerRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('query'), id: z.number(), kind: z.enum(READ_KINDS), accountKey: z.number().int(), query: parsedQuerySchema }),
+  /** The values seen in the account's cache (seen-values.ts). */
+  z.object({ type: z.literal('values'), id: z.number(), accountKey: z.number().int() }),
   z.object({ type: z.literal('close') }),
 ]);
 export type ReaderRequest = z.infer<typeof readerRequestSchema>;
@@ -44,6 +52,7 @@ export const readerReplySchema = z.discriminatedUnion('type', [
     total: z.number().int().nullable(),
   }),
   z.object({ type: z.literal('count'), id: z.number(), total: z.number().int() }),
+  z.object({ type: z.literal('values'), id: z.number(), values: z.object(seenValuesShape) }),
   z.object({ type: z.literal('failed'), id: z.number().nullable(), message: z.string() }),
 ]);
 export type ReaderReply = z.infer<typeof readerReplySchema>;

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { cachePragmas } from './cache-file';
 import { createWindowQuery } from './campaign-query';
+import { seenValuesQuery } from './seen-values';
 import { readerRequestSchema, readerWorkerDataSchema, type ReaderReply, type ReaderRequest } from './cache-reader-messages';
 
 const port = parentPort;
@@ -18,8 +19,10 @@ const reply = (m: ReaderReply) => port.postMessage(m);
 const db = new Database(file, { readonly: true, fileMustExist: true });
 cachePragmas(db, role);
 const query = createWindowQuery(db);
+const seenValues = seenValuesQuery(db);
 
-const answer = (m: Extract<ReaderRequest, { type: 'query' }>): ReaderReply => {
+const answer = (m: Extract<ReaderRequest, { type: 'query' | 'values' }>): ReaderReply => {
+  if (m.type === 'values') return { type: 'values', id: m.id, values: seenValues(m.accountKey) };
   if (m.kind === 'count') return { type: 'count', id: m.id, total: query.count(m.accountKey, m.query) };
   if (m.kind === 'rows') return { type: 'page', id: m.id, ...query.rows(m.accountKey, m.query), total: null };
   return { type: 'page', id: m.id, ...query.page(m.accountKey, m.query) };

@@ -15,6 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedCampaignQuery } from '../../shared/domain/campaign-query';
 import type { WindowRead, WindowRows } from './campaign-query';
 import { StoreError } from './errors';
+import type { SeenValues } from './seen-values';
 import { readerReplySchema, type ReaderReply, type ReaderRequest, type ReaderRole, type ReadKind } from './cache-reader-messages';
 
 /** The worker as the electron-vite bundle builds it (an entry of its own, beside index.js). */
@@ -36,15 +37,18 @@ export interface CacheReader {
   rows(accountKey: number, q: ParsedCampaignQuery): Promise<WindowRows>;
   /** How many campaigns the list holds (offset and limit not read). */
   count(accountKey: number, q: ParsedCampaignQuery): Promise<number>;
+  /** The values seen in the account's cache (seen-values.ts). */
+  values(accountKey: number): Promise<SeenValues>;
   /** Answers the queries already sent, then stops the worker and its connection. */
   close(): Promise<void>;
 }
 
 /** A query sent or waiting its turn, and how its answer is taken. */
 interface Asked {
-  kind: ReadKind;
+  kind: ReadKind | 'values';
   accountKey: number;
-  q: ParsedCampaignQuery;
+  /** The list asked about (none for the values seen). */
+  q: ParsedCampaignQuery | null;
   /** Settles the caller's promise with the worker's answer. */
   take: (m: Exclude<ReaderReply, { type: 'ready' }>) => void;
   reject: (e: Error) => void;
@@ -55,8 +59,9 @@ interface Asked {
  * the same list of the same account (sort, statuses, page) with another text, which is what
  * typing on in the search box asks.
  */
-function supersedes(newer: ParsedCampaignQuery, kind: ReadKind, accountKey: number, older: Asked): boolean {
+function supersedes(newer: ParsedCampaignQuery | null, kind: Asked['kind'], accountKey: number, older: Asked): boolean {
   const o = older.q;
+  if (newer === null || o === null) return false;
   return (
     older.kind === kind &&
     older.accountKey === accountKey &&
@@ -115,7 +120,11 @@ export function startCacheReader(
     if (next === undefined) return;
     const id = nextId++;
     waiting.set(id, next);
-    w.postMessage({ type: 'query', id, kind: next.kind, accountKey: next.accountKey, query: next.q } satisfies ReaderRequest);
+    const request: ReaderRequest =
+      next.kind === 'values' || next.q === null
+        ? { type: 'values', id, accountKey: next.accountKey }
+        : { type: 'query', id, kind: next.kind, accountKey: next.accountKey, query: next.q };
+    w.postMessage(request);
   };
   const ready = new Promise<void>((resolve, reject) => {
     try {
@@ -155,9 +164,9 @@ export function startCacheReader(
   });
   ready.catch(() => undefined);
   const ask = <T>(
-    kind: ReadKind,
+    kind: Asked['kind'],
     accountKey: number,
-    q: ParsedCampaignQuery,
+    q: ParsedCampaignQuery | null,
     take: (m: Exclude<ReaderReply, { type: 'ready' | 'failed' }>) => T | null,
   ): Promise<T> => {
     if (failure !== null) return Promise.reject(failure);
@@ -192,6 +201,7 @@ export function startCacheReader(
       ),
     rows: (accountKey, q) => ask('rows', accountKey, q, (m) => (m.type === 'page' ? { rows: m.rows, damaged: m.damaged } : null)),
     count: (accountKey, q) => ask('count', accountKey, q, (m) => (m.type === 'count' ? m.total : null)),
+    values: (accountKey) => ask('values', accountKey, null, (m) => (m.type === 'values' ? m.values : null)),
     async close() {
       const w = worker;
       if (w === null) return;

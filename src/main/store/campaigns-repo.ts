@@ -37,6 +37,7 @@ import type { RepoContext } from './context';
 import { StoreError, describeIssues } from './errors';
 import type { QuarantineRepo } from './quarantine-repo';
 import type { AccountRef } from './types';
+import type { SeenValues } from './seen-values';
 
 export interface PageResult {
   /** New or changed rows written. */
@@ -112,8 +113,11 @@ export interface CampaignsRepo {
    */
   owners(ref: AccountRef, limit: number): CampaignOwner[];
   count(ref: AccountRef): number;
-  /** The distinct values of one enum column in the account's cache, in order, at most `limit`. */
-  distinctValues(ref: AccountRef, column: EnumColumn, limit?: number): string[];
+  /**
+   * The values of the extendable enum fields seen in the account's cache (seen-values.ts), read on
+   * the counter reader's thread; callers asking while a read of the same account runs share it.
+   */
+  seenValues(ref: AccountRef): Promise<SeenValues>;
   query(q: CampaignQuery): CampaignPage;
   /**
    * The same page read on the cache reader's thread (cache-reader.ts): what the window's queries
@@ -137,18 +141,6 @@ export interface CampaignOwner {
   advertiser_id?: string | null;
   advertiser_name?: string | null;
 }
-
-/** Text columns holding a service enum (spec 2.1). */
-export const ENUM_COLUMNS = [
-  'status',
-  'pricing_model',
-  'bid_strategy',
-  'marketing_objective',
-  'spending_limit_model',
-  'campaign_item_type',
-  'daily_ad_delivery_model',
-] as const;
-export type EnumColumn = (typeof ENUM_COLUMNS)[number];
 
 /** Keys read per step of finish(): keeps each synchronous read short. */
 const CHUNK = 2000;
@@ -285,6 +277,8 @@ export function createCampaignsRepo(
     const accountKey = accounts.keyOf(parsed);
     return rowsOf(accountKey, parsed.profileId, await reader.rows(accountKey, parsed));
   };
+  /** Reads of the values seen in an account's cache under way, by account key (seenValues). */
+  const seenReads = new Map<number, Promise<SeenValues>>();
   const countWindow = async (list: CampaignList): Promise<number> => {
     // Checked as the list's first page (a count reads neither offset nor limit).
     const parsed = parseCampaignQuery({ ...list, offset: 0 });
@@ -523,13 +517,14 @@ export function createCampaignsRepo(
     count(ref) {
       return countStmt.get(accounts.keyOf(ref)) as number;
     },
-    distinctValues(ref, column, limit = 100) {
-      if (!(ENUM_COLUMNS as readonly string[]).includes(column))
-        throw new StoreError('INVALID_INPUT', `${String(column)} is not an enum column`);
-      // The column is one of ENUM_COLUMNS (checked above). Columns with an index (status,
-      // bid_strategy) are read from it; the others in one pass over the account's rows.
-      const sql = `SELECT ${column} FROM campaigns WHERE account_key = ? AND ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${column} LIMIT ?`;
-      return read.prepare(sql).pluck().all(accounts.keyOf(ref), limit) as string[];
+    seenValues(ref) {
+      const accountKey = accounts.keyOf(ref);
+      let read = seenReads.get(accountKey);
+      if (read === undefined) {
+        read = counter.values(accountKey).finally(() => seenReads.delete(accountKey));
+        seenReads.set(accountKey, read);
+      }
+      return read;
     },
     query,
     readWindow,

@@ -98,6 +98,32 @@ describe('campaign reads off the main thread', () => {
     expect(stall, seen).toBeLessThan(took / 2);
   });
 
+  it('reads the values seen in a large account off the main thread, one read for callers asking at once', async () => {
+    // Three of the five columns have no index: each is a pass over the account's rows (~1 s of the
+    // main thread in all at 1,000,000 campaigns, at every switch to the account).
+    const { busy, took, value } = await loopWhile(async () => {
+      const seen = [];
+      for (let i = 0; i < 4; i++) seen.push(await env.core.handlers['campaigns.values'](ACCOUNT));
+      return seen;
+    });
+    expect(value[3]).toEqual({
+      bid_strategy: [],
+      marketing_objective: [],
+      spending_limit_model: [],
+      campaign_item_type: [],
+      status: ['APPROVED', 'PAUSED'],
+    });
+    const seen = `values took ${took.toFixed(0)} ms, the loop was busy ${busy.toFixed(0)} ms`;
+    expect(took, seen).toBeGreaterThan(60);
+    expect(busy, seen).toBeLessThan(took / 4);
+    // The campaign form and the status filter ask together when an account opens: one read.
+    const started = performance.now();
+    const together = await Promise.all([1, 2, 3, 4].map(() => env.core.handlers['campaigns.values'](ACCOUNT)));
+    const both = performance.now() - started;
+    expect(together.every((v) => v === together[0])).toBe(true);
+    expect(both, seen).toBeLessThan(took / 2);
+  });
+
   it('answers other calls while a search runs', async () => {
     const done: string[] = [];
     const search = env.core.handlers['campaigns.query']({ ...ACCOUNT, text: 'zz', limit: 50, offset: 0 }).then((page) => {

@@ -36,15 +36,7 @@ export function campaignsHandlers(ctx: CoreContext): HandlersOf<'campaigns'> {
 
     async 'campaigns.values'(ref) {
       requireAccount(ctx, ref);
-      const seen = (column: 'bid_strategy' | 'marketing_objective' | 'spending_limit_model' | 'campaign_item_type' | 'status') =>
-        store.campaigns.distinctValues(ref, column);
-      return {
-        bid_strategy: seen('bid_strategy'),
-        marketing_objective: seen('marketing_objective'),
-        spending_limit_model: seen('spending_limit_model'),
-        campaign_item_type: seen('campaign_item_type'),
-        status: seen('status'),
-      };
+      return store.campaigns.seenValues(ref);
     },
   };
 }
