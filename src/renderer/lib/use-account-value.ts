@@ -1,6 +1,9 @@
 // A value the core keeps for the open account, read when the account changes and read again when
-// the core says that account's `what` changed. Until the first answer (and for no account) it is
-// `empty`; a failed read keeps what was shown, since these values only refine what is offered.
+// the core says that account's `what` changed: at most once per RE_READ_MS while changes keep
+// coming (a refresh says so every second, and the values seen in a cache of 1,000,000 campaigns
+// take the core ~1 s to read), and always once after the last. Until the first answer (and for no
+// account) it is `empty`; a failed read keeps what was shown, since these values only refine what
+// is offered.
 import { useEffect, useState } from 'react';
 import type { EventPayload } from '../../shared/ipc/contract';
 import { onEvent } from './api';
@@ -9,6 +12,9 @@ export interface AccountKey {
   profileId: string;
   accountId: string;
 }
+
+/** The least time between two reads of the value while the core keeps saying it changed. */
+export const RE_READ_MS = 5000;
 
 /** `read` and `empty` must not change between renders (define them outside the component). */
 export function useAccountValue<T>(
@@ -29,14 +35,26 @@ export function useAccountValue<T>(
         (v) => live && setValue(v),
         () => undefined,
       );
+    let lastRead = Date.now();
     void load();
+    /** The next read, planned after a change (it reads what every change until then made). */
+    let planned: ReturnType<typeof setTimeout> | null = null;
     const off = onEvent('data.changed', (e) => {
       const ours = (e.profileId === null || e.profileId === profileId) && (e.accountId === null || e.accountId === accountId);
-      if (e.what === what && ours) void load();
+      if (e.what !== what || !ours || planned !== null) return;
+      planned = setTimeout(
+        () => {
+          planned = null;
+          lastRead = Date.now();
+          void load();
+        },
+        Math.max(0, lastRead + RE_READ_MS - Date.now()),
+      );
     });
     return () => {
       live = false;
       off();
+      if (planned !== null) clearTimeout(planned);
     };
   }, [profileId, accountId, what, read, empty]);
   return value;
