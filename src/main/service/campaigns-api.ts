@@ -318,7 +318,7 @@ export async function* streamCampaigns(
         // One native parse for the chunk's new and changed records together (see listing-stream.ts).
         let items: unknown[];
         try {
-          items = parseJsonLossless(`[${Buffer.concat(toParse).toString('utf8')}]`) as unknown[];
+          items = parseJsonLossless(`[${Buffer.concat(toParse).toString('utf8')}]`, part.longDigitRun) as unknown[];
         } catch {
           throw unreadable(new UnreadableListingError('it is not valid JSON'));
         }

@@ -45,11 +45,13 @@ export class RecordTooLargeError extends UnreadableListingError {
   }
 }
 
-import { parseJsonLossless } from './lossless-json';
+import { BIG_INTEGER_DIGITS, parseJsonLossless } from './lossless-json';
 import { JSON_BYTES } from './json-bytes';
 
 // Bound once here: these are read for every byte of an answer.
 const { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isWhitespace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } = JSON_BYTES;
+const ZERO = 0x30;
+const NINE = 0x39;
 
 /** What one chunk completed. */
 export interface ListingPart {
@@ -62,6 +64,12 @@ export interface ListingPart {
   raw: Buffer[];
   /** The `metadata` value, when this chunk completed it (boxed: `null` is a value too). */
   metadata: { value: unknown } | null;
+  /**
+   * With `raw`: the results so far held BIG_INTEGER_DIGITS digits in a row outside their strings
+   * somewhere (once true, true for the rest of the listing), which parseJsonLossless needs to know
+   * of its `raw` elements; while false, none of them holds an integer beyond 2^53.
+   */
+  longDigitRun: boolean;
 }
 
 const onlyWhitespace = /^[ \t\n\r]*$/;
@@ -117,6 +125,10 @@ export class ListingStreamParser {
   private lastComma = -1;
   /** Every such comma of the last skipContainer call, when the results' elements are handed out raw. */
   private commas: number[] | null = null;
+  /** Digits in a row outside strings up to the last byte scanned (carried across chunks). */
+  private digitRun = 0;
+  /** A run of BIG_INTEGER_DIGITS digits was seen outside strings (ListingPart.longDigitRun). */
+  private longDigitRun = false;
 
   /**
    * `raw`: the results' elements are handed out as their bytes (ListingPart.raw) for the caller to
@@ -130,9 +142,10 @@ export class ListingStreamParser {
     const whole = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const buf = this.started ? whole : skipByteOrderMark(whole);
     this.started = true;
-    const part: ListingPart = { results: [], raw: [], metadata: null };
+    const part: ListingPart = { results: [], raw: [], metadata: null, longDigitRun: false };
     try {
       this.read(buf, part);
+      part.longDigitRun = this.longDigitRun;
       if (this.heldBytes > MAX_RECORD_BYTES) throw new RecordTooLargeError();
     } catch (e) {
       this.failed = true;
@@ -370,14 +383,23 @@ export class ListingStreamParser {
     if (commas !== null) commas.length = 0;
     // A `whole` container starts at its own opening bracket, which counts 1 when it is scanned.
     const cutting = this.mode === 'cut';
+    let digits = this.digitRun;
     while (i < len) {
       if (this.inString) {
         const end = this.skipString(buf, i);
         if (end === -1) break;
         i = end;
+        digits = 0;
         continue;
       }
       const b = buf[i];
+      // Digits outside strings: parts of numbers, whose longest run tells whether any can be beyond 2^53.
+      if (b >= ZERO && b <= NINE) {
+        if (++digits >= BIG_INTEGER_DIGITS) this.longDigitRun = true;
+        i++;
+        continue;
+      }
+      digits = 0;
       if (b === QUOTE) {
         // Most strings end in the same chunk without escapes: found by indexOf alone.
         const quote = buf.indexOf(QUOTE, i + 1);
@@ -393,6 +415,7 @@ export class ListingStreamParser {
         if (depth <= 0) {
           this.depth = 0;
           this.lastComma = lastComma;
+          this.digitRun = 0;
           return cutting ? i : i + 1;
         }
       } else if (b === COMMA && depth === 1) {
@@ -403,6 +426,7 @@ export class ListingStreamParser {
     }
     this.depth = depth;
     this.lastComma = lastComma;
+    this.digitRun = digits;
     return -1;
   }
 

@@ -121,7 +121,8 @@ function readChunks(chunks: readonly Buffer[], raw = false): { results: unknown[
       results.push(...part.results);
       for (const element of part.raw) {
         try {
-          results.push(parseJsonLossless(element.toString('utf8')));
+          // As streamCampaigns parses them: told whether the scan saw a number long enough to be beyond 2^53.
+          results.push(parseJsonLossless(element.toString('utf8'), part.longDigitRun));
         } catch {
           return new UnreadableListingError('an element is not JSON');
         }
@@ -299,6 +300,25 @@ describe('reading the unpaged listing chunk by chunk', () => {
       { id: '9007199254740993', name: 'a' },
       { id: '9007199254740994', name: 'b' },
     ]);
+  });
+
+  it('hands over a raw element holding an id beyond 2^53 with its exact digits, wherever the chunks cut its digits', () => {
+    const body = bytes(
+      '{"results": [{"id": "12", "n": "1234567890123456789"}, {"id": 9007199254740993, "x": -90071992547409950}], "metadata": {"total": 2}}',
+    );
+    const expected = {
+      results: [
+        { id: '12', n: '1234567890123456789' },
+        { id: '9007199254740993', x: '-90071992547409950' },
+      ],
+      metadata: { total: 2 },
+    };
+    for (let cut = 1; cut < body.length; cut++) expect(readChunks(split(body, [cut]), true), `cut at ${cut}`).toStrictEqual(expected);
+    expect(readChunks(oneByteAtATime(body), true)).toStrictEqual(expected);
+    // Digits inside strings are not a number's: the scan does not send such a listing the long way.
+    const parser = new ListingStreamParser({ raw: true });
+    expect(parser.write(bytes('{"results": [{"id": "90071992547409931234", "n": 12345}], ')).longDigitRun).toBe(false);
+    expect(parser.write(bytes('"metadata": {"total": 1}}')).longDigitRun).toBe(false);
   });
 
   it('refuses two "results" (JSON.parse would keep the last; which one is the listing is unclear)', () => {
