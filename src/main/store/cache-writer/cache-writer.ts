@@ -13,6 +13,13 @@ import { cacheReplySchema, encodeRows, type CacheCall, type CacheRequest } from 
 /** The worker as the electron-vite bundle builds it (an entry of its own, beside index.js). */
 export const BUNDLED_WORKER = 'campaign-cache-worker.js';
 
+/**
+ * The most new-object space the writer's thread keeps (MB): it parses each batch of rows and
+ * binds them, and what survives a batch is little (the readers' READER_YOUNG_GENERATION_MB says
+ * what the two limits bought); a first refresh of 100,000 campaigns took no longer with it.
+ */
+const WRITER_YOUNG_GENERATION_MB = 8;
+
 function workerFile(): string {
   const bundled = join(__dirname, BUNDLED_WORKER);
   if (existsSync(bundled)) return bundled;
@@ -51,7 +58,7 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
   };
   const ready = new Promise<void>((resolve, reject) => {
     try {
-      worker = new Worker(workerFile(), { workerData: { file } });
+      worker = new Worker(workerFile(), { workerData: { file }, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB } });
     } catch (e) {
       stop((e as Error).message);
       reject(failure);
