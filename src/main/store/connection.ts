@@ -175,8 +175,10 @@ export function openDatabase(file: string, migrations: readonly Migration[]): Db
     db.pragma('foreign_keys = ON');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma('temp_store = MEMORY');
-    // The sort indexes of a 100,000-campaign account are ~30 MB; a smaller cache re-reads pages.
-    db.pragma('cache_size = -32000');
+    // The data file holds profiles, accounts, drafts and the outbox (the campaigns are in the cache
+    // file): a few MB even with thousands of accounts. Its cache grew toward 32 MB as a 5,000-member
+    // network's refresh added its accounts, which counted against the app's peak memory.
+    db.pragma('cache_size = -8000');
     db.pragma('trusted_schema = OFF');
     // Once a checkpoint has copied a large log (a first load writes gigabytes of it), the next
     // commit starts the log over and cuts the file back to this size instead of keeping it on disk.
