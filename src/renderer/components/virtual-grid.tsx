@@ -73,6 +73,8 @@ export interface VirtualGridProps<T> {
   empty?: ReactNode;
   onResize?(id: string, width: number): void;
   onMove?(id: string, targetId: string, side: DropSide): void;
+  /** Names the list shown (its account and query): another list opens at its first row. */
+  listKey?: string;
 }
 
 export function VirtualGrid<T>(props: VirtualGridProps<T>) {
@@ -130,6 +132,23 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     return () => ro.disconnect();
   }, []);
 
+  // Another list (another account, sort, filter or search) opens at its first row, where its store
+  // reads it first, not where the last list was scrolled to (clamped to the new length: a
+  // 1,000,000-row account opened at row 800 after the end of a 500-row one). Set before the paint,
+  // with the window it shows.
+  const shownList = useRef(props.listKey);
+  const lastTop = useRef(0);
+  useLayoutEffect(() => {
+    if (shownList.current === props.listKey) return;
+    shownList.current = props.listKey;
+    const el = scroller.current;
+    if (!el || el.scrollTop === 0) return;
+    el.scrollTop = 0;
+    lastTop.current = 0;
+    const next = windowFor(screenAt(0, viewport), rowCount, true, 0);
+    setWin((cur) => (cur.start === next.start && cur.end === next.end ? cur : next));
+  }, [props.listKey, screenAt, viewport, rowCount]);
+
   // A new row count or viewport height (or a scroll position the browser moved, e.g. clamped after
   // the rows got fewer) gives a new window without a scroll event.
   useLayoutEffect(() => {
@@ -143,7 +162,6 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
    */
   const [urgent, setUrgent] = useState<Rows | null>(null);
   const drawn = useRef<ReactNode[]>([]);
-  const lastTop = useRef(0);
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;

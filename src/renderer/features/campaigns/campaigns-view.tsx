@@ -115,6 +115,8 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
   const showDetails = view.detailsOpen && s.selectedRow !== null;
   const patchView = (patch: Partial<typeof view>) => ref && useViews.getState().patchAccount(ref, patch);
   const filtered = s.status !== null || s.text.trim() !== '';
+  // Each account and query is a list of its own, opened at its first row (the store reads from there).
+  const listKey = JSON.stringify([refKey, s.sort, s.status, s.text.trim()]);
   const syncing = useStatus((st) => (account ? st.sync[accountKey(account.profileId, account.accountId)]?.state === 'running' : false));
   let emptyText = 'No campaigns cached for this account yet. They appear after the first sync.';
   if (filtered) emptyText = 'No campaign matches these filters.';
@@ -179,6 +181,7 @@ export function CampaignsView({ now, onOpenDrafts }: { now: number; onOpenDrafts
             onSort={(f) => s.toggleSort(f)}
             label="Campaigns"
             testId="campaign-grid"
+            listKey={listKey}
             onResize={(id, width) => patchView({ columns: resizeColumn(chosen, id, width) })}
             onMove={(id, target, side) => patchView({ columns: moveColumn(chosen, id, target, side) })}
             empty={

@@ -1,6 +1,7 @@
 // Ctrl/Cmd+K: jump to any account by typing part of its name or id.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Dialog } from '../../components/dialog';
+import { useCampaigns } from '../../stores/campaigns-store';
 import { treeOrder, useWorkspace } from '../../stores/workspace-store';
 
 export function AccountSwitcher({ open, onClose }: { open: boolean; onClose(): void }) {
@@ -18,6 +19,12 @@ function SwitcherPanel({ onClose }: { onClose(): void }) {
       .flatMap(({ profile, rows }) => rows.map(({ account }) => ({ profile, account })))
       .filter(({ account }) => !q || account.name.toLowerCase().includes(q) || account.accountId.toLowerCase().includes(q));
   }, [profiles, accounts, query]);
+
+  // The option Enter would open has its first page read ahead.
+  const ahead = options[active]?.account;
+  useEffect(() => {
+    if (ahead) useCampaigns.getState().prefetch(ahead, ahead.campaignCount);
+  }, [ahead]);
 
   const choose = (i: number) => {
     const o = options[i];

@@ -5,10 +5,12 @@
 // presses away rather than fifteen; Enter opens an account, Delete offers to remove it; a filter
 // above narrows the tree by name or id.
 import { sameAccount } from '../../../shared/domain/account';
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { MOD_KEY } from '../../lib/format';
 import type { Account, Profile } from '../../../shared/ipc/contract';
 import { call, messageOf } from '../../lib/api';
+import { useCampaigns } from '../../stores/campaigns-store';
+import { useViews } from '../../stores/view-store';
 import { treeOrder, useWorkspace } from '../../stores/workspace-store';
 import { AddAccountDialog } from '../connections/add-account-dialog';
 import { AddConnectionDialog } from '../connections/add-connection-dialog';
@@ -78,6 +80,19 @@ export function AccountTree() {
       .slice(0, 9)
       .map(({ account }, i) => [`${account.profileId}/${account.accountId}`, i + 1]),
   );
+  // The accounts a keystroke away (Ctrl/Cmd+1..9) open without waiting for the cache: their first
+  // pages are read ahead once the saved views (which say what each opens on) are known.
+  const viewsLoaded = useViews((s) => s.loaded);
+  const shortcutKeys = [...shortcutOf.keys()].join('\n');
+  useEffect(() => {
+    if (!viewsLoaded) return;
+    // Asked again only when other accounts come into the first nine (their keys), not at each render.
+    const ws = useWorkspace.getState();
+    for (const { account } of treeOrder(ws.profiles, ws.accounts)
+      .flatMap((g) => g.rows)
+      .slice(0, 9))
+      useCampaigns.getState().prefetch(account, account.campaignCount);
+  }, [viewsLoaded, shortcutKeys]);
   const visible = groups.flatMap((g) => shownRows(g.rows));
   const selectedVisible = visible.some(({ account }) => sameAccount(account, selected));
   // With no account to hold the tab stop, the first connection's "+" holds it.
@@ -165,6 +180,9 @@ export function AccountTree() {
                     data-tree-item=""
                     data-tree-stop=""
                     onKeyDown={(e) => onItemKey(e, account)}
+                    // The pointer or the focus on an account reads its first page ahead of the click.
+                    onPointerEnter={() => useCampaigns.getState().prefetch(account, account.campaignCount)}
+                    onFocus={() => useCampaigns.getState().prefetch(account, account.campaignCount)}
                     title={digit ? `${account.name || account.accountId} (${MOD_KEY}+${digit})` : account.name || account.accountId}
                     aria-keyshortcuts={digit ? `Control+${digit} Meta+${digit}` : undefined}
                     onClick={() => select({ profileId: account.profileId, accountId: account.accountId })}
