@@ -25,6 +25,8 @@ export const readerRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('query'), id: z.number(), kind: z.enum(READ_KINDS), accountKey: z.number().int(), query: parsedQuerySchema }),
   /** The values seen in the account's cache (seen-values.ts). */
   z.object({ type: z.literal('values'), id: z.number(), accountKey: z.number().int() }),
+  /** How many campaigns each account's cache holds (the accounts list's counts). */
+  z.object({ type: z.literal('accountCounts'), id: z.number() }),
   z.object({ type: z.literal('close') }),
 ]);
 export type ReaderRequest = z.infer<typeof readerRequestSchema>;
@@ -53,6 +55,8 @@ export const readerReplySchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('count'), id: z.number(), total: z.number().int() }),
   z.object({ type: z.literal('values'), id: z.number(), values: z.object(seenValuesShape) }),
+  /** [account key, campaigns] for every account with any. */
+  z.object({ type: z.literal('accountCounts'), id: z.number(), counts: z.array(z.tuple([z.number().int(), z.number().int()])) }),
   z.object({ type: z.literal('failed'), id: z.number().nullable(), message: z.string() }),
 ]);
 export type ReaderReply = z.infer<typeof readerReplySchema>;

@@ -20,9 +20,19 @@ const db = new Database(file, { readonly: true, fileMustExist: true });
 cachePragmas(db, role);
 const query = createWindowQuery(db);
 const seenValues = seenValuesQuery(db);
+const countsStmt = db.prepare<[], [number, number]>('SELECT account_key, count(*) FROM campaigns GROUP BY account_key').raw();
+// Moves with each commit of another connection (the writer's): the counts are read again only then.
+const dataVersion = db.prepare('PRAGMA data_version').pluck();
+let counted: { version: unknown; counts: [number, number][] } | null = null;
+const accountCounts = (): [number, number][] => {
+  const version = dataVersion.get();
+  if (counted === null || counted.version !== version) counted = { version, counts: countsStmt.all() };
+  return counted.counts;
+};
 
-const answer = (m: Extract<ReaderRequest, { type: 'query' | 'values' }>): ReaderReply => {
+const answer = (m: Extract<ReaderRequest, { type: 'query' | 'values' | 'accountCounts' }>): ReaderReply => {
   if (m.type === 'values') return { type: 'values', id: m.id, values: seenValues(m.accountKey) };
+  if (m.type === 'accountCounts') return { type: 'accountCounts', id: m.id, counts: accountCounts() };
   if (m.kind === 'count') return { type: 'count', id: m.id, total: query.count(m.accountKey, m.query) };
   if (m.kind === 'rows') return { type: 'page', id: m.id, ...query.rows(m.accountKey, m.query), total: null };
   return { type: 'page', id: m.id, ...query.page(m.accountKey, m.query) };

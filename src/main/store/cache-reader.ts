@@ -47,13 +47,15 @@ export interface CacheReader {
   count(accountKey: number, q: ParsedCampaignQuery): Promise<number>;
   /** The values seen in the account's cache (seen-values.ts). */
   values(accountKey: number): Promise<SeenValues>;
+  /** How many campaigns each account's cache holds, by account key (none: no campaign). */
+  accountCounts(): Promise<Map<number, number>>;
   /** Answers the queries already sent, then stops the worker and its connection. */
   close(): Promise<void>;
 }
 
 /** A query sent or waiting its turn, and how its answer is taken. */
 interface Asked {
-  kind: ReadKind | 'values';
+  kind: ReadKind | 'values' | 'accountCounts';
   accountKey: number;
   /** The list asked about (none for the values seen). */
   q: ParsedCampaignQuery | null;
@@ -129,9 +131,11 @@ export function startCacheReader(
     const id = nextId++;
     waiting.set(id, next);
     const request: ReaderRequest =
-      next.kind === 'values' || next.q === null
-        ? { type: 'values', id, accountKey: next.accountKey }
-        : { type: 'query', id, kind: next.kind, accountKey: next.accountKey, query: next.q };
+      next.kind === 'accountCounts'
+        ? { type: 'accountCounts', id }
+        : next.kind === 'values' || next.q === null
+          ? { type: 'values', id, accountKey: next.accountKey }
+          : { type: 'query', id, kind: next.kind, accountKey: next.accountKey, query: next.q };
     w.postMessage(request);
   };
   const ready = new Promise<void>((resolve, reject) => {
@@ -213,6 +217,7 @@ export function startCacheReader(
     rows: (accountKey, q) => ask('rows', accountKey, q, (m) => (m.type === 'page' ? { rows: m.rows, damaged: m.damaged } : null)),
     count: (accountKey, q) => ask('count', accountKey, q, (m) => (m.type === 'count' ? m.total : null)),
     values: (accountKey) => ask('values', accountKey, null, (m) => (m.type === 'values' ? m.values : null)),
+    accountCounts: () => ask('accountCounts', -1, null, (m) => (m.type === 'accountCounts' ? new Map(m.counts) : null)),
     async close() {
       const w = worker;
       if (w === null) return;

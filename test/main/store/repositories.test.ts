@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../../src/main/store/activity-repo';
-import { ACME, PROFILE, openTestStore, seed, type TestStore } from './helpers';
+import { syntheticCampaigns } from '../../fixtures/campaigns';
+import { ACME, GLOBEX, PROFILE, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
 beforeEach(() => {
@@ -75,6 +76,22 @@ describe('accounts', () => {
     await t.reopen();
     expect(t.store.profiles.get('p1')?.workOffline).toBe(true);
     expect(() => t.store.profiles.setWorkOffline('nobody', true)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+  });
+
+  it("counts each account's cached campaigns off the main thread, and again once the cache changed", async () => {
+    const cache = async (ref: typeof ACME, n: number, firstId: number) => {
+      const r = t.store.campaigns.beginRefresh(ref);
+      await r.applyPage(syntheticCampaigns(n, { firstId }));
+      await r.finish();
+    };
+    await cache(ACME, 30, 1);
+    let campaignsOf = await t.store.campaigns.countsByAccount();
+    expect([campaignsOf(ACME), campaignsOf(GLOBEX)]).toEqual([30, 0]);
+    await cache(GLOBEX, 7, 100);
+    await cache(ACME, 12, 1);
+    campaignsOf = await t.store.campaigns.countsByAccount();
+    expect([campaignsOf(ACME), campaignsOf(GLOBEX)]).toEqual([12, 7]);
+    expect(campaignsOf(ACME)).toBe(t.store.campaigns.count(ACME));
   });
 
   it('refuses to remove an account with changes not yet sent unless told to discard them', () => {

@@ -31,11 +31,12 @@ function onTheWayCounts(ctx: CoreContext, lane: { profileId?: string; accountId?
 export function accountView(
   ctx: CoreContext,
   a: Account,
+  campaignsOf: (ref: AccountRef) => number,
   onTheWay = onTheWayCounts(ctx, { profileId: a.profileId, accountId: a.accountId }),
 ) {
   const queued = onTheWay.get(`${a.profileId}/${a.accountId}`) ?? 0;
   const noAccess = ctx.connections.access.get(a.profileId, a.accountId);
-  return { ...accountDto(a, ctx.store.campaigns.count(a), queued), ...(noAccess ? { noAccess } : {}) };
+  return { ...accountDto(a, campaignsOf(a), queued), ...(noAccess ? { noAccess } : {}) };
 }
 
 /** Verifies that the profile's credentials reach the account and learns whether it is a network. */
@@ -72,10 +73,12 @@ export function accountsHandlers(ctx: CoreContext): HandlersOf<'accounts'> {
   };
   return {
     async 'accounts.list'({ profileId }) {
+      // Counted off this thread first; the accounts are read after it, so each is still there.
+      const campaignsOf = await store.campaigns.countsByAccount();
       const accounts = profileId === undefined ? store.accounts.listAll() : store.accounts.list(profileId);
       // Listed on every refresh event (up to once a second): the outbox is read once, not per account.
       const onTheWay = onTheWayCounts(ctx, profileId === undefined ? {} : { profileId });
-      return accounts.map((a) => accountView(ctx, a, onTheWay));
+      return accounts.map((a) => accountView(ctx, a, campaignsOf, onTheWay));
     },
 
     async 'accounts.add'({ profileId, accountId, name }) {
@@ -106,7 +109,7 @@ export function accountsHandlers(ctx: CoreContext): HandlersOf<'accounts'> {
       // Once listed, the cache may name it (a network by its own campaigns: see create-core), and a
       // network's listing names the members it lists (refresh.ts).
       void refresher.refreshAccount(ref).catch(() => undefined); // the core closed meanwhile
-      return accountView(ctx, a);
+      return accountView(ctx, a, await store.campaigns.countsByAccount());
     },
 
     async 'accounts.remove'({ discardUnsent, discarding, ...ref }) {
