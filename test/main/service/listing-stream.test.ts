@@ -319,6 +319,16 @@ describe('reading the unpaged listing chunk by chunk', () => {
     const parser = new ListingStreamParser({ raw: true });
     expect(parser.write(bytes('{"results": [{"id": "90071992547409931234", "n": 12345}], ')).longDigitRun).toBe(false);
     expect(parser.write(bytes('"metadata": {"total": 1}}')).longDigitRun).toBe(false);
+    // Nor are a fraction's or an exponent's, however long: only an integer part can be beyond 2^53.
+    const prices = new ListingStreamParser({ raw: true });
+    expect(
+      prices.write(bytes('{"results": [{"id": "1", "cpc": 0.30000000000000004, "x": -1.5e+00000000000000001, "y": 2E')).longDigitRun,
+    ).toBe(false);
+    expect(prices.write(bytes('00000000000000000001}], "metadata": {"total": 1}}')).longDigitRun).toBe(false);
+    // An integer part is, wherever a chunk cuts it.
+    const big = new ListingStreamParser({ raw: true });
+    expect(big.write(bytes('{"results": [{"id": "1", "cpc": 0.5, "n": 90071992')).longDigitRun).toBe(false);
+    expect(big.write(bytes('54740993}], "metadata": {"total": 1}}')).longDigitRun).toBe(true);
   });
 
   it('refuses two "results" (JSON.parse would keep the last; which one is the listing is unclear)', () => {
