@@ -209,6 +209,9 @@ describe('campaign query plans', () => {
     { statuses: ['PAUSED', 'APPROVED'] },
     { text: 'spring' },
     { text: 'spring', statuses: ['APPROVED'] },
+    // Words too short for the text index: their first page is looked for in the sort's first rows.
+    { text: 'sp' },
+    { text: 'a 1', statuses: ['APPROVED'] },
   ];
 
   // The columns the campaign grid sorts by (src/renderer/features/campaigns/campaign-columns.tsx).
@@ -253,6 +256,12 @@ describe('campaign query plans', () => {
             const count = plan(db, built.countSql, built.countParams);
             // Counting reads the account's range of a narrow index (or the matches), never a whole table.
             expect(count, `count ${label}`).not.toMatch(/SCAN (campaigns|c)( \||$)/);
+            if (built.peek) {
+              // The first rows of the sort, read in index order: the look stops once the page is full.
+              const peek = plan(db, built.peek.sql, built.peek.params);
+              expect(peek, `peek ${label}`).not.toMatch(/TEMP B-TREE/);
+              expect(peek, `peek ${label}`).toMatch(/^SEARCH campaigns USING (INDEX campaigns_by_\w+|PRIMARY KEY) \(account_key=\?\)/);
+            }
             if (built.matchSql) {
               // The text is matched in the account's range of the table, not across every account's rows.
               expect(plan(db, built.matchSql, built.matchParams)).toContain('SEARCH campaigns USING PRIMARY KEY (account_key=?)');

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheFileOf, hasTextIndex } from '../../../src/main/store/cache-file';
-import type { CampaignQuery } from '../../../src/main/store/campaign-query';
+import { createWindowQuery, parseCampaignQuery, type CampaignQuery } from '../../../src/main/store/campaign-query';
 import type { Campaign } from '../../../src/shared/domain/campaign';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { until } from '../../helpers/wait';
@@ -98,6 +98,12 @@ describe('search through the text index', () => {
     'zzzz',
     'acme 1',
     '40 ac',
+    // Too short for the text index: the first page is looked for in the sort's first rows.
+    '4',
+    'c',
+    '1 c',
+    'é',
+    'zq',
   ]) {
     it(`finds "${text}" exactly as reading every row does`, async () => {
       await check(text);
@@ -107,6 +113,34 @@ describe('search through the text index', () => {
   it('combines a common word with a status filter and another sort', async () => {
     await check('400', { statuses: ['PAUSED'], sort: { field: 'spent', direction: 'desc' } });
     await check('acme', { statuses: ['APPROVED', 'REJECTED'], sort: { field: 'start_date', direction: 'asc' } });
+  });
+
+  it("finds the first page of a common short word in the sort's first rows, and of a rare one by reading every row", async () => {
+    const db = new Database(cacheFileOf(t.file), { readonly: true });
+    try {
+      const window = createWindowQuery(db);
+      const scratch = db.prepare('SELECT count(*) FROM temp.campaign_text_match').pluck();
+      const first = (text: string) => {
+        const parsed = parseCampaignQuery({ ...ACME, text, limit: 200 });
+        const ids = window.rows(1, parsed).rows.map((c) => c.id);
+        expect(ids, text).toEqual(t.store.campaigns.query({ ...ACME, text, limit: 200 }).rows.map((c) => c.id));
+        return ids;
+      };
+      // Held by nearly every campaign: the page is full within its first rows, and the account's
+      // rows are not all read into the scratch table.
+      expect(first('4')).toHaveLength(200);
+      expect(scratch.get()).toBe(0);
+      // Held by a few percent of them (two short words, 2.4%): fewer than a page among the first
+      // 4,000 rows (20 pages), so every row is read, as before, and the page is still the first
+      // 200 in the sort's order.
+      const sparse = data.filter((c) => matches(c, '88 k')).length;
+      expect(sparse).toBeGreaterThan(200);
+      expect(sparse).toBeLessThan(0.04 * data.length);
+      expect(first('88 k')).toHaveLength(200);
+      expect(scratch.get()).toBeGreaterThan(200);
+    } finally {
+      db.close();
+    }
   });
 
   it('follows writes: a new campaign, a renamed one and a removed one', async () => {
