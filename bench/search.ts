@@ -31,6 +31,10 @@ export const SEARCH_TEXTS = [
   '4217', // rare (31)
   '7012345', // one id (1)
   'nothing like it', // none
+  // The first keystrokes of a search: words too short for the text index.
+  's', // one letter every campaign holds (100,000)
+  '42', // two digits, in ids, names and brands (6,039)
+  'x', // one letter none holds
 ];
 
 interface Built {

@@ -53,7 +53,7 @@ export interface BuiltQuery {
 }
 
 /** How many pages' worth of rows a first page of words matched by reading rows looks through before the whole scan (WindowQuery.rows). */
-export const PEEK_PAGES = 20;
+export const PEEK_PAGES = 50;
 
 /** Connection-private scratch table holding the ids that match the current text filter. */
 export const TEXT_MATCH_TABLE_SQL =
@@ -417,7 +417,8 @@ export function createWindowQuery(
   };
   /**
    * The first page of words matched by reading rows (plan 'scan': each word too short for the
-   * text index), found in the first PEEK_PAGES pages' worth of rows of the sort: a letter or two
+   * text index), found in the first PEEK_PAGES pages' worth of rows of the sort (10,000 for the grid's pages,
+   * ~25 ms at most): a letter or two
    * that most campaigns hold fills the page within a few hundred rows, where filling the scratch
    * table reads every row of the account first (~250 ms at 1,000,000 campaigns, at the first
    * keystroke of every search). Null when those rows held too few matches to tell: the scan then
