@@ -31,6 +31,8 @@ let browser: Browser;
 let page: Page;
 /** How long campaigns.records and campaigns.count take to answer (a busy cache). */
 let answerDelayMs = 0;
+/** How much longer campaigns.count takes (a long list's count comes after its first rows). */
+let countDelayMs = 0;
 
 beforeAll(async () => {
   ensureRendererBuilt();
@@ -48,7 +50,7 @@ beforeAll(async () => {
   };
   // The grid asks the total apart (issue #29), delayed as the pages are.
   table.handlers['campaigns.count'] = async (a) => {
-    if (answerDelayMs > 0) await new Promise((r) => setTimeout(r, answerDelayMs));
+    if (answerDelayMs + countDelayMs > 0) await new Promise((r) => setTimeout(r, answerDelayMs + countDelayMs));
     return { total: a.accountId === 'acme' ? N : SMALL };
   };
   table.handlers['activity.list'] = async () => [];
@@ -375,6 +377,27 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
       expect((await namesInView())[0]).toBe(name('tenth', 0));
     } finally {
       answerDelayMs = 0;
+    }
+  });
+
+  it("keeps the row at the top where it was when a long list's count comes while its first rows are scrolled", async () => {
+    await switchTo('acme', name('acme', 0));
+    countDelayMs = 1500;
+    try {
+      // A new search: its first rows come at once (this table lists the same rows for any text),
+      // its count 1.5 s later; until then the grid holds the rows read and a page more.
+      await page.getByTestId('campaign-search').fill('generated');
+      await expect.poll(() => page.getByTestId('campaign-count').textContent()).toMatch(/Counting/);
+      await expect.poll(async () => (await namesInView())[0]).toBe(name('acme', 0));
+      await grid().evaluate((el) => (el.scrollTop = 300 * 28));
+      await expect.poll(async () => (await namesInView())[0]).toBe(name('acme', 300));
+      // The count: 1,000,000 rows, a scroll space scaled to 2^24 px, and the same row on top.
+      await expect.poll(() => page.getByTestId('campaign-count').textContent(), { timeout: 5000 }).toContain('1,000,000');
+      await page.waitForTimeout(200);
+      expect((await namesInView())[0]).toBe(name('acme', 300));
+    } finally {
+      countDelayMs = 0;
+      await page.getByTestId('campaign-search').fill('');
     }
   });
 });

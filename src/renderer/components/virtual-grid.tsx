@@ -132,12 +132,29 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
     return () => ro.disconnect();
   }, []);
 
+  // A scroll space whose scale changes (a list over 2^24 px whose count lands after its first rows,
+  // or the grid made shorter by the details pane) keeps the row at its top where it was: the same
+  // scroll position is another row in another scale (row 300 became row ~500 when the count of a
+  // 1,000,000-row list came while the person scrolled its first rows).
+  const scaled = useRef<number | null>(null);
+  const lastTop = useRef(0);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const space = spaceAt(el.clientHeight);
+    const before = scaled.current;
+    scaled.current = space.ratio;
+    if (before === null || before === space.ratio || el.scrollTop === 0) return;
+    el.scrollTop = scrollTopFor(el.scrollTop * before, space, el.scrollTop);
+    lastTop.current = el.scrollTop;
+    shift(el.scrollTop, el.clientHeight);
+  }, [spaceAt, shift, viewport]);
+
   // Another list (another account, sort, filter or search) opens at its first row, where its store
   // reads it first, not where the last list was scrolled to (clamped to the new length: a
   // 1,000,000-row account opened at row 800 after the end of a 500-row one). Set before the paint,
   // with the window it shows.
   const shownList = useRef(props.listKey);
-  const lastTop = useRef(0);
   useLayoutEffect(() => {
     if (shownList.current === props.listKey) return;
     shownList.current = props.listKey;
