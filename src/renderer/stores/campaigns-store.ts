@@ -18,6 +18,7 @@ import type { CampaignRecord } from '../../shared/ipc/contract';
 import { call, messageOf } from '../lib/api';
 import { pagesOf } from '../lib/virtual-range';
 import { useViews } from './view-store';
+import { useWorkspace } from './workspace-store';
 import { sameAccount, type AccountRef } from '../../shared/domain/account';
 
 export const PAGE_SIZE = 200;
@@ -139,7 +140,16 @@ interface LeftView {
   rows: CampaignRecord[];
   total: number | null;
   syncedAt: number | null;
+  /**
+   * How many campaigns the accounts list said the account held then: kept rows are shown only
+   * while it says the same (an account removed and added again holds none of them).
+   */
+  campaignCount: number | null;
 }
+
+/** How many campaigns the accounts list says the account holds (null: not listed). */
+const listedCount = (ref: AccountRef): number | null =>
+  useWorkspace.getState().accounts.find((a) => sameAccount(a, ref))?.campaignCount ?? null;
 
 const queryKey = (s: { sort: SortSpec | null; status: string | null; text: string }) =>
   JSON.stringify([sortArg(s.sort), s.status, s.text.trim()]);
@@ -251,7 +261,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     const s = get();
     const first = s.pages[0];
     if (!s.account || !first || !s.loadedOnce) return;
-    keepFirst(s.account, { query: queryKey(s), rows: first, total: s.total, syncedAt: s.syncedAt });
+    keepFirst(s.account, { query: queryKey(s), rows: first, total: s.total, syncedAt: s.syncedAt, campaignCount: listedCount(s.account) });
   }
 
   /** The sort, filter and search an account opens on: its saved view's. */
@@ -264,15 +274,20 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
     const key = refKey(ref);
     const query = openingQuery(ref);
     const asked = queryKey(query);
-    if (sameAccount(get().account, ref) || left.get(key)?.query === asked || prefetching.has(key)) return;
+    // Kept already, for this query and this many campaigns: nothing to read.
+    const fresh = () => {
+      const kept = left.get(key);
+      return kept !== undefined && kept.query === asked && kept.campaignCount === campaignCount;
+    };
+    if (sameAccount(get().account, ref) || fresh() || prefetching.has(key)) return;
     prefetching.add(key);
     try {
       const out = await call('campaigns.records', { ...listOf(query, ref), offset: 0, limit: PAGE_SIZE, withTotal: false });
       // Opened meanwhile (its own read shows it), left meanwhile (that page is as new), or no rows
       // yet (a first refresh still loading it): nothing worth showing ahead of the cache.
-      if (sameAccount(get().account, ref) || left.get(key)?.query === asked || out.rows.length === 0) return;
+      if (sameAccount(get().account, ref) || fresh() || out.rows.length === 0) return;
       const unfiltered = query.status === null && query.text.trim() === '';
-      keepFirst(ref, { query: asked, rows: out.rows, total: unfiltered ? campaignCount : null, syncedAt: out.syncedAt });
+      keepFirst(ref, { query: asked, rows: out.rows, total: unfiltered ? campaignCount : null, syncedAt: out.syncedAt, campaignCount });
     } catch {
       // Read ahead only: the switch reads the page itself, and says what fails then.
     } finally {
@@ -307,7 +322,7 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
       const query = ref ? openingQuery(ref) : { sort: null, status: null, text: '' };
       const before = ref ? left.get(refKey(ref)) : undefined;
       const shown =
-        before && before.query === queryKey(query)
+        before && ref && before.query === queryKey(query) && before.campaignCount === listedCount(ref)
           ? {
               pages: { 0: before.rows },
               ...reachOf({ total: before.total, seen: 0 }, 0, before.rows.length),

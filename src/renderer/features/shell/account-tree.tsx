@@ -83,10 +83,15 @@ export function AccountTree() {
   // The accounts a keystroke away (Ctrl/Cmd+1..9) open without waiting for the cache: their first
   // pages are read ahead once the saved views (which say what each opens on) are known.
   const viewsLoaded = useViews((s) => s.loaded);
-  const shortcutKeys = [...shortcutOf.keys()].join('\n');
+  // Each with its count: a page kept for an account is shown only while its count is the same.
+  const shortcutKeys = groups
+    .flatMap((g) => g.rows)
+    .slice(0, 9)
+    .map(({ account }) => `${account.profileId}/${account.accountId}/${account.campaignCount}`)
+    .join('\n');
   useEffect(() => {
     if (!viewsLoaded) return;
-    // Asked again only when other accounts come into the first nine (their keys), not at each render.
+    // Asked again only when other accounts (or counts) come into the first nine, not at each render.
     const ws = useWorkspace.getState();
     for (const { account } of treeOrder(ws.profiles, ws.accounts)
       .flatMap((g) => g.rows)
