@@ -43,6 +43,16 @@ function cacheBridge() {
 }
 
 const settle = () => new Promise((r) => setImmediate(r));
+
+/** The cache bridge in place, the accounts list giving each account its count, and `id`'s first page read ahead. */
+async function readAhead(accounts: Account[], id: string) {
+  const cache = cacheBridge();
+  setBridge(cache.bridge);
+  useWorkspace.setState({ accounts });
+  useCampaigns.getState().prefetch({ profileId: 'p1', accountId: id }, accounts.find((a) => a.accountId === id)!.campaignCount);
+  await settle();
+  return cache;
+}
 const shownIds = () => (useCampaigns.getState().pages[0] ?? []).map((r) => r.id);
 
 // The store is one per window: each test uses accounts of its own, since what it keeps outlives a test.
@@ -53,11 +63,7 @@ afterEach(() => {
 
 describe('the first page kept of an account', () => {
   it('shows at once when the account opens, read ahead before its first opening', async () => {
-    const { bridge, state, release } = cacheBridge();
-    setBridge(bridge);
-    useWorkspace.setState({ accounts: [account('acme', 3), account('globex', 3)] });
-    useCampaigns.getState().prefetch({ profileId: 'p1', accountId: 'globex' }, 3);
-    await settle();
+    const { state, release } = await readAhead([account('acme', 3), account('globex', 3)], 'globex');
     expect(state.asked).toBe(1);
     // The cache is slow from now on: only what the store kept can show before it answers.
     state.hold = true;
@@ -69,11 +75,7 @@ describe('the first page kept of an account', () => {
   });
 
   it('is not shown once the accounts list gives the account another count (removed and added again)', async () => {
-    const { bridge, state, release } = cacheBridge();
-    setBridge(bridge);
-    useWorkspace.setState({ accounts: [account('acme', 3), account('initech', 3)] });
-    useCampaigns.getState().prefetch({ profileId: 'p1', accountId: 'initech' }, 3);
-    await settle();
+    const { state, release } = await readAhead([account('acme', 3), account('initech', 3)], 'initech');
     // Removed and added again: its first refresh has cached nothing yet.
     useWorkspace.setState({ accounts: [account('acme', 3), account('initech', 0)] });
     state.hold = true;
@@ -87,11 +89,7 @@ describe('the first page kept of an account', () => {
   });
 
   it('is read again ahead when the count changed since it was kept', async () => {
-    const { bridge, state } = cacheBridge();
-    setBridge(bridge);
-    useWorkspace.setState({ accounts: [account('umbrella', 3)] });
-    useCampaigns.getState().prefetch({ profileId: 'p1', accountId: 'umbrella' }, 3);
-    await settle();
+    const { state } = await readAhead([account('umbrella', 3)], 'umbrella');
     useCampaigns.getState().prefetch({ profileId: 'p1', accountId: 'umbrella' }, 3);
     await settle();
     expect(state.asked).toBe(1);
