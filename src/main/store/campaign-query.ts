@@ -417,12 +417,11 @@ export function createWindowQuery(
   };
   /**
    * The first page of words matched by reading rows (plan 'scan': each word too short for the
-   * text index), found in the first PEEK_PAGES pages' worth of rows of the sort (10,000 for the grid's pages,
-   * ~25 ms at most): a letter or two
-   * that most campaigns hold fills the page within a few hundred rows, where filling the scratch
-   * table reads every row of the account first (~250 ms at 1,000,000 campaigns, at the first
-   * keystroke of every search). Null when those rows held too few matches to tell: the scan then
-   * runs as before.
+   * text index), found in the first PEEK_PAGES pages' worth of rows of the sort (10,000 for the
+   * grid's pages, ~25 ms at most): a letter or two that most campaigns hold fills the page within
+   * a few hundred rows, where filling the scratch table reads every row of the account first
+   * (~250 ms at 1,000,000 campaigns, at the first keystroke of every search). Null when those rows
+   * held too few matches to tell: the scan then runs as before.
    */
   const peekFirstPage = (built: BuiltQuery, limit: number): unknown[] | null => {
     if (built.peek === null) return null;
