@@ -178,3 +178,87 @@ async function sandboxCap(e: Env): Promise<number | undefined> {
   const v = (await control(e.sandbox, 'GET', '/_sandbox/variants')) as { variants?: { page_size_cap?: number } };
   return v.variants?.page_size_cap;
 }
+
+/**
+ * Rewrites each record of the account's listing answers (paged or not) as text: `records` gets the
+ * JSON text of each record and returns the text to write instead.
+ */
+const rewriteRecords =
+  (accountId: string, record: (text: string, i: number, path: string) => string) =>
+  (path: string, body: Buffer): Buffer | undefined => {
+    if (!path.startsWith(`/core/api/1.0/${accountId}/campaigns`)) return undefined;
+    const envelope = JSON.parse(body.toString()) as { results?: unknown[]; metadata: unknown };
+    if (!Array.isArray(envelope.results)) return undefined;
+    const results = envelope.results.map((r, i) => record(JSON.stringify(r), i, path));
+    return Buffer.from(`{"results":[${results.join(',')}],"metadata":${JSON.stringify(envelope.metadata)}}`);
+  };
+
+describe('a listing whose records are spelled as other services write them', () => {
+  it('caches every campaign by its exact id whatever legal JSON spells the records', async () => {
+    // The id last, a nested object with an "id" of its own, the id's digits escaped, the id as a
+    // number, and a second "id" (the last counts, as in JSON.parse): each must name the campaign
+    // the record is.
+    // By the id, not the position: the same campaign is spelled alike in every answer (pages or not).
+    const spell = (text: string): string => {
+      const r = JSON.parse(text) as Record<string, unknown>;
+      const id = String(r.id);
+      const { id: _, ...rest } = r;
+      switch (Number(id) % 5) {
+        case 0:
+          return JSON.stringify({ ...rest, id });
+        case 1:
+          return JSON.stringify({ id, ...rest, targeting: { id: `segment-${id}` } });
+        case 2:
+          return `{"id":"${[...id].map((c) => `\\u00${c.charCodeAt(0).toString(16)}`).join('')}",${JSON.stringify(rest).slice(1)}`;
+        case 3:
+          return `{"id":${id},${JSON.stringify(rest).slice(1)}`;
+        default:
+          return `{"id":"not-this-one",${JSON.stringify(rest).slice(1, -1)},"id":"${id}"}`;
+      }
+    };
+    env = await startEnv({ fixtures: bigFixtures({ oddshop: 316 }), demo: false, proxy: { rewrite: rewriteRecords('oddshop', spell) } });
+    const p = await addConnection(env);
+    await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oddshop' });
+    expect(await ended(env, 'oddshop')).toMatchObject({ state: 'done', message: null });
+    const expected = (await sandboxCampaigns(env.sandbox, 'oddshop')).map((c) => String(c.id));
+    expect((await cachedIds(env, p.id, 'oddshop')).sort()).toEqual(expected.sort());
+    // The nested object's own "id" stays what it was: a field of the campaign, kept as written.
+    const records = await env.core.handlers['campaigns.records']({
+      profileId: p.id,
+      accountId: 'oddshop',
+      sort: { field: 'id', direction: 'asc' },
+      offset: 0,
+      limit: 1000,
+    });
+    const segments = records.rows.map((r) => (r.fields.targeting as { id?: unknown } | undefined)?.id).filter((t) => t !== undefined);
+    expect(segments).toHaveLength(expected.filter((id) => Number(id) % 5 === 1).length);
+    expect(segments.every((t) => typeof t === 'string' && /^segment-\d+$/.test(t))).toBe(true);
+  }, 300_000);
+
+  /** A record's text with its status no longer JSON (a bare word). */
+  const garbled = (text: string) => text.replace(/"status":"([A-Z_]+)"/, '"status":$1');
+
+  it('reads pages instead when the whole listing holds a record that is not JSON, and ends done with every campaign', async () => {
+    const broken = (text: string, _i: number, path: string) =>
+      !path.includes('page') && text.includes('"oddshop campaign 201"') ? garbled(text) : text;
+    env = await startEnv({ fixtures: bigFixtures({ oddshop: 316 }), demo: false, proxy: { rewrite: rewriteRecords('oddshop', broken) } });
+    const p = await addConnection(env);
+    await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oddshop' });
+    expect(await ended(env, 'oddshop')).toMatchObject({ state: 'done', message: null });
+    expect(await cachedIds(env, p.id, 'oddshop')).toHaveLength(316);
+    // The add's check, the unpaged answer, then pages.
+    expect(await listReads(env, 'oddshop')).toBeGreaterThan(2);
+  }, 300_000);
+
+  it('fails in the answer’s own words when every answer holding a record garbles it, and the account is not shown as synced', async () => {
+    const broken = (text: string) => (text.includes('"oddshop campaign 201"') ? garbled(text) : text);
+    env = await startEnv({ fixtures: bigFixtures({ oddshop: 316 }), demo: false, proxy: { rewrite: rewriteRecords('oddshop', broken) } });
+    const p = await addConnection(env);
+    await env.core.handlers['accounts.add']({ profileId: p.id, accountId: 'oddshop' });
+    const last = await ended(env, 'oddshop');
+    expect(last.state).toBe('failed');
+    expect(last.message).toMatch(/list the campaigns of oddshop but its answer could not be read/);
+    const account = (await env.core.handlers['accounts.list']({ profileId: p.id })).find((a) => a.accountId === 'oddshop');
+    expect(account?.lastSyncedAt).toBeNull();
+  }, 300_000);
+});
