@@ -16,6 +16,46 @@ export interface AccountKey {
 /** The least time between two reads of the value while the core keeps saying it changed. */
 export const RE_READ_MS = 5000;
 
+/**
+ * The reads of one account's value (the hook's plan, apart from React so a test can run it on a
+ * clock it advances): one at once, then one after a change, no sooner than RE_READ_MS after the
+ * last, which reads what every change until then made. `show` hears each answer until the
+ * returned stop is called; a failed read shows nothing.
+ */
+export function watchAccountValue<T>(opts: {
+  read: () => Promise<T>;
+  show: (value: T) => void;
+  /** Calls `changed` whenever the core says the value changed; returns how to stop listening. */
+  subscribe: (changed: () => void) => () => void;
+}): () => void {
+  let live = true;
+  let lastRead = 0;
+  const load = () => {
+    lastRead = Date.now();
+    opts.read().then(
+      (v) => live && opts.show(v),
+      () => undefined,
+    );
+  };
+  load();
+  let planned: ReturnType<typeof setTimeout> | null = null;
+  const off = opts.subscribe(() => {
+    if (planned !== null) return;
+    planned = setTimeout(
+      () => {
+        planned = null;
+        load();
+      },
+      Math.max(0, lastRead + RE_READ_MS - Date.now()),
+    );
+  });
+  return () => {
+    live = false;
+    off();
+    if (planned !== null) clearTimeout(planned);
+  };
+}
+
 /** `read` and `empty` must not change between renders (define them outside the component). */
 export function useAccountValue<T>(
   account: AccountKey | null,
@@ -29,33 +69,15 @@ export function useAccountValue<T>(
   useEffect(() => {
     setValue(empty);
     if (profileId === undefined || accountId === undefined) return undefined;
-    let live = true;
-    const load = () =>
-      read({ profileId, accountId }).then(
-        (v) => live && setValue(v),
-        () => undefined,
-      );
-    let lastRead = Date.now();
-    void load();
-    /** The next read, planned after a change (it reads what every change until then made). */
-    let planned: ReturnType<typeof setTimeout> | null = null;
-    const off = onEvent('data.changed', (e) => {
-      const ours = (e.profileId === null || e.profileId === profileId) && (e.accountId === null || e.accountId === accountId);
-      if (e.what !== what || !ours || planned !== null) return;
-      planned = setTimeout(
-        () => {
-          planned = null;
-          lastRead = Date.now();
-          void load();
-        },
-        Math.max(0, lastRead + RE_READ_MS - Date.now()),
-      );
+    return watchAccountValue({
+      read: () => read({ profileId, accountId }),
+      show: setValue,
+      subscribe: (changed) =>
+        onEvent('data.changed', (e) => {
+          const ours = (e.profileId === null || e.profileId === profileId) && (e.accountId === null || e.accountId === accountId);
+          if (e.what === what && ours) changed();
+        }),
     });
-    return () => {
-      live = false;
-      off();
-      if (planned !== null) clearTimeout(planned);
-    };
   }, [profileId, accountId, what, read, empty]);
   return value;
 }
