@@ -328,171 +328,210 @@ export function createCampaignsRepo(
     });
   };
 
-  return {
-    beginRefresh(ref) {
-      const accountKey = accounts.keyOf(ref);
-      // Nothing cached: a first load, which has nothing to remove at its end.
-      const empty = anyStmt.get(accountKey) === undefined;
+  /**
+   * One refresh of one account (beginRefresh). A class, not an object of closures: a network's
+   * refresh holds one for each member account, and 5,000 of them, each with its own dozen closures
+   * and their contexts, were ~15 MB of the main thread's heap at the peak of that refresh.
+   */
+  class Refresh implements InternalRefresh {
+    readonly account: AccountRef;
+    readonly #accountKey: number;
+    /** Nothing was cached when it began: a first load, which has nothing to remove at its end. */
+    readonly #empty: boolean;
+    readonly #state: ActiveRefresh;
+    readonly #totals: RefreshSummary = { written: 0, unchanged: 0, pages: 0, removed: 0 };
+    #done = false;
+
+    constructor(ref: AccountRef) {
+      this.account = { profileId: ref.profileId, accountId: ref.accountId };
+      this.#accountKey = accounts.keyOf(ref);
+      this.#empty = anyStmt.get(this.#accountKey) === undefined;
       // A refresh it supersedes did not finish: what that one added is this one's to keep or undo.
-      const prior = active.get(accountKey);
-      const state: ActiveRefresh = {
+      const prior = active.get(this.#accountKey);
+      this.#state = {
         seen: new Set(),
         walks: [],
         upserted: new Set(prior?.upserted),
-        startedEmpty: prior?.startedEmpty ?? empty,
+        startedEmpty: prior?.startedEmpty ?? this.#empty,
         digests: null,
         distrusted: new Set(),
         tookOver: prior !== undefined,
         unseenKeys: null,
       };
       // A newer refresh of the same account supersedes an older one still running.
-      active.set(accountKey, state);
-      const totals: RefreshSummary = { written: 0, unchanged: 0, pages: 0, removed: 0 };
-      let done = false;
-      /** Whether this refresh listed the cached row (what finish() keeps). */
-      const listed = (k: { id_num: number; id: string }) => state.seen.has(k.id) || state.walks.some((w) => w.coversKey(k.id_num, k.id));
-      const named = (id: string) => state.walks.some((w) => w.covers(id));
-      /**
-       * Where the look for unlisted rows goes on after key `k`: past the run of named rows that
-       * covers it, if any (an unchanged account of 1,000,000 rows is one run: its keys are not
-       * read, ~1 s of this thread).
-       */
-      const onFrom = (k: { id_num: number; id: string }) => {
-        for (const w of state.walks) {
-          const end = w.runEnd(k.id_num, k.id);
-          if (end !== null) return { id_num: end[0], id: end[1] };
+      active.set(this.#accountKey, this.#state);
+    }
+
+    get superseded(): boolean {
+      return this.#done || active.get(this.#accountKey) !== this.#state;
+    }
+
+    /** Whether this refresh listed the cached row (what finish() keeps). */
+    #listed(k: { id_num: number; id: string }): boolean {
+      return this.#state.seen.has(k.id) || this.#state.walks.some((w) => w.coversKey(k.id_num, k.id));
+    }
+
+    #named(id: string): boolean {
+      return this.#state.walks.some((w) => w.covers(id));
+    }
+
+    /**
+     * Where the look for unlisted rows goes on after key `k`: past the run of named rows that
+     * covers it, if any (an unchanged account of 1,000,000 rows is one run: its keys are not
+     * read, ~1 s of this thread).
+     */
+    #onFrom(k: { id_num: number; id: string }): { id_num: number; id: string } {
+      for (const w of this.#state.walks) {
+        const end = w.runEnd(k.id_num, k.id);
+        if (end !== null) return { id_num: end[0], id: end[1] };
+      }
+      return k;
+    }
+
+    #check(): void {
+      if (this.#done) throw new StoreError('REFRESH_SUPERSEDED', 'This refresh has already finished or was abandoned');
+      if (active.get(this.#accountKey) !== this.#state) {
+        throw new StoreError('REFRESH_SUPERSEDED', 'A newer refresh of this account has started; this one stops');
+      }
+    }
+
+    [BATCH](campaigns: readonly Campaign[], digests?: readonly string[]): Batch {
+      this.#check();
+      const state = this.#state;
+      const accountKey = this.#accountKey;
+      const totals = this.#totals;
+      if (!this.#empty) for (const c of campaigns) state.seen.add(c.id);
+      totals.pages++;
+      return {
+        values: campaigns.map((c, i) => campaignRowValues(accountKey, c, digests?.[i] ?? null)),
+        accountKey,
+        fresh: this.#empty,
+        tracked: !state.startedEmpty,
+        count(written, rows) {
+          if (written === null) return;
+          totals.written += written;
+          totals.unchanged += rows - written;
+        },
+      };
+    }
+
+    known(digest: string): string | undefined {
+      const state = this.#state;
+      if (this.#empty || state.tookOver) return undefined;
+      state.digests ??= new Map(digestsStmt.all(this.#accountKey));
+      const id = state.digests.get(digest);
+      // Listed twice (a listing that moved): the later record is written, as any would be.
+      if (id === undefined || state.seen.has(id) || state.upserted.has(id) || state.distrusted.has(id) || this.#named(id)) return undefined;
+      return id;
+    }
+
+    walk(): DigestWalk {
+      const state = this.#state;
+      if (this.#empty || state.tookOver) return NO_WALK;
+      const accountKey = this.#accountKey;
+      const w = createDigestWalk({
+        read: (idNum, id, limit) => digestsAfter.all(accountKey, idNum, id, limit),
+        accept: (id) => !state.seen.has(id) && !state.upserted.has(id) && !state.distrusted.has(id),
+        unordered: (digest) => this.known(digest),
+        chunk: CHUNK,
+      });
+      state.walks.push(w);
+      return w;
+    }
+
+    listedUnchanged(ids: readonly string[]): void {
+      this.#check();
+      // Rows a walk named are listed by its runs: a set of every id of the account is what
+      // the walk saves (~1,000,000 strings at 1,000,000 campaigns).
+      for (const id of ids) if (!this.#named(id)) this.#state.seen.add(id);
+      this.#totals.unchanged += ids.length;
+    }
+
+    applyPage(campaigns: readonly Campaign[], digests?: readonly string[]): Promise<PageResult> {
+      const totals = this.#totals;
+      const before = { ...totals };
+      // (Not async: see write. The executor runs at once; a throw becomes the rejection.)
+      return new Promise<void>((resolve) => resolve(write([this[BATCH](campaigns, digests)]))).then(() => ({
+        written: totals.written - before.written,
+        unchanged: totals.unchanged - before.unchanged,
+      }));
+    }
+
+    async finish(): Promise<RefreshSummary> {
+      this.#check();
+      const state = this.#state;
+      const accountKey = this.#accountKey;
+      const totals = this.#totals;
+      let after = { id_num: -2, id: '' };
+      if (state.unseenKeys !== null) {
+        const stale = state.unseenKeys.filter((k) => !this.#listed(k));
+        for (let i = 0; i < stale.length; i += CHUNK) {
+          const keys = stale.slice(i, i + CHUNK).map((k): [number, string] => [k.id_num, k.id]);
+          totals.removed += await writer.send({ type: 'delete', accountKey, keys });
+          this.#check();
         }
-        return k;
-      };
-      const check = () => {
-        if (done) throw new StoreError('REFRESH_SUPERSEDED', 'This refresh has already finished or was abandoned');
-        if (active.get(accountKey) !== state) {
-          throw new StoreError('REFRESH_SUPERSEDED', 'A newer refresh of this account has started; this one stops');
+      }
+      // Started empty: every row was written by this refresh or by upsert(), all of them seen.
+      while (!this.#empty && state.unseenKeys === null) {
+        const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
+        if (keys.length === 0) break;
+        after = this.#onFrom(keys[keys.length - 1]);
+        const stale = keys.filter((k) => !this.#listed(k));
+        if (stale.length > 0) totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
+        else await fullTurn();
+        this.#check();
+      }
+      // A first load's indexes are built after it is done, while its rows are already shown (cache-writer/worker.ts, "Bulk load").
+      if (this.#empty) settleLoad().catch(() => undefined);
+      markSynced(this.account);
+      this.#done = true;
+      active.delete(accountKey);
+      await writer.send({ type: 'endRefresh', accountKey, undo: null });
+      // The text index a bulk load emptied is built after the refresh has ended (not awaited).
+      if (this.#empty) buildText();
+      return { ...totals };
+    }
+
+    keep(ids: Iterable<string>): void {
+      for (const id of ids) this.#state.seen.add(id);
+    }
+
+    unseen(limit: number): string[] {
+      this.#check();
+      const out: { id_num: number; id: string }[] = [];
+      let after = { id_num: -2, id: '' };
+      while (!this.#empty && out.length < limit) {
+        const keys = keysAfter.all(this.#accountKey, after.id_num, after.id, CHUNK);
+        if (keys.length === 0) {
+          this.#state.unseenKeys = out;
+          break;
         }
-      };
-      const refresh: InternalRefresh = {
-        account: { profileId: ref.profileId, accountId: ref.accountId },
-        get superseded() {
-          return done || active.get(accountKey) !== state;
-        },
-        [BATCH](campaigns, digests) {
-          check();
-          if (!empty) for (const c of campaigns) state.seen.add(c.id);
-          totals.pages++;
-          return {
-            values: campaigns.map((c, i) => campaignRowValues(accountKey, c, digests?.[i] ?? null)),
-            accountKey,
-            fresh: empty,
-            tracked: !state.startedEmpty,
-            count(written, rows) {
-              if (written === null) return;
-              totals.written += written;
-              totals.unchanged += rows - written;
-            },
-          };
-        },
-        known(digest) {
-          if (empty || state.tookOver) return undefined;
-          state.digests ??= new Map(digestsStmt.all(accountKey));
-          const id = state.digests.get(digest);
-          // Listed twice (a listing that moved): the later record is written, as any would be.
-          if (id === undefined || state.seen.has(id) || state.upserted.has(id) || state.distrusted.has(id) || named(id)) return undefined;
-          return id;
-        },
-        walk() {
-          if (empty || state.tookOver) return NO_WALK;
-          const w = createDigestWalk({
-            read: (idNum, id, limit) => digestsAfter.all(accountKey, idNum, id, limit),
-            accept: (id) => !state.seen.has(id) && !state.upserted.has(id) && !state.distrusted.has(id),
-            unordered: (digest) => refresh.known(digest),
-            chunk: CHUNK,
-          });
-          state.walks.push(w);
-          return w;
-        },
-        listedUnchanged(ids) {
-          check();
-          // Rows a walk named are listed by its runs: a set of every id of the account is what
-          // the walk saves (~1,000,000 strings at 1,000,000 campaigns).
-          for (const id of ids) if (!named(id)) state.seen.add(id);
-          totals.unchanged += ids.length;
-        },
-        applyPage(campaigns, digests) {
-          const before = { ...totals };
-          // (Not async: see write. The executor runs at once; a throw becomes the rejection.)
-          return new Promise<void>((resolve) => resolve(write([refresh[BATCH](campaigns, digests)]))).then(() => ({
-            written: totals.written - before.written,
-            unchanged: totals.unchanged - before.unchanged,
-          }));
-        },
-        async finish() {
-          check();
-          let after = { id_num: -2, id: '' };
-          if (state.unseenKeys !== null) {
-            const stale = state.unseenKeys.filter((k) => !listed(k));
-            for (let i = 0; i < stale.length; i += CHUNK) {
-              const keys = stale.slice(i, i + CHUNK).map((k): [number, string] => [k.id_num, k.id]);
-              totals.removed += await writer.send({ type: 'delete', accountKey, keys });
-              check();
-            }
-          }
-          // Started empty: every row was written by this refresh or by upsert(), all of them seen.
-          while (!empty && state.unseenKeys === null) {
-            const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
-            if (keys.length === 0) break;
-            after = onFrom(keys[keys.length - 1]);
-            const stale = keys.filter((k) => !listed(k));
-            if (stale.length > 0)
-              totals.removed += await writer.send({ type: 'delete', accountKey, keys: stale.map((k) => [k.id_num, k.id]) });
-            else await fullTurn();
-            check();
-          }
-          // A first load's indexes are built after it is done, while its rows are already shown (cache-writer/worker.ts, "Bulk load").
-          if (empty) settleLoad().catch(() => undefined);
-          markSynced(ref);
-          done = true;
-          active.delete(accountKey);
-          await writer.send({ type: 'endRefresh', accountKey, undo: null });
-          // The text index a bulk load emptied is built after the refresh has ended (not awaited).
-          if (empty) buildText();
-          return { ...totals };
-        },
-        keep(ids) {
-          for (const id of ids) state.seen.add(id);
-        },
-        unseen(limit) {
-          check();
-          const out: { id_num: number; id: string }[] = [];
-          let after = { id_num: -2, id: '' };
-          while (!empty && out.length < limit) {
-            const keys = keysAfter.all(accountKey, after.id_num, after.id, CHUNK);
-            if (keys.length === 0) {
-              state.unseenKeys = out;
-              break;
-            }
-            after = onFrom(keys[keys.length - 1]);
-            for (const k of keys) if (!listed(k) && out.length < limit) out.push(k);
-          }
-          return out.map((k) => k.id);
-        },
-        abandon({ keepRows = false } = {}) {
-          const current = !done && active.get(accountKey) === state;
-          const load = empty && !done;
-          done = true;
-          if (current) active.delete(accountKey);
-          const undo = keepRows ? null : { all: state.startedEmpty, keep: [...state.upserted] };
-          const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo }) : Promise.resolve(0);
-          // A first load's indexes are built again after its rows went (the writer takes requests
-          // in order), so no index is built for rows about to be removed.
-          if (load) {
-            settleLoad().catch(() => undefined);
-            buildText();
-          }
-          return undone;
-        },
-      };
-      return refresh;
-    },
+        after = this.#onFrom(keys[keys.length - 1]);
+        for (const k of keys) if (!this.#listed(k) && out.length < limit) out.push(k);
+      }
+      return out.map((k) => k.id);
+    }
+
+    abandon({ keepRows = false }: { keepRows?: boolean } = {}): Promise<number> {
+      const accountKey = this.#accountKey;
+      const current = !this.#done && active.get(accountKey) === this.#state;
+      const load = this.#empty && !this.#done;
+      this.#done = true;
+      if (current) active.delete(accountKey);
+      const undo = keepRows ? null : { all: this.#state.startedEmpty, keep: [...this.#state.upserted] };
+      const undone = current ? writer.send({ type: 'endRefresh', accountKey, undo }) : Promise.resolve(0);
+      // A first load's indexes are built again after its rows went (the writer takes requests
+      // in order), so no index is built for rows about to be removed.
+      if (load) {
+        settleLoad().catch(() => undefined);
+        buildText();
+      }
+      return undone;
+    }
+  }
+
+  return {
+    beginRefresh: (ref) => new Refresh(ref),
     applyBatches(parts) {
       // (Not async: see write.)
       return new Promise<void>((resolve) => resolve(write(parts.map((p) => (p.refresh as InternalRefresh)[BATCH](p.campaigns)))));
