@@ -25,6 +25,7 @@ import { ListingStreamParser, RecordTooLargeError, recordTooLarge, UnreadableLis
 import type { CallOptions, RequestExecutor } from './request-executor';
 import { parseJsonBody, unreadableAnswer } from './response-errors';
 import { parseJsonLossless } from './lossless-json';
+import { IdSet } from './id-set';
 import { recordDigest } from './record-digest';
 import { systemClock, type Clock } from '../clock/clock';
 
@@ -662,7 +663,7 @@ function waitOn(clock: Clock, ms: number, signal: AbortSignal | undefined): Prom
 }
 
 interface Reading {
-  ids: Set<string>;
+  ids: IdSet;
   /** Every metadata.total its answers gave: more than one means the listing moved while it was read. */
   totals: Set<number>;
   total: number;
@@ -773,7 +774,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     );
 
   async function* reading(pass: number): AsyncGenerator<ListingStep, Reading, void> {
-    const r: Reading = { ids: new Set(), totals: new Set(), total: 0, broken: false };
+    const r: Reading = { ids: new IdSet(), totals: new Set(), total: 0, broken: false };
     // Rows of the listing's order covered so far (the start of the next page).
     let position = 0;
     // The most rows one answer held: the service's page size, as far as the reading can tell.
@@ -880,7 +881,7 @@ export async function* walkListing(read: PageReader, opts: WalkOptions): AsyncGe
     }
   }
 
-  const everRead = new Set<string>();
+  const everRead = new IdSet();
   let previous: Reading | null = null;
   let last: Reading | null = null;
   let readings = 0;
