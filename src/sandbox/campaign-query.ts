@@ -1,14 +1,19 @@
 // The selection a list request describes (its query is parsed by src/shared/domain/campaign-listing.ts).
 import type { FetchLevel } from '../shared/domain/campaign';
 import type { StoredCampaign } from './records';
-import { byId, type AccountRec } from './state';
+import { byId } from './state';
 
 const RECENT_MS = 30 * 24 * 60 * 60 * 1000;
 
-export interface Listed {
-  campaign: StoredCampaign;
-  owner: AccountRec;
-}
+/**
+ * A campaign in a listing being built. The stored campaign itself, not a wrapper naming its owner
+ * too: a million of those made before the first byte of an answer took ~130 ms of its ~220 ms.
+ * The owner's name (a network's advertiser_name) comes from its account id (OwnerNames).
+ */
+export type Listed = StoredCampaign;
+
+/** The name of the account that owns a listed campaign (by its accountId). */
+export type OwnerNames = (accountId: string) => string | undefined;
 
 /** DECISIONS sandbox 2: recent = created within 30 days or APPROVED; R hides PAUSED; TERMINATED never. */
 export function isListed(c: StoredCampaign, level: FetchLevel, now: number): boolean {
@@ -20,9 +25,9 @@ export function isListed(c: StoredCampaign, level: FetchLevel, now: number): boo
 
 type SortValue = number | bigint | string | null;
 
-function sortValue(x: Listed, field: string): SortValue {
-  if (field === 'advertiser_name') return x.owner.name;
-  const v = (x.campaign.record as unknown as Record<string, unknown>)[field];
+function sortValue(x: Listed, field: string, ownerName: OwnerNames): SortValue {
+  if (field === 'advertiser_name') return ownerName(x.accountId) ?? null;
+  const v = (x.record as unknown as Record<string, unknown>)[field];
   if (field === 'start_date' && typeof v === 'string') {
     const t = Date.parse(v);
     return Number.isNaN(t) ? v : t;
@@ -37,19 +42,19 @@ function inOrder(items: readonly Listed[], cmp: (a: Listed, b: Listed) => number
 }
 
 /** Nulls go last in either direction; ties keep id order so that pages are stable. */
-export function sortListed(items: Listed[], field: string, descending: boolean): void {
+export function sortListed(items: Listed[], field: string, descending: boolean, ownerName: OwnerNames): void {
   if (field === 'id') {
     // Ids are unique bigints, and the listing holds them in id order already (unless a variant
     // handed out ids out of order): at a million campaigns the general comparator took ~0.7 s
     // before the first byte of an answer sorted by id, the order the client asks for.
-    const up = (a: Listed, b: Listed) => byId(a.campaign.record.id, b.campaign.record.id);
+    const up = (a: Listed, b: Listed) => byId(a.record.id, b.record.id);
     if (!inOrder(items, up)) items.sort(up);
     if (descending) items.reverse();
     return;
   }
   items.sort((a, b) => {
-    const va = sortValue(a, field);
-    const vb = sortValue(b, field);
+    const va = sortValue(a, field, ownerName);
+    const vb = sortValue(b, field, ownerName);
     if (va === null || vb === null) {
       if (va !== vb) return va === null ? 1 : -1;
     } else if (va !== vb) {
@@ -63,6 +68,6 @@ export function sortListed(items: Listed[], field: string, descending: boolean):
               : 1;
       return descending ? -cmp : cmp;
     }
-    return byId(a.campaign.record.id, b.campaign.record.id);
+    return byId(a.record.id, b.record.id);
   });
 }

@@ -141,6 +141,8 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   moveSpends(core, owners);
   // short_pages: every campaign is paged, and those the query leaves out are dropped afterwards.
   const filterAfterPaging = core.variants.short_pages === true;
+  const names = new Map(owners.map((o) => [o.id, o.name]));
+  const ownerName = (accountId: string) => names.get(accountId);
   const items: Listed[] = [];
   let total = 0;
   for (const owner of owners) {
@@ -150,21 +152,21 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
       if (lag > 0 && ctx.now < campaign.createdAtMs + lag) continue;
       const listed = isListed(campaign, q.fetchLevel, ctx.now);
       if (listed) total++;
-      if (listed || filterAfterPaging) items.push({ campaign, owner });
+      if (listed || filterAfterPaging) items.push(campaign);
     }
   }
-  if (owners.length > 1) items.sort((a, b) => byId(a.campaign.record.id, b.campaign.record.id));
-  if (q.sort) sortListed(items, q.sort.field, q.sort.descending);
-  else if (core.variants.moving_order) sortListed(items, 'spent', true);
+  if (owners.length > 1) items.sort((a, b) => byId(a.record.id, b.record.id));
+  if (q.sort) sortListed(items, q.sort.field, q.sort.descending, ownerName);
+  else if (core.variants.moving_order) sortListed(items, 'spent', true, ownerName);
   const paged = pageOf(items, q, core.variants.page_size_cap);
   // page_past_end: a page after the last one is refused as a page that does not exist.
   const pastEnd = core.variants.page_past_end;
   if (pastEnd !== undefined && paged.page > 1 && paged.rows.length === 0) {
     return err(core, pastEnd === 'not_found' ? 404 : 400, 'Invalid page.', g.headers);
   }
-  const rows = filterAfterPaging ? paged.rows.filter((x) => isListed(x.campaign, q.fetchLevel, ctx.now)) : paged.rows;
+  const rows = filterAfterPaging ? paged.rows.filter((x) => isListed(x, q.fetchLevel, ctx.now)) : paged.rows;
   const network = g.account.type === 'NETWORK';
-  const record = (x: Listed) => campaignAnswer(x.campaign.record, core.variants, { advertiserName: network ? x.owner.name : undefined });
+  const record = (x: Listed) => campaignAnswer(x.record, core.variants, { advertiserName: network ? ownerName(x.accountId) : undefined });
   const metadata = { total, count: rows.length, page: paged.page, page_size: paged.pageSize };
   const cutAbove = core.variants.cut_body;
   const cut = cutAbove !== undefined && rows.length > cutAbove;
