@@ -34,8 +34,13 @@ export const SEARCH_TEXTS = [
   // The first keystrokes of a search: words too short for the text index.
   's', // one letter every campaign holds (100,000)
   '42', // two digits, in ids, names and brands (6,039)
+  'j', // one letter a few hold (RARE_CAMPAIGNS)
+  'zz', // two letters a few hold, at the end of their names
   'x', // one letter none holds
 ];
+
+/** Campaigns beside the bench's own, holding letters none of those do: a word few campaigns hold. */
+export const RARE_CAMPAIGNS = 12;
 
 interface Built {
   file: string;
@@ -69,6 +74,8 @@ export function buildCache(dir: string, n: number): Built {
         batch = [];
       }
     }
+    for (let k = 1; k <= RARE_CAMPAIGNS; k++)
+      batch.push(campaignRowValues(ACCOUNT_KEY, { id: `rare-${k}`, name: `Night ${k} of jazz`, status: 'APPROVED' }));
     writeRows(rows, batch, { mostlyNew: true });
   })();
   const t1 = performance.now();

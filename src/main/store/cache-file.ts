@@ -23,8 +23,9 @@ const CACHE_PAGE_SIZE = 16384;
  * to how a record becomes a row must bump this version and clear raw_digest: a skipped record
  * keeps the row an older app made from the same bytes.
  * 5: the text index (campaign_text) and each row's text_rowid, its row in that index.
+ * 6: the text index holds each row's text with two separators after it (indexedText): built again.
  */
-export const CACHE_SCHEMA_VERSION = 5;
+export const CACHE_SCHEMA_VERSION = 6;
 
 export const CAMPAIGNS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS campaigns (
   account_key INTEGER NOT NULL,
@@ -76,16 +77,25 @@ export const CAMPAIGNS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS campaigns (
 export const TEXT_INDEX_SQL =
   "CREATE VIRTUAL TABLE IF NOT EXISTS campaign_text USING fts5(search, id_num UNINDEXED, id UNINDEXED, content='', contentless_delete=1, contentless_unindexed=1, tokenize='trigram case_sensitive 1')";
 
+/**
+ * What the text index holds of a row (`of`: the table or trigger row it is read from): its search
+ * text and two separators (U+0001, which no search word holds) after it, so that every character
+ * of the text begins a trigram. A word of one or two characters, which has no trigram of its own,
+ * is then in a row exactly when one of the trigrams it begins is (campaign-query.ts,
+ * shortWordTerms), at the text's end too.
+ */
+const indexedText = (of: 'new' | 'campaigns') => `${of}.search || char(1, 1)`;
+
 const TEXT_TRIGGERS_SQL = [
   `CREATE TRIGGER campaign_text_insert AFTER INSERT ON campaigns BEGIN
-  INSERT INTO campaign_text (rowid, search, id_num, id) VALUES (new.text_rowid, new.search, new.id_num, new.id);
+  INSERT INTO campaign_text (rowid, search, id_num, id) VALUES (new.text_rowid, ${indexedText('new')}, new.id_num, new.id);
 END`,
   `CREATE TRIGGER campaign_text_delete AFTER DELETE ON campaigns BEGIN
   DELETE FROM campaign_text WHERE rowid = old.text_rowid;
 END`,
   `CREATE TRIGGER campaign_text_update AFTER UPDATE OF search ON campaigns BEGIN
   DELETE FROM campaign_text WHERE rowid = old.text_rowid;
-  INSERT INTO campaign_text (rowid, search, id_num, id) VALUES (new.text_rowid, new.search, new.id_num, new.id);
+  INSERT INTO campaign_text (rowid, search, id_num, id) VALUES (new.text_rowid, ${indexedText('new')}, new.id_num, new.id);
 END`,
 ];
 const TEXT_TRIGGERS = ['campaign_text_insert', 'campaign_text_delete', 'campaign_text_update'];
@@ -130,7 +140,9 @@ FROM (SELECT c.account_key, c.id_num, c.id, row_number() OVER (PARTITION BY c.ac
         coalesce((SELECT max(m.text_rowid) FROM campaigns m WHERE m.account_key = c.account_key), c.account_key * 4294967296) AS base
       FROM campaigns c WHERE c.text_rowid IS NULL) AS numbered
 WHERE campaigns.account_key = numbered.account_key AND campaigns.id_num = numbered.id_num AND campaigns.id = numbered.id`);
-    db.exec('INSERT INTO campaign_text (rowid, search, id_num, id) SELECT text_rowid, search, id_num, id FROM campaigns');
+    db.exec(
+      `INSERT INTO campaign_text (rowid, search, id_num, id) SELECT text_rowid, ${indexedText('campaigns')}, id_num, id FROM campaigns`,
+    );
     for (const sql of TEXT_TRIGGERS_SQL) db.exec(sql);
   })();
   return true;
@@ -261,6 +273,8 @@ export function prepareCacheFile(file: string, legacy: { dataFile: string; table
       // A cache of schema 4 or older: its rows are numbered when the writer builds the text index.
       if (!columns.includes('text_rowid')) db!.exec('ALTER TABLE campaigns ADD COLUMN text_rowid INTEGER');
       db!.exec(TEXT_INDEX_SQL);
+      // A cache of schema 5 or older: its text index is built again (indexedText) by the writer.
+      if (version < 6) dropTextIndex(db!);
       matchIndexes(db!);
       db!.pragma(`user_version = ${CACHE_SCHEMA_VERSION}`);
     })();

@@ -63,6 +63,9 @@ export function idSortKey(id: string): number {
   return /^\d+$/.test(id) ? LONG_ID_KEY + id.length : -1;
 }
 
+/** Between the fields of a search text: a control character no search word holds (campaign-query.ts, textFilter). */
+export const SEARCH_FIELD_SEPARATOR = '\u0001';
+
 /**
  * Lower-cased text searched by the quick filter: id, name and branding, separated by a control
  * character so a query cannot match across two fields. Lower-cased in JS (Unicode-aware), and the
@@ -70,7 +73,7 @@ export function idSortKey(id: string): number {
  */
 export function searchText(c: Pick<Campaign, 'id' | 'name' | 'branding_text'>): string {
   const branding = typeof c.branding_text === 'string' ? c.branding_text : '';
-  return `${c.id}\u0001${c.name}\u0001${branding}`.toLowerCase();
+  return `${c.id}${SEARCH_FIELD_SEPARATOR}${c.name}${SEARCH_FIELD_SEPARATOR}${branding}`.toLowerCase();
 }
 
 export function normalizeNeedle(text: string): string {

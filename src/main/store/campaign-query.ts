@@ -18,7 +18,7 @@ import {
 } from '../../shared/domain/campaign-query';
 import { readListedCampaign } from '../../shared/domain/campaign-reader';
 import { isServiceValue } from '../../shared/domain/service-values';
-import { campaignFromRow, idSortKey, normalizeNeedle } from './campaign-columns';
+import { campaignFromRow, idSortKey, normalizeNeedle, SEARCH_FIELD_SEPARATOR } from './campaign-columns';
 import { textRowidRange } from './cache-file';
 import type { Database } from 'better-sqlite3';
 import { StoreError, describeIssues } from './errors';
@@ -78,6 +78,8 @@ export function textFilter(text: string): TextFilter | null {
   const tokens = [
     ...new Set(
       normalizeNeedle(text)
+        // The fields' separator too (no word may hold it: the text index is padded with it).
+        .replaceAll(SEARCH_FIELD_SEPARATOR, ' ')
         .split(/[\s,;]+/)
         .filter((t) => t !== ''),
     ),
@@ -90,11 +92,12 @@ export function textFilter(text: string): TextFilter | null {
 /**
  * How the words of a text are matched:
  * - `scan`: each word tested with instr() on every row of the account, into the scratch table
- *   (0.3-0.6 s at 1,000,000 campaigns); for words all shorter than three characters, which the
- *   text index cannot find, or while that index is being built.
+ *   (0.2-0.6 s at 1,000,000 campaigns); for words all shorter than three characters that many
+ *   campaigns hold, or while the text index is being built.
  * - `index`: the text index's matches (cache-file.ts, campaign_text) into the scratch table: each
- *   word a phrase of its trigrams, all required, which matches where instr() does; a shorter word
- *   beside them is tested on those matches' rows.
+ *   word a phrase of its trigrams, all required, which matches where instr() does. A shorter word
+ *   beside them is tested on those matches' rows; words all shorter that few rows hold are each
+ *   the trigrams they begin, any one of them (ShortWordTerms).
  * - `walk`: no scratch table: the sort's index is walked and each row it names tested with instr()
  *   until the page is full. For a word many campaigns hold, whose first page is found after a few
  *   hundred rows, while filling the scratch table with its matches would read them all.
@@ -104,17 +107,41 @@ export type TextPlan = 'scan' | 'index' | 'walk';
 /** A word as an FTS5 string: in double quotes, each quote doubled, so no character is query syntax. */
 const ftsString = (word: string) => `"${word.replaceAll('"', '""')}"`;
 
-/** The text index's query for the words (each of three characters or more: trigramWords). */
-export const textIndexQuery = (words: readonly string[]) => words.map(ftsString).join(' ');
+/**
+ * For words too short to have a trigram (one or two characters): the text index's terms that each
+ * begins. Every character of an indexed text begins a trigram (cache-file.ts, indexedText), so a row
+ * holds such a word exactly when it holds one of those terms; a word that begins none is in no row.
+ */
+export type ShortWordTerms = ReadonlyMap<string, readonly string[]>;
+const NO_TERMS: ShortWordTerms = new Map();
+
+/**
+ * The text index's query for the words, all required: each word of three characters or more a
+ * phrase of its trigrams, each shorter one any of its terms (every word is one or the other).
+ */
+export const textIndexQuery = (words: readonly string[], terms: ShortWordTerms = NO_TERMS) =>
+  words
+    .map((w) => {
+      const begun = terms.get(w);
+      return begun === undefined ? ftsString(w) : `(${begun.map(ftsString).join(' OR ')})`;
+    })
+    // (AND spelled out: FTS5 joins two phrases by a space, not two bracketed groups.)
+    .join(' AND ');
 
 /** Whether every word has a trigram (counted in code points, as the tokenizer counts them). */
 export const trigramWords = (words: readonly string[]) => words.every((w) => [...w].length >= 3);
 
 /**
  * Builds the SQL for a parsed query. Exported so the query-plan test checks exactly what runs.
- * `plan` says how words are matched (TextPlan); a list of ids is always looked up by key.
+ * `plan` says how words are matched (TextPlan); a list of ids is always looked up by key. `terms`:
+ * with plan 'index' and words all too short for a trigram, the terms each begins.
  */
-export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery, plan: TextPlan = 'scan'): BuiltQuery {
+export function buildCampaignQuery(
+  accountKey: number,
+  q: ParsedCampaignQuery,
+  plan: TextPlan = 'scan',
+  terms: ShortWordTerms = NO_TERMS,
+): BuiltQuery {
   const order = campaignOrderBy(q.sort.field, q.sort.direction);
   // Every statement starts with the account: each index leads with account_key.
   const t = 'campaigns';
@@ -189,21 +216,23 @@ export function buildCampaignQuery(accountKey: number, q: ParsedCampaignQuery, p
       params: [...filter.ids.flatMap((id) => [idSortKey(id), id]), accountKey],
     };
   } else if (plan === 'index') {
-    // The index finds the words it can (three characters or more); a shorter word is tested on the
-    // rows of those matches alone.
-    const long = filter.words.filter((w) => trigramWords([w]));
-    const short = filter.words.filter((w) => !trigramWords([w]));
-    match =
-      short.length === 0
+    // The index finds the words it can (three characters or more, or shorter ones by the terms
+    // they begin); a shorter word beside them is tested on the rows of those matches alone.
+    const long = filter.words.filter((w) => trigramWords([w]) || terms.has(w));
+    const short = filter.words.filter((w) => !long.includes(w));
+    match = filter.words.some((w) => terms.get(w)?.length === 0)
+      ? // A word that begins no term of the index is in no row.
+        { sql: `SELECT id, id_num FROM ${t} WHERE 0`, params: [] }
+      : short.length === 0
         ? {
             sql: 'SELECT id, id_num FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ?',
-            params: [textIndexQuery(long), ...textRowidRange(accountKey)],
+            params: [textIndexQuery(long, terms), ...textRowidRange(accountKey)],
           }
         : {
             sql:
               `SELECT c.id, c.id_num FROM campaign_text f CROSS JOIN ${t} c ON c.account_key = ? AND c.id_num = f.id_num AND c.id = f.id ` +
               `WHERE f.campaign_text MATCH ? AND f.rowid BETWEEN ? AND ? AND ${short.map(() => 'instr(c.search, ?) > 0').join(' AND ')}`,
-            params: [accountKey, textIndexQuery(long), ...textRowidRange(accountKey), ...short],
+            params: [accountKey, textIndexQuery(long, terms), ...textRowidRange(accountKey), ...short],
           };
   } else {
     const tests = filter.words.map(() => 'instr(search, ?) > 0').join(' AND ');
@@ -248,6 +277,27 @@ const COMMON_MATCHES = 10_000;
 
 /** Matches up to this many are looked up by key and sorted for a page, instead of walking the sort's index. */
 const FEW_MATCHES = 20_000;
+
+/**
+ * A word too short for a trigram is matched through the terms it begins (ShortWordTerms) when they
+ * are in at most this many rows in all (of every account: the index is one) and at most
+ * SHORT_WORD_TERMS terms; otherwise the rows are read. Reading one row's entry from the index cost
+ * ~2 us against ~0.2-0.4 us per row read, so the index wins for a word few rows hold: a letter held
+ * by none of 1,000,000 campaigns was 190-200 ms of reading every row.
+ */
+const SHORT_WORD_ROWS = 20_000;
+const SHORT_WORD_TERMS = 500;
+const LAST_CODE_POINT = '\u{10FFFF}';
+
+/** The text index's terms, one row each with the number of rows holding it (FTS5's vocabulary table), in the connection's own schema. */
+export const TEXT_TERMS_TABLE_SQL =
+  "CREATE VIRTUAL TABLE IF NOT EXISTS temp.campaign_text_terms USING fts5vocab(main, 'campaign_text', 'row')";
+
+/** How a query's words are matched, with the terms of its short words when the index names them. */
+interface Plan {
+  text: TextPlan;
+  terms: ShortWordTerms;
+}
 
 /** A cached row that no longer rebuilds into a campaign (its caller quarantines it). */
 export interface DamagedRow {
@@ -317,6 +367,7 @@ export function createWindowQuery(
   const useIndex = opts.textIndex !== false;
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   db.exec(TEXT_MATCH_TABLE_SQL);
+  db.exec(TEXT_TERMS_TABLE_SQL);
   const rowStmt = db.prepare('SELECT * FROM campaigns WHERE account_key = ? AND id_num = ? AND id = ?');
   const clearMatches = db.prepare('DELETE FROM temp.campaign_text_match');
   // Moves with every write to the cache: data_version with each commit of the cache writer (the
@@ -330,18 +381,57 @@ export function createWindowQuery(
   const inSnapshot = db.transaction((fn: () => unknown): unknown => fn());
   const snapshot = <T>(fn: () => T): T => inSnapshot(fn) as T;
   const textIndexWhole = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'campaign_text_insert'").pluck();
-  /** How the words of the query's text are matched (TextPlan). */
-  const planOf = (accountKey: number, q: ParsedCampaignQuery): TextPlan => {
+  // The terms from the word to the last trigram it may begin (the word and U+10FFFF, the highest code
+  // point, up to three), in the index's order (bytes of UTF-8): those the word begins, and no other.
+  // The upper bound matters: the vocabulary reads each term's entries to count its rows, and the
+  // term after them may be one that every campaign holds (~30 ms at 1,000,000).
+  const termsBetween = db.prepare<[string, string], { term: string; doc: number }>(
+    'SELECT term, doc FROM temp.campaign_text_terms WHERE term >= ? AND term <= ?',
+  );
+  /**
+   * The terms each word too short for a trigram begins (ShortWordTerms), or null when they are too
+   * many, or in too many rows, to be quicker than reading the account's rows (SHORT_WORD_ROWS).
+   * Only while the index is whole: it is read in the caller's snapshot.
+   */
+  const shortWordTerms = (words: readonly string[]): ShortWordTerms | null => {
+    const out = new Map<string, string[]>();
+    let rows = 0;
+    for (const word of words) {
+      if (trigramWords([word])) continue;
+      const begun: string[] = [];
+      const last = word + LAST_CODE_POINT.repeat(3 - [...word].length);
+      for (const { term, doc } of termsBetween.iterate(word, last)) {
+        if (!term.startsWith(word)) break;
+        begun.push(term);
+        rows += doc;
+        // (Leaving the loop early resets the statement.)
+        if (rows > SHORT_WORD_ROWS || begun.length > SHORT_WORD_TERMS) return null;
+      }
+      out.set(word, begun);
+    }
+    return out;
+  };
+  /**
+   * How the words of the query's text are matched (TextPlan). `shortTerms` false: words all too
+   * short for a trigram are read from the rows without asking the index which terms they begin
+   * (the first page of a word many rows hold is found in the sort's first rows: peekFirstPage).
+   */
+  const planOf = (accountKey: number, q: ParsedCampaignQuery, shortTerms = true): Plan => {
+    const scan = { text: 'scan', terms: NO_TERMS } as const;
     const filter = textFilter(q.text ?? '');
-    const long = filter !== null && 'words' in filter ? filter.words.filter((w) => trigramWords([w])) : [];
-    if (!useIndex || long.length === 0 || textIndexWhole.get() !== 1) return 'scan';
+    if (!useIndex || filter === null || !('words' in filter) || textIndexWhole.get() !== 1) return scan;
+    const long = filter.words.filter((w) => trigramWords([w]));
+    if (long.length === 0) {
+      const terms = shortTerms ? shortWordTerms(filter.words) : null;
+      return terms === null ? scan : { text: 'index', terms };
+    }
     // Scrolling on: the matches are read into the scratch table once and each page found among them.
-    if (q.offset > 0) return 'index';
+    if (q.offset > 0) return { text: 'index', terms: NO_TERMS };
     const held = db
       .prepare('SELECT count(*) FROM (SELECT 1 FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)')
       .pluck()
       .get(textIndexQuery(long), ...textRowidRange(accountKey), COMMON_MATCHES) as number;
-    return held >= COMMON_MATCHES ? 'walk' : 'index';
+    return { text: held >= COMMON_MATCHES ? 'walk' : 'index', terms: NO_TERMS };
   };
   let lastCount: { key: string; changes: string; total: number } | null = null;
   const cachedStatuses = db.prepare('SELECT status FROM campaigns WHERE account_key = ? AND status IS NOT NULL GROUP BY status').pluck();
@@ -364,8 +454,8 @@ export function createWindowQuery(
   const spelled = (accountKey: number, parsed: ParsedCampaignQuery): ParsedCampaignQuery =>
     parsed.statuses?.length ? { ...parsed, statuses: spelledAsCached(accountKey, parsed.statuses) } : parsed;
   /** The query's SQL for its plan, with the scratch table holding the text's matches when the plan uses one. */
-  const prepared = (accountKey: number, q: ParsedCampaignQuery, plan = planOf(accountKey, q)): { plan: TextPlan; built: BuiltQuery } => {
-    const built = buildCampaignQuery(accountKey, q, plan);
+  const prepared = (accountKey: number, q: ParsedCampaignQuery, plan = planOf(accountKey, q)): { plan: Plan; built: BuiltQuery } => {
+    const built = buildCampaignQuery(accountKey, q, plan.text, plan.terms);
     if (built.matchSql !== null) {
       const needle = JSON.stringify([built.matchSql, built.matchParams]);
       const changes = totalChanges.get() as string;
@@ -398,7 +488,7 @@ export function createWindowQuery(
     return lastCount.total;
   };
   /** The keys of the page's rows; `total` (when known) lets a page past the middle be read from the other end. */
-  const pageKeys = (accountKey: number, q: ParsedCampaignQuery, plan: TextPlan, built: BuiltQuery, total: number | null): unknown[] => {
+  const pageKeys = (accountKey: number, q: ParsedCampaignQuery, plan: Plan, built: BuiltQuery, total: number | null): unknown[] => {
     if (useIndex && built.fewPageSql !== null && matched !== null && matched.size <= FEW_MATCHES) {
       return db.prepare(built.fewPageSql).all(...built.fewPageParams);
     }
@@ -407,7 +497,7 @@ export function createWindowQuery(
       // skips more than half of the list.
       const limit = Math.min(q.limit, total - q.offset);
       const flipped = { ...q, sort: { ...q.sort, direction: q.sort.direction === 'asc' ? 'desc' : 'asc' } as const };
-      const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit }, plan);
+      const back = buildCampaignQuery(accountKey, { ...flipped, limit, offset: total - q.offset - limit }, plan.text, plan.terms);
       return db
         .prepare(back.pageSql)
         .all(...back.pageParams)
@@ -460,10 +550,12 @@ export function createWindowQuery(
     rows: (accountKey, parsed) =>
       snapshot(() => {
         const q = spelled(accountKey, parsed);
-        const plan = planOf(accountKey, q);
-        if (plan === 'scan' && q.offset === 0) {
-          const first = peekFirstPage(buildCampaignQuery(accountKey, q, plan), q.limit);
+        let plan = planOf(accountKey, q, q.offset > 0);
+        if (plan.text === 'scan' && q.offset === 0) {
+          const first = peekFirstPage(buildCampaignQuery(accountKey, q, 'scan'), q.limit);
           if (first !== null) return readRows(accountKey, first);
+          // Few rows hold the short words: the index may name them.
+          plan = planOf(accountKey, q);
         }
         const { built } = prepared(accountKey, q, plan);
         // The first page never needs the total. A later one does, to choose the end it is read

@@ -4,8 +4,9 @@
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAMPAIGN_INDEXES, cacheFileOf, CACHE_SCHEMA_VERSION } from '../../../src/main/store/cache-file';
+import { CAMPAIGN_INDEXES, cacheFileOf, CACHE_SCHEMA_VERSION, hasTextIndex } from '../../../src/main/store/cache-file';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
+import { until } from '../../helpers/wait';
 import { ACME, openTestStore, seed, type TestStore } from './helpers';
 
 let t: TestStore;
@@ -124,6 +125,31 @@ describe('the campaign cache file', () => {
     await refresh();
     expect(store.campaigns.count(ACME)).toBe(ids.length);
     expect(byId()).toEqual(ordered);
+  });
+
+  it("builds a schema 5 cache file's text index again, so a letter at the very end of a campaign's text is found", async () => {
+    t = openTestStore();
+    seed(t.store);
+    const r = t.store.campaigns.beginRefresh(ACME);
+    // 'z' is the last character of this campaign's searched text and in no other campaign.
+    await r.applyPage([...syntheticCampaigns(40, { firstId: 1 }), { id: '77', name: 'Plain', branding_text: 'Quiz', status: 'PAUSED' }]);
+    await r.finish();
+    await t.store.close();
+    // The index as schema 5 held it: each text without the separators after it.
+    const db = new Database(cacheFileOf(t.file));
+    db.exec("INSERT INTO campaign_text (campaign_text) VALUES ('delete-all')");
+    db.exec('INSERT INTO campaign_text (rowid, search, id_num, id) SELECT text_rowid, search, id_num, id FROM campaigns');
+    db.pragma('user_version = 5');
+    db.close();
+    const store = await t.reopen();
+    const cache = new Database(cacheFileOf(t.file), { readonly: true });
+    try {
+      await until(() => hasTextIndex(cache), 'the text index built again');
+    } finally {
+      cache.close();
+    }
+    expect(store.campaigns.query({ ...ACME, text: 'z' }).rows.map((c) => c.id)).toEqual(['77']);
+    expect(await store.campaigns.countWindow({ ...ACME, text: 'z' })).toBe(1);
   });
 
   it('replaces a cache file a newer app made, instead of refusing to start', async () => {

@@ -18,6 +18,10 @@ const data: Campaign[] = [
   ...syntheticCampaigns(15_000, { seed: 7 }),
   { id: 'ext-1', name: 'Überraschung Café', branding_text: 'ÄÖÜ brand', status: 'PAUSED' },
   { id: 'ext-2', name: 'quote "this" one', branding_text: null, status: 'APPROVED' },
+  // Letters no other campaign holds (q, z, j, 𝄞: one beyond U+FFFF), some at the very end of the searched text.
+  { id: 'ext-3', name: 'Xmas market', branding_text: 'Quiz', status: 'PAUSED' },
+  { id: 'ext-4', name: 'Clef 𝄞', branding_text: null, status: 'APPROVED' },
+  { id: 'ext-5', name: 'Jazz 𝄞x', branding_text: 'Fizz', status: 'REJECTED' },
 ];
 
 /** The search box's meaning, written plainly: every word in the id, name or branding. */
@@ -104,6 +108,20 @@ describe('search through the text index', () => {
     '1 c',
     'é',
     'zq',
+    // Held by a few campaigns (the index names them), at the text's end too, or by none.
+    'x',
+    'xm',
+    'z',
+    'iz',
+    'zz',
+    'q',
+    '𝄞',
+    '𝄞x',
+    'f 𝄞',
+    'j z',
+    'x 4',
+    'ş',
+    'qx',
   ]) {
     it(`finds "${text}" exactly as reading every row does`, async () => {
       await check(text);
@@ -115,7 +133,7 @@ describe('search through the text index', () => {
     await check('acme', { statuses: ['APPROVED', 'REJECTED'], sort: { field: 'start_date', direction: 'asc' } });
   });
 
-  it("finds the first page of a common short word in the sort's first rows, and of a rare one by reading every row", async () => {
+  it("finds the first page of a common short word in the sort's first rows, and of a rarer one among every match", async () => {
     const db = new Database(cacheFileOf(t.file), { readonly: true });
     try {
       const window = createWindowQuery(db);
@@ -131,13 +149,49 @@ describe('search through the text index', () => {
       expect(first('4')).toHaveLength(200);
       expect(scratch.get()).toBe(0);
       // Held by 1% of them (three short words): the first 10,000 rows (50 pages) hold fewer than a
-      // page, and not all of them, so every row is read, as before, and the page holds every match,
-      // not only those found among those rows.
+      // page, and not all of them, so every match is found (by reading every row, or through the
+      // index), and the page holds every match, not only those found among those rows.
       const sparse = data.filter((c) => matches(c, '88 k y')).length;
       expect(sparse).toBeGreaterThan(150);
       expect(sparse).toBeLessThan(200);
       expect(first('88 k y')).toHaveLength(sparse);
       expect(scratch.get()).toBe(sparse);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('finds a letter few campaigns hold through the index, without reading every row', async () => {
+    const db = new Database(cacheFileOf(t.file), { readonly: true });
+    try {
+      // Every row the window tests with instr() is counted (an application function of the same
+      // name replaces SQLite's own on this connection).
+      let tested = 0;
+      db.function('instr', { deterministic: true }, (text: unknown, word: unknown) => {
+        tested++;
+        return String(text).indexOf(String(word)) + 1;
+      });
+      const window = createWindowQuery(db);
+      const first = (text: string) => window.rows(1, parseCampaignQuery({ ...ACME, text, limit: 200 })).rows.map((c) => c.id);
+      for (const [text, ids] of [
+        ['q', ['ext-2', 'ext-3']],
+        ['z', ['ext-3', 'ext-5']],
+        ['𝄞', ['ext-4', 'ext-5']],
+        ['ş', []],
+      ] as const) {
+        tested = 0;
+        expect(first(text).sort(byId), text).toEqual(ids);
+        // The sort's first 10,000 rows were looked through for a first page (peekFirstPage), and
+        // no more: reading every row would have tested all of them.
+        expect(tested, text).toBeLessThanOrEqual(10_000);
+        tested = 0;
+        expect(window.count(1, parseCampaignQuery({ ...ACME, text })), text).toBe(ids.length);
+        expect(tested, `${text} counted`).toBe(0);
+      }
+      // A letter most campaigns hold is still found in the sort's first rows.
+      tested = 0;
+      expect(first('a')).toHaveLength(200);
+      expect(tested).toBeLessThan(1_000);
     } finally {
       db.close();
     }
