@@ -5,13 +5,13 @@ import { campaignCreateProblems, campaignCreateSchema } from '../shared/domain/c
 import { MALFORMED_MESSAGE } from '../shared/domain/push';
 import { authenticate } from './bearer';
 import { answer, campaignAnswer, createdAnswer, listingAnswer, listingEnvelope, writeAnswer } from './answers';
-import { isListed, sortListed, type Listed } from './campaign-query';
+import { isListed, sortListed } from './campaign-query';
 import { parseListQuery, type ListQuery } from '../shared/domain/campaign-listing';
 import type { SandboxCore } from './core';
 import { apiError, isJsonContent, parseJson, type Reply, type ReplyHeaders, type RequestContext, type Route } from './http';
 import { budgetOfMethod, type RateLimitGroup } from '../shared/domain/rate-tiers';
 import { fillMissingObjective, normaliseCreate } from './create-fill';
-import { campaignFromCreate } from './records';
+import { campaignFromCreate, type StoredCampaign } from './records';
 import { storedCreate } from './stored-form';
 import { byId, type AccountRec } from './state';
 import { applyChurn, LARGE_LISTING_ROWS, moveSpends } from './listing-variants';
@@ -143,7 +143,7 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   const filterAfterPaging = core.variants.short_pages === true;
   const names = new Map(owners.map((o) => [o.id, o.name]));
   const ownerName = (accountId: string) => names.get(accountId);
-  const items: Listed[] = [];
+  const items: StoredCampaign[] = [];
   let total = 0;
   for (const owner of owners) {
     for (const campaign of core.world.campaigns.get(owner.id) ?? []) {
@@ -166,7 +166,8 @@ function list(core: SandboxCore, ctx: RequestContext, rawAccount: string): Reply
   }
   const rows = filterAfterPaging ? paged.rows.filter((x) => isListed(x, q.fetchLevel, ctx.now)) : paged.rows;
   const network = g.account.type === 'NETWORK';
-  const record = (x: Listed) => campaignAnswer(x.record, core.variants, { advertiserName: network ? ownerName(x.accountId) : undefined });
+  const record = (x: StoredCampaign) =>
+    campaignAnswer(x.record, core.variants, { advertiserName: network ? ownerName(x.accountId) : undefined });
   const metadata = { total, count: rows.length, page: paged.page, page_size: paged.pageSize };
   const cutAbove = core.variants.cut_body;
   const cut = cutAbove !== undefined && rows.length > cutAbove;
