@@ -102,6 +102,12 @@ async function flingOnce(dir: string, label: string, run: number, opts: { trace:
     await page.waitForTimeout(1500);
     const m1 = await metrics();
     if (opts.trace) await browser.stopTracing();
+    // A fling that asked no page scrolled nothing: the window asks a call this table lacks (as when
+    // it began asking its total apart), and the figures would measure an idle grid.
+    if (pages === p0)
+      throw new Error(
+        `${label} run ${run}: the flings asked no page of campaigns; the bench's handler table needs what the window now asks`,
+      );
     const tasks = await page.evaluate((since) => (globalThis as unknown as PageWindow).longTasks.filter((t) => t.start >= since), t0);
     const ms = (k: string) => Math.round(((m1.get(k) ?? 0) - (m0.get(k) ?? 0)) * 1000);
     return {
