@@ -388,12 +388,23 @@ export function createWindowQuery(
   const termsBetween = db.prepare<[string, string], { term: string; doc: number }>(
     'SELECT term, doc FROM temp.campaign_text_terms WHERE term >= ? AND term <= ?',
   );
+  // Moves when another connection (the cache writer) commits: what the vocabulary said still holds until then.
+  const dataVersion = db.prepare('SELECT data_version FROM pragma_data_version()').pluck();
+  let lastTerms: { words: string; version: unknown; terms: ShortWordTerms | null } | null = null;
   /**
    * The terms each word too short for a trigram begins (ShortWordTerms), or null when they are too
    * many, or in too many rows, to be quicker than reading the account's rows (SHORT_WORD_ROWS).
-   * Only while the index is whole: it is read in the caller's snapshot.
+   * Only while the index is whole: it is read in the caller's snapshot. Remembered while the cache
+   * is unchanged: each page of a list scrolled asks again, and a word many rows hold costs a read
+   * of a term's entries (~30 ms at 1,000,000) before the answer is no.
    */
   const shortWordTerms = (words: readonly string[]): ShortWordTerms | null => {
+    const key = JSON.stringify(words);
+    const version = dataVersion.get();
+    if (lastTerms?.words !== key || lastTerms.version !== version) lastTerms = { words: key, version, terms: readShortWordTerms(words) };
+    return lastTerms.terms;
+  };
+  const readShortWordTerms = (words: readonly string[]): ShortWordTerms | null => {
     const out = new Map<string, string[]>();
     let rows = 0;
     for (const word of words) {

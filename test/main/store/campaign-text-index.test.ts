@@ -199,8 +199,13 @@ describe('search through the text index', () => {
 
   it('follows writes: a new campaign, a renamed one and a removed one', async () => {
     expect((await t.store.campaigns.readWindow({ ...ACME, text: 'marmalade' })).total).toBe(0);
+    // A letter no campaign held: asked before the write, the index's terms for it were none.
+    expect((await t.store.campaigns.readWindow({ ...ACME, text: 'ŵ' })).total).toBe(0);
     await t.store.campaigns.upsert(ACME, { id: '999001', name: 'Marmalade week', status: 'APPROVED' });
+    await t.store.campaigns.upsert(ACME, { id: '999002', name: 'Ŵales week', status: 'APPROVED' });
     expect((await t.store.campaigns.readWindow({ ...ACME, text: 'marmalade' })).rows.map((c) => c.id)).toEqual(['999001']);
+    expect((await t.store.campaigns.readRows({ ...ACME, text: 'ŵ', limit: 200, offset: 0 })).rows.map((c) => c.id)).toEqual(['999002']);
+    expect(await t.store.campaigns.countWindow({ ...ACME, text: 'ŵ' })).toBe(1);
     await t.store.campaigns.upsert(ACME, { id: '999001', name: 'Jam week', status: 'APPROVED' });
     expect((await t.store.campaigns.readWindow({ ...ACME, text: 'marmalade' })).total).toBe(0);
     expect((await t.store.campaigns.readWindow({ ...ACME, text: 'jam week' })).rows.map((c) => c.id)).toEqual(['999001']);
