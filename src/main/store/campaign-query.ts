@@ -92,12 +92,12 @@ export function textFilter(text: string): TextFilter | null {
 /**
  * How the words of a text are matched:
  * - `scan`: each word tested with instr() on every row of the account, into the scratch table
- *   (0.2-0.6 s at 1,000,000 campaigns); for words all shorter than three characters that many
- *   campaigns hold, or while the text index is being built.
+ *   (0.2-0.6 s at 1,000,000 campaigns); for words all shorter than three characters and each held
+ *   by many campaigns, or while the text index is being built.
  * - `index`: the text index's matches (cache-file.ts, campaign_text) into the scratch table: each
  *   word a phrase of its trigrams, all required, which matches where instr() does. A shorter word
- *   beside them is tested on those matches' rows; words all shorter that few rows hold are each
- *   the trigrams they begin, any one of them (ShortWordTerms).
+ *   beside them is tested on those matches' rows. When every word is shorter, each that few rows
+ *   hold is the trigrams it begins, any one of them (ShortWordTerms), and the rest are tested.
  * - `walk`: no scratch table: the sort's index is walked and each row it names tested with instr()
  *   until the page is full. For a word many campaigns hold, whose first page is found after a few
  *   hundred rows, while filling the scratch table with its matches would read them all.
@@ -280,8 +280,9 @@ const FEW_MATCHES = 20_000;
 
 /**
  * A word too short for a trigram is matched through the terms it begins (ShortWordTerms) when they
- * are in at most this many rows in all (of every account: the index is one) and at most
- * SHORT_WORD_TERMS terms; otherwise the rows are read. Reading one row's entry from the index cost
+ * are in at most this many rows (of every account: the index is one) and at most SHORT_WORD_TERMS
+ * terms; otherwise it is tested on the rows the other words match, or, when no word is matched
+ * through the index, the rows are read. Reading one row's entry from the index cost
  * ~2 us against ~0.2-0.4 us per row read, so the index wins for a word few rows hold: a letter held
  * by none of 1,000,000 campaigns was 190-200 ms of reading every row.
  */
@@ -405,22 +406,27 @@ export function createWindowQuery(
     return lastTerms.terms;
   };
   const readShortWordTerms = (words: readonly string[]): ShortWordTerms | null => {
-    const out = new Map<string, string[]>();
-    let rows = 0;
+    const out = new Map<string, readonly string[]>();
     for (const word of words) {
-      if (trigramWords([word])) continue;
-      const begun: string[] = [];
-      const last = word + LAST_CODE_POINT.repeat(3 - [...word].length);
-      for (const { term, doc } of termsBetween.iterate(word, last)) {
-        if (!term.startsWith(word)) break;
-        begun.push(term);
-        rows += doc;
-        // (Leaving the loop early resets the statement.)
-        if (rows > SHORT_WORD_ROWS || begun.length > SHORT_WORD_TERMS) return null;
-      }
-      out.set(word, begun);
+      const begun = trigramWords([word]) ? null : termsBegunBy(word);
+      if (begun !== null) out.set(word, begun);
     }
-    return out;
+    // A word left out (many rows hold it) is tested on the rows the others match (buildCampaignQuery).
+    return out.size > 0 ? out : null;
+  };
+  /** The terms a word too short for a trigram begins, or null when they are in more than SHORT_WORD_ROWS rows (or too many). */
+  const termsBegunBy = (word: string): string[] | null => {
+    const begun: string[] = [];
+    let rows = 0;
+    const last = word + LAST_CODE_POINT.repeat(3 - [...word].length);
+    for (const { term, doc } of termsBetween.iterate(word, last)) {
+      if (!term.startsWith(word)) break;
+      begun.push(term);
+      rows += doc;
+      // (Leaving the loop early resets the statement.)
+      if (rows > SHORT_WORD_ROWS || begun.length > SHORT_WORD_TERMS) return null;
+    }
+    return begun;
   };
   /**
    * How the words of the query's text are matched (TextPlan). `shortTerms` false: words all too
