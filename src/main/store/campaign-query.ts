@@ -393,8 +393,8 @@ export function createWindowQuery(
   const dataVersion = db.prepare('SELECT data_version FROM pragma_data_version()').pluck();
   let lastTerms: { words: string; version: unknown; terms: ShortWordTerms | null } | null = null;
   /**
-   * The terms each word too short for a trigram begins (ShortWordTerms), or null when they are too
-   * many, or in too many rows, to be quicker than reading the account's rows (SHORT_WORD_ROWS).
+   * The terms each word too short for a trigram begins (ShortWordTerms), for the words few enough
+   * rows hold (SHORT_WORD_ROWS); null when no word is, and reading the account's rows is quicker.
    * Only while the index is whole: it is read in the caller's snapshot. Remembered while the cache
    * is unchanged: each page of a list scrolled asks again, and a word many rows hold costs a read
    * of a term's entries (~30 ms at 1,000,000) before the answer is no.
