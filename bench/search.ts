@@ -37,6 +37,8 @@ export const SEARCH_TEXTS = [
   'j', // one letter a few hold (RARE_CAMPAIGNS)
   'zz', // two letters a few hold, at the end of their names
   'x', // one letter none holds
+  'j 1', // a letter a few hold beside a digit most do
+  'sp wi', // two seasons: each a quarter hold, none both
 ];
 
 /** Campaigns beside the bench's own, holding letters none of those do: a word few campaigns hold. */

@@ -92,12 +92,13 @@ export function textFilter(text: string): TextFilter | null {
 /**
  * How the words of a text are matched:
  * - `scan`: each word tested with instr() on every row of the account, into the scratch table
- *   (0.2-0.6 s at 1,000,000 campaigns); for words all shorter than three characters and each held
- *   by many campaigns, or while the text index is being built.
+ *   (0.2-0.6 s at 1,000,000 campaigns); for words all shorter than three characters, each held
+ *   by many campaigns and many holding them all, or while the text index is being built.
  * - `index`: the text index's matches (cache-file.ts, campaign_text) into the scratch table: each
  *   word a phrase of its trigrams, all required, which matches where instr() does. A shorter word
  *   beside them is tested on those matches' rows. When every word is shorter, each that few rows
- *   hold is the trigrams it begins, any one of them (ShortWordTerms), and the rest are tested.
+ *   hold is the trigrams it begins, any one of them (ShortWordTerms), and the rest are tested;
+ *   when none is, all of them are, if few rows hold them all together (SHORT_WORD_ROWS).
  * - `walk`: no scratch table: the sort's index is walked and each row it names tested with instr()
  *   until the page is full. For a word many campaigns hold, whose first page is found after a few
  *   hundred rows, while filling the scratch table with its matches would read them all.
@@ -281,14 +282,37 @@ const FEW_MATCHES = 20_000;
 /**
  * A word too short for a trigram is matched through the terms it begins (ShortWordTerms) when they
  * are in at most this many rows (of every account: the index is one) and at most SHORT_WORD_TERMS
- * terms; otherwise it is tested on the rows the other words match, or, when no word is matched
- * through the index, the rows are read. Reading one row's entry from the index cost
- * ~2 us against ~0.2-0.4 us per row read, so the index wins for a word few rows hold: a letter held
- * by none of 1,000,000 campaigns was 190-200 ms of reading every row.
+ * terms; otherwise it is tested on the rows the other words match. Reading one matching row's
+ * entry from the index cost ~2 us against ~0.2-0.4 us per row read, so the index wins for a word
+ * few rows hold: a letter held by none of 1,000,000 campaigns was 190-200 ms of reading every row.
+ * When no word is that rare, two or more words may still be rare together: the index intersects
+ * their terms' entries without producing a row (~25 ms at 1,000,000 where each word is in 250,000
+ * rows and none holds both), and is used when fewer than COMMON_MATCHES of the account's rows match
+ * them all; otherwise the rows are read.
  */
 const SHORT_WORD_ROWS = 20_000;
 const SHORT_WORD_TERMS = 500;
 const LAST_CODE_POINT = '\u{10FFFF}';
+
+/** The terms a short word begins (a prefix of them when not `whole`), and the rows holding each added up. */
+interface WordTerms {
+  terms: string[];
+  rows: number;
+  /** Every term the word begins is in `terms`. */
+  whole: boolean;
+}
+
+/**
+ * The first string after a term in the index's order (code points, as UTF-8 bytes sort), of the
+ * same length: its last code point the next one (surrogates are not characters); null after U+10FFFF.
+ */
+export function nextTerm(term: string): string | null {
+  const points = [...term];
+  const lastPoint = points.pop()!.codePointAt(0)!;
+  if (lastPoint >= 0x10ffff) return null;
+  const next = lastPoint + 1 === 0xd800 ? 0xe000 : lastPoint + 1;
+  return points.join('') + String.fromCodePoint(next);
+}
 
 /** The text index's terms, one row each with the number of rows holding it (FTS5's vocabulary table), in the connection's own schema. */
 export const TEXT_TERMS_TABLE_SQL =
@@ -362,10 +386,12 @@ export function createWindowQuery(
   /**
    * false: every text is matched as before the text index (TextPlan 'scan', pages walked through
    * the sort index), so bench/search.ts can time both ways on one file in one run.
+   * `shortWordRows`: SHORT_WORD_ROWS, smaller in a test whose cache holds fewer rows.
    */
-  opts: { textIndex?: boolean } = {},
+  opts: { textIndex?: boolean; shortWordRows?: number } = {},
 ): WindowQuery {
   const useIndex = opts.textIndex !== false;
+  const fewRows = opts.shortWordRows ?? SHORT_WORD_ROWS;
   const keyRow = z.object({ id_num: z.number().int(), id: z.string() });
   db.exec(TEXT_MATCH_TABLE_SQL);
   db.exec(TEXT_TERMS_TABLE_SQL);
@@ -382,52 +408,90 @@ export function createWindowQuery(
   const inSnapshot = db.transaction((fn: () => unknown): unknown => fn());
   const snapshot = <T>(fn: () => T): T => inSnapshot(fn) as T;
   const textIndexWhole = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'campaign_text_insert'").pluck();
-  // The terms from the word to the last trigram it may begin (the word and U+10FFFF, the highest code
-  // point, up to three), in the index's order (bytes of UTF-8): those the word begins, and no other.
-  // The upper bound matters: the vocabulary reads each term's entries to count its rows, and the
-  // term after them may be one that every campaign holds (~30 ms at 1,000,000).
-  const termsBetween = db.prepare<[string, string], { term: string; doc: number }>(
+  // The terms from the word (or from the one after the last read: nextTerm) to the last trigram it
+  // may begin (the word and U+10FFFF, the highest code point, up to three), in the index's order
+  // (bytes of UTF-8): those the word begins, and no other. The upper bound matters: the vocabulary
+  // reads each term's entries to count its rows, and the term after them may be one that every
+  // campaign holds (~30 ms at 1,000,000).
+  const termsFrom = db.prepare<[string, string], { term: string; doc: number }>(
     'SELECT term, doc FROM temp.campaign_text_terms WHERE term >= ? AND term <= ?',
   );
   // Moves when another connection (the cache writer) commits: what the vocabulary said still holds until then.
   const dataVersion = db.prepare('SELECT data_version FROM pragma_data_version()').pluck();
-  let lastTerms: { words: string; version: unknown; terms: ShortWordTerms | null } | null = null;
+  let lastTerms: { key: string; version: unknown; terms: ShortWordTerms | null } | null = null;
   /**
-   * The terms each word too short for a trigram begins (ShortWordTerms), for the words few enough
-   * rows hold (SHORT_WORD_ROWS); null when no word is, and reading the account's rows is quicker.
-   * Only while the index is whole: it is read in the caller's snapshot. Remembered while the cache
-   * is unchanged: each page of a list scrolled asks again, and a word many rows hold costs a read
-   * of a term's entries (~30 ms at 1,000,000) before the answer is no.
+   * The terms of the words too short for a trigram that the index is quicker for (ShortWordTerms);
+   * null when it is for none, and reading the account's rows is quicker. Only while the index is
+   * whole: it is read in the caller's snapshot. Remembered while the cache is unchanged: each page
+   * of a list scrolled asks again, and a word many rows hold costs a read of its terms' entries
+   * (~10-50 ms at 1,000,000).
    */
-  const shortWordTerms = (words: readonly string[]): ShortWordTerms | null => {
-    const key = JSON.stringify(words);
+  const shortWordTerms = (accountKey: number, words: readonly string[]): ShortWordTerms | null => {
+    const key = JSON.stringify([accountKey, words]);
     const version = dataVersion.get();
-    if (lastTerms?.words !== key || lastTerms.version !== version) lastTerms = { words: key, version, terms: readShortWordTerms(words) };
+    if (lastTerms?.key !== key || lastTerms.version !== version) lastTerms = { key, version, terms: readShortWordTerms(accountKey, words) };
     return lastTerms.terms;
   };
-  const readShortWordTerms = (words: readonly string[]): ShortWordTerms | null => {
-    const out = new Map<string, readonly string[]>();
+  const readShortWordTerms = (accountKey: number, words: readonly string[]): ShortWordTerms | null => {
+    const few = new Map<string, readonly string[]>();
+    const many = new Map<string, WordTerms>();
     for (const word of words) {
-      const begun = trigramWords([word]) ? null : termsBegunBy(word);
-      if (begun !== null) out.set(word, begun);
+      if (trigramWords([word])) continue;
+      const begun = termsBegunBy(word, null, fewRows);
+      if (begun === null) continue;
+      if (begun.whole && begun.rows <= fewRows) few.set(word, begun.terms);
+      else many.set(word, begun);
     }
     // A word left out (many rows hold it) is tested on the rows the others match (buildCampaignQuery).
-    return out.size > 0 ? out : null;
-  };
-  /** The terms a word too short for a trigram begins, or null when they are in more than SHORT_WORD_ROWS rows (or too many). */
-  const termsBegunBy = (word: string): string[] | null => {
-    const begun: string[] = [];
-    let rows = 0;
-    const last = word + LAST_CODE_POINT.repeat(3 - [...word].length);
-    for (const { term, doc } of termsBetween.iterate(word, last)) {
-      if (!term.startsWith(word)) break;
-      begun.push(term);
-      rows += doc;
-      // (Leaving the loop early resets the statement.)
-      if (rows > SHORT_WORD_ROWS || begun.length > SHORT_WORD_TERMS) return null;
+    if (few.size > 0) return few;
+    // Every word is held by many rows, yet together they may be in few (two seasons no campaign
+    // names at once): the index finds those rows from its entries alone (~25 ms at 1,000,000 for
+    // two words a quarter of the campaigns hold each, against ~0.2-0.4 s reading every row).
+    if (many.size < 2) return null;
+    const rare = (terms: ShortWordTerms) => heldUpTo(textIndexQuery([...terms.keys()], terms), accountKey, COMMON_MATCHES) < COMMON_MATCHES;
+    // The terms read so far find some of the rows holding every word: when those are many already,
+    // the words are common together (a letter and a digit), and their other terms are not read.
+    const begun = new Map([...many].map(([word, t]) => [word, t.terms]));
+    if (!rare(begun)) return null;
+    const all = new Map<string, readonly string[]>();
+    for (const [word, t] of many) {
+      const whole = termsBegunBy(word, t, Infinity);
+      if (whole !== null) all.set(word, whole.terms);
     }
-    return begun;
+    if (all.size < 2) return null;
+    const same = [...all].every(([word, terms]) => terms.length === begun.get(word)?.length);
+    return same || rare(all) ? all : null;
   };
+  /**
+   * The terms a word too short for a trigram begins, read until they are in more than `rows` rows
+   * (of every account: the index is one), on from where `from` stopped; null beyond
+   * SHORT_WORD_TERMS terms.
+   */
+  const termsBegunBy = (word: string, from: WordTerms | null, rows: number): WordTerms | null => {
+    const terms = from === null ? [] : [...from.terms];
+    let held = from?.rows ?? 0;
+    const last = word + LAST_CODE_POINT.repeat(3 - [...word].length);
+    // On from the term after the last one read: asked for `term > last`, the vocabulary read that
+    // term's entries again (~20 ms for one in 250,000 rows at 1,000,000).
+    const after = from === null ? word : nextTerm(from.terms.at(-1) ?? word);
+    if (after === null) return { terms, rows: held, whole: true };
+    const read = termsFrom.iterate(after, last);
+    for (const { term, doc } of read) {
+      if (!term.startsWith(word)) break;
+      terms.push(term);
+      held += doc;
+      // (Leaving the loop early resets the statement.)
+      if (terms.length > SHORT_WORD_TERMS) return null;
+      if (held > rows) return { terms, rows: held, whole: false };
+    }
+    return { terms, rows: held, whole: true };
+  };
+  /** How many of the account's rows the text index matches for `query`, counted up to `most`. */
+  const heldUpTo = (query: string, accountKey: number, most: number): number =>
+    db
+      .prepare('SELECT count(*) FROM (SELECT 1 FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)')
+      .pluck()
+      .get(query, ...textRowidRange(accountKey), most) as number;
   /**
    * How the words of the query's text are matched (TextPlan). `shortTerms` false: words all too
    * short for a trigram are read from the rows without asking the index which terms they begin
@@ -439,15 +503,12 @@ export function createWindowQuery(
     if (!useIndex || filter === null || !('words' in filter) || textIndexWhole.get() !== 1) return scan;
     const long = filter.words.filter((w) => trigramWords([w]));
     if (long.length === 0) {
-      const terms = shortTerms ? shortWordTerms(filter.words) : null;
+      const terms = shortTerms ? shortWordTerms(accountKey, filter.words) : null;
       return terms === null ? scan : { text: 'index', terms };
     }
     // Scrolling on: the matches are read into the scratch table once and each page found among them.
     if (q.offset > 0) return { text: 'index', terms: NO_TERMS };
-    const held = db
-      .prepare('SELECT count(*) FROM (SELECT 1 FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)')
-      .pluck()
-      .get(textIndexQuery(long), ...textRowidRange(accountKey), COMMON_MATCHES) as number;
+    const held = heldUpTo(textIndexQuery(long), accountKey, COMMON_MATCHES);
     return { text: held >= COMMON_MATCHES ? 'walk' : 'index', terms: NO_TERMS };
   };
   let lastCount: { key: string; changes: string; total: number } | null = null;

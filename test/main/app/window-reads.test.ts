@@ -17,6 +17,19 @@ const ROWS = 200_000;
 
 let env: Env;
 
+/** Campaign `i` of the account: its season in a quarter of the names, and the same sale in all. */
+const row = (i: number) => ({
+  id: String(8_000_000 + i),
+  name: `Campaign ${i} ${['spring', 'summer', 'autumn', 'winter'][i % 4]} sale`,
+  branding_text: `Brand ${i % 97}`,
+});
+
+/** How many of the account's campaigns hold `word` in their id, name or branding. */
+const holding = (word: string) =>
+  Array.from({ length: ROWS }, (_, i) => row(i)).filter((c) =>
+    [c.id, c.name.toLowerCase(), c.branding_text.toLowerCase()].some((f) => f.includes(word)),
+  ).length;
+
 /** ROWS campaigns written straight into the cache file (what a first refresh would leave there). */
 function fillCache(dataDir: string): void {
   const data = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
@@ -32,9 +45,7 @@ function fillCache(dataDir: string): void {
     for (let i = 0; i < ROWS; i++) {
       batch.push(
         campaignRowValues(accountKey, {
-          id: String(8_000_000 + i),
-          name: `Campaign ${i} ${['spring', 'summer', 'autumn', 'winter'][i % 4]} sale`,
-          branding_text: `Brand ${i % 97}`,
+          ...row(i),
           status: ['APPROVED', 'PAUSED'][i % 2],
           spent: (i * 7919) % 10_000,
         }),
@@ -81,15 +92,15 @@ async function loopWhile<T>(work: () => Promise<T>): Promise<{ busy: number; too
 
 describe('campaign reads off the main thread', () => {
   it('keeps the event loop turning while searches read every row of a 200,000-campaign account', async () => {
-    // Two words of two letters, each held by a quarter of the rows (the text index names too many
-    // rows for them to be quicker) and never both by one: every row of the account is tested.
-    const texts = ['sp su', 'sp au', 'sp wi', 'su au', 'su wi', 'au wi', 'su sp', 'wi au'];
+    // Words of two letters, each held by a quarter of the rows (the text index names too many rows
+    // for it to be quicker): every row of the account is tested, and each match kept for the pages.
+    const texts = ['sp', 'su', 'au', 'wi', 'pr', 'mm', 'ut', 'nt'];
     const { busy, took, stall, value } = await loopWhile(async () => {
       const totals: number[] = [];
       for (const text of texts) totals.push((await env.core.handlers['campaigns.query']({ ...ACCOUNT, text, limit: 50, offset: 0 })).total);
       return totals;
     });
-    expect(value).toEqual(texts.map(() => 0));
+    expect(value).toEqual(texts.map(holding));
     const seen = `searches took ${took.toFixed(0)} ms, the loop was busy ${busy.toFixed(0)} ms, a 5 ms timer waited at most ${stall.toFixed(0)} ms`;
     // The searches are slow enough to show a held loop (each scans the account) ...
     expect(took, seen).toBeGreaterThan(150);
@@ -127,14 +138,14 @@ describe('campaign reads off the main thread', () => {
 
   it('answers other calls while a search runs', async () => {
     const done: string[] = [];
-    const search = env.core.handlers['campaigns.query']({ ...ACCOUNT, text: 'wi sp', limit: 50, offset: 0 }).then((page) => {
+    const search = env.core.handlers['campaigns.query']({ ...ACCOUNT, text: 'wi', limit: 50, offset: 0 }).then((page) => {
       done.push('search');
       return page;
     });
     // The next turn of the event loop: the window's next call comes in a message of its own.
     await new Promise((resolve) => setImmediate(resolve));
     await env.core.handlers['accounts.list']({ profileId: ACCOUNT.profileId }).then(() => done.push('accounts'));
-    expect((await search).total).toBe(0);
+    expect((await search).total).toBe(holding('wi'));
     // The account list, asked after the search, is answered while the search still reads (on the
     // main thread the search was over before the list was even asked).
     expect(done).toEqual(['accounts', 'search']);
@@ -161,9 +172,9 @@ describe('campaign reads off the main thread', () => {
     const order: string[] = [];
     const page = (label: string, q: { text?: string; offset: number }) =>
       env.core.handlers['campaigns.records']({ ...ACCOUNT, limit: 50, withTotal: false, ...q }).then(() => order.push(label));
-    // A fling asked four pages of a slow list (each reads every row, as "sp wi" does: see the first
-    // test), then the person stopped on another list (a walk of the name index, ~1 ms).
-    const slow = [0, 1, 2, 3].map((k) => page(`slow ${k}`, { text: 'sp wi', offset: 50 * k }));
+    // A fling asked four pages of a slow list (pages after the first read every row, as "sp" does:
+    // see the first test), then the person stopped on another list (a walk of the name index, ~1 ms).
+    const slow = [0, 1, 2, 3].map((k) => page(`slow ${k}`, { text: 'sp', offset: 50 * k }));
     await new Promise((resolve) => setImmediate(resolve));
     const now = page('newest', { offset: 0 });
     await Promise.all([...slow, now]);
@@ -173,8 +184,8 @@ describe('campaign reads off the main thread', () => {
 
   it('answers a page while a slow count of the list runs: counts have a reader of their own', async () => {
     const order: string[] = [];
-    // "sp wi" is in no row, and counting it reads every row of the account (see the first test).
-    const count = env.core.handlers['campaigns.count']({ ...ACCOUNT, text: 'sp wi' }).then((c) => {
+    // Counting "sp" reads every row of the account (see the first test).
+    const count = env.core.handlers['campaigns.count']({ ...ACCOUNT, text: 'sp' }).then((c) => {
       order.push('count');
       return c.total;
     });
@@ -185,7 +196,7 @@ describe('campaign reads off the main thread', () => {
       return p;
     });
     const [total, rows] = await Promise.all([count, page]);
-    expect(total).toBe(0);
+    expect(total).toBe(holding('sp'));
     expect(rows.rows).toHaveLength(50);
     expect(rows.total).toBeNull();
     // On one reader the page waited for the count, which was asked first.

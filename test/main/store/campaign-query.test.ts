@@ -2,7 +2,13 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SORTABLE_CAMPAIGN_FIELDS, type Campaign, type SortableCampaignField } from '../../../src/shared/domain/campaign';
 import { idSortKey } from '../../../src/main/store/campaign-columns';
-import { buildCampaignQuery, parseCampaignQuery, TEXT_MATCH_TABLE_SQL, type CampaignQuery } from '../../../src/main/store/campaign-query';
+import {
+  buildCampaignQuery,
+  nextTerm,
+  parseCampaignQuery,
+  TEXT_MATCH_TABLE_SQL,
+  type CampaignQuery,
+} from '../../../src/main/store/campaign-query';
 import { CAMPAIGN_INDEXES, cacheFileOf } from '../../../src/main/store/cache-file';
 import { syntheticCampaigns } from '../../fixtures/campaigns';
 import { ACME, GLOBEX, openTestStore, seed, type TestStore } from './helpers';
@@ -272,5 +278,24 @@ describe('campaign query plans', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('the text index term after another (nextTerm)', () => {
+  it('is the next string of the same length in UTF-8 byte order, skipping surrogates, and none after U+10FFFF', () => {
+    const utf8 = (s: string) => Buffer.from(s, 'utf8');
+    for (const [term, next] of [
+      ['spr', 'sps'],
+      ['1\u0001\u0001', '1\u0001\u0002'],
+      ['a\u{D7FF}', 'a\u{E000}'],
+      ['𝄞x𝄞', '𝄞x\u{1D11F}'],
+      ['ab\u{FFFF}', 'ab\u{10000}'],
+    ] as const) {
+      expect(nextTerm(term), term).toBe(next);
+      expect(Buffer.compare(utf8(term), utf8(next)), term).toBe(-1);
+      // Nothing of that length lies between: the term with its last code point one lower is the term.
+      expect([...next].length).toBe([...term].length);
+    }
+    expect(nextTerm('s\u{10FFFF}')).toBeNull();
   });
 });
