@@ -39,6 +39,8 @@ export const SEARCH_TEXTS = [
   'x', // one letter none holds
   'j 1', // a letter a few hold beside a digit most do
   'sp wi', // two seasons: each a quarter hold, none both
+  'spring wi', // a season and the first letters of another
+  'sale 99 spring', // three words, together in fewer than 1% (sparse among the first names)
 ];
 
 /** Campaigns beside the bench's own, holding letters none of those do: a word few campaigns hold. */

@@ -46,14 +46,24 @@ export interface BuiltQuery {
   countSql: string;
   countParams: unknown[];
   /**
-   * For words matched by reading rows (plan 'scan'): the first `rows` keys of the list's sort,
-   * each with `hit` (1 when it holds every word), to find a first page without the scratch table.
+   * For words matched by reading rows (plans 'scan' and 'walk'): the keys of the rows holding every
+   * word among the list's first rows in its sort, to find a first page without the scratch table.
+   * `sql` takes `params`, how many rows of the sort to look through, `words` and how many keys to
+   * return at most; `sizeSql` takes `params` and that number of rows, and counts how many of them
+   * the list has.
    */
-  peek: { sql: string; params: unknown[]; rows: number } | null;
+  peek: { sql: string; sizeSql: string; params: unknown[]; words: string[] } | null;
 }
 
-/** How many pages' worth of rows a first page of words matched by reading rows looks through before the whole scan (WindowQuery.rows). */
+/** How many pages' worth of rows a first page of words matched by reading rows looks through first (WindowQuery.rows). */
 export const PEEK_PAGES = 50;
+/**
+ * How many it looks through at most, when the matches among the first PEEK_PAGES say a page is
+ * found within half as many: looking on costs ~1-2 us a row at 1,000,000 campaigns, 250,000 rows
+ * about what the text index's intersection of words many campaigns hold costs (~100-250 ms); a
+ * text none of the first rows holds goes to the index at once.
+ */
+export const PEEK_MORE_PAGES = 1250;
 
 /** Connection-private scratch table holding the ids that match the current text filter. */
 export const TEXT_MATCH_TABLE_SQL =
@@ -241,11 +251,13 @@ export function buildCampaignQuery(
       sql: `SELECT id, id_num FROM ${t} WHERE account_key = ? AND ${tests}`,
       params: [accountKey, ...filter.words],
     };
-    const rows = PEEK_PAGES * q.limit;
+    // The words are tested in SQL, only the matches returned: handing each row to JavaScript to
+    // be tested there took twice as long (~70-120 ms against ~30-50 ms for 27,000 rows at 1,000,000).
     peek = {
-      sql: `SELECT id_num, id, ${tests} AS hit FROM ${t} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
-      params: [...filter.words, ...params, rows],
-      rows,
+      sql: `SELECT id_num, id FROM (SELECT id_num, id, search FROM ${t} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?) WHERE ${tests} LIMIT ?`,
+      sizeSql: `SELECT count(*) FROM (SELECT 1 FROM ${t} WHERE ${where.join(' AND ')} LIMIT ?)`,
+      params: [...params],
+      words: filter.words,
     };
   }
   return {
@@ -418,21 +430,32 @@ export function createWindowQuery(
   );
   // Moves when another connection (the cache writer) commits: what the vocabulary said still holds until then.
   const dataVersion = db.prepare('SELECT data_version FROM pragma_data_version()').pluck();
-  let lastTerms: { key: string; version: unknown; terms: ShortWordTerms | null } | null = null;
+  const remembered = new Map<string, unknown>();
+  let rememberedAt: unknown = null;
   /**
-   * The terms of the words too short for a trigram that the index is quicker for (ShortWordTerms);
-   * null when it is for none, and reading the account's rows is quicker. Only while the index is
-   * whole: it is read in the caller's snapshot. Remembered while the cache is unchanged: each page
-   * of a list scrolled asks again, and a word many rows hold costs a read of its terms' entries
-   * (~10-50 ms at 1,000,000).
+   * `read()`, remembered under `key` while the cache is unchanged: the vocabulary and the index's
+   * capped counts cost 10-50 ms at 1,000,000 campaigns, and each page of a scrolled list asks again.
    */
-  const shortWordTerms = (accountKey: number, words: readonly string[]): ShortWordTerms | null => {
-    const key = JSON.stringify([accountKey, words]);
+  const recall = <T>(key: unknown[], read: () => T): T => {
     const version = dataVersion.get();
-    if (lastTerms?.key !== key || lastTerms.version !== version) lastTerms = { key, version, terms: readShortWordTerms(accountKey, words) };
-    return lastTerms.terms;
+    if (version !== rememberedAt || remembered.size > 100) {
+      remembered.clear();
+      rememberedAt = version;
+    }
+    const k = JSON.stringify(key);
+    if (!remembered.has(k)) remembered.set(k, read());
+    return remembered.get(k) as T;
   };
+  /**
+   * The terms of a text's words too short for a trigram that the index is quicker for
+   * (ShortWordTerms), its longer words (if any) being held by many of the account's rows (COMMON_MATCHES);
+   * null when it is for none, and reading the account's rows is quicker. Only while the index is
+   * whole: it is read in the caller's snapshot.
+   */
+  const shortWordTerms = (accountKey: number, words: readonly string[]): ShortWordTerms | null =>
+    recall(['terms', accountKey, words], () => readShortWordTerms(accountKey, words));
   const readShortWordTerms = (accountKey: number, words: readonly string[]): ShortWordTerms | null => {
+    const long = words.filter((w) => trigramWords([w]));
     const few = new Map<string, readonly string[]>();
     const many = new Map<string, WordTerms>();
     for (const word of words) {
@@ -445,10 +468,11 @@ export function createWindowQuery(
     // A word left out (many rows hold it) is tested on the rows the others match (buildCampaignQuery).
     if (few.size > 0) return few;
     // Every word is held by many rows, yet together they may be in few (two seasons no campaign
-    // names at once): the index finds those rows from its entries alone (~25 ms at 1,000,000 for
-    // two words a quarter of the campaigns hold each, against ~0.2-0.4 s reading every row).
-    if (many.size < 2) return null;
-    const rare = (terms: ShortWordTerms) => heldUpTo(textIndexQuery([...terms.keys()], terms), accountKey, COMMON_MATCHES) < COMMON_MATCHES;
+    // names at once, a season and the first letters of another): the index finds those rows from
+    // its entries alone (~25 ms at 1,000,000 for two words a quarter of the campaigns hold each,
+    // against ~0.2-0.4 s reading every row, or a walk of the whole sort that finds no page).
+    if (many.size === 0 || long.length + many.size < 2) return null;
+    const rare = (terms: ShortWordTerms) => heldUpTo([...long, ...terms.keys()], terms, accountKey) < COMMON_MATCHES;
     // The terms read so far find some of the rows holding every word: when those are many already,
     // the words are common together (a letter and a digit), and their other terms are not read.
     const begun = new Map([...many].map(([word, t]) => [word, t.terms]));
@@ -458,7 +482,7 @@ export function createWindowQuery(
       const whole = termsBegunBy(word, t, Infinity);
       if (whole !== null) all.set(word, whole.terms);
     }
-    if (all.size < 2) return null;
+    if (long.length + all.size < 2) return null;
     const same = [...all].every(([word, terms]) => terms.length === begun.get(word)?.length);
     return same || rare(all) ? all : null;
   };
@@ -486,30 +510,30 @@ export function createWindowQuery(
     }
     return { terms, rows: held, whole: true };
   };
-  /** How many of the account's rows the text index matches for `query`, counted up to `most`. */
-  const heldUpTo = (query: string, accountKey: number, most: number): number =>
+  /** How many of the account's rows the text index matches for the words, counted up to COMMON_MATCHES. */
+  const heldUpTo = (words: readonly string[], terms: ShortWordTerms, accountKey: number): number =>
     db
       .prepare('SELECT count(*) FROM (SELECT 1 FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)')
       .pluck()
-      .get(query, ...textRowidRange(accountKey), most) as number;
+      .get(textIndexQuery(words, terms), ...textRowidRange(accountKey), COMMON_MATCHES) as number;
   /**
-   * How the words of the query's text are matched (TextPlan). `shortTerms` false: words all too
-   * short for a trigram are read from the rows without asking the index which terms they begin
-   * (the first page of a word many rows hold is found in the sort's first rows: peekFirstPage).
+   * How the words of the query's text are matched (TextPlan). `shortTerms` false: words many rows
+   * hold (all too short for a trigram, or longer ones held by COMMON_MATCHES rows or more) are read
+   * from the rows without asking the index which terms the short ones begin: a first page is
+   * looked for in the sort's first rows first (peekFirstPage), and the index asked only when those
+   * rows do not fill it.
    */
   const planOf = (accountKey: number, q: ParsedCampaignQuery, shortTerms = true): Plan => {
     const scan = { text: 'scan', terms: NO_TERMS } as const;
     const filter = textFilter(q.text ?? '');
     if (!useIndex || filter === null || !('words' in filter) || textIndexWhole.get() !== 1) return scan;
     const long = filter.words.filter((w) => trigramWords([w]));
-    if (long.length === 0) {
-      const terms = shortTerms ? shortWordTerms(accountKey, filter.words) : null;
-      return terms === null ? scan : { text: 'index', terms };
-    }
+    const common = long.length === 0 || recall(['held', accountKey, long], () => heldUpTo(long, NO_TERMS, accountKey)) >= COMMON_MATCHES;
+    const terms = common && shortTerms ? shortWordTerms(accountKey, filter.words) : null;
+    if (terms !== null) return { text: 'index', terms };
+    if (long.length === 0) return scan;
     // Scrolling on: the matches are read into the scratch table once and each page found among them.
-    if (q.offset > 0) return { text: 'index', terms: NO_TERMS };
-    const held = heldUpTo(textIndexQuery(long), accountKey, COMMON_MATCHES);
-    return { text: held >= COMMON_MATCHES ? 'walk' : 'index', terms: NO_TERMS };
+    return { text: common && q.offset === 0 ? 'walk' : 'index', terms: NO_TERMS };
   };
   let lastCount: { key: string; changes: string; total: number } | null = null;
   const cachedStatuses = db.prepare('SELECT status FROM campaigns WHERE account_key = ? AND status IS NOT NULL GROUP BY status').pluck();
@@ -584,25 +608,35 @@ export function createWindowQuery(
     return db.prepare(built.pageSql).all(...built.pageParams);
   };
   /**
-   * The first page of words matched by reading rows (plan 'scan': each word too short for the
-   * text index), found in the first PEEK_PAGES pages' worth of rows of the sort (10,000 for the
-   * grid's pages, ~25 ms at most): a letter or two that most campaigns hold fills the page within
-   * a few hundred rows, where filling the scratch table reads every row of the account first
-   * (~250 ms at 1,000,000 campaigns, at the first keystroke of every search). Null when those rows
-   * held too few matches to tell: the scan then runs as before.
+   * The first page of words matched by reading rows (plans 'scan' and 'walk': words too short for
+   * the text index, or held by many campaigns), found in the first PEEK_PAGES pages' worth of rows
+   * of the sort (10,000 for the grid's pages, ~25-40 ms at most): a letter or two that most
+   * campaigns hold fills the page within a few hundred rows, where filling the scratch table reads
+   * every row of the account first (~250 ms at 1,000,000 campaigns, at the first keystroke of
+   * every search). Then, when the matches found say a page is within reach (PEEK_MORE_PAGES), on
+   * through twice as many rows as they say it needs: a text one campaign in a hundred holds fills
+   * its page after ~20,000 rows. Null when those rows held too few matches: then the words are rare
+   * together, or their matches lie further on in the sort (planOf with shortTerms).
    */
   const peekFirstPage = (built: BuiltQuery, limit: number): unknown[] | null => {
-    if (built.peek === null) return null;
-    const keys: { id_num: number; id: string }[] = [];
-    let looked = 0;
-    const rows = db.prepare(built.peek.sql).iterate(...built.peek.params) as IterableIterator<{ id_num: number; id: string; hit: number }>;
-    for (const row of rows) {
-      looked++;
-      if (row.hit === 1) keys.push({ id_num: row.id_num, id: row.id });
-      if (keys.length === limit) return keys;
-    }
-    // Fewer rows than it may look through: that was the whole list, and the page is complete.
-    return looked < built.peek.rows ? keys : null;
+    const peek = built.peek;
+    if (peek === null) return null;
+    const matchesIn = (rows: number) => db.prepare(peek.sql).all(...peek.params, rows, ...peek.words, limit);
+    // Fewer rows than it looked through: that was the whole list, and the page is complete.
+    const wholeList = (rows: number) =>
+      (db
+        .prepare(peek.sizeSql)
+        .pluck()
+        .get(...peek.params, rows) as number) < rows;
+    const first = PEEK_PAGES * limit;
+    const keys = matchesIn(first);
+    if (keys.length === limit || wholeList(first)) return keys;
+    if (keys.length === 0) return null;
+    // Twice as many rows as the matches so far say a page needs, if that is few enough.
+    const twice = Math.ceil((2 * first * limit) / keys.length);
+    if (twice > PEEK_MORE_PAGES * limit) return null;
+    const more = matchesIn(twice);
+    return more.length === limit || wholeList(twice) ? more : null;
   };
   const readRows = (accountKey: number, keys: readonly unknown[]): WindowRows => {
     const rows: Campaign[] = [];
@@ -629,10 +663,10 @@ export function createWindowQuery(
       snapshot(() => {
         const q = spelled(accountKey, parsed);
         let plan = planOf(accountKey, q, q.offset > 0);
-        if (plan.text === 'scan' && q.offset === 0) {
+        if ((plan.text === 'scan' || plan.text === 'walk') && q.offset === 0) {
           const first = peekFirstPage(buildCampaignQuery(accountKey, q, 'scan'), q.limit);
           if (first !== null) return readRows(accountKey, first);
-          // Few rows hold the short words: the index may name them.
+          // Few rows hold the words together: the index may name them.
           plan = planOf(accountKey, q);
         }
         const { built } = prepared(accountKey, q, plan);
