@@ -40,6 +40,7 @@ export const SEARCH_TEXTS = [
   'j 1', // a letter a few hold beside a digit most do
   'sp wi', // two seasons: each a quarter hold, none both
   'spring wi', // a season and the first letters of another
+  'spring winter', // two seasons, whole
   'sale 99 spring', // three words, together in fewer than 1% (sparse among the first names)
 ];
 
