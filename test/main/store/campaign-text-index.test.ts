@@ -51,6 +51,19 @@ afterAll(() => t.cleanup());
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Counts the rows the window tests with instr() on `db`: an application function of the same name
+ * replaces SQLite's own on that connection.
+ */
+function countInstr(db: Database.Database): { calls: number } {
+  const counted = { calls: 0 };
+  db.function('instr', { deterministic: true }, (text: unknown, word: unknown) => {
+    counted.calls++;
+    return String(text).indexOf(String(word)) + 1;
+  });
+  return counted;
+}
+
 /** Counts the statements run on `db` from now on that ask the text index for matches (MATCH). */
 function askedOfIndex(db: Database.Database): () => number {
   let runs = 0;
@@ -188,13 +201,7 @@ describe('search through the text index', () => {
   it('finds a letter few campaigns hold through the index, without reading every row', async () => {
     const db = new Database(cacheFileOf(t.file), { readonly: true });
     try {
-      // Every row the window tests with instr() is counted (an application function of the same
-      // name replaces SQLite's own on this connection).
-      let tested = 0;
-      db.function('instr', { deterministic: true }, (text: unknown, word: unknown) => {
-        tested++;
-        return String(text).indexOf(String(word)) + 1;
-      });
+      const instr = countInstr(db);
       const window = createWindowQuery(db);
       const first = (text: string) => window.rows(1, parseCampaignQuery({ ...ACME, text, limit: 200 })).rows.map((c) => c.id);
       for (const [text, ids] of [
@@ -203,34 +210,34 @@ describe('search through the text index', () => {
         ['𝄞', ['ext-4', 'ext-5']],
         ['ş', []],
       ] as const) {
-        tested = 0;
+        instr.calls = 0;
         expect(first(text).sort(byId), text).toEqual(ids);
         // The sort's first 10,000 rows were looked through for a first page (peekFirstPage), and
         // no more: reading every row would have tested all of them.
-        expect(tested, text).toBeLessThanOrEqual(10_000);
-        tested = 0;
+        expect(instr.calls, text).toBeLessThanOrEqual(10_000);
+        instr.calls = 0;
         expect(window.count(1, parseCampaignQuery({ ...ACME, text })), text).toBe(ids.length);
-        expect(tested, `${text} counted`).toBe(0);
+        expect(instr.calls, `${text} counted`).toBe(0);
       }
       // A rare letter beside one held by more rows than the index is quicker for ("4", in every
       // id): the rare one's matches are looked up, the other tested on them. The first 10,000 rows
       // were looked through for both words (at most two tests a row); reading every row after them
       // would have tested 15,000 more.
-      tested = 0;
+      instr.calls = 0;
       expect(first('𝄞 4')).toEqual(['ext-4']);
-      expect(tested).toBeLessThanOrEqual(2 * 10_000 + 2);
+      expect(instr.calls).toBeLessThanOrEqual(2 * 10_000 + 2);
       // A word 10,000 rows hold ("400": the grid walks the sort for it, testing rows) beside a
       // letter few hold: the sort's first rows are looked through for a page (1,000 for a page of
       // 20), then the index is asked. Walking on through the sort found no page and tested every
       // row of the account, each for one word or both (~25,000 tests).
       for (const text of ['400 q', '400 z', '400 𝄞']) {
-        tested = 0;
+        instr.calls = 0;
         const twenty = { ...ACME, text, limit: 20 };
         expect(
           window.rows(1, parseCampaignQuery(twenty)).rows.map((c) => c.id),
           text,
         ).toEqual(t.store.campaigns.query(twenty).rows.map((c) => c.id));
-        expect(tested, text).toBeLessThanOrEqual(2 * 1_000);
+        expect(instr.calls, text).toBeLessThanOrEqual(2 * 1_000);
       }
       // Words few campaigns hold together are asked of the index once: the matches its capped
       // count found are the ones the page and the count read (asked twice, an intersection of words
@@ -246,9 +253,9 @@ describe('search through the text index', () => {
         expect(asked(), text).toBe(1);
       }
       // A letter most campaigns hold is still found in the sort's first rows.
-      tested = 0;
+      instr.calls = 0;
       expect(first('a')).toHaveLength(200);
-      expect(tested).toBeLessThan(1_000);
+      expect(instr.calls).toBeLessThan(1_000);
     } finally {
       db.close();
     }
@@ -257,11 +264,7 @@ describe('search through the text index', () => {
   it('finds short words that many campaigns hold each and few together through the index, without reading every row', () => {
     const db = new Database(cacheFileOf(t.file), { readonly: true });
     try {
-      let tested = 0;
-      db.function('instr', { deterministic: true }, (text: unknown, word: unknown) => {
-        tested++;
-        return String(text).indexOf(String(word)) + 1;
-      });
+      const instr = countInstr(db);
       // 100 rows count as many here (20,000 in the app, more than this cache holds): each of these
       // words is in more rows than that, and all three in fewer than a page's worth.
       const window = createWindowQuery(db, { shortWordRows: 100 });
@@ -274,10 +277,10 @@ describe('search through the text index', () => {
       );
       // The sort's first 10,000 rows were looked through for a first page (each tested for up to
       // three words), and no more: reading every row would have tested 5,000 more.
-      expect(tested).toBeLessThanOrEqual(3 * 10_000);
-      tested = 0;
+      expect(instr.calls).toBeLessThanOrEqual(3 * 10_000);
+      instr.calls = 0;
       expect(window.count(1, parseCampaignQuery({ ...ACME, text }))).toBe(expected.length);
-      expect(tested).toBe(0);
+      expect(instr.calls).toBe(0);
       // Words many rows hold together are still counted by reading the rows, exactly.
       for (const common of ['4 e', 'e r']) {
         const n = data.filter((c) => matches(c, common)).length;
