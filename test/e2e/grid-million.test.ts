@@ -307,6 +307,66 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
     expect(names.every((n) => n.startsWith('Generated campaign'))).toBe(true);
   });
 
+  it('when the page of a place jumped to arrives, fills the rows on screen in its first render and the rows around them after', async () => {
+    // A trace of the flings: the frames that took longest laid out every row of the window at once
+    // (20-27 ms of layout), the page of a new place filling rows on screen and off it together.
+    answerDelayMs = 400;
+    try {
+      const filled = await grid().evaluate(
+        (el, { n, rowHeight }) =>
+          new Promise<{ first: number; all: number; onScreen: number; ring: number }>((resolve, reject) => {
+            const body = el.querySelector('.vg-body')!;
+            const header = el.querySelector<HTMLElement>('.vg-header')!.offsetHeight;
+            const view = el.clientHeight - header;
+            // Row 600,060 at the top: the rows kept around the screen lie in one page of 200 rows,
+            // which one answer brings.
+            const ratio = (n * rowHeight - view) / (2 ** 24 - view);
+            el.scrollTop = Math.round((600_060 * rowHeight) / ratio);
+            const loading = () => body.querySelectorAll('[data-testid="grid-row-loading"]').length;
+            const deliveries: Set<Element>[] = [];
+            const observer = new MutationObserver((list) => {
+              const rows = new Set<Element>();
+              for (const m of list) {
+                const node = m.target instanceof Element ? m.target : m.target.parentElement;
+                const row = node?.closest('[role="row"]');
+                if (row) rows.add(row);
+              }
+              deliveries.push(rows);
+            });
+            let watching = false;
+            const started = performance.now();
+            const tick = () => {
+              if (performance.now() - started > 10_000) return reject(new Error('the rows were not filled within 10 s'));
+              // Every row waits for the page (the screen's and the margin's): from now on, what fills them.
+              if (!watching && loading() > 0 && loading() === body.children.length) {
+                observer.observe(body, { subtree: true, childList: true, characterData: true, attributes: true });
+                watching = true;
+              } else if (watching && loading() === 0) {
+                observer.disconnect();
+                const batches = deliveries.filter((d) => d.size > 0);
+                return resolve({
+                  first: batches[0]?.size ?? 0,
+                  all: new Set(batches.flatMap((d) => [...d])).size,
+                  onScreen: Math.ceil(view / rowHeight) + 1,
+                  ring: body.children.length,
+                });
+              }
+              requestAnimationFrame(tick);
+            };
+            requestAnimationFrame(tick);
+          }),
+        { n: N, rowHeight: 28 },
+      );
+      expect(filled.first).toBeGreaterThan(0);
+      expect(filled.first).toBeLessThanOrEqual(filled.onScreen);
+      expect(filled.ring).toBeGreaterThan(filled.onScreen);
+      expect(filled.all).toBe(filled.ring);
+      await expect.poll(async () => (await namesInView())[0]).toBe(name('acme', 600_060));
+    } finally {
+      answerDelayMs = 0;
+    }
+  });
+
   it('gives assistive technology the rows in list order while their elements are reused out of order', async () => {
     // Mid-list, the rows' elements sit in the DOM in the order of their slots (a scroll reuses them
     // in place); Chromium's accessibility tree (what a screen reader reads) must still list them

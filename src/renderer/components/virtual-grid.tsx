@@ -24,7 +24,18 @@
 // event, so no row is rendered again), inside a spacer with CSS containment: a transform needs no
 // layout. (It was a CSS variable each row's `top` read: every scroll event then restyled and laid
 // out every row and the whole document, 10-30 ms a frame in a trace at 1,000,000 rows.)
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
@@ -301,6 +312,11 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   // DOM in slot order: a row scrolled in takes over the elements of one scrolled out where they are,
   // so a fast scroll changes text in place instead of removing, creating or moving a whole screen of
   // elements every frame.
+  // Rows the data just came for are filled on screen in this render, and off screen in a render of
+  // their own that React runs after it (a deferred value): the page of a place jumped to filled all
+  // 53 rows of the window in one frame, whose layout (20-27 ms in a trace of the flings at
+  // 1,000,000 rows) made most of the flings' long tasks.
+  const laterGetRow = useDeferredValue(getRow);
   const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + AHEAD_ROWS + BEHIND_ROWS + 2);
   // Every slot holds a row (the window's, and a few after it): a slot left empty as the window
   // slides would unmount one row and mount another each time.
@@ -309,6 +325,9 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   const rows: ReactNode[] = new Array<ReactNode>(ring).fill(null);
   const listOrder: string[] = [];
   const keep = urgent !== null && drawn.current.length === ring ? drawn.current : null;
+  // Where the last scroll event left the screen (a ref: read in render, it may lag a frame, which
+  // only delays a row's data by one render).
+  const screen = screenAt(lastTop.current, viewport);
   for (let i = first; i < last; i++) {
     listOrder.push(`${rowIdPrefix}${i}`);
     // Off screen during a scroll event's render: the slot's element as it was (React skips it).
@@ -316,7 +335,7 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
       rows[i % ring] = keep[i % ring];
       continue;
     }
-    const row = getRow(i);
+    const row = (i >= screen.start && i < screen.end ? getRow : laterGetRow)(i);
     rows[i % ring] = (
       <GridRow
         key={i % ring}
