@@ -314,16 +314,17 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
     try {
       const filled = await grid().evaluate(
         (el, { n, rowHeight }) =>
-          new Promise<{ first: number; all: number; onScreen: number; ring: number }>((resolve, reject) => {
+          new Promise<{ first: number; all: number; onScreen: number; ring: number; framesBetween: number }>((resolve, reject) => {
             const body = el.querySelector('.vg-body')!;
             const header = el.querySelector<HTMLElement>('.vg-header')!.offsetHeight;
             const view = el.clientHeight - header;
             // Row 600,060 at the top: the rows kept around the screen lie in one page of 200 rows,
             // which one answer brings.
             const ratio = (n * rowHeight - view) / (2 ** 24 - view);
-            el.scrollTop = Math.round((600_060 * rowHeight) / ratio);
+            el.scrollTop = Math.floor((600_060 * rowHeight) / ratio);
             const loading = () => body.querySelectorAll('[data-testid="grid-row-loading"]').length;
-            const deliveries: Set<Element>[] = [];
+            const deliveries: { rows: Set<Element>; frame: number }[] = [];
+            let frame = 0;
             const observer = new MutationObserver((list) => {
               const rows = new Set<Element>();
               for (const m of list) {
@@ -331,11 +332,12 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
                 const row = node?.closest('[role="row"]');
                 if (row) rows.add(row);
               }
-              deliveries.push(rows);
+              deliveries.push({ rows, frame });
             });
             let watching = false;
             const started = performance.now();
             const tick = () => {
+              frame++;
               if (performance.now() - started > 10_000) return reject(new Error('the rows were not filled within 10 s'));
               // Every row waits for the page (the screen's and the margin's): from now on, what fills them.
               if (!watching && loading() > 0 && loading() === body.children.length) {
@@ -343,10 +345,12 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
                 watching = true;
               } else if (watching && loading() === 0) {
                 observer.disconnect();
-                const batches = deliveries.filter((d) => d.size > 0);
+                const batches = deliveries.filter((d) => d.rows.size > 0);
                 return resolve({
-                  first: batches[0]?.size ?? 0,
-                  all: new Set(batches.flatMap((d) => [...d])).size,
+                  first: batches[0]?.rows.size ?? 0,
+                  all: new Set(batches.flatMap((d) => [...d.rows])).size,
+                  // Animation frames between the screen's rows and the next rows filled: the screen's were painted first.
+                  framesBetween: (batches[1]?.frame ?? 0) - (batches[0]?.frame ?? 0),
                   onScreen: Math.ceil(view / rowHeight) + 1,
                   ring: body.children.length,
                 });
@@ -361,6 +365,7 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
       expect(filled.first).toBeLessThanOrEqual(filled.onScreen);
       expect(filled.ring).toBeGreaterThan(filled.onScreen);
       expect(filled.all).toBe(filled.ring);
+      expect(filled.framesBetween).toBeGreaterThan(0);
       await expect.poll(async () => (await namesInView())[0]).toBe(name('acme', 600_060));
     } finally {
       answerDelayMs = 0;

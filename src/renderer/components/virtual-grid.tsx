@@ -24,18 +24,7 @@
 // event, so no row is rendered again), inside a spacer with CSS containment: a transform needs no
 // layout. (It was a CSS variable each row's `top` read: every scroll event then restyled and laid
 // out every row and the whole document, 10-30 ms a frame in a trace at 1,000,000 rows.)
-import {
-  memo,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-} from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { scrollTopToReveal } from '../lib/virtual-range';
 import { clampWidth, GridHeader, type DropSide } from './grid-header';
@@ -313,10 +302,10 @@ export function VirtualGrid<T>(props: VirtualGridProps<T>) {
   // so a fast scroll changes text in place instead of removing, creating or moving a whole screen of
   // elements every frame.
   // Rows the data just came for are filled on screen in this render, and off screen in a render of
-  // their own that React runs after it (a deferred value): the page of a place jumped to filled all
-  // 53 rows of the window in one frame, whose layout (20-27 ms in a trace of the flings at
-  // 1,000,000 rows) made most of the flings' long tasks.
-  const laterGetRow = useDeferredValue(getRow);
+  // their own once this one is painted: the page of a place jumped to filled all 53 rows of the
+  // window in one frame, whose layout (17-27 ms in a trace of the flings at 1,000,000 rows) made
+  // most of the flings' long tasks. (React's deferred value often rendered both in one task.)
+  const laterGetRow = useAfterPaint(getRow);
   const ring = Math.max(1, end - start, Math.ceil(viewport / rowHeight) + AHEAD_ROWS + BEHIND_ROWS + 2);
   // Every slot holds a row (the window's, and a few after it): a slot left empty as the window
   // slides would unmount one row and mount another each time.
@@ -430,3 +419,26 @@ function GridRowOf<T>({ id, index, row, selected, top, height, template, columns
   );
 }
 const GridRow = memo(GridRowOf) as typeof GridRowOf;
+
+/**
+ * `value` as of a render after the frame that painted it: a new value is taken in a task that runs
+ * after the next paint, the newest one then (values in between are skipped, never queued).
+ */
+function useAfterPaint<V>(value: V): V {
+  const [later, setLater] = useState(() => value);
+  const newest = useRef(value);
+  const soon = useRef(false);
+  useEffect(() => {
+    newest.current = value;
+    if (later === value || soon.current) return;
+    soon.current = true;
+    // A timer set in an animation frame's callback runs after that frame is painted.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        soon.current = false;
+        setLater(() => newest.current);
+      }),
+    );
+  }, [value, later]);
+  return later;
+}
