@@ -143,7 +143,7 @@ export const textIndexQuery = (words: readonly string[], terms: ShortWordTerms =
 const FILL_MATCHES = 'INSERT INTO temp.campaign_text_match (id, id_num) ';
 
 /** The account's rows the text index matches for the words, all of them in the index (textIndexQuery). */
-export const textIndexMatch = (words: readonly string[], terms: ShortWordTerms, accountKey: number) => ({
+const textIndexMatch = (words: readonly string[], terms: ShortWordTerms, accountKey: number) => ({
   sql: 'SELECT id, id_num FROM campaign_text WHERE campaign_text MATCH ? AND rowid BETWEEN ? AND ?',
   params: [textIndexQuery(words, terms), ...textRowidRange(accountKey)],
 });
@@ -154,7 +154,7 @@ export const textIndexMatch = (words: readonly string[], terms: ShortWordTerms, 
  * far quicker so (two of them a quarter of 1,000,000 campaigns hold: ~15 ms against ~100-150 ms
  * for their phrases' intersection, which reads where in each row every trigram is).
  */
-export const looseTerms = (words: readonly string[]): ShortWordTerms => new Map(words.map((w) => [w, [[...w].slice(0, 3).join('')]]));
+const looseTerms = (words: readonly string[]): ShortWordTerms => new Map(words.map((w) => [w, [[...w].slice(0, 3).join('')]]));
 
 /** Whether every word has a trigram (counted in code points, as the tokenizer counts them). */
 export const trigramWords = (words: readonly string[]) => words.every((w) => [...w].length >= 3);
