@@ -84,7 +84,9 @@ const SECTIONS: Section[] = [
       "process's CPU time (user and system, every thread of the app core) while the second refresh ran, which the load sways less than its wall time. " +
       '"Indexes built after": a first load goes into the bare table, and the cache writer builds the nine sort indexes and the text index after ' +
       'the refresh is done (the grid sorts without them meanwhile); the second refresh is measured once they are built, and ' +
-      'the cache size (the cache file and its WAL) is taken then. One size: `npx tsx bench/scale.ts 100000`.',
+      'the cache size (the cache file and its WAL) is taken then. "App / plain, each round": the first refresh measured again ' +
+      "after another plain fetch, in a cache of its own, three rounds per size alternating (the first is the run's own), since " +
+      'one run moves by more than the changes it measures. One size: `npx tsx bench/scale.ts 100000 [--rounds N]`.',
     run: async () => scaleMarkdown(await runScaleBench()),
   },
 ];
