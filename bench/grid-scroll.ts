@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeBenchFixtures, type BenchAccount } from './bench-campaigns';
-import { CLIENT } from './refresh';
+import { benchProfile, CLIENT } from './refresh';
 import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, type DeskCore } from '../src/main/app/create-core';
 import { startBrowserServer, type BrowserServer } from '../src/main/browser-mode/server';
@@ -60,16 +60,7 @@ async function startApp(renderers: { label: string; dir: string }[], rows: numbe
   const secrets = await createSecretStore({ service: 'Campaign Desk (bench)', keytar: () => Promise.reject(new Error('no keychain')) });
   const core = await createDeskCore({ dataDir, transport: 'browser', version: 'bench', secrets, tuning: { refreshOnStart: false } });
   const h = core.handlers;
-  const p = await h['profiles.create']({
-    name: 'Bench',
-    baseUrl: url,
-    authUrl: url,
-    pushUrl: url,
-    clientId: CLIENT.id,
-    clientSecret: CLIENT.secret,
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
+  const p = await h['profiles.create'](benchProfile(url));
   for (const a of accounts) {
     const done = new Promise<SyncProgress>((resolve) =>
       core.events.on('sync.progress', (x: SyncProgress) => {

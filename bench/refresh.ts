@@ -23,6 +23,18 @@ import type { SyncProgress } from '../src/shared/ipc/contract';
 const ROOT = join(__dirname, '..');
 export const CLIENT = { id: 'bench-client', secret: 'bench-secret' };
 
+/** The connection every bench makes to its sandbox at `url` (profiles.create's input). */
+export const benchProfile = (url: string) => ({
+  name: 'Bench',
+  baseUrl: url,
+  authUrl: url,
+  pushUrl: url,
+  clientId: CLIENT.id,
+  clientSecret: CLIENT.secret,
+  flow: 'client_credentials' as const,
+  redirectUri: null,
+});
+
 /** Letters-only account ids: a, b, ..., z, ba, bb, ... */
 const letters = (n: number) => {
   let s = '';
@@ -207,16 +219,7 @@ async function appRefresh(
     tuning: { refreshOnStart: false, uncertainGraceMs: 500 },
   });
   const h = core.handlers;
-  const p = await h['profiles.create']({
-    name: 'Bench',
-    baseUrl: url,
-    authUrl: url,
-    pushUrl: url,
-    clientId: CLIENT.id,
-    clientSecret: CLIENT.secret,
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
+  const p = await h['profiles.create'](benchProfile(url));
   let started = 0;
   let firstRows: number | null = null;
   let finished: SyncProgress | null = null;

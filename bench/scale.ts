@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeBenchFixtures } from './bench-campaigns';
 import { plainFetchInChild } from './plain-child';
-import { CLIENT } from './refresh';
+import { benchProfile, CLIENT } from './refresh';
 import { spawnSandbox } from './sandbox-child';
 import { createDeskCore, DATABASE_FILE, type DeskCore } from '../src/main/app/create-core';
 import { createSecretStore, type SecretStore } from '../src/main/secrets';
@@ -108,16 +108,7 @@ function nextRefresh(core: DeskCore): { done: Promise<{ ms: number; firstRowsMs:
 /** An app core on its own data directory, with the bench's connection to the sandbox at `url`. */
 async function openCore(url: string, dataDir: string, secrets: SecretStore): Promise<{ core: DeskCore; profileId: string }> {
   const core = await createDeskCore({ dataDir, transport: 'browser', version: 'bench', secrets, tuning: { refreshOnStart: false } });
-  const p = await core.handlers['profiles.create']({
-    name: 'Bench',
-    baseUrl: url,
-    authUrl: url,
-    pushUrl: url,
-    clientId: CLIENT.id,
-    clientSecret: CLIENT.secret,
-    flow: 'client_credentials',
-    redirectUri: null,
-  });
+  const p = await core.handlers['profiles.create'](benchProfile(url));
   return { core, profileId: p.id };
 }
 
