@@ -26,6 +26,9 @@ const account = (accountId: string): Account => ({
   queued: 0,
 });
 
+/** Defined in the page by beforeAll's init script. */
+declare function rowsChanged(list: MutationRecord[]): Set<Element>;
+
 let server: BrowserServer;
 let browser: Browser;
 let page: Page;
@@ -64,6 +67,16 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // Every long task of the page from its first moment.
   await page.addInitScript(() => {
+    // The rows a batch of DOM mutations touched (read by the tests of what a render changes).
+    (window as unknown as { rowsChanged: typeof rowsChanged }).rowsChanged = (list) => {
+      const rows = new Set<Element>();
+      for (const m of list) {
+        const node = m.target instanceof Element ? m.target : m.target.parentElement;
+        const row = node?.closest('[role="row"]');
+        if (row) rows.add(row);
+      }
+      return rows;
+    };
     const tasks: { start: number; duration: number }[] = [];
     (window as unknown as { longTasks: typeof tasks }).longTasks = tasks;
     new PerformanceObserver((list) => {
@@ -269,15 +282,7 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
           const rowsOf = [...body.children];
           /** Rows whose content changed, per delivery of the observer: the first holds what the scroll event rendered. */
           const deliveries: Set<Element>[] = [];
-          const observer = new MutationObserver((list) => {
-            const rows = new Set<Element>();
-            for (const m of list) {
-              const node = m.target instanceof Element ? m.target : m.target.parentElement;
-              const row = node?.closest('[role="row"]');
-              if (row) rows.add(row);
-            }
-            deliveries.push(rows);
-          });
+          const observer = new MutationObserver((list) => deliveries.push(rowsChanged(list)));
           observer.observe(body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['style'] });
           // Far enough that every row of the window is a new one.
           el.scrollTop += 300_000;
@@ -325,15 +330,7 @@ describe('campaigns grid with 1,000,000 rows (transport-test handler table)', ()
             const loading = () => body.querySelectorAll('[data-testid="grid-row-loading"]').length;
             const deliveries: { rows: Set<Element>; frame: number }[] = [];
             let frame = 0;
-            const observer = new MutationObserver((list) => {
-              const rows = new Set<Element>();
-              for (const m of list) {
-                const node = m.target instanceof Element ? m.target : m.target.parentElement;
-                const row = node?.closest('[role="row"]');
-                if (row) rows.add(row);
-              }
-              deliveries.push({ rows, frame });
-            });
+            const observer = new MutationObserver((list) => deliveries.push({ rows: rowsChanged(list), frame }));
             let watching = false;
             const started = performance.now();
             const tick = () => {
