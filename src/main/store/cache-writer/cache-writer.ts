@@ -8,13 +8,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { StoreError } from '../errors';
-import { cacheReplySchema, encodeRows, type CacheCall, type CacheRequest } from './messages';
+import { cacheReplySchema, type CacheCall, type CacheRequest } from './messages';
+import { packedTransfer, packRows } from './packed-rows';
 
 /** The worker as the electron-vite bundle builds it (an entry of its own, beside index.js). */
 export const BUNDLED_WORKER = 'campaign-cache-worker.js';
 
 /**
- * The most new-object space the writer's thread keeps (MB): it parses each batch of rows and
+ * The most new-object space the writer's thread keeps (MB): it unpacks each batch of rows and
  * binds them, and what survives a batch is little (the readers' READER_YOUNG_GENERATION_MB says
  * what the two limits bought); a first refresh of 100,000 campaigns took no longer with it.
  */
@@ -100,11 +101,12 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
       return new Promise<number>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         settle();
-        w.postMessage(
-          (request.type === 'write'
-            ? { ...request, id, rows: encodeRows(request.rows), track: request.track ?? [] }
-            : { ...request, id }) satisfies CacheRequest,
-        );
+        if (request.type === 'write') {
+          const rows = packRows(request.rows);
+          w.postMessage({ ...request, id, rows, track: request.track ?? [] } satisfies CacheRequest, packedTransfer(rows));
+        } else {
+          w.postMessage({ ...request, id } satisfies CacheRequest);
+        }
       });
     },
     async close() {

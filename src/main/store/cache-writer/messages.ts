@@ -2,26 +2,22 @@
 // arrival on both sides (a message is structured-cloned data, not a typed object).
 import { z } from 'zod';
 
-/** Positional values of CAMPAIGN_WRITE_COLUMNS, the account key first; SQLite's STRICT table checks each value. */
-const rowValues = z.custom<unknown[]>((v) => Array.isArray(v), 'a row is an array of column values');
-
-export const rowListSchema = z.array(rowValues);
-
-/**
- * Rows cross to the worker as the JSON text of their value arrays. Why not as arrays: cloning
- * 100,000 rows of 25 values cost the worker ~185 ms to take apart and the main thread ~150 ms to
- * put together, against ~90 ms each for JSON.stringify and JSON.parse; the worker is the slowest
- * part of a first refresh. The values are strings, finite numbers and nulls, which JSON carries
- * exactly.
- */
-export const encodeRows = (rows: readonly (readonly unknown[])[]): string => JSON.stringify(rows);
+/** Rows packed for the crossing (packed-rows.ts); unpackRows checks that the parts fit together. */
+const packedRowsSchema = z.object({
+  width: z.number(),
+  kinds: z.instanceof(Uint8Array),
+  numbers: z.instanceof(Float64Array),
+  lengths: z.instanceof(Uint32Array),
+  text: z.string(),
+});
 
 export const cacheRequestSchema = z.discriminatedUnion('type', [
   /**
-   * Rows of one or more accounts (encodeRows); `fresh` accounts held no rows when their refresh
+   * Rows of one or more accounts (positional values of CAMPAIGN_WRITE_COLUMNS, the account key
+   * first, packed: packed-rows.ts; SQLite's STRICT table checks each value); `fresh` accounts held no rows when their refresh
    * began; the keys of rows newly inserted for `track` accounts are remembered until endRefresh.
    */
-  z.object({ type: z.literal('write'), id: z.number(), rows: z.string(), fresh: z.array(z.number()), track: z.array(z.number()) }),
+  z.object({ type: z.literal('write'), id: z.number(), rows: packedRowsSchema, fresh: z.array(z.number()), track: z.array(z.number()) }),
   /**
    * An account's refresh ended. `undo` null: it finished, its rows stay. Otherwise it was cancelled
    * or failed, and the rows it inserted go (every row of the account when it started empty), but
@@ -53,7 +49,7 @@ export const cacheRequestSchema = z.discriminatedUnion('type', [
 export type CacheRequest = z.infer<typeof cacheRequestSchema>;
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-/** A request as the main thread makes it: a write's rows as arrays, encoded on the way. */
+/** A request as the main thread makes it: a write's rows as arrays, packed on the way. */
 export type CacheCall =
   | Exclude<WithoutId<CacheRequest>, { type: 'write' | 'close' }>
   | { type: 'write'; rows: readonly (readonly unknown[])[]; fresh: number[]; track?: number[] };

@@ -17,7 +17,8 @@ import {
   textRowidRange,
 } from '../cache-file';
 import { rowStatements, writeRows } from '../row-writer';
-import { cacheRequestSchema, cacheWorkerDataSchema, rowListSchema, type CacheReply, type CacheRequest } from './messages';
+import { cacheRequestSchema, cacheWorkerDataSchema, type CacheReply, type CacheRequest } from './messages';
+import { unpackRows } from './packed-rows';
 
 const port = parentPort;
 if (!port) throw new Error('the cache writer runs as a worker thread');
@@ -220,7 +221,7 @@ function commit(): void {
 }
 
 function writeRequest(m: WriteRequest): number {
-  const all = rowListSchema.parse(JSON.parse(m.rows));
+  const all = unpackRows(m.rows);
   const fresh = new Set(m.fresh);
   const track = new Set(m.track);
   // Rows of accounts that started empty are inserted straight away (compared only on a clash).
