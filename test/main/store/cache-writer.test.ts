@@ -91,6 +91,27 @@ describe('the cache writer', () => {
     expect(countIn(file, 3)).toBe(10);
   });
 
+  it('a first load whose listing repeats a campaign, or meets one stored meanwhile, ends as row by row would: the later record wins', async () => {
+    const file = cacheFile();
+    const w = start(file);
+    const listed = syntheticCampaigns(40, { firstId: 1 });
+    // Stored meanwhile (a create answered while the load ran), under another name.
+    expect(await w.send({ type: 'write', rows: [campaignRowValues(6, { ...listed[4], name: 'Stored before' })], fresh: [] })).toBe(1);
+    // The listing moved while it was read: campaign 3 again (renamed) inside the first rows, 30 again unchanged at the end.
+    const load = [...listed.slice(0, 10), { ...listed[2], name: 'Listed again' }, ...listed.slice(10), listed[29]];
+    // 40 campaigns inserted, or 39 and campaign 5 brought up to date; campaign 3 rewritten once; 30 again is equal.
+    expect(await w.send({ type: 'write', rows: load.map((c) => campaignRowValues(6, c)), fresh: [6] })).toBe(41);
+    const db = new Database(file, { readonly: true });
+    try {
+      const nameOf = db.prepare('SELECT name FROM campaigns WHERE account_key = 6 AND id = ?').pluck();
+      expect(nameOf.get(listed[2].id)).toBe('Listed again');
+      expect(nameOf.get(listed[4].id)).toBe(listed[4].name);
+      expect(countIn(file, 6)).toBe(40);
+    } finally {
+      db.close();
+    }
+  });
+
   it('on close, answers every request sent before it', async () => {
     const file = cacheFile();
     const w = startCacheWriter(file, () => undefined);
