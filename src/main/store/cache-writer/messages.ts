@@ -1,21 +1,14 @@
 // What the main thread and the cache writer's worker say to each other, checked with zod on
 // arrival on both sides (a message is structured-cloned data, not a typed object).
 import { z } from 'zod';
-
-/** Rows packed for the crossing (packed-rows.ts); unpackRows checks that the parts fit together. */
-const packedRowsSchema = z.object({
-  width: z.number(),
-  kinds: z.instanceof(Uint8Array),
-  numbers: z.instanceof(Float64Array),
-  lengths: z.instanceof(Uint32Array),
-  text: z.string(),
-});
+import { packedRowsSchema } from './packed-rows';
 
 export const cacheRequestSchema = z.discriminatedUnion('type', [
   /**
    * Rows of one or more accounts (positional values of CAMPAIGN_WRITE_COLUMNS, the account key
-   * first, packed: packed-rows.ts; SQLite's STRICT table checks each value); `fresh` accounts held no rows when their refresh
-   * began; the keys of rows newly inserted for `track` accounts are remembered until endRefresh.
+   * first, packed: packed-rows.ts; SQLite's STRICT table checks each value); `fresh` accounts held
+   * no rows when their refresh began; the keys of rows newly inserted for `track` accounts are
+   * remembered until endRefresh.
    */
   z.object({ type: z.literal('write'), id: z.number(), rows: packedRowsSchema, fresh: z.array(z.number()), track: z.array(z.number()) }),
   /**

@@ -7,27 +7,31 @@
 // ~200-350 ms and JSON.parse the worker ~200-300 ms, and cloning the text ~100 ms; packed, the
 // same rows cost ~150-250 ms to pack, ~40 ms to clone and ~50-80 ms to unpack
 // (docs/benchmarks.md, 2026-11-29 evening). Why not the value arrays themselves: structured-cloning
-// 100,000 arrays of 27 values was slower still (cache-writer/messages.ts said how much).
+// them cost the worker ~185 ms to take apart and the main thread ~150 ms to put together.
 //
 // A row's values are text, finite numbers and null (SQLite's STRICT table checks each column's);
 // anything else is refused when packed, so no value can change its meaning on the way.
+
+import { z } from 'zod';
 
 const NULL = 0;
 const TEXT = 1;
 const NUMBER = 2;
 
-export interface PackedRows {
+/** Rows as they cross (checked on arrival; unpackRows checks that the parts fit together). */
+export const packedRowsSchema = z.object({
   /** Values per row. */
-  width: number;
+  width: z.number(),
   /** Each value's kind, row after row (NULL, TEXT or NUMBER). */
-  kinds: Uint8Array<ArrayBuffer>;
+  kinds: z.instanceof(Uint8Array),
   /** The numbers, in order. */
-  numbers: Float64Array<ArrayBuffer>;
+  numbers: z.instanceof(Float64Array),
   /** The length of each text, in order. */
-  lengths: Uint32Array<ArrayBuffer>;
+  lengths: z.instanceof(Uint32Array),
   /** Every text, in order, one after another. */
-  text: string;
-}
+  text: z.string(),
+});
+export type PackedRows = z.infer<typeof packedRowsSchema>;
 
 /** The arrays whose memory a message with these rows hands over (postMessage's transfer list). */
 export const packedTransfer = (p: PackedRows): ArrayBuffer[] => [p.kinds.buffer, p.numbers.buffer, p.lengths.buffer];
