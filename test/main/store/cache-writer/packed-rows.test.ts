@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { packedTransfer, packRows, unpackRows, type PackedRows } from '../../../src/main/store/cache-writer/packed-rows';
+import { packedTransfer, packRows, unpackRows, type PackedRows } from '../../../../src/main/store/cache-writer/packed-rows';
 
 /** What the worker receives: the message cloned by a real port, its arrays transferred. */
 function crossed(p: PackedRows): PackedRows {
