@@ -112,6 +112,15 @@ describe('the cache writer', () => {
     }
   });
 
+  it('refuses rows with a value no column holds before sending them, saying which, and goes on writing', async () => {
+    const file = cacheFile();
+    const w = start(file);
+    const [row] = rowsOf(7, 1);
+    await expect(w.send({ type: 'write', rows: [row.map((v, k) => (k === 9 ? Number.NaN : v))], fresh: [7] })).rejects.toThrow(/not NaN/);
+    expect(await w.send({ type: 'write', rows: [row], fresh: [7] })).toBe(1);
+    expect(countIn(file, 7)).toBe(1);
+  });
+
   it('on close, answers every request sent before it', async () => {
     const file = cacheFile();
     const w = startCacheWriter(file, () => undefined);

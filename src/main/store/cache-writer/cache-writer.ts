@@ -98,15 +98,25 @@ export function startCacheWriter(file: string, warn: (message: string) => void =
       const w = worker;
       if (w === null) return Promise.reject(new StoreError('CACHE_UNAVAILABLE', 'The campaign cache is closed.'));
       const id = nextId++;
+      // Packed before the request waits for an answer: rows that cannot be packed fail here, and
+      // leave nothing waiting (which would keep the worker, and so the app, running).
+      let message: CacheRequest;
+      let transfer: ArrayBuffer[] = [];
+      try {
+        if (request.type === 'write') {
+          const rows = packRows(request.rows);
+          message = { ...request, id, rows, track: request.track ?? [] };
+          transfer = packedTransfer(rows);
+        } else {
+          message = { ...request, id };
+        }
+      } catch (e) {
+        return Promise.reject(e);
+      }
       return new Promise<number>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         settle();
-        if (request.type === 'write') {
-          const rows = packRows(request.rows);
-          w.postMessage({ ...request, id, rows, track: request.track ?? [] } satisfies CacheRequest, packedTransfer(rows));
-        } else {
-          w.postMessage({ ...request, id } satisfies CacheRequest);
-        }
+        w.postMessage(message, transfer);
       });
     },
     async close() {
